@@ -1,0 +1,3 @@
+module alak
+
+go 1.26

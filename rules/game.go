@@ -1,0 +1,200 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Game is a position with its history. It adds the rules that depend on the
+// history to those of Position: positional and situational superko, and the
+// draw when a position (stones, player to move, forbidden points) occurs for
+// the Repetition-th time. A Game is not safe for concurrent use; its
+// positions are.
+type Game struct {
+	positions []Position // positions[0] is the start
+	moves     []Move
+	seen      map[uint64]int // occurrences of each Position.Hash
+	boards    map[uint64]int // superko keys of every position reached
+}
+
+// NewGame starts a game from the start position of r.
+func NewGame(r Rules) (*Game, error) {
+	pos, err := NewPosition(r)
+	if err != nil {
+		return nil, err
+	}
+	return NewGameFrom(pos), nil
+}
+
+// NewGameFrom starts a game from any position, such as a set-up diagram.
+func NewGameFrom(start Position) *Game {
+	g := &Game{seen: map[uint64]int{}, boards: map[uint64]int{}}
+	g.push(start, NoMove)
+	return g
+}
+
+func (g *Game) push(pos Position, m Move) {
+	g.positions = append(g.positions, pos)
+	if m != NoMove {
+		g.moves = append(g.moves, m)
+	}
+	g.seen[pos.Hash()]++
+	g.boards[g.superKey(pos)]++
+}
+
+func (g *Game) superKey(pos Position) uint64 {
+	if pos.e.r.Ko == KoSituational {
+		return pos.Hash() ^ forbidKeyOf(pos) // stones and player to move
+	}
+	return pos.BoardHash()
+}
+
+// forbidKeyOf removes the forbidden points from Hash, leaving stones and the
+// player to move.
+func forbidKeyOf(pos Position) uint64 {
+	if pos.g != nil {
+		return pos.g.forbidKey()
+	}
+	return forbidKey(pos.forbid)
+}
+
+// Rules returns the game's rules.
+func (g *Game) Rules() Rules { return g.Position().Rules() }
+
+// Position returns the current position.
+func (g *Game) Position() Position { return g.positions[len(g.positions)-1] }
+
+// Start returns the position the game started from.
+func (g *Game) Start() Position { return g.positions[0] }
+
+// Moves returns a copy of the moves played.
+func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
+
+// PositionAt returns the position after the first ply moves (0: the start).
+func (g *Game) PositionAt(ply int) Position { return g.positions[ply] }
+
+// Len returns the number of moves played.
+func (g *Game) Len() int { return len(g.moves) }
+
+// Occurrences returns how many times the current position has occurred.
+func (g *Game) Occurrences() int { return g.seen[g.Position().Hash()] }
+
+// Clone returns an independent copy of the game.
+func (g *Game) Clone() *Game {
+	c := &Game{
+		positions: append([]Position(nil), g.positions...),
+		moves:     append([]Move(nil), g.moves...),
+		seen:      make(map[uint64]int, len(g.seen)),
+		boards:    make(map[uint64]int, len(g.boards)),
+	}
+	for k, v := range g.seen {
+		c.seen[k] = v
+	}
+	for k, v := range g.boards {
+		c.boards[k] = v
+	}
+	return c
+}
+
+func (g *Game) superko() bool {
+	k := g.Position().e.r.Ko
+	return k == KoPositional || k == KoSituational
+}
+
+// after returns the position m leads to, applying superko.
+func (g *Game) after(m Move) (Position, error) {
+	if o := g.Outcome(); o.Over() {
+		return Position{}, fmt.Errorf("%w (%s)", ErrGameOver, o)
+	}
+	next, err := g.Position().Play(m)
+	if err != nil {
+		return next, err
+	}
+	if m.IsPlace() && g.superko() && g.boards[g.superKey(next)] > 0 {
+		return next, fmt.Errorf("point %d: %w", m.Point()+1, ErrSuperko)
+	}
+	return next, nil
+}
+
+// Legal reports nil when m is legal now, or why it is not.
+func (g *Game) Legal(m Move) error {
+	_, err := g.after(m)
+	return err
+}
+
+// Play plays m, or returns an error wrapping ErrIllegal and leaves the game
+// unchanged.
+func (g *Game) Play(m Move) error {
+	next, err := g.after(m)
+	if err != nil {
+		return err
+	}
+	g.push(next, m)
+	return nil
+}
+
+// LegalMoves appends the legal moves now, superko applied, to buf.
+func (g *Game) LegalMoves(buf []Move) []Move {
+	if g.repeated() {
+		return buf
+	}
+	start := len(buf)
+	buf = g.Position().LegalMoves(buf)
+	if !g.superko() {
+		return buf
+	}
+	keep := buf[:start]
+	for _, m := range buf[start:] {
+		if g.Legal(m) == nil {
+			keep = append(keep, m)
+		}
+	}
+	return keep
+}
+
+// ErrNothingToUndo is returned by Undo at the start of a game.
+var ErrNothingToUndo = errors.New("there is no move to undo")
+
+// Undo takes back the last move.
+func (g *Game) Undo() error {
+	if len(g.moves) == 0 {
+		return ErrNothingToUndo
+	}
+	pos := g.Position()
+	g.seen[pos.Hash()]--
+	g.boards[g.superKey(pos)]--
+	g.positions = g.positions[:len(g.positions)-1]
+	g.moves = g.moves[:len(g.moves)-1]
+	return nil
+}
+
+func (g *Game) repeated() bool {
+	n := g.Position().e.r.Repetition
+	return n > 0 && g.Occurrences() >= n && !g.Position().Over()
+}
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.Outcome().Over() }
+
+// Outcome returns the result: the position's own, a draw by repetition, or,
+// under superko without passing, the count when superko leaves the player to
+// move no legal placement.
+func (g *Game) Outcome() Outcome {
+	pos := g.Position()
+	o := pos.Outcome()
+	if o.Over() {
+		return o
+	}
+	if g.repeated() {
+		o.Reason, o.Winner, o.Margin = Repetition, None, 0
+		return o
+	}
+	if g.superko() && !pos.e.r.Pass {
+		var buf [64]Move
+		if len(g.LegalMoves(buf[:0])) == 0 {
+			pos.end = NoMoves
+			return pos.Outcome()
+		}
+	}
+	return o
+}

@@ -1,0 +1,151 @@
+package rules
+
+import (
+	"math/bits"
+	"strconv"
+)
+
+// Outcome is the state of a game's end, or NotOver.
+type Outcome struct {
+	Reason Reason
+	Winner Color // Black, White, or None for a draw (and while the game goes on)
+	// Black and White are the players' counts under the rules' scoring (komi
+	// included in White's) whether or not the game is over; under ScoreNone
+	// they are the stones on the board.
+	Black, White float64
+	// Margin is Black's result in a finished game: Black minus White where
+	// the board is counted, +1 or -1 for a game won by rule (resignation, an
+	// unchanged board, too few pieces, or a count under ScoreNone), 0 for a draw.
+	Margin float64
+}
+
+// Over reports whether the game has ended.
+func (o Outcome) Over() bool { return o.Reason != NotOver }
+
+// Score writes the counts as the seeds do, Black's first: "3-0".
+func (o Outcome) Score() string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	return f(o.Black) + "-" + f(o.White)
+}
+
+// String writes the result: the score form for counted games, otherwise the
+// winner and the reason ("x wins by resignation"), or "draw by repetition".
+func (o Outcome) String() string {
+	switch o.Reason {
+	case NotOver:
+		return "not over"
+	case NoMoves, Passes:
+		return o.Score()
+	case Repetition:
+		return "draw by repetition"
+	}
+	sym := "draw"
+	if o.Winner != None {
+		sym = string(o.Winner.Symbol()) + " wins"
+	}
+	return sym + " by " + o.Reason.String()
+}
+
+// Outcome returns how the game stands by the position's own rules.
+func (pos Position) Outcome() Outcome {
+	var o Outcome
+	if pos.e == nil {
+		return o
+	}
+	o.Reason = pos.end
+	o.Black, o.White = pos.Score()
+	switch pos.end {
+	case NotOver:
+		return o
+	case NoMoves, Passes:
+		if pos.e.r.Scoring != ScoreNone {
+			o.Margin = o.Black - o.White
+		}
+	case Unchanged, Resigned:
+		// The player who made the last move lost; it is now the winner's turn.
+		o.Margin = sign(pos.toMove)
+	case Eliminated:
+		mover := pos.toMove.Opp()
+		if pos.Count(pos.toMove) < pos.e.r.MinPieces {
+			o.Margin = sign(mover)
+		} else {
+			o.Margin = sign(pos.toMove)
+		}
+	}
+	switch {
+	case o.Margin > 0:
+		o.Winner = Black
+	case o.Margin < 0:
+		o.Winner = White
+	default:
+		o.Winner = None
+	}
+	return o
+}
+
+func sign(c Color) float64 {
+	if c == Black {
+		return 1
+	}
+	return -1
+}
+
+// Score counts the board under the rules' scoring, komi added to White.
+func (pos Position) Score() (black, white float64) {
+	r := &pos.e.r
+	stones := [2]int{pos.Count(Black), pos.Count(White)}
+	var terr [2]int
+	if r.Scoring == ScoreArea || r.Scoring == ScoreTerritory || r.Scoring == ScoreAreaPrisoners {
+		terr = pos.Territory()
+	}
+	var s [2]int
+	for c := range s {
+		switch r.Scoring {
+		case ScoreStones, ScoreNone:
+			s[c] = stones[c]
+		case ScoreArea:
+			s[c] = stones[c] + terr[c]
+		case ScoreTerritory:
+			s[c] = terr[c] + int(pos.prisoners[c])
+		case ScoreAreaPrisoners:
+			s[c] = stones[c] + terr[c] + int(pos.prisoners[c])
+		}
+	}
+	return float64(s[Black]), float64(s[White]) + r.Komi
+}
+
+// Territory returns the empty points of each colour: empty regions whose
+// neighbours are stones of that colour only (the ends of a line and edges of
+// a grid border no one). A region with no stone around it belongs to no one.
+func (pos Position) Territory() (t [2]int) {
+	if pos.g != nil {
+		return pos.g.territory(pos.e)
+	}
+	e := pos.e
+	occ := pos.st[Black] | pos.st[White]
+	empty := e.mask &^ occ
+	for empty != 0 {
+		lo := empty & -empty
+		run := (empty + lo) &^ empty // the bit just above the run
+		run = (run - lo) & empty     // the run of empty points starting at lo
+		empty &^= run
+		var by [2]bool
+		if left := lo >> 1; left != 0 {
+			by[Black] = pos.st[Black]&left != 0
+			by[White] = pos.st[White]&left != 0
+		}
+		hi := uint64(1) << (63 - bits.LeadingZeros64(run))
+		if right := (hi << 1) & e.mask; right != 0 {
+			by[Black] = by[Black] || pos.st[Black]&right != 0
+			by[White] = by[White] || pos.st[White]&right != 0
+		}
+		if by[Black] != by[White] {
+			c := Black
+			if by[White] {
+				c = White
+			}
+			t[c] += bits.OnesCount64(run)
+		}
+	}
+	return t
+}

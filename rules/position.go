@@ -1,0 +1,470 @@
+package rules
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Reason says why a game ended.
+type Reason uint8
+
+// Reasons a game ends.
+const (
+	NotOver    Reason = iota
+	NoMoves           // the player to move has no legal move; the board is counted
+	Passes            // consecutive passes ended the game; the board is counted
+	Repetition        // a position occurred the set number of times: a draw
+	Unchanged         // a placement left the board unchanged: its player lost
+	Resigned          // the player who resigned lost
+	Eliminated        // sliding: a player was left with fewer than the minimum pieces
+)
+
+// String names the reason in a few words.
+func (r Reason) String() string {
+	return [...]string{"not over", "no legal move", "passes", "repetition", "unchanged board", "resignation", "too few pieces"}[r]
+}
+
+// Position is an immutable snapshot of a game: the stones, the player to
+// move, the points that player may not place on, and what the last move did.
+// It does not hold the game's history: positional and situational superko
+// and the repetition draw are enforced by Game (and by the solver).
+//
+// Positions are small values; Play returns a new one and never changes its
+// receiver, so positions can be shared between goroutines.
+type Position struct {
+	e         *engine
+	st        [2]uint64 // lines: the stones of Black and White, bit i = point i
+	forbid    uint64    // lines: points the player to move may not place on (KoCaptured, KoSimple)
+	removed   uint64    // lines: points emptied by captures on the last move
+	hash      uint64    // Zobrist key of the stones and the player to move
+	g         *grid     // grids: everything the bitboards hold for lines; nil on lines
+	last      Move
+	toMove    Color
+	passes    uint8
+	end       Reason
+	prisoners [2]int16
+	ply       int32
+}
+
+// NewPosition returns the start position of the rules: the empty board, or
+// the start layout for sliding rules.
+func NewPosition(r Rules) (Position, error) {
+	e, err := newEngine(r)
+	if err != nil {
+		return Position{}, err
+	}
+	pos := Position{e: e, last: NoMove}
+	if !e.line {
+		pos.g = &grid{cells: make([]Color, e.n)}
+		for i := range pos.g.cells {
+			pos.g.cells[i] = None
+		}
+		return pos, nil
+	}
+	for i, ch := range r.StartLayout() {
+		switch ch {
+		case 'x':
+			pos.st[Black] |= 1 << i
+		case 'o':
+			pos.st[White] |= 1 << i
+		}
+	}
+	pos.hash = hashRun(Black, pos.st[Black]) ^ hashRun(White, pos.st[White])
+	pos.end = pos.endState()
+	return pos, nil
+}
+
+// Rules returns the rules the position is played under.
+func (pos Position) Rules() Rules { return pos.e.r }
+
+// Size returns the width and height of the board (height 1 for a line).
+func (pos Position) Size() (w, h int) { return pos.e.r.Width, pos.e.r.Height }
+
+// Points returns the number of points on the board.
+func (pos Position) Points() int { return pos.e.n }
+
+// ToMove returns the player to move.
+func (pos Position) ToMove() Color { return pos.toMove }
+
+// LastMove returns the move that led to the position, NoMove at the start.
+func (pos Position) LastMove() Move { return pos.last }
+
+// Ply returns the number of moves played since the start position.
+func (pos Position) Ply() int { return int(pos.ply) }
+
+// Passes returns the number of consecutive passes that led to the position.
+func (pos Position) Passes() int { return int(pos.passes) }
+
+// Prisoners returns how many stones player c has captured.
+func (pos Position) Prisoners(c Color) int { return int(pos.prisoners[c]) }
+
+// At returns the colour of the stone on point p, or None.
+func (pos Position) At(p int) Color {
+	if p < 0 || p >= pos.e.n {
+		return None
+	}
+	if pos.g != nil {
+		return pos.g.cells[p]
+	}
+	switch {
+	case pos.st[Black]>>p&1 != 0:
+		return Black
+	case pos.st[White]>>p&1 != 0:
+		return White
+	}
+	return None
+}
+
+// Count returns the number of stones of colour c on the board.
+func (pos Position) Count(c Color) int {
+	if pos.g != nil {
+		return pos.g.count[c]
+	}
+	return bits.OnesCount64(pos.st[c])
+}
+
+// Forbidden reports whether the player to move may not place on p because
+// of the ko rule (points just captured under KoCaptured, the ko point under
+// KoSimple). Superko is not included: it depends on the history.
+func (pos Position) Forbidden(p int) bool {
+	if p < 0 || p >= pos.e.n {
+		return false
+	}
+	if pos.g != nil {
+		return pos.g.isForbidden(p)
+	}
+	return pos.forbid>>p&1 != 0
+}
+
+// Removed reports whether the last move emptied point p by a capture.
+func (pos Position) Removed(p int) bool {
+	if p < 0 || p >= pos.e.n {
+		return false
+	}
+	if pos.g != nil {
+		return pos.g.isRemoved(p)
+	}
+	return pos.removed>>p&1 != 0
+}
+
+// Line returns the bitboards of a line position: bit i of black and white is
+// set when point i holds a stone of that colour, bit i of forbidden when the
+// player to move may not place there. ok is false on a grid.
+func (pos Position) Line() (black, white, forbidden uint64, ok bool) {
+	return pos.st[Black], pos.st[White], pos.forbid, pos.g == nil
+}
+
+// Hash returns the position's key for repetition and transposition tables:
+// an incremental Zobrist hash of the stones, the player to move and the
+// forbidden points. Prisoners, the ply and the pass count are not included.
+func (pos Position) Hash() uint64 {
+	h := pos.hash
+	if pos.toMove == White {
+		h ^= zobrist.white
+	}
+	if pos.g != nil {
+		return h ^ pos.g.forbidKey()
+	}
+	return h ^ forbidKey(pos.forbid)
+}
+
+// BoardHash returns the Zobrist hash of the stones alone, as positional
+// superko compares boards.
+func (pos Position) BoardHash() uint64 { return pos.hash }
+
+// Over reports whether the game ended in this position by the position's own
+// rules (repetition is the Game's).
+func (pos Position) Over() bool { return pos.end != NotOver }
+
+// Play returns the position after move m, or an error wrapping ErrIllegal
+// that says why m is not legal. Resign is accepted in every position that is
+// not over. Superko is not checked here: use Game.
+func (pos Position) Play(m Move) (Position, error) {
+	if pos.e == nil {
+		return pos, fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
+	}
+	if pos.end != NotOver {
+		return pos, ErrGameOver
+	}
+	switch {
+	case m == Resign:
+		next := pos.advance(m)
+		next.forbid, next.removed = 0, 0
+		if next.g != nil {
+			next.g = next.g.withoutMarks()
+		}
+		next.end = Resigned
+		return next, nil
+	case m == Pass:
+		if !pos.e.r.Pass {
+			return pos, ErrNoPass
+		}
+		next := pos.advance(m)
+		next.passes = pos.passes + 1
+		next.forbid, next.removed = 0, 0
+		if next.g != nil {
+			next.g = next.g.withoutMarks()
+		}
+		if int(next.passes) >= pos.e.r.EndPasses {
+			next.end = Passes
+		}
+		return next, nil
+	case m.IsSlide():
+		if pos.e.r.Movement != Sliding {
+			return pos, fmt.Errorf("move %v: %w: these rules place stones on points", m, ErrWrongKind)
+		}
+		return pos.playSlide(m)
+	case m.IsPlace():
+		if pos.e.r.Movement != Placement {
+			return pos, fmt.Errorf("move %v: %w: these rules slide pieces, written from-to", m, ErrWrongKind)
+		}
+		if int(m) >= pos.e.n {
+			return pos, fmt.Errorf("point %d: %w: the board has %d points", int(m)+1, ErrOffBoard, pos.e.n)
+		}
+		if pos.g != nil {
+			return pos.playGrid(int(m))
+		}
+		return pos.playLine(int(m))
+	}
+	return pos, fmt.Errorf("move %d: %w: not a move", int32(m), ErrWrongKind)
+}
+
+// advance returns pos with the side to move switched and m recorded.
+func (pos Position) advance(m Move) Position {
+	pos.last = m
+	pos.toMove ^= 1
+	pos.passes = 0
+	pos.ply++
+	return pos
+}
+
+func (pos Position) playLine(p int) (Position, error) {
+	e := pos.e
+	bit := uint64(1) << p
+	if (pos.st[Black]|pos.st[White])&bit != 0 {
+		return pos, fmt.Errorf("point %d: %w", p+1, ErrOccupied)
+	}
+	if pos.forbid&bit != 0 {
+		if e.r.Ko == KoSimple {
+			return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+		}
+		return pos, fmt.Errorf("point %d: %w", p+1, ErrForbidden)
+	}
+	c := pos.toMove
+	nst, capt, lost, err := e.place(pos.st, c, p)
+	if err != nil {
+		return pos, fmt.Errorf("point %d: %w", p+1, err)
+	}
+	if e.r.Ko == KoSimple && pos.last == Pass && nst == pos.st {
+		return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+	}
+	next := pos.advance(Place(p))
+	next.st = nst
+	next.hash ^= zobrist.stone[c][p] ^ hashRun(c^1, capt) ^ hashRun(c, lost)
+	next.removed = capt | lost
+	next.prisoners[c] += int16(bits.OnesCount64(capt))
+	next.prisoners[c^1] += int16(bits.OnesCount64(lost))
+	next.forbid = 0
+	switch e.r.Ko {
+	case KoCaptured:
+		next.forbid = capt
+	case KoSimple:
+		if bits.OnesCount64(capt) == 1 {
+			if back, _, _, err := e.place(nst, c^1, bits.TrailingZeros64(capt)); err == nil && back == pos.st {
+				next.forbid = capt
+			}
+		}
+	}
+	if e.r.UnchangedLoses && nst == pos.st {
+		next.end = Unchanged
+		return next, nil
+	}
+	next.end = next.endState()
+	return next, nil
+}
+
+func (pos Position) playSlide(m Move) (Position, error) {
+	e := pos.e
+	from, to := m.From(), m.To()
+	if from >= e.n || to >= e.n {
+		return pos, fmt.Errorf("move %v: %w: the board has %d slots", m, ErrOffBoard, e.n)
+	}
+	c := pos.toMove
+	if pos.st[c]>>from&1 == 0 {
+		return pos, fmt.Errorf("move %v: %w", m, ErrNotYours)
+	}
+	empty := e.mask &^ (pos.st[Black] | pos.st[White])
+	if empty>>to&1 == 0 {
+		return pos, fmt.Errorf("move %v: %w (slot %d is occupied)", m, ErrUnreachable, to+1)
+	}
+	if l, r := e.slideTargets(empty, from); to != l && to != r {
+		return pos, fmt.Errorf("move %v: %w", m, ErrUnreachable)
+	}
+	nst, capt, lost := e.slide(pos.st, c, from, to)
+	next := pos.advance(m)
+	next.st = nst
+	next.hash ^= zobrist.stone[c][from] ^ zobrist.stone[c][to] ^ hashRun(c^1, capt) ^ hashRun(c, lost)
+	next.removed = capt | lost
+	next.prisoners[c] += int16(bits.OnesCount64(capt))
+	next.prisoners[c^1] += int16(bits.OnesCount64(lost))
+	next.end = next.endState()
+	return next, nil
+}
+
+// endState decides whether a line position just reached is over by its own
+// rules: too few pieces (sliding), or no legal move for the player to move.
+func (pos Position) endState() Reason {
+	r := &pos.e.r
+	if r.Movement == Sliding {
+		if pos.Count(Black) < r.MinPieces || pos.Count(White) < r.MinPieces {
+			return Eliminated
+		}
+	}
+	if r.Pass {
+		return NotOver
+	}
+	if !pos.hasLegal() {
+		return NoMoves
+	}
+	return NotOver
+}
+
+// hasLegal reports whether the player to move has a legal move other than
+// resigning (superko aside).
+func (pos Position) hasLegal() bool {
+	if pos.g != nil {
+		return pos.g.hasLegal(pos)
+	}
+	if pos.e.r.Pass {
+		return true
+	}
+	if pos.e.r.Movement == Sliding {
+		// Every piece can reach the nearest empty slot on one side or the
+		// other, so the mover can move while it has a piece and a slot is empty.
+		empty := pos.e.mask &^ (pos.st[Black] | pos.st[White])
+		return empty != 0 && pos.st[pos.toMove] != 0
+	}
+	pts, _ := pos.LegalPoints()
+	return pts != 0
+}
+
+// LegalPoints returns, on a line under placement rules, the set of points
+// the player to move may place on (bit i = point i), superko aside. It is the
+// fast path for playouts and search; ok is false on grids and sliding rules.
+func (pos Position) LegalPoints() (pts uint64, ok bool) {
+	e := pos.e
+	if pos.g != nil || e.r.Movement != Placement {
+		return 0, false
+	}
+	if pos.end != NotOver {
+		return 0, true
+	}
+	cand := e.mask &^ (pos.st[Black] | pos.st[White] | pos.forbid)
+	check := e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
+	if !check {
+		return cand, true
+	}
+	for set := cand; set != 0; set &= set - 1 {
+		p := bits.TrailingZeros64(set)
+		nst, _, _, err := e.place(pos.st, pos.toMove, p)
+		if err != nil || (e.r.Ko == KoSimple && pos.last == Pass && nst == pos.st) {
+			cand &^= 1 << p
+		}
+	}
+	return cand, true
+}
+
+// LegalMoves appends the legal moves of the player to move to buf and
+// returns it: placements by point, or slides by slot, then pass where it is
+// allowed. Resign, always available, is not listed; superko is not applied
+// (Game.LegalMoves applies it). A finished game has no legal moves.
+func (pos Position) LegalMoves(buf []Move) []Move {
+	if pos.end != NotOver || pos.e == nil {
+		return buf
+	}
+	e := pos.e
+	switch {
+	case pos.g != nil:
+		buf = pos.g.legalPlacements(pos, buf)
+	case e.r.Movement == Sliding:
+		empty := e.mask &^ (pos.st[Black] | pos.st[White])
+		for set := pos.st[pos.toMove]; set != 0; set &= set - 1 {
+			from := bits.TrailingZeros64(set)
+			l, r := e.slideTargets(empty, from)
+			if l >= 0 {
+				buf = append(buf, Slide(from, l))
+			}
+			if r >= 0 {
+				buf = append(buf, Slide(from, r))
+			}
+		}
+	default:
+		pts, _ := pos.LegalPoints()
+		for ; pts != 0; pts &= pts - 1 {
+			buf = append(buf, Place(bits.TrailingZeros64(pts)))
+		}
+	}
+	if e.r.Pass {
+		buf = append(buf, Pass)
+	}
+	return buf
+}
+
+// Legal reports nil when m is legal in the position (superko aside), or the
+// error Play would return.
+func (pos Position) Legal(m Move) error {
+	_, err := pos.Play(m)
+	return err
+}
+
+// Mirror returns the position reflected left to right (a line reversed).
+func (pos Position) Mirror() Position {
+	if pos.e == nil {
+		return pos
+	}
+	if pos.g != nil {
+		return pos.mirrorGrid()
+	}
+	n := pos.e.n
+	rev := func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) }
+	m := pos
+	m.st = [2]uint64{rev(pos.st[Black]), rev(pos.st[White])}
+	m.forbid, m.removed = rev(pos.forbid), rev(pos.removed)
+	m.hash = hashRun(Black, m.st[Black]) ^ hashRun(White, m.st[White])
+	m.last = mirrorMove(pos.last, func(p int) int { return n - 1 - p })
+	return m
+}
+
+func mirrorMove(m Move, f func(int) int) Move {
+	switch {
+	case m.IsSlide():
+		return Slide(f(m.From()), f(m.To()))
+	case m.IsPlace():
+		return Place(f(int(m)))
+	}
+	return m
+}
+
+// Canonical returns the smaller of the position and its mirror image (by
+// stones, then forbidden points) and whether it is the mirror. Both have the
+// same game-theoretic value, so tables can be keyed by the canonical form.
+func (pos Position) Canonical() (Position, bool) {
+	m := pos.Mirror()
+	if pos.g != nil {
+		if m.g.less(pos.g) {
+			return m, true
+		}
+		return pos, false
+	}
+	a := [3]uint64{pos.st[Black], pos.st[White], pos.forbid}
+	b := [3]uint64{m.st[Black], m.st[White], m.forbid}
+	for i := range a {
+		if a[i] != b[i] {
+			if b[i] < a[i] {
+				return m, true
+			}
+			return pos, false
+		}
+	}
+	return pos, false
+}
