@@ -47,11 +47,11 @@ type Scoring uint8
 
 // Scorings.
 const (
-	ScoreStones         Scoring = iota // stones on the board
-	ScoreArea                          // stones plus territory
-	ScoreTerritory                     // territory plus prisoners
-	ScoreAreaPrisoners                 // stones plus territory plus prisoners (the seed's Traditional Alak)
-	ScoreNone                          // no counting: the game is only won by rule (Alter Igo)
+	ScoreStones        Scoring = iota // stones on the board
+	ScoreArea                         // stones plus territory
+	ScoreTerritory                    // territory plus prisoners
+	ScoreAreaPrisoners                // stones plus territory plus prisoners (the seed's Traditional Alak)
+	ScoreNone                         // no counting: the game is only won by rule (Alter Igo)
 )
 
 // SelfCapture says whether a sliding move can lose the moved piece.
