@@ -49,6 +49,13 @@ func newEngine(r Rules) (*engine, error) {
 		e.mask = ^uint64(0) >> (64 - e.n)
 		return e, nil
 	}
+	e.buildGrid()
+	return e, nil
+}
+
+// buildGrid fills the neighbour table of a grid engine.
+func (e *engine) buildGrid() {
+	r := e.r
 	e.nbr = make([][4]int16, e.n)
 	for p := range e.n {
 		x, y := p%r.Width, p/r.Width
@@ -68,7 +75,6 @@ func newEngine(r Rules) (*engine, error) {
 			add(p + r.Width)
 		}
 	}
-	return e, nil
 }
 
 // hashRun returns the XOR of the stone keys of colour c on the points of set.

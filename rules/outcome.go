@@ -48,7 +48,7 @@ func (o Outcome) String() string {
 
 // Outcome returns how the game stands by the position's own rules.
 func (pos Position) Outcome() Outcome {
-	var o Outcome
+	o := Outcome{Winner: None}
 	if pos.e == nil {
 		return o
 	}

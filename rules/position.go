@@ -53,15 +53,20 @@ func NewPosition(r Rules) (Position, error) {
 	if err != nil {
 		return Position{}, err
 	}
+	return e.start(), nil
+}
+
+// start returns the start position of the engine's rules.
+func (e *engine) start() Position {
 	pos := Position{e: e, last: NoMove}
 	if !e.line {
 		pos.g = &grid{cells: make([]Color, e.n)}
 		for i := range pos.g.cells {
 			pos.g.cells[i] = None
 		}
-		return pos, nil
+		return pos
 	}
-	for i, ch := range r.StartLayout() {
+	for i, ch := range e.r.StartLayout() {
 		switch ch {
 		case 'x':
 			pos.st[Black] |= 1 << i
@@ -71,7 +76,7 @@ func NewPosition(r Rules) (Position, error) {
 	}
 	pos.hash = hashRun(Black, pos.st[Black]) ^ hashRun(White, pos.st[White])
 	pos.end = pos.endState()
-	return pos, nil
+	return pos
 }
 
 // Rules returns the rules the position is played under.
