@@ -1,0 +1,134 @@
+package notation
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"alak/rules"
+)
+
+// Record is a game as files hold it: the rules, the start position, the
+// moves, and what SGF records around them. Moves never hold rules.Resign:
+// a resignation is written in Result ("B+R" or "W+R").
+type Record struct {
+	Rules    rules.Rules
+	Start    rules.Position // the position the game starts from
+	Moves    []rules.Move
+	Comments map[int]string // 0: before the first move; k: after move k
+	Black    string         // player names (SGF PB, PW)
+	White    string
+	// Result is the SGF RE form: "B+3", "W+2", "0" for a draw, "B+R"/"W+R"
+	// for a resignation, "B+"/"W+" for a win by rule; "" while unfinished.
+	Result string
+	Date   string
+}
+
+// NewRecord returns the record of a game: its rules, start, moves and, when
+// it is over, its result. A final resignation becomes the result.
+func NewRecord(g *rules.Game) Record {
+	rec := Record{Rules: g.Rules(), Start: g.Start(), Moves: g.Moves()}
+	if n := len(rec.Moves); n > 0 && rec.Moves[n-1] == rules.Resign {
+		rec.Moves = rec.Moves[:n-1]
+	}
+	rec.Result = ResultString(g.Outcome())
+	return rec
+}
+
+// start returns the record's start position, or the rules' own start when
+// Start is the zero Position.
+func (rec Record) start() (rules.Position, error) {
+	if rec.Start.Points() > 0 {
+		return rec.Start, nil
+	}
+	return rules.NewPosition(rec.Rules)
+}
+
+// isSetUp reports whether the start differs from the rules' own start (the
+// empty board, or the sliding layout, with Black to move).
+func (rec Record) isSetUp() bool {
+	if rec.Start.Points() == 0 {
+		return false
+	}
+	std, err := rules.NewPosition(rec.Rules)
+	if err != nil {
+		return true
+	}
+	return std.String() != rec.Start.String() || std.ToMove() != rec.Start.ToMove()
+}
+
+// Game replays the record from its start. The error names the move number
+// (1-based), the move and the reason. A resignation in Result is played when
+// the game is not over and it is the resigning player's turn.
+func (rec Record) Game() (*rules.Game, error) {
+	start, err := rec.start()
+	if err != nil {
+		return nil, err
+	}
+	g := rules.NewGameFrom(start)
+	r := start.Rules()
+	for i, m := range rec.Moves {
+		if err := g.Play(m); err != nil {
+			return g, fmt.Errorf("move %d (%s by %s): %w", i+1, FormatMove(r, m), colorWord(g.Position().ToMove()), err)
+		}
+	}
+	if loser, ok := resignedBy(rec.Result); ok && !g.Over() && g.Position().ToMove() == loser {
+		if err := g.Play(rules.Resign); err != nil {
+			return g, fmt.Errorf("result %s: %w", rec.Result, err)
+		}
+	}
+	return g, nil
+}
+
+// resignedBy returns the player who resigned according to an SGF result.
+func resignedBy(result string) (rules.Color, bool) {
+	switch strings.ToUpper(strings.TrimSpace(result)) {
+	case "B+R", "B+RESIGN":
+		return rules.White, true
+	case "W+R", "W+RESIGN":
+		return rules.Black, true
+	}
+	return rules.None, false
+}
+
+// ResultString writes an outcome in the SGF RE form: "B+3" or "W+2" for a
+// counted game (the margin, komi included), "0" for a draw, "B+R"/"W+R" for
+// a resignation, "B+"/"W+" for a game won by rule (an unchanged board, too
+// few pieces, a count under rules that score nothing), "" while it goes on.
+func ResultString(o rules.Outcome) string {
+	if !o.Over() {
+		return ""
+	}
+	if o.Winner == rules.None {
+		return "0"
+	}
+	side := "B+"
+	if o.Winner == rules.White {
+		side = "W+"
+	}
+	switch o.Reason {
+	case rules.Resigned:
+		return side + "R"
+	case rules.NoMoves, rules.Passes:
+		m := o.Margin
+		if m == 0 || m != o.Black-o.White {
+			return side
+		}
+		if m < 0 {
+			m = -m
+		}
+		return side + strconv.FormatFloat(m, 'f', -1, 64)
+	}
+	return side
+}
+
+// ReadRecord reads a record in either format: SGF when the text starts
+// with "(" (after blank space), a plain move list otherwise.
+func ReadRecord(data []byte) (Record, error) {
+	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(t) > 0 && t[0] == '(' {
+		return ReadSGF(data)
+	}
+	return ReadMoveList(data)
+}

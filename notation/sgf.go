@@ -1,0 +1,534 @@
+package notation
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"alak/rules"
+)
+
+// sgfLetters are SGF's coordinate letters: a..z then A..Z, 52 in all.
+const sgfLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// maxSGFDepth bounds the nesting of variations ReadSGF follows.
+const maxSGFDepth = 500
+
+// sgfPoint writes point p of a w-wide board as SGF coordinates: the column
+// letter, then the row letter (a is the top row; a line is row a).
+func sgfPoint(w, p int) string {
+	x, y := p%w, p/w
+	return sgfLetters[x:x+1] + sgfLetters[y:y+1]
+}
+
+// sgfMove writes a move as an SGF property value: a point, a slide as four
+// letters (from, then to: this project's extension), "" for a pass.
+func sgfMove(w int, m rules.Move) string {
+	switch {
+	case m == rules.Pass:
+		return ""
+	case m.IsSlide():
+		return sgfPoint(w, m.From()) + sgfPoint(w, m.To())
+	}
+	return sgfPoint(w, m.Point())
+}
+
+// sgfText escapes a text or simple-text value: \ and ] take a backslash.
+func sgfText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(s)
+}
+
+// sgfSize writes SZ: n:1 for a line (columns first), w:h for a grid.
+func sgfSize(r rules.Rules) string {
+	return strconv.Itoa(r.Width) + ":" + strconv.Itoa(r.Height)
+}
+
+// sgfRules writes RU: the preset name and the options changed from it, the
+// size left to SZ.
+func sgfRules(r rules.Rules) string {
+	name := r.Preset
+	if name == "" {
+		name = "alak"
+	}
+	return strings.Join(append([]string{name}, r.Changed(false)...), " ")
+}
+
+// WriteSGF writes rec as an SGF FF[4] game: GM[1], SZ[n:1] for a line or
+// SZ[w:h] for a grid, RU[preset options], KM when komi is set, PB, PW, DT,
+// RE, a set-up start as AB/AW/PL plus XD[diagram], moves as B[..]/W[..]
+// (a pass is B[], a slide four letters such as B[aada]) and comments as C.
+// See docs/notation.md.
+func WriteSGF(w io.Writer, rec Record) error {
+	r := rec.Rules
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if r.Width > len(sgfLetters) || r.Height > len(sgfLetters) {
+		return fmt.Errorf("%w: SGF coordinates reach %d points a side; a %s board needs a move list", ErrNotation, len(sgfLetters), r.SizeString())
+	}
+	start, err := rec.start()
+	if err != nil {
+		return err
+	}
+	if sw, sh := start.Size(); sw != r.Width || sh != r.Height {
+		return fmt.Errorf("%w: the start position is %dx%d but the rules say %s", ErrNotation, sw, sh, r.SizeString())
+	}
+	for k := range rec.Comments {
+		if k < 0 || k > len(rec.Moves) {
+			return fmt.Errorf("%w: a comment after move %d, but the record has %d moves", ErrNotation, k, len(rec.Moves))
+		}
+	}
+	bw := bufio.NewWriter(w)
+	prop := func(id, v string) { fmt.Fprintf(bw, "%s[%s]", id, sgfText(v)) }
+	bw.WriteString("(;FF[4]GM[1]CA[UTF-8]AP[alak]")
+	bw.WriteString("SZ[" + sgfSize(r) + "]")
+	prop("RU", sgfRules(r))
+	if r.Komi != 0 {
+		prop("KM", strconv.FormatFloat(r.Komi, 'f', -1, 64))
+	}
+	for _, p := range []struct{ id, v string }{{"PB", rec.Black}, {"PW", rec.White}, {"DT", rec.Date}, {"RE", rec.Result}} {
+		if p.v != "" {
+			prop(p.id, p.v)
+		}
+	}
+	if rec.isSetUp() {
+		for _, c := range []rules.Color{rules.Black, rules.White} {
+			var pts []string
+			for p := range start.Points() {
+				if start.At(p) == c {
+					pts = append(pts, "["+sgfPoint(r.Width, p)+"]")
+				}
+			}
+			if len(pts) > 0 {
+				bw.WriteString([]string{"AB", "AW"}[c] + strings.Join(pts, ""))
+			}
+		}
+		prop("PL", []string{"B", "W"}[start.ToMove()])
+		prop("XD", start.String())
+	}
+	if c := rec.Comments[0]; c != "" {
+		prop("C", c)
+	}
+	bw.WriteString("\n")
+	c := start.ToMove()
+	for i, m := range rec.Moves {
+		if m == rules.Resign || m == rules.NoMove {
+			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, FormatMove(r, m))
+		}
+		bw.WriteString(";")
+		prop([]string{"B", "W"}[c], sgfMove(r.Width, m))
+		if t := rec.Comments[i+1]; t != "" {
+			prop("C", t)
+		}
+		if (i+1)%10 == 0 || i == len(rec.Moves)-1 {
+			bw.WriteString("\n")
+		}
+		c = c.Opp()
+	}
+	bw.WriteString(")\n")
+	return bw.Flush()
+}
+
+// sgfProp is one property of a node and where it starts in the text.
+type sgfProp struct {
+	id   string
+	vals []string
+	at   int
+}
+
+type sgfNode struct {
+	props []sgfProp
+	at    int
+}
+
+// sgfParser reads SGF's grammar: a game tree is ( node... tree... ), a node
+// is ; followed by properties, a property an upper-case identifier followed
+// by one or more [values].
+type sgfParser struct {
+	s   string
+	pos int
+}
+
+func (p *sgfParser) errf(format string, a ...any) error {
+	return fmt.Errorf("%w: SGF at byte %d: %s", ErrNotation, p.pos, fmt.Sprintf(format, a...))
+}
+
+func (p *sgfParser) space() {
+	for p.pos < len(p.s) && strings.IndexByte(" \t\r\n\f\v", p.s[p.pos]) >= 0 {
+		p.pos++
+	}
+}
+
+func (p *sgfParser) peek() byte {
+	p.space()
+	if p.pos < len(p.s) {
+		return p.s[p.pos]
+	}
+	return 0
+}
+
+// tree parses a game tree and returns its main line: its own nodes followed
+// by the main line of its first variation.
+func (p *sgfParser) tree(depth int) ([]sgfNode, error) {
+	if depth > maxSGFDepth {
+		return nil, p.errf("variations nested more than %d deep", maxSGFDepth)
+	}
+	if p.peek() != '(' {
+		return nil, p.errf("expected '(' to open a game tree")
+	}
+	p.pos++
+	var nodes []sgfNode
+	for p.peek() == ';' {
+		n, err := p.node()
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, n)
+	}
+	if len(nodes) == 0 {
+		return nil, p.errf("expected ';' to start a node after '('")
+	}
+	for first := true; p.peek() == '('; first = false {
+		sub, err := p.tree(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if first {
+			nodes = append(nodes, sub...)
+		}
+	}
+	switch c := p.peek(); c {
+	case ')':
+		p.pos++
+		return nodes, nil
+	case 0:
+		return nil, p.errf("the text ends before the game tree is closed with ')'")
+	default:
+		return nil, p.errf("unexpected %q: expected a property, ';', '(' or ')'", c)
+	}
+}
+
+func (p *sgfParser) node() (sgfNode, error) {
+	n := sgfNode{at: p.pos}
+	p.pos++ // ';'
+	for {
+		c := p.peek()
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return n, nil
+		}
+		at := p.pos
+		var id strings.Builder
+		for p.pos < len(p.s) && (p.s[p.pos] >= 'A' && p.s[p.pos] <= 'Z' || p.s[p.pos] >= 'a' && p.s[p.pos] <= 'z') {
+			if p.s[p.pos] <= 'Z' { // FF[3] lower-case letters are ignored
+				id.WriteByte(p.s[p.pos])
+			}
+			p.pos++
+		}
+		if id.Len() == 0 {
+			return n, p.errf("property %q has no upper-case letter", p.s[at:p.pos])
+		}
+		prop := sgfProp{id: id.String(), at: at}
+		for p.peek() == '[' {
+			v, err := p.value()
+			if err != nil {
+				return n, err
+			}
+			prop.vals = append(prop.vals, v)
+		}
+		if len(prop.vals) == 0 {
+			return n, p.errf("property %s has no value: write %s[...]", prop.id, prop.id)
+		}
+		n.props = append(n.props, prop)
+	}
+}
+
+// value reads [text] with SGF's escapes: \ takes the next character
+// literally, and a backslash before a line break removes both.
+func (p *sgfParser) value() (string, error) {
+	start := p.pos
+	p.pos++ // '['
+	var b strings.Builder
+	for p.pos < len(p.s) {
+		c := p.s[p.pos]
+		switch c {
+		case ']':
+			p.pos++
+			return b.String(), nil
+		case '\\':
+			p.pos++
+			if p.pos >= len(p.s) {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(p.s[p.pos:], "\r\n") || strings.HasPrefix(p.s[p.pos:], "\n\r"):
+				p.pos += 2
+			case p.s[p.pos] == '\n' || p.s[p.pos] == '\r':
+				p.pos++
+			default:
+				b.WriteByte(p.s[p.pos])
+				p.pos++
+			}
+			continue
+		}
+		b.WriteByte(c)
+		p.pos++
+	}
+	p.pos = start
+	return "", p.errf("the value opened with '[' is never closed with ']' (write \\] for a ] inside a value)")
+}
+
+// sgfCoords reads a point given as SGF letters on a w×h board.
+func sgfCoords(v string, w, h int) (int, bool) {
+	if len(v) != 2 {
+		return 0, false
+	}
+	x, y := strings.IndexByte(sgfLetters, v[0]), strings.IndexByte(sgfLetters, v[1])
+	if x < 0 || y < 0 || x >= w || y >= h {
+		return 0, false
+	}
+	return y*w + x, true
+}
+
+// ReadSGF reads the first game of an SGF collection (the main line, the
+// first variation at every branch) as written by WriteSGF and by other
+// programs: GM[1], SZ, RU (a preset and options, rules.Parse), KM, PB, PW,
+// DT, RE, AB/AW/AE/PL or XD for a set-up start, B/W moves and C comments.
+// It checks the form of every move, not its legality: Record.Game does.
+func ReadSGF(data []byte) (Record, error) {
+	p := &sgfParser{s: strings.TrimPrefix(string(data), "\xef\xbb\xbf")}
+	nodes, err := p.tree(0)
+	if err != nil {
+		return Record{}, err
+	}
+	root := nodes[0]
+	get := func(id string) (string, bool) {
+		for _, pr := range root.props {
+			if pr.id == id {
+				return pr.vals[0], true
+			}
+		}
+		return "", false
+	}
+	rec := Record{}
+	if gm, ok := get("GM"); ok && strings.TrimSpace(gm) != "1" {
+		return rec, fmt.Errorf("%w: SGF GM[%s]: only GM[1] (Go and its family) is read", ErrNotation, gm)
+	}
+	r := rules.MustPreset("alak")
+	if ru, ok := get("RU"); ok {
+		if r, err = rules.Parse(ru); err != nil {
+			return rec, fmt.Errorf("%w: SGF RU[%s]: %w", ErrNotation, ru, err)
+		}
+	}
+	sw, sh := r.Width, r.Height
+	if sz, ok := get("SZ"); ok {
+		a, b, grid := strings.Cut(strings.TrimSpace(sz), ":")
+		w, err1 := strconv.Atoi(strings.TrimSpace(a))
+		h, err2 := w, error(nil)
+		if grid {
+			h, err2 = strconv.Atoi(strings.TrimSpace(b))
+		}
+		if err1 != nil || err2 != nil || w < 1 || h < 1 || w > 64 || h > 64 {
+			return rec, fmt.Errorf("%w: SGF SZ[%s]: write SZ[n:1] for a line of n points or SZ[w:h] for a grid", ErrNotation, sz)
+		}
+		if r.Movement == rules.Sliding && r.Start != "" && len(r.Start) != max(w, h) {
+			return rec, fmt.Errorf("%w: SGF SZ[%s] does not fit the start layout %s of RU", ErrNotation, sz, r.Start)
+		}
+		sw, sh = w, h
+		r.SetSize(w, h)
+	}
+	if km, ok := get("KM"); ok {
+		if err := r.Set("komi", km); err != nil {
+			return rec, fmt.Errorf("%w: SGF KM[%s]: %w", ErrNotation, km, err)
+		}
+	}
+	if err := r.Validate(); err != nil {
+		return rec, fmt.Errorf("%w: SGF: %w", ErrNotation, err)
+	}
+	rec.Rules = r
+	rec.Black, _ = get("PB")
+	rec.White, _ = get("PW")
+	rec.Date, _ = get("DT")
+	rec.Result, _ = get("RE")
+	rec.Result = strings.TrimSpace(rec.Result)
+
+	// The player to move at the start: PL, else the first move's colour.
+	toMove := rules.None
+	if pl, ok := get("PL"); ok {
+		c, err := rules.ParseColor(pl)
+		if err != nil {
+			return rec, fmt.Errorf("%w: SGF PL[%s]: write PL[B] or PL[W]", ErrNotation, pl)
+		}
+		toMove = c
+	}
+	type mv struct {
+		c   rules.Color
+		v   string
+		at  int
+		cmt string
+	}
+	var moves []mv
+	comments := map[int]string{}
+	for i, n := range nodes {
+		var m *mv
+		var cmt []string
+		for _, pr := range n.props {
+			switch pr.id {
+			case "B", "W":
+				if m != nil {
+					return rec, fmt.Errorf("%w: SGF at byte %d: a node holds at most one move", ErrNotation, pr.at)
+				}
+				c := rules.Black
+				if pr.id == "W" {
+					c = rules.White
+				}
+				m = &mv{c: c, v: strings.TrimSpace(pr.vals[0]), at: pr.at}
+			case "C":
+				cmt = append(cmt, pr.vals...)
+			case "AB", "AW", "AE", "XD", "PL":
+				if i > 0 {
+					return rec, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
+				}
+			}
+		}
+		if m != nil {
+			moves = append(moves, *m)
+		}
+		if len(cmt) > 0 {
+			k := len(moves)
+			if comments[k] != "" {
+				cmt = append([]string{comments[k]}, cmt...)
+			}
+			comments[k] = strings.Join(cmt, "\n")
+		}
+	}
+	if toMove == rules.None {
+		toMove = rules.Black
+		if len(moves) > 0 {
+			toMove = moves[0].c
+		}
+	}
+	start, err := sgfStart(root, r, sw, sh, toMove)
+	if err != nil {
+		return rec, err
+	}
+	rec.Start = start
+	c := toMove
+	for i, m := range moves {
+		if m.c != c {
+			return rec, fmt.Errorf("%w: SGF at byte %d: move %d is %s's but %s is to move: moves must alternate", ErrNotation, m.at, i+1, colorWord(m.c), colorWord(c))
+		}
+		move, err := sgfReadMove(m.v, r, sw, sh)
+		if err != nil {
+			return rec, fmt.Errorf("%w: SGF at byte %d: move %d %s[%s]: %s", ErrNotation, m.at, i+1, []string{"B", "W"}[m.c], m.v, err)
+		}
+		rec.Moves = append(rec.Moves, move)
+		c = c.Opp()
+	}
+	if len(comments) > 0 {
+		rec.Comments = comments
+	}
+	return rec, nil
+}
+
+// sgfReadMove reads a move value on an sw×sh SGF board.
+func sgfReadMove(v string, r rules.Rules, sw, sh int) (rules.Move, error) {
+	if v == "" || (v == "tt" && sw <= 19 && sh <= 19) {
+		return rules.Pass, nil
+	}
+	if r.Movement == rules.Sliding {
+		if len(v) == 4 {
+			from, ok1 := sgfCoords(v[:2], sw, sh)
+			to, ok2 := sgfCoords(v[2:], sw, sh)
+			if ok1 && ok2 {
+				return rules.Slide(from, to), nil
+			}
+		}
+		return rules.NoMove, fmt.Errorf("a sliding move is four letters, the slot it leaves then the slot it reaches (column, row), such as aada, on a %s board", r.SizeString())
+	}
+	p, ok := sgfCoords(v, sw, sh)
+	if !ok {
+		return rules.NoMove, fmt.Errorf("a move is two letters, column then row (a = the first; a line is row a), such as ca, on a %d:%d board, or empty for a pass", sw, sh)
+	}
+	return rules.Place(p), nil
+}
+
+// sgfStart builds the start position of the root node: XD when present
+// (the exact diagram), else the rules' start changed by AB, AW and AE.
+func sgfStart(root sgfNode, r rules.Rules, sw, sh int, toMove rules.Color) (rules.Position, error) {
+	std, err := rules.NewPosition(r)
+	if err != nil {
+		return std, err
+	}
+	cells := []byte(strings.ReplaceAll(std.String(), "|", ""))
+	setUp := false
+	for _, pr := range root.props {
+		switch pr.id {
+		case "XD":
+			pos, err := rules.ParseDiagram(r, pr.vals[0], toMove)
+			if err != nil {
+				return pos, fmt.Errorf("%w: SGF at byte %d: XD[%s]: %w", ErrNotation, pr.at, pr.vals[0], err)
+			}
+			if w, h := pos.Size(); w != r.Width || h != r.Height {
+				return pos, fmt.Errorf("%w: SGF at byte %d: XD[%s] is %dx%d but SZ says %s", ErrNotation, pr.at, pr.vals[0], w, h, r.SizeString())
+			}
+			return pos, nil
+		case "AB", "AW", "AE":
+			setUp = true
+			sym := map[string]byte{"AB": 'x', "AW": 'o', "AE": '-'}[pr.id]
+			for _, v := range pr.vals {
+				pts, ok := sgfPointList(strings.TrimSpace(v), sw, sh)
+				if !ok {
+					return std, fmt.Errorf("%w: SGF at byte %d: %s[%s]: a point is two letters on the %d:%d board, or a rectangle such as aa:ca", ErrNotation, pr.at, pr.id, v, sw, sh)
+				}
+				for _, p := range pts {
+					cells[p] = sym
+				}
+			}
+		}
+	}
+	if !setUp && toMove == std.ToMove() {
+		return std, nil
+	}
+	diagram := string(cells)
+	if !r.IsLine() {
+		var rows []string
+		for y := range r.Height {
+			rows = append(rows, diagram[y*r.Width:(y+1)*r.Width])
+		}
+		diagram = strings.Join(rows, "|")
+	}
+	pos, err := rules.ParseDiagram(r, diagram, toMove)
+	if err != nil {
+		return pos, fmt.Errorf("%w: SGF set-up: %w", ErrNotation, err)
+	}
+	return pos, nil
+}
+
+// sgfPointList reads a point or a compressed rectangle "aa:cb".
+func sgfPointList(v string, w, h int) ([]int, bool) {
+	a, b, rect := strings.Cut(v, ":")
+	p, ok := sgfCoords(a, w, h)
+	if !ok {
+		return nil, false
+	}
+	if !rect {
+		return []int{p}, true
+	}
+	q, ok := sgfCoords(b, w, h)
+	if !ok {
+		return nil, false
+	}
+	x0, y0, x1, y1 := p%w, p/w, q%w, q/w
+	if x1 < x0 || y1 < y0 {
+		return nil, false
+	}
+	var pts []int
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			pts = append(pts, y*w+x)
+		}
+	}
+	return pts, true
+}
