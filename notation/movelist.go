@@ -78,7 +78,9 @@ func WriteMoveList(w io.Writer, rec Record) error {
 }
 
 // oneLine replaces line breaks, which a header value cannot hold.
-func oneLine(s string) string { return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s) }
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
 
 // ReadMoveList reads a plain move list as WriteMoveList writes it. Before
 // the first move, "# key: value" lines set the rules (default: alak on 11
