@@ -1,0 +1,392 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+
+	"alak/notation"
+	"alak/player"
+	"alak/rules"
+)
+
+func init() {
+	register(command{name: "play", summary: "play a game in the terminal, against the computer or a friend", run: playRun})
+}
+
+// playComputer is the computer player used when a side is not given.
+const playComputer = "greedy"
+
+// playSide is one side of the game: a human at the keyboard (p == nil) or a
+// computer player.
+type playSide struct {
+	spec string
+	p    player.Player
+}
+
+func (s playSide) human() bool { return s.p == nil }
+
+// playGame is one session of alak play: the game, the two sides and the
+// terminal it talks to.
+type playGame struct {
+	e     *env
+	in    *bufio.Reader
+	game  *rules.Game
+	r     rules.Rules
+	sides [2]playSide // indexed by rules.Black, rules.White
+}
+
+func playRun(e *env, args []string) int {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: alak play [--rules R] [--size N] [--OPTION VALUE ...] [--black human|PLAYER] [--white human|PLAYER] [--seed N] [--position DIAGRAM [--to-move x|o]]")
+		fmt.Fprintln(e.stderr, "Plays a game in the terminal; type help during the game for the commands.")
+		fs.PrintDefaults()
+	}
+	buildRules := rulesFlags(fs)
+	black := fs.String("black", "human", "who plays x (Black, first): human, or a computer player: "+strings.Join(player.Names(), ", "))
+	white := fs.String("white", playComputer, "who plays o (White): human, or a computer player: "+strings.Join(player.Names(), ", "))
+	seed := fs.Uint64("seed", 0, "seed of the computer players' randomness (default: a new seed every game)")
+	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--oX- (/ marks points just captured)")
+	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone, else x)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail(e, "play", fmt.Errorf("unexpected argument %q: the game is set up with flags (alak play -h lists them)", fs.Arg(0)))
+	}
+	r, err := buildRules()
+	if err != nil {
+		return fail(e, "play", err)
+	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet {
+		*seed = rand.Uint64()
+	}
+	game, err := playStart(r, *diagram, *toMove)
+	if err != nil {
+		return fail(e, "play", err)
+	}
+	g := &playGame{e: e, in: bufio.NewReader(e.stdin), game: game, r: game.Rules()}
+	// Black's computer uses the seed, White's the seed plus one, so that two
+	// copies of the same player do not mirror each other.
+	for i, spec := range []string{*black, *white} {
+		s, err := playNewSide(spec, *seed+uint64(i))
+		if err != nil {
+			return fail(e, "play", fmt.Errorf("--%s: %w", []string{"black", "white"}[i], err))
+		}
+		g.sides[i] = s
+	}
+	return g.loop()
+}
+
+// playStart builds the game: the rules' start position, or the set-up
+// diagram with its player to move.
+func playStart(r rules.Rules, diagram, toMove string) (*rules.Game, error) {
+	if diagram == "" {
+		if toMove != "" {
+			return nil, fmt.Errorf("--to-move %s needs --position: a game from the start is begun by x", toMove)
+		}
+		return rules.NewGame(r)
+	}
+	c := rules.Black
+	switch {
+	case toMove != "":
+		var err error
+		if c, err = rules.ParseColor(toMove); err != nil {
+			return nil, fmt.Errorf("--to-move: %w", err)
+		}
+	case strings.Contains(diagram, "X"):
+		c = rules.White
+	}
+	pos, err := rules.ParseDiagram(r, diagram, c)
+	if err != nil {
+		return nil, fmt.Errorf("--position: %w", err)
+	}
+	return rules.NewGameFrom(pos), nil
+}
+
+func playNewSide(spec string, seed uint64) (playSide, error) {
+	spec = strings.TrimSpace(spec)
+	if strings.EqualFold(spec, "human") {
+		return playSide{spec: "human"}, nil
+	}
+	p, err := player.New(spec, seed)
+	if err != nil {
+		return playSide{}, fmt.Errorf("%w (or human)", err)
+	}
+	return playSide{spec: spec, p: p}, nil
+}
+
+func (g *playGame) printf(format string, a ...any) { fmt.Fprintf(g.e.stdout, format, a...) }
+
+// loop plays the game to its end, the end of input or quit, and returns the
+// exit status.
+func (g *playGame) loop() int {
+	g.printf("alak play: %s; x is %s, o is %s. Type help for the commands.\n",
+		playRulesWords(g.r), g.sides[rules.Black].spec, g.sides[rules.White].spec)
+	g.showBoard()
+	for !g.game.Over() {
+		side := g.sides[g.game.Position().ToMove()]
+		if !side.human() {
+			if err := g.computerMove(side); err != nil {
+				fmt.Fprintf(g.e.stderr, "alak play: %s could not move: %v\n", side.spec, err)
+				return 1
+			}
+			continue
+		}
+		line, eof := g.readLine(string(g.game.Position().ToMove().Symbol()) + "> ")
+		if eof && line == "" {
+			g.printf("\n")
+			return 0
+		}
+		if quit := g.handle(line); quit {
+			return 0
+		}
+		if eof {
+			g.printf("\n")
+			return 0
+		}
+	}
+	g.finish()
+	return 0
+}
+
+// readLine prints the prompt and reads one line without its line ending;
+// eof reports that the input ended (the line may still hold text).
+func (g *playGame) readLine(prompt string) (line string, eof bool) {
+	g.printf("%s", prompt)
+	s, err := g.in.ReadString('\n')
+	return strings.TrimRight(s, "\r\n"), err != nil
+}
+
+// handle carries out one line typed by a human and reports whether the
+// player asked to quit. A line that is not understood, or a move that is
+// not legal, gets one sentence and changes nothing.
+func (g *playGame) handle(line string) (quit bool) {
+	t := strings.TrimSpace(line)
+	word, rest, _ := strings.Cut(t, " ")
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(word) {
+	case "":
+		g.printf("Type a move such as %s, or help for the commands.\n", g.exampleMove())
+	case "help", "?":
+		g.help()
+	case "quit", "exit":
+		g.printf("Game abandoned after %d moves.\n", g.game.Len())
+		return true
+	case "board":
+		g.showBoard()
+	case "undo":
+		g.undo()
+	case "hint":
+		g.hint()
+	case "save":
+		if rest == "" {
+			g.printf("Save needs a file name: save FILE, such as save game.sgf.\n")
+			return false
+		}
+		if err := g.save(rest); err != nil {
+			g.printf("Could not save: %v.\n", err)
+		}
+	default:
+		g.humanMove(t)
+	}
+	return false
+}
+
+func (g *playGame) help() {
+	g.printf("Moves: %s.\n", g.moveForms())
+	g.printf("Commands:\n")
+	g.printf("  undo       take back your last move (and the computer's reply)\n")
+	g.printf("  hint       ask the solver for the best move\n")
+	g.printf("  board      show the board again\n")
+	g.printf("  save FILE  save the game so far as an SGF record\n")
+	g.printf("  help       this list\n")
+	g.printf("  quit       leave the game\n")
+}
+
+// moveForms says in words which move notations the rules accept.
+func (g *playGame) moveForms() string {
+	r := g.r
+	var forms string
+	switch {
+	case r.Movement == rules.Sliding:
+		forms = fmt.Sprintf("a slide from-to such as 1-4 (slots 1 to %d)", r.Width)
+	case r.IsLine() && r.Width <= 26:
+		forms = fmt.Sprintf("a point as a number 1 to %d, a letter a to %s or a GTP vertex A1 to %s",
+			r.Width, notation.Letter(r.Width-1), notation.GTPVertex(r, r.Width-1))
+	case r.IsLine():
+		forms = fmt.Sprintf("a point as a number 1 to %d or a GTP vertex A1 to %s", r.Width, notation.GTPVertex(r, r.Width-1))
+	default:
+		forms = fmt.Sprintf("a point as a GTP vertex such as %s (columns A to %s without I, rows 1 to %d from the bottom)",
+			notation.GTPVertex(r, 0), notation.GTPColumn(r.Width-1), r.Height)
+	}
+	if r.Pass {
+		forms += ", pass"
+	}
+	return forms + ", or resign"
+}
+
+func (g *playGame) exampleMove() string {
+	if ms := g.game.LegalMoves(nil); len(ms) > 0 {
+		return notation.FormatMove(g.r, ms[0])
+	}
+	return "resign"
+}
+
+// humanMove reads and plays the human's move, or says why it cannot.
+func (g *playGame) humanMove(s string) {
+	m, err := notation.ParseMove(g.r, s)
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), notation.ErrNotation.Error()+": ")
+		g.printf("%s; type help for the commands.\n", playSentence(msg))
+		return
+	}
+	if err := g.game.Play(m); err != nil {
+		g.printf("%s is not legal now: %s; %s.\n", notation.FormatMove(g.r, m), playReason(err), g.legalList())
+		return
+	}
+	g.announce(m)
+}
+
+// playReason is the kernel's reason for rejecting a move without its
+// "point N: " or "move A-B: " prefix, which the sentence already names.
+func playReason(err error) string {
+	return playReasonPrefix.ReplaceAllString(err.Error(), "")
+}
+
+var playReasonPrefix = regexp.MustCompile(`^(point|move) \S+: `)
+
+// playSentence turns a message into the start of a sentence.
+func playSentence(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
+}
+
+// legalList names the legal moves when there are few enough to read.
+func (g *playGame) legalList() string {
+	ms := g.game.LegalMoves(nil)
+	if len(ms) == 0 {
+		return "no move is legal"
+	}
+	if len(ms) > 20 {
+		return fmt.Sprintf("%d moves are legal (type board to see the board)", len(ms))
+	}
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = notation.FormatMove(g.r, m)
+	}
+	return "legal now: " + strings.Join(names, ", ")
+}
+
+func (g *playGame) computerMove(s playSide) error {
+	m, err := s.p.Move(context.Background(), g.game)
+	if err != nil {
+		return err
+	}
+	if err := g.game.Play(m); err != nil {
+		return fmt.Errorf("it chose %s: %w", notation.FormatMove(g.r, m), err)
+	}
+	g.announce(m)
+	return nil
+}
+
+// announce prints the move just played and the board after it.
+func (g *playGame) announce(m rules.Move) {
+	mover := g.game.PositionAt(g.game.Len() - 1).ToMove()
+	g.printf("%c plays %s\n", mover.Symbol(), notation.FormatMove(g.r, m))
+	g.showBoard()
+}
+
+// undo takes back the human's last move, and the computer's replies after
+// it, so that the same human is to move again.
+func (g *playGame) undo() {
+	n := g.game.Len()
+	k := 0
+	for k < n && !g.sides[g.game.PositionAt(n-1-k).ToMove()].human() {
+		k++
+	}
+	if k == n {
+		if n == 0 {
+			g.printf("There is no move to take back yet; type a move such as %s.\n", g.exampleMove())
+		} else {
+			g.printf("There is no move of yours to take back; type a move such as %s.\n", g.exampleMove())
+		}
+		return
+	}
+	k++
+	for range k {
+		if err := g.game.Undo(); err != nil {
+			g.printf("Could not take back: %v.\n", err)
+			return
+		}
+	}
+	g.printf("Took back %d move%s.\n", k, map[bool]string{true: "s"}[k > 1])
+	g.showBoard()
+}
+
+func (g *playGame) hint() {
+	g.printf("No hint: the solver is not part of this build yet.\n")
+}
+
+func (g *playGame) save(name string) error {
+	return fmt.Errorf("saving records is not part of this build yet (%s not written)", name)
+}
+
+// showBoard prints the board with whose turn it is and the stone count.
+func (g *playGame) showBoard() {
+	g.printf("%s", notation.Board(g.game.Position(), g.e.terminal))
+}
+
+// finish shows the result and offers to save the record.
+func (g *playGame) finish() {
+	g.printf("Game over: %s.\n", notation.GameResultWords(g.game))
+	for {
+		name, eof := g.readLine("save the game? (file name, or Enter to skip) ")
+		name = strings.TrimSpace(name)
+		if name == "" {
+			if eof {
+				g.printf("\n")
+			}
+			return
+		}
+		if err := g.save(name); err != nil {
+			g.printf("Could not save: %v.\n", err)
+			if eof {
+				g.printf("\n")
+				return
+			}
+			continue
+		}
+		return
+	}
+}
+
+// playRulesWords describes the rules in a few words.
+func playRulesWords(r rules.Rules) string {
+	where := fmt.Sprintf("%d points", r.Width)
+	if r.Movement == rules.Sliding {
+		where = fmt.Sprintf("%d slots", r.Width)
+	}
+	if !r.IsLine() {
+		where = "a " + r.SizeString() + " board"
+	}
+	name := r.Preset
+	if ch := r.Changed(false); len(ch) > 0 {
+		name += " (" + strings.Join(ch, " ") + ")"
+	}
+	return fmt.Sprintf("%s rules on %s", name, where)
+}

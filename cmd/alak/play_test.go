@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"alak/notation"
+	"alak/player"
+	"alak/rules"
+)
+
+// playSession runs `alak play ARGS` with input as standard input.
+func playSession(t *testing.T, terminal bool, input string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(input), stdout: &out, stderr: &errOut, terminal: terminal}
+	code = run(e, append([]string{"play"}, args...))
+	return out.String(), errOut.String(), code
+}
+
+var (
+	playANSI   = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	playPrompt = regexp.MustCompile(`(?m)^[xo]> `)
+	playPlays  = regexp.MustCompile(`(?m)([xo]) plays (\S+)$`)
+)
+
+// playDiagrams returns every line diagram of n points the session printed,
+// in order: the board rows written without their spacing and colour.
+func playDiagrams(out string, n int) []string {
+	var ds []string
+	for _, line := range strings.Split(playANSI.ReplaceAllString(out, ""), "\n") {
+		line = playPrompt.ReplaceAllString(line, "")
+		d := strings.ReplaceAll(line, " ", "")
+		if len(d) == n && strings.Trim(d, "xoXO-/") == "" && strings.Trim(d, "/") != "" {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// playMoves returns the moves the session announced, as "x 3", "o 5".
+func playMoves(out string) []string {
+	var ms []string
+	for _, m := range playPlays.FindAllStringSubmatch(out, -1) {
+		ms = append(ms, m[1]+" "+m[2])
+	}
+	return ms
+}
+
+// playReplies splits the output at the prompts: element i is what the
+// session printed after reading input line i (element 0: before the first).
+func playReplies(out string) []string {
+	return playPrompt.Split(out, -1)
+}
+
+// Baljeu's Alak-6 game, seed 002 (rec.games.abstract, 2001-12-30): the
+// diagram after every move, then the score "3-0". The moves are read off
+// the diagrams: the capital letter is the stone just played.
+func TestPlayBaljeuAlak6(t *testing.T) {
+	moves := []string{"1", "4", "5", "6", "2", "3", "5", "1", "2", "6", "4", "3", "1", "5", "4"}
+	seed := []string{ // seed 002, in order; the first line is the empty board
+		"------",
+		// The seed writes the second diagram x--o--, the only one without a
+		// capital; by its own convention ("Capitals represent the last piece
+		// played") the o just played on 4 is a capital.
+		"X-----", "x--O--", "x--oX-", "x--o/O", "xX-o-o", "//Oo-o", "--ooX/",
+		"O-oox-", "/X//x-", "-x--xO", "-x-Xxo", "-xO//o", "Xxo--o", "xxo-Oo", "xx/X//",
+	}
+	out, errOut, code := playSession(t, false, strings.Join(moves, "\n")+"\n", "--size", "6", "--black", "human", "--white", "human")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if got := playDiagrams(out, 6); strings.Join(got, " ") != strings.Join(seed, " ") {
+		t.Errorf("diagrams:\n got %v\nwant %v (seed 002)", got, seed)
+	}
+	var want []string
+	for i, m := range moves {
+		want = append(want, []string{"x", "o"}[i%2]+" "+m)
+	}
+	if got := playMoves(out); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("moves: got %v, want %v", got, want)
+	}
+	// Seed 002 ends the game with "3-0": White, to move on xx/X//, cannot place.
+	if !strings.Contains(out, "Game over: Black wins 3-0 (White has no legal move).") {
+		t.Errorf("no 3-0 result in:\n%s", out)
+	}
+	if !strings.Contains(out, "save the game? (file name, or Enter to skip)") || !strings.HasSuffix(out, "\n") {
+		t.Errorf("the end does not offer to save and end with a newline:\n%s", out)
+	}
+}
+
+// playReplay plays the announced moves on a fresh game of r and checks that
+// every move of the computer side is what that player, built with the same
+// spec and seed and asked in the same positions, chooses.
+func playReplay(t *testing.T, r rules.Rules, moves []string, computer rules.Color, spec string, seed uint64) *rules.Game {
+	t.Helper()
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := player.New(spec, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range moves {
+		side, text, _ := strings.Cut(s, " ")
+		if want := string(g.Position().ToMove().Symbol()); side != want {
+			t.Fatalf("move %d %q: announced for %s, but %s is to move", i+1, s, side, want)
+		}
+		m, err := notation.ParseMove(r, text)
+		if err != nil {
+			t.Fatalf("move %d %q: %v", i+1, s, err)
+		}
+		if g.Position().ToMove() == computer {
+			want, err := p.Move(context.Background(), g)
+			if err != nil {
+				t.Fatalf("move %d: %s: %v", i+1, spec, err)
+			}
+			if want != m {
+				t.Fatalf("move %d: the session's %s played %s, the player itself plays %s", i+1, spec, text, notation.FormatMove(r, want))
+			}
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("move %d %q is illegal: %v", i+1, s, err)
+		}
+	}
+	return g
+}
+
+// A human who tries the points 1..7 in turn, over and over, plays a whole
+// game against each computer player with a fixed seed. The computer's
+// moves must be the player's own choices (White's seed is --seed plus one),
+// and the printed result the kernel's result of the replayed game.
+func TestPlayAgainstComputer(t *testing.T) {
+	var input strings.Builder
+	for range 80 {
+		for p := 1; p <= 7; p++ {
+			fmt.Fprintf(&input, "%d\n", p)
+		}
+	}
+	r := rules.MustPreset("alak")
+	r.SetSize(7, 1)
+	for _, spec := range []string{"random", "greedy"} {
+		t.Run(spec, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, input.String(), "--size", "7", "--white", spec, "--seed", "42")
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			g := playReplay(t, r, playMoves(out), rules.White, spec, 43)
+			if !g.Over() {
+				t.Fatalf("the game did not end after %d moves:\n%s", g.Len(), out)
+			}
+			if want := "Game over: " + notation.GameResultWords(g); !strings.Contains(out, want) {
+				t.Errorf("no %q in:\n%s", want, out)
+			}
+		})
+	}
+}
+
+// Two computers play each other to the end with no input at all.
+func TestPlayComputerAgainstComputer(t *testing.T) {
+	out, errOut, code := playSession(t, false, "", "--size", "9", "--black", "random", "--white", "greedy", "--seed", "7")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	r := rules.MustPreset("alak")
+	r.SetSize(9, 1)
+	moves := playMoves(out)
+	g := playReplay(t, r, moves, rules.White, "greedy", 8)
+	h := playReplay(t, r, moves, rules.Black, "random", 7)
+	if !g.Over() || !h.Over() {
+		t.Fatalf("the game did not end:\n%s", out)
+	}
+	if want := "Game over: " + notation.GameResultWords(g); !strings.Contains(out, want) {
+		t.Errorf("no %q in:\n%s", want, out)
+	}
+}
+
+// Every kind of bad line gets one sentence naming the problem, and the game
+// is unchanged: the board printed before the bad line and after it are the
+// same, and no move was announced.
+func TestPlayBadInput(t *testing.T) {
+	alak6 := []string{"--size", "6", "--white", "human"}
+	cases := []struct {
+		name   string
+		args   []string
+		prefix []string // moves played first
+		bad    string
+		want   string // in the one-line reply
+	}{
+		{"garbage", nil, nil, "hello", `"hello" is not a point`},
+		{"off board number", nil, nil, "12", "Point 12 is off the board: points are 1 to 11"},
+		{"off board letter", nil, nil, "l", `Point "l" is off the board: letters are a to k`},
+		{"off board vertex", nil, nil, "M1", "write a number from 1 to 11"},
+		{"zero", nil, nil, "0", "Point 0 is off the board"},
+		// The kernel's reason, rules.ErrOccupied.
+		{"occupied", alak6, []string{"1"}, "1", "1 is not legal now: the point is occupied; legal now: 2, 3, 4, 5, 6."},
+		// Seed 002's game after six moves: //Oo-o, x's stones on 1 and 2
+		// were just captured, so x may not place there (Baljeu's rule 3).
+		{"forbidden just captured", alak6, []string{"1", "4", "5", "6", "2", "3"}, "2",
+			"2 is not legal now: the point is forbidden: your stones were just captured there; legal now: 5."},
+		{"placement under sliding rules", []string{"--rules", "dewdney"}, nil, "5", "a move slides a piece, written from-to such as 1-4 (slots 1 to 11)"},
+		// xxxx___oooo: the piece on 1 is blocked by 2 and jumps to 5, never 6.
+		{"unreachable slide", []string{"--rules", "dewdney", "--white", "human"}, nil, "1-6", "the piece cannot reach that slot"},
+		{"not your piece", []string{"--rules", "dewdney", "--white", "human"}, nil, "9-7", "there is no piece of yours on that slot"},
+		{"pass not allowed", nil, nil, "pass", "pass is not legal now: passing is not allowed under these rules"},
+		{"undo at start", nil, nil, "undo", "There is no move to take back yet"},
+		{"save without a file", nil, nil, "save", "Save needs a file name"},
+		{"empty line", nil, nil, "   ", "Type a move such as 1, or help for the commands."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			input := strings.Join(append(append(c.prefix, "board", c.bad, "board"), ""), "\n")
+			out, errOut, code := playSession(t, false, input, c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			replies := playReplies(out)
+			k := len(c.prefix)
+			if len(replies) != k+5 { // the start, each line, and the prompt at end of input
+				t.Fatalf("%d replies to %d lines:\n%s", len(replies), k+3, out)
+			}
+			before, reply, after := replies[k+1], replies[k+2], replies[k+3]
+			if before != after {
+				t.Errorf("the board changed:\nbefore %q\nafter  %q", before, after)
+			}
+			if strings.Count(reply, "\n") != 1 || !strings.HasSuffix(reply, ".\n") {
+				t.Errorf("reply %q is not one sentence on one line", reply)
+			}
+			if !strings.Contains(reply, c.want) {
+				t.Errorf("reply %q does not contain %q", reply, c.want)
+			}
+			if n := len(playMoves(out)); n != k {
+				t.Errorf("%d moves announced, want the %d of the prefix", n, k)
+			}
+		})
+	}
+}
