@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -210,6 +211,7 @@ func TestPlayBadInput(t *testing.T) {
 		{"pass not allowed", nil, nil, "pass", "pass is not legal now: passing is not allowed under these rules"},
 		{"undo at start", nil, nil, "undo", "There is no move to take back yet"},
 		{"save without a file", nil, nil, "save", "Save needs a file name"},
+		{"save to a missing folder", nil, nil, "save /nonexistent-alak-dir/x.sgf", "Could not save: open /nonexistent-alak-dir/x.sgf: no such file or directory."},
 		{"empty line", nil, nil, "   ", "Type a move such as 1, or help for the commands."},
 	}
 	for _, c := range cases {
@@ -236,6 +238,80 @@ func TestPlayBadInput(t *testing.T) {
 			}
 			if n := len(playMoves(out)); n != k {
 				t.Errorf("%d moves announced, want the %d of the prefix", n, k)
+			}
+		})
+	}
+}
+
+// save writes the game so far, which reads back as the same game, and the
+// game goes on; at the end the prompt takes a file name, and a name that
+// cannot be written is asked for again.
+func TestPlaySave(t *testing.T) {
+	dir := t.TempDir()
+	alak6 := []string{"--size", "6", "--white", "human"}
+	baljeu := "1\n4\n5\n6\n2\n3\n5\n1\n2\n6\n4\n3\n1\n5\n4\n" // seed 002
+	cases := []struct {
+		name    string
+		args    []string
+		input   string
+		file    string
+		read    func([]byte) (notation.Record, error)
+		moves   []string // the moves in the file, 1-based
+		diagram string   // the position after them
+		result  string   // SGF RE
+		also    string   // also in the output
+	}{
+		// Seed 002 after three moves: x--oX-.
+		{"sgf mid-game", alak6, "1\n4\n5\nsave F\n2\n", "mid.sgf", notation.ReadSGF, []string{"1", "4", "5"}, "x--oX-", "", ""},
+		{"move list", alak6, "1\n4\nsave F\n", "mid.txt", notation.ReadMoveList, []string{"1", "4"}, "x--O--", "", ""},
+		// Seed 002's last diagram and score 3-0: RE[B+3] as the issue writes it.
+		{"at the end", alak6, baljeu + "F\n", "end.sgf", notation.ReadSGF,
+			strings.Fields(baljeu), "xx/X//", "B+3", ""},
+		{"at the end after a bad name", alak6, baljeu + dir + "/missing/x.sgf\nF\n", "end2.sgf", notation.ReadSGF,
+			strings.Fields(baljeu), "xx/X//", "B+3", "Could not save: open " + dir + "/missing/x.sgf: no such file or directory.\nsave the game?"},
+		{"set-up position", []string{"--position", "x--o/O", "--to-move", "x", "--white", "human"}, "2\nsave F\n", "setup.sgf", notation.ReadSGF,
+			[]string{"2"}, "xX-o-o", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := dir + "/" + c.file
+			out, errOut, code := playSession(t, false, strings.ReplaceAll(c.input, "F\n", file+"\n"), c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if !strings.Contains(out, "Saved the game ("+fmt.Sprint(len(c.moves))+" moves) to "+file) {
+				t.Errorf("no save message in:\n%s", out)
+			}
+			if !strings.Contains(out, c.also) {
+				t.Errorf("no %q in:\n%s", c.also, out)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := c.read(data)
+			if err != nil {
+				t.Fatalf("reading back %s: %v\n%s", file, err, data)
+			}
+			var got []string
+			for _, m := range rec.Moves {
+				got = append(got, notation.FormatMove(rec.Rules, m))
+			}
+			if strings.Join(got, " ") != strings.Join(c.moves, " ") {
+				t.Errorf("moves read back %v, want %v", got, c.moves)
+			}
+			g, err := rec.Game()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := g.Position().String(); d != c.diagram {
+				t.Errorf("position read back %s, want %s", d, c.diagram)
+			}
+			if rec.Result != c.result {
+				t.Errorf("result read back %q, want %q", rec.Result, c.result)
+			}
+			if rec.Black != "human" || rec.White != "human" {
+				t.Errorf("players read back %q, %q, want human, human", rec.Black, rec.White)
 			}
 		})
 	}
