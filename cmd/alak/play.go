@@ -147,16 +147,14 @@ func (g *playGame) loop() int {
 			}
 			continue
 		}
+		// A last line without its line ending is still carried out; the
+		// next read then finds the end of input.
 		line, eof := g.readLine(string(g.game.Position().ToMove().Symbol()) + "> ")
 		if eof && line == "" {
 			g.printf("\n")
 			return 0
 		}
 		if quit := g.handle(line); quit {
-			return 0
-		}
-		if eof {
-			g.printf("\n")
 			return 0
 		}
 	}
@@ -185,7 +183,7 @@ func (g *playGame) handle(line string) (quit bool) {
 	case "help", "?":
 		g.help()
 	case "quit", "exit":
-		g.printf("Game abandoned after %d moves.\n", g.game.Len())
+		g.printf("Game abandoned after %d move%s.\n", g.game.Len(), playPlural(g.game.Len()))
 		return true
 	case "board":
 		g.showBoard()
@@ -336,7 +334,7 @@ func (g *playGame) undo() {
 			return
 		}
 	}
-	g.printf("Took back %d move%s.\n", k, map[bool]string{true: "s"}[k > 1])
+	g.printf("Took back %d move%s.\n", k, playPlural(k))
 	g.showBoard()
 }
 
@@ -408,4 +406,11 @@ func playRulesWords(r rules.Rules) string {
 		name += " (" + strings.Join(ch, " ") + ")"
 	}
 	return fmt.Sprintf("%s rules on %s", name, where)
+}
+
+func playPlural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

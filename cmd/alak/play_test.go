@@ -135,8 +135,11 @@ func playReplay(t *testing.T, r rules.Rules, moves []string, computer rules.Colo
 // A human who tries the points 1..7 in turn, over and over, plays a whole
 // game against each computer player with a fixed seed. The computer's
 // moves must be the player's own choices (White's seed is --seed plus one),
-// and the printed result the kernel's result of the replayed game.
+// and the printed result the kernel's result of the replayed game. The
+// input left at the end answers the save prompt, so the test runs in a
+// temporary folder.
 func TestPlayAgainstComputer(t *testing.T) {
+	t.Chdir(t.TempDir())
 	var input strings.Builder
 	for range 80 {
 		for p := 1; p <= 7; p++ {
@@ -312,6 +315,191 @@ func TestPlaySave(t *testing.T) {
 			}
 			if rec.Black != "human" || rec.White != "human" {
 				t.Errorf("players read back %q, %q, want human, human", rec.Black, rec.White)
+			}
+		})
+	}
+}
+
+// undo takes back the human's last move, and the computer's reply with it;
+// the diagrams are seed 002's.
+func TestPlayUndo(t *testing.T) {
+	cases := []struct {
+		name     string
+		args     []string
+		input    string
+		reply    string   // to the undo
+		diagrams []string // every board shown, the last after the undo
+		moves    int      // moves announced
+	}{
+		{"human against human", []string{"--size", "6", "--white", "human"}, "1\n4\nundo\n",
+			"Took back 1 move.", []string{"------", "X-----", "x--O--", "X-----"}, 2},
+		{"twice", []string{"--size", "6", "--white", "human"}, "1\n4\nundo\nundo\nundo\n",
+			"There is no move to take back yet", []string{"------", "X-----", "x--O--", "X-----", "------"}, 2},
+		{"against the computer", []string{"--size", "6", "--white", "greedy", "--seed", "3"}, "1\nundo\n",
+			"Took back 2 moves.", nil, 2},
+		{"computer's move only", []string{"--size", "6", "--black", "greedy", "--white", "human", "--seed", "3"}, "undo\n",
+			"There is no move of yours to take back", nil, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, c.input, c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			replies := playReplies(out)
+			lines := strings.Count(c.input, "\n")
+			if last := replies[lines]; !strings.HasPrefix(last, c.reply) {
+				t.Errorf("reply to the last undo %q, want it to start %q", last, c.reply)
+			}
+			ds := playDiagrams(out, 6)
+			if c.diagrams != nil && strings.Join(ds, " ") != strings.Join(c.diagrams, " ") {
+				t.Errorf("diagrams %v, want %v", ds, c.diagrams)
+			}
+			if c.name == "against the computer" && ds[len(ds)-1] != "------" {
+				t.Errorf("after undo the board is %s, want the empty board", ds[len(ds)-1])
+			}
+			if n := len(playMoves(out)); n != c.moves {
+				t.Errorf("%d moves announced, want %d", n, c.moves)
+			}
+		})
+	}
+}
+
+// End of input ends the program with status 0 and a final newline, at the
+// first prompt, in the middle of a game and in a last line without its
+// line ending (which is still played).
+func TestPlayEndOfInput(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  []string
+		input string
+		moves int
+	}{
+		{"no input", nil, "", 0},
+		{"mid-game against the computer", []string{"--seed", "1"}, "1\n", 2},
+		{"last line without newline", []string{"--white", "human"}, "1\n4", 2},
+		{"after a bad line", []string{"--white", "human"}, "1\nzzz\n", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, c.input, c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if !strings.HasSuffix(out, "> \n") {
+				t.Errorf("the output does not end with the prompt and a newline: %q", out[max(0, len(out)-40):])
+			}
+			if n := len(playMoves(out)); n != c.moves {
+				t.Errorf("%d moves announced, want %d", n, c.moves)
+			}
+		})
+	}
+}
+
+// Every preset starts and accepts a first move; the move is the kernel's
+// first legal move, written by notation.FormatMove.
+func TestPlayPresets(t *testing.T) {
+	for _, name := range rules.Presets() {
+		t.Run(name, func(t *testing.T) {
+			g, err := rules.NewGame(rules.MustPreset(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := g.LegalMoves(nil)
+			if len(ms) == 0 {
+				t.Fatal("no legal move at the start")
+			}
+			move := notation.FormatMove(g.Rules(), ms[0])
+			out, errOut, code := playSession(t, false, move+"\n", "--rules", name, "--white", "human")
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if !strings.HasPrefix(out, "alak play: "+name+" rules on ") {
+				t.Errorf("banner %q does not name the rules", strings.SplitN(out, "\n", 2)[0])
+			}
+			if got := playMoves(out); len(got) != 1 || got[0] != "x "+move {
+				t.Errorf("moves %v, want [x %s]", got, move)
+			}
+		})
+	}
+}
+
+// Flags that cannot start a game exit with status 2 and say why.
+func TestPlayFlagErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown rules", []string{"--rules", "chess"}, `unknown rules "chess"; the presets are alak`},
+		{"bad size", []string{"--size", "0"}, `size="0": a line is N (1 to 64)`},
+		{"bad option", []string{"--ko", "maybe"}, `ko="maybe": accepted values are none, captured`},
+		{"unknown player", []string{"--black", "wizard"}, `--black: unknown player "wizard"`},
+		{"to-move alone", []string{"--to-move", "o"}, "--to-move o needs --position"},
+		{"bad to-move", []string{"--position", "x--", "--to-move", "z"}, `--to-move: syntax error: player "z"`},
+		{"bad diagram", []string{"--position", "x-q"}, `--position: invalid position: diagram "x-q": 'q' is not a point`},
+		{"argument", []string{"now"}, `unexpected argument "now"`},
+		{"unknown flag", []string{"--colour"}, "flag provided but not defined: -colour"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, "1\n", c.args...)
+			if code != 2 || out != "" {
+				t.Errorf("exit %d, stdout %q; want 2 and nothing", code, out)
+			}
+			if !strings.Contains(errOut, c.want) {
+				t.Errorf("stderr %q does not contain %q", errOut, c.want)
+			}
+		})
+	}
+}
+
+// The other lines a human can type: a set-up position, resign, quit, help,
+// a grid vertex, and the colours on a terminal.
+func TestPlaySession(t *testing.T) {
+	cases := []struct {
+		name     string
+		args     []string
+		terminal bool
+		input    string
+		want     []string // in the output, in order
+		code     int
+	}{
+		// Seed 002's fourth diagram: x's stone on 5 was just captured.
+		{"set-up position", []string{"--position", "x--o/O", "--white", "human"}, false, "5\n2\n",
+			[]string{" x - - o / O\n", "5 is not legal now: the point is forbidden", "x plays 2", " x X - o - o\n"}, 0},
+		{"capital names the player to move", []string{"--position", "X-o", "--white", "greedy", "--black", "human", "--seed", "1"}, false, "",
+			[]string{"o plays 2"}, 0},
+		{"resign", []string{"--white", "human"}, false, "resign\n",
+			[]string{"x plays resign", "Game over: White wins (Black resigned).", "save the game?"}, 0},
+		{"quit", []string{"--white", "human"}, false, "1\nquit\n", []string{"x plays 1", "Game abandoned after 1 move.\n"}, 0},
+		{"help on a line", nil, false, "help\n",
+			[]string{"Moves: a point as a number 1 to 11, a letter a to k or a GTP vertex A1 to L1, or resign.", "undo", "hint", "save FILE", "quit"}, 0},
+		{"help with passing", []string{"--rules", "traditional"}, false, "help\n", []string{"A1 to L1, pass, or resign."}, 0},
+		{"help on a grid", []string{"--rules", "alterigo"}, false, "help\n",
+			[]string{"Moves: a point as a GTP vertex such as A9 (columns A to J without I, rows 1 to 9 from the bottom), or resign."}, 0},
+		{"help for slides", []string{"--rules", "golf"}, false, "help\n", []string{"Moves: a slide from-to such as 1-4 (slots 1 to 11), or resign."}, 0},
+		{"letters and vertices", []string{"--white", "human"}, false, "c\nE1\n", []string{"x plays 3", "o plays 5"}, 0},
+		{"grid vertex", []string{"--rules", "alterigo", "--white", "human"}, false, "e5\n", []string{"x plays E5"}, 0},
+		{"board", []string{"--size", "4"}, false, "board\n", []string{"x> ", " - - - -\n 1 2 3 4\n a b c d\nBlack (x) to move."}, 0},
+		{"colour on a terminal", []string{"--white", "human"}, true, "1\n", []string{"x plays 1", "\x1b["}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, c.terminal, c.input, c.args...)
+			if code != c.code || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			rest := out
+			for _, w := range c.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("no %q (in order) in:\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+			if !c.terminal && strings.Contains(out, "\x1b[") {
+				t.Errorf("colour escapes in plain output:\n%q", out)
 			}
 		})
 	}
