@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -503,4 +505,80 @@ func TestPlaySession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// playFuzzGames are the games FuzzPlayLine types into: a line with points
+// just captured (seed 002 after six moves), sliding rules, a grid, and
+// passing with simple ko.
+var playFuzzGames = []struct {
+	args  []string
+	moves string
+}{
+	{[]string{"--size", "6"}, "1 4 5 6 2 3"},
+	{[]string{"--rules", "dewdney"}, "4-5"},
+	{[]string{"--rules", "alterigo", "--size", "5x5"}, "C3"},
+	{[]string{"--rules", "traditional", "--size", "7"}, "2 3 pass"},
+}
+
+// FuzzPlayLine types any line into a game in progress. The session never
+// panics; a line either plays the one legal move it names, takes back a
+// move (undo), or leaves the game as it was; and every line that changes
+// nothing and is not a command gets exactly one line of reply.
+func FuzzPlayLine(f *testing.F) {
+	for i, line := range []string{"1", "5", "e", "C1", "pass", "resign", "4-5", "4 5", "C3", "undo", "board", "help", "hint", "quit", "", "x", "99", "-1", "1-", "A0", "ZZ9", "\x00", "5\r"} {
+		f.Add(uint8(i), line)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, line string) {
+		if w, _, _ := strings.Cut(strings.TrimSpace(line), " "); strings.EqualFold(w, "save") {
+			return // save writes files; TestPlaySave covers it
+		}
+		setup := playFuzzGames[int(which)%len(playFuzzGames)]
+		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+		build := rulesFlags(fs)
+		if err := fs.Parse(setup.args); err != nil {
+			t.Fatal(err)
+		}
+		r, err := build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		game, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range strings.Fields(setup.moves) {
+			m, err := notation.ParseMove(r, s)
+			if err == nil {
+				err = game.Play(m)
+			}
+			if err != nil {
+				t.Fatalf("setting up %v: %s: %v", setup, s, err)
+			}
+		}
+		var out bytes.Buffer
+		g := &playGame{e: &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, game: game, r: r}
+		g.in = bufio.NewReader(g.e.stdin)
+		g.sides = [2]playSide{{spec: "human"}, {spec: "human"}}
+		before, n := game.Position().Hash(), game.Len()
+		parsed, perr := notation.ParseMove(r, line)
+		legal := perr == nil && game.Legal(parsed) == nil
+		g.handle(line)
+		word := strings.ToLower(strings.Fields(line + " x")[0])
+		switch {
+		case game.Len() == n+1:
+			if !legal || game.Moves()[n] != parsed {
+				t.Fatalf("line %q played %v, but it does not name a legal move", line, game.Moves()[n])
+			}
+		case game.Len() == n-1:
+			if word != "undo" {
+				t.Fatalf("line %q took back a move", line)
+			}
+		case game.Len() != n || game.Position().Hash() != before:
+			t.Fatalf("line %q changed the game from %d to %d moves", line, n, game.Len())
+		case legal:
+			t.Fatalf("line %q names a legal move that was not played", line)
+		case word != "help" && word != "?" && word != "board" && strings.Count(out.String(), "\n") != 1:
+			t.Fatalf("line %q got %d lines of reply: %q", line, strings.Count(out.String(), "\n"), out.String())
+		}
+	})
 }
