@@ -96,10 +96,13 @@ func ReadMoveList(data []byte) (Record, error) {
 	headerLine := map[string]int{}
 	comments := map[int]string{}
 	addComment := func(k int, t string) {
-		if c, ok := comments[k]; ok {
-			t = c + "\n" + t
+		c, ok := comments[k]
+		switch {
+		case ok:
+			comments[k] = c + "\n" + t
+		case t != "": // an empty line does not start a comment
+			comments[k] = t
 		}
-		comments[k] = t
 	}
 	started := false
 	resigned := false

@@ -39,16 +39,20 @@ func NewRecord(g *rules.Game) Record {
 // start returns the record's start position, or the rules' own start when
 // Start is the zero Position.
 func (rec Record) start() (rules.Position, error) {
-	if rec.Start.Points() > 0 {
+	if hasStart(rec.Start) {
 		return rec.Start, nil
 	}
 	return rules.NewPosition(rec.Rules)
 }
 
+// hasStart reports whether pos is a position rather than the zero Position
+// (whose methods other than String are not usable).
+func hasStart(pos rules.Position) bool { return pos.String() != "" }
+
 // isSetUp reports whether the start differs from the rules' own start (the
 // empty board, or the sliding layout, with Black to move).
 func (rec Record) isSetUp() bool {
-	if rec.Start.Points() == 0 {
+	if !hasStart(rec.Start) {
 		return false
 	}
 	std, err := rules.NewPosition(rec.Rules)

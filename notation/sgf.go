@@ -385,7 +385,11 @@ func ReadSGF(data []byte) (Record, error) {
 				}
 				m = &mv{c: c, v: strings.TrimSpace(pr.vals[0]), at: pr.at}
 			case "C":
-				cmt = append(cmt, pr.vals...)
+				for _, v := range pr.vals {
+					if v != "" {
+						cmt = append(cmt, v)
+					}
+				}
 			case "AB", "AW", "AE", "XD", "PL":
 				if i > 0 {
 					return rec, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
@@ -445,7 +449,7 @@ func sgfReadMove(v string, r rules.Rules, sw, sh int) (rules.Move, error) {
 				return rules.Slide(from, to), nil
 			}
 		}
-		return rules.NoMove, fmt.Errorf("a sliding move is four letters, the slot it leaves then the slot it reaches (column, row), such as aada, on a %s board", r.SizeString())
+		return rules.NoMove, fmt.Errorf("a sliding move is four letters, the slot it leaves then the slot it reaches (column, row), such as aada, on a line of %d slots", r.Width)
 	}
 	p, ok := sgfCoords(v, sw, sh)
 	if !ok {
