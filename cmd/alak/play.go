@@ -254,7 +254,7 @@ func (g *playGame) humanMove(s string) {
 		return
 	}
 	if err := g.game.Play(m); err != nil {
-		g.printf("%s is not legal now: %s; %s.\n", notation.FormatMove(g.r, m), playReason(err), g.legalList())
+		g.printf("%s is not legal now: %s; %s.\n", playSentence(notation.FormatMove(g.r, m)), playReason(err), g.legalList())
 		return
 	}
 	g.announce(m)

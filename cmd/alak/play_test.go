@@ -213,7 +213,7 @@ func TestPlayBadInput(t *testing.T) {
 		// xxxx___oooo: the piece on 1 is blocked by 2 and jumps to 5, never 6.
 		{"unreachable slide", []string{"--rules", "dewdney", "--white", "human"}, nil, "1-6", "the piece cannot reach that slot"},
 		{"not your piece", []string{"--rules", "dewdney", "--white", "human"}, nil, "9-7", "there is no piece of yours on that slot"},
-		{"pass not allowed", nil, nil, "pass", "pass is not legal now: passing is not allowed under these rules"},
+		{"pass not allowed", nil, nil, "pass", "Pass is not legal now: passing is not allowed under these rules"},
 		{"undo at start", nil, nil, "undo", "There is no move to take back yet"},
 		{"save without a file", nil, nil, "save", "Save needs a file name"},
 		{"save to a missing folder", nil, nil, "save /nonexistent-alak-dir/x.sgf", "Could not save: open /nonexistent-alak-dir/x.sgf: no such file or directory."},
@@ -581,4 +581,44 @@ func FuzzPlayLine(f *testing.F) {
 			t.Fatalf("line %q got %d lines of reply: %q", line, strings.Count(out.String(), "\n"), out.String())
 		}
 	})
+}
+
+var playUpdate = flag.Bool("play-update", false, "rewrite the golden transcripts of alak play under testdata/play")
+
+// The whole text of some sessions, kept as golden transcripts so that any
+// change to what a player sees shows in review. The facts in them are
+// checked against the seeds by the tests above; go test -run
+// TestPlayGolden -play-update rewrites them.
+func TestPlayGolden(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  []string
+		input string
+	}{
+		{"baljeu6", []string{"--size", "6", "--white", "human"}, "1\n4\n5\n6\n2\n3\n5\n1\n2\n6\n4\n3\n1\n5\n4\n\n"},
+		{"messages", []string{"--size", "6", "--white", "human"}, "hello\n12\npass\nundo\n1\n1\nsave\nhelp\nboard\nundo\nquit\n"},
+		{"dewdney", []string{"--rules", "dewdney", "--white", "greedy", "--seed", "1"}, "5\n4-5\n3-4\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, c.input, c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			text := "$ alak play " + strings.Join(c.args, " ") + "\n" + out
+			file := "testdata/play/" + c.name + ".golden"
+			if *playUpdate {
+				if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (go test -run TestPlayGolden -play-update writes it)", err)
+			}
+			if text != string(want) {
+				t.Errorf("the session differs from %s (go test -run TestPlayGolden -play-update rewrites it):\n%s", file, text)
+			}
+		})
+	}
 }
