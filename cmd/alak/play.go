@@ -175,8 +175,11 @@ func (g *playGame) readLine(prompt string) (line string, eof bool) {
 // not legal, gets one sentence and changes nothing.
 func (g *playGame) handle(line string) (quit bool) {
 	t := strings.TrimSpace(line)
-	word, rest, _ := strings.Cut(t, " ")
-	rest = strings.TrimSpace(rest)
+	word := ""
+	if f := strings.Fields(t); len(f) > 0 {
+		word = f[0]
+	}
+	rest := strings.TrimSpace(t[len(word):])
 	switch strings.ToLower(word) {
 	case "":
 		g.printf("Type a move such as %s, or help for the commands.\n", g.exampleMove())

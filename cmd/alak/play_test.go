@@ -268,6 +268,7 @@ func TestPlaySave(t *testing.T) {
 	}{
 		// Seed 002 after three moves: x--oX-.
 		{"sgf mid-game", alak6, "1\n4\n5\nsave F\n2\n", "mid.sgf", notation.ReadSGF, []string{"1", "4", "5"}, "x--oX-", "", ""},
+		{"tab after save", alak6, "1\nsave\tF\n", "tab.sgf", notation.ReadSGF, []string{"1"}, "X-----", "", ""},
 		{"move list", alak6, "1\n4\nsave F\n", "mid.txt", notation.ReadMoveList, []string{"1", "4"}, "x--O--", "", ""},
 		// Seed 002's last diagram and score 3-0: RE[B+3] as the issue writes it.
 		{"at the end", alak6, baljeu + "F\n", "end.sgf", notation.ReadSGF,
