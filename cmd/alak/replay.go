@@ -73,6 +73,12 @@ func replayRun(e *env, args []string) int {
 		}
 		return replayFile(e, pos[0], *asJSON, *step)
 	}
+	if len(pos) == 1 && strings.ContainsAny(pos[0], "./\\") {
+		if _, err := os.Stat(pos[0]); err != nil {
+			return fail(e, "replay", fmt.Errorf("%q is neither a record file (%w) nor a move", pos[0], err))
+		}
+		return fail(e, "replay", fmt.Errorf("%q is not a regular file", pos[0]))
+	}
 	if *step {
 		return fail(e, "replay", errors.New("--step steps through a record FILE; it was not given one"))
 	}

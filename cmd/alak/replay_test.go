@@ -410,6 +410,8 @@ func TestReplayFileErrors(t *testing.T) {
 		{"illegal move in SGF", []string{write("bad.sgf", "(;SZ[6:1];B[aa];W[aa])")}, []string{"bad.sgf", "move 2", "occupied"}},
 		{"broken SGF", []string{write("broken.sgf", "(;SZ[6:1];B[aa]")}, []string{"broken.sgf", "closed with ')'"}},
 		{"bad rules line", []string{write("rules.txt", "# rules: chess\n1\n")}, []string{"rules.txt", "unknown rules"}},
+		{"missing file", []string{filepath.Join(dir, "missing.sgf")}, []string{"missing.sgf", "neither a record file", "no such file"}},
+		{"a folder", []string{dir}, []string{"not a regular file"}},
 		{"flags with a file", []string{"--size", "6", write("ok.txt", "1\n")}, []string{"--size", "carries its own rules"}},
 	}
 	for _, c := range cases {

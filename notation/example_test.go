@@ -1,0 +1,60 @@
+package notation_test
+
+import (
+	"fmt"
+	"os"
+
+	"alak/notation"
+	"alak/rules"
+)
+
+// Baljeu's Alak-6 game (seed 002) from a move list, shown as a board and
+// written as SGF.
+func Example() {
+	rec, err := notation.ReadRecord([]byte("# rules: alak size=6\n1 4 5 6 2 3 5 1 2 6 4 3 1 5 4\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, err := rec.Game()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(notation.Board(g.Position(), false))
+	fmt.Println(notation.GameResultWords(g))
+	if err := notation.WriteSGF(os.Stdout, notation.NewRecord(g)); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	//  x x / X / /
+	//  1 2 3 4 5 6
+	//  a b c d e f
+	// Game over: Black wins 3-0 (White has no legal move). Stones: x 3, o 0.
+	// Black wins 3-0 (White has no legal move)
+	// (;FF[4]GM[1]CA[UTF-8]AP[alak]SZ[6:1]RU[alak]RE[B+3]
+	// ;B[aa];W[da];B[ea];W[fa];B[ba];W[ca];B[ea];W[aa];B[ba];W[fa]
+	// ;B[da];W[ca];B[aa];W[ea];B[da]
+	// )
+}
+
+// A record's illegal move is named by its number, the move and the reason.
+func ExampleRecord_Game() {
+	rec, _ := notation.ReadMoveList([]byte("# rules: alak size=6\n1 4 5 6 5\n"))
+	_, err := rec.Game()
+	fmt.Println(err)
+	// Output:
+	// move 5 (5 by Black): point 5: the point is forbidden: your stones were just captured there
+}
+
+func ExampleParseMove() {
+	golf := rules.MustPreset("golf")
+	m, _ := notation.ParseMove(golf, "1 4")
+	fmt.Println(notation.FormatMove(golf, m))
+	grid := rules.MustPreset("alterigo")
+	p, _ := notation.ParseMove(grid, "c3")
+	fmt.Println(notation.FormatMove(grid, p), int(p))
+	// Output:
+	// 1-4
+	// C3 56
+}
