@@ -103,8 +103,12 @@ func (g *Game) superko() bool {
 
 // after returns the position m leads to, applying superko.
 func (g *Game) after(m Move) (Position, error) {
-	if o := g.Outcome(); o.Over() {
-		return Position{}, fmt.Errorf("%w (%s)", ErrGameOver, o)
+	// Only the position's own end and the repetition count are checked
+	// here: Outcome's superko test calls LegalMoves, which calls after. A
+	// game that superko left without a placement refuses every placement by
+	// superko anyway; resigning is refused explicitly.
+	if g.Position().Over() || g.repeated() || (m == Resign && g.Over()) {
+		return Position{}, fmt.Errorf("%w (%s)", ErrGameOver, g.Outcome())
 	}
 	next, err := g.Position().Play(m)
 	if err != nil {

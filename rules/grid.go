@@ -37,10 +37,11 @@ func (g *grid) withoutMarks() *grid {
 	return &grid{cells: g.cells, count: g.count}
 }
 
-// onEdge reports whether p is on the border of the board.
+// onEdge reports whether p is on the border of the board. A board of one
+// row has only its two ends: rows above and below a line do not exist.
 func (e *engine) onEdge(p int) bool {
 	x, y := p%e.r.Width, p/e.r.Width
-	return x == 0 || y == 0 || x == e.r.Width-1 || y == e.r.Height-1
+	return x == 0 || x == e.r.Width-1 || (e.r.Height > 1 && (y == 0 || y == e.r.Height-1))
 }
 
 // string collects the string of colour c through p into members (appended)

@@ -98,7 +98,7 @@ func Preset(name string) (Rules, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "alak", "":
 		return Rules{Preset: "alak", Width: 11, Height: 1, EdgeCapture: true, Own: OwnStays,
-			Ko: KoCaptured, Scoring: ScoreStones, Repetition: 3}, nil
+			Ko: KoCaptured, EndPasses: 2, Scoring: ScoreStones, Repetition: 3}, nil
 	case "traditional":
 		return Rules{Preset: "traditional", Width: 11, Height: 1, EdgeCapture: true, Own: OwnIllegal,
 			Ko: KoSimple, Pass: true, EndPasses: 2, Scoring: ScoreAreaPrisoners, Repetition: 3}, nil
@@ -107,13 +107,13 @@ func Preset(name string) (Rules, error) {
 			Ko: KoPositional, Pass: true, EndPasses: 2, Scoring: ScoreArea}, nil
 	case "alterigo", "alter-igo":
 		return Rules{Preset: "alterigo", Width: 9, Height: 9, EdgeCapture: true, Own: OwnRemovedTogether,
-			Ko: KoNone, Scoring: ScoreNone, Repetition: 3, UnchangedLoses: true}, nil
+			Ko: KoNone, EndPasses: 2, Scoring: ScoreNone, Repetition: 3, UnchangedLoses: true}, nil
 	case "dewdney":
 		return Rules{Preset: "dewdney", Movement: Sliding, Width: 11, Height: 1, Ko: KoNone,
-			Scoring: ScoreStones, Repetition: 3, MinPieces: 2}, nil
+			EndPasses: 2, Scoring: ScoreStones, Repetition: 3, MinPieces: 2}, nil
 	case "golf":
 		return Rules{Preset: "golf", Movement: Sliding, Width: 11, Height: 1, Ko: KoNone,
-			Scoring: ScoreStones, Repetition: 3, MinPieces: 2, SelfCapture: SelfPiece}, nil
+			EndPasses: 2, Scoring: ScoreStones, Repetition: 3, MinPieces: 2, SelfCapture: SelfPiece}, nil
 	}
 	return Rules{}, fmt.Errorf("%w: unknown rules %q; the presets are %s", ErrRules, name, strings.Join(Presets(), ", "))
 }
