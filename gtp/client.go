@@ -44,6 +44,7 @@ type Client struct {
 	id          int        // the id of the last command sent
 	skip        int        // responses still owed to commands abandoned by their context
 	closed      bool
+	broken      error // set once the engine wrote something that is not a response
 	quitTimeout time.Duration
 
 	resp   chan response // responses read from the engine, in order
@@ -189,6 +190,9 @@ func (c *Client) Command(ctx context.Context, cmd string, args ...string) (strin
 	if c.closed {
 		return "", ErrClosed
 	}
+	if c.broken != nil {
+		return "", c.broken
+	}
 	c.id++
 	id := c.id
 	if _, err := fmt.Fprintf(c.stdin, "%d %s\n", id, line); err != nil {
@@ -204,14 +208,16 @@ func (c *Client) Command(ctx context.Context, cmd string, args ...string) (strin
 				return "", c.deadErr(line, nil)
 			}
 			if r.err != nil {
-				return "", fmt.Errorf("gtp: %q: %w%s", line, r.err, c.stderrNote())
+				c.broken = fmt.Errorf("gtp: %q: %w%s", line, r.err, c.stderrNote())
+				return "", c.broken
 			}
 			if c.skip > 0 {
 				c.skip--
 				continue
 			}
 			if r.id >= 0 && r.id != id {
-				return "", fmt.Errorf("%w: %q was sent with id %d but the response has id %d", ErrProtocol, line, id, r.id)
+				c.broken = fmt.Errorf("%w: %q was sent with id %d but the response has id %d", ErrProtocol, line, id, r.id)
+				return "", c.broken
 			}
 			if !r.ok {
 				return "", &Failure{Command: line, Message: r.text}

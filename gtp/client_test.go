@@ -156,6 +156,19 @@ func TestClientIDs(t *testing.T) {
 	})
 }
 
+func TestClientGarbledResponse(t *testing.T) {
+	c := startFake(t, "")
+	_, err := c.Command(context.Background(), "garble")
+	if !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), `"oops"`) {
+		t.Fatalf("Command(garble) error = %v, want ErrProtocol quoting the line", err)
+	}
+	// Out of step with the engine, the client refuses further commands at
+	// once rather than waiting for a response that may never match.
+	if _, err2 := c.Command(context.Background(), "echo"); err2 == nil || err2.Error() != err.Error() {
+		t.Errorf("Command after a garbled response: %v, want the same error %v", err2, err)
+	}
+}
+
 func TestClientEngineCrash(t *testing.T) {
 	c := startFake(t, "")
 	_, err := c.Command(context.Background(), "crash")

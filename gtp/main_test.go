@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 // and stays alive after its input ends; "silent" reads and never answers;
 // "chatty" writes a line that is not a response. Commands: protocol_version
 // (2), echo ARGS (ARGS), fail (? asked to fail), lines (three lines),
-// sleep MS (slept, after MS milliseconds), crash (writes "boom" to standard
+// sleep MS (slept, after MS milliseconds), garble (writes a line that is
+// not a response), crash (writes "boom" to standard
 // error and exits with status 3), quit.
 func fakeEngine(mode string) int {
 	in := bufio.NewScanner(os.Stdin)
@@ -70,6 +71,9 @@ func fakeEngine(mode string) int {
 			fmt.Sscan(f[1], &ms)
 			time.Sleep(time.Duration(ms) * time.Millisecond)
 			answer(true, "slept")
+		case "garble":
+			fmt.Fprint(out, "oops\n\n")
+			out.Flush()
 		case "crash":
 			fmt.Fprintln(os.Stderr, "boom")
 			return 3
