@@ -1,12 +1,17 @@
 // Package gtp speaks the Go Text Protocol (GTP version 2) on both sides.
 //
+// Engine is the front end that lets other programs drive alak's rules and
+// players over GTP; `alak gtp` runs it on standard input and output:
+//
+//	e, err := gtp.NewEngine(rules.MustPreset("alak"), p) // p chooses genmove's moves
+//	err = e.Run(ctx, os.Stdin, os.Stdout)                // until quit or the end of input
+//
 // Client runs an external engine as a subprocess and sends it commands:
 //
 //	c, err := gtp.Start(ctx, "gnugo", "--mode", "gtp")
 //	defer c.Close()
 //	move, err := c.Command(ctx, "genmove", "b")
 //
-// Engine is the front end that lets other programs drive alak's rules and
-// players over GTP (see docs/gtp.md for the commands and the vertex
-// conventions on lines and grids).
+// docs/gtp.md lists the commands and the vertex conventions on lines and
+// grids, including the two-letter columns of lines longer than 25 points.
 package gtp
