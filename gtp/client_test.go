@@ -109,8 +109,8 @@ func TestClientContextAbandonsOnlyThatCommand(t *testing.T) {
 	c := startFake(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := c.Command(ctx, "sleep", "400"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Command(sleep 400) with a 50ms deadline: error %v, want context.DeadlineExceeded", err)
+	if _, err := c.Command(ctx, "sleep", "1000"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Command(sleep 1000) with a 50ms deadline: error %v, want context.DeadlineExceeded", err)
 	}
 	// The late "slept" response must be discarded, not returned for echo.
 	if got, err := c.Command(context.Background(), "echo", "next"); err != nil || got != "next" {
