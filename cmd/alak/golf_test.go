@@ -311,3 +311,53 @@ func TestGolfWholeGames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGolfLine checks that any line, typed at the start or after one move,
+// either plays the move the independent simulator says it is, or prints
+// exactly INVALID and leaves the board as it was.
+func FuzzGolfLine(f *testing.F) {
+	for _, s := range []string{"4 5", "1 4", "quit", "8 7", "0 1", "4 4", "1-4", "", " 4\t5 ", "04 05", "12 11"} {
+		f.Add(false, s)
+		f.Add(true, s)
+	}
+	f.Fuzz(func(t *testing.T, afterMove bool, line string) {
+		if strings.ContainsAny(line, "\n\r") {
+			return // one line at a time
+		}
+		s := &golfSim{board: []byte("xxxx___oooo"), mover: 'x'}
+		input, want := "", "xxxx___oooo\n"
+		if afterMove {
+			input, want = "4 5\n", want+"xxx_x__oooo\n"
+			s.play(3, 4)
+		}
+		out, _, code := golfSession(t, input+line+"\n")
+		if code != 0 {
+			t.Fatalf("status %d", code)
+		}
+		if strings.EqualFold(strings.TrimSpace(line), "quit") {
+			if out != want {
+				t.Fatalf("quit printed %q", out)
+			}
+			return
+		}
+		var a, b int
+		valid := false
+		if f := strings.Fields(line); len(f) == 2 && strings.Trim(f[0]+f[1], "0123456789") == "" && len(f[0]) <= 3 && len(f[1]) <= 3 {
+			fmt.Sscan(f[0], &a)
+			fmt.Sscan(f[1], &b)
+			for _, m := range s.moves() {
+				valid = valid || (m[0] == a-1 && m[1] == b-1)
+			}
+		}
+		if !valid {
+			if out != want+"INVALID\n" {
+				t.Fatalf("%q: got %q, want INVALID", line, out)
+			}
+			return
+		}
+		s.play(a-1, b-1)
+		if out != want+string(s.board)+"\n" {
+			t.Fatalf("%q: got %q, want the board %s", line, out, s.board)
+		}
+	})
+}

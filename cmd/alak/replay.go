@@ -77,7 +77,7 @@ func replayRun(e *env, args []string) int {
 		if _, err := os.Stat(pos[0]); err != nil {
 			return fail(e, "replay", fmt.Errorf("%q is neither a record file (%w) nor a move", pos[0], err))
 		}
-		return fail(e, "replay", fmt.Errorf("%q is not a regular file", pos[0]))
+		return fail(e, "replay", fmt.Errorf("%q is not a regular file, so neither a record nor a move", pos[0]))
 	}
 	if *step {
 		return fail(e, "replay", errors.New("--step steps through a record FILE; it was not given one"))

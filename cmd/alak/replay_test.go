@@ -441,3 +441,49 @@ func TestReplayColour(t *testing.T) {
 		t.Errorf("coloured board without escapes %q, want %q", got, plain)
 	}
 }
+
+// FuzzReplayMoves checks that any move arguments are either all legal, and
+// replay prints one JSON object whose board is the kernel's after those
+// moves, or exits with status 2 and an error naming a move.
+func FuzzReplayMoves(f *testing.F) {
+	for _, s := range []string{"1 4 5 6 2 3 5 1 2 6 4 3 1 5 4", "1 1", "a d e", "pass", "7", "1-2", "F1 resign", ""} {
+		f.Add(false, s)
+		f.Add(true, s)
+	}
+	f.Fuzz(func(t *testing.T, golf bool, moves string) {
+		preset, size := "alak", "6"
+		if golf {
+			preset, size = "golf", "11"
+		}
+		args := append([]string{"--json", "--rules", preset, "--size", size, "--"}, strings.Fields(moves)...)
+		out, errOut, code := replaySession(t, false, "", args...)
+		switch code {
+		case 0:
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(out), &obj); err != nil {
+				t.Fatalf("%q: not JSON: %q", moves, out)
+			}
+			r, _ := rules.Parse(preset + " size=" + size)
+			g, _ := rules.NewGame(r)
+			for _, w := range strings.Fields(moves) {
+				m, err := notation.ParseMove(r, w)
+				if err != nil {
+					t.Fatalf("%q accepted but %q does not parse: %v", moves, w, err)
+				}
+				if err := g.Play(m); err != nil {
+					t.Fatalf("%q accepted but %q is illegal: %v", moves, w, err)
+				}
+			}
+			board := strings.NewReplacer("/", "-", "X", "x", "O", "o").Replace(g.Position().String())
+			if obj["board"] != board {
+				t.Fatalf("%q: board %v, want %s", moves, obj["board"], board)
+			}
+		case 2:
+			if out != "" || !strings.HasPrefix(errOut, "alak replay: ") || !strings.Contains(errOut, "move") {
+				t.Fatalf("%q: status 2 with output %q and error %q", moves, out, errOut)
+			}
+		default:
+			t.Fatalf("%q: status %d", moves, code)
+		}
+	})
+}
