@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -486,4 +487,86 @@ func FuzzReplayMoves(f *testing.F) {
 			t.Fatalf("%q: status %d", moves, code)
 		}
 	})
+}
+
+var replayUpdate = flag.Bool("replay-update", false, "rewrite the .out transcripts under testdata/replay")
+
+func TestReplaySeedRecords(t *testing.T) {
+	// Records under testdata/replay written by hand from seed 002 (and one
+	// golf game followed by hand: 8-3 flanks x on 4 5 6 between o on 3 and
+	// 7); --json must give the seed's end.
+	cases := []struct {
+		file, board, result, winner string
+	}{
+		{"alak6.sgf", "xx-x--", "3-0", "x"},
+		{"alak3-1.txt", "xx-", "2-0", "x"},
+		{"alak3-2.txt", "oox", "1-2", "o"},
+		{"alak3-3.txt", "oxx", "2-1", "x"},
+		{"golf.txt", "x-o---o--oo", "1-4", "o"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			obj := replayObject(t, filepath.Join("testdata", "replay", c.file))
+			if obj["board"] != c.board || obj["result"] != c.result || obj["winner"] != c.winner || obj["over"] != true {
+				t.Errorf("got %v, want board %s result %s winner %s", obj, c.board, c.result, c.winner)
+			}
+		})
+	}
+	// In alak6.sgf each move's comment is the seed's line for it, so the
+	// board printed after each move must show that line (the capital
+	// restored on line 2, where the seed omits it).
+	out, _, _ := replaySession(t, false, "", filepath.Join("testdata", "replay", "alak6.sgf"))
+	blocks := replayMoveHeader.Split(out, -1)[1:]
+	if len(blocks) != len(replayAlak6) {
+		t.Fatalf("%d moves shown, want %d", len(blocks), len(replayAlak6))
+	}
+	for i, b := range blocks {
+		lines := strings.Split(strings.TrimPrefix(b, "\n"), "\n")
+		want := replayAlak6[i].seed
+		if i == 1 {
+			want = "x--O--"
+		}
+		if got := strings.ReplaceAll(lines[0], " ", ""); got != want {
+			t.Errorf("move %d: board %q, want %q", i+1, got, want)
+		}
+		if !strings.HasPrefix(lines[4], replayAlak6[i].seed) {
+			t.Errorf("move %d: comment %q, want the seed's line %q", i+1, lines[4], replayAlak6[i].seed)
+		}
+	}
+}
+
+func TestReplayTranscripts(t *testing.T) {
+	// What `alak replay FILE` prints for each record under testdata/replay,
+	// kept as NAME.out (go test -run TestReplayTranscripts -replay-update
+	// rewrites them); TestReplaySeedRecords checks them against the seed.
+	files, _ := filepath.Glob("testdata/replay/*")
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".out") {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out, errOut, code := replaySession(t, false, "", f)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			golden := f + ".out"
+			if *replayUpdate {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != string(want) {
+				t.Errorf("got\n%s\n%s says\n%s", out, golden, want)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no records under testdata/replay")
+	}
 }
