@@ -34,6 +34,9 @@ const (
 //	 a  b  c  d  e  f
 //	White (o) to move. Stones: x 2, o 1.
 func Board(pos rules.Position, color bool) string {
+	if pos.String() == "" { // the zero Position has no board
+		return ""
+	}
 	r := pos.Rules()
 	diagram := strings.ReplaceAll(pos.String(), "|", "")
 	if len(diagram) != pos.Points() {

@@ -143,3 +143,9 @@ func TestResultWords(t *testing.T) {
 		})
 	}
 }
+
+func TestBoardZeroPosition(t *testing.T) {
+	if got := Board(rules.Position{}, false); got != "" {
+		t.Errorf("Board of the zero Position = %q, want nothing", got)
+	}
+}

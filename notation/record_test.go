@@ -108,6 +108,12 @@ func roundTripCases(t *testing.T) map[string]Record {
 	}
 	start, _ := rules.NewPosition(r)
 	cases["alak/options"] = NewRecord(randomGame(t, start, 7, 30))
+	sk := sized(t, "alak", "7")
+	if err := sk.Set("ko", "superko"); err != nil {
+		t.Fatal(err)
+	}
+	start, _ = rules.NewPosition(sk)
+	cases["alak/superko"] = NewRecord(randomGame(t, start, 9, 40))
 	d := rules.MustPreset("dewdney")
 	if err := d.Set("start", "xxx_x_o_ooo"); err != nil {
 		t.Fatal(err)

@@ -90,9 +90,6 @@ func replayRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "replay", err)
 	}
-	if err := replayGuard(start.Rules()); err != nil {
-		return fail(e, "replay", err)
-	}
 	g := rules.NewGameFrom(start)
 	moves, err := replayMoves(start.Rules(), pos)
 	if err != nil {
@@ -141,17 +138,6 @@ func replayColor(c rules.Color) string {
 		return "o"
 	}
 	return "x"
-}
-
-// replayGuard refuses rules on which the kernel cannot answer: under
-// positional or situational superko without passing, rules.Game.Outcome
-// calls LegalMoves, which calls Legal, which calls Outcome again, without
-// end (a stack overflow, which no recover can catch).
-func replayGuard(r rules.Rules) error {
-	if (r.Ko == rules.KoPositional || r.Ko == rules.KoSituational) && !r.Pass && r.Movement == rules.Placement {
-		return errors.New("superko without passing cannot be replayed yet: the rules kernel's Game.Outcome loops on it (add --pass on, or choose another --ko)")
-	}
-	return nil
 }
 
 // replayStart returns the start: the rules' own, or --position.
@@ -229,9 +215,6 @@ func replayFile(e *env, path string, asJSON, step bool) int {
 	rec, err := notation.ReadRecord(data)
 	if err != nil {
 		return fail(e, "replay", fmt.Errorf("%s: %w", path, err))
-	}
-	if err := replayGuard(rec.Rules); err != nil {
-		return fail(e, "replay", err)
 	}
 	g, err := rec.Game()
 	if err != nil {

@@ -184,51 +184,66 @@ func TestReplayJSONForms(t *testing.T) {
 }
 
 func TestReplaySuperkoForbidden(t *testing.T) {
-	// Tromp-Taylor forbids recreating any earlier board. Along a game on 5
-	// points, forbidden must list exactly the empty points whose placement
-	// gives a board seen before, computed here by brute force from the boards
-	// of the game. The game opens pass 1 pass 3 2: x on 2 captures the o on 1
-	// against the end, and o retaking on 1 would recreate o-o--; then it
-	// goes on at random.
-	r := rules.MustPreset("tromp-taylor")
-	r.SetSize(5, 1)
-	g, _ := rules.NewGame(r)
-	rng := rand.New(rand.NewPCG(5, 5))
-	var args []string
-	boards := map[string]bool{"-----": true}
-	lower := strings.NewReplacer("/", "-", "X", "x", "O", "o")
-	sawSuperko := false
-	for ply := 0; ply < 40 && !g.Over(); ply++ {
-		pos := g.Position()
-		var want []any
-		for p := range 5 {
-			if pos.At(p) != rules.None {
-				continue
-			}
-			next, err := pos.Play(rules.Place(p))
-			if err == nil && boards[lower.Replace(next.String())] {
-				want = append(want, float64(p+1))
-				sawSuperko = true
-			}
-		}
-		obj := replayObject(t, append([]string{"--rules", "tromp-taylor", "--size", "5"}, args...)...)
-		got, _ := obj["forbidden"].([]any)
-		if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
-			t.Fatalf("after %v: forbidden %v, want %v", args, got, want)
-		}
-		legal := g.LegalMoves(nil)
-		m := legal[rng.IntN(len(legal))]
-		if opening := []rules.Move{rules.Pass, 0, rules.Pass, 2, 1}; ply < len(opening) {
-			m = opening[ply]
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, notation.FormatMove(r, m))
-		boards[lower.Replace(g.Position().String())] = true
+	// Positional superko forbids recreating any earlier board. Along a game
+	// on 5 points, forbidden must list exactly the empty points whose
+	// placement gives a board seen before, computed here by brute force from
+	// the boards of the game. Under Tromp-Taylor the game opens pass 1 pass
+	// 3 2: x on 2 captures the o on 1 against the end, and o retaking on 1
+	// would recreate o-o--; then it goes on at random. Under alak with
+	// superko (no passing) it is random from the start.
+	cases := []struct {
+		name    string
+		flags   []string
+		opening []rules.Move
+		seed    uint64
+	}{
+		{"tromp-taylor", []string{"--rules", "tromp-taylor", "--size", "5"}, []rules.Move{rules.Pass, 0, rules.Pass, 2, 1}, 5},
+		{"alak superko", []string{"--rules", "alak", "--size", "5", "--ko", "superko"}, nil, 5},
 	}
-	if !sawSuperko {
-		t.Error("the game never met a superko point: choose another seed")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rules.MustPreset(c.flags[1])
+			r.SetSize(5, 1)
+			r.Ko = rules.KoPositional
+			g, _ := rules.NewGame(r)
+			rng := rand.New(rand.NewPCG(c.seed, 5))
+			var args []string
+			boards := map[string]bool{"-----": true}
+			lower := strings.NewReplacer("/", "-", "X", "x", "O", "o")
+			sawSuperko := false
+			for ply := 0; ply < 60 && !g.Over(); ply++ {
+				pos := g.Position()
+				var want []any
+				for p := range 5 {
+					if pos.At(p) != rules.None {
+						continue
+					}
+					next, err := pos.Play(rules.Place(p))
+					if err == nil && boards[lower.Replace(next.String())] {
+						want = append(want, float64(p+1))
+						sawSuperko = true
+					}
+				}
+				obj := replayObject(t, append(append([]string{}, c.flags...), args...)...)
+				got, _ := obj["forbidden"].([]any)
+				if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
+					t.Fatalf("after %v: forbidden %v, want %v", args, got, want)
+				}
+				legal := g.LegalMoves(nil)
+				m := legal[rng.IntN(len(legal))]
+				if ply < len(c.opening) {
+					m = c.opening[ply]
+				}
+				if err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, notation.FormatMove(r, m))
+				boards[lower.Replace(g.Position().String())] = true
+			}
+			if !sawSuperko {
+				t.Error("the game never met a superko point: choose another seed")
+			}
+		})
 	}
 }
 
@@ -257,7 +272,6 @@ func TestReplayErrors(t *testing.T) {
 		{"to-move alone", []string{"--to-move", "x"}, []string{"--to-move goes with --position"}},
 		{"size disagrees", []string{"--size", "5", "--position", "x-o", "--to-move", "x"}, []string{"but --size is 5"}},
 		{"step without file", []string{"--step", "1"}, []string{"--step"}},
-		{"superko without pass", []string{"--ko", "superko"}, []string{"superko without passing"}},
 		{"unknown flag", []string{"--colour", "1"}, []string{"flag provided but not defined"}},
 	}
 	for _, c := range cases {
