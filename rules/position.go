@@ -191,6 +191,9 @@ func (pos Position) Play(m Move) (Position, error) {
 	if pos.end != NotOver {
 		return pos, ErrGameOver
 	}
+	if m >= 0 && m < slideFlag && pos.g == nil && pos.e.r.Movement == Placement && int(m) < pos.e.n {
+		return (&pos).playLine(int(m))
+	}
 	switch {
 	case m == Resign:
 		next := pos.advance(m)
@@ -229,7 +232,7 @@ func (pos Position) Play(m Move) (Position, error) {
 		if pos.g != nil {
 			return pos.playGrid(int(m))
 		}
-		return pos.playLine(int(m))
+		return (&pos).playLine(int(m))
 	}
 	return pos, fmt.Errorf("move %d: %w: not a move", int32(m), ErrWrongKind)
 }
@@ -243,40 +246,43 @@ func (pos Position) advance(m Move) Position {
 	return pos
 }
 
-func (pos Position) playLine(p int) (Position, error) {
+func (pos *Position) playLine(p int) (Position, error) {
 	e := pos.e
 	bit := uint64(1) << p
 	if (pos.st[Black]|pos.st[White])&bit != 0 {
-		return pos, fmt.Errorf("point %d: %w", p+1, ErrOccupied)
+		return *pos, fmt.Errorf("point %d: %w", p+1, ErrOccupied)
 	}
 	if pos.forbid&bit != 0 {
 		if e.r.Ko == KoSimple {
-			return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+			return *pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
 		}
-		return pos, fmt.Errorf("point %d: %w", p+1, ErrForbidden)
+		return *pos, fmt.Errorf("point %d: %w", p+1, ErrForbidden)
 	}
 	c := pos.toMove
 	nst, capt, lost, err := e.place(pos.st, c, p)
 	if err != nil {
-		return pos, fmt.Errorf("point %d: %w", p+1, err)
+		return *pos, fmt.Errorf("point %d: %w", p+1, err)
 	}
 	if e.r.Ko == KoSimple && pos.last == Pass && nst == pos.st {
-		return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+		return *pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
 	}
-	next := pos.advance(Place(p))
+	next := *pos
+	next.last, next.toMove, next.passes, next.ply = Place(p), c^1, 0, pos.ply+1
 	next.st = nst
-	next.hash ^= zobrist.stone[c][p] ^ hashRun(c^1, capt) ^ hashRun(c, lost)
-	next.removed = capt | lost
-	next.prisoners[c] += int16(bits.OnesCount64(capt))
-	next.prisoners[c^1] += int16(bits.OnesCount64(lost))
-	next.forbid = 0
-	switch e.r.Ko {
-	case KoCaptured:
-		next.forbid = capt
-	case KoSimple:
-		if bits.OnesCount64(capt) == 1 {
-			if back, _, _, err := e.place(nst, c^1, bits.TrailingZeros64(capt)); err == nil && back == pos.st {
-				next.forbid = capt
+	next.hash ^= zobrist.stone[c][p]
+	next.removed, next.forbid = capt|lost, 0
+	if capt|lost != 0 {
+		next.hash ^= hashRun(c^1, capt) ^ hashRun(c, lost)
+		next.prisoners[c] += int16(bits.OnesCount64(capt))
+		next.prisoners[c^1] += int16(bits.OnesCount64(lost))
+		switch e.r.Ko {
+		case KoCaptured:
+			next.forbid = capt
+		case KoSimple:
+			if bits.OnesCount64(capt) == 1 {
+				if back, _, _, err := e.place(nst, c^1, bits.TrailingZeros64(capt)); err == nil && back == pos.st {
+					next.forbid = capt
+				}
 			}
 		}
 	}
@@ -284,7 +290,12 @@ func (pos Position) playLine(p int) (Position, error) {
 		next.end = Unchanged
 		return next, nil
 	}
-	next.end = next.endState()
+	// The common case needs no move generation: under the own-liberty
+	// rules other than OwnIllegal every empty point that is not forbidden
+	// is legal (the pass-after-ko case aside, which needs passing).
+	if !e.r.Pass && (e.r.Own == OwnIllegal || e.mask&^(nst[Black]|nst[White]|next.forbid) == 0) {
+		next.end = next.endState()
+	}
 	return next, nil
 }
 

@@ -1,0 +1,72 @@
+package rules
+
+import (
+	"math/bits"
+	"testing"
+)
+
+// xorshift is a tiny seeded generator for the benchmarks' random playouts.
+type xorshift uint64
+
+func (x *xorshift) next() uint64 {
+	*x ^= *x << 13
+	*x ^= *x >> 7
+	*x ^= *x << 17
+	return uint64(*x)
+}
+
+// nthBit returns the index of the k-th set bit of set (k from 0).
+func nthBit(set uint64, k int) int {
+	for range k {
+		set &= set - 1
+	}
+	return bits.TrailingZeros64(set)
+}
+
+// BenchmarkPlayoutAlak11 plays random playouts on the 11-point board under
+// alak rules with the fast path of LegalPoints; one op is one placement.
+func BenchmarkPlayoutAlak11(b *testing.B) {
+	root := start(b, MustPreset("alak"))
+	pos := root
+	rng := xorshift(88172645463325252)
+	for b.Loop() {
+		pts, _ := pos.LegalPoints()
+		if pts == 0 || pos.Ply() > 200 {
+			pos = root
+			pts, _ = pos.LegalPoints()
+		}
+		p := nthBit(pts, int(rng.next()%uint64(bits.OnesCount64(pts))))
+		pos, _ = pos.Play(Place(p))
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "placements/s")
+}
+
+// BenchmarkPlayoutAlterIgo9x9 plays random Alter Igo playouts on 9×9 with
+// LegalMoves; one op is one move.
+func BenchmarkPlayoutAlterIgo9x9(b *testing.B) {
+	benchPlayout(b, MustPreset("alterigo"))
+}
+
+// BenchmarkPlayoutGeneric runs the generic LegalMoves path on lines.
+func BenchmarkPlayoutGeneric(b *testing.B) {
+	for _, spec := range []string{"alak", "traditional", "tromp-taylor", "dewdney", "golf"} {
+		r, _ := Parse(spec)
+		b.Run(spec, func(b *testing.B) { benchPlayout(b, r) })
+	}
+}
+
+func benchPlayout(b *testing.B, r Rules) {
+	root := start(b, r)
+	pos := root
+	rng := xorshift(88172645463325252)
+	buf := make([]Move, 0, 400)
+	for b.Loop() {
+		buf = pos.LegalMoves(buf[:0])
+		if len(buf) == 0 || pos.Ply() > 300 {
+			pos = root
+			buf = pos.LegalMoves(buf[:0])
+		}
+		pos, _ = pos.Play(buf[rng.next()%uint64(len(buf))])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}
