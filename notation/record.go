@@ -55,11 +55,19 @@ func (rec Record) isSetUp() bool {
 	if !hasStart(rec.Start) {
 		return false
 	}
-	std, err := rules.NewPosition(rec.Rules)
-	if err != nil {
+	if rec.Start.ToMove() != rules.Black {
 		return true
 	}
-	return std.String() != rec.Start.String() || std.ToMove() != rec.Start.ToMove()
+	r := rec.Rules
+	std := strings.ReplaceAll(r.StartLayout(), "_", "-")
+	if !r.IsLine() && len(std) == r.Points() {
+		rows := make([]string, r.Height)
+		for y := range rows {
+			rows[y] = std[y*r.Width : (y+1)*r.Width]
+		}
+		std = strings.Join(rows, "|")
+	}
+	return rec.Start.String() != std
 }
 
 // Game replays the record from its start. The error names the move number

@@ -33,7 +33,7 @@ func places(pts []int) []rules.Move {
 
 // randomGame plays up to n random legal moves from start with a seeded
 // source, so every run plays the same game.
-func randomGame(t *testing.T, start rules.Position, seed uint64, n int) *rules.Game {
+func randomGame(t testing.TB, start rules.Position, seed uint64, n int) *rules.Game {
 	t.Helper()
 	g := rules.NewGameFrom(start)
 	rng := rand.New(rand.NewPCG(seed, 1))

@@ -35,10 +35,10 @@ func sgfMove(w int, m rules.Move) string {
 	return sgfPoint(w, m.Point())
 }
 
-// sgfText escapes a text or simple-text value: \ and ] take a backslash.
-func sgfText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(s)
-}
+// sgfEscaper escapes a text or simple-text value: \ and ] take a backslash.
+var sgfEscaper = strings.NewReplacer(`\`, `\\`, `]`, `\]`)
+
+func sgfText(s string) string { return sgfEscaper.Replace(s) }
 
 // sgfSize writes SZ: n:1 for a line (columns first), w:h for a grid.
 func sgfSize(r rules.Rules) string {
