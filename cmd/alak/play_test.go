@@ -209,6 +209,11 @@ func TestPlayBadInput(t *testing.T) {
 		// were just captured, so x may not place there (Baljeu's rule 3).
 		{"forbidden just captured", alak6, []string{"1", "4", "5", "6", "2", "3"}, "2",
 			"2 is not legal now: the point is forbidden: your stones were just captured there; legal now: 5."},
+		// o has just captured the x on 4 with its stone on 3: retaking on 4
+		// would recreate the board before that move (simple ko, seed 000's
+		// Traditional Alak).
+		{"ko", []string{"--rules", "traditional", "--position", "-xO/o-", "--white", "human"}, nil, "4",
+			"4 is not legal now: ko: the move would recreate the position before the opponent's last move; legal now: pass."},
 		{"placement under sliding rules", []string{"--rules", "dewdney"}, nil, "5", "a move slides a piece, written from-to such as 1-4 (slots 1 to 11)"},
 		// xxxx___oooo: the piece on 1 is blocked by 2 and jumps to 5, never 6.
 		{"unreachable slide", []string{"--rules", "dewdney", "--white", "human"}, nil, "1-6", "the piece cannot reach that slot"},
