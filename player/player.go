@@ -31,9 +31,13 @@ var ErrNoMove = fmt.Errorf("no legal move")
 // constructors maps a player name to its constructor; args are what follows
 // "name:" in the spec.
 var constructors = map[string]func(args string, seed uint64) (Player, error){
-	"random": func(args string, seed uint64) (Player, error) { return NewRandom(seed), noArgs("random", args) },
-	"greedy": func(args string, seed uint64) (Player, error) { return NewGreedy(seed), noArgs("greedy", args) },
+	"random":    func(args string, seed uint64) (Player, error) { return NewRandom(seed), noArgs("random", args) },
+	"greedy":    func(args string, seed uint64) (Player, error) { return NewGreedy(seed), noArgs("greedy", args) },
+	"alphabeta": newAlphaBetaSpec,
+	"mcts":      newMCTSSpec,
 }
+
+func init() { constructors["level"] = newLevelSpec }
 
 func noArgs(name, args string) error {
 	if args != "" {
@@ -48,14 +52,15 @@ func Names() []string {
 }
 
 // New builds a player from a spec: a name from Names, optionally followed by
-// ":" and options (see each player), or "gtp:COMMAND ARGS..." for an external
-// engine. seed seeds the player's randomness: the same seed plays the same
-// moves.
+// ":" and options (see each player), "level:N" for a named level (see
+// Level), or "gtp:COMMAND ARGS..." for an external engine. seed seeds the
+// player's randomness: the same seed plays the same moves (for the search
+// players, under a node or playout budget rather than a time budget).
 func New(spec string, seed uint64) (Player, error) {
 	name, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	c, ok := constructors[strings.ToLower(name)]
 	if !ok {
-		return nil, fmt.Errorf("unknown player %q: the players are %s, or gtp:COMMAND for an external engine", spec, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown player %q: the players are %s, level:N (1 to %d), or gtp:COMMAND for an external engine", spec, strings.Join(Names(), ", "), len(levels))
 	}
 	return c(args, seed)
 }

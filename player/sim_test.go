@@ -1,0 +1,197 @@
+package player
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"alak/rules"
+)
+
+func mustRules(t testing.TB, s string) rules.Rules {
+	t.Helper()
+	r, err := rules.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// randomGames plays n seeded random games of at most maxLen moves under r
+// with the kernel and calls f with every position reached and the game.
+func randomGames(t testing.TB, r rules.Rules, n, maxLen int, seed uint64, f func(g *rules.Game)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for range n {
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g.Len() < maxLen {
+			f(g)
+			moves := g.LegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestLineSimMatchesKernel checks the playouts' bitboard simulator against
+// the kernel (Position.LegalPoints and Position.Play) in every position of
+// random games, for every placement rule set on a line it covers.
+func TestLineSimMatchesKernel(t *testing.T) {
+	for _, spec := range []string{
+		"alak", "alak size=7", "alak edge=off", "alak own=illegal", "alak own=removed",
+		"alak own=together", "alak ko=none size=9", "alak komi=0.5", "alterigo size=11",
+		"alak own=together unchanged=on", "tromp-taylor pass=off score=stones size=8",
+	} {
+		t.Run(spec, func(t *testing.T) {
+			r := mustRules(t, spec)
+			sim, ok := lineSimFor(r)
+			if !ok {
+				t.Fatalf("lineSimFor(%s) refused", spec)
+			}
+			checked := 0
+			randomGames(t, r, 60, 200, 1, func(g *rules.Game) {
+				pos := g.Position()
+				black, white, forbid, _ := pos.Line()
+				me, op := black, white
+				if pos.ToMove() == rules.White {
+					me, op = white, black
+				}
+				want, _ := pos.LegalPoints()
+				got := sim.legal(me, op, forbid)
+				if pos.Over() {
+					if got != 0 && !(pos.Outcome().Reason == rules.Unchanged) {
+						t.Fatalf("%v: game over (%v) but the simulator has moves %b", pos, pos.Outcome(), got)
+					}
+					return
+				}
+				if got != want {
+					t.Fatalf("%v %c: legal points %b, kernel %b", pos, pos.ToMove().Symbol(), got, want)
+				}
+				for set := want; set != 0; set &= set - 1 {
+					bit := set & -set
+					p := nthBit(bit, 0)
+					next, err := pos.Play(rules.Place(p))
+					if err != nil {
+						t.Fatal(err)
+					}
+					nb, nw, nf, _ := next.Line()
+					nme, nop, capt, _ := sim.place(me, op, bit)
+					wme, wop := nb, nw
+					if pos.ToMove() == rules.White {
+						wme, wop = nw, nb
+					}
+					if nme != wme || nop != wop {
+						t.Fatalf("%v %c plays %d: simulator %b/%b, kernel %b/%b", pos, pos.ToMove().Symbol(), p+1, nme, nop, wme, wop)
+					}
+					if sim.captured && capt != nf && !next.Over() {
+						t.Fatalf("%v plays %d: forbidden %b, kernel %b", pos, p+1, capt, nf)
+					}
+					checked++
+				}
+			})
+			if checked < 500 {
+				t.Fatalf("only %d placements checked", checked)
+			}
+		})
+	}
+}
+
+// TestLineSimRefuses checks that the rules the simulator does not cover go
+// to the kernel.
+func TestLineSimRefuses(t *testing.T) {
+	for _, spec := range []string{"traditional", "tromp-taylor", "tromp-taylor pass=off size=8", "dewdney", "alterigo", "alak ko=simple"} {
+		if _, ok := lineSimFor(mustRules(t, spec)); ok {
+			t.Errorf("lineSimFor(%s) accepted rules it does not cover", spec)
+		}
+	}
+}
+
+// TestGridSimMatchesKernel checks the grid simulator against the kernel in
+// every position of random games: the board after every legal placement,
+// and whether the placement leaves the board unchanged (Alter Igo's loss).
+func TestGridSimMatchesKernel(t *testing.T) {
+	for _, spec := range []string{
+		"alterigo size=5x5", "alterigo", "alterigo size=4x6 edge=off", "alterigo own=removed size=5x5",
+		"alterigo own=stays unchanged=off size=4x4 score=stones", "alterigo ko=superko size=4x4",
+	} {
+		t.Run(spec, func(t *testing.T) {
+			r := mustRules(t, spec)
+			sim, ok := gridSimFor(r)
+			if !ok {
+				t.Fatalf("gridSimFor(%s) refused", spec)
+			}
+			checked := 0
+			randomGames(t, r, 8, 120, 2, func(g *rules.Game) {
+				pos := g.Position()
+				if pos.Over() {
+					return
+				}
+				for _, m := range pos.LegalMoves(nil) {
+					next, err := pos.Play(m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sim.load(pos)
+					predicted := sim.wouldUnchange(m.Point(), pos.ToMove())
+					unchanged := sim.place(m.Point(), pos.ToMove())
+					kernelUnchanged := next.Outcome().Reason == rules.Unchanged
+					if r.UnchangedLoses && (unchanged != kernelUnchanged || predicted != kernelUnchanged) {
+						t.Fatalf("%v plays %v: unchanged %v (predicted %v), kernel %v", pos, m, unchanged, predicted, kernelUnchanged)
+					}
+					for p := range pos.Points() {
+						want := uint8(0)
+						if c := next.At(p); c != rules.None {
+							want = uint8(c) + 1
+						}
+						if sim.cells[p] != want {
+							t.Fatalf("%v plays %v: point %d is %d, kernel %v (%v)", pos, m, p+1, sim.cells[p], next.At(p), next)
+						}
+					}
+					if sim.count[0] != next.Count(rules.Black) || sim.count[1] != next.Count(rules.White) || sim.nempty != pos.Points()-sim.count[0]-sim.count[1] {
+						t.Fatalf("%v plays %v: counts %v with %d empty, kernel %d/%d", pos, m, sim.count, sim.nempty, next.Count(rules.Black), next.Count(rules.White))
+					}
+					checked++
+				}
+			})
+			if checked < 500 {
+				t.Fatalf("only %d placements checked", checked)
+			}
+		})
+	}
+}
+
+// TestPlayoutsEnd checks that playouts from the start of every preset
+// return a result of the right sign convention: a finished random game's
+// margin is Black's, so over many seeds both players win some games.
+func TestPlayoutsEnd(t *testing.T) {
+	for _, spec := range []string{"alak", "traditional size=7", "tromp-taylor size=6", "alterigo size=5x5", "dewdney", "golf", "alak ko=simple size=8"} {
+		t.Run(spec, func(t *testing.T) {
+			r := mustRules(t, spec)
+			pos, err := rules.NewPosition(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			play := newPlayouter(r)
+			rng := fastRand{9}
+			var wins [2]int
+			for range 400 {
+				res := play.run(pos, &rng)
+				switch {
+				case res.margin > 0:
+					wins[0]++
+				case res.margin < 0:
+					wins[1]++
+				}
+			}
+			if wins[0] == 0 || wins[1] == 0 {
+				t.Errorf("400 random games: Black won %d, White %d; both should win some", wins[0], wins[1])
+			}
+		})
+	}
+}
