@@ -146,15 +146,15 @@ func setup(pos Position, cells []Color, toMove Color, last int, slash []int) (Po
 		}
 	}
 	if pos.g != nil {
-		g := &grid{cells: cells}
+		g := &grid{}
 		for p, c := range cells {
 			if c != None {
-				g.count[c]++
+				g.st[c].set(p)
 				pos.hash ^= zobrist.stone[c][p]
 			}
 		}
 		for _, p := range slash {
-			g.removed = append(g.removed, int16(p))
+			g.removed.set(p)
 		}
 		if e.r.Ko == KoCaptured {
 			g.forbid = g.removed
@@ -201,10 +201,11 @@ func setup(pos Position, cells []Color, toMove Color, last int, slash []int) (Po
 func (pos Position) deadChain() int {
 	e := pos.e
 	if pos.g != nil {
-		var buf [19 * 19]int16
-		for p, c := range pos.g.cells {
-			if c != None {
-				if _, free := e.string(pos.g.cells, p, buf[:0]); !free {
+		g := pos.g
+		empty := e.gm.full.andNot(g.st[Black].or(g.st[White]))
+		for p := range e.n {
+			if c := g.at(p); c != None {
+				if _, free := e.chain(g.st[c], empty, p); !free {
 					return p
 				}
 			}

@@ -11,6 +11,7 @@ type engine struct {
 	mask uint64 // lines: the board's bits
 	line bool
 	nbr  [][4]int16 // grids: up to four neighbours of each point, -1 padded
+	gm   gridMasks  // grids: board, column and border masks
 }
 
 // zobrist holds the keys of the incremental hash: one per colour and point
@@ -75,6 +76,7 @@ func (e *engine) buildGrid() {
 			add(p + r.Width)
 		}
 	}
+	e.buildMasks()
 }
 
 // hashRun returns the XOR of the stone keys of colour c on the points of set.

@@ -2,168 +2,276 @@ package rules
 
 import (
 	"fmt"
-	"slices"
+	"math/bits"
 )
 
-// grid is the board of a grid position: one cell per point, row by row from
-// the top. It is never changed after the position that owns it is made.
+// gridWords is the number of 64-bit words of a grid bitboard: 384 bits hold
+// a 19×19 board.
+const gridWords = 6
+
+// bitboard is a set of grid points, bit p%64 of word p/64 for point p.
+type bitboard [gridWords]uint64
+
+func (b *bitboard) set(p int)      { b[p>>6] |= 1 << (p & 63) }
+func (b *bitboard) has(p int) bool { return b[p>>6]>>(p&63)&1 != 0 }
+
+func (b bitboard) and(o bitboard) (r bitboard) {
+	for i := range b {
+		r[i] = b[i] & o[i]
+	}
+	return r
+}
+
+func (b bitboard) or(o bitboard) (r bitboard) {
+	for i := range b {
+		r[i] = b[i] | o[i]
+	}
+	return r
+}
+
+func (b bitboard) andNot(o bitboard) (r bitboard) {
+	for i := range b {
+		r[i] = b[i] &^ o[i]
+	}
+	return r
+}
+
+func (b bitboard) empty() bool { return b == bitboard{} }
+
+func (b bitboard) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// shl moves every point k places up the numbering (0 < k < 64).
+func (b bitboard) shl(k uint) (r bitboard) {
+	r[0] = b[0] << k
+	for i := 1; i < gridWords; i++ {
+		r[i] = b[i]<<k | b[i-1]>>(64-k)
+	}
+	return r
+}
+
+// shr moves every point k places down the numbering (0 < k < 64).
+func (b bitboard) shr(k uint) (r bitboard) {
+	for i := 0; i < gridWords-1; i++ {
+		r[i] = b[i]>>k | b[i+1]<<(64-k)
+	}
+	r[gridWords-1] = b[gridWords-1] >> k
+	return r
+}
+
+// each calls f for every point of b in increasing order.
+func (b bitboard) each(f func(p int)) {
+	for i, w := range b {
+		for ; w != 0; w &= w - 1 {
+			f(i<<6 | bits.TrailingZeros64(w))
+		}
+	}
+}
+
+// grid holds what the bitboards of a line position hold, for a grid: the
+// stones, the forbidden points and the points just captured. It is never
+// changed after the position that owns it is made.
 type grid struct {
-	cells   []Color
-	count   [2]int
-	forbid  []int16 // points the player to move may not place on
-	removed []int16 // points emptied by captures on the last move
+	st      [2]bitboard
+	forbid  bitboard // points the player to move may not place on
+	removed bitboard // points emptied by captures on the last move
 }
 
-// pointSet is a set of up to 19×19 points.
-type pointSet [6]uint64
+// gridMasks are the engine's precomputed bitboards for a grid.
+type gridMasks struct {
+	full     bitboard // every point of the board
+	notFirst bitboard // points not in the first column
+	notLast  bitboard // points not in the last column
+	border   bitboard // points on the board's edge (only the ends on a line)
+}
 
-func (s *pointSet) add(p int)          { s[p>>6] |= 1 << (p & 63) }
-func (s *pointSet) has(p int) bool     { return s[p>>6]>>(p&63)&1 != 0 }
-func (g *grid) isForbidden(p int) bool { return slices.Contains(g.forbid, int16(p)) }
-func (g *grid) isRemoved(p int) bool   { return slices.Contains(g.removed, int16(p)) }
-
-func (g *grid) forbidKey() uint64 {
-	var h uint64
-	for _, p := range g.forbid {
-		h ^= zobrist.forbid[p]
+func (e *engine) buildMasks() {
+	w, h := e.r.Width, e.r.Height
+	for p := range e.n {
+		x, y := p%w, p/w
+		e.gm.full.set(p)
+		if x > 0 {
+			e.gm.notFirst.set(p)
+		}
+		if x < w-1 {
+			e.gm.notLast.set(p)
+		}
+		if x == 0 || x == w-1 || (h > 1 && (y == 0 || y == h-1)) {
+			e.gm.border.set(p)
+		}
 	}
-	return h
 }
 
-func (g *grid) withoutMarks() *grid {
-	if len(g.forbid) == 0 && len(g.removed) == 0 {
-		return g
+// around returns the points next to b (b itself may be included).
+func (e *engine) around(b bitboard) bitboard {
+	w := uint(e.r.Width)
+	r := b.shl(1).and(e.gm.notFirst).or(b.shr(1).and(e.gm.notLast))
+	if e.r.Height > 1 {
+		r = r.or(b.shl(w)).or(b.shr(w))
 	}
-	return &grid{cells: g.cells, count: g.count}
+	return r.and(e.gm.full)
 }
 
-// onEdge reports whether p is on the border of the board. A board of one
-// row has only its two ends: rows above and below a line do not exist.
-func (e *engine) onEdge(p int) bool {
-	x, y := p%e.r.Width, p/e.r.Width
-	return x == 0 || x == e.r.Width-1 || (e.r.Height > 1 && (y == 0 || y == e.r.Height-1))
+// chain returns the chain of stones in same through p, and whether it has a
+// liberty among empty (or on the border when the edges are liberties). It
+// walks the neighbour table: chains are usually a few stones.
+// touchesLiberty reports whether point p alone shows that its chain is
+// free: an empty neighbour, or the border when the edges are liberties.
+func (e *engine) touchesLiberty(empty bitboard, p int) bool {
+	if !e.r.EdgeCapture && e.gm.border.has(p) {
+		return true
+	}
+	for _, nb := range e.nbr[p] {
+		if nb < 0 {
+			break
+		}
+		if empty.has(int(nb)) {
+			return true
+		}
+	}
+	return false
 }
 
-// string collects the string of colour c through p into members (appended)
-// and reports whether it has a liberty: an empty neighbour, or, when the
-// edges are liberties (EdgeCapture off), a point on the edge.
-func (e *engine) string(cells []Color, p int, members []int16) ([]int16, bool) {
-	c := cells[p]
-	var seen pointSet
-	seen.add(p)
-	start := len(members)
-	members = append(members, int16(p))
+func (e *engine) chain(same, empty bitboard, p int) (bitboard, bool) {
+	var s, todo bitboard
+	s.set(p)
+	todo.set(p)
 	free := false
-	for i := start; i < len(members); i++ {
-		q := int(members[i])
-		if !e.r.EdgeCapture && e.onEdge(q) {
+	for i := 0; i < gridWords; {
+		if todo[i] == 0 {
+			i++
+			continue
+		}
+		q := i<<6 | bits.TrailingZeros64(todo[i])
+		todo[i] &= todo[i] - 1
+		if !e.r.EdgeCapture && e.gm.border.has(q) {
 			free = true
 		}
 		for _, nb := range e.nbr[q] {
 			if nb < 0 {
 				break
 			}
-			switch cells[nb] {
-			case None:
+			x := int(nb)
+			switch {
+			case empty.has(x):
 				free = true
-			case c:
-				if !seen.has(int(nb)) {
-					seen.add(int(nb))
-					members = append(members, nb)
+			case same.has(x) && !s.has(x):
+				s.set(x)
+				todo.set(x)
+				if x>>6 < i {
+					i = x >> 6
 				}
 			}
 		}
 	}
-	return members, free
+	return s, free
+}
+
+func (g *grid) at(p int) Color {
+	switch {
+	case g.st[Black].has(p):
+		return Black
+	case g.st[White].has(p):
+		return White
+	}
+	return None
+}
+
+func (g *grid) isForbidden(p int) bool { return g.forbid.has(p) }
+func (g *grid) isRemoved(p int) bool   { return g.removed.has(p) }
+
+func (g *grid) forbidKey() uint64 {
+	var h uint64
+	g.forbid.each(func(p int) { h ^= zobrist.forbid[p] })
+	return h
+}
+
+func (g *grid) withoutMarks() *grid {
+	if g.forbid.empty() && g.removed.empty() {
+		return g
+	}
+	return &grid{st: g.st}
 }
 
 // placeGrid puts a stone of colour c on the empty point p and applies
 // captures and the own-liberty rule, without ko checks.
-func (e *engine) placeGrid(cells []Color, c Color, p int) (out []Color, capt, lost []int16, err error) {
-	out = slices.Clone(cells)
-	out[p] = c
-	var buf [19 * 19]int16
-	var dead []int16
+func (e *engine) placeGrid(st [2]bitboard, c Color, p int) (nst [2]bitboard, capt, lost bitboard, err error) {
+	me, op := st[c], st[c^1]
+	me.set(p)
+	empty := e.gm.full.andNot(me.or(op))
 	for _, nb := range e.nbr[p] {
 		if nb < 0 {
 			break
 		}
-		if out[nb] != c.Opp() || slices.Contains(dead, nb) {
+		q := int(nb)
+		if !op.has(q) || capt.has(q) || e.touchesLiberty(empty, q) {
 			continue
 		}
-		members, free := e.string(out, int(nb), buf[:0])
-		if !free {
-			dead = append(dead, members...)
+		if s, free := e.chain(op, empty, q); !free {
+			capt = capt.or(s)
 		}
 	}
 	if e.r.Own != OwnStays {
-		board := out
-		if e.r.Own != OwnRemovedTogether && len(dead) > 0 {
-			board = slices.Clone(out)
-			for _, q := range dead {
-				board[q] = None
+		libs := empty
+		if e.r.Own != OwnRemovedTogether {
+			libs = empty.or(capt)
+		}
+		if !e.touchesLiberty(libs, p) {
+			if s, free := e.chain(me, libs, p); !free {
+				if e.r.Own == OwnIllegal {
+					return st, capt, lost, ErrSuicide
+				}
+				lost = s
 			}
 		}
-		members, free := e.string(board, p, buf[:0])
-		if !free {
-			if e.r.Own == OwnIllegal {
-				return cells, nil, nil, ErrSuicide
-			}
-			lost = slices.Clone(members)
-		}
 	}
-	for _, q := range dead {
-		out[q] = None
-	}
-	for _, q := range lost {
-		out[q] = None
-	}
-	if len(dead) > 0 {
-		capt = slices.Clone(dead)
-	}
-	return out, capt, lost, nil
+	nst[c] = me.andNot(lost)
+	nst[c^1] = op.andNot(capt)
+	return nst, capt, lost, nil
 }
 
 func (pos Position) playGrid(p int) (Position, error) {
 	e, g := pos.e, pos.g
-	if g.cells[p] != None {
+	if g.at(p) != None {
 		return pos, fmt.Errorf("point %d: %w", p+1, ErrOccupied)
 	}
-	if g.isForbidden(p) {
+	if g.forbid.has(p) {
 		if e.r.Ko == KoSimple {
 			return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
 		}
 		return pos, fmt.Errorf("point %d: %w", p+1, ErrForbidden)
 	}
 	c := pos.toMove
-	cells, capt, lost, err := e.placeGrid(g.cells, c, p)
+	nst, capt, lost, err := e.placeGrid(g.st, c, p)
 	if err != nil {
 		return pos, fmt.Errorf("point %d: %w", p+1, err)
 	}
-	same := slices.Equal(cells, g.cells)
+	same := nst == g.st
 	if e.r.Ko == KoSimple && pos.last == Pass && same {
 		return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
 	}
 	next := pos.advance(Place(p))
-	ng := &grid{cells: cells, count: g.count}
-	ng.count[c] += 1 - len(lost)
-	ng.count[c^1] -= len(capt)
+	ng := &grid{st: nst, removed: capt.or(lost)}
 	next.hash ^= zobrist.stone[c][p]
-	for _, q := range capt {
-		next.hash ^= zobrist.stone[c^1][q]
+	if !ng.removed.empty() {
+		capt.each(func(q int) { next.hash ^= zobrist.stone[c^1][q] })
+		lost.each(func(q int) { next.hash ^= zobrist.stone[c][q] })
+		next.prisoners[c] += int16(capt.count())
+		next.prisoners[c^1] += int16(lost.count())
 	}
-	for _, q := range lost {
-		next.hash ^= zobrist.stone[c][q]
-	}
-	ng.removed = append(slices.Clone(capt), lost...)
-	next.prisoners[c] += int16(len(capt))
-	next.prisoners[c^1] += int16(len(lost))
 	switch e.r.Ko {
 	case KoCaptured:
 		ng.forbid = capt
 	case KoSimple:
-		if len(capt) == 1 {
-			if back, _, _, err := e.placeGrid(cells, c^1, int(capt[0])); err == nil && slices.Equal(back, g.cells) {
+		if capt.count() == 1 {
+			q := 0
+			capt.each(func(x int) { q = x })
+			if back, _, _, err := e.placeGrid(nst, c^1, q); err == nil && back == g.st {
 				ng.forbid = capt
 			}
 		}
@@ -179,74 +287,61 @@ func (pos Position) playGrid(p int) (Position, error) {
 	return next, nil
 }
 
-// legal reports whether the player to move may place on the empty point p.
-func (g *grid) legal(pos Position, p int) bool {
+// candidates returns the empty points that are not forbidden, and whether
+// each must still be tried for suicide or a ko after a pass.
+func (g *grid) candidates(pos Position) (bitboard, bool) {
 	e := pos.e
-	if g.cells[p] != None || g.isForbidden(p) {
-		return false
-	}
-	checkKo := e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays
-	if e.r.Own != OwnIllegal && !checkKo {
-		return true
-	}
-	cells, _, _, err := e.placeGrid(g.cells, pos.toMove, p)
-	return err == nil && !(checkKo && slices.Equal(cells, g.cells))
+	cand := e.gm.full.andNot(g.st[Black].or(g.st[White]).or(g.forbid))
+	check := e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
+	return cand, check
+}
+
+// legalAt reports whether the candidate point p survives the suicide and
+// pass-ko checks.
+func (g *grid) legalAt(pos Position, p int) bool {
+	nst, _, _, err := pos.e.placeGrid(g.st, pos.toMove, p)
+	return err == nil && !(pos.e.r.Ko == KoSimple && pos.last == Pass && nst == g.st)
 }
 
 func (g *grid) hasLegal(pos Position) bool {
-	for p := range g.cells {
-		if g.legal(pos, p) {
-			return true
-		}
+	cand, check := g.candidates(pos)
+	if !check {
+		return !cand.empty()
 	}
-	return false
+	found := false
+	cand.each(func(p int) { found = found || g.legalAt(pos, p) })
+	return found
 }
 
 func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
-	for p := range g.cells {
-		if g.legal(pos, p) {
+	cand, check := g.candidates(pos)
+	cand.each(func(p int) {
+		if !check || g.legalAt(pos, p) {
 			buf = append(buf, Place(p))
 		}
-	}
+	})
 	return buf
 }
 
 func (g *grid) territory(e *engine) (t [2]int) {
-	var seen pointSet
-	var stack []int
-	for p, c := range g.cells {
-		if c != None || seen.has(p) {
-			continue
-		}
-		var by [2]bool
-		size := 0
-		stack = append(stack[:0], p)
-		seen.add(p)
-		for len(stack) > 0 {
-			q := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			size++
-			for _, nb := range e.nbr[q] {
-				if nb < 0 {
-					break
-				}
-				switch g.cells[nb] {
-				case None:
-					if !seen.has(int(nb)) {
-						seen.add(int(nb))
-						stack = append(stack, int(nb))
-					}
-				default:
-					by[g.cells[nb]] = true
-				}
+	empty := e.gm.full.andNot(g.st[Black].or(g.st[White]))
+	for !empty.empty() {
+		p := 0
+		for i, w := range empty {
+			if w != 0 {
+				p = i<<6 | bits.TrailingZeros64(w)
+				break
 			}
 		}
-		if by[Black] != by[White] {
-			c := Black
-			if by[White] {
-				c = White
-			}
-			t[c] += size
+		region, _ := e.chain(empty, bitboard{}, p)
+		empty = empty.andNot(region)
+		edge := e.around(region)
+		byB, byW := !edge.and(g.st[Black]).empty(), !edge.and(g.st[White]).empty()
+		switch {
+		case byB && !byW:
+			t[Black] += region.count()
+		case byW && !byB:
+			t[White] += region.count()
 		}
 	}
 	return t
@@ -257,30 +352,34 @@ func (pos Position) mirrorGrid() Position {
 	w := pos.e.r.Width
 	f := func(p int) int { return p/w*w + (w - 1 - p%w) }
 	g := pos.g
-	ng := &grid{cells: make([]Color, len(g.cells)), count: g.count}
+	var ng grid
 	var h uint64
-	for p, c := range g.cells {
-		ng.cells[f(p)] = c
-		if c != None {
+	for c := range g.st {
+		g.st[c].each(func(p int) {
+			ng.st[c].set(f(p))
 			h ^= zobrist.stone[c][f(p)]
-		}
+		})
 	}
-	for _, p := range g.forbid {
-		ng.forbid = append(ng.forbid, int16(f(int(p))))
-	}
-	for _, p := range g.removed {
-		ng.removed = append(ng.removed, int16(f(int(p))))
-	}
+	g.forbid.each(func(p int) { ng.forbid.set(f(p)) })
+	g.removed.each(func(p int) { ng.removed.set(f(p)) })
 	m := pos
-	m.g, m.hash = ng, h
+	m.g, m.hash = &ng, h
 	m.last = mirrorMove(pos.last, f)
 	return m
 }
 
-// less orders grids by their cells, for Canonical.
-func (g *grid) less(o *grid) bool {
-	if c := slices.Compare(g.cells, o.cells); c != 0 {
-		return c < 0
+// less orders grids by their cells, point by point (empty, then Black,
+// then White), then by forbidden points, for Canonical.
+func (g *grid) less(o *grid, n int) bool {
+	for p := range n {
+		if a, b := (g.at(p)+1)%3, (o.at(p)+1)%3; a != b {
+			return a < b
+		}
 	}
-	return slices.Compare(g.forbid, o.forbid) < 0
+	for i := range g.forbid {
+		if g.forbid[i] != o.forbid[i] {
+			return g.forbid[i] < o.forbid[i]
+		}
+	}
+	return false
 }

@@ -60,10 +60,7 @@ func NewPosition(r Rules) (Position, error) {
 func (e *engine) start() Position {
 	pos := Position{e: e, last: NoMove}
 	if !e.line {
-		pos.g = &grid{cells: make([]Color, e.n)}
-		for i := range pos.g.cells {
-			pos.g.cells[i] = None
-		}
+		pos.g = &grid{}
 		return pos
 	}
 	for i, ch := range e.r.StartLayout() {
@@ -109,7 +106,7 @@ func (pos Position) At(p int) Color {
 		return None
 	}
 	if pos.g != nil {
-		return pos.g.cells[p]
+		return pos.g.at(p)
 	}
 	switch {
 	case pos.st[Black]>>p&1 != 0:
@@ -123,7 +120,7 @@ func (pos Position) At(p int) Color {
 // Count returns the number of stones of colour c on the board.
 func (pos Position) Count(c Color) int {
 	if pos.g != nil {
-		return pos.g.count[c]
+		return pos.g.st[c].count()
 	}
 	return bits.OnesCount64(pos.st[c])
 }
@@ -467,7 +464,7 @@ func mirrorMove(m Move, f func(int) int) Move {
 func (pos Position) Canonical() (Position, bool) {
 	m := pos.Mirror()
 	if pos.g != nil {
-		if m.g.less(pos.g) {
+		if m.g.less(pos.g, pos.e.n) {
 			return m, true
 		}
 		return pos, false
