@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -68,4 +69,18 @@ func ExamplePosition_Canonical() {
 	fmt.Println(c, mirrored)
 	// Output:
 	// -xo-- true
+}
+
+// Rules, positions and moves are text in JSON.
+func ExampleRules_MarshalText() {
+	r, _ := rules.Parse("alak size=6")
+	pos, _ := rules.ParseDiagram(r, "x--oX-", rules.White)
+	b, _ := json.Marshal(struct {
+		Rules    rules.Rules
+		Position rules.Position
+		Move     rules.Move
+	}{r, pos, rules.Place(5)})
+	fmt.Println(string(b))
+	// Output:
+	// {"Rules":"alak size=6","Position":"x--oX- o","Move":"6"}
 }

@@ -458,3 +458,17 @@ func (r Rules) StartLayout() string {
 	}
 	return strings.Repeat("x", k) + strings.Repeat("_", r.Width-2*k) + strings.Repeat("o", k)
 }
+
+// MarshalText implements encoding.TextMarshaler with the form of String, so
+// rules travel in JSON and config files as "alak size=6 edge=off".
+func (r Rules) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with Parse.
+func (r *Rules) UnmarshalText(b []byte) error {
+	p, err := Parse(string(b))
+	if err != nil {
+		return err
+	}
+	*r = p
+	return nil
+}
