@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"alak/notation"
+	"alak/rules"
+	"alak/solve"
+)
+
+func init() {
+	register(command{name: "solve", summary: "find the exact value of a position under perfect play, or print a results table", run: solveRun})
+}
+
+const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [MOVE ... | --position ROW --to-move x|o]
+       alak solve --table [--rules R] --sizes A-B [--OPTION VALUE ...]
+Finds the game-theoretic value of the position after the moves (or of the
+--position diagram): Black's margin under perfect play, the outcome, every
+best move, a principal variation and the value of every legal move. Solved
+positions are kept in a table file under --table-dir (none: do not keep).
+--table prints a Markdown table of the start positions of a range of sizes.`
+
+// solveFlags are the flags solve and analyze share.
+type solveFlags struct {
+	rules    func() (rules.Rules, error)
+	memory   *int
+	tableDir *string
+	maxNodes *int64
+}
+
+func solveAddFlags(fs *flag.FlagSet) solveFlags {
+	return solveFlags{
+		rules:    rulesFlags(fs),
+		memory:   fs.Int("memory", 256, "transposition table memory in MB"),
+		tableDir: fs.String("table-dir", "", "directory of the results tables (default $XDG_CACHE_HOME/alak or ~/.cache/alak; none: no table)"),
+		maxNodes: fs.Int64("max-nodes", 0, "stop after this many positions (0: no limit)"),
+	}
+}
+
+// solveParse parses flags that may come after positional arguments.
+func solveParse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// solveTable loads the results table of r, or returns nil for "none".
+func solveTable(dir string, r rules.Rules) (*solve.Table, error) {
+	if dir == "none" {
+		return nil, nil
+	}
+	if dir == "" {
+		d, err := solve.DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	return solve.LoadTable(dir, r)
+}
+
+// solveProgress returns a progress callback that rewrites one line on a
+// terminal, or nil when the output is not a terminal.
+func solveProgress(e *env) func(solve.Progress) {
+	if !e.terminal {
+		return nil
+	}
+	return func(p solve.Progress) {
+		est := "?"
+		if p.Estimate > 0 {
+			est = p.Estimate.Round(time.Second).String()
+		}
+		fmt.Fprintf(e.stderr, "\r%d positions, %.0f/s, %s elapsed, %d/%d moves, about %s left   ",
+			p.Nodes, p.Rate, p.Elapsed.Round(time.Second), p.Done, p.Total, est)
+	}
+}
+
+func solveRun(e *env, args []string) int {
+	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, solveUsage)
+		fs.PrintDefaults()
+	}
+	sf := solveAddFlags(fs)
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
+	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
+	diagram := fs.String("position", "", "solve this position, a seed diagram such as x--o/O (/ marks points just captured)")
+	toMove := fs.String("to-move", "", "with --position: the player to move, x or o")
+	words, err := solveParse(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	r, err := sf.rules()
+	if err != nil {
+		return fail(e, "solve", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if *table {
+		if len(words) > 0 || *diagram != "" {
+			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
+		}
+		return solveTableRun(ctx, e, r, *sizes, sf)
+	}
+	if *sizes != "" {
+		return fail(e, "solve", errors.New("--sizes goes with --table"))
+	}
+	g, err := solveGame(r, *diagram, *toMove, words)
+	if err != nil {
+		return fail(e, "solve", err)
+	}
+	r = g.Rules()
+	tab, err := solveTable(*sf.tableDir, r)
+	if err != nil {
+		return fail(e, "solve", err)
+	}
+	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
+	res, serr := solve.Solve(ctx, g, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if tab != nil && serr == nil {
+		if err := tab.Save(); err != nil {
+			fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", err)
+		}
+	}
+	if *asJSON {
+		if err := solveWriteJSON(e.stdout, r, res); err != nil {
+			return fail(e, "solve", err)
+		}
+	} else {
+		solveWriteText(e.stdout, g, res)
+	}
+	if serr != nil {
+		fmt.Fprintf(e.stderr, "alak solve: %v; only the move values printed are proved\n", serr)
+		return 1
+	}
+	return 0
+}
+
+// solveGame builds the game to solve: the start (or --position) and moves.
+func solveGame(r rules.Rules, diagram, side string, words []string) (*rules.Game, error) {
+	var start rules.Position
+	var err error
+	switch {
+	case diagram != "":
+		if side == "" {
+			return nil, errors.New("--position needs --to-move x or --to-move o")
+		}
+		c, err := rules.ParseColor(side)
+		if err != nil {
+			return nil, fmt.Errorf("--to-move: %w", err)
+		}
+		if start, err = rules.ParseDiagram(r, diagram, c); err != nil {
+			return nil, fmt.Errorf("--position: %w", err)
+		}
+	case side != "":
+		return nil, errors.New("--to-move goes with --position")
+	default:
+		if start, err = rules.NewPosition(r); err != nil {
+			return nil, err
+		}
+	}
+	g := rules.NewGameFrom(start)
+	var list []string
+	for _, w := range words {
+		f := strings.Fields(w)
+		if r.Movement == rules.Sliding && len(f) == 2 && !strings.Contains(w, "-") {
+			list = append(list, w)
+			continue
+		}
+		list = append(list, f...)
+	}
+	for i, w := range list {
+		m, err := notation.ParseMove(start.Rules(), w)
+		if err != nil {
+			return nil, fmt.Errorf("move %d %q: %w", i+1, w, err)
+		}
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("move %d %q: %w", i+1, w, err)
+		}
+	}
+	return g, nil
+}
+
+// solveOutcome writes an outcome as the JSON does: "x", "o" or "draw".
+func solveOutcome(c rules.Color) string {
+	switch c {
+	case rules.Black:
+		return "x"
+	case rules.White:
+		return "o"
+	}
+	return "draw"
+}
+
+func solveNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// solveSorted returns the moves of res.Moves in board order.
+func solveSorted(res solve.Result) []rules.Move {
+	ms := make([]rules.Move, 0, len(res.Moves))
+	for m := range res.Moves {
+		ms = append(ms, m)
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && solveMoveLess(ms[j], ms[j-1]); j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+	return ms
+}
+
+// solveMoveLess orders placements and slides by point, pass last.
+func solveMoveLess(a, b rules.Move) bool {
+	if (a < 0) != (b < 0) {
+		return b < 0
+	}
+	return a < b
+}
+
+func solveMoveList(r rules.Rules, ms []rules.Move) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = notation.FormatMove(r, m)
+	}
+	return out
+}
+
+// solveWriteJSON prints the object of the issue, the moves in board order.
+func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
+	var b bytes.Buffer
+	str := func(v any) string {
+		out, _ := json.Marshal(v)
+		return string(out)
+	}
+	list := func(ms []rules.Move) string {
+		q := make([]string, len(ms))
+		for i, m := range ms {
+			q[i] = str(notation.FormatMove(r, m))
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	fmt.Fprintf(&b, `{"value": %s, "outcome": %s, "best": %s, "pv": %s, "moves": {`,
+		solveNum(res.Value), str(solveOutcome(res.Outcome)), list(res.Best), list(res.PV))
+	for i, m := range solveSorted(res) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s: %s", str(notation.FormatMove(r, m)), solveNum(res.Moves[m]))
+	}
+	fmt.Fprintf(&b, `}, "nodes": %d, "seconds": %s}`+"\n", res.Nodes, strconv.FormatFloat(res.Elapsed.Seconds(), 'f', 3, 64))
+	if !json.Valid(b.Bytes()) {
+		return errors.New("internal error: invalid JSON")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
+	r := g.Rules()
+	pos := g.Position()
+	fmt.Fprintf(w, "rules:    %s\n", r.String())
+	fmt.Fprintf(w, "position: %s, %s to move\n", pos.String(), string(pos.ToMove().Symbol()))
+	word := map[rules.Color]string{rules.Black: "x (Black) wins", rules.White: "o (White) wins", rules.None: "draw"}[res.Outcome]
+	if !res.Complete {
+		word = "not proved (cut off)"
+	}
+	fmt.Fprintf(w, "value:    %s (%s)\n", solveNum(res.Value), word)
+	fmt.Fprintf(w, "best:     %s\n", strings.Join(solveMoveList(r, res.Best), " "))
+	fmt.Fprintf(w, "pv:       %s\n", strings.Join(solveMoveList(r, res.PV), " "))
+	var parts []string
+	for _, m := range solveSorted(res) {
+		parts = append(parts, notation.FormatMove(r, m)+":"+solveNum(res.Moves[m]))
+	}
+	fmt.Fprintf(w, "moves:    %s\n", strings.Join(parts, " "))
+	fmt.Fprintf(w, "searched: %d positions in %.3fs\n", res.Nodes, res.Elapsed.Seconds())
+}
+
+// solveRange reads "A-B" or "A".
+func solveRange(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		b = a
+	}
+	lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+	hi, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || lo < 1 || hi < lo || hi > 64 {
+		return 0, 0, fmt.Errorf("--sizes %q: write a range of sizes from 1 to 64 such as 1-11", s)
+	}
+	return lo, hi, nil
+}
+
+func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, sf solveFlags) int {
+	if sizes == "" {
+		return fail(e, "solve", errors.New("--table needs --sizes, such as --sizes 1-11"))
+	}
+	lo, hi, err := solveRange(sizes)
+	if err != nil {
+		return fail(e, "solve", err)
+	}
+	fmt.Fprintln(e.stdout, "| size | value | outcome | best openings | positions searched | seconds |")
+	fmt.Fprintln(e.stdout, "|---:|---:|:---|:---|---:|---:|")
+	for n := lo; n <= hi; n++ {
+		r := base
+		if r.Movement == rules.Sliding && r.Start != "" {
+			return fail(e, "solve", errors.New("--table with --start: give one start layout, not a range of sizes"))
+		}
+		r.SetSize(n, 1)
+		if err := r.Validate(); err != nil {
+			fmt.Fprintf(e.stdout, "| %d | – | – | %v | – | – |\n", n, err)
+			continue
+		}
+		g, err := rules.NewGame(r)
+		if err != nil {
+			return fail(e, "solve", err)
+		}
+		tab, err := solveTable(*sf.tableDir, r)
+		if err != nil {
+			return fail(e, "solve", err)
+		}
+		opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
+		res, serr := solve.Solve(ctx, g, opt)
+		if opt.Progress != nil {
+			fmt.Fprint(e.stderr, "\r\033[K")
+		}
+		if serr != nil {
+			fmt.Fprintf(e.stdout, "| %d | not solved | – | %s | %d | %.1f |\n", n, serr, res.Nodes, res.Elapsed.Seconds())
+			if ctx.Err() != nil {
+				return 1
+			}
+			continue
+		}
+		if tab != nil {
+			if err := tab.Save(); err != nil {
+				fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", err)
+			}
+		}
+		best := strings.Join(solveMoveList(r, res.Best), " ")
+		if len(res.Best) == 0 {
+			best = "(no move)"
+		}
+		fmt.Fprintf(e.stdout, "| %d | %s | %s | %s | %d | %.2f |\n", n, solveNum(res.Value), solveOutcome(res.Outcome), best, res.Nodes, res.Elapsed.Seconds())
+	}
+	return 0
+}

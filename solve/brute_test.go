@@ -1,0 +1,134 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"alak/rules"
+)
+
+// brute is an independent evaluation: plain minimax over the kernel's
+// Game.LegalMoves and Game.Play, with the real repetition and superko rules
+// applied by Game itself. It shares no code with the solver. It returns
+// Black's margin under perfect play. memo (may be nil) caches values under
+// the complete game state as the kernel's own words describe it: the
+// position's diagram and player to move, passes, prisoners, and the
+// occurrence counts of every earlier position (Hash) and board (BoardHash).
+func brute(g *rules.Game, nodes *int, limit int, memo map[string]float64) float64 {
+	*nodes++
+	if *nodes > limit {
+		panic("brute force: too many nodes")
+	}
+	if o := g.Outcome(); o.Over() {
+		return o.Margin
+	}
+	key := stateKey(g)
+	if v, ok := memo[key]; ok {
+		return v
+	}
+	black := g.Position().ToMove() == rules.Black
+	best := math.Inf(1)
+	if black {
+		best = math.Inf(-1)
+	}
+	for _, m := range g.LegalMoves(nil) {
+		if err := g.Play(m); err != nil {
+			panic(err)
+		}
+		v := brute(g, nodes, limit, memo)
+		if err := g.Undo(); err != nil {
+			panic(err)
+		}
+		if black && v > best || !black && v < best {
+			best = v
+		}
+	}
+	memo[key] = best
+	return best
+}
+
+// stateKey describes everything the future of g depends on.
+func stateKey(g *rules.Game) string {
+	pos := g.Position()
+	text, _ := pos.MarshalText()
+	seen := map[uint64]int{}
+	boards := map[uint64]int{}
+	for i := 0; i <= g.Len(); i++ {
+		p := g.PositionAt(i)
+		seen[p.Hash()]++
+		boards[p.BoardHash()]++
+	}
+	var hs []string
+	for h, c := range seen {
+		hs = append(hs, fmt.Sprintf("h%x:%d", h, c))
+	}
+	for h := range boards {
+		hs = append(hs, fmt.Sprintf("b%x", h))
+	}
+	sort.Strings(hs)
+	return fmt.Sprintf("%s|%d|%d|%d|%s", text, pos.Passes(), pos.Prisoners(rules.Black), pos.Prisoners(rules.White), strings.Join(hs, ","))
+}
+
+func newGame(t testing.TB, preset string, size int, opts ...string) *rules.Game {
+	t.Helper()
+	r := rules.MustPreset(preset)
+	r.SetSize(size, 1)
+	for i := 0; i+1 < len(opts); i += 2 {
+		if err := r.Set(opts[i], opts[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestAgainstBruteForce checks the value of the start position and of every
+// move against the brute force, for every preset on small boards.
+func TestAgainstBruteForce(t *testing.T) {
+	cases := []struct {
+		preset string
+		sizes  []int
+		opts   []string
+	}{
+		{"alak", []int{1, 2, 3, 4, 5, 6}, nil},
+		{"alak", []int{3, 4, 5}, []string{"repetition", "2"}},
+		{"traditional", []int{1, 2, 3, 4}, nil},
+		{"tromp-taylor", []int{1, 2, 3, 4, 5}, nil},
+		{"alterigo", []int{1, 2, 3, 4, 5}, nil},
+		{"dewdney", []int{4, 5, 6}, nil},
+		{"golf", []int{4, 5, 6}, nil},
+	}
+	for _, c := range cases {
+		for _, n := range c.sizes {
+			t.Run(fmt.Sprintf("%s/%d%v", c.preset, n, c.opts), func(t *testing.T) {
+				g := newGame(t, c.preset, n, c.opts...)
+				res, err := Solve(context.Background(), g, Options{MemoryMB: 16})
+				if err != nil {
+					t.Fatal(err)
+				}
+				nodes := 0
+				if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
+					t.Errorf("value %v, brute force %v", res.Value, want)
+				}
+				for m, v := range res.Moves {
+					cg := g.Clone()
+					if err := cg.Play(m); err != nil {
+						t.Fatal(err)
+					}
+					nodes = 0
+					if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
+						t.Errorf("move %v: value %v, brute force %v", m, v, want)
+					}
+				}
+				t.Logf("value %v best %v pv %v nodes %d", res.Value, res.Best, res.PV, res.Nodes)
+			})
+		}
+	}
+}
