@@ -1,0 +1,317 @@
+// Package arena plays matches between computer players and measures them:
+// K games alternating colours from varied openings, in parallel on every
+// core, with wins, draws, the score with a 95% confidence interval and the
+// Elo difference; and a ladder that plays every player against every other
+// and fits Elo ratings.
+//
+//	res, err := arena.Match(ctx, arena.Config{
+//		Rules:    rules.MustPreset("alak"),
+//		Players:  [2]string{"mcts:time=100ms", "greedy"},
+//		Games:    40,
+//		Openings: "random:2",
+//	})
+//	fmt.Println(res.Score, res.ScoreCI, res.Elo, res.EloCI)
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"alak/notation"
+	"alak/player"
+	"alak/rules"
+)
+
+// Config describes a match.
+type Config struct {
+	Rules   rules.Rules
+	Players [2]string // player specs (player.New); Players[0] is P1
+	Games   int
+	// Openings is "" (every game from the start position) or "random:N":
+	// N random plies, seeded, before the players take over. Games 2k and
+	// 2k+1 share an opening with the colours swapped, so neither player gets
+	// the better side of an opening more often.
+	Openings string
+	Seed     uint64 // seeds the openings and the players
+	Workers  int    // games played at once; 0: runtime.NumCPU()
+	// MaxMoves ends a game that runs longer as a draw (rules without a
+	// repetition rule need not end); 0: 50 moves per point plus 200.
+	MaxMoves int
+	// SGFDir, when set, receives every game as SGF, named game-NNN.sgf.
+	SGFDir string
+	// Progress, when set, is called after every game with the results so
+	// far. Calls never overlap.
+	Progress func(Progress)
+	// NewPlayer builds a player; nil means player.New.
+	NewPlayer func(spec string, seed uint64) (player.Player, error)
+}
+
+// Progress is the state of a match after a game.
+type Progress struct {
+	Done, Games int
+	Wins        [2]int
+	Draws       int
+}
+
+// Game is one game of a match.
+type Game struct {
+	Index   int
+	P1Black bool // P1 had Black (x)
+	Opening int  // plies of the random opening
+	Moves   []rules.Move
+	Outcome rules.Outcome
+	Limit   bool // ended as a draw at the move limit
+	// P1Score is 1 for a win of P1, 0.5 for a draw, 0 for a loss.
+	P1Score float64
+}
+
+// Result is a match's result, P1's point of view.
+type Result struct {
+	Players [2]string
+	Games   int
+	Wins    [2]int // Wins[0]: games P1 won; Wins[1]: games P2 won
+	Draws   int
+	Score   float64    // P1's points per game, a draw counting half
+	ScoreCI [2]float64 // 95% confidence interval of Score (Wilson)
+	Elo     float64    // the Elo difference P1 minus P2 that the score implies
+	EloCI   [2]float64 // 95% interval, from ScoreCI
+	Played  []Game     // every game, by index
+}
+
+// ErrConfig is wrapped by errors about a match that cannot be played.
+var ErrConfig = errors.New("invalid match")
+
+// parseOpenings reads "random:N" (or "" and "none" for no opening).
+func parseOpenings(s string) (int, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if s == "" || s == "none" {
+		return 0, nil
+	}
+	name, n, ok := strings.Cut(s, ":")
+	k, err := strconv.Atoi(n)
+	if !ok || name != "random" || err != nil || k < 0 || k > 100 {
+		return 0, fmt.Errorf("%w: openings %q: accepted are random:N (N random plies, 0 to 100) and none", ErrConfig, s)
+	}
+	return k, nil
+}
+
+// Match plays the match. Games run in parallel, each with its own players
+// (a player is not shared between goroutines). A player's error ends the
+// match with that error. Cancelling ctx stops it and returns ctx.Err()
+// with the games finished so far.
+func Match(ctx context.Context, cfg Config) (Result, error) {
+	res := Result{Players: cfg.Players}
+	plies, err := parseOpenings(cfg.Openings)
+	if err != nil {
+		return res, err
+	}
+	if cfg.Games < 1 {
+		return res, fmt.Errorf("%w: %d games: play at least one", ErrConfig, cfg.Games)
+	}
+	if err := cfg.Rules.Validate(); err != nil {
+		return res, err
+	}
+	newPlayer := cfg.NewPlayer
+	if newPlayer == nil {
+		newPlayer = player.New
+	}
+	for _, spec := range cfg.Players {
+		if _, err := newPlayer(spec, 0); err != nil {
+			return res, err
+		}
+	}
+	if cfg.SGFDir != "" {
+		if err := os.MkdirAll(cfg.SGFDir, 0o755); err != nil {
+			return res, err
+		}
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, cfg.Games)
+	maxMoves := cfg.MaxMoves
+	if maxMoves <= 0 {
+		maxMoves = 50*cfg.Rules.Points() + 200
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var mu sync.Mutex
+	var firstErr error
+	played := make([]*Game, cfg.Games)
+	prog := Progress{Games: cfg.Games}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				g, err := playOne(ctx, cfg, newPlayer, i, plies, maxMoves)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+					cancel()
+					mu.Unlock()
+					continue
+				}
+				played[i] = g
+				prog.Done++
+				switch g.P1Score {
+				case 1:
+					prog.Wins[0]++
+				case 0:
+					prog.Wins[1]++
+				default:
+					prog.Draws++
+				}
+				if cfg.Progress != nil {
+					cfg.Progress(prog)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range cfg.Games {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+
+	var games []Game
+	for _, g := range played {
+		if g != nil {
+			games = append(games, *g)
+		}
+	}
+	res = Summarize(cfg.Players, games)
+	if firstErr != nil {
+		return res, firstErr
+	}
+	return res, ctx.Err()
+}
+
+// gameSeed derives the seed of game i's players and opening.
+func gameSeed(seed uint64, i int) uint64 {
+	x := seed ^ uint64(i+1)*0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	return x ^ x>>27
+}
+
+// opening plays the random opening of pair k: plies random moves, from a
+// seed of the pair, redrawn (with the next seed) when it ends the game.
+func opening(cfg Config, pair, plies int) (*rules.Game, error) {
+	for try := range 100 {
+		g, err := rules.NewGame(cfg.Rules)
+		if err != nil {
+			return nil, err
+		}
+		rnd := player.NewRandom(gameSeed(cfg.Seed^0x6f70656e, pair*100+try))
+		for g.Len() < plies && !g.Over() {
+			m, err := rnd.Move(context.Background(), g)
+			if err != nil {
+				return nil, err
+			}
+			if err := g.Play(m); err != nil {
+				return nil, err
+			}
+		}
+		if !g.Over() {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: every random opening of %d plies ends the game", ErrConfig, plies)
+}
+
+// playOne plays game i: P1 has Black in even games.
+func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (player.Player, error), i, plies, maxMoves int) (*Game, error) {
+	g, err := opening(cfg, i/2, plies)
+	if err != nil {
+		return nil, err
+	}
+	seed := gameSeed(cfg.Seed, i)
+	var ps [2]player.Player
+	for k, spec := range cfg.Players {
+		if ps[k], err = newPlayer(spec, seed+uint64(k)); err != nil {
+			return nil, err
+		}
+		if c, ok := ps[k].(interface{ Close() error }); ok {
+			defer c.Close()
+		}
+	}
+	p1Black := i%2 == 0
+	byColour := [2]player.Player{ps[0], ps[1]}
+	if !p1Black {
+		byColour = [2]player.Player{ps[1], ps[0]}
+	}
+	limit := false
+	for !g.Over() {
+		if g.Len() >= maxMoves {
+			limit = true
+			break
+		}
+		p := byColour[g.Position().ToMove()]
+		m, err := p.Move(ctx, g)
+		if err != nil {
+			return nil, fmt.Errorf("game %d, move %d: %s: %w", i+1, g.Len()+1, p.Name(), err)
+		}
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("game %d, move %d: %s played %s: %w", i+1, g.Len()+1, p.Name(), notation.FormatMove(g.Rules(), m), err)
+		}
+	}
+	out := &Game{Index: i, P1Black: p1Black, Opening: plies, Moves: g.Moves(), Outcome: g.Outcome(), Limit: limit}
+	winner := out.Outcome.Winner
+	if limit {
+		winner = rules.None
+	}
+	switch {
+	case winner == rules.None:
+		out.P1Score = 0.5
+	case (winner == rules.Black) == p1Black:
+		out.P1Score = 1
+	}
+	if cfg.SGFDir != "" {
+		if err := writeSGF(cfg, g, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func writeSGF(cfg Config, g *rules.Game, out *Game) error {
+	rec := notation.NewRecord(g)
+	rec.Black, rec.White = cfg.Players[0], cfg.Players[1]
+	if !out.P1Black {
+		rec.Black, rec.White = rec.White, rec.Black
+	}
+	note := fmt.Sprintf("alak match game %d: %s (x) against %s (o), %d random opening plies", out.Index+1, rec.Black, rec.White, out.Opening)
+	if out.Limit {
+		note += fmt.Sprintf("; stopped as a draw at the move limit of %d", g.Len())
+		rec.Result = "0"
+	}
+	rec.Comments = map[int]string{0: note}
+	f, err := os.Create(filepath.Join(cfg.SGFDir, fmt.Sprintf("game-%03d.sgf", out.Index+1)))
+	if err != nil {
+		return err
+	}
+	if err := notation.WriteSGF(f, rec); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
