@@ -7,14 +7,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/solve"
 )
 
 func init() {
@@ -341,8 +345,60 @@ func (g *playGame) undo() {
 	g.showBoard()
 }
 
+// playHintTime is how long hint lets the solver think.
+var playHintTime = 2 * time.Second
+
+// hint asks the solver for the best moves from the current position, under
+// the game's history, and says what perfect play leads to. It says so when
+// the solver cannot finish in playHintTime.
 func (g *playGame) hint() {
-	g.printf("No hint: the solver is not part of this build yet.\n")
+	ctx, cancel := context.WithTimeout(context.Background(), playHintTime)
+	defer cancel()
+	res, err := solve.Solve(ctx, g.game.Clone(), solve.Options{})
+	switch {
+	case errors.Is(err, solve.ErrUnsupported):
+		g.printf("No hint: the solver handles lines only, not a %s grid.\n", g.r.SizeString())
+		return
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		g.printf("No hint: the solver could not finish in %v (%d positions searched).\n", playHintTime, res.Nodes)
+		return
+	case err != nil:
+		g.printf("No hint: %v.\n", err)
+		return
+	case len(res.Best) == 0:
+		g.printf("No hint: no move is legal.\n")
+		return
+	}
+	best := make([]string, len(res.Best))
+	for i, m := range res.Best {
+		best[i] = notation.FormatMove(g.r, m)
+	}
+	pv := make([]string, len(res.PV))
+	for i, m := range res.PV {
+		pv[i] = notation.FormatMove(g.r, m)
+	}
+	what := "best move"
+	if len(best) > 1 {
+		what = "best moves"
+	}
+	g.printf("Hint: %s %s; with perfect play %s (for example %s).\n", what, strings.Join(best, ", "), playValueWords(g.r, res.Value), strings.Join(pv, " "))
+}
+
+// playValueWords says in words what a solver value (Black's margin) means.
+func playValueWords(r rules.Rules, v float64) string {
+	counted := r.Scoring != rules.ScoreNone && r.Movement == rules.Placement
+	num := strconv.FormatFloat(math.Abs(v), 'f', -1, 64)
+	switch {
+	case v > 0 && counted:
+		return "Black wins by " + num
+	case v < 0 && counted:
+		return "White wins by " + num
+	case v > 0:
+		return "Black wins"
+	case v < 0:
+		return "White wins"
+	}
+	return "the game is a draw"
 }
 
 // save writes the game so far to the file name: an SGF record, or a plain

@@ -6,10 +6,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"alak/notation"
 	"alak/player"
@@ -534,6 +536,8 @@ func FuzzPlayLine(f *testing.F) {
 	for i, line := range []string{"1", "5", "e", "C1", "pass", "resign", "4-5", "4 5", "C3", "undo", "board", "help", "hint", "quit", "", "x", "99", "-1", "1-", "A0", "ZZ9", "\x00", "5\r"} {
 		f.Add(uint8(i), line)
 	}
+	defer func(d time.Duration) { playHintTime = d }(playHintTime)
+	playHintTime = 100 * time.Millisecond
 	f.Fuzz(func(t *testing.T, which uint8, line string) {
 		if w, _, _ := strings.Cut(strings.TrimSpace(line), " "); strings.EqualFold(w, "save") {
 			return // save writes files; TestPlaySave covers it
@@ -624,6 +628,142 @@ func TestPlayGolden(t *testing.T) {
 			}
 			if text != string(want) {
 				t.Errorf("the session differs from %s (go test -run TestPlayGolden -play-update rewrites it):\n%s", file, text)
+			}
+		})
+	}
+}
+
+// playBrute is an independent evaluation for the hint tests: plain minimax
+// over the kernel's legal moves, to the end of the game. It is only used on
+// boards of up to 6 points, where positions never repeat (SEEDS.md: cycles
+// appear from 7 points) and the whole tree is a few ten thousand
+// games. It returns Black's margin under perfect play and the best moves of
+// the player to move.
+func playBrute(g *rules.Game) (value float64, best []rules.Move) {
+	if o := g.Outcome(); o.Over() {
+		return o.Margin, nil
+	}
+	sign := 1.0
+	if g.Position().ToMove() == rules.White {
+		sign = -1
+	}
+	bestV := math.Inf(-1)
+	for _, m := range g.LegalMoves(nil) {
+		if err := g.Play(m); err != nil {
+			panic(err)
+		}
+		v, _ := playBrute(g)
+		if err := g.Undo(); err != nil {
+			panic(err)
+		}
+		switch {
+		case sign*v > bestV:
+			bestV, best = sign*v, []rules.Move{m}
+		case sign*v == bestV:
+			best = append(best, m)
+		}
+	}
+	return sign * bestV, best
+}
+
+// hint names every best move the brute force finds and the value it
+// proves, in words, and its example line is a game of that value.
+func TestPlayHint(t *testing.T) {
+	cases := []struct {
+		name  string
+		size  int
+		moves []string // played before the hint
+	}{
+		{"5 points from the start", 5, nil},
+		{"6 points after Baljeu's first two moves", 6, []string{"1", "4"}},
+		{"6 points after Baljeu's first five moves", 6, []string{"1", "4", "5", "6", "2"}},
+		{"6 points from the start", 6, nil},
+	}
+	hintRE := regexp.MustCompile(`Hint: best moves? ([^;]*); with perfect play (.*) \(for example (.*)\)\.\n`)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rules.MustPreset("alak")
+			r.SetSize(c.size, 1)
+			g, err := rules.NewGame(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range c.moves {
+				m, err := notation.ParseMove(r, s)
+				if err == nil {
+					err = g.Play(m)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			value, best := playBrute(g.Clone())
+			var wantBest []string
+			for _, m := range best {
+				wantBest = append(wantBest, notation.FormatMove(r, m))
+			}
+			wantWords := "the game is a draw"
+			switch {
+			case value > 0:
+				wantWords = fmt.Sprintf("Black wins by %v", value)
+			case value < 0:
+				wantWords = fmt.Sprintf("White wins by %v", -value)
+			}
+
+			input := strings.Join(append(c.moves, "hint"), "\n") + "\n"
+			out, errOut, code := playSession(t, false, input, "--size", fmt.Sprint(c.size), "--white", "human")
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			sub := hintRE.FindStringSubmatch(out)
+			if sub == nil {
+				t.Fatalf("no hint in:\n%s", out)
+			}
+			if sub[1] != strings.Join(wantBest, ", ") || sub[2] != wantWords {
+				t.Errorf("hint: best %s, %s; the brute force: best %s, %s", sub[1], sub[2], strings.Join(wantBest, ", "), wantWords)
+			}
+			line := g.Clone()
+			for _, s := range strings.Fields(sub[3]) {
+				m, err := notation.ParseMove(r, s)
+				if err == nil {
+					err = line.Play(m)
+				}
+				if err != nil {
+					t.Fatalf("example line %s: %s: %v", sub[3], s, err)
+				}
+			}
+			if o := line.Outcome(); o.Over() && o.Margin != value {
+				t.Errorf("example line %s ends %s, margin %v, not the value %v", sub[3], o, o.Margin, value)
+			}
+			if n := len(playMoves(out)); n != len(c.moves) {
+				t.Errorf("%d moves announced, want %d: hint must not play", n, len(c.moves))
+			}
+		})
+	}
+}
+
+// When the solver cannot finish in time, or cannot solve the board, hint
+// says so in one sentence and the game goes on unchanged.
+func TestPlayHintCannot(t *testing.T) {
+	defer func(d time.Duration) { playHintTime = d }(playHintTime)
+	playHintTime = 50 * time.Millisecond
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"too long", []string{"--size", "40"}, "No hint: the solver could not finish in 50ms ("},
+		{"grid", []string{"--rules", "alterigo"}, "No hint: the solver handles lines only, not a 9x9 grid.\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, "hint\n", c.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			replies := playReplies(out)
+			if len(replies) != 3 || !strings.HasPrefix(replies[1], c.want) || strings.Count(replies[1], "\n") != 1 {
+				t.Errorf("reply %q, want one line starting %q", replies[1], c.want)
 			}
 		})
 	}
