@@ -92,6 +92,9 @@ func sign(c Color) float64 {
 
 // Score counts the board under the rules' scoring, komi added to White.
 func (pos Position) Score() (black, white float64) {
+	if pos.e == nil {
+		return 0, 0
+	}
 	r := &pos.e.r
 	stones := [2]int{pos.Count(Black), pos.Count(White)}
 	var terr [2]int
@@ -118,6 +121,9 @@ func (pos Position) Score() (black, white float64) {
 // neighbours are stones of that colour only (the ends of a line and edges of
 // a grid border no one). A region with no stone around it belongs to no one.
 func (pos Position) Territory() (t [2]int) {
+	if pos.e == nil {
+		return t
+	}
 	if pos.g != nil {
 		return pos.g.territory(pos.e)
 	}

@@ -77,13 +77,28 @@ func (e *engine) start() Position {
 }
 
 // Rules returns the rules the position is played under.
-func (pos Position) Rules() Rules { return pos.e.r }
+func (pos Position) Rules() Rules {
+	if pos.e == nil {
+		return Rules{}
+	}
+	return pos.e.r
+}
 
 // Size returns the width and height of the board (height 1 for a line).
-func (pos Position) Size() (w, h int) { return pos.e.r.Width, pos.e.r.Height }
+func (pos Position) Size() (w, h int) {
+	if pos.e == nil {
+		return 0, 0
+	}
+	return pos.e.r.Width, pos.e.r.Height
+}
 
 // Points returns the number of points on the board.
-func (pos Position) Points() int { return pos.e.n }
+func (pos Position) Points() int {
+	if pos.e == nil {
+		return 0
+	}
+	return pos.e.n
+}
 
 // ToMove returns the player to move.
 func (pos Position) ToMove() Color { return pos.toMove }
@@ -102,7 +117,7 @@ func (pos Position) Prisoners(c Color) int { return int(pos.prisoners[c]) }
 
 // At returns the colour of the stone on point p, or None.
 func (pos Position) At(p int) Color {
-	if p < 0 || p >= pos.e.n {
+	if p < 0 || p >= pos.Points() {
 		return None
 	}
 	if pos.g != nil {
@@ -129,7 +144,7 @@ func (pos Position) Count(c Color) int {
 // of the ko rule (points just captured under KoCaptured, the ko point under
 // KoSimple). Superko is not included: it depends on the history.
 func (pos Position) Forbidden(p int) bool {
-	if p < 0 || p >= pos.e.n {
+	if p < 0 || p >= pos.Points() {
 		return false
 	}
 	if pos.g != nil {
@@ -140,7 +155,7 @@ func (pos Position) Forbidden(p int) bool {
 
 // Removed reports whether the last move emptied point p by a capture.
 func (pos Position) Removed(p int) bool {
-	if p < 0 || p >= pos.e.n {
+	if p < 0 || p >= pos.Points() {
 		return false
 	}
 	if pos.g != nil {
@@ -366,7 +381,7 @@ func (pos Position) hasLegal() bool {
 // fast path for playouts and search; ok is false on grids and sliding rules.
 func (pos Position) LegalPoints() (pts uint64, ok bool) {
 	e := pos.e
-	if pos.g != nil || e.r.Movement != Placement {
+	if e == nil || pos.g != nil || e.r.Movement != Placement {
 		return 0, false
 	}
 	if pos.end != NotOver {

@@ -392,3 +392,23 @@ func TestRepetitionDraw(t *testing.T) {
 		t.Errorf("undo: %v, over=%v; want the game open again", err, g.Over())
 	}
 }
+
+// The zero Position is safe to ask anything: it has no board and no moves.
+func TestZeroPosition(t *testing.T) {
+	var pos Position
+	w, h := pos.Size()
+	pts, ok := pos.LegalPoints()
+	b, wh := pos.Score()
+	if pos.Points() != 0 || w != 0 || h != 0 || pos.At(0) != None || pos.Count(Black) != 0 ||
+		pos.Forbidden(0) || pos.Removed(0) || pts != 0 || ok || b != 0 || wh != 0 ||
+		len(pos.LegalMoves(nil)) != 0 || pos.Over() || pos.Outcome().Over() || pos.String() != "" ||
+		pos.Territory() != [2]int{} || pos.Rules() != (Rules{}) {
+		t.Errorf("the zero Position reports a board")
+	}
+	if _, err := pos.Play(Place(0)); !errors.Is(err, ErrSetup) {
+		t.Errorf("Play on the zero Position: %v, want ErrSetup", err)
+	}
+	if m := pos.Mirror(); m != pos {
+		t.Errorf("Mirror of the zero Position changed it")
+	}
+}
