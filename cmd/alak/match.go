@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"alak/arena"
+	"alak/player"
+	"alak/rules"
+)
+
+func init() {
+	register(command{name: "match", summary: "play computer players against each other and measure their strength", run: matchRun})
+}
+
+const matchUsage = `usage: alak match P1 P2 [--rules R] [--size N] [--OPTION VALUE ...] [--games K]
+                  [--movetime 100ms | --playouts N] [--openings random:2] [--json] [--sgf-dir DIR]
+       alak match --ladder [--players P,P,...] [--rules R] [--size N] [--games K] [--movetime 100ms]
+Plays K games between two players, alternating colours, from random openings
+shared by each pair of games, in parallel on every core. It prints P1's wins,
+draws and losses, P1's score with a 95% confidence interval and the Elo
+difference. --ladder plays every player against every other and prints an Elo
+table. A player is a spec such as random, greedy, alphabeta:depth=6,
+mcts:playouts=2000, perfect, level:5, or gtp:PATH ARGS... for an external
+engine; --movetime and --playouts set the budget of search players whose spec
+sets none.`
+
+// matchLadderPlayers are the built-in players a ladder plays by default.
+var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
+
+func matchRun(e *env, args []string) int {
+	fs := flag.NewFlagSet("match", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, matchUsage)
+		fs.PrintDefaults()
+	}
+	buildRules := rulesFlags(fs)
+	games := fs.Int("games", 20, "games to play (per pair with --ladder)")
+	movetime := fs.Duration("movetime", 0, "time per move of the search players whose spec sets no budget, such as 100ms")
+	playouts := fs.Int("playouts", 0, "playouts per move of mcts players whose spec sets no budget")
+	openings := fs.String("openings", "random:2", "openings: random:N (N random plies, shared by each pair of games) or none")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	sgfDir := fs.String("sgf-dir", "", "write every game as SGF into this folder")
+	seed := fs.Uint64("seed", 1, "seed of the openings and the players")
+	workers := fs.Int("workers", 0, "games played at once (default: one per core)")
+	ladder := fs.Bool("ladder", false, "play every player against every other and print an Elo table")
+	ladderPlayers := fs.String("players", strings.Join(matchLadderPlayers, ","), "with --ladder: the players, comma-separated")
+	pos, err := matchParse(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	r, err := buildRules()
+	if err != nil {
+		return fail(e, "match", err)
+	}
+	if *games < 1 {
+		return fail(e, "match", fmt.Errorf("--games %d: play at least one game", *games))
+	}
+	if *movetime < 0 || *playouts < 0 {
+		return fail(e, "match", errors.New("--movetime and --playouts must not be negative"))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	budget := func(spec string) string { return player.WithBudget(spec, *movetime, *playouts) }
+
+	if *ladder {
+		if len(pos) > 0 {
+			return fail(e, "match", fmt.Errorf("--ladder takes its players from --players, not %q", strings.Join(pos, " ")))
+		}
+		return matchLadder(ctx, e, r, strings.Split(*ladderPlayers, ","), budget, arena.LadderConfig{
+			Rules: r, Games: *games, Openings: *openings, Seed: *seed, Workers: *workers,
+		}, *asJSON)
+	}
+	if len(pos) != 2 {
+		fmt.Fprintln(e.stderr, matchUsage)
+		return fail(e, "match", fmt.Errorf("two players are needed, got %d: %q", len(pos), pos))
+	}
+	cfg := arena.Config{
+		Rules: r, Players: [2]string{budget(pos[0]), budget(pos[1])}, Games: *games,
+		Openings: *openings, Seed: *seed, Workers: *workers, SGFDir: *sgfDir,
+	}
+	start := time.Now()
+	if e.terminal {
+		cfg.Progress = func(p arena.Progress) {
+			fmt.Fprintf(e.stderr, "\r\033[K%d/%d games: P1 %d wins, %d draws, %d losses, %s",
+				p.Done, p.Games, p.Wins[0], p.Draws, p.Wins[1], time.Since(start).Round(time.Second))
+		}
+	}
+	res, err := arena.Match(ctx, cfg)
+	if e.terminal {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		if res.Games > 0 {
+			matchPrint(e.stderr, r, [2]string{pos[0], pos[1]}, res, *openings)
+		}
+		return fail(e, "match", err)
+	}
+	if *asJSON {
+		fmt.Fprintln(e.stdout, matchJSON([2]string{pos[0], pos[1]}, res))
+		return 0
+	}
+	matchPrint(e.stdout, r, cfg.Players, res, *openings)
+	return 0
+}
+
+// matchParse parses flags placed before, between and after the players.
+func matchParse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		// A gtp: player takes the words after it up to the next flag.
+		p := args[0]
+		args = args[1:]
+		if strings.HasPrefix(p, "gtp:") {
+			for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				p += " " + args[0]
+				args = args[1:]
+			}
+		}
+		pos = append(pos, p)
+	}
+}
+
+// matchElo writes an Elo figure as a whole number, rounded toward zero.
+func matchElo(x float64) int { return int(math.Trunc(x)) }
+
+// matchJSON writes the result as the issue specifies, keys in that order.
+func matchJSON(players [2]string, res arena.Result) string {
+	j := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	score := math.Round(res.Score*10000) / 10000
+	return fmt.Sprintf(`{"players": [%s, %s], "games": %d, "wins": [%d, %d], "draws": %d, "score": %s, "elo": %d, "elo_ci95": [%d, %d]}`,
+		j(players[0]), j(players[1]), res.Games, res.Wins[0], res.Wins[1], res.Draws, j(score),
+		matchElo(res.Elo), matchElo(res.EloCI[0]), matchElo(res.EloCI[1]))
+}
+
+func matchPrint(w io.Writer, r rules.Rules, players [2]string, res arena.Result, openings string) {
+	fmt.Fprintf(w, "%s against %s: %s, %d games, openings %s\n", players[0], players[1], r, res.Games, openings)
+	fmt.Fprintf(w, "P1 %s: %d wins, %d draws, %d losses\n", players[0], res.Wins[0], res.Draws, res.Wins[1])
+	fmt.Fprintf(w, "score %.3f (95%% CI %.3f to %.3f)\n", res.Score, res.ScoreCI[0], res.ScoreCI[1])
+	fmt.Fprintf(w, "Elo %+d (95%% CI %+d to %+d)\n", matchElo(res.Elo), matchElo(res.EloCI[0]), matchElo(res.EloCI[1]))
+}
+
+func matchLadder(ctx context.Context, e *env, r rules.Rules, names []string, budget func(string) string, cfg arena.LadderConfig, asJSON bool) int {
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			cfg.Players = append(cfg.Players, budget(n))
+		}
+	}
+	start := time.Now()
+	if e.terminal {
+		cfg.Progress = func(a, b int, p arena.Progress) {
+			fmt.Fprintf(e.stderr, "\r\033[K%s against %s: %d/%d games, %s", cfg.Players[a], cfg.Players[b], p.Done, p.Games, time.Since(start).Round(time.Second))
+		}
+	}
+	lad, err := arena.RunLadder(ctx, cfg)
+	if e.terminal {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		return fail(e, "match", err)
+	}
+	if asJSON {
+		type row struct {
+			Player string  `json:"player"`
+			Elo    int     `json:"elo"`
+			Games  int     `json:"games"`
+			Score  float64 `json:"score"`
+		}
+		rows := []row{}
+		for _, rt := range lad.Ratings {
+			rows = append(rows, row{rt.Player, matchElo(math.Round(rt.Elo)), rt.Games, math.Round(rt.Score*10000) / 10000})
+		}
+		b, _ := json.Marshal(map[string]any{"rules": r.String(), "games_per_pair": cfg.Games, "ratings": rows})
+		fmt.Fprintln(e.stdout, string(b))
+		return 0
+	}
+	fmt.Fprintf(e.stdout, "Ladder: %s, %d games per pair, openings %s; Elo relative to %s\n\n", r, cfg.Games, cfg.Openings, cfg.Players[0])
+	fmt.Fprintln(e.stdout, "| rank | player | Elo | games | score |")
+	fmt.Fprintln(e.stdout, "|---:|---|---:|---:|---:|")
+	for i, rt := range lad.Ratings {
+		fmt.Fprintf(e.stdout, "| %d | %s | %s | %d | %.3f |\n", i+1, rt.Player, strconv.Itoa(int(math.Round(rt.Elo))), rt.Games, rt.Score)
+	}
+	fmt.Fprintln(e.stdout, "\n| P1 | P2 | P1 wins | draws | P2 wins | P1 score |")
+	fmt.Fprintln(e.stdout, "|---|---|---:|---:|---:|---:|")
+	for _, m := range lad.Pairs {
+		fmt.Fprintf(e.stdout, "| %s | %s | %d | %d | %d | %.3f |\n", m.Players[0], m.Players[1], m.Wins[0], m.Draws, m.Wins[1], m.Score)
+	}
+	return 0
+}
