@@ -51,13 +51,14 @@ func playRun(e *env, args []string) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: alak play [--rules R] [--size N] [--OPTION VALUE ...] [--black human|PLAYER] [--white human|PLAYER] [--seed N] [--position DIAGRAM [--to-move x|o]]")
+		fmt.Fprintln(e.stderr, "usage: alak play [--rules R] [--size N] [--OPTION VALUE ...] [--black human|PLAYER] [--white human|PLAYER | --level N] [--seed N] [--position DIAGRAM [--to-move x|o]]")
 		fmt.Fprintln(e.stderr, "Plays a game in the terminal; type help during the game for the commands.")
 		fs.PrintDefaults()
 	}
 	buildRules := rulesFlags(fs)
-	black := fs.String("black", "human", "who plays x (Black, first): human, or a computer player: "+strings.Join(player.Names(), ", "))
-	white := fs.String("white", playComputer, "who plays o (White): human, or a computer player: "+strings.Join(player.Names(), ", "))
+	black := fs.String("black", "human", "who plays x (Black, first): human, or a computer player: "+playPlayers())
+	white := fs.String("white", playComputer, "who plays o (White): human, or a computer player: "+playPlayers())
+	level := fs.Int("level", 0, fmt.Sprintf("White's computer player by strength, 1 (random) to %d (the strongest), instead of --white", player.Levels()))
 	seed := fs.Uint64("seed", 0, "seed of the computer players' randomness (default: a new seed every game)")
 	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--oX- (/ marks points just captured)")
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone, else x)")
@@ -74,10 +75,21 @@ func playRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "play", err)
 	}
-	seedSet := false
-	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
-	if !seedSet {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["seed"] {
 		*seed = rand.Uint64()
+	}
+	whiteName := *white
+	if given["level"] {
+		if given["white"] {
+			return fail(e, "play", fmt.Errorf("--level and --white both choose White's player: give one of them"))
+		}
+		spec, err := player.Level(*level)
+		if err != nil {
+			return fail(e, "play", fmt.Errorf("--level: %w", err))
+		}
+		*white, whiteName = spec, fmt.Sprintf("level %d (%s)", *level, spec)
 	}
 	game, err := playStart(r, *diagram, *toMove)
 	if err != nil {
@@ -93,7 +105,16 @@ func playRun(e *env, args []string) int {
 		}
 		g.sides[i] = s
 	}
+	if !g.sides[rules.White].human() {
+		g.sides[rules.White].spec = whiteName
+	}
 	return g.loop()
+}
+
+// playPlayers lists the computer players a side can be.
+func playPlayers() string {
+	return fmt.Sprintf("%s (NAME:OPTIONS sets a budget, such as mcts:time=1s), or level:N for N from 1 to %d",
+		strings.Join(player.Names(), ", "), player.Levels())
 }
 
 // playStart builds the game: the rules' start position, or the set-up

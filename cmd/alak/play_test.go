@@ -152,13 +152,30 @@ func TestPlayAgainstComputer(t *testing.T) {
 	}
 	r := rules.MustPreset("alak")
 	r.SetSize(7, 1)
-	for _, spec := range []string{"random", "greedy"} {
-		t.Run(spec, func(t *testing.T) {
-			out, errOut, code := playSession(t, false, input.String(), "--size", "7", "--white", spec, "--seed", "42")
+	level2, err := player.Level(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		spec   string // the player that must have made White's moves
+		banner string
+	}{
+		{"random", []string{"--white", "random"}, "random", "o is random."},
+		{"greedy", []string{"--white", "greedy"}, "greedy", "o is greedy."},
+		{"level 2", []string{"--level", "2"}, level2, "o is level 2 (" + level2 + ")."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, input.String(), append([]string{"--size", "7", "--seed", "42"}, c.args...)...)
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
-			g := playReplay(t, r, playMoves(out), rules.White, spec, 43)
+			if !strings.Contains(out, c.banner) {
+				t.Errorf("banner does not say %q:\n%s", c.banner, out)
+			}
+			g := playReplay(t, r, playMoves(out), rules.White, c.spec, 43)
 			if !g.Over() {
 				t.Fatalf("the game did not end after %d moves:\n%s", g.Len(), out)
 			}
@@ -445,6 +462,8 @@ func TestPlayFlagErrors(t *testing.T) {
 		{"bad size", []string{"--size", "0"}, `size="0": a line is N (1 to 64)`},
 		{"bad option", []string{"--ko", "maybe"}, `ko="maybe": accepted values are none, captured`},
 		{"unknown player", []string{"--black", "wizard"}, `--black: unknown player "wizard"`},
+		{"level and white", []string{"--level", "2", "--white", "random"}, "--level and --white both choose White's player: give one of them"},
+		{"level out of range", []string{"--level", "0"}, "--level: level 0: the levels are 1 (random) to"},
 		{"to-move alone", []string{"--to-move", "o"}, "--to-move o needs --position"},
 		{"bad to-move", []string{"--position", "x--", "--to-move", "z"}, `--to-move: syntax error: player "z"`},
 		{"bad diagram", []string{"--position", "x-q"}, `--position: invalid position: diagram "x-q": 'q' is not a point`},
