@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strings"
@@ -785,5 +786,46 @@ func TestPlayHintCannot(t *testing.T) {
 				t.Errorf("reply %q, want one line starting %q", replies[1], c.want)
 			}
 		})
+	}
+}
+
+// A game that ends by repetition (the alak preset's third occurrence of a
+// position, issue 2) ends the session with a draw. The moves come from
+// seeded random playouts of the kernel, the first that repeats a position
+// three times; SEEDS.md says positions repeat on boards of 7 or more points.
+func TestPlayRepetitionDraw(t *testing.T) {
+	r := rules.MustPreset("alak")
+	r.SetSize(7, 1)
+	var moves []string
+	rng := rand.New(rand.NewPCG(1, 2))
+	for try := 0; try < 100000 && moves == nil; try++ {
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			ms := g.LegalMoves(nil)
+			if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g.Outcome().Reason == rules.Repetition {
+			for _, m := range g.Moves() {
+				moves = append(moves, notation.FormatMove(r, m))
+			}
+		}
+	}
+	if moves == nil {
+		t.Fatal("no random game on 7 points ended by repetition")
+	}
+	out, errOut, code := playSession(t, false, strings.Join(moves, "\n")+"\n", "--size", "7", "--white", "human")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if n := len(playMoves(out)); n != len(moves) {
+		t.Errorf("%d moves announced, want %d", n, len(moves))
+	}
+	if !strings.Contains(out, "Game over: draw by repetition.\nsave the game?") {
+		t.Errorf("no draw by repetition at the end of:\n%s", out[max(0, len(out)-400):])
 	}
 }
