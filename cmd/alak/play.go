@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -424,7 +425,8 @@ func playValueWords(r rules.Rules, v float64) string {
 
 // save writes the game so far to the file name: an SGF record, or a plain
 // move list when the name ends in .txt. The record is built in memory
-// first, so a failure leaves no half-written file.
+// first, so a failure leaves no half-written file, and an existing file is
+// never overwritten.
 func (g *playGame) save(name string) error {
 	rec := notation.NewRecord(g.game)
 	rec.Black, rec.White = g.sides[rules.Black].spec, g.sides[rules.White].spec
@@ -436,7 +438,18 @@ func (g *playGame) save(name string) error {
 	if err := write(&buf, rec); err != nil {
 		return fmt.Errorf("%w (a file name ending in .txt saves a move list)", err)
 	}
-	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists; give a new file name", name)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
 		return err
 	}
 	g.printf("Saved the game (%d moves) to %s as %s.\n", g.game.Len(), name, form)

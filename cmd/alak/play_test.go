@@ -829,3 +829,26 @@ func TestPlayRepetitionDraw(t *testing.T) {
 		t.Errorf("no draw by repetition at the end of:\n%s", out[max(0, len(out)-400):])
 	}
 }
+
+// save never overwrites a file: the existing file keeps its content and the
+// game goes on unchanged.
+func TestPlaySaveExisting(t *testing.T) {
+	file := t.TempDir() + "/kept.sgf"
+	if err := os.WriteFile(file, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := playSession(t, false, "1\nboard\nsave "+file+"\nboard\n", "--size", "6", "--white", "human")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	replies := playReplies(out)
+	if want := "Could not save: " + file + " already exists; give a new file name.\n"; replies[3] != want {
+		t.Errorf("reply %q, want %q", replies[3], want)
+	}
+	if replies[2] != replies[4] {
+		t.Errorf("the board changed:\nbefore %q\nafter  %q", replies[2], replies[4])
+	}
+	if data, err := os.ReadFile(file); err != nil || string(data) != "keep me\n" {
+		t.Errorf("the file now holds %q (%v), want it kept", data, err)
+	}
+}
