@@ -321,8 +321,16 @@ func (g *playGame) legalList() string {
 	return "legal now: " + strings.Join(names, ", ")
 }
 
+// computerMove asks the computer side for its move and plays it. On a
+// terminal a line says the computer is thinking, erased once it has moved.
 func (g *playGame) computerMove(s playSide) error {
+	if g.e.terminal {
+		g.printf("%c (%s) is thinking...", g.game.Position().ToMove().Symbol(), s.spec)
+	}
 	m, err := s.p.Move(context.Background(), g.game)
+	if g.e.terminal {
+		g.printf("\r\x1b[K")
+	}
 	if err != nil {
 		return err
 	}

@@ -513,6 +513,7 @@ func TestPlaySession(t *testing.T) {
 		{"grid vertex", []string{"--rules", "alterigo", "--white", "human"}, false, "e5\n", []string{"x plays E5"}, 0},
 		{"board", []string{"--size", "4"}, false, "board\n", []string{"x> ", " - - - -\n 1 2 3 4\n a b c d\nBlack (x) to move."}, 0},
 		{"colour on a terminal", []string{"--white", "human"}, true, "1\n", []string{"x plays 1", "\x1b["}, 0},
+		{"thinking on a terminal", []string{"--white", "greedy", "--seed", "1"}, true, "1\n", []string{"x plays 1", "o (greedy) is thinking...\r\x1b[Ko plays "}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
