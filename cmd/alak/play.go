@@ -279,6 +279,9 @@ func (g *playGame) humanMove(s string) {
 	m, err := notation.ParseMove(g.r, s)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), notation.ErrNotation.Error()+": ")
+		if !g.r.Pass {
+			msg = strings.Replace(msg, "(or pass, resign)", "(or resign)", 1)
+		}
 		g.printf("%s; type help for the commands.\n", playSentence(msg))
 		return
 	}
