@@ -81,7 +81,7 @@ func playRun(e *env, args []string) int {
 	if !given["seed"] {
 		*seed = rand.Uint64()
 	}
-	whiteName := *white
+	levelName := ""
 	if given["level"] {
 		if given["white"] {
 			return fail(e, "play", fmt.Errorf("--level and --white both choose White's player: give one of them"))
@@ -90,7 +90,7 @@ func playRun(e *env, args []string) int {
 		if err != nil {
 			return fail(e, "play", fmt.Errorf("--level: %w", err))
 		}
-		*white, whiteName = spec, fmt.Sprintf("level %d (%s)", *level, spec)
+		*white, levelName = spec, fmt.Sprintf("level %d (%s)", *level, spec)
 	}
 	game, err := playStart(r, *diagram, *toMove)
 	if err != nil {
@@ -106,8 +106,8 @@ func playRun(e *env, args []string) int {
 		}
 		g.sides[i] = s
 	}
-	if !g.sides[rules.White].human() {
-		g.sides[rules.White].spec = whiteName
+	if levelName != "" {
+		g.sides[rules.White].spec = levelName
 	}
 	return g.loop()
 }
