@@ -46,6 +46,10 @@ type playGame struct {
 	game  *rules.Game
 	r     rules.Rules
 	sides [2]playSide // indexed by rules.Black, rules.White
+
+	tableDir    string       // the solver's results tables for hint ("none": no table)
+	table       *solve.Table // loaded at the first hint; nil when there is none
+	tableLoaded bool
 }
 
 func playRun(e *env, args []string) int {
@@ -62,6 +66,7 @@ func playRun(e *env, args []string) int {
 	level := fs.Int("level", 0, fmt.Sprintf("White's computer player by strength, 1 (random) to %d (the strongest), instead of --white", player.Levels()))
 	seed := fs.Uint64("seed", 0, "seed of the computer players' randomness (default: a new seed every game)")
 	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--oX- (/ marks points just captured)")
+	tableDir := fs.String("table-dir", "", "directory of the solver's results tables that hint reads, as alak solve writes them (default $XDG_CACHE_HOME/alak or ~/.cache/alak; none: no table)")
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone, else x)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -96,7 +101,7 @@ func playRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "play", err)
 	}
-	g := &playGame{e: e, in: bufio.NewReader(e.stdin), game: game, r: game.Rules()}
+	g := &playGame{e: e, in: bufio.NewReader(e.stdin), game: game, r: game.Rules(), tableDir: *tableDir}
 	// Black's computer uses the seed, White's the seed plus one, so that two
 	// copies of the same player do not mirror each other.
 	for i, spec := range []string{*black, *white} {
@@ -378,22 +383,39 @@ func (g *playGame) undo() {
 	g.showBoard()
 }
 
-// playHintTime is how long hint lets the solver think.
-var playHintTime = 2 * time.Second
+// playHintTime is how long hint lets the solver think; playHintNodes, when
+// not 0, bounds the positions it may search (tests use it for a budget that
+// does not depend on the machine's speed).
+var (
+	playHintTime        = 2 * time.Second
+	playHintNodes int64 = 0
+)
 
 // hint asks the solver for the best moves from the current position, under
-// the game's history, and says what perfect play leads to. It says so when
-// the solver cannot finish in playHintTime.
+// the game's history, and says what perfect play leads to. The solver reads
+// the results table of the rules (alak solve fills it) but hint does not
+// write it. It says so when the solver cannot finish in time.
 func (g *playGame) hint() {
+	if !g.tableLoaded {
+		g.tableLoaded = true
+		if t, err := solveTable(g.tableDir, g.r); err != nil {
+			fmt.Fprintf(g.e.stderr, "alak play: hint goes on without the results table: %v\n", err)
+		} else {
+			g.table = t
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), playHintTime)
 	defer cancel()
-	res, err := solve.Solve(ctx, g.game.Clone(), solve.Options{})
+	res, err := solve.Solve(ctx, g.game.Clone(), solve.Options{Table: g.table, MaxNodes: playHintNodes})
 	switch {
 	case errors.Is(err, solve.ErrUnsupported):
 		g.printf("No hint: the solver handles lines only, not a %s grid.\n", g.r.SizeString())
 		return
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		g.printf("No hint: the solver could not finish in %v (%d positions searched).\n", playHintTime, res.Nodes)
+		return
+	case errors.Is(err, solve.ErrNodeLimit):
+		g.printf("No hint: the solver could not finish within %d positions.\n", playHintNodes)
 		return
 	case err != nil:
 		g.printf("No hint: %v.\n", err)

@@ -17,6 +17,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/solve"
 )
 
 // playSession runs `alak play ARGS` with input as standard input.
@@ -587,7 +588,7 @@ func FuzzPlayLine(f *testing.F) {
 			}
 		}
 		var out bytes.Buffer
-		g := &playGame{e: &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, game: game, r: r}
+		g := &playGame{e: &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, game: game, r: r, tableDir: "none"}
 		g.in = bufio.NewReader(g.e.stdin)
 		g.sides = [2]playSide{{spec: "human"}, {spec: "human"}}
 		before, n := game.Position().Hash(), game.Len()
@@ -732,7 +733,7 @@ func TestPlayHint(t *testing.T) {
 			}
 
 			input := strings.Join(append(c.moves, "hint"), "\n") + "\n"
-			out, errOut, code := playSession(t, false, input, "--size", fmt.Sprint(c.size), "--white", "human")
+			out, errOut, code := playSession(t, false, input, "--size", fmt.Sprint(c.size), "--white", "human", "--table-dir", "none")
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
@@ -778,7 +779,7 @@ func TestPlayHintCannot(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, errOut, code := playSession(t, false, "hint\n", c.args...)
+			out, errOut, code := playSession(t, false, "hint\n", append(c.args, "--table-dir", "none")...)
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
@@ -851,5 +852,59 @@ func TestPlaySaveExisting(t *testing.T) {
 	}
 	if data, err := os.ReadFile(file); err != nil || string(data) != "keep me\n" {
 		t.Errorf("the file now holds %q (%v), want it kept", data, err)
+	}
+}
+
+// hint reads the solver's results table: with a table that a full solve of
+// the 8-point board filled, it answers within a budget of 50 positions what
+// the full solve found; without a table, the same budget is too small
+// (solving 8 points searches thousands of positions). A table file it
+// cannot read is reported and hint goes on without it.
+func TestPlayHintTable(t *testing.T) {
+	defer func(n int64) { playHintNodes = n }(playHintNodes)
+	r := rules.MustPreset("alak")
+	r.SetSize(8, 1)
+	dir := t.TempDir()
+	tab, err := solve.LoadTable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := solve.Solve(context.Background(), g, solve.Options{Table: tab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Save(); err != nil {
+		t.Fatal(err)
+	}
+	var best []string
+	for _, m := range res.Best {
+		best = append(best, notation.FormatMove(r, m))
+	}
+	broken := t.TempDir()
+	if err := os.WriteFile(broken+"/"+solve.FileName(r), []byte("not a table"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	playHintNodes = 50
+	cases := []struct {
+		name, dir, want, stderr string
+	}{
+		{"with the table", dir, "Hint: best move" + map[bool]string{true: "s"}[len(best) > 1] + " " + strings.Join(best, ", ") + "; with perfect play " + playValueWords(r, res.Value) + " (for example ", ""},
+		{"without a table", "none", "No hint: the solver could not finish within 50 positions.\n", ""},
+		{"unreadable table", broken, "No hint: the solver could not finish within 50 positions.\n", "alak play: hint goes on without the results table: table " + broken},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := playSession(t, false, "hint\n", "--size", "8", "--table-dir", c.dir)
+			if code != 0 || !strings.HasPrefix(errOut, c.stderr) || (c.stderr == "") != (errOut == "") {
+				t.Fatalf("exit %d, stderr %q, want %q", code, errOut, c.stderr)
+			}
+			if replies := playReplies(out); len(replies) != 3 || !strings.HasPrefix(replies[1], c.want) {
+				t.Errorf("reply %q, want it to start %q", replies[1], c.want)
+			}
+		})
 	}
 }
