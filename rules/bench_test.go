@@ -24,7 +24,8 @@ func nthBit(set uint64, k int) int {
 }
 
 // BenchmarkPlayoutAlak11 plays random playouts on the 11-point board under
-// alak rules with the fast path of LegalPoints; one op is one placement.
+// alak rules with the fast paths LegalPoints and Apply; one op is one
+// placement.
 func BenchmarkPlayoutAlak11(b *testing.B) {
 	root := start(b, MustPreset("alak"))
 	pos := root
@@ -36,8 +37,9 @@ func BenchmarkPlayoutAlak11(b *testing.B) {
 			pts, _ = pos.LegalPoints()
 		}
 		k := (rng.next() >> 32) * uint64(bits.OnesCount64(pts)) >> 32 // uniform below the count, no division
-		p := nthBit(pts, int(k))
-		pos, _ = pos.Play(Place(p))
+		if err := pos.Apply(Place(nthBit(pts, int(k)))); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "placements/s")
 }
@@ -67,7 +69,9 @@ func benchPlayout(b *testing.B, r Rules) {
 			pos = root
 			buf = pos.LegalMoves(buf[:0])
 		}
-		pos, _ = pos.Play(buf[rng.next()%uint64(len(buf))])
+		if err := pos.Apply(buf[rng.next()%uint64(len(buf))]); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }

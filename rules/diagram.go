@@ -178,7 +178,7 @@ func setup(pos Position, cells []Color, toMove Color, last int, slash []int) (Po
 				prev := pos.st
 				prev[toMove.Opp()] &^= 1 << last
 				prev[toMove] |= pos.removed
-				if back, _, _, err := e.place(pos.st, toMove, slash[0]); err == nil && back == prev {
+				if back, _, _, ok := e.place(pos.st, toMove, slash[0]); ok && back == prev {
 					pos.forbid = pos.removed
 				}
 			}

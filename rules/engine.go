@@ -126,8 +126,9 @@ func (e *engine) rightRun(run, wall, bit uint64) (uint64, bool) {
 
 // place puts a stone of colour c on the empty point p of a line and applies
 // captures and the own-liberty rule, without ko checks. It returns the new
-// stones, the enemy points captured and the mover's points removed.
-func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost uint64, err error) {
+// stones, the enemy points captured and the mover's points removed; ok is
+// false when the placement is suicide under OwnIllegal.
+func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost uint64, ok bool) {
 	bit := uint64(1) << p
 	me, op := st[c]|bit, st[c^1]
 	if op&(bit>>1) != 0 {
@@ -149,14 +150,14 @@ func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost 
 		rrun, rc := e.rightRun(me, wall, bit)
 		if lc && rc {
 			if e.r.Own == OwnIllegal {
-				return st, 0, 0, ErrSuicide
+				return st, 0, 0, false
 			}
 			lost = lrun | bit | rrun
 		}
 	}
 	nst[c] = me &^ lost
 	nst[c^1] = op &^ capt
-	return nst, capt, lost, nil
+	return nst, capt, lost, true
 }
 
 // slideTargets returns the slots a piece on from can slide to: the nearest

@@ -194,18 +194,37 @@ func (pos Position) BoardHash() uint64 { return pos.hash }
 func (pos Position) Over() bool { return pos.end != NotOver }
 
 // Play returns the position after move m, or an error wrapping ErrIllegal
-// that says why m is not legal. Resign is accepted in every position that is
-// not over. Superko is not checked here: use Game.
+// that says why m is not legal (and the position unchanged). Resign is
+// accepted in every position that is not over. Superko is not checked here:
+// use Game.
 func (pos Position) Play(m Move) (Position, error) {
+	err := pos.Apply(m)
+	return pos, err
+}
+
+// Apply plays m on the position held by the caller, in place: *pos becomes
+// the position after m, as Play would return it. On error *pos is left
+// unchanged. It is Play without copies, for the hot loops of searches and
+// playouts; positions stay values (Apply changes only the caller's copy).
+func (pos *Position) Apply(m Move) error {
 	if pos.e == nil {
-		return pos, fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
+		return fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
 	}
 	if pos.end != NotOver {
-		return pos, ErrGameOver
+		return ErrGameOver
 	}
 	if m >= 0 && m < slideFlag && pos.g == nil && pos.e.r.Movement == Placement && int(m) < pos.e.n {
-		return (&pos).playLine(int(m))
+		return pos.placeLine(int(m))
 	}
+	next, err := pos.play(m)
+	if err == nil {
+		*pos = next
+	}
+	return err
+}
+
+// play is every move but the line placement of Apply's fast path.
+func (pos Position) play(m Move) (Position, error) {
 	switch {
 	case m == Resign:
 		next := pos.advance(m)
@@ -241,10 +260,7 @@ func (pos Position) Play(m Move) (Position, error) {
 		if int(m) >= pos.e.n {
 			return pos, fmt.Errorf("point %d: %w: the board has %d points", int(m)+1, ErrOffBoard, pos.e.n)
 		}
-		if pos.g != nil {
-			return pos.playGrid(int(m))
-		}
-		return (&pos).playLine(int(m))
+		return pos.playGrid(int(m))
 	}
 	return pos, fmt.Errorf("move %d: %w: not a move", int32(m), ErrWrongKind)
 }
@@ -258,57 +274,59 @@ func (pos Position) advance(m Move) Position {
 	return pos
 }
 
-func (pos *Position) playLine(p int) (Position, error) {
+// placeLine plays a placement on a line in place; on error *pos is
+// unchanged.
+func (pos *Position) placeLine(p int) error {
 	e := pos.e
 	bit := uint64(1) << p
 	if (pos.st[Black]|pos.st[White])&bit != 0 {
-		return *pos, fmt.Errorf("point %d: %w", p+1, ErrOccupied)
+		return fmt.Errorf("point %d: %w", p+1, ErrOccupied)
 	}
 	if pos.forbid&bit != 0 {
 		if e.r.Ko == KoSimple {
-			return *pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+			return fmt.Errorf("point %d: %w", p+1, ErrKo)
 		}
-		return *pos, fmt.Errorf("point %d: %w", p+1, ErrForbidden)
+		return fmt.Errorf("point %d: %w", p+1, ErrForbidden)
 	}
 	c := pos.toMove
-	nst, capt, lost, err := e.place(pos.st, c, p)
-	if err != nil {
-		return *pos, fmt.Errorf("point %d: %w", p+1, err)
+	nst, capt, lost, ok := e.place(pos.st, c, p)
+	if !ok {
+		return fmt.Errorf("point %d: %w", p+1, ErrSuicide)
 	}
 	if e.r.Ko == KoSimple && pos.last == Pass && nst == pos.st {
-		return *pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+		return fmt.Errorf("point %d: %w", p+1, ErrKo)
 	}
-	next := *pos
-	next.last, next.toMove, next.passes, next.ply = Place(p), c^1, 0, pos.ply+1
-	next.st = nst
-	next.hash ^= zobrist.stone[c][p]
-	next.removed, next.forbid = capt|lost, 0
+	old := pos.st
+	pos.last, pos.toMove, pos.passes, pos.ply = Place(p), c^1, 0, pos.ply+1
+	pos.st = nst
+	pos.hash ^= zobrist.stone[c][p]
+	pos.removed, pos.forbid = capt|lost, 0
 	if capt|lost != 0 {
-		next.hash ^= hashRun(c^1, capt) ^ hashRun(c, lost)
-		next.prisoners[c] += int16(bits.OnesCount64(capt))
-		next.prisoners[c^1] += int16(bits.OnesCount64(lost))
+		pos.hash ^= hashRun(c^1, capt) ^ hashRun(c, lost)
+		pos.prisoners[c] += int16(bits.OnesCount64(capt))
+		pos.prisoners[c^1] += int16(bits.OnesCount64(lost))
 		switch e.r.Ko {
 		case KoCaptured:
-			next.forbid = capt
+			pos.forbid = capt
 		case KoSimple:
 			if bits.OnesCount64(capt) == 1 {
-				if back, _, _, err := e.place(nst, c^1, bits.TrailingZeros64(capt)); err == nil && back == pos.st {
-					next.forbid = capt
+				if back, _, _, ok := e.place(nst, c^1, bits.TrailingZeros64(capt)); ok && back == old {
+					pos.forbid = capt
 				}
 			}
 		}
 	}
-	if e.r.UnchangedLoses && nst == pos.st {
-		next.end = Unchanged
-		return next, nil
+	if e.r.UnchangedLoses && nst == old {
+		pos.end = Unchanged
+		return nil
 	}
 	// The common case needs no move generation: under the own-liberty
 	// rules other than OwnIllegal every empty point that is not forbidden
 	// is legal (the pass-after-ko case aside, which needs passing).
-	if !e.r.Pass && (e.r.Own == OwnIllegal || e.mask&^(nst[Black]|nst[White]|next.forbid) == 0) {
-		next.end = next.endState()
+	if !e.r.Pass && (e.r.Own == OwnIllegal || e.mask&^(nst[Black]|nst[White]|pos.forbid) == 0) {
+		pos.end = pos.endState()
 	}
-	return next, nil
+	return nil
 }
 
 func (pos Position) playSlide(m Move) (Position, error) {
@@ -394,8 +412,8 @@ func (pos Position) LegalPoints() (pts uint64, ok bool) {
 	}
 	for set := cand; set != 0; set &= set - 1 {
 		p := bits.TrailingZeros64(set)
-		nst, _, _, err := e.place(pos.st, pos.toMove, p)
-		if err != nil || (e.r.Ko == KoSimple && pos.last == Pass && nst == pos.st) {
+		nst, _, _, ok := e.place(pos.st, pos.toMove, p)
+		if !ok || (e.r.Ko == KoSimple && pos.last == Pass && nst == pos.st) {
 			cand &^= 1 << p
 		}
 	}
