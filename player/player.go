@@ -35,6 +35,7 @@ var constructors = map[string]func(args string, seed uint64) (Player, error){
 	"greedy":    func(args string, seed uint64) (Player, error) { return NewGreedy(seed), noArgs("greedy", args) },
 	"alphabeta": newAlphaBetaSpec,
 	"mcts":      newMCTSSpec,
+	"perfect":   newPerfectSpec,
 }
 
 func init() { constructors["level"] = newLevelSpec }
