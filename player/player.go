@@ -36,6 +36,7 @@ var constructors = map[string]func(args string, seed uint64) (Player, error){
 	"alphabeta": newAlphaBetaSpec,
 	"mcts":      newMCTSSpec,
 	"perfect":   newPerfectSpec,
+	"gtp":       newGTPSpec,
 }
 
 func init() { constructors["level"] = newLevelSpec }
