@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func matchSession(t *testing.T, terminal bool, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, terminal: terminal}
+	code = run(e, append([]string{"match"}, args...))
+	return out.String(), errb.String(), code
+}
+
+// matchJSONShape is the form the issue gives for --json, keys in order:
+// {"players": ["mcts", "greedy"], "games": 20, "wins": [17, 1], "draws": 2,
+// "score": 0.9, "elo": 381, "elo_ci95": [250, 600]}.
+var matchJSONShape = regexp.MustCompile(`^\{"players": \["[^"]+", "[^"]+"\], "games": \d+, "wins": \[\d+, \d+\], "draws": \d+, "score": [0-9.]+, "elo": -?\d+, "elo_ci95": \[-?\d+, -?\d+\]\}\n$`)
+
+func TestMatchJSON(t *testing.T) {
+	// Flags before, between and after the players.
+	out, stderr, code := matchSession(t, false, "--size", "7", "greedy", "--games", "6", "random", "--json", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !matchJSONShape.MatchString(out) {
+		t.Fatalf("output %q does not have the issue's form", out)
+	}
+	var v struct {
+		Players []string
+		Games   int
+		Wins    []int
+		Draws   int
+		Score   float64
+		Elo     int
+		EloCI   []int `json:"elo_ci95"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Players[0] != "greedy" || v.Players[1] != "random" || v.Games != 6 || v.Wins[0]+v.Wins[1]+v.Draws != 6 {
+		t.Fatalf("%+v", v)
+	}
+	// The score and Elo follow from the counts: points per game, and
+	// 400·log10(s/(1−s)) rounded toward zero (±1000 at a score of 0 or 1).
+	s := (float64(v.Wins[0]) + float64(v.Draws)/2) / 6
+	if math.Abs(v.Score-s) > 1e-4 {
+		t.Errorf("score %v, the counts give %v", v.Score, s)
+	}
+	elo := 1000
+	switch {
+	case s == 0:
+		elo = -1000
+	case s < 1:
+		elo = int(math.Trunc(400 * math.Log10(s/(1-s))))
+	}
+	if v.Elo != elo || v.EloCI[0] > v.Elo || v.EloCI[1] < v.Elo {
+		t.Errorf("Elo %d with interval %v; the score gives %d", v.Elo, v.EloCI, elo)
+	}
+	// The same seed plays the same match.
+	again, _, _ := matchSession(t, false, "--size", "7", "greedy", "--games", "6", "random", "--json", "--seed", "3")
+	if again != out {
+		t.Errorf("seed 3 printed %q, then %q", out, again)
+	}
+}
+
+func TestMatchText(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := matchSession(t, true, "mcts", "random", "--playouts", "50", "--games", "4", "--size", "6", "--sgf-dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"mcts:playouts=50 against random", "4 games", "P1 mcts:playouts=50:", "score ", "95% CI", "Elo "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// On a terminal the progress line is rewritten on standard error.
+	if !strings.Contains(stderr, "\r\033[K4/4 games") {
+		t.Errorf("no progress line on a terminal: %q", stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.sgf"))
+	if len(files) != 4 {
+		t.Errorf("%d SGF files in %s, want 4", len(files), dir)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "game-001.sgf"))
+	if err != nil || !bytes.Contains(data, []byte("SZ[6:1]")) || !bytes.Contains(data, []byte("PB[mcts:playouts=50]")) {
+		t.Errorf("game-001.sgf: %v\n%s", err, data)
+	}
+	// Not on a terminal: no progress line.
+	_, stderr, _ = matchSession(t, false, "random", "random", "--games", "2", "--size", "5")
+	if stderr != "" {
+		t.Errorf("progress written off a terminal: %q", stderr)
+	}
+}
+
+func TestMatchLadder(t *testing.T) {
+	out, stderr, code := matchSession(t, false, "--ladder", "--players", "random,greedy,alphabeta:depth=2", "--games", "4", "--size", "7")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"| rank | player | Elo | games | score |", "| random | greedy |", "| greedy | alphabeta:depth=2 |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ladder output lacks %q:\n%s", want, out)
+		}
+	}
+	// The anchor, random, is at Elo 0.
+	if !regexp.MustCompile(`\| \d \| random \| 0 \| 8 \|`).MatchString(out) {
+		t.Errorf("random is not the anchor at 0 with 8 games:\n%s", out)
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"random"},
+		{"random", "nobody"},
+		{"random", "random", "--games", "0"},
+		{"random", "random", "--openings", "book"},
+		{"random", "random", "--rules", "chess"},
+		{"--ladder", "random", "greedy"},
+		{"random", "random", "--movetime", "-1s"},
+	} {
+		if _, stderr, code := matchSession(t, false, args...); code != 2 || !strings.Contains(stderr, "alak match") {
+			t.Errorf("match %q: exit %d, stderr %q; want 2 and a message", args, code, stderr)
+		}
+	}
+	if _, _, code := matchSession(t, false, "-h"); code != 0 {
+		t.Errorf("match -h: exit %d", code)
+	}
+}
