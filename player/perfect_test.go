@@ -11,7 +11,7 @@ import (
 // gamePositions collects positions from seeded games between the given
 // players (random and greedy mix openings with purposeful moves), skipping
 // finished ones.
-func gamePositions(t *testing.T, r rules.Rules, games int, seed uint64) []*rules.Game {
+func gamePositions(t testing.TB, r rules.Rules, games int, seed uint64) []*rules.Game {
 	t.Helper()
 	var out []*rules.Game
 	for i := range games {
