@@ -123,6 +123,25 @@ func (s *lineSim) run(black, white, forbid uint64, toMove rules.Color, rng *fast
 	if toMove == rules.White {
 		me, op = white, black
 	}
+	if !s.unchanged && s.own != rules.OwnIllegal {
+		// The common case (alak): every empty point that is not forbidden
+		// is legal and no move loses at once.
+		for range limit {
+			pts := s.mask &^ (me | op | forbid)
+			if pts == 0 {
+				return s.result(me, op, toMove, true)
+			}
+			bit := uint64(1) << nthBit(pts, rng.n(bits.OnesCount64(pts)))
+			nme, nop, capt, _ := s.place(me, op, bit)
+			forbid = 0
+			if s.captured {
+				forbid = capt
+			}
+			me, op = nop, nme
+			toMove = toMove.Opp()
+		}
+		return s.result(me, op, toMove, false)
+	}
 	for range limit {
 		pts := s.legal(me, op, forbid)
 		if pts == 0 {

@@ -195,3 +195,33 @@ func TestPlayoutsEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestLineSimPlayoutsMatchKernel plays the same random games twice, on the
+// simulator and on the kernel (linePlayout draws its moves from
+// Position.LegalPoints with the same generator calls), from positions of
+// random games: the margins must be equal.
+func TestLineSimPlayoutsMatchKernel(t *testing.T) {
+	for _, spec := range []string{"alak", "alak size=7 edge=off", "alak own=illegal size=9", "alak own=removed ko=none size=8"} {
+		t.Run(spec, func(t *testing.T) {
+			r := mustRules(t, spec)
+			sim, _ := lineSimFor(r)
+			games := 0
+			randomGames(t, r, 30, 40, 4, func(g *rules.Game) {
+				pos := g.Position()
+				black, white, forbid, _ := pos.Line()
+				for seed := range uint64(5) {
+					a, b := fastRand{seed}, fastRand{seed}
+					got := sim.run(black, white, forbid, pos.ToMove(), &a, playoutLimit(r))
+					want := linePlayout(pos, &b, playoutLimit(r))
+					if got != want {
+						t.Fatalf("%v seed %d: simulator %+v, kernel %+v", pos, seed, got, want)
+					}
+					games++
+				}
+			})
+			if games < 500 {
+				t.Fatalf("only %d playouts compared", games)
+			}
+		})
+	}
+}
