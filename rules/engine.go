@@ -124,13 +124,9 @@ func (e *engine) rightRun(run, wall, bit uint64) (uint64, bool) {
 	return above & (lb - 1), wall&lb != 0
 }
 
-// place puts a stone of colour c on the empty point p of a line and applies
-// captures and the own-liberty rule, without ko checks. It returns the new
-// stones, the enemy points captured and the mover's points removed; ok is
-// false when the placement is suicide under OwnIllegal.
-func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost uint64, ok bool) {
-	bit := uint64(1) << p
-	me, op := st[c]|bit, st[c^1]
+// captures returns the runs of op next to the stone bit that are closed on
+// their far side by me (or by an end of the line that is not a liberty).
+func (e *engine) captures(op, me, bit uint64) (capt uint64) {
 	if op&(bit>>1) != 0 {
 		if run, closed := e.leftRun(op, me, bit); closed {
 			capt |= run
@@ -141,6 +137,17 @@ func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost 
 			capt |= run
 		}
 	}
+	return capt
+}
+
+// place puts a stone of colour c on the empty point p of a line and applies
+// captures and the own-liberty rule, without ko checks. It returns the new
+// stones, the enemy points captured and the mover's points removed; ok is
+// false when the placement is suicide under OwnIllegal.
+func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost uint64, ok bool) {
+	bit := uint64(1) << p
+	me, op := st[c]|bit, st[c^1]
+	capt = e.captures(op, me, bit)
 	if e.r.Own != OwnStays {
 		wall := op &^ capt
 		if e.r.Own == OwnRemovedTogether {
@@ -179,16 +186,7 @@ func (e *engine) slideTargets(empty uint64, from int) (left, right int) {
 func (e *engine) slide(st [2]uint64, c Color, from, to int) (nst [2]uint64, capt, lost uint64) {
 	bit := uint64(1) << to
 	me, op := st[c]&^(1<<from)|bit, st[c^1]
-	if op&(bit>>1) != 0 {
-		if run, closed := e.leftRun(op, me, bit); closed {
-			capt |= run
-		}
-	}
-	if op&(bit<<1) != 0 {
-		if run, closed := e.rightRun(op, me, bit); closed {
-			capt |= run
-		}
-	}
+	capt = e.captures(op, me, bit)
 	op &^= capt
 	switch e.r.SelfCapture {
 	case SelfPiece:
