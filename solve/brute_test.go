@@ -99,11 +99,13 @@ func TestAgainstBruteForce(t *testing.T) {
 	}{
 		{"alak", []int{1, 2, 3, 4, 5, 6}, nil},
 		{"alak", []int{3, 4, 5}, []string{"repetition", "2"}},
-		{"traditional", []int{1, 2, 3, 4}, nil},
-		{"tromp-taylor", []int{1, 2, 3, 4, 5}, nil},
-		{"alterigo", []int{1, 2, 3, 4, 5}, nil},
-		{"dewdney", []int{4, 5, 6}, nil},
-		{"golf", []int{4, 5, 6}, nil},
+		{"traditional", []int{1, 2}, nil},
+		{"tromp-taylor", []int{1, 2, 3}, nil},
+		{"alterigo", []int{1, 2, 3}, nil},
+		{"alak", []int{3, 4}, []string{"ko", "none"}},
+		{"alak", []int{3, 4}, []string{"ko", "none", "repetition", "2"}},
+		{"dewdney", []int{3, 4}, []string{"min", "1"}},
+		{"golf", []int{3, 4}, []string{"min", "1"}},
 	}
 	for _, c := range cases {
 		for _, n := range c.sizes {

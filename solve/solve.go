@@ -69,6 +69,7 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	}
 	s := newSearcher(ctx, r, opt)
 	s.start, s.lastProgress = start, start
+	s.root = g.Position()
 	if o := g.Outcome(); o.Over() {
 		res.Value, res.Outcome, res.Complete = o.Margin, o.Winner, true
 		res.Elapsed = time.Since(start)
@@ -229,6 +230,30 @@ func (s *searcher) queryGraph(hist []rules.Position, pos rules.Position, k *node
 		}
 	}
 	s.path = map[uint64]int32{k.rep: 0}
+	if len(s.exhausted) == 0 && s.table != nil {
+		if v, ok := s.table.get(k.tt); ok {
+			return int32(v)
+		}
+	}
+	if len(s.exhausted) == 0 && s.retroEligible() && !s.retroFailed {
+		if s.retro == nil {
+			g, err := s.solveGraph(s.root)
+			switch {
+			case errors.Is(err, errRetroMemory):
+				s.retroFailed = true
+			case err != nil:
+				s.abort = err
+				return 0
+			default:
+				s.retro = g
+			}
+		}
+		if s.retro != nil {
+			if v, ok := s.retro.valueOf(pos); ok {
+				return v
+			}
+		}
+	}
 	if len(s.exhausted) == 0 {
 		v, _ := s.search(pos, k, 0, -inf, inf)
 		return v

@@ -208,6 +208,18 @@ func (s *searcher) fill(hist []rules.Position, v int32) {
 	}
 	s.table.put(k.tt, int16(v))
 	added := 0
+	if s.retro != nil {
+		for i, p := range s.retro.pos {
+			if added >= maxTableEntries {
+				break
+			}
+			if s.retro.term[i] == noTerm {
+				pv, _ := s.retro.valueOf(p)
+				s.table.put(s.key(p), int16(pv))
+				added++
+			}
+		}
+	}
 	s.tt.each(func(e *entry) {
 		if e.lo == e.hi && added < maxTableEntries {
 			s.table.put(e.key, e.lo)
