@@ -328,3 +328,15 @@ func (s *searcher) legal(hist []rules.Position) []rules.Move {
 	}
 	return out
 }
+
+// Sign returns the outcome a value stands for: 1 (Black wins), -1 (White
+// wins) or 0 (a draw).
+func Sign(v float64) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
