@@ -138,6 +138,9 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", err)
 	}
 	r = g.Rules()
+	if !r.IsLine() {
+		return fail(e, "solve", fmt.Errorf("a %s grid: %w", r.SizeString(), solve.ErrUnsupported))
+	}
 	tab, err := solveTable(*sf.tableDir, r)
 	if err != nil {
 		return fail(e, "solve", err)
