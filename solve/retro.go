@@ -13,7 +13,7 @@ import (
 // which any cycle scores 0, computed exactly by one attractor per threshold.
 type retro struct {
 	s      *searcher
-	index  map[ttKey]int32
+	index  keyIndex
 	pos    []rules.Position
 	term   []int16 // value of a finished position (Black's margin, half points); noTerm if live
 	start  []int32 // successors of node i: succ[start[i]:start[i+1]]
@@ -40,7 +40,8 @@ func (s *searcher) key(pos rules.Position) ttKey { return s.keys(pos).tt }
 
 // solveGraph enumerates the positions reachable from root and solves them.
 func (s *searcher) solveGraph(root rules.Position) (*retro, error) {
-	g := &retro{s: s, index: map[ttKey]int32{}, budget: s.memoryMB << 20 / retroBytes}
+	g := &retro{s: s, budget: s.memoryMB << 20 / retroBytes}
+	g.index.init(1 << 12)
 	g.add(root)
 	g.start = append(g.start, 0)
 	var buf []rules.Move
@@ -77,12 +78,10 @@ func (s *searcher) solveGraph(root rules.Position) (*retro, error) {
 
 func (g *retro) add(pos rules.Position) int32 {
 	k := g.s.key(pos)
-	if id, ok := g.index[k]; ok {
-		return id
+	id, found := g.index.insert(k, int32(len(g.pos)))
+	if !found {
+		g.pos = append(g.pos, pos)
 	}
-	id := int32(len(g.pos))
-	g.index[k] = id
-	g.pos = append(g.pos, pos)
 	return id
 }
 
@@ -169,7 +168,7 @@ func (g *retro) solve() {
 // valueOf returns the value of pos for its player to move (half points),
 // and false if pos is not in the graph.
 func (g *retro) valueOf(pos rules.Position) (int32, bool) {
-	id, ok := g.index[g.s.key(pos)]
+	id, ok := g.index.get(g.s.key(pos))
 	if !ok {
 		return 0, false
 	}
@@ -178,4 +177,57 @@ func (g *retro) valueOf(pos rules.Position) (int32, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// keyIndex maps position keys to node numbers: open addressing with linear
+// probing, kept at most half full.
+type keyIndex struct {
+	keys []ttKey
+	ids  []int32 // -1: empty
+	n    int
+}
+
+func (x *keyIndex) init(size int) {
+	x.keys = make([]ttKey, size)
+	x.ids = make([]int32, size)
+	for i := range x.ids {
+		x.ids[i] = -1
+	}
+	x.n = 0
+}
+
+func (x *keyIndex) get(k ttKey) (int32, bool) {
+	mask := uint64(len(x.ids) - 1)
+	for i := k.hash() & mask; ; i = (i + 1) & mask {
+		switch {
+		case x.ids[i] < 0:
+			return 0, false
+		case x.keys[i] == k:
+			return x.ids[i], true
+		}
+	}
+}
+
+// insert returns the number of k, adding it as id if it is new.
+func (x *keyIndex) insert(k ttKey, id int32) (int32, bool) {
+	if 2*(x.n+1) > len(x.ids) {
+		old, oldIDs := x.keys, x.ids
+		x.init(2 * len(old))
+		for i, v := range oldIDs {
+			if v >= 0 {
+				x.insert(old[i], v)
+			}
+		}
+	}
+	mask := uint64(len(x.ids) - 1)
+	for i := k.hash() & mask; ; i = (i + 1) & mask {
+		switch {
+		case x.ids[i] < 0:
+			x.keys[i], x.ids[i] = k, id
+			x.n++
+			return id, false
+		case x.keys[i] == k:
+			return x.ids[i], true
+		}
+	}
 }
