@@ -1,0 +1,124 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"testing"
+
+	"alak/rules"
+)
+
+// TestTraditionalAgainstHistorySearch compares the path-marked search used
+// for traditional (method 2 in docs/solver.md, not proved) with the search
+// keyed by the whole history (method 3, exact by definition) on the sizes
+// the latter reaches.
+func TestTraditionalAgainstHistorySearch(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		g := newGame(t, "traditional", n)
+		fast, err := Solve(context.Background(), g, Options{MemoryMB: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact, err := Solve(context.Background(), g, Options{MemoryMB: 64, exactHistory: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast.Value != exact.Value || !maps.Equal(fast.Moves, exact.Moves) {
+			t.Errorf("traditional %d: %v %v, history-keyed search %v %v", n, fast.Value, fast.Moves, exact.Value, exact.Moves)
+		}
+	}
+}
+
+// TestMidGameRepetition solves positions reached through repetitions, whose
+// history has used up keys (one more occurrence draws), against the brute
+// force, which replays the real history with Game. The lines are chosen by a
+// fixed rule (the k-th legal move) on alak with ko=none on 4 points, where
+// positions repeat.
+func TestMidGameRepetition(t *testing.T) {
+	repeated := 0
+	for seed := range 6 {
+		g := newGame(t, "alak", 4, "ko", "none")
+		for step := 0; !g.Over() && step < 12; step++ {
+			moves := g.LegalMoves(nil)
+			if err := g.Play(moves[(step*7+seed)%len(moves)]); err != nil {
+				t.Fatal(err)
+			}
+			if g.Occurrences() > 1 {
+				repeated++
+			}
+			res, err := Solve(context.Background(), g, Options{MemoryMB: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := 0
+			if want := brute(g.Clone(), &nodes, 1e7, map[string]float64{}); res.Value != want {
+				t.Errorf("after %v: value %v, brute force %v", g.Moves(), res.Value, want)
+			}
+		}
+	}
+	if repeated == 0 {
+		t.Error("no line repeated a position: the test checks nothing history-dependent")
+	}
+}
+
+func TestCancelAndLimit(t *testing.T) {
+	g := newGame(t, "traditional", 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Solve(ctx, g, Options{MemoryMB: 16})
+	if !errors.Is(err, context.Canceled) || res.Complete {
+		t.Errorf("cancelled: err %v complete %v", err, res.Complete)
+	}
+	res, err = Solve(context.Background(), g, Options{MemoryMB: 16, MaxNodes: 5000})
+	if !errors.Is(err, ErrNodeLimit) || res.Complete || res.Nodes < 5000 {
+		t.Errorf("node limit: err %v complete %v nodes %d", err, res.Complete, res.Nodes)
+	}
+	grid := rules.MustPreset("alterigo")
+	gg, err := rules.NewGame(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Solve(context.Background(), gg, Options{}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("grid: %v", err)
+	}
+}
+
+// TestTableRoundTrip solves alak-7 into a table, saves it, loads it again
+// and answers the same query from it without searching.
+func TestTableRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	g := newGame(t, "alak", 7)
+	tab, err := LoadTable(dir, g.Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Solve(context.Background(), g, Options{MemoryMB: 16, Table: tab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Save(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadTable(dir, g.Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Len() == 0 || again.Len() != tab.Len() {
+		t.Fatalf("reloaded %d entries, saved %d", again.Len(), tab.Len())
+	}
+	second, err := Solve(context.Background(), g, Options{MemoryMB: 16, Table: again})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Nodes != 0 || second.Value != first.Value || !maps.Equal(second.Moves, first.Moves) {
+		t.Errorf("from the table: %+v; first solve %+v", second, first)
+	}
+	// A table of other rules is refused.
+	r := g.Rules()
+	r.SetSize(8, 1)
+	other, err := LoadTable(dir, r)
+	if err != nil || other.Len() != 0 {
+		t.Errorf("other rules: %v, %d entries", err, other.Len())
+	}
+}
