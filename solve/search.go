@@ -26,11 +26,10 @@ type searcher struct {
 	prisoner bool     // the score counts prisoners: their difference is part of the state
 	order    []int    // placement points, centre first
 
-	tt          *ttable
-	root        rules.Position // the position being solved
-	retro       *retro         // its solved state graph, when the rules allow one
-	retroFailed bool           // the graph did not fit the memory limit
-	table       *Table         // nil when the table cannot be used (history-dependent solve)
+	tt    *ttable
+	root  rules.Position // the position being solved
+	retro *retro         // its solved state graph, when the rules allow one
+	table *Table         // nil when the table cannot be used (history-dependent solve)
 
 	// graph mode: the positions on the current path (repetition hash ->
 	// depth of its occurrence) and those the game's history has used up.

@@ -53,6 +53,7 @@ type Result struct {
 var (
 	ErrUnsupported = errors.New("the solver handles lines (1×n boards) only")
 	ErrNodeLimit   = errors.New("the node limit was reached")
+	ErrMemory      = errors.New("the positions reachable from here do not fit the memory limit (raise it with --memory / Options.MemoryMB)")
 	ErrEndless     = errors.New("a position repeated under rules with neither a repetition rule nor superko: the game need not end")
 )
 
@@ -235,12 +236,10 @@ func (s *searcher) queryGraph(hist []rules.Position, pos rules.Position, k *node
 			return int32(v)
 		}
 	}
-	if len(s.exhausted) == 0 && s.retroEligible() && !s.retroFailed {
+	if len(s.exhausted) == 0 && s.retroEligible() {
 		if s.retro == nil {
 			g, err := s.solveGraph(s.root)
 			switch {
-			case errors.Is(err, errRetroMemory):
-				s.retroFailed = true
 			case err != nil:
 				s.abort = err
 				return 0

@@ -122,3 +122,13 @@ func TestTableRoundTrip(t *testing.T) {
 		t.Errorf("other rules: %v, %d entries", err, other.Len())
 	}
 }
+
+// TestMemoryLimit: a state graph larger than the budget is refused with
+// ErrMemory rather than searched without end.
+func TestMemoryLimit(t *testing.T) {
+	g := newGame(t, "alak", 12)
+	_, err := Solve(context.Background(), g, Options{MemoryMB: 1})
+	if !errors.Is(err, ErrMemory) {
+		t.Errorf("alak-12 in 1 MB: %v, want ErrMemory", err)
+	}
+}
