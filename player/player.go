@@ -1,9 +1,14 @@
 // Package player holds the computer players: random, greedy, alpha-beta,
 // MCTS and perfect, and external engines spoken to over GTP. They share one
 // interface, used by the terminal game, the GTP front end and the arena.
+// A player is built from a spec, its name and options:
 //
-//	p, err := player.New("greedy", 1)
+//	p, err := player.New("mcts:time=100ms", seed) // or "alphabeta:depth=8", "perfect", "level:5", "gtp:gnugo --mode gtp"
 //	m, err := p.Move(ctx, game)
+//
+// Level(n) maps the named levels, 1 (random) to Levels() (perfect), to
+// specs; docs/strength.md measures them. A player is used by one goroutine
+// at a time; the arena gives every game its own players.
 package player
 
 import (
