@@ -2,7 +2,6 @@ package player
 
 import (
 	"context"
-	"errors"
 	"math"
 	"time"
 
@@ -13,9 +12,9 @@ import (
 // Perfect plays a best move of the exact solver (package solve): a move
 // that keeps the game-theoretic value of the position, Black's margin under
 // perfect play, chosen at random among the best with the seeded source.
-// Where the solve does not finish within the budget, or the board is a grid
-// (the solver handles lines), it plays the alpha-beta player's move instead
-// with the time that is left.
+// Where the solve does not finish within the budget (time, nodes or
+// memory), or the board is a grid (the solver handles lines), it plays the
+// alpha-beta player's move instead with the time that is left.
 //
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
 // solver gets up to 80% of it), nodes=N (the solver's node limit),
@@ -113,9 +112,8 @@ func (p *Perfect) solve(ctx context.Context, g *rules.Game) (rules.Move, bool, e
 		if ctx.Err() != nil {
 			return rules.NoMove, false, ctx.Err()
 		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, solve.ErrNodeLimit) && !errors.Is(err, solve.ErrEndless) {
-			return rules.NoMove, false, err
-		}
+		// Out of time, nodes or memory, or rules the solver cannot settle:
+		// the fallback plays.
 		return rules.NoMove, false, nil
 	}
 	return res.Best[p.rng.n(len(res.Best))], true, nil
