@@ -31,9 +31,9 @@ shared by each pair of games, in parallel on every core. It prints P1's wins,
 draws and losses, P1's score with a 95% confidence interval and the Elo
 difference. --ladder plays every player against every other and prints an Elo
 table. A player is a spec such as random, greedy, alphabeta:depth=6,
-mcts:playouts=2000, perfect, level:5, or gtp:PATH ARGS... for an external
-engine; --movetime and --playouts set the budget of search players whose spec
-sets none.`
+mcts:playouts=2000, perfect, level:5, or "gtp:PATH ARGS..." (one argument,
+quoted) for an external engine; --movetime and --playouts set the budget of
+search players whose spec sets none.`
 
 // matchLadderPlayers are the built-in players a ladder plays by default.
 var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
@@ -129,16 +129,8 @@ func matchParse(fs *flag.FlagSet, args []string) ([]string, error) {
 		if len(args) == 0 {
 			return pos, nil
 		}
-		// A gtp: player takes the words after it up to the next flag.
-		p := args[0]
+		pos = append(pos, args[0])
 		args = args[1:]
-		if strings.HasPrefix(p, "gtp:") {
-			for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-				p += " " + args[0]
-				args = args[1:]
-			}
-		}
-		pos = append(pos, p)
 	}
 }
 

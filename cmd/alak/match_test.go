@@ -117,6 +117,34 @@ func TestMatchLadder(t *testing.T) {
 	}
 }
 
+// TestMatchGTPPlayer enters an external engine: this test binary itself,
+// which runs alak's GTP engine when ALAK_MATCH_TEST_GTP is set (see
+// TestMatchGTPHelper).
+func TestMatchGTPPlayer(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ALAK_MATCH_TEST_GTP", "1")
+	out, stderr, code := matchSession(t, false, "gtp:"+exe+" -test.run=^TestMatchGTPHelper$", "random", "--games", "2", "--size", "7", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !matchJSONShape.MatchString(out) || !strings.Contains(out, `"games": 2`) {
+		t.Errorf("output %q", out)
+	}
+}
+
+// TestMatchGTPHelper is the engine of TestMatchGTPPlayer: alak gtp with
+// the greedy player on standard input and output.
+func TestMatchGTPHelper(t *testing.T) {
+	if os.Getenv("ALAK_MATCH_TEST_GTP") == "" {
+		t.Skip("the engine of TestMatchGTPPlayer, run only by it")
+	}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	os.Exit(run(e, []string{"gtp", "--player", "greedy"}))
+}
+
 func TestMatchErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"random"},
