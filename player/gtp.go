@@ -32,7 +32,7 @@ type GTP struct {
 func newGTPSpec(args string, seed uint64) (Player, error) {
 	words := strings.Fields(args)
 	if len(words) == 0 {
-		return nil, fmt.Errorf("player gtp: name the engine's command, such as gtp:gnugo --mode gtp")
+		return nil, fmt.Errorf("player gtp: name the engine's command, such as gtp:alak gtp --player greedy")
 	}
 	return &GTP{spec: "gtp:" + strings.Join(words, " "), command: words[0], args: words[1:]}, nil
 }

@@ -3,7 +3,7 @@
 // interface, used by the terminal game, the GTP front end and the arena.
 // A player is built from a spec, its name and options:
 //
-//	p, err := player.New("mcts:time=100ms", seed) // or "alphabeta:depth=8", "perfect", "level:5", "gtp:gnugo --mode gtp"
+//	p, err := player.New("mcts:time=100ms", seed) // or "alphabeta:depth=8", "perfect", "level:5", "gtp:alak gtp"
 //	m, err := p.Move(ctx, game)
 //
 // Level(n) maps the named levels, 1 (random) to Levels() (perfect), to
