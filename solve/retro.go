@@ -25,7 +25,7 @@ type retro struct {
 const noTerm = -32768
 
 // retroBytes is a rough cost of one position in the graph (measured: alak-15,
-// about 20 million positions, peaked near 10 GB).
+// 20.6 million positions, peaked near 10 GB).
 const retroBytes = 500
 
 // retroEligible reports whether the rules' value is a property of the
