@@ -65,10 +65,15 @@ func (pos Position) Outcome() Outcome {
 		// The player who made the last move lost; it is now the winner's turn.
 		o.Margin = sign(pos.toMove)
 	case Eliminated:
-		mover := pos.toMove.Opp()
-		if pos.Count(pos.toMove) < pos.e.r.MinPieces {
-			o.Margin = sign(mover)
-		} else {
+		min := pos.e.r.MinPieces
+		short := [2]bool{pos.Count(Black) < min, pos.Count(White) < min}
+		switch {
+		case short[Black] && short[White] && pos.last == NoMove:
+			// A start or set-up layout with both sides short: no one moved.
+		case short[pos.toMove]:
+			// The mover's captures come first: leaving the opponent short wins.
+			o.Margin = sign(pos.toMove.Opp())
+		default:
 			o.Margin = sign(pos.toMove)
 		}
 	}

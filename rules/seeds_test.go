@@ -238,6 +238,12 @@ func TestCodeGolfExamples(t *testing.T) {
 			t.Errorf("start %s with %v to move, want xxxx___oooo with x (player 1) to move", layout(pos), pos.ToMove())
 		}
 	})
+	t.Run("a start with both sides short is a draw", func(t *testing.T) {
+		pos := start(t, preset(t, "dewdney", 5, 1))
+		if o := pos.Outcome(); o.Reason != Eliminated || o.Winner != None {
+			t.Errorf("%s: %v, want over at once and drawn (each side has one piece, fewer than two)", layout(pos), o)
+		}
+	})
 	t.Run("a player left with one piece loses", func(t *testing.T) {
 		pos := setupDiagram(t, preset(t, "golf", 0, 0), "x_oox_o", Black)
 		next := play(t, pos, Slide(0, 1))
