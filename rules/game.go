@@ -165,11 +165,20 @@ func (g *Game) Undo() error {
 		return ErrNothingToUndo
 	}
 	pos := g.Position()
-	g.seen[pos.Hash()]--
-	g.boards[g.superKey(pos)]--
+	forget(g.seen, pos.Hash())
+	forget(g.boards, g.superKey(pos))
 	g.positions = g.positions[:len(g.positions)-1]
 	g.moves = g.moves[:len(g.moves)-1]
 	return nil
+}
+
+// forget takes one occurrence of k out of m, deleting keys that reach zero.
+func forget(m map[uint64]int, k uint64) {
+	if m[k] <= 1 {
+		delete(m, k)
+	} else {
+		m[k]--
+	}
 }
 
 func (g *Game) repeated() bool {

@@ -418,3 +418,21 @@ func TestZeroPosition(t *testing.T) {
 		t.Errorf("Mirror of the zero Position changed it")
 	}
 }
+
+// Undo forgets what it takes back: a game used as a search stack does not
+// grow.
+func TestUndoForgets(t *testing.T) {
+	g, _ := NewGame(preset(t, "alak", 11, 1))
+	base := len(g.seen) + len(g.boards)
+	for _, m := range g.LegalMoves(nil) {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(g.seen) + len(g.boards); n != base {
+		t.Errorf("after playing and undoing every move the game holds %d keys, want %d", n, base)
+	}
+}
