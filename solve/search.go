@@ -254,12 +254,15 @@ func (s *searcher) moves(pos rules.Position, first rules.Move, buf []rules.Move)
 		buf = append(buf, first)
 	}
 	if pts, ok := pos.LegalPoints(); ok {
+		if s.r.Pass && first != rules.Pass && pos.Passes() > 0 {
+			buf = append(buf, rules.Pass)
+		}
 		for _, p := range s.order {
 			if pts>>p&1 != 0 && rules.Place(p) != first {
 				buf = append(buf, rules.Place(p))
 			}
 		}
-		if s.r.Pass && first != rules.Pass {
+		if s.r.Pass && first != rules.Pass && pos.Passes() == 0 {
 			buf = append(buf, rules.Pass)
 		}
 		return buf
