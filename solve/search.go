@@ -58,6 +58,10 @@ type nodeKeys struct {
 	rep      uint64 // repetition key (stones, player to move, forbidden points)
 	repM     uint64 // the same of the mirror image (history mode)
 	sk, skM  uint64 // superko key and its mirror (history mode with superko)
+	// off is what the prisoners taken so far add to the value for the
+	// player to move (half points); rel is the table key without them.
+	off int32
+	rel ttKey
 }
 
 func (s *searcher) rev(x uint64) uint64 { return bits.Reverse64(x) >> (64 - s.n) }
@@ -96,7 +100,14 @@ func (s *searcher) keys(pos rules.Position) nodeKeys {
 	}
 	x := uint64(side) | uint64(pos.Passes())<<1
 	if s.prisoner {
-		x |= uint64(uint16(pos.Prisoners(rules.Black)-pos.Prisoners(rules.White))) << 8
+		pd := pos.Prisoners(rules.Black) - pos.Prisoners(rules.White)
+		k.rel = k.tt
+		k.rel.x = x | 1<<7
+		x |= uint64(uint16(pd)) << 8
+		k.off = int32(2 * pd)
+		if side == rules.White {
+			k.off = -k.off
+		}
 	}
 	k.tt.x = x // in history mode the history hash joins once the node is pushed
 	if !s.graph {
@@ -286,21 +297,42 @@ func (s *searcher) moves(pos rules.Position, first rules.Move, buf []rules.Move)
 // path depth of a repetition its result depended on (graph mode; noHit if
 // none). k has been pushed (history mode) or entered in s.path (graph mode).
 func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, beta int32) (int32, int32) {
+	v, hit, _ := s.search3(pos, k, depth, alpha, beta)
+	return v, hit
+}
+
+// search3 is search that also reports whether the result depends on the
+// prisoners taken before the node (a repetition draw, worth 0 in absolute
+// terms, or a table entry keyed by them); results that do not are stored
+// relative to those prisoners, so that they serve every capture history.
+func (s *searcher) search3(pos rules.Position, k *nodeKeys, depth int32, alpha, beta int32) (int32, int32, bool) {
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
 	}
 	if s.abort != nil {
-		return 0, noHit
+		return 0, noHit, true
 	}
 	first := rules.NoMove
-	if e := s.tt.probe(k.tt); e != nil {
-		lo, hi := int32(e.lo), int32(e.hi)
+	e, off, absDep := s.tt.probe(k.tt), int32(0), true
+	if e == nil && s.prisoner && s.graph {
+		if e = s.tt.probe(k.rel); e != nil {
+			off, absDep = k.off, false
+		}
+	}
+	if e != nil {
+		lo, hi := int32(e.lo)+off, int32(e.hi)+off
+		if e.lo == -inf {
+			lo = -inf
+		}
+		if e.hi == inf {
+			hi = inf
+		}
 		if lo == hi || lo >= beta {
-			return lo, noHit
+			return lo, noHit, absDep
 		}
 		if hi <= alpha {
-			return hi, noHit
+			return hi, noHit, absDep
 		}
 		alpha, beta = max(alpha, lo), min(beta, hi)
 		if first = decodeMove(e.move); first != rules.NoMove && k.mirrored {
@@ -308,9 +340,10 @@ func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, b
 		}
 	} else if s.table != nil {
 		if v, ok := s.table.get(k.tt); ok {
-			return int32(v), noHit
+			return int32(v), noHit, true
 		}
 	}
+	dep := false
 	var buf [80]rules.Move
 	moves := s.moves(pos, first, buf[:0])
 	best, hit := int32(-inf), int32(noHit)
@@ -334,14 +367,14 @@ func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, b
 			v = -terminal(c)
 		case s.graph:
 			if i, ok := s.path[ck.rep]; ok {
-				v, h = 0, i
+				v, h, dep = 0, i, true
 			} else if s.exhausted[ck.rep] {
-				v = 0
+				v, dep = 0, true
 			} else {
 				s.path[ck.rep] = depth + 1
-				cv, ch := s.search(c, &ck, depth+1, -beta, -max(alpha, best))
+				cv, ch, cd := s.search3(c, &ck, depth+1, -beta, -max(alpha, best))
 				delete(s.path, ck.rep)
-				v, h = -cv, ch
+				v, h, dep = -cv, ch, dep || cd
 			}
 		default:
 			cnt := s.counts[ck.rep]
@@ -351,7 +384,7 @@ func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, b
 			}
 			if s.rep == 0 && s.superko == rules.KoNone && cnt > 0 {
 				s.abort = ErrEndless
-				return 0, noHit
+				return 0, noHit, true
 			}
 			s.push(&ck)
 			s.withContext(&ck)
@@ -360,7 +393,7 @@ func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, b
 			v = -cv
 		}
 		if s.abort != nil {
-			return 0, noHit
+			return 0, noHit, true
 		}
 		hit = min(hit, h)
 		if v > best {
@@ -386,7 +419,18 @@ func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, b
 		if bestMove != rules.NoMove && k.mirrored {
 			bestMove = s.mirrorMove(bestMove)
 		}
-		s.tt.store(k.tt, int16(lo), int16(hi), encodeMove(bestMove), uint8(bits.Len64(uint64(s.nodes-nodes0))+1))
+		work := uint8(bits.Len64(uint64(s.nodes-nodes0)) + 1)
+		if s.graph && s.prisoner && !dep {
+			if lo != -inf {
+				lo -= k.off
+			}
+			if hi != inf {
+				hi -= k.off
+			}
+			s.tt.store(k.rel, int16(lo), int16(hi), encodeMove(bestMove), work)
+		} else {
+			s.tt.store(k.tt, int16(lo), int16(hi), encodeMove(bestMove), work)
+		}
 	}
-	return best, hit
+	return best, hit, dep || !s.graph
 }
