@@ -117,7 +117,9 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	res.Outcome = winner(res.Value)
 	if err == nil {
 		res.Complete = true
-		res.PV = s.pv(hist, res.Best[0], sign*res.Value)
+		if len(res.Best) > 0 {
+			res.PV = s.pv(hist, res.Best[0], sign*res.Value)
+		}
 		err = s.abort
 		if err == nil && s.table != nil {
 			s.fill(hist, half(sign*res.Value))
