@@ -11,6 +11,9 @@ type engine struct {
 	mask uint64 // lines: the board's bits
 	line bool
 	nbr  [][4]int16 // grids: up to four neighbours of each point, -1 padded
+	// openLegal: on a line, every empty point that is not forbidden is a
+	// legal placement (no suicide check, no ko after a pass to test).
+	openLegal bool
 	gm   gridMasks  // grids: board, column and border masks
 }
 
@@ -48,6 +51,8 @@ func newEngine(r Rules) (*engine, error) {
 	e := &engine{r: r, n: r.Points(), line: r.IsLine()}
 	if e.line {
 		e.mask = ^uint64(0) >> (64 - e.n)
+		e.openLegal = r.Movement == Placement && r.Own != OwnIllegal &&
+			!(r.Ko == KoSimple && r.Pass && r.Own != OwnStays)
 		return e, nil
 	}
 	e.buildGrid()
@@ -145,8 +150,15 @@ func (e *engine) captures(op, me, bit uint64) (capt uint64) {
 // stones, the enemy points captured and the mover's points removed; ok is
 // false when the placement is suicide under OwnIllegal.
 func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost uint64, ok bool) {
+	nst[c], nst[c^1], capt, lost, ok = e.placeBits(st[c], st[c^1], p)
+	return nst, capt, lost, ok
+}
+
+// placeBits is place on the mover's stones me and the opponent's op, in
+// words that travel in registers: the placement hot path.
+func (e *engine) placeBits(me, op uint64, p int) (nme, nop, capt, lost uint64, ok bool) {
 	bit := uint64(1) << p
-	me, op := st[c]|bit, st[c^1]
+	me |= bit
 	capt = e.captures(op, me, bit)
 	if e.r.Own != OwnStays {
 		wall := op &^ capt
@@ -157,14 +169,12 @@ func (e *engine) place(st [2]uint64, c Color, p int) (nst [2]uint64, capt, lost 
 		rrun, rc := e.rightRun(me, wall, bit)
 		if lc && rc {
 			if e.r.Own == OwnIllegal {
-				return st, 0, 0, false
+				return me &^ bit, op, 0, 0, false
 			}
 			lost = lrun | bit | rrun
 		}
 	}
-	nst[c] = me &^ lost
-	nst[c^1] = op &^ capt
-	return nst, capt, lost, true
+	return me &^ lost, op &^ capt, capt, lost, true
 }
 
 // slideTargets returns the slots a piece on from can slide to: the nearest

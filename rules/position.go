@@ -289,7 +289,10 @@ func (pos *Position) placeLine(p int) error {
 		return fmt.Errorf("point %d: %w", p+1, ErrForbidden)
 	}
 	c := pos.toMove
-	nst, capt, lost, ok := e.place(pos.st, c, p)
+	var nst [2]uint64
+	var capt, lost uint64
+	var ok bool
+	nst[c], nst[c^1], capt, lost, ok = e.placeBits(pos.st[c], pos.st[c^1], p)
 	if !ok {
 		return fmt.Errorf("point %d: %w", p+1, ErrSuicide)
 	}
@@ -398,6 +401,13 @@ func (pos Position) hasLegal() bool {
 // the player to move may place on (bit i = point i), superko aside. It is the
 // fast path for playouts and search; ok is false on grids and sliding rules.
 func (pos Position) LegalPoints() (pts uint64, ok bool) {
+	if e := pos.e; e != nil && e.openLegal && pos.end == NotOver {
+		return e.mask &^ (pos.st[0] | pos.st[1] | pos.forbid), true
+	}
+	return pos.legalPointsSlow()
+}
+
+func (pos *Position) legalPointsSlow() (pts uint64, ok bool) {
 	e := pos.e
 	if e == nil || pos.g != nil || e.r.Movement != Placement {
 		return 0, false
