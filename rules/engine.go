@@ -14,7 +14,7 @@ type engine struct {
 	// openLegal: on a line, every empty point that is not forbidden is a
 	// legal placement (no suicide check, no ko after a pass to test).
 	openLegal bool
-	gm   gridMasks  // grids: board, column and border masks
+	gm        gridMasks // grids: board, column and border masks
 }
 
 // zobrist holds the keys of the incremental hash: one per colour and point
