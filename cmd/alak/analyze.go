@@ -47,7 +47,7 @@ func analyzeRun(e *env, args []string) int {
 	sf := solveAddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the analysis as one JSON object")
 	sgfOut := fs.String("sgf", "", "write the game with the annotations as SGF comments to this file (- for standard output)")
-	words, err := solveParse(fs, args)
+	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -135,7 +135,7 @@ func analyzeIsFile(arg string) bool {
 // a move is the solver's value of that move in the position before it.
 func analyzeGame(ctx context.Context, g *rules.Game, sf solveFlags, progress func(solve.Progress)) ([]analyzePly, error) {
 	r := g.Rules()
-	tab, err := solveTable(*sf.tableDir, r)
+	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {
 		return nil, err
 	}

@@ -398,7 +398,7 @@ var (
 func (g *playGame) hint() {
 	if !g.tableLoaded {
 		g.tableLoaded = true
-		if t, err := playTable(g.tableDir, g.r); err != nil {
+		if t, err := openTable(g.tableDir, g.r); err != nil {
 			fmt.Fprintf(g.e.stderr, "alak play: hint goes on without the results table: %v\n", err)
 		} else {
 			g.table = t
@@ -437,22 +437,6 @@ func (g *playGame) hint() {
 		what = "best moves"
 	}
 	g.printf("Hint: %s %s; with perfect play %s (for example %s).\n", what, strings.Join(best, ", "), playValueWords(g.r, res.Value), strings.Join(pv, " "))
-}
-
-// playTable loads the solver's results table of r from dir (the solver's
-// default directory when dir is ""), or returns nil for "none".
-func playTable(dir string, r rules.Rules) (*solve.Table, error) {
-	switch dir {
-	case "none":
-		return nil, nil
-	case "":
-		d, err := solve.DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	return solve.LoadTable(dir, r)
 }
 
 // playValueWords says in words what a solver value (Black's margin) means.

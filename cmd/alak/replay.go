@@ -51,7 +51,7 @@ func replayRun(e *env, args []string) int {
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone)")
 	asJSON := fs.Bool("json", false, "print the final position as one JSON object")
 	step := fs.Bool("step", false, "with a FILE on a terminal: wait for Enter between moves")
-	pos, err := replayParse(fs, args)
+	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -105,26 +105,6 @@ func replayRun(e *env, args []string) int {
 	}
 	replayPrintFinal(e, g)
 	return 0
-}
-
-// replayParse parses flags wherever they appear among the arguments and
-// returns the other arguments in order. Everything after "--" is an argument.
-func replayParse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 // replayIsFile reports whether arg names an existing regular file.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"alak/rules"
+	"alak/solve"
 )
 
 // rulesFlags adds --rules, --size and one flag per rule option (--edge,
@@ -44,4 +45,41 @@ func presetNames() []string { return rules.Presets() }
 func fail(e *env, cmd string, err error) int {
 	fmt.Fprintf(e.stderr, "alak %s: %v\n", cmd, err)
 	return 2
+}
+
+// parseInterspersed parses fs's flags wherever they stand among the
+// arguments (alak solve 3 5 --json) and returns the other arguments in
+// order. Everything after "--" is an argument.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return rest, nil
+		}
+		if len(args) > len(left) && args[len(args)-len(left)-1] == "--" {
+			return append(rest, left...), nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// openTable loads the solver's results table of r from dir: the solver's
+// default directory when dir is "", no table (nil) when dir is "none".
+func openTable(dir string, r rules.Rules) (*solve.Table, error) {
+	switch dir {
+	case "none":
+		return nil, nil
+	case "":
+		d, err := solve.DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	return solve.LoadTable(dir, r)
 }

@@ -48,40 +48,6 @@ func solveAddFlags(fs *flag.FlagSet) solveFlags {
 	}
 }
 
-// solveParse parses flags that may come after positional arguments.
-func solveParse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-// solveTable loads the results table of r, or returns nil for "none".
-func solveTable(dir string, r rules.Rules) (*solve.Table, error) {
-	if dir == "none" {
-		return nil, nil
-	}
-	if dir == "" {
-		d, err := solve.DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	return solve.LoadTable(dir, r)
-}
-
 // solveProgress returns a progress callback that rewrites one line on a
 // terminal, or nil when the output is not a terminal.
 func solveProgress(e *env) func(solve.Progress) {
@@ -111,7 +77,7 @@ func solveRun(e *env, args []string) int {
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
 	diagram := fs.String("position", "", "solve this position, a seed diagram such as x--o/O (/ marks points just captured)")
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o")
-	words, err := solveParse(fs, args)
+	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -141,7 +107,7 @@ func solveRun(e *env, args []string) int {
 	if !r.IsLine() {
 		return fail(e, "solve", fmt.Errorf("a %s grid: %w", r.SizeString(), solve.ErrUnsupported))
 	}
-	tab, err := solveTable(*sf.tableDir, r)
+	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {
 		return fail(e, "solve", err)
 	}
@@ -345,7 +311,7 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		if err != nil {
 			return fail(e, "solve", err)
 		}
-		tab, err := solveTable(*sf.tableDir, r)
+		tab, err := openTable(*sf.tableDir, r)
 		if err != nil {
 			return fail(e, "solve", err)
 		}
