@@ -14,8 +14,9 @@ type Outcome struct {
 	// they are the stones on the board.
 	Black, White float64
 	// Margin is Black's result in a finished game: Black minus White where
-	// the board is counted, +1 or -1 for a game won by rule (resignation, an
-	// unchanged board, too few pieces, or a count under ScoreNone), 0 for a draw.
+	// the board is counted; +1 or -1 for a game won by rule (resignation, an
+	// unchanged board, too few pieces); 0 for a draw, and for a game that
+	// ends on a count under ScoreNone, which counts nothing.
 	Margin float64
 }
 
