@@ -13,6 +13,7 @@ import (
 
 var rateRules = flag.String("rate.rules", "alak size=9", "BenchmarkPerfectMoveRate: the rules of the test positions")
 var ratePositions = flag.Int("rate.positions", 40, "BenchmarkPerfectMoveRate: the number of test positions")
+var rateMemory = flag.Int("rate.memory", 16, "BenchmarkPerfectMoveRate: the solver's memory limit in MB (11 points needs about 512)")
 
 // BenchmarkPerfectMoveRate measures how often each level's player chooses
 // a perfect move, against solve.Solve, in positions from seeded games
@@ -39,7 +40,7 @@ func BenchmarkPerfectMoveRate(b *testing.B) {
 		if g.Len()%3 != 0 {
 			continue // spread the samples over the games
 		}
-		res, err := solve.Solve(context.Background(), g, solve.Options{MemoryMB: 16})
+		res, err := solve.Solve(context.Background(), g, solve.Options{MemoryMB: *rateMemory})
 		if err != nil {
 			b.Fatal(err)
 		}
