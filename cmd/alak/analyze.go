@@ -38,12 +38,7 @@ type analyzePly struct {
 }
 
 func analyzeRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, analyzeUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "analyze", analyzeUsage)
 	sf := solveAddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the analysis as one JSON object")
 	sgfOut := fs.String("sgf", "", "write the game with the annotations as SGF comments to this file (- for standard output)")
@@ -58,7 +53,7 @@ func analyzeRun(e *env, args []string) int {
 		return fail(e, "analyze", errors.New("give a record FILE or the moves of the game"))
 	}
 	var rec notation.Record
-	if len(words) == 1 && analyzeIsFile(words[0]) {
+	if len(words) == 1 && isFile(words[0]) {
 		flagged := false
 		fs.Visit(func(f *flag.Flag) {
 			flagged = flagged || !strings.Contains(" json sgf memory table-dir max-nodes ", " "+f.Name+" ")
@@ -124,11 +119,6 @@ func analyzeRun(e *env, args []string) int {
 		fmt.Fprintln(e.stdout, analyzeJSON(plies))
 	}
 	return 0
-}
-
-func analyzeIsFile(arg string) bool {
-	st, err := os.Stat(arg)
-	return err == nil && st.Mode().IsRegular()
 }
 
 // analyzeGame solves the position before every move of g. The value after

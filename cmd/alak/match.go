@@ -39,12 +39,7 @@ search players whose spec sets none.`
 var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
 
 func matchRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, matchUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "match", matchUsage)
 	buildRules := rulesFlags(fs)
 	games := fs.Int("games", 20, "games to play (per pair with --ladder)")
 	movetime := fs.Duration("movetime", 0, "time per move of the search players whose spec sets no budget, such as 100ms")

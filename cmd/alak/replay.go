@@ -40,12 +40,7 @@ type replayJSON struct {
 }
 
 func replayRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, replayUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "replay", replayUsage)
 	buildRules := rulesFlags(fs)
 	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--o/O (/ marks points just captured)")
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone)")
@@ -67,7 +62,7 @@ func replayRun(e *env, args []string) int {
 		}
 	})
 
-	if len(pos) == 1 && replayIsFile(pos[0]) {
+	if len(pos) == 1 && isFile(pos[0]) {
 		if len(rulesSet) > 0 {
 			return fail(e, "replay", fmt.Errorf("%s: a record FILE carries its own rules and start; give either the file or the flags", strings.Join(rulesSet, ", ")))
 		}
@@ -105,12 +100,6 @@ func replayRun(e *env, args []string) int {
 	}
 	replayPrintFinal(e, g)
 	return 0
-}
-
-// replayIsFile reports whether arg names an existing regular file.
-func replayIsFile(arg string) bool {
-	st, err := os.Stat(arg)
-	return err == nil && st.Mode().IsRegular()
 }
 
 func replayColor(c rules.Color) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"alak/rules"
@@ -82,4 +83,23 @@ func openTable(dir string, r rules.Rules) (*solve.Table, error) {
 		dir = d
 	}
 	return solve.LoadTable(dir, r)
+}
+
+// newFlagSet returns a flag set for a subcommand that reports errors on the
+// env's stderr and prints usage, then the flags, for -h.
+func newFlagSet(e *env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// isFile reports whether arg names an existing regular file (a record to
+// read rather than a move).
+func isFile(arg string) bool {
+	st, err := os.Stat(arg)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -65,12 +65,7 @@ func solveProgress(e *env) func(solve.Progress) {
 }
 
 func solveRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, solveUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "solve", solveUsage)
 	sf := solveAddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
