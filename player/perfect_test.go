@@ -38,16 +38,6 @@ func gamePositions(t testing.TB, r rules.Rules, games int, seed uint64) []*rules
 	return out
 }
 
-func outcomeClass(v float64) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}
-
 // TestPerfectKeepsTheValue checks the perfect player's move in thousands
 // of positions from games on small boards against solve.Solve: the value
 // after its move (for the mover) equals the value of the position, so a won
@@ -102,7 +92,7 @@ func TestPerfectKeepsTheValue(t *testing.T) {
 						t.Errorf("%v: after %v the solver gives %v, the root solve %v", g.Position(), m, res.Value, after)
 					}
 				}
-				if after != before.Value || outcomeClass(sign*after) < outcomeClass(sign*before.Value) {
+				if after != before.Value || solve.Sign(sign*after) < solve.Sign(sign*before.Value) {
 					t.Errorf("%v %c: perfect plays %v, value %v for Black before and %v after", g.Position(), g.Position().ToMove().Symbol(), m, before.Value, after)
 				}
 				total++

@@ -68,7 +68,7 @@ func BenchmarkPerfectMoveRate(b *testing.B) {
 						best++
 					}
 					sign := sideSign(s.g.Position().ToMove())
-					if outcomeClass(sign*s.res.Moves[m]) == outcomeClass(sign*s.res.Value) {
+					if solve.Sign(sign*s.res.Moves[m]) == solve.Sign(sign*s.res.Value) {
 						kept++
 					}
 				}
