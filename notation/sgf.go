@@ -363,10 +363,9 @@ func ReadSGF(data []byte) (Record, error) {
 		toMove = c
 	}
 	type mv struct {
-		c   rules.Color
-		v   string
-		at  int
-		cmt string
+		c  rules.Color
+		v  string
+		at int
 	}
 	var moves []mv
 	comments := map[int]string{}
