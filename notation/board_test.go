@@ -8,11 +8,17 @@ import (
 	"alak/rules"
 )
 
+// playAll plays moves from the start of r through the kernel.
 func playAll(t *testing.T, r rules.Rules, moves []rules.Move) *rules.Game {
 	t.Helper()
-	g, err := Record{Rules: r, Moves: moves}.Game()
+	g, err := rules.NewGame(r)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, m := range moves {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return g
 }
@@ -125,15 +131,7 @@ func TestResultWords(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := rules.NewGame(c.r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range c.moves {
-				if err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-			}
+			g := playAll(t, c.r, c.moves)
 			if got := ResultWords(g.Outcome()); got != c.want {
 				t.Errorf("ResultWords = %q, want %q", got, c.want)
 			}

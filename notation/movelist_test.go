@@ -67,19 +67,7 @@ func TestReadMoveList(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := rec.Rules.String(); got != c.rules {
-				t.Errorf("rules %q, want %q", got, c.rules)
-			}
-			if got, _ := rec.Start.MarshalText(); string(got) != c.start {
-				t.Errorf("start %q, want %q", got, c.start)
-			}
-			var ms []string
-			for _, m := range rec.Moves {
-				ms = append(ms, FormatMove(rec.Rules, m))
-			}
-			if got := strings.Join(ms, " "); got != c.moves {
-				t.Errorf("moves %q, want %q", got, c.moves)
-			}
+			checkRead(t, rec, c.rules, c.start, c.moves)
 			if rec.Result != c.result {
 				t.Errorf("result %q, want %q", rec.Result, c.result)
 			}

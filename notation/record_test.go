@@ -50,6 +50,26 @@ func randomGame(t testing.TB, start rules.Position, seed uint64, n int) *rules.G
 }
 
 // sameRecord fails unless a and b hold the same game.
+// checkRead compares a record read from text with the rules, start
+// position (MarshalText form) and moves (FormatMove, space-separated)
+// expected of it.
+func checkRead(t *testing.T, rec Record, rules, start, moves string) {
+	t.Helper()
+	if got := rec.Rules.String(); got != rules {
+		t.Errorf("rules %q, want %q", got, rules)
+	}
+	if got, _ := rec.Start.MarshalText(); string(got) != start {
+		t.Errorf("start %q, want %q", got, start)
+	}
+	var ms []string
+	for _, m := range rec.Moves {
+		ms = append(ms, FormatMove(rec.Rules, m))
+	}
+	if got := strings.Join(ms, " "); got != moves {
+		t.Errorf("moves %q, want %q", got, moves)
+	}
+}
+
 func sameRecord(t *testing.T, a, b Record) {
 	t.Helper()
 	if a.Rules != b.Rules {
@@ -183,15 +203,7 @@ func TestResultString(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := rules.NewGame(c.r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range c.moves {
-				if err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-			}
+			g := playAll(t, c.r, c.moves)
 			if got := ResultString(g.Outcome()); got != c.want {
 				t.Errorf("ResultString = %q, want %q", got, c.want)
 			}
