@@ -296,18 +296,21 @@ func bestOf(vals map[rules.Move]float64) float64 {
 	return best
 }
 
+// endgameCases are the boards where the plain brute force finishes, with
+// the number of endgame positions to test on each; the sliding presets and
+// traditional's passes make its trees too large here.
+var endgameCases = []struct {
+	rules string
+	want  int
+}{
+	{"alak size=6", 30}, {"alak size=7", 30}, {"tromp-taylor size=3", 20}, {"alterigo size=2x3", 12},
+}
+
 // TestAlphaBetaExactInEndgames checks that alpha-beta, searching deep
 // enough to reach every end, plays a move of the best value found by the
 // independent brute force, in positions from random games on small boards.
 func TestAlphaBetaExactInEndgames(t *testing.T) {
-	for _, tc := range []struct {
-		rules string
-		want  int
-	}{
-		// Boards where the plain brute force finishes; the sliding presets
-		// and traditional's passes make its trees too large here.
-		{"alak size=6", 30}, {"alak size=7", 30}, {"tromp-taylor size=3", 20}, {"alterigo size=2x3", 12},
-	} {
+	for _, tc := range endgameCases {
 		t.Run(tc.rules, func(t *testing.T) {
 			r := mustRules(t, tc.rules)
 			games, values := endgamePositions(t, r, tc.want, 5000)
@@ -339,12 +342,7 @@ func TestMCTSOutcomeInEndgames(t *testing.T) {
 		}
 		return 0
 	}
-	for _, tc := range []struct {
-		rules string
-		want  int
-	}{
-		{"alak size=6", 30}, {"alak size=7", 30}, {"tromp-taylor size=3", 20}, {"alterigo size=2x3", 12},
-	} {
+	for _, tc := range endgameCases {
 		t.Run(tc.rules, func(t *testing.T) {
 			r := mustRules(t, tc.rules)
 			games, values := endgamePositions(t, r, tc.want, 5000)
