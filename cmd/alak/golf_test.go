@@ -343,15 +343,7 @@ func FuzzGolfLine(f *testing.F) {
 			}
 			return
 		}
-		var a, b int
-		valid := false
-		if f := strings.Fields(line); len(f) == 2 && strings.Trim(f[0]+f[1], "0123456789") == "" && len(f[0]) <= 3 && len(f[1]) <= 3 {
-			fmt.Sscan(f[0], &a)
-			fmt.Sscan(f[1], &b)
-			for _, m := range s.moves() {
-				valid = valid || (m[0] == a-1 && m[1] == b-1)
-			}
-		}
+		a, b, valid := s.parseLine(line)
 		if !valid {
 			if out != want+"INVALID\n" {
 				t.Fatalf("%q: got %q, want INVALID", line, out)
@@ -363,6 +355,21 @@ func FuzzGolfLine(f *testing.F) {
 			t.Fatalf("%q: got %q, want the board %s", line, out, s.board)
 		}
 	})
+}
+
+// parseLine reads an input line as the simulator's move "A B" (1-based
+// slots), valid when it is one of the mover's moves.
+func (s *golfSim) parseLine(line string) (a, b int, valid bool) {
+	f := strings.Fields(line)
+	if len(f) != 2 || strings.Trim(f[0]+f[1], "0123456789") != "" || len(f[0]) > 3 || len(f[1]) > 3 {
+		return 0, 0, false
+	}
+	fmt.Sscan(f[0], &a)
+	fmt.Sscan(f[1], &b)
+	for _, m := range s.moves() {
+		valid = valid || (m[0] == a-1 && m[1] == b-1)
+	}
+	return a, b, valid
 }
 
 var golfUpdate = flag.Bool("golf-update", false, "rewrite the transcripts under testdata/golf")
@@ -378,15 +385,7 @@ func golfSimTranscript(input string) string {
 		if strings.EqualFold(line, "quit") {
 			break
 		}
-		var a, b int
-		valid := false
-		if f := strings.Fields(line); len(f) == 2 && strings.Trim(f[0]+f[1], "0123456789") == "" && len(f[0]) <= 3 && len(f[1]) <= 3 {
-			fmt.Sscan(f[0], &a)
-			fmt.Sscan(f[1], &b)
-			for _, m := range s.moves() {
-				valid = valid || (m[0] == a-1 && m[1] == b-1)
-			}
-		}
+		a, b, valid := s.parseLine(line)
 		if !valid {
 			out += "INVALID\n"
 			continue
