@@ -106,16 +106,7 @@ func solveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "solve", err)
 	}
-	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
-	res, serr := solve.Solve(ctx, g, opt)
-	if opt.Progress != nil {
-		fmt.Fprint(e.stderr, "\r\033[K")
-	}
-	if tab != nil && serr == nil {
-		if err := tab.Save(); err != nil {
-			fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", err)
-		}
-	}
+	res, serr := solveWithTable(ctx, e, g, sf, tab)
 	if *asJSON {
 		if err := solveWriteJSON(e.stdout, r, res); err != nil {
 			return fail(e, "solve", err)
@@ -310,22 +301,13 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		if err != nil {
 			return fail(e, "solve", err)
 		}
-		opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
-		res, serr := solve.Solve(ctx, g, opt)
-		if opt.Progress != nil {
-			fmt.Fprint(e.stderr, "\r\033[K")
-		}
+		res, serr := solveWithTable(ctx, e, g, sf, tab)
 		if serr != nil {
 			fmt.Fprintf(e.stdout, "| %d | not solved | – | %s | %d | %.1f |\n", n, serr, res.Nodes, res.Elapsed.Seconds())
 			if ctx.Err() != nil {
 				return 1
 			}
 			continue
-		}
-		if tab != nil {
-			if err := tab.Save(); err != nil {
-				fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", err)
-			}
 		}
 		best := strings.Join(solveMoveList(r, res.Best), " ")
 		if len(res.Best) == 0 {
@@ -334,4 +316,21 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		fmt.Fprintf(e.stdout, "| %d | %s | %s | %s | %d | %.2f |\n", n, solveNum(res.Value), solveOutcome(res.Outcome), best, res.Nodes, res.Elapsed.Seconds())
 	}
 	return 0
+}
+
+// solveWithTable solves g within the flags' limits, answering from and
+// filling tab (nil: no table), with a progress line on a terminal; after a
+// complete solve it saves the table.
+func solveWithTable(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
+	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
+	res, err := solve.Solve(ctx, g, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if tab != nil && err == nil {
+		if serr := tab.Save(); serr != nil {
+			fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", serr)
+		}
+	}
+	return res, err
 }
