@@ -363,24 +363,17 @@ func (p *AlphaBeta) quiesce(pos rules.Position, alpha, beta float64, ply, qdepth
 		opp = black
 	}
 	best := stand
+	var buf [64]rules.Move
+	moves := buf[:0]
 	if pts, ok := pos.LegalPoints(); ok {
 		// Only a placement next to an enemy stone can capture.
 		for near := pts & (opp<<1 | opp>>1); near != 0; near &= near - 1 {
-			m := rules.Place(bits.TrailingZeros64(near))
-			if v := p.quiesceMove(pos, m, alpha, beta, ply, qdepth); v > best {
-				best = v
-				if v > alpha {
-					alpha = v
-				}
-				if alpha >= beta {
-					return best
-				}
-			}
+			moves = append(moves, rules.Place(bits.TrailingZeros64(near)))
 		}
-		return best
+	} else {
+		moves = pos.LegalMoves(moves)
 	}
-	var buf [64]rules.Move
-	for _, m := range pos.LegalMoves(buf[:0]) {
+	for _, m := range moves {
 		if v := p.quiesceMove(pos, m, alpha, beta, ply, qdepth); v > best {
 			best = v
 			if v > alpha {
