@@ -15,7 +15,8 @@ func (x *xorshift) next() uint64 {
 	return uint64(*x)
 }
 
-// nthBit returns the index of the k-th set bit of set (k from 0).
+// nthBit returns the index of the k-th set bit of set (k from 0). (A
+// branch-free halving search measured slower: k is small on 11 points.)
 func nthBit(set uint64, k int) int {
 	for range k {
 		set &= set - 1
@@ -74,4 +75,26 @@ func benchPlayout(b *testing.B, r Rules) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// TestNthBit checks the benchmarks' bit choice against counting the set
+// bits one by one.
+func TestNthBit(t *testing.T) {
+	rng := xorshift(7)
+	for range 20000 {
+		set := rng.next()
+		if rng.next()&1 == 0 {
+			set &= 1<<11 - 1
+		}
+		k := 0
+		for i := range 64 {
+			if set>>i&1 == 0 {
+				continue
+			}
+			if got := nthBit(set, k); got != i {
+				t.Fatalf("nthBit(%#x, %d) = %d, want %d", set, k, got, i)
+			}
+			k++
+		}
+	}
 }

@@ -14,7 +14,16 @@ type engine struct {
 	// openLegal: on a line, every empty point that is not forbidden is a
 	// legal placement (no suicide check, no ko after a pass to test).
 	openLegal bool
-	gm        gridMasks // grids: board, column and border masks
+	// stays: a line under placement rules where the mover's own chains
+	// stay (OwnStays), with no passing, no simple ko and no unchanged-board
+	// rule: Apply's branch-free fast path (the alak preset).
+	stays bool
+	// Branch-free captures on lines: edgeHi is the bit just above the
+	// board when captures against the ends count (0 otherwise, and on 64
+	// points); edgeLo and edgeTop are 1 when the low end, and the high end
+	// of a 64-point line, close a run.
+	edgeHi, edgeLo, edgeTop uint64
+	gm                      gridMasks // grids: board, column and border masks
 }
 
 // zobrist holds the keys of the incremental hash: one per colour and point
@@ -53,6 +62,16 @@ func newEngine(r Rules) (*engine, error) {
 		e.mask = ^uint64(0) >> (64 - e.n)
 		e.openLegal = r.Movement == Placement && r.Own != OwnIllegal &&
 			!(r.Ko == KoSimple && r.Pass && r.Own != OwnStays)
+		e.stays = r.Movement == Placement && r.Own == OwnStays && !r.Pass &&
+			!r.UnchangedLoses && (r.Ko == KoNone || r.Ko == KoCaptured)
+		if r.EdgeCapture {
+			e.edgeLo = 1
+			if e.n < 64 {
+				e.edgeHi = 1 << e.n
+			} else {
+				e.edgeTop = 1
+			}
+		}
 		return e, nil
 	}
 	e.buildGrid()
@@ -62,6 +81,7 @@ func newEngine(r Rules) (*engine, error) {
 // buildGrid fills the neighbour table of a grid engine.
 func (e *engine) buildGrid() {
 	r := e.r
+	e.openLegal, e.stays = false, false // line fast paths
 	e.nbr = make([][4]int16, e.n)
 	for p := range e.n {
 		x, y := p%r.Width, p/r.Width
@@ -143,6 +163,30 @@ func (e *engine) captures(op, me, bit uint64) (capt uint64) {
 		}
 	}
 	return capt
+}
+
+// nonzero is 1 when x is not 0, else 0, without a branch.
+func nonzero(x uint64) uint64 { return (x | -x) >> 63 }
+
+// capturesFlat is captures without branches, for the placement fast path:
+// whether a neighbour is an enemy stone is a coin toss in play, and the
+// mispredicted branches cost more than computing both sides. The run of op
+// above bit is found with a carry: adding the bit above bit to op clears the
+// run and sets the point just past it. The run below is bounded by the
+// highest point under bit that op does not hold.
+func (e *engine) capturesFlat(op, me, bit uint64) uint64 {
+	t := op + bit<<1
+	diff := t ^ op
+	runR := diff & op // op's stones from bit+1 upwards
+	qR := diff &^ op  // the point past them (0 only past the 64th point)
+	closedR := nonzero(qR&(me|e.edgeHi)) | e.edgeTop&(nonzero(qR)^1)
+	below := bit - 1
+	x := below &^ op // points under bit that op does not hold
+	low := uint64(1)<<bits.Len64(x) - 1
+	runL := below &^ low // op's stones from bit-1 downwards
+	qL := (low + 1) >> 1 // the point past them (0 at the low end)
+	closedL := nonzero(qL&me) | e.edgeLo&(nonzero(x)^1)
+	return runR&-closedR | runL&-closedL
 }
 
 // place puts a stone of colour c on the empty point p of a line and applies
