@@ -235,34 +235,35 @@ func (e *engine) placeGrid(st [2]bitboard, c Color, p int) (nst [2]bitboard, cap
 	return nst, capt, lost, nil
 }
 
-func (pos Position) playGrid(p int) (Position, error) {
+// playGrid plays a placement on a grid, in place: on error *pos is
+// unchanged.
+func (pos *Position) playGrid(p int) error {
 	e, g := pos.e, pos.g
 	if g.at(p) != None {
-		return pos, fmt.Errorf("point %d: %w", p+1, ErrOccupied)
+		return fmt.Errorf("point %d: %w", p+1, ErrOccupied)
 	}
 	if g.forbid.has(p) {
 		if e.r.Ko == KoSimple {
-			return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+			return fmt.Errorf("point %d: %w", p+1, ErrKo)
 		}
-		return pos, fmt.Errorf("point %d: %w", p+1, ErrForbidden)
+		return fmt.Errorf("point %d: %w", p+1, ErrForbidden)
 	}
 	c := pos.toMove
 	nst, capt, lost, err := e.placeGrid(g.st, c, p)
 	if err != nil {
-		return pos, fmt.Errorf("point %d: %w", p+1, err)
+		return fmt.Errorf("point %d: %w", p+1, err)
 	}
 	same := nst == g.st
 	if e.r.Ko == KoSimple && pos.last == Pass && same {
-		return pos, fmt.Errorf("point %d: %w", p+1, ErrKo)
+		return fmt.Errorf("point %d: %w", p+1, ErrKo)
 	}
-	next := pos.advance(Place(p))
 	ng := &grid{st: nst, removed: capt.or(lost)}
-	next.hash ^= zobrist.stone[c][p]
+	h := pos.hash ^ zobrist.stone[c][p]
 	if !ng.removed.empty() {
-		capt.each(func(q int) { next.hash ^= zobrist.stone[c^1][q] })
-		lost.each(func(q int) { next.hash ^= zobrist.stone[c][q] })
-		next.prisoners[c] += int16(capt.count())
-		next.prisoners[c^1] += int16(lost.count())
+		capt.each(func(q int) { h ^= zobrist.stone[c^1][q] })
+		lost.each(func(q int) { h ^= zobrist.stone[c][q] })
+		pos.prisoners[c] += int16(capt.count())
+		pos.prisoners[c^1] += int16(lost.count())
 	}
 	switch e.r.Ko {
 	case KoCaptured:
@@ -276,20 +277,27 @@ func (pos Position) playGrid(p int) (Position, error) {
 			}
 		}
 	}
-	next.g = ng
+	pos.last, pos.toMove, pos.passes, pos.ply = Place(p), c^1, 0, pos.ply+1
+	pos.hash, pos.g = h, ng
 	if e.r.UnchangedLoses && same {
-		next.end = Unchanged
-		return next, nil
+		pos.end = Unchanged
+		return nil
 	}
-	if !e.r.Pass && !next.hasLegal() {
-		next.end = NoMoves
+	if !e.r.Pass {
+		if cand, check := ng.candidates(pos); check {
+			if !ng.hasLegal(*pos) {
+				pos.end = NoMoves
+			}
+		} else if cand.empty() {
+			pos.end = NoMoves
+		}
 	}
-	return next, nil
+	return nil
 }
 
 // candidates returns the empty points that are not forbidden, and whether
 // each must still be tried for suicide or a ko after a pass.
-func (g *grid) candidates(pos Position) (bitboard, bool) {
+func (g *grid) candidates(pos *Position) (bitboard, bool) {
 	e := pos.e
 	cand := e.gm.full.andNot(g.st[Black].or(g.st[White]).or(g.forbid))
 	check := e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
@@ -304,7 +312,7 @@ func (g *grid) legalAt(pos Position, p int) bool {
 }
 
 func (g *grid) hasLegal(pos Position) bool {
-	cand, check := g.candidates(pos)
+	cand, check := g.candidates(&pos)
 	if !check {
 		return !cand.empty()
 	}
@@ -314,12 +322,14 @@ func (g *grid) hasLegal(pos Position) bool {
 }
 
 func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
-	cand, check := g.candidates(pos)
-	cand.each(func(p int) {
-		if !check || g.legalAt(pos, p) {
-			buf = append(buf, Place(p))
+	cand, check := g.candidates(&pos)
+	for i, w := range cand {
+		for ; w != 0; w &= w - 1 {
+			if p := i<<6 | bits.TrailingZeros64(w); !check || g.legalAt(pos, p) {
+				buf = append(buf, Place(p))
+			}
 		}
-	})
+	}
 	return buf
 }
 

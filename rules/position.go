@@ -223,7 +223,10 @@ func (pos *Position) apply(m Move) error {
 	if pos.end != NotOver {
 		return ErrGameOver
 	}
-	if e := pos.e; uint32(m) < uint32(e.n) && pos.g == nil && e.r.Movement == Placement {
+	if e := pos.e; uint32(m) < uint32(e.n) && e.r.Movement == Placement {
+		if pos.g != nil {
+			return pos.playGrid(int(m))
+		}
 		return pos.placeLine(int(m))
 	}
 	next, err := pos.play(m)
@@ -270,7 +273,8 @@ func (pos Position) play(m Move) (Position, error) {
 		if int(m) >= pos.e.n {
 			return pos, fmt.Errorf("point %d: %w: the board has %d points", int(m)+1, ErrOffBoard, pos.e.n)
 		}
-		return pos.playGrid(int(m))
+		err := pos.playGrid(int(m))
+		return pos, err
 	}
 	return pos, fmt.Errorf("move %d: %w: not a move", int32(m), ErrWrongKind)
 }
