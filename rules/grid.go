@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // gridWords is the number of 64-bit words of a grid bitboard: 384 bits hold
@@ -253,7 +254,9 @@ func (pos *Position) playGrid(p int) error {
 	if err != nil {
 		return fmt.Errorf("point %d: %w", p+1, err)
 	}
-	same := nst == g.st
+	// The board is unchanged exactly when nothing was captured and the new
+	// stone alone was removed (a removal always takes the new stone).
+	same := capt.empty() && lost.count() == 1
 	if e.r.Ko == KoSimple && pos.last == Pass && same {
 		return fmt.Errorf("point %d: %w", p+1, ErrKo)
 	}
@@ -323,11 +326,23 @@ func (g *grid) hasLegal(pos Position) bool {
 
 func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
 	cand, check := g.candidates(&pos)
+	if check {
+		for i, w := range cand {
+			for ; w != 0; w &= w - 1 {
+				if p := i<<6 | bits.TrailingZeros64(w); g.legalAt(pos, p) {
+					buf = append(buf, Place(p))
+				}
+			}
+		}
+		return buf
+	}
+	// Every candidate is legal: grow once and write in place.
+	k := len(buf)
+	buf = slices.Grow(buf, cand.count())[:k+cand.count()]
 	for i, w := range cand {
 		for ; w != 0; w &= w - 1 {
-			if p := i<<6 | bits.TrailingZeros64(w); !check || g.legalAt(pos, p) {
-				buf = append(buf, Place(p))
-			}
+			buf[k] = Place(i<<6 | bits.TrailingZeros64(w))
+			k++
 		}
 	}
 	return buf
