@@ -24,6 +24,7 @@ type engine struct {
 	// of a 64-point line, close a run.
 	edgeHi, edgeLo, edgeTop uint64
 	gm                      gridMasks // grids: board, column and border masks
+	gw                      int       // grids: the bitboard words in use (the rest stay 0)
 }
 
 // zobrist holds the keys of the incremental hash: one per colour and point
@@ -82,6 +83,7 @@ func newEngine(r Rules) (*engine, error) {
 func (e *engine) buildGrid() {
 	r := e.r
 	e.openLegal, e.stays = false, false // line fast paths
+	e.gw = (e.n + 63) / 64
 	e.nbr = make([][4]int16, e.n)
 	for p := range e.n {
 		x, y := p%r.Width, p/r.Width

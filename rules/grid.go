@@ -143,7 +143,7 @@ func (e *engine) chain(same, empty bitboard, p int) (bitboard, bool) {
 	s.set(p)
 	todo.set(p)
 	free := false
-	for i := 0; i < gridWords; {
+	for i := 0; i < e.gw; {
 		if todo[i] == 0 {
 			i++
 			continue
@@ -326,8 +326,9 @@ func (g *grid) hasLegal(pos Position) bool {
 
 func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
 	cand, check := g.candidates(&pos)
+	words := cand[:pos.e.gw] // the points beyond are never set
 	if check {
-		for i, w := range cand {
+		for i, w := range words {
 			for ; w != 0; w &= w - 1 {
 				if p := i<<6 | bits.TrailingZeros64(w); g.legalAt(pos, p) {
 					buf = append(buf, Place(p))
@@ -339,7 +340,7 @@ func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
 	// Every candidate is legal: grow once and write in place.
 	k := len(buf)
 	buf = slices.Grow(buf, cand.count())[:k+cand.count()]
-	for i, w := range cand {
+	for i, w := range words {
 		for ; w != 0; w &= w - 1 {
 			buf[k] = Place(i<<6 | bits.TrailingZeros64(w))
 			k++
