@@ -118,12 +118,9 @@ func (e *engine) around(b bitboard) bitboard {
 	return r.and(e.gm.full)
 }
 
-// chain returns the chain of stones in same through p, and whether it has a
-// liberty among empty (or on the border when the edges are liberties). It
-// walks the neighbour table: chains are usually a few stones.
 // touchesLiberty reports whether point p alone shows that its chain is
 // free: an empty neighbour, or the border when the edges are liberties.
-func (e *engine) touchesLiberty(empty bitboard, p int) bool {
+func (e *engine) touchesLiberty(empty *bitboard, p int) bool {
 	if !e.r.EdgeCapture && e.gm.border.has(p) {
 		return true
 	}
@@ -138,8 +135,21 @@ func (e *engine) touchesLiberty(empty bitboard, p int) bool {
 	return false
 }
 
+// chain returns the chain of stones in same through p, and whether it has a
+// liberty among empty (or on the border when the edges are liberties).
 func (e *engine) chain(same, empty bitboard, p int) (bitboard, bool) {
-	var s, todo bitboard
+	var s bitboard
+	free := e.chainInto(&s, &same, &empty, p)
+	return s, free
+}
+
+// chainInto adds the chain of stones in same through p to *s, which must
+// not yet hold any of it, and reports whether the chain has a liberty. It
+// walks the neighbour table (chains are usually a few stones) and works on
+// the bitboards in place: copies of 48-byte arrays were much of the cost of
+// a grid move.
+func (e *engine) chainInto(s, same, empty *bitboard, p int) bool {
+	var todo bitboard
 	s.set(p)
 	todo.set(p)
 	free := false
@@ -170,7 +180,7 @@ func (e *engine) chain(same, empty bitboard, p int) (bitboard, bool) {
 			}
 		}
 	}
-	return s, free
+	return free
 }
 
 func (g *grid) at(p int) Color {
@@ -199,41 +209,61 @@ func (g *grid) withoutMarks() *grid {
 	return &grid{st: g.st}
 }
 
-// placeGrid puts a stone of colour c on the empty point p and applies
-// captures and the own-liberty rule, without ko checks.
-func (e *engine) placeGrid(st [2]bitboard, c Color, p int) (nst [2]bitboard, capt, lost bitboard, err error) {
-	me, op := st[c], st[c^1]
-	me.set(p)
-	empty := e.gm.full.andNot(me.or(op))
+// placeGrid puts a stone of colour c on the empty point p of the stones st
+// and applies captures and the own-liberty rule, without ko checks: the new
+// stones go to *nst, the enemy points captured to *capt and the mover's
+// points removed to *lost, all three zero on entry. Only the engine's words
+// in use are touched.
+func (e *engine) placeGrid(nst *[2]bitboard, capt, lost *bitboard, st *[2]bitboard, c Color, p int) error {
+	me, op := &st[c], &st[c^1]
+	var empty bitboard
+	for i := range e.gw {
+		empty[i] = e.gm.full[i] &^ (me[i] | op[i])
+	}
+	empty[p>>6] &^= 1 << (p & 63)
+	var s bitboard
 	for _, nb := range e.nbr[p] {
 		if nb < 0 {
 			break
 		}
 		q := int(nb)
-		if !op.has(q) || capt.has(q) || e.touchesLiberty(empty, q) {
+		if !op.has(q) || capt.has(q) || e.touchesLiberty(&empty, q) {
 			continue
 		}
-		if s, free := e.chain(op, empty, q); !free {
-			capt = capt.or(s)
+		if !e.chainInto(&s, op, &empty, q) {
+			for i := range e.gw {
+				capt[i] |= s[i]
+			}
 		}
+		s = bitboard{}
 	}
 	if e.r.Own != OwnStays {
 		libs := empty
 		if e.r.Own != OwnRemovedTogether {
-			libs = empty.or(capt)
+			for i := range e.gw {
+				libs[i] |= capt[i]
+			}
 		}
-		if !e.touchesLiberty(libs, p) {
-			if s, free := e.chain(me, libs, p); !free {
+		if !e.touchesLiberty(&libs, p) {
+			mine := *me
+			mine.set(p)
+			if !e.chainInto(&s, &mine, &libs, p) {
 				if e.r.Own == OwnIllegal {
-					return st, capt, lost, ErrSuicide
+					return ErrSuicide
 				}
-				lost = s
+				*lost = s
 			}
 		}
 	}
-	nst[c] = me.andNot(lost)
-	nst[c^1] = op.andNot(capt)
-	return nst, capt, lost, nil
+	nme, nop := &nst[c], &nst[c^1]
+	for i := range e.gw {
+		nme[i] = me[i] &^ lost[i]
+		nop[i] = op[i] &^ capt[i]
+	}
+	if !lost.has(p) {
+		nme.set(p)
+	}
+	return nil
 }
 
 // playGrid plays a placement on a grid, in place: on error *pos is
@@ -250,8 +280,9 @@ func (pos *Position) playGrid(p int) error {
 		return fmt.Errorf("point %d: %w", p+1, ErrForbidden)
 	}
 	c := pos.toMove
-	nst, capt, lost, err := e.placeGrid(g.st, c, p)
-	if err != nil {
+	ng := &grid{}
+	var capt, lost bitboard
+	if err := e.placeGrid(&ng.st, &capt, &lost, &g.st, c, p); err != nil {
 		return fmt.Errorf("point %d: %w", p+1, err)
 	}
 	// The board is unchanged exactly when nothing was captured and the new
@@ -260,23 +291,25 @@ func (pos *Position) playGrid(p int) error {
 	if e.r.Ko == KoSimple && pos.last == Pass && same {
 		return fmt.Errorf("point %d: %w", p+1, ErrKo)
 	}
-	ng := &grid{st: nst, removed: capt.or(lost)}
 	h := pos.hash ^ zobrist.stone[c][p]
-	if !ng.removed.empty() {
+	if !capt.empty() || !lost.empty() {
+		ng.removed = capt.or(lost)
 		capt.each(func(q int) { h ^= zobrist.stone[c^1][q] })
 		lost.each(func(q int) { h ^= zobrist.stone[c][q] })
 		pos.prisoners[c] += int16(capt.count())
 		pos.prisoners[c^1] += int16(lost.count())
-	}
-	switch e.r.Ko {
-	case KoCaptured:
-		ng.forbid = capt
-	case KoSimple:
-		if capt.count() == 1 {
-			q := 0
-			capt.each(func(x int) { q = x })
-			if back, _, _, err := e.placeGrid(nst, c^1, q); err == nil && back == g.st {
-				ng.forbid = capt
+		switch e.r.Ko {
+		case KoCaptured:
+			ng.forbid = capt
+		case KoSimple:
+			if capt.count() == 1 {
+				q := 0
+				capt.each(func(x int) { q = x })
+				var back [2]bitboard
+				var bc, bl bitboard
+				if err := e.placeGrid(&back, &bc, &bl, &ng.st, c^1, q); err == nil && back == g.st {
+					ng.forbid = capt
+				}
 			}
 		}
 	}
@@ -287,7 +320,8 @@ func (pos *Position) playGrid(p int) error {
 		return nil
 	}
 	if !e.r.Pass {
-		if cand, check := ng.candidates(pos); check {
+		var cand bitboard
+		if ng.candidates(&cand, pos) {
 			if !ng.hasLegal(*pos) {
 				pos.end = NoMoves
 			}
@@ -298,39 +332,44 @@ func (pos *Position) playGrid(p int) error {
 	return nil
 }
 
-// candidates returns the empty points that are not forbidden, and whether
-// each must still be tried for suicide or a ko after a pass.
-func (g *grid) candidates(pos *Position) (bitboard, bool) {
+// candidates sets *cand to the empty points that are not forbidden, and
+// reports whether each must still be tried for suicide or a ko after a
+// pass.
+func (g *grid) candidates(cand *bitboard, pos *Position) bool {
 	e := pos.e
-	cand := e.gm.full.andNot(g.st[Black].or(g.st[White]).or(g.forbid))
-	check := e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
-	return cand, check
+	for i := range e.gw {
+		cand[i] = e.gm.full[i] &^ (g.st[Black][i] | g.st[White][i] | g.forbid[i])
+	}
+	return e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
 }
 
 // legalAt reports whether the candidate point p survives the suicide and
 // pass-ko checks.
-func (g *grid) legalAt(pos Position, p int) bool {
-	nst, _, _, err := pos.e.placeGrid(g.st, pos.toMove, p)
-	return err == nil && !(pos.e.r.Ko == KoSimple && pos.last == Pass && nst == g.st)
+func (g *grid) legalAt(pos *Position, p int) bool {
+	var nst [2]bitboard
+	var capt, lost bitboard
+	err := pos.e.placeGrid(&nst, &capt, &lost, &g.st, pos.toMove, p)
+	return err == nil && !(pos.e.r.Ko == KoSimple && pos.last == Pass && capt.empty() && lost.count() == 1)
 }
 
 func (g *grid) hasLegal(pos Position) bool {
-	cand, check := g.candidates(&pos)
-	if !check {
+	var cand bitboard
+	if !g.candidates(&cand, &pos) {
 		return !cand.empty()
 	}
 	found := false
-	cand.each(func(p int) { found = found || g.legalAt(pos, p) })
+	cand.each(func(p int) { found = found || g.legalAt(&pos, p) })
 	return found
 }
 
 func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
-	cand, check := g.candidates(&pos)
+	var cand bitboard
+	check := g.candidates(&cand, &pos)
 	words := cand[:pos.e.gw] // the points beyond are never set
 	if check {
 		for i, w := range words {
 			for ; w != 0; w &= w - 1 {
-				if p := i<<6 | bits.TrailingZeros64(w); g.legalAt(pos, p) {
+				if p := i<<6 | bits.TrailingZeros64(w); g.legalAt(&pos, p) {
 					buf = append(buf, Place(p))
 				}
 			}
@@ -338,8 +377,8 @@ func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
 		return buf
 	}
 	// Every candidate is legal: grow once and write in place.
-	k := len(buf)
-	buf = slices.Grow(buf, cand.count())[:k+cand.count()]
+	k, n := len(buf), cand.count()
+	buf = slices.Grow(buf, n)[:k+n]
 	for i, w := range words {
 		for ; w != 0; w &= w - 1 {
 			buf[k] = Place(i<<6 | bits.TrailingZeros64(w))
