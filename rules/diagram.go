@@ -153,11 +153,14 @@ func setup(pos Position, cells []Color, toMove Color, last int, slash []int) (Po
 				pos.hash ^= zobrist.stone[c][p]
 			}
 		}
-		for _, p := range slash {
-			g.removed.set(p)
-		}
-		if e.r.Ko == KoCaptured {
-			g.forbid = g.removed
+		if len(slash) > 0 {
+			g.marks = &gridMarks{}
+			for _, p := range slash {
+				g.marks.removed.set(p)
+			}
+			if e.r.Ko == KoCaptured {
+				g.marks.forbid = g.marks.removed
+			}
 		}
 		pos.g = g
 	} else {

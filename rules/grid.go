@@ -37,7 +37,15 @@ func (b bitboard) andNot(o bitboard) (r bitboard) {
 	return r
 }
 
-func (b bitboard) empty() bool { return b == bitboard{} }
+// empty reports whether b has no point. (Comparing with bitboard{} calls
+// the runtime's memequal.)
+func (b bitboard) empty() bool {
+	var x uint64
+	for _, w := range b {
+		x |= w
+	}
+	return x == 0
+}
 
 func (b bitboard) count() int {
 	n := 0
@@ -78,9 +86,26 @@ func (b bitboard) each(f func(p int)) {
 // stones, the forbidden points and the points just captured. It is never
 // changed after the position that owns it is made.
 type grid struct {
-	st      [2]bitboard
+	st    [2]bitboard
+	marks *gridMarks // nil when no point is forbidden or was just emptied
+}
+
+// gridMarks are the points a grid position marks: most positions have none,
+// and leaving them out halves the allocation of a move.
+type gridMarks struct {
 	forbid  bitboard // points the player to move may not place on
 	removed bitboard // points emptied by captures on the last move
+}
+
+// noMarks is the marks of a grid without any; it is never written.
+var noMarks gridMarks
+
+// m returns the grid's marks, noMarks when it has none.
+func (g *grid) m() *gridMarks {
+	if g.marks == nil {
+		return &noMarks
+	}
+	return g.marks
 }
 
 // gridMasks are the engine's precomputed bitboards for a grid.
@@ -193,17 +218,17 @@ func (g *grid) at(p int) Color {
 	return None
 }
 
-func (g *grid) isForbidden(p int) bool { return g.forbid.has(p) }
-func (g *grid) isRemoved(p int) bool   { return g.removed.has(p) }
+func (g *grid) isForbidden(p int) bool { return g.m().forbid.has(p) }
+func (g *grid) isRemoved(p int) bool   { return g.m().removed.has(p) }
 
 func (g *grid) forbidKey() uint64 {
 	var h uint64
-	g.forbid.each(func(p int) { h ^= zobrist.forbid[p] })
+	g.m().forbid.each(func(p int) { h ^= zobrist.forbid[p] })
 	return h
 }
 
 func (g *grid) withoutMarks() *grid {
-	if g.forbid.empty() && g.removed.empty() {
+	if g.marks == nil {
 		return g
 	}
 	return &grid{st: g.st}
@@ -273,7 +298,7 @@ func (pos *Position) playGrid(p int) error {
 	if g.at(p) != None {
 		return fmt.Errorf("point %d: %w", p+1, ErrOccupied)
 	}
-	if g.forbid.has(p) {
+	if g.m().forbid.has(p) {
 		if e.r.Ko == KoSimple {
 			return fmt.Errorf("point %d: %w", p+1, ErrKo)
 		}
@@ -293,14 +318,14 @@ func (pos *Position) playGrid(p int) error {
 	}
 	h := pos.hash ^ zobrist.stone[c][p]
 	if !capt.empty() || !lost.empty() {
-		ng.removed = capt.or(lost)
+		ng.marks = &gridMarks{removed: capt.or(lost)}
 		capt.each(func(q int) { h ^= zobrist.stone[c^1][q] })
 		lost.each(func(q int) { h ^= zobrist.stone[c][q] })
 		pos.prisoners[c] += int16(capt.count())
 		pos.prisoners[c^1] += int16(lost.count())
 		switch e.r.Ko {
 		case KoCaptured:
-			ng.forbid = capt
+			ng.marks.forbid = capt
 		case KoSimple:
 			if capt.count() == 1 {
 				q := 0
@@ -308,7 +333,7 @@ func (pos *Position) playGrid(p int) error {
 				var back [2]bitboard
 				var bc, bl bitboard
 				if err := e.placeGrid(&back, &bc, &bl, &ng.st, c^1, q); err == nil && back == g.st {
-					ng.forbid = capt
+					ng.marks.forbid = capt
 				}
 			}
 		}
@@ -338,7 +363,12 @@ func (pos *Position) playGrid(p int) error {
 func (g *grid) candidates(cand *bitboard, pos *Position) bool {
 	e := pos.e
 	for i := range e.gw {
-		cand[i] = e.gm.full[i] &^ (g.st[Black][i] | g.st[White][i] | g.forbid[i])
+		cand[i] = e.gm.full[i] &^ (g.st[Black][i] | g.st[White][i])
+	}
+	if g.marks != nil {
+		for i := range e.gw {
+			cand[i] &^= g.marks.forbid[i]
+		}
 	}
 	return e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
 }
@@ -425,8 +455,11 @@ func (pos Position) mirrorGrid() Position {
 			h ^= zobrist.stone[c][f(p)]
 		})
 	}
-	g.forbid.each(func(p int) { ng.forbid.set(f(p)) })
-	g.removed.each(func(p int) { ng.removed.set(f(p)) })
+	if g.marks != nil {
+		ng.marks = &gridMarks{}
+		g.marks.forbid.each(func(p int) { ng.marks.forbid.set(f(p)) })
+		g.marks.removed.each(func(p int) { ng.marks.removed.set(f(p)) })
+	}
 	m := pos
 	m.g, m.hash = &ng, h
 	m.last = mirrorMove(pos.last, f)
@@ -441,9 +474,10 @@ func (g *grid) less(o *grid, n int) bool {
 			return a < b
 		}
 	}
-	for i := range g.forbid {
-		if g.forbid[i] != o.forbid[i] {
-			return g.forbid[i] < o.forbid[i]
+	gf, of := &g.m().forbid, &o.m().forbid
+	for i := range gf {
+		if gf[i] != of[i] {
+			return gf[i] < of[i]
 		}
 	}
 	return false
