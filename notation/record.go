@@ -55,7 +55,7 @@ func (rec Record) isSetUp() bool {
 	if !hasStart(rec.Start) {
 		return false
 	}
-	if rec.Start.ToMove() != rules.Black {
+	if rec.Start.ToMove() != rules.Black || hasPrisoners(rec.Start) {
 		return true
 	}
 	r := rec.Rules
@@ -68,6 +68,27 @@ func (rec Record) isSetUp() bool {
 		std = strings.Join(rows, "|")
 	}
 	return rec.Start.String() != std
+}
+
+// hasPrisoners reports whether a start position holds prisoners.
+func hasPrisoners(pos rules.Position) bool {
+	return pos.Prisoners(rules.Black) != 0 || pos.Prisoners(rules.White) != 0
+}
+
+// parsePrisoners reads the prisoners of a set-up start, Black's first:
+// "2-1" (move lists) or "2:1" (SGF's XP).
+func parsePrisoners(v string, sep string) (black, white int, err error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(v), sep)
+	if ok {
+		black, err = strconv.Atoi(strings.TrimSpace(a))
+		if err == nil {
+			white, err = strconv.Atoi(strings.TrimSpace(b))
+		}
+	}
+	if !ok || err != nil || black < 0 || white < 0 || black > rules.MaxPrisoners || white > rules.MaxPrisoners {
+		return 0, 0, fmt.Errorf("write Black's prisoners then White's, from 0 to %d, such as 2%s1", rules.MaxPrisoners, sep)
+	}
+	return black, white, nil
 }
 
 // Game replays the record from its start. The error names the move number

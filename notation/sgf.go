@@ -107,6 +107,9 @@ func WriteSGF(w io.Writer, rec Record) error {
 		}
 		prop("PL", []string{"B", "W"}[start.ToMove()])
 		prop("XD", start.String())
+		if hasPrisoners(start) {
+			prop("XP", fmt.Sprintf("%d:%d", start.Prisoners(rules.Black), start.Prisoners(rules.White)))
+		}
 	}
 	if c := rec.Comments[0]; c != "" {
 		prop("C", c)
@@ -389,7 +392,7 @@ func ReadSGF(data []byte) (Record, error) {
 						cmt = append(cmt, v)
 					}
 				}
-			case "AB", "AW", "AE", "XD", "PL":
+			case "AB", "AW", "AE", "XD", "XP", "PL":
 				if i > 0 {
 					return rec, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
 				}
@@ -415,6 +418,15 @@ func ReadSGF(data []byte) (Record, error) {
 	start, err := sgfStart(root, r, sw, sh, toMove)
 	if err != nil {
 		return rec, err
+	}
+	if xp, ok := get("XP"); ok {
+		b, w, err := parsePrisoners(xp, ":")
+		if err == nil {
+			start, err = start.WithPrisoners(b, w)
+		}
+		if err != nil {
+			return rec, fmt.Errorf("%w: SGF XP[%s]: %w", ErrNotation, xp, err)
+		}
 	}
 	rec.Start = start
 	c := toMove

@@ -115,6 +115,27 @@ func (pos Position) Passes() int { return int(pos.passes) }
 // Prisoners returns how many stones player c has captured.
 func (pos Position) Prisoners(c Color) int { return int(pos.prisoners[c]) }
 
+// MaxPrisoners is the most prisoners a set-up position can give one
+// player, leaving room below the counter's limit for the game's captures.
+const MaxPrisoners = 10000
+
+// WithPrisoners returns the position with Black holding black prisoners and
+// White holding white, for set-up positions whose captures happened before
+// the record starts (they count under territory and area+prisoners
+// scoring). Each count must be from 0 to MaxPrisoners.
+func (pos Position) WithPrisoners(black, white int) (Position, error) {
+	if pos.e == nil {
+		return pos, fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
+	}
+	for _, n := range []int{black, white} {
+		if n < 0 || n > MaxPrisoners {
+			return pos, fmt.Errorf("%w: %d prisoners: a count is from 0 to %d", ErrSetup, n, MaxPrisoners)
+		}
+	}
+	pos.prisoners = [2]int16{int16(black), int16(white)}
+	return pos, nil
+}
+
 // At returns the colour of the stone on point p, or None.
 func (pos Position) At(p int) Color {
 	if p < 0 || p >= pos.Points() {
