@@ -75,6 +75,12 @@ func hasPrisoners(pos rules.Position) bool {
 	return pos.Prisoners(rules.Black) != 0 || pos.Prisoners(rules.White) != 0
 }
 
+// ParsePrisoners reads the prisoners each side took before a set-up start,
+// Black's first, as "2-1"; the error says what is accepted.
+func ParsePrisoners(v string) (black, white int, err error) {
+	return parsePrisoners(v, "-")
+}
+
 // parsePrisoners reads the prisoners of a set-up start, Black's first:
 // "2-1" (move lists) or "2:1" (SGF's XP).
 func parsePrisoners(v string, sep string) (black, white int, err error) {

@@ -66,6 +66,7 @@ func playRun(e *env, args []string) int {
 	level := fs.Int("level", 0, fmt.Sprintf("White's computer player by strength, 1 (random) to %d (the strongest), instead of --white", player.Levels()))
 	seed := fs.Uint64("seed", 0, "seed of the computer players' randomness (default: a new seed every game)")
 	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--oX- (/ marks points just captured)")
+	prisoners := fs.String("prisoners", "", "the prisoners each side took before the start, Black's first, such as 2-1 (they count under territory scoring)")
 	tableDir := fs.String("table-dir", "", "directory of the solver's results tables that hint reads, as alak solve writes them (default $XDG_CACHE_HOME/alak or ~/.cache/alak; none: no table)")
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone, else x)")
 	if err := fs.Parse(args); err != nil {
@@ -97,7 +98,7 @@ func playRun(e *env, args []string) int {
 		}
 		*white, levelName = spec, fmt.Sprintf("level %d (%s)", *level, spec)
 	}
-	game, err := playStart(r, *diagram, *toMove)
+	game, err := playStart(r, *diagram, *toMove, *prisoners)
 	if err != nil {
 		return fail(e, "play", err)
 	}
@@ -125,28 +126,39 @@ func playPlayers() string {
 
 // playStart builds the game: the rules' start position, or the set-up
 // diagram with its player to move.
-func playStart(r rules.Rules, diagram, toMove string) (*rules.Game, error) {
+func playStart(r rules.Rules, diagram, toMove, prisoners string) (*rules.Game, error) {
+	pos, err := playStartPosition(r, diagram, toMove)
+	if err != nil {
+		return nil, err
+	}
+	if pos, err = withPrisoners(pos, prisoners); err != nil {
+		return nil, err
+	}
+	return rules.NewGameFrom(pos), nil
+}
+
+func playStartPosition(r rules.Rules, diagram, toMove string) (rules.Position, error) {
 	if diagram == "" {
 		if toMove != "" {
-			return nil, fmt.Errorf("--to-move %s needs --position: a game from the start is begun by x", toMove)
+			return rules.Position{}, fmt.Errorf("--to-move %s needs --position: a game from the start is begun by x", toMove)
 		}
-		return rules.NewGame(r)
+		return rules.NewPosition(r)
 	}
 	c := rules.Black
 	switch {
 	case toMove != "":
 		var err error
 		if c, err = rules.ParseColor(toMove); err != nil {
-			return nil, fmt.Errorf("--to-move: %w", err)
+			return rules.Position{}, fmt.Errorf("--to-move: %w", err)
 		}
 	case strings.Contains(diagram, "X"):
 		c = rules.White
 	}
 	pos, err := rules.ParseDiagram(r, diagram, c)
 	if err != nil {
-		return nil, fmt.Errorf("--position: %w", err)
+		return pos, fmt.Errorf("--position: %w", err)
 	}
-	return rules.NewGameFrom(pos), nil
+	return pos, nil
 }
 
 func playNewSide(spec string, seed uint64) (playSide, error) {

@@ -43,6 +43,7 @@ func replayRun(e *env, args []string) int {
 	fs := newFlagSet(e, "replay", replayUsage)
 	buildRules := rulesFlags(fs)
 	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--o/O (/ marks points just captured)")
+	prisoners := fs.String("prisoners", "", "the prisoners each side took before the start, Black's first, such as 2-1 (they count under territory scoring)")
 	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone)")
 	asJSON := fs.Bool("json", false, "print the final position as one JSON object")
 	step := fs.Bool("step", false, "with a FILE on a terminal: wait for Enter between moves")
@@ -82,6 +83,9 @@ func replayRun(e *env, args []string) int {
 		return fail(e, "replay", err)
 	}
 	start, err := replayStart(fs, r, *diagram, *toMove)
+	if err == nil {
+		start, err = withPrisoners(start, *prisoners)
+	}
 	if err != nil {
 		return fail(e, "replay", err)
 	}

@@ -168,6 +168,16 @@ func TestReplayJSONForms(t *testing.T) {
 				"legal": []any{"pass"}, "over": false, "result": nil, "winner": nil},
 		},
 		{
+			// Prisoners taken before a set-up start count under the seed's
+			// Traditional Alak scoring. Final board x-ox--, by hand: Black
+			// 2 stones + 2 territory (points 5-6) + 2 prisoners = 6; White
+			// 1 stone + 1 prisoner = 2.
+			name: "prisoners",
+			args: []string{"--rules", "traditional", "--size", "6", "--position", "x-o---", "--to-move", "x", "--prisoners", "2-1", "4", "pass", "pass"},
+			want: map[string]any{"rules": "traditional", "size": 6.0, "board": "x-ox--", "to_move": "o", "forbidden": []any{},
+				"legal": []any{}, "over": true, "result": "6-2", "winner": "x"},
+		},
+		{
 			name: "pass and letters",
 			args: []string{"--rules", "tromp-taylor", "--size", "2", "a", "pass", "pass"},
 			want: map[string]any{"rules": "tromp-taylor", "size": 2.0, "board": "x-", "to_move": "o", "forbidden": []any{},
@@ -270,6 +280,8 @@ func TestReplayErrors(t *testing.T) {
 		{"no player", []string{"--position", "x-o"}, []string{"--to-move x"}},
 		{"bad player", []string{"--position", "x-o", "--to-move", "z"}, []string{"--to-move", "x (black) or o (white)"}},
 		{"to-move alone", []string{"--to-move", "x"}, []string{"--to-move goes with --position"}},
+		{"bad prisoners", []string{"--rules", "traditional", "--prisoners", "2", "1"}, []string{"--prisoners", "such as 2-1"}},
+		{"negative prisoners", []string{"--rules", "traditional", "--prisoners", "-1-0", "1"}, []string{"--prisoners", "from 0 to 10000"}},
 		{"size disagrees", []string{"--size", "5", "--position", "x-o", "--to-move", "x"}, []string{"but --size is 5"}},
 		{"step without file", []string{"--step", "1"}, []string{"--step"}},
 		{"unknown flag", []string{"--colour", "1"}, []string{"flag provided but not defined"}},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"alak/notation"
 	"alak/rules"
 	"alak/solve"
 )
@@ -102,4 +103,17 @@ func newFlagSet(e *env, name, usage string) *flag.FlagSet {
 func isFile(arg string) bool {
 	st, err := os.Stat(arg)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// withPrisoners gives a start position the prisoners of --prisoners ("2-1",
+// Black's first); an empty flag leaves it alone.
+func withPrisoners(pos rules.Position, flagValue string) (rules.Position, error) {
+	if flagValue == "" {
+		return pos, nil
+	}
+	b, w, err := notation.ParsePrisoners(flagValue)
+	if err != nil {
+		return pos, fmt.Errorf("--prisoners %q: %w", flagValue, err)
+	}
+	return pos.WithPrisoners(b, w)
 }
