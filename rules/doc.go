@@ -7,7 +7,8 @@
 // A rule set is data: a Rules value made by Preset or Parse and changed by
 // Set. A Position is an immutable value; Play returns a new one, so
 // positions can be shared between goroutines. Lines of up to 64 points run
-// on bitboards; grids up to 19×19 on cell arrays behind the same API. A Game
+// on one-word bitboards; grids up to 19×19 on 384-bit bitboards with a
+// neighbour table, behind the same API. A Game
 // adds the history: positional and situational superko, the draw by
 // repetition, and Undo.
 //
