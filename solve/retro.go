@@ -20,6 +20,9 @@ type retro struct {
 	succ   []int32
 	value  []int16 // Black's margin under perfect play, half points
 	budget int     // positions allowed by the memory limit
+	// compact is the graph of compact.go, used instead of the fields above
+	// for the rules it handles.
+	compact *cgraph
 }
 
 const noTerm = -32768
@@ -38,6 +41,13 @@ func (s *searcher) key(pos rules.Position) ttKey { return s.keys(pos).tt }
 
 // solveGraph enumerates the positions reachable from root and solves them.
 func (s *searcher) solveGraph(root rules.Position) (*retro, error) {
+	if s.compactEligible() {
+		c, err := s.solveCompact(root)
+		if err != nil {
+			return nil, err
+		}
+		return &retro{s: s, compact: c}, nil
+	}
 	g := &retro{s: s, budget: s.memoryMB << 20 / retroBytes}
 	g.index.init(1 << 12)
 	g.add(root)
@@ -166,6 +176,9 @@ func (g *retro) solve() {
 // valueOf returns the value of pos for its player to move (half points),
 // and false if pos is not in the graph.
 func (g *retro) valueOf(pos rules.Position) (int32, bool) {
+	if g.compact != nil {
+		return g.compact.valueOf(pos)
+	}
 	id, ok := g.index.get(g.s.key(pos))
 	if !ok {
 		return 0, false

@@ -212,6 +212,9 @@ func (s *searcher) fill(hist []rules.Position, v int32) {
 	}
 	s.table.put(k.tt, int16(v))
 	added := 0
+	if s.retro != nil && s.retro.compact != nil {
+		added = s.retro.compact.fill(s.table, maxTableEntries)
+	}
 	if s.retro != nil {
 		for i, p := range s.retro.pos {
 			if added >= maxTableEntries {
