@@ -99,11 +99,18 @@ func (g *cgeo) unword(k uint64) (b, w, f uint64, white bool) {
 
 func (g *cgeo) rev(x uint64) uint64 { return bits.Reverse64(x) >> (64 - g.n) }
 
+// mirror returns the state word of the mirror image of the state k: its
+// 2-bit cells in reverse order.
+func (g *cgeo) mirror(k uint64) uint64 {
+	r := bits.Reverse64(k&g.cells) >> (64 - 2*g.n) // cells reversed, each cell's bits swapped
+	return (r>>1)&even | (r&even)<<1 | k&^g.cells
+}
+
 // canon returns the state word of (b, w, f) or of its mirror image, the
 // smaller, and whether the state is the smaller one (or symmetric).
 func (g *cgeo) canon(b, w, f uint64, white bool) (uint64, bool) {
 	k := word(b, w, f, white)
-	m := word(g.rev(b), g.rev(w), g.rev(f), white)
+	m := g.mirror(k)
 	if m < k {
 		return m, false
 	}
@@ -179,7 +186,10 @@ type ctable struct {
 const compactSlotBytes = 8 + 1 + 1
 
 func newCtable(size int) *ctable {
-	return &ctable{keys: make([]uint64, size), st: make([][2]uint8, size)}
+	t := &ctable{keys: make([]uint64, size), st: make([][2]uint8, size)}
+	hugePages(t.keys)
+	hugePages(t.st)
+	return t
 }
 
 func (t *ctable) home(k uint64) uint64 {
@@ -430,9 +440,9 @@ func (g *cgraph) forbidCandidates(empty, mover uint64, buf []uint64) []uint64 {
 func (g *cgraph) preds(k uint64, out []uint64) []uint64 {
 	b, w, f, white := g.g.unword(k)
 	out = g.predsOf(b, w, f, white, out)
-	rb, rw, rf := g.g.rev(b), g.g.rev(w), g.g.rev(f)
-	if word(rb, rw, rf, white) != k {
-		out = g.predsOf(rb, rw, rf, white, out)
+	if m := g.g.mirror(k); m != k {
+		b, w, f, white := g.g.unword(m)
+		out = g.predsOf(b, w, f, white, out)
 	}
 	return out
 }
@@ -528,7 +538,7 @@ func (g *cgraph) predsOf(b, w, f uint64, white bool, out []uint64) []uint64 {
 					qb, qw = opQ, meQ
 				}
 				qk := word(qb, qw, fq, !white)
-				if word(geo.rev(qb), geo.rev(qw), geo.rev(fq), !white) < qk {
+				if geo.mirror(qk) < qk {
 					continue // its mirror image is the graph's node, found from the mirror
 				}
 				out = append(out, qk)

@@ -66,6 +66,9 @@ func checkStep(t *testing.T, geo *cgeo, pos rules.Position) bool {
 		if xb, xw, xf, xwhite := geo.unword(k); xb != nb || xw != nw || xf != nf || xwhite == white {
 			t.Errorf("state word %x decodes to %b %b %b %v", k, xb, xw, xf, xwhite)
 		}
+		if m, r := geo.mirror(k), word(geo.rev(nb), geo.rev(nw), geo.rev(nf), !white); m != r {
+			t.Errorf("mirror of %x: %x, want %x", k, m, r)
+		}
 	}
 	return true
 }
