@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestProveCommand proves, on 3 points under Traditional Alak, Black's
+// win by the centre (by hand: White has no legal placement after it, so
+// pass, pass, 3-0), and reports no proof for White.
+func TestProveCommand(t *testing.T) {
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "x", "--json")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	var got struct {
+		For, Goal string
+		Proved    bool
+		Plies     int
+		PV        []string
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if got.For != "x" || got.Goal != "win" || !got.Proved || got.Plies != 3 || !reflect.DeepEqual(got.PV, []string{"2", "pass", "pass"}) {
+		t.Errorf("got %+v from %s", got, out)
+	}
+	out, _, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--draw", "--depth", "10")
+	if code != 0 || !strings.Contains(out, "No proof that o can force a draw or better within 10 plies") {
+		t.Errorf("status %d, output %q", code, out)
+	}
+	out, _, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "x", "2")
+	if code != 0 || !strings.Contains(out, "x can force a win within 2 plies") || !strings.Contains(out, "Longest defence: pass pass") {
+		t.Errorf("after 2: status %d, output %q", code, out)
+	}
+}
+
+func TestProveCommandErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"prove"}, "--for x or --for o"},
+		{[]string{"prove", "--for", "z"}, "--for"},
+		{[]string{"prove", "--for", "x", "--depth", "-1"}, "from 0 to 1000"},
+		{[]string{"prove", "--for", "x", "--size", "3", "4"}, `move 1 "4"`},
+		{[]string{"prove", "--for", "x", "--rules", "nope"}, "nope"},
+	} {
+		_, errOut, code := solveSession(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q, want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
