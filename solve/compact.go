@@ -162,6 +162,35 @@ func (g *cgeo) play(b, w uint64, white bool, p int) (nb, nw, nf uint64) {
 	return nb, nw, nf
 }
 
+// child returns the state word after the player to move in the state k
+// (stones b and w) places on p: play on the word itself, which needs no
+// re-encoding unless the placement captures.
+func (g *cgeo) child(k, b, w uint64, white bool, p int) uint64 {
+	c := k & g.cells
+	f := c & (c >> 1) & even
+	c &^= f | f<<1 // the forbidden points become plain empty
+	var capt uint64
+	if white {
+		_, _, capt = g.place(w, b, p)
+		c |= 2 << (2 * p)
+	} else {
+		_, _, capt = g.place(b, w, p)
+		c |= 1 << (2 * p)
+	}
+	if capt != 0 {
+		x := spread(capt)
+		c &^= x | x<<1
+		if g.ko {
+			c |= x | x<<1
+		}
+	}
+	c |= cOcc
+	if !white {
+		c |= cWhite
+	}
+	return c
+}
+
 // legal returns the points the player to move may place on; none means the
 // game is over.
 func (g *cgeo) legal(b, w, f uint64) uint64 { return g.mask &^ (b | w | f) }
@@ -365,11 +394,11 @@ func (g *cgraph) enumerate(b, w, f uint64, white bool) error {
 		g.kbuf = g.kbuf[:0]
 		for end := min(head+batch, len(work)); head < end; head++ {
 			s.nodes++
-			b, w, f, white := g.g.unword(work[head])
+			k := work[head]
+			b, w, f, white := g.g.unword(k)
 			for pts := g.g.legal(b, w, f); pts != 0; pts &= pts - 1 {
-				nb, nw, nf := g.g.play(b, w, white, bits.TrailingZeros64(pts))
-				c, _ := g.g.canon(nb, nw, nf, !white)
-				g.kbuf = append(g.kbuf, c)
+				c := g.g.child(k, b, w, white, bits.TrailingZeros64(pts))
+				g.kbuf = append(g.kbuf, min(c, g.g.mirror(c)))
 			}
 		}
 		if head > 1<<16 && head > len(work)/2 {

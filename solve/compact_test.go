@@ -66,6 +66,9 @@ func checkStep(t *testing.T, geo *cgeo, pos rules.Position) bool {
 		if xb, xw, xf, xwhite := geo.unword(k); xb != nb || xw != nw || xf != nf || xwhite == white {
 			t.Errorf("state word %x decodes to %b %b %b %v", k, xb, xw, xf, xwhite)
 		}
+		if c := geo.child(word(b, w, f, white), b, w, white, p); c != k {
+			t.Errorf("child word %x, want %x", c, k)
+		}
 		if m, r := geo.mirror(k), word(geo.rev(nb), geo.rev(nw), geo.rev(nf), !white); m != r {
 			t.Errorf("mirror of %x: %x, want %x", k, m, r)
 		}
