@@ -3,6 +3,7 @@ package solve
 import (
 	"fmt"
 	"math/bits"
+	"runtime/debug"
 	"slices"
 
 	"alak/rules"
@@ -335,6 +336,12 @@ func (s *searcher) solveCompact(root rules.Position) (*cgraph, error) {
 	if size < 64 {
 		return nil, fmt.Errorf("%d positions and more: %w", 1, ErrMemory)
 	}
+	if g.limit >= 1<<30 {
+		// The table is most of the heap: let the garbage collector keep the
+		// rest (work lists outgrown, the old table after growing) within
+		// the limit too, rather than let it reach the size of the table.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(g.limit) + 256<<20))
+	}
 	g.t = newCtable(size)
 	if err := g.enumerate(b, w, f, white); err != nil {
 		return nil, err
@@ -649,7 +656,8 @@ func (g *cgraph) solve() error {
 			t.st[i][1] = x + 1
 		}
 	}
-	nextPoll := g.s.nodes + 4096
+	var done int64 // states handled in the passes (for polling only)
+	nextPoll := int64(4096)
 	// attract pushes the states that join the attacker's set.
 	attract := func(blackAttacks bool, v uint8) error {
 		for len(g.queue) > 0 {
@@ -660,7 +668,7 @@ func (g *cgraph) solve() error {
 			for _, c := range g.queue[from:] {
 				g.kbuf = g.preds(t.keys[c], g.kbuf)
 			}
-			g.s.nodes += int64(len(g.queue) - from)
+			done += int64(len(g.queue) - from)
 			g.queue = g.queue[:from]
 			g.hbuf = slices.Grow(g.hbuf[:0], len(g.kbuf))[:len(g.kbuf)]
 			g.sink += t.touch(g.kbuf, g.hbuf)
@@ -685,7 +693,7 @@ func (g *cgraph) solve() error {
 					g.queue = append(g.queue, p)
 				}
 			}
-			if g.s.nodes >= nextPoll {
+			if done >= nextPoll {
 				nextPoll += 4096
 				g.s.poll()
 				if g.s.abort != nil {
@@ -698,7 +706,6 @@ func (g *cgraph) solve() error {
 		}
 		return nil
 	}
-	nodes := g.s.nodes
 	// Black's attractor, for t = ts[x] > 0 from the highest down: a state
 	// that joins at t is worth t.
 	for x := len(g.ts) - 1; x > g.zero; x-- {
@@ -715,7 +722,6 @@ func (g *cgraph) solve() error {
 			return err
 		}
 	}
-	g.s.nodes = nodes // the passes are not positions searched
 	g.queue = nil
 	return nil
 }
