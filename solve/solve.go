@@ -68,6 +68,9 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	if !r.IsLine() {
 		return res, fmt.Errorf("solve %s: %w", r.SizeString(), ErrUnsupported)
 	}
+	if superkoApplies(r) && !opt.exactHistory {
+		return solveSuperko(ctx, g, opt) // positional linear Go: superko.go
+	}
 	s := newSearcher(ctx, r, opt)
 	s.start, s.lastProgress = start, start
 	s.root = g.Position()
