@@ -19,9 +19,10 @@ import (
 // conditions on the history under which it holds (see docs/solver.md,
 // "Positional superko on lines").
 
-// maxSuperkoWidth is the widest line the positional solver takes: a board
-// (Black's and White's stones) is packed into one word.
-const maxSuperkoWidth = 32
+// maxSuperkoWidth is the widest line the positional solver takes: it keeps
+// tables indexed by every board (3^n entries) and sets of boards as bitsets
+// over the legal boards.
+const maxSuperkoWidth = 14
 
 // superkoApplies reports whether the rules are positional linear Go as the
 // solver of this file plays it.
@@ -38,22 +39,17 @@ type pgBoard = uint64
 
 func pgPack(b, w uint64) pgBoard { return b | w<<32 }
 
-// pgDeps says what a search result depends on beyond the state of its node.
+// pgDeps says what a search result depends on beyond the state of its
+// node, besides the set of boards its subtree played (kept beside it, in
+// pgSolver.sets, because its size depends on the board):
 //
 //   - refs: boards whose presence in the history excluded a placement,
 //     each with the latest path depth it occurs at. A ref at a depth at or
 //     below a node is part of that node's own line (the same under every
 //     history of the node); the others are conditions: the result holds only
 //     when those boards are earlier boards.
-//   - capt: every stone (bit as in pgBoard) captured by a placement played
-//     in the searched subtree. Every board the subtree played is reached
-//     from the node's board by removing only such stones, so an earlier board
-//     that kept a stone of the node's board outside capt cannot be one of
-//     them (see superkoConflict).
 //   - ov: more refs than fit; ovMin is the smallest depth of those lost.
 type pgDeps struct {
-	capt  uint64
-	bloom pgBloom
 	nref  int32
 	ov    bool
 	ovMin int32
@@ -80,10 +76,6 @@ func (d *pgDeps) addRef(k pgBoard, depth int32) {
 }
 
 func (d *pgDeps) merge(o *pgDeps) {
-	d.capt |= o.capt
-	for i := range d.bloom {
-		d.bloom[i] |= o.bloom[i]
-	}
 	for i := int32(0); i < o.nref; i++ {
 		d.addRef(o.ref[i], o.rdep[i])
 	}
@@ -112,12 +104,11 @@ func (d *pgDeps) trim(depth int32) {
 }
 
 // pgEntry is a transposition-table slot: bounds lo <= value <= hi for the
-// player to move, valid under every history that holds the refs and no board
-// the subtree played (see pgDeps), in the canonical orientation.
+// player to move, valid under every history that holds the refs and none of
+// the boards the subtree played (kept in pgSolver.slab at the slot's index),
+// all in the canonical orientation.
 type pgEntry struct {
 	key   pgBoard
-	capt  uint64
-	bloom pgBloom
 	ref   [2]pgBoard
 	flags uint8 // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
 	lo    int8
@@ -129,23 +120,8 @@ type pgEntry struct {
 
 const pgUsed = 1 << 7
 
-// pgBloom is a Bloom filter (one hash) of the boards a subtree played.
-type pgBloom [2]uint64
-
-func bloomBit(k pgBoard) (int, uint64) {
-	h := mix(k ^ 0x5851F42D4C957F2D)
-	return int(h>>63) & 1, 1 << (h & 63)
-}
-
-func (f *pgBloom) add(k pgBoard) {
-	i, b := bloomBit(k)
-	f[i] |= b
-}
-
-func (f *pgBloom) has(k pgBoard) bool {
-	i, b := bloomBit(k)
-	return f[i]&b != 0
-}
+var pgTrace = false
+var pgPassPhase = 1
 
 type pgSolver struct {
 	ctx      context.Context
@@ -162,54 +138,81 @@ type pgSolver struct {
 
 	tt     []pgEntry
 	ttMask uint64
+	// Sets of boards, as bitsets over the legal boards (dense): slab holds
+	// one per table slot, sets one per search depth (the boards played
+	// below the node at that depth so far).
+	words  int
+	dense  []int32 // by ternary index; -1 for a board with a chain without liberties
+	mdense []int32 // the dense index of the mirror image, by dense index
+	slab   []uint64
+	sets   [][]uint64
 
 	// The line: path[i] is the board at depth i (the game's history, then
 	// the search path), pathM its mirror image.
 	path  []pgBoard
 	pathM []pgBoard
 	// occ holds, for every board on the line, one more than the latest
-	// depth it occurs at (0: not on the line): by ternary index for small
-	// boards, in a map for large ones.
-	tern   []uint32
-	occ    []int32
-	occMap map[pgBoard]int32
-	order  []int // placement points, centre first
-	rev    func(uint64) uint64
+	// depth it occurs at (0: not on the line), by ternary index.
+	tern  []uint32
+	occ   []int32
+	order []int // placement points, centre first
+	rev   func(uint64) uint64
 }
 
 func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	s := &pgSolver{ctx: ctx, n: n, full: uint64(1)<<n - 1, maxNodes: opt.MaxNodes, progress: opt.Progress}
+	shift := 64 - n
+	s.rev = func(x uint64) uint64 { return bits.Reverse64(x) >> shift }
+	s.tern = make([]uint32, 1<<n)
+	for m := range s.tern {
+		t, p := uint32(0), uint32(1)
+		for i := 0; i < n; i++ {
+			if m>>i&1 != 0 {
+				t += p
+			}
+			p *= 3
+		}
+		s.tern[m] = t
+	}
+	pow := 1
+	for i := 0; i < n; i++ {
+		pow *= 3
+	}
+	s.occ = make([]int32, pow)
+	s.dense = make([]int32, pow)
+	var boards []pgBoard
+	for b := uint64(0); b <= s.full; b++ {
+		free := s.full &^ b
+		for w := free; ; w = (w - 1) & free {
+			k := pgPack(b, w)
+			i := s.index(k)
+			s.dense[i] = -1
+			if s.legalBoard(b, w) {
+				s.dense[i] = int32(len(boards))
+				boards = append(boards, k)
+			}
+			if w == 0 {
+				break
+			}
+		}
+	}
+	s.mdense = make([]int32, len(boards))
+	for i, k := range boards {
+		s.mdense[i] = s.dense[s.index(s.mirror(k))]
+	}
+	s.words = (len(boards) + 63) / 64
 	mb := opt.MemoryMB
 	if mb <= 0 {
 		mb = 256
 	}
-	const entryBytes = 48
-	size := 1 << 12
-	for size*2*entryBytes <= mb<<20 && size < 1<<min(24, 8+2*n) {
+	per := 40 + 8*s.words
+	size := 1 << 10
+	for size*2*per <= mb<<20 && size < 1<<min(22, 4+2*n) {
 		size *= 2
 	}
 	s.tt = make([]pgEntry, size)
 	s.ttMask = uint64(size/2 - 1)
-	if n <= 14 {
-		s.tern = make([]uint32, 1<<n)
-		for m := range s.tern {
-			t, p := uint32(0), uint32(1)
-			for i := 0; i < n; i++ {
-				if m>>i&1 != 0 {
-					t += p
-				}
-				p *= 3
-			}
-			s.tern[m] = t
-		}
-		pow := 1
-		for i := 0; i < n; i++ {
-			pow *= 3
-		}
-		s.occ = make([]int32, pow)
-	} else {
-		s.occMap = map[pgBoard]int32{}
-	}
+	s.slab = make([]uint64, size*s.words)
 	for d := 0; d < n; d++ {
 		for _, p := range []int{(n-1)/2 - d, n/2 + d} {
 			if p >= 0 && p < n && !contains(s.order, p) {
@@ -217,9 +220,34 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 			}
 		}
 	}
-	shift := 64 - n
-	s.rev = func(x uint64) uint64 { return bits.Reverse64(x) >> shift }
 	return s
+}
+
+// legalBoard reports whether every chain of the board has a liberty.
+func (s *pgSolver) legalBoard(b, w uint64) bool {
+	empty := s.full &^ (b | w)
+	for _, m := range []uint64{b, w} {
+		for r := m; r != 0; {
+			ch := runAt(m, r&-r)
+			r &^= ch
+			lo := ch & -ch
+			hi := uint64(1) << (63 - bits.LeadingZeros64(ch))
+			if (lo>>1|hi<<1)&empty == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *pgSolver) index(k pgBoard) uint32 { return s.tern[k&0xFFFFFFFF] + 2*s.tern[k>>32] }
+
+// set returns the board set of depth d, growing the list as needed.
+func (s *pgSolver) set(d int32) []uint64 {
+	for int(d) >= len(s.sets) {
+		s.sets = append(s.sets, make([]uint64, s.words))
+	}
+	return s.sets[d]
 }
 
 func (s *pgSolver) mirror(k pgBoard) pgBoard {
@@ -228,24 +256,9 @@ func (s *pgSolver) mirror(k pgBoard) pgBoard {
 
 // latest returns one more than the latest depth board k occurs at on the
 // line, 0 when it is not on it.
-func (s *pgSolver) latest(k pgBoard) int32 {
-	if s.occ != nil {
-		return s.occ[s.tern[k&0xFFFFFFFF]+2*s.tern[k>>32]]
-	}
-	return s.occMap[k]
-}
+func (s *pgSolver) latest(k pgBoard) int32 { return s.occ[s.index(k)] }
 
-func (s *pgSolver) setLatest(k pgBoard, v int32) {
-	if s.occ != nil {
-		s.occ[s.tern[k&0xFFFFFFFF]+2*s.tern[k>>32]] = v
-		return
-	}
-	if v == 0 {
-		delete(s.occMap, k)
-	} else {
-		s.occMap[k] = v
-	}
-}
+func (s *pgSolver) setLatest(k pgBoard, v int32) { s.occ[s.index(k)] = v }
 
 // push appends board k at the next depth and returns what pop needs.
 func (s *pgSolver) push(k pgBoard) int32 {
@@ -385,16 +398,16 @@ func (s *pgSolver) slot(key pgBoard, flags uint8) uint64 {
 }
 
 // valid reports whether entry e, stored for the board of the node at depth
-// d, holds under the current line: every ref is an earlier board, and no
-// earlier board can be one the entry's subtree played (superkoConflict).
-// mirrored says the node's board is the mirror of the entry's orientation.
-func (s *pgSolver) valid(e *pgEntry, d int32, mirrored bool) bool {
+// d in slot i, holds under the current line: every ref is an earlier board,
+// and no earlier board is one the entry's subtree played. mirrored says the
+// node's board is the mirror of the entry's orientation.
+func (s *pgSolver) valid(e *pgEntry, i uint64, d int32, mirrored bool) bool {
 	path := s.path
 	if mirrored {
 		path = s.pathM
 	}
-	for i := uint8(0); i < e.nref; i++ {
-		r := e.ref[i]
+	for j := uint8(0); j < e.nref; j++ {
+		r := e.ref[j]
 		if mirrored {
 			r = s.mirror(r)
 		}
@@ -402,39 +415,43 @@ func (s *pgSolver) valid(e *pgEntry, d int32, mirrored bool) bool {
 			return false
 		}
 	}
-	for i := d - 1; i >= 0; i-- {
-		x := path[i]
+	set := s.slab[i*uint64(s.words) : (i+1)*uint64(s.words)]
+	for j := d - 1; j >= 0; j-- {
+		x := path[j]
 		if x == e.key || (e.nref > 0 && x == e.ref[0]) || (e.nref > 1 && x == e.ref[1]) {
 			continue
 		}
-		if e.bloom.has(x) && superkoConflict(e.key, x, e.capt) {
+		if k := s.dense[s.index(x)]; k >= 0 && set[k>>6]>>(k&63)&1 != 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// superkoConflict reports whether earlier board x may be one that a subtree
-// from board b played, given the stones capt the subtree captured: only if
-// every stone of b that x lacks was captured there.
-func superkoConflict(b, x, capt pgBoard) bool { return (b&^x)&^capt == 0 }
-
-// refsOf adds the refs of entry e (found valid at a node) to deps, with
-// their latest depths on the line.
-func (s *pgSolver) refsOf(e *pgEntry, mirrored bool, deps *pgDeps) {
-	capt := e.capt
-	if mirrored {
-		capt = s.mirror(capt)
-	}
-	deps.capt |= capt
-	deps.bloom[0] |= e.bloom[0]
-	deps.bloom[1] |= e.bloom[1]
-	for i := uint8(0); i < e.nref; i++ {
-		r := e.ref[i]
+// use adds what entry e in slot i (found valid at the node at depth d)
+// depends on to the node's: its refs, with their latest depths on the line,
+// and its boards.
+func (s *pgSolver) use(e *pgEntry, i uint64, d int32, mirrored bool, deps *pgDeps) {
+	for j := uint8(0); j < e.nref; j++ {
+		r := e.ref[j]
 		if mirrored {
 			r = s.mirror(r)
 		}
 		deps.addRef(r, s.latest(r)-1)
+	}
+	src := s.slab[i*uint64(s.words) : (i+1)*uint64(s.words)]
+	dst := s.set(d)
+	if !mirrored {
+		for j := range dst {
+			dst[j] |= src[j]
+		}
+		return
+	}
+	for j, word := range src {
+		for ; word != 0; word &= word - 1 {
+			k := s.mdense[j<<6|bits.TrailingZeros64(word)]
+			dst[k>>6] |= 1 << (k & 63)
+		}
 	}
 }
 
@@ -444,6 +461,8 @@ func (s *pgSolver) refsOf(e *pgEntry, mirrored bool, deps *pgDeps) {
 // the previous move was a pass.
 func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pgDeps) {
 	var deps pgDeps
+	set := s.set(d)
+	clear(set)
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
@@ -496,18 +515,19 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 	i := s.slot(ck, flags)
 	first := -2
 	var hit *pgEntry
+	var hitSlot uint64
 	for j := uint64(0); j < 2; j++ {
 		e := &s.tt[i+j]
-		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(e, d, mirrored) {
+		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(e, i+j, d, mirrored) {
 			c := *e // the slot may be replaced during the search below
-			hit = &c
+			hit, hitSlot = &c, i+j
 			break
 		}
 	}
 	if hit != nil {
 		lo, hi := int(hit.lo), int(hit.hi)
 		if lo >= beta || hi <= alpha || lo == hi {
-			s.refsOf(hit, mirrored, &deps)
+			s.use(hit, hitSlot, d, mirrored, &deps)
 			v := lo
 			if hi <= alpha {
 				v = hi
@@ -518,7 +538,7 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 			return max(v, best), deps
 		}
 		if lo > alpha || hi < beta {
-			s.refsOf(hit, mirrored, &deps)
+			s.use(hit, hitSlot, d, mirrored, &deps)
 			alpha, beta = max(alpha, lo), min(beta, hi)
 		}
 		first = int(hit.move)
@@ -530,12 +550,12 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 	alpha0 := alpha
 	empty := s.full &^ (b | w)
 	try := func(p int) bool { // reports a cut-off
-		var nb, nw, capt uint64
+		var nb, nw uint64
 		var ok bool
 		if white {
-			nw, nb, capt, ok = s.place(w, b, p)
+			nw, nb, _, ok = s.place(w, b, p)
 		} else {
-			nb, nw, capt, ok = s.place(b, w, p)
+			nb, nw, _, ok = s.place(b, w, p)
 		}
 		if !ok {
 			return false
@@ -545,18 +565,16 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 			deps.addRef(ck, l-1) // superko
 			return false
 		}
-		deps.bloom.add(ck)
-		deps.bloom.add(s.mirror(ck))
-		if white {
-			deps.capt |= capt // Black's stones
-		} else {
-			deps.capt |= capt << 32
-		}
+		ki := s.dense[s.index(ck)]
+		set[ki>>6] |= 1 << (ki & 63)
 		old := s.push(ck)
 		v, cd := s.search(d+1, !white, false, -beta, -max(alpha, best))
 		s.pop(old)
 		v = -v
 		deps.merge(&cd)
+		for j, x := range s.sets[d+1] {
+			set[j] |= x
+		}
 		if v > best {
 			best, bestMove = v, p
 			if best >= beta {
@@ -571,6 +589,9 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		s.pop(old)
 		v = -v
 		deps.merge(&cd)
+		for j, x := range s.sets[d+1] {
+			set[j] |= x
+		}
 		if v > best {
 			best, bestMove = v, -1
 			if best >= beta {
@@ -586,21 +607,44 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		cut = passTry()
 	}
 	if !cut && s.abort == nil {
-		// Captures first, then the other points from the centre out.
-		var capts uint64
+		// Captures first, then the other points next to an enemy stone,
+		// then the rest, each from the centre out; the pass where
+		// pgPassPhase puts it.
 		opp := w
 		if white {
 			opp = b
 		}
+		var capts, contact uint64
 		for e := empty; e != 0; e &= e - 1 {
 			bit := e & -e
 			if (bit<<1|bit>>1)&opp != 0 {
-				capts |= bit
+				contact |= bit
+				p := bits.TrailingZeros64(bit)
+				var capt uint64
+				if white {
+					_, _, capt, _ = s.place(w, b, p)
+				} else {
+					_, _, capt, _ = s.place(b, w, p)
+				}
+				if capt != 0 {
+					capts |= bit
+				}
 			}
 		}
-		for pass := 0; pass < 2 && !cut && s.abort == nil; pass++ {
+		phases := [3]uint64{capts, contact &^ capts, empty &^ contact}
+		passDone := passed || first == -1
+		for ph := 0; ph <= 3 && !cut && s.abort == nil; ph++ {
+			if ph == pgPassPhase && !passDone {
+				passDone = true
+				if cut = passTry(); cut || s.abort != nil {
+					break
+				}
+			}
+			if ph == 3 {
+				break
+			}
 			for _, p := range s.order {
-				if p == first || empty>>p&1 == 0 || (capts>>p&1 != 0) != (pass == 0) {
+				if p == first || phases[ph]>>p&1 == 0 {
 					continue
 				}
 				if cut = try(p); cut || s.abort != nil {
@@ -608,9 +652,9 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 				}
 			}
 		}
-	}
-	if !cut && !passed && first != -1 && s.abort == nil {
-		passTry()
+		if !cut && !passDone && s.abort == nil {
+			passTry()
+		}
 	}
 	if s.abort != nil {
 		return 0, deps
@@ -626,15 +670,15 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		default:
 			lo, hi = best, best
 		}
-		s.store(ck, flags, mirrored, lo, hi, bestMove, &deps, hit)
+		s.store(ck, flags, mirrored, lo, hi, bestMove, &deps, hit, set)
 	}
 	return best, deps
 }
 
-// store records a result for the canonical board ck; hit is a copy of the
-// entry found valid for this node before the search, if any.
-func (s *pgSolver) store(ck pgBoard, flags uint8, mirrored bool, lo, hi, move int, deps *pgDeps, hit *pgEntry) {
-	capt := deps.capt
+// store records a result for the canonical board ck, with the boards set
+// its subtree played (in the node's orientation); hit is a copy of the entry
+// found valid for this node before the search, if any.
+func (s *pgSolver) store(ck pgBoard, flags uint8, mirrored bool, lo, hi, move int, deps *pgDeps, hit *pgEntry, set []uint64) {
 	var refs [2]pgBoard
 	for i := int32(0); i < deps.nref; i++ {
 		refs[i] = deps.ref[i]
@@ -642,37 +686,42 @@ func (s *pgSolver) store(ck pgBoard, flags uint8, mirrored bool, lo, hi, move in
 			refs[i] = s.mirror(refs[i])
 		}
 	}
-	if mirrored {
-		capt = s.mirror(capt)
-		if move >= 0 {
-			move = s.n - 1 - move
-		}
+	if mirrored && move >= 0 {
+		move = s.n - 1 - move
 	}
-	e := pgEntry{key: ck, capt: capt, bloom: deps.bloom, ref: refs, flags: flags | pgUsed, lo: int8(lo), hi: int8(hi),
+	e := pgEntry{key: ck, ref: refs, flags: flags | pgUsed, lo: int8(lo), hi: int8(hi),
 		move: int8(move), nref: uint8(deps.nref), work: 1}
 	i := s.slot(ck, flags)
 	a, c := &s.tt[i], &s.tt[i+1]
-	if hit != nil {
+	var slot uint64
+	keep := false // keep the slot's boards and add the new ones
+	switch {
+	case hit != nil && *a == *hit:
+		slot, keep = i, true
+	case hit != nil && *c == *hit:
+		slot, keep = i+1, true
+	case a.flags&pgUsed != 0 && (c.flags&pgUsed == 0 || c.work < a.work):
+		slot = i + 1
+	default:
+		slot = i
+	}
+	if keep {
 		// Both results hold where the conditions of both do: intersect the
 		// bounds under the union of the conditions, if the refs fit.
 		m := e
-		m.capt |= hit.capt
-		m.bloom[0] |= hit.bloom[0]
-		m.bloom[1] |= hit.bloom[1]
-		ok := true
-		for j := uint8(0); j < hit.nref && ok; j++ {
+		for j := uint8(0); j < hit.nref && keep; j++ {
 			r := hit.ref[j]
 			if (m.nref > 0 && m.ref[0] == r) || (m.nref > 1 && m.ref[1] == r) {
 				continue
 			}
 			if m.nref == 2 {
-				ok = false
+				keep = false
 				break
 			}
 			m.ref[m.nref] = r
 			m.nref++
 		}
-		if ok {
+		if keep {
 			m.lo, m.hi = max(m.lo, hit.lo), min(m.hi, hit.hi)
 			m.work = hit.work
 			if m.work < 255 {
@@ -680,18 +729,24 @@ func (s *pgSolver) store(ck pgBoard, flags uint8, mirrored bool, lo, hi, move in
 			}
 			e = m
 		}
-		for _, x := range []*pgEntry{a, c} {
-			if *x == *hit {
-				*x = e
-				return
+	}
+	dst := s.slab[slot*uint64(s.words) : (slot+1)*uint64(s.words)]
+	if !keep {
+		clear(dst)
+	}
+	if !mirrored {
+		for j := range dst {
+			dst[j] |= set[j]
+		}
+	} else {
+		for j, word := range set {
+			for ; word != 0; word &= word - 1 {
+				k := s.mdense[j<<6|bits.TrailingZeros64(word)]
+				dst[k>>6] |= 1 << (k & 63)
 			}
 		}
 	}
-	victim := a
-	if a.flags&pgUsed != 0 && (c.flags&pgUsed == 0 || c.work < a.work) {
-		victim = c
-	}
-	*victim = e
+	s.tt[slot] = e
 }
 
 // solveSuperko solves g under positional linear Go.
@@ -782,7 +837,11 @@ func (s *pgSolver) mtdf(d int32, white, passed bool, g int) int {
 	lo, hi := -s.n, s.n
 	for lo < hi && s.abort == nil {
 		beta := max(g, lo+1)
+		n0 := s.nodes
 		v, _ := s.search(d, white, passed, beta-1, beta)
+		if pgTrace {
+			fmt.Printf("mtdf d=%d beta=%d -> %d (%d nodes)\n", d, beta, v, s.nodes-n0)
+		}
 		if v < beta {
 			hi = v
 		} else {

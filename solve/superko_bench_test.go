@@ -1,0 +1,12 @@
+package solve
+
+import "testing"
+
+// Benchmarks of the positional linear Go solver (superko.go) from the empty
+// board, with no results table; benchSolve (bench_test.go) reports positions
+// per second and positions per solve.
+//
+//	go test ./solve -run '^$' -bench TrompTaylor
+
+func BenchmarkSolveTrompTaylor5(b *testing.B) { benchSolve(b, "tromp-taylor", 5, 256) }
+func BenchmarkSolveTrompTaylor6(b *testing.B) { benchSolve(b, "tromp-taylor", 6, 256) }
