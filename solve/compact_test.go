@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/bits"
@@ -402,3 +403,36 @@ func BenchmarkSolveAlak15(b *testing.B) { benchSolve(b, "alak", 15, 4000) }
 func BenchmarkSolveAlak16(b *testing.B) { benchSolve(b, "alak", 16, 8000) }
 func BenchmarkSolveAlak17(b *testing.B) { benchSolve(b, "alak", 17, 14000) }
 func BenchmarkSolveAlak18(b *testing.B) { benchSolve(b, "alak", 18, 16000) }
+
+// TestCompactCancelAndLimits: the compact solver stops on a cancelled
+// context, at the node limit (positions enumerated) and at the memory
+// limit.
+func TestCompactCancelAndLimits(t *testing.T) {
+	g := newGame(t, "alak", 13)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, err := Solve(ctx, g, Options{MemoryMB: 256}); !errors.Is(err, context.Canceled) || res.Complete {
+		t.Errorf("cancelled: err %v complete %v", err, res.Complete)
+	}
+	res, err := Solve(context.Background(), g, Options{MemoryMB: 256, MaxNodes: 100000})
+	if !errors.Is(err, ErrNodeLimit) || res.Complete || res.Nodes < 100000 || res.Nodes > 200000 {
+		t.Errorf("node limit: err %v complete %v nodes %d", err, res.Complete, res.Nodes)
+	}
+	// alak-13 has 2,227,435 positions: 16 MB holds fewer.
+	if _, err := Solve(context.Background(), g, Options{MemoryMB: 16}); !errors.Is(err, ErrMemory) {
+		t.Errorf("alak-13 in 16 MB: %v, want ErrMemory", err)
+	}
+	// A mid-game root starts with a small table that grows.
+	h := newGame(t, "alak", 13)
+	for _, p := range []int{6, 7, 5} {
+		if err := h.Play(rules.Place(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Solve(context.Background(), h, Options{MemoryMB: 8}); !errors.Is(err, ErrMemory) {
+		t.Errorf("alak-13 after 3 moves in 8 MB: %v, want ErrMemory", err)
+	}
+	if !testing.Short() {
+		solveBoth(t, h, "alak-13 after 7 8 6") // with a table grown from 4096 slots
+	}
+}
