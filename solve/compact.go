@@ -333,7 +333,7 @@ func (s *searcher) solveCompact(root rules.Position) (*cgraph, error) {
 	if b|w|f == 0 {
 		size = max(size, compactEstimate(g.g.n)*3/2+1024)
 	}
-	size = min(size, g.limit/compactSlotBytes)
+	size = min(size, g.maxSlots())
 	if size < 64 {
 		return nil, fmt.Errorf("%d positions and more: %w", 1, ErrMemory)
 	}
@@ -365,6 +365,12 @@ func (g *cgraph) structural(f, b, w uint64, white bool) bool {
 	return slices.Contains(g.forbidCandidates(g.g.mask&^(b|w), mover, nil), f)
 }
 
+// maxSlots is the largest table the memory limit allows; slot numbers are
+// uint32.
+func (g *cgraph) maxSlots() int {
+	return int(min(uint64(g.limit/compactSlotBytes), uint64(^uint32(0))))
+}
+
 // grow doubles the table, or enlarges it as far as the memory limit allows
 // while the old one is still held.
 func (g *cgraph) grow() error {
@@ -373,6 +379,7 @@ func (g *cgraph) grow() error {
 	if (len(old.keys)+size)*compactSlotBytes > g.limit {
 		size = g.limit/compactSlotBytes - len(old.keys)
 	}
+	size = min(size, g.maxSlots())
 	if size <= len(old.keys) {
 		return fmt.Errorf("%d positions and more: %w", old.n, ErrMemory)
 	}
