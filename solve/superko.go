@@ -13,11 +13,12 @@ import (
 // on a line): no suicide, positional superko, area scoring, passes always
 // allowed, two consecutive passes end the game. A state is the board, the
 // player to move, whether the previous move was a pass, and the set of every
-// earlier board. The search is alpha-beta over that state with the game path
-// as the superko history; its transposition table is keyed by the board,
-// the player to move and the pass flag only, and each entry carries the
-// conditions on the history under which it holds (see docs/solver.md,
-// "Positional superko on lines").
+// earlier board. The search is alpha-beta (MTD(f)) over that state with the
+// game's line as the superko history; its transposition table is keyed by
+// the board, the player to move and the pass flag only, and every entry
+// carries the conditions on the history under which it holds: the earlier
+// boards whose presence it used (D) and the boards its subtree played (S).
+// See docs/solver.md, "Positional superko on lines".
 
 // maxSuperkoWidth is the widest line the positional solver takes: it keeps
 // tables indexed by every board (3^n entries) and sets of boards as bitsets
@@ -39,89 +40,30 @@ type pgBoard = uint64
 
 func pgPack(b, w uint64) pgBoard { return b | w<<32 }
 
-// pgDeps says what a search result depends on beyond the state of its
-// node, besides the set of boards its subtree played (kept beside it, in
-// pgSolver.sets, because its size depends on the board):
-//
-//   - refs: boards whose presence in the history excluded a placement,
-//     each with the latest path depth it occurs at. A ref at a depth at or
-//     below a node is part of that node's own line (the same under every
-//     history of the node); the others are conditions: the result holds only
-//     when those boards are earlier boards.
-//   - ov: more refs than fit; ovMin is the smallest depth of those lost.
-type pgDeps struct {
-	nref  int32
-	ov    bool
-	ovMin int32
-	ref   [4]pgBoard
-	rdep  [4]int32
-}
-
-func (d *pgDeps) addRef(k pgBoard, depth int32) {
-	for i := int32(0); i < d.nref; i++ {
-		if d.ref[i] == k {
-			d.rdep[i] = max(d.rdep[i], depth)
-			return
-		}
-	}
-	if int(d.nref) < len(d.ref) {
-		d.ref[d.nref], d.rdep[d.nref] = k, depth
-		d.nref++
-		return
-	}
-	if !d.ov || depth < d.ovMin {
-		d.ovMin = depth
-	}
-	d.ov = true
-}
-
-func (d *pgDeps) merge(o *pgDeps) {
-	for i := int32(0); i < o.nref; i++ {
-		d.addRef(o.ref[i], o.rdep[i])
-	}
-	if o.ov {
-		if !d.ov || o.ovMin < d.ovMin {
-			d.ovMin = o.ovMin
-		}
-		d.ov = true
-	}
-}
-
-// trim drops the refs that lie on the line at or below depth: for a node at
-// that depth they are part of its own line.
-func (d *pgDeps) trim(depth int32) {
-	k := int32(0)
-	for i := int32(0); i < d.nref; i++ {
-		if d.rdep[i] < depth {
-			d.ref[k], d.rdep[k] = d.ref[i], d.rdep[i]
-			k++
-		}
-	}
-	d.nref = k
-	if d.ov && d.ovMin >= depth {
-		d.ov = false
-	}
+// pgRef is a board whose presence on the line excluded a placement, with
+// the latest depth it occurs at. For a node at depth d, a ref at depth >= d
+// lies on the node's own line (the same under every history of the node);
+// a ref above d is a condition of the node's result.
+type pgRef struct {
+	key   pgBoard
+	depth int32
 }
 
 // pgEntry is a transposition-table slot: bounds lo <= value <= hi for the
-// player to move, valid under every history that holds the refs and none of
-// the boards the subtree played (kept in pgSolver.slab at the slot's index),
-// all in the canonical orientation.
+// player to move, in the canonical orientation. Beside it, in
+// pgSolver.slab, are its conditions: S, the boards its subtree played, and
+// D, the earlier boards whose presence it used. It holds under every
+// history that contains every board of D and no board of S.
 type pgEntry struct {
 	key   pgBoard
-	ref   [2]pgBoard
 	flags uint8 // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
 	lo    int8
 	hi    int8
 	move  int8 // best move: a point, -1 pass, -2 none
-	nref  uint8
 	work  uint8
 }
 
 const pgUsed = 1 << 7
-
-var pgTrace = false
-var pgPassPhase = 1
 
 type pgSolver struct {
 	ctx      context.Context
@@ -138,21 +80,23 @@ type pgSolver struct {
 
 	tt     []pgEntry
 	ttMask uint64
-	// Sets of boards, as bitsets over the legal boards (dense): slab holds
-	// one per table slot, sets one per search depth (the boards played
-	// below the node at that depth so far).
+	// Sets of boards are bitsets over the legal boards (dense indices).
+	// slab holds S then D for every table slot; sets[d] and refs[d] gather
+	// S and the refs of the node at depth d while it is searched.
 	words  int
-	dense  []int32 // by ternary index; -1 for a board with a chain without liberties
-	mdense []int32 // the dense index of the mirror image, by dense index
+	dense  []int32   // by ternary index; -1 for a board with a chain without liberties
+	mdense []int32   // the dense index of the mirror image, by dense index
+	boards []pgBoard // by dense index
 	slab   []uint64
 	sets   [][]uint64
+	refs   [][]pgRef
 
 	// The line: path[i] is the board at depth i (the game's history, then
-	// the search path), pathM its mirror image.
+	// the search path), pathM its mirror image. occ holds, for every board,
+	// one more than the latest depth it occurs at on the line (0: not on
+	// it), by ternary index.
 	path  []pgBoard
 	pathM []pgBoard
-	// occ holds, for every board on the line, one more than the latest
-	// depth it occurs at (0: not on the line), by ternary index.
 	tern  []uint32
 	occ   []int32
 	order []int // placement points, centre first
@@ -180,7 +124,6 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	}
 	s.occ = make([]int32, pow)
 	s.dense = make([]int32, pow)
-	var boards []pgBoard
 	for b := uint64(0); b <= s.full; b++ {
 		free := s.full &^ b
 		for w := free; ; w = (w - 1) & free {
@@ -188,31 +131,31 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 			i := s.index(k)
 			s.dense[i] = -1
 			if s.legalBoard(b, w) {
-				s.dense[i] = int32(len(boards))
-				boards = append(boards, k)
+				s.dense[i] = int32(len(s.boards))
+				s.boards = append(s.boards, k)
 			}
 			if w == 0 {
 				break
 			}
 		}
 	}
-	s.mdense = make([]int32, len(boards))
-	for i, k := range boards {
+	s.mdense = make([]int32, len(s.boards))
+	for i, k := range s.boards {
 		s.mdense[i] = s.dense[s.index(s.mirror(k))]
 	}
-	s.words = (len(boards) + 63) / 64
+	s.words = (len(s.boards) + 63) / 64
 	mb := opt.MemoryMB
 	if mb <= 0 {
 		mb = 256
 	}
-	per := 40 + 8*s.words
+	per := 16 + 16*s.words
 	size := 1 << 10
 	for size*2*per <= mb<<20 && size < 1<<min(22, 4+2*n) {
 		size *= 2
 	}
 	s.tt = make([]pgEntry, size)
 	s.ttMask = uint64(size/2 - 1)
-	s.slab = make([]uint64, size*s.words)
+	s.slab = make([]uint64, 2*size*s.words)
 	for d := 0; d < n; d++ {
 		for _, p := range []int{(n-1)/2 - d, n/2 + d} {
 			if p >= 0 && p < n && !contains(s.order, p) {
@@ -242,12 +185,49 @@ func (s *pgSolver) legalBoard(b, w uint64) bool {
 
 func (s *pgSolver) index(k pgBoard) uint32 { return s.tern[k&0xFFFFFFFF] + 2*s.tern[k>>32] }
 
-// set returns the board set of depth d, growing the list as needed.
-func (s *pgSolver) set(d int32) []uint64 {
+// frame returns the board set and the ref list of depth d, emptied.
+func (s *pgSolver) frame(d int32) []uint64 {
 	for int(d) >= len(s.sets) {
 		s.sets = append(s.sets, make([]uint64, s.words))
+		s.refs = append(s.refs, nil)
 	}
+	clear(s.sets[d])
+	s.refs[d] = s.refs[d][:0]
 	return s.sets[d]
+}
+
+// addRef records at depth d that board k, latest at depth dep, was used.
+func (s *pgSolver) addRef(d int32, k pgBoard, dep int32) {
+	rs := s.refs[d]
+	for i := range rs {
+		if rs[i].key == k {
+			rs[i].depth = max(rs[i].depth, dep)
+			return
+		}
+	}
+	s.refs[d] = append(rs, pgRef{k, dep})
+}
+
+// gather adds what the child at depth d+1 depended on to the node at d.
+func (s *pgSolver) gather(d int32) {
+	set := s.sets[d]
+	for j, x := range s.sets[d+1] {
+		set[j] |= x
+	}
+	for _, r := range s.refs[d+1] {
+		s.addRef(d, r.key, r.depth)
+	}
+}
+
+// trim drops the refs of depth d that lie on the line at or below d.
+func (s *pgSolver) trim(d int32) {
+	rs := s.refs[d][:0]
+	for _, r := range s.refs[d] {
+		if r.depth < d {
+			rs = append(rs, r)
+		}
+	}
+	s.refs[d] = rs
 }
 
 func (s *pgSolver) mirror(k pgBoard) pgBoard {
@@ -397,57 +377,68 @@ func (s *pgSolver) slot(key pgBoard, flags uint8) uint64 {
 	return (mix(key^uint64(flags)<<56) & s.ttMask) * 2
 }
 
-// valid reports whether entry e, stored for the board of the node at depth
-// d in slot i, holds under the current line: every ref is an earlier board,
-// and no earlier board is one the entry's subtree played. mirrored says the
+// conds returns the S and D sets of table slot i.
+func (s *pgSolver) conds(i uint64) (S, D []uint64) {
+	w := uint64(s.words)
+	return s.slab[2*i*w : (2*i+1)*w], s.slab[(2*i+1)*w : (2*i+2)*w]
+}
+
+// valid reports whether the entry of slot i, stored for the board of the
+// node at depth d, holds under the current line: every board of its D is
+// an earlier board, and no earlier board is in its S. mirrored says the
 // node's board is the mirror of the entry's orientation.
-func (s *pgSolver) valid(e *pgEntry, i uint64, d int32, mirrored bool) bool {
+func (s *pgSolver) valid(i uint64, d int32, mirrored bool) bool {
+	S, D := s.conds(i)
+	for j, word := range D {
+		for ; word != 0; word &= word - 1 {
+			k := int32(j<<6 | bits.TrailingZeros64(word))
+			if mirrored {
+				k = s.mdense[k]
+			}
+			if s.latest(s.boards[k]) == 0 {
+				return false
+			}
+		}
+	}
+	key := s.tt[i].key
 	path := s.path
 	if mirrored {
 		path = s.pathM
 	}
-	for j := uint8(0); j < e.nref; j++ {
-		r := e.ref[j]
-		if mirrored {
-			r = s.mirror(r)
-		}
-		if s.latest(r) == 0 {
-			return false
-		}
-	}
-	set := s.slab[i*uint64(s.words) : (i+1)*uint64(s.words)]
 	for j := d - 1; j >= 0; j-- {
 		x := path[j]
-		if x == e.key || (e.nref > 0 && x == e.ref[0]) || (e.nref > 1 && x == e.ref[1]) {
+		if x == key {
 			continue
 		}
-		if k := s.dense[s.index(x)]; k >= 0 && set[k>>6]>>(k&63)&1 != 0 {
+		if k := s.dense[s.index(x)]; k >= 0 && S[k>>6]>>(k&63)&1 != 0 && D[k>>6]>>(k&63)&1 == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// use adds what entry e in slot i (found valid at the node at depth d)
-// depends on to the node's: its refs, with their latest depths on the line,
-// and its boards.
-func (s *pgSolver) use(e *pgEntry, i uint64, d int32, mirrored bool, deps *pgDeps) {
-	for j := uint8(0); j < e.nref; j++ {
-		r := e.ref[j]
-		if mirrored {
-			r = s.mirror(r)
+// use adds the conditions of the entry of slot i, found valid at the node
+// at depth d, to the node's: D as refs at their latest depths, and S.
+func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
+	S, D := s.conds(i)
+	for j, word := range D {
+		for ; word != 0; word &= word - 1 {
+			k := int32(j<<6 | bits.TrailingZeros64(word))
+			if mirrored {
+				k = s.mdense[k]
+			}
+			b := s.boards[k]
+			s.addRef(d, b, s.latest(b)-1)
 		}
-		deps.addRef(r, s.latest(r)-1)
 	}
-	src := s.slab[i*uint64(s.words) : (i+1)*uint64(s.words)]
-	dst := s.set(d)
+	dst := s.sets[d]
 	if !mirrored {
 		for j := range dst {
-			dst[j] |= src[j]
+			dst[j] |= S[j]
 		}
 		return
 	}
-	for j, word := range src {
+	for j, word := range S {
 		for ; word != 0; word &= word - 1 {
 			k := s.mdense[j<<6|bits.TrailingZeros64(word)]
 			dst[k>>6] |= 1 << (k & 63)
@@ -455,20 +446,23 @@ func (s *pgSolver) use(e *pgEntry, i uint64, d int32, mirrored bool, deps *pgDep
 	}
 }
 
+// pgPassPhase is where the pass comes in the move order of a node whose
+// previous move was not a pass: after the captures (1), after the other
+// points next to an enemy stone (2), or last (3).
+var pgPassPhase = 1
+
 // search returns the value for the player to move (Black's area minus
 // White's, negated for White) of the node at depth d, the last board on the
-// line, within (alpha, beta), fail-soft, and what it depends on. passed says
-// the previous move was a pass.
-func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pgDeps) {
-	var deps pgDeps
-	set := s.set(d)
-	clear(set)
+// line, within (alpha, beta), fail-soft. passed says the previous move was a
+// pass. What the result depends on is left in s.sets[d] and s.refs[d].
+func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) int {
+	set := s.frame(d)
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
 	}
 	if s.abort != nil {
-		return 0, deps
+		return 0
 	}
 	k := s.path[d]
 	b, w := k&0xFFFFFFFF, k>>32
@@ -489,17 +483,17 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		// Passing ends the game with the board as it stands.
 		best, bestMove = sc, -1
 		if sc >= beta || sc >= n {
-			return sc, deps
+			return sc
 		}
 	} else if sc > alpha && !s.hasPlacement(opp, own) {
 		// A pass leaves the opponent only a pass, which ends the game.
 		best, bestMove = sc, -1
 		if sc >= beta || sc >= n {
-			return sc, deps
+			return sc
 		}
 	}
 	if alpha >= n {
-		return n, deps // no result exceeds the whole board
+		return n // no result exceeds the whole board
 	}
 	beta = min(beta, n)
 	alpha = max(alpha, best)
@@ -516,9 +510,10 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 	first := -2
 	var hit *pgEntry
 	var hitSlot uint64
+	narrowed := false
 	for j := uint64(0); j < 2; j++ {
 		e := &s.tt[i+j]
-		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(e, i+j, d, mirrored) {
+		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(i+j, d, mirrored) {
 			c := *e // the slot may be replaced during the search below
 			hit, hitSlot = &c, i+j
 			break
@@ -527,18 +522,17 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 	if hit != nil {
 		lo, hi := int(hit.lo), int(hit.hi)
 		if lo >= beta || hi <= alpha || lo == hi {
-			s.use(hit, hitSlot, d, mirrored, &deps)
+			s.use(hitSlot, d, mirrored)
+			s.trim(d)
 			v := lo
 			if hi <= alpha {
 				v = hi
 			}
-			if lo >= beta {
-				v = lo
-			}
-			return max(v, best), deps
+			return max(v, best)
 		}
 		if lo > alpha || hi < beta {
-			s.use(hit, hitSlot, d, mirrored, &deps)
+			s.use(hitSlot, d, mirrored)
+			narrowed = true
 			alpha, beta = max(alpha, lo), min(beta, hi)
 		}
 		first = int(hit.move)
@@ -549,6 +543,15 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 
 	alpha0 := alpha
 	empty := s.full &^ (b | w)
+	// A cut-off proves a lower bound by one move: the result depends on
+	// that move's subtree only (and on the entry that narrowed the window).
+	cutoff := func() {
+		clear(set)
+		s.refs[d] = s.refs[d][:0]
+		if narrowed {
+			s.use(hitSlot, d, mirrored)
+		}
+	}
 	try := func(p int) bool { // reports a cut-off
 		var nb, nw uint64
 		var ok bool
@@ -562,19 +565,18 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		}
 		ck := pgPack(nb, nw)
 		if l := s.latest(ck); l != 0 {
-			deps.addRef(ck, l-1) // superko
+			s.addRef(d, ck, l-1) // superko
 			return false
+		}
+		old := s.push(ck)
+		v := -s.search(d+1, !white, false, -beta, -max(alpha, best))
+		s.pop(old)
+		if v >= beta {
+			cutoff()
 		}
 		ki := s.dense[s.index(ck)]
 		set[ki>>6] |= 1 << (ki & 63)
-		old := s.push(ck)
-		v, cd := s.search(d+1, !white, false, -beta, -max(alpha, best))
-		s.pop(old)
-		v = -v
-		deps.merge(&cd)
-		for j, x := range s.sets[d+1] {
-			set[j] |= x
-		}
+		s.gather(d)
 		if v > best {
 			best, bestMove = v, p
 			if best >= beta {
@@ -585,13 +587,12 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 	}
 	passTry := func() bool {
 		old := s.push(k)
-		v, cd := s.search(d+1, !white, true, -beta, -max(alpha, best))
+		v := -s.search(d+1, !white, true, -beta, -max(alpha, best))
 		s.pop(old)
-		v = -v
-		deps.merge(&cd)
-		for j, x := range s.sets[d+1] {
-			set[j] |= x
+		if v >= beta {
+			cutoff()
 		}
+		s.gather(d)
 		if v > best {
 			best, bestMove = v, -1
 			if best >= beta {
@@ -610,23 +611,13 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		// Captures first, then the other points next to an enemy stone,
 		// then the rest, each from the centre out; the pass where
 		// pgPassPhase puts it.
-		opp := w
-		if white {
-			opp = b
-		}
 		var capts, contact uint64
 		for e := empty; e != 0; e &= e - 1 {
 			bit := e & -e
 			if (bit<<1|bit>>1)&opp != 0 {
 				contact |= bit
 				p := bits.TrailingZeros64(bit)
-				var capt uint64
-				if white {
-					_, _, capt, _ = s.place(w, b, p)
-				} else {
-					_, _, capt, _ = s.place(b, w, p)
-				}
-				if capt != 0 {
+				if _, _, capt, _ := s.place(own, opp, p); capt != 0 {
 					capts |= bit
 				}
 			}
@@ -657,44 +648,34 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) (int, pg
 		}
 	}
 	if s.abort != nil {
-		return 0, deps
+		return 0
 	}
-	deps.trim(d)
-	if !deps.ov && deps.nref <= 2 {
-		lo, hi := -n-1, n+1
-		switch {
-		case best <= alpha0:
-			hi = best
-		case best >= beta:
-			lo = best
-		default:
-			lo, hi = best, best
-		}
-		s.store(ck, flags, mirrored, lo, hi, bestMove, &deps, hit, set)
+	s.trim(d)
+	lo, hi := -n-1, n+1
+	switch {
+	case best <= alpha0:
+		hi = best
+	case best >= beta:
+		lo = best
+	default:
+		lo, hi = best, best
 	}
-	return best, deps
+	s.store(d, ck, flags, mirrored, lo, hi, bestMove, hit)
+	return best
 }
 
-// store records a result for the canonical board ck, with the boards set
-// its subtree played (in the node's orientation); hit is a copy of the entry
-// found valid for this node before the search, if any.
-func (s *pgSolver) store(ck pgBoard, flags uint8, mirrored bool, lo, hi, move int, deps *pgDeps, hit *pgEntry, set []uint64) {
-	var refs [2]pgBoard
-	for i := int32(0); i < deps.nref; i++ {
-		refs[i] = deps.ref[i]
-		if mirrored {
-			refs[i] = s.mirror(refs[i])
-		}
-	}
+// store records the result of the node at depth d (canonical board ck) with
+// the conditions gathered in s.sets[d] and s.refs[d]; hit is a copy of the
+// entry found valid for this node before its search, if any.
+func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi, move int, hit *pgEntry) {
 	if mirrored && move >= 0 {
 		move = s.n - 1 - move
 	}
-	e := pgEntry{key: ck, ref: refs, flags: flags | pgUsed, lo: int8(lo), hi: int8(hi),
-		move: int8(move), nref: uint8(deps.nref), work: 1}
+	e := pgEntry{key: ck, flags: flags | pgUsed, lo: int8(lo), hi: int8(hi), move: int8(move), work: 1}
 	i := s.slot(ck, flags)
 	a, c := &s.tt[i], &s.tt[i+1]
 	var slot uint64
-	keep := false // keep the slot's boards and add the new ones
+	keep := false // the slot holds the hit: keep its conditions and add the new ones
 	switch {
 	case hit != nil && *a == *hit:
 		slot, keep = i, true
@@ -707,44 +688,38 @@ func (s *pgSolver) store(ck pgBoard, flags uint8, mirrored bool, lo, hi, move in
 	}
 	if keep {
 		// Both results hold where the conditions of both do: intersect the
-		// bounds under the union of the conditions, if the refs fit.
-		m := e
-		for j := uint8(0); j < hit.nref && keep; j++ {
-			r := hit.ref[j]
-			if (m.nref > 0 && m.ref[0] == r) || (m.nref > 1 && m.ref[1] == r) {
-				continue
-			}
-			if m.nref == 2 {
-				keep = false
-				break
-			}
-			m.ref[m.nref] = r
-			m.nref++
-		}
-		if keep {
-			m.lo, m.hi = max(m.lo, hit.lo), min(m.hi, hit.hi)
-			m.work = hit.work
-			if m.work < 255 {
-				m.work++
-			}
-			e = m
+		// bounds under the union of the conditions.
+		e.lo, e.hi = max(e.lo, hit.lo), min(e.hi, hit.hi)
+		e.work = hit.work
+		if e.work < 255 {
+			e.work++
 		}
 	}
-	dst := s.slab[slot*uint64(s.words) : (slot+1)*uint64(s.words)]
+	S, D := s.conds(slot)
 	if !keep {
-		clear(dst)
+		clear(S)
+		clear(D)
 	}
+	set := s.sets[d]
 	if !mirrored {
-		for j := range dst {
-			dst[j] |= set[j]
+		for j := range S {
+			S[j] |= set[j]
 		}
 	} else {
 		for j, word := range set {
 			for ; word != 0; word &= word - 1 {
 				k := s.mdense[j<<6|bits.TrailingZeros64(word)]
-				dst[k>>6] |= 1 << (k & 63)
+				S[k>>6] |= 1 << (k & 63)
 			}
 		}
+	}
+	for _, r := range s.refs[d] {
+		b := r.key
+		if mirrored {
+			b = s.mirror(b)
+		}
+		k := s.dense[s.index(b)]
+		D[k>>6] |= 1 << (k & 63)
 	}
 	s.tt[slot] = e
 }
@@ -837,11 +812,7 @@ func (s *pgSolver) mtdf(d int32, white, passed bool, g int) int {
 	lo, hi := -s.n, s.n
 	for lo < hi && s.abort == nil {
 		beta := max(g, lo+1)
-		n0 := s.nodes
-		v, _ := s.search(d, white, passed, beta-1, beta)
-		if pgTrace {
-			fmt.Printf("mtdf d=%d beta=%d -> %d (%d nodes)\n", d, beta, v, s.nodes-n0)
-		}
+		v := s.search(d, white, passed, beta-1, beta)
 		if v < beta {
 			hi = v
 		} else {

@@ -10,3 +10,4 @@ import "testing"
 
 func BenchmarkSolveTrompTaylor5(b *testing.B) { benchSolve(b, "tromp-taylor", 5, 256) }
 func BenchmarkSolveTrompTaylor6(b *testing.B) { benchSolve(b, "tromp-taylor", 6, 256) }
+func BenchmarkSolveTrompTaylor7(b *testing.B) { benchSolve(b, "tromp-taylor", 7, 256) }

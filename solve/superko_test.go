@@ -301,7 +301,7 @@ func TestSuperkoDispatch(t *testing.T) {
 			t.Errorf("%s: the positional solver would be used", name)
 		}
 	}
-	for n := 1; n <= 6; n++ {
+	for n := 1; n <= 7; n++ {
 		g := superkoGame(t, n)
 		res, err := Solve(context.Background(), g, Options{MemoryMB: 32})
 		if err != nil {
