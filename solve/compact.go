@@ -333,16 +333,15 @@ func (s *searcher) solveCompact(root rules.Position) (*cgraph, error) {
 	if b|w|f == 0 {
 		size = max(size, compactEstimate(g.g.n)*3/2+1024)
 	}
-	size = min(size, g.maxSlots())
+	size = min(size, g.maxSlots()/8*7) // room for the work lists
 	if size < 64 {
 		return nil, fmt.Errorf("%d positions and more: %w", 1, ErrMemory)
 	}
-	if g.limit >= 1<<30 {
-		// The table is most of the heap: let the garbage collector keep the
-		// rest (work lists outgrown, the old table after growing) within
-		// the limit too, rather than let it reach the size of the table.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(g.limit) + 256<<20))
-	}
+	// The table is most of the heap: let the garbage collector keep the
+	// rest (work lists outgrown, the old table after growing) within the
+	// limit too (with 256 MB for the rest of the program), rather than let
+	// garbage grow to the size of the table.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(g.limit) + 256<<20))
 	g.t = newCtable(size)
 	if err := g.enumerate(b, w, f, white); err != nil {
 		return nil, err
