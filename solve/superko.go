@@ -449,7 +449,7 @@ func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
 // pgPassPhase is where the pass comes in the move order of a node whose
 // previous move was not a pass: after the captures (1), after the other
 // points next to an enemy stone (2), or last (3).
-var pgPassPhase = 1
+const pgPassPhase = 1
 
 // search returns the value for the player to move (Black's area minus
 // White's, negated for White) of the node at depth d, the last board on the
@@ -546,6 +546,9 @@ func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) int {
 	// A cut-off proves a lower bound by one move: the result depends on
 	// that move's subtree only (and on the entry that narrowed the window).
 	cutoff := func() {
+		if narrowed && s.tt[hitSlot] != *hit {
+			return // the entry is gone: keep all gathered so far, a superset
+		}
 		clear(set)
 		s.refs[d] = s.refs[d][:0]
 		if narrowed {
