@@ -68,9 +68,33 @@ func BenchmarkPlayoutAlak11(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "placements/s")
 }
 
-// BenchmarkPlayoutAlterIgo9x9 plays random Alter Igo playouts on 9×9 with
-// LegalMoves; one op is one move.
+// BenchmarkPlayoutAlterIgo9x9 plays random Alter Igo playouts on 9×9,
+// choosing each move from LegalSet as the line benchmark does from
+// LegalPoints; one op is one move.
 func BenchmarkPlayoutAlterIgo9x9(b *testing.B) {
+	root := start(b, MustPreset("alterigo"))
+	pos := root
+	rng := xorshift(88172645463325252)
+	var set PointSet
+	for b.Loop() {
+		pos.LegalSet(&set)
+		n := set.Len()
+		if n == 0 || pos.Ply() > 300 {
+			pos = root
+			pos.LegalSet(&set)
+			n = set.Len()
+		}
+		k := (rng.next() >> 32) * uint64(n) >> 32
+		if err := pos.Apply(Place(set.Nth(int(k)))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// BenchmarkPlayoutAlterIgo9x9Moves is the same playout choosing from the
+// list LegalMoves makes.
+func BenchmarkPlayoutAlterIgo9x9Moves(b *testing.B) {
 	benchPlayout(b, MustPreset("alterigo"))
 }
 

@@ -407,17 +407,43 @@ func (g *grid) legalPlacements(pos Position, buf []Move) []Move {
 		}
 		return buf
 	}
-	// Every candidate is legal: grow once and write in place.
+	// Every candidate is legal. A byte at a time, the points of the byte are
+	// copied from a table and the length advanced by their number: no
+	// branch per point, whose loop exits mispredict (a third of a playout
+	// move went to this loop). The table rows spill up to 7 entries past
+	// the points, inside the capacity grown for them.
 	k, n := len(buf), cand.count()
-	buf = slices.Grow(buf, n)[:k+n]
+	buf = slices.Grow(buf, n+8)[:k+n+8]
 	for i, w := range words {
-		for ; w != 0; w &= w - 1 {
-			buf[k] = Place(i<<6 | bits.TrailingZeros64(w))
-			k++
+		for b := 0; w != 0; b, w = b+8, w>>8 {
+			row := &byteOffsets[w&0xff]
+			base := Move(i<<6 | b)
+			dst := buf[k : k+8]
+			for j := range dst {
+				dst[j] = base + row.at[j]
+			}
+			k += int(row.n)
 		}
 	}
-	return buf
+	return buf[:k]
 }
+
+// byteOffsets[v] lists the set bits of the byte v: their number, and their
+// indices in order (the rest of the row repeats nothing useful).
+var byteOffsets = func() (t [256]struct {
+	at [8]Move
+	n  uint8
+}) {
+	for v := range t {
+		for i := range 8 {
+			if v>>i&1 != 0 {
+				t[v].at[t[v].n] = Move(i)
+				t[v].n++
+			}
+		}
+	}
+	return t
+}()
 
 func (g *grid) territory(e *engine) (t [2]int) {
 	empty := e.gm.full.andNot(g.st[Black].or(g.st[White]))

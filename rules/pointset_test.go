@@ -1,0 +1,57 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestLegalSetMatchesLegalMoves plays random games under every property
+// case and checks, at each position, that LegalSet holds exactly the
+// placements LegalMoves lists, and that the set's Len, Has, Nth and All
+// agree with that list.
+func TestLegalSetMatchesLegalMoves(t *testing.T) {
+	for _, r := range propertyCases(t) {
+		t.Run(r.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(4, uint64(r.Points())))
+			for range 20 {
+				pos := start(t, r)
+				for ply := 0; ply < 120; ply++ {
+					moves := pos.LegalMoves(nil)
+					var set PointSet
+					ok := pos.LegalSet(&set)
+					if ok != (r.Movement == Placement) {
+						t.Fatalf("LegalSet ok = %v under %v", ok, r.Movement)
+					}
+					var want []int
+					for _, m := range moves {
+						if m.IsPlace() {
+							want = append(want, int(m))
+						}
+					}
+					got := slices.Collect(set.All())
+					if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+						t.Fatalf("%v: LegalSet %v, LegalMoves placements %v", pos, got, want)
+					}
+					if set.Len() != len(want) || set.Nth(len(want)) != -1 || set.Nth(-1) != -1 {
+						t.Fatalf("%v: Len %d or Nth beyond the end wrong for %v", pos, set.Len(), want)
+					}
+					for k, p := range want {
+						if set.Nth(k) != p || !set.Has(p) {
+							t.Fatalf("%v: Nth(%d) = %d, Has(%d) = %v; want %d", pos, k, set.Nth(k), p, set.Has(p), p)
+						}
+					}
+					if set.Has(-1) || set.Has(r.Points()) || set.Has(384) {
+						t.Fatalf("%v: Has off the board", pos)
+					}
+					if len(moves) == 0 {
+						break
+					}
+					if err := pos.Apply(moves[rng.IntN(len(moves))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
