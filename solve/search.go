@@ -229,13 +229,33 @@ func (s *searcher) mirrorMove(m rules.Move) rules.Move {
 	return m
 }
 
-func (s *searcher) poll() {
-	if err := s.ctx.Err(); err != nil {
-		s.abort = err
-		return
+// limitErr is why a search must stop: the context's error, or
+// ErrNodeLimit once nodes reach maxNodes (0: no limit); nil to go on.
+func limitErr(ctx context.Context, nodes, maxNodes int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
-		s.abort = ErrNodeLimit
+	if maxNodes > 0 && nodes >= maxNodes {
+		return ErrNodeLimit
+	}
+	return nil
+}
+
+// progressAt is the Progress of a search that began at start.
+func progressAt(now, start time.Time, nodes int64, done, total int) Progress {
+	el := now.Sub(start)
+	p := Progress{Nodes: nodes, Elapsed: el, Done: done, Total: total}
+	if el > 0 {
+		p.Rate = float64(nodes) / el.Seconds()
+	}
+	if done > 0 && total > done {
+		p.Estimate = time.Duration(float64(el) * float64(total-done) / float64(done))
+	}
+	return p
+}
+
+func (s *searcher) poll() {
+	if s.abort = limitErr(s.ctx, s.nodes, s.maxNodes); s.abort != nil {
 		return
 	}
 	if s.progress != nil {
@@ -248,15 +268,7 @@ func (s *searcher) poll() {
 }
 
 func (s *searcher) report(now time.Time) Progress {
-	el := now.Sub(s.start)
-	p := Progress{Nodes: s.nodes, Elapsed: el, Done: s.done, Total: s.total}
-	if el > 0 {
-		p.Rate = float64(s.nodes) / el.Seconds()
-	}
-	if s.done > 0 && s.total > s.done {
-		p.Estimate = time.Duration(float64(el) * float64(s.total-s.done) / float64(s.done))
-	}
-	return p
+	return progressAt(now, s.start, s.nodes, s.done, s.total)
 }
 
 // moves appends the candidate moves of pos (superko aside), best guess first.

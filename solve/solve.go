@@ -109,15 +109,7 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 			bestV = sign * mv
 		}
 	}
-	for _, m := range moves {
-		if v, ok := res.Moves[m]; ok && sign*v == bestV {
-			res.Best = append(res.Best, m)
-		}
-	}
-	if len(res.Best) > 0 {
-		res.Value = sign * bestV
-	}
-	res.Outcome = winner(res.Value)
+	res.setBest(moves, sign, bestV)
 	if err == nil {
 		res.Complete = true
 		if len(res.Best) > 0 {
@@ -331,6 +323,21 @@ func (s *searcher) legal(hist []rules.Position) []rules.Move {
 		}
 	}
 	return out
+}
+
+// setBest fills Best with the moves whose value, seen by the mover (sign 1
+// for Black, -1 for White), is bestV, sets Value to it when there are any,
+// and the Outcome.
+func (res *Result) setBest(moves []rules.Move, sign, bestV float64) {
+	for _, m := range moves {
+		if v, ok := res.Moves[m]; ok && sign*v == bestV {
+			res.Best = append(res.Best, m)
+		}
+	}
+	if len(res.Best) > 0 {
+		res.Value = sign * bestV
+	}
+	res.Outcome = winner(res.Value)
 }
 
 // Sign returns the outcome a value stands for: 1 (Black wins), -1 (White

@@ -338,27 +338,14 @@ func (s *pgSolver) hasPlacement(own, opp uint64) bool {
 }
 
 func (s *pgSolver) poll() {
-	if err := s.ctx.Err(); err != nil {
-		s.abort = err
-		return
-	}
-	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
-		s.abort = ErrNodeLimit
+	if s.abort = limitErr(s.ctx, s.nodes, s.maxNodes); s.abort != nil {
 		return
 	}
 	if s.progress != nil {
 		now := time.Now()
 		if now.Sub(s.lastProg) >= 500*time.Millisecond {
 			s.lastProg = now
-			el := now.Sub(s.start)
-			p := Progress{Nodes: s.nodes, Elapsed: el, Done: s.done, Total: s.total}
-			if el > 0 {
-				p.Rate = float64(s.nodes) / el.Seconds()
-			}
-			if s.done > 0 && s.total > s.done {
-				p.Estimate = time.Duration(float64(el) * float64(s.total-s.done) / float64(s.done))
-			}
-			s.progress(p)
+			s.progress(progressAt(now, s.start, s.nodes, s.done, s.total))
 		}
 	}
 }
@@ -764,15 +751,7 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 		s.done++
 		bestV = max(bestV, sign*mv)
 	}
-	for _, m := range moves {
-		if v, ok := res.Moves[m]; ok && sign*v == bestV {
-			res.Best = append(res.Best, m)
-		}
-	}
-	if len(res.Best) > 0 {
-		res.Value = sign * bestV
-	}
-	res.Outcome = winner(res.Value)
+	res.setBest(moves, sign, bestV)
 	if err == nil {
 		res.Complete = true
 		if len(res.Best) > 0 {
