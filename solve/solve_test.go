@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"testing"
 
@@ -15,18 +16,24 @@ import (
 // the latter reaches.
 func TestTraditionalAgainstHistorySearch(t *testing.T) {
 	for _, n := range []int{3, 4} {
-		g := newGame(t, "traditional", n)
-		fast, err := Solve(context.Background(), g, Options{MemoryMB: 16})
-		if err != nil {
-			t.Fatal(err)
-		}
-		exact, err := Solve(context.Background(), g, Options{MemoryMB: 64, exactHistory: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fast.Value != exact.Value || !maps.Equal(fast.Moves, exact.Moves) {
-			t.Errorf("traditional %d: %v %v, history-keyed search %v %v", n, fast.Value, fast.Moves, exact.Value, exact.Moves)
-		}
+		agreesWithHistorySearch(t, fmt.Sprintf("traditional %d", n), newGame(t, "traditional", n), Solve)
+	}
+}
+
+// agreesWithHistorySearch checks that solver finds the value and move
+// values of g that the history-keyed search (method 3) finds.
+func agreesWithHistorySearch(t *testing.T, label string, g *rules.Game, solver func(context.Context, *rules.Game, Options) (Result, error)) {
+	t.Helper()
+	fast, err := solver(context.Background(), g, Options{MemoryMB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := Solve(context.Background(), g, Options{MemoryMB: 64, exactHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fast.Value != exact.Value || !maps.Equal(fast.Moves, exact.Moves) {
+		t.Errorf("%s: %v %v, history-keyed search %v %v", label, fast.Value, fast.Moves, exact.Value, exact.Moves)
 	}
 }
 

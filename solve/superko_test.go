@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"testing"
 
@@ -148,18 +149,7 @@ func TestSuperkoSmallBoards(t *testing.T) {
 // boards 1×1 to 1×4 with the history-keyed search (method 3).
 func TestSuperkoAgainstHistorySearch(t *testing.T) {
 	for n := 1; n <= 4; n++ {
-		g := superkoGame(t, n)
-		fast, err := solveSuperko(context.Background(), g, Options{MemoryMB: 16})
-		if err != nil {
-			t.Fatal(err)
-		}
-		exact, err := Solve(context.Background(), g, Options{MemoryMB: 64, exactHistory: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fast.Value != exact.Value || !maps.Equal(fast.Moves, exact.Moves) {
-			t.Errorf("1×%d: %v %v; history-keyed search %v %v", n, fast.Value, fast.Moves, exact.Value, exact.Moves)
-		}
+		agreesWithHistorySearch(t, fmt.Sprintf("1×%d", n), superkoGame(t, n), solveSuperko)
 	}
 }
 
