@@ -20,26 +20,35 @@ type Proof struct {
 	Nodes  int64
 }
 
+// ProveOptions say what Prove is to show and how far to look.
+type ProveOptions struct {
+	Draw  bool // a draw (by score or by repetition) meets the goal, not only a win
+	Depth int  // the most plies to search
+	// Progress, when set, is told each depth searched without a proof and
+	// the positions searched so far.
+	Progress func(depth int, nodes int64)
+}
+
 // Prove searches whether player w can force a win (a game that ends with w
-// ahead, not a draw) from the game's current position within depth plies,
-// by iterative deepening over the game tree itself: every move is played on
-// the Game, so repetition counts, superko, passes and prisoners follow the
-// rules exactly and no result is shared between different histories. A
-// proof found is therefore a proof for the game as it stands; not finding
-// one within depth plies proves nothing either way (Proved is false).
+// ahead, not a draw) from the game's current position within opt.Depth
+// plies, by iterative deepening over the game tree itself: every move is
+// played on the Game, so repetition counts, superko, passes and prisoners
+// follow the rules exactly and no result is shared between different
+// histories. A proof found is therefore a proof for the game as it stands;
+// not finding one within the depth proves nothing either way (Proved is
+// false).
+//
+// With opt.Draw the goal is weaker: a game that ends with w ahead or drawn,
+// which refutes a claim that the opponent can force a win.
 //
 // It answers questions of the seeds' kind ("Black can ensure a win by
 // opening on point 2") where the full state graph would mix histories, as
 // under the traditional preset, whose score counts prisoners and whose
 // draw by repetition ignores them.
-//
-// With draw set the goal is weaker: a game that ends with w ahead or
-// drawn (by score or by repetition), which refutes a claim that the
-// opponent can force a win.
-func Prove(ctx context.Context, g *rules.Game, w rules.Color, draw bool, depth int) (Proof, error) {
-	p := &prover{ctx: ctx, g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
-	res := Proof{Winner: w, Draw: draw}
-	for d := 0; d <= depth; d++ {
+func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) (Proof, error) {
+	p := &prover{ctx: ctx, g: g.Clone(), w: w, draw: opt.Draw, cut: map[uint64]rules.Move{}}
+	res := Proof{Winner: w, Draw: opt.Draw}
+	for d := 0; d <= opt.Depth; d++ {
 		ok := p.win(d)
 		res.Nodes = p.nodes
 		if p.err != nil {
@@ -49,6 +58,9 @@ func Prove(ctx context.Context, g *rules.Game, w rules.Color, draw bool, depth i
 			res.Proved, res.Plies = true, d
 			res.PV = p.pv(d)
 			return res, nil
+		}
+		if opt.Progress != nil {
+			opt.Progress(d, p.nodes)
 		}
 	}
 	return res, nil

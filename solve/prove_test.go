@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"alak/rules"
@@ -49,7 +50,7 @@ func TestProveAgainstBruteForce(t *testing.T) {
 					for _, w := range []rules.Color{rules.Black, rules.White} {
 						for _, draw := range []bool{false, true} {
 							want := provable(v, w, draw)
-							pr, err := Prove(context.Background(), g, w, draw, 20)
+							pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Depth: 20})
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -89,7 +90,7 @@ func checkProofLine(t *testing.T, g *rules.Game, pr Proof) {
 // liberty), so White passes, Black passes, and Black owns the board 3-0.
 func TestProveTraditional3(t *testing.T) {
 	g := newGame(t, "traditional", 3)
-	pr, err := Prove(context.Background(), g, rules.Black, false, 20)
+	pr, err := Prove(context.Background(), g, rules.Black, ProveOptions{Depth: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestProveTraditional3(t *testing.T) {
 	}
 	checkProofLine(t, g, pr)
 	for _, draw := range []bool{false, true} {
-		if pr, err := Prove(context.Background(), g, rules.White, draw, 12); err != nil || pr.Proved {
+		if pr, err := Prove(context.Background(), g, rules.White, ProveOptions{Draw: draw, Depth: 12}); err != nil || pr.Proved {
 			t.Errorf("White (draw %v): %+v, %v; Black wins, so nothing can be proved for White", draw, pr, err)
 		}
 	}
@@ -125,7 +126,7 @@ func TestProveTraditional6(t *testing.T) {
 	}
 	hold := func(g *rules.Game, w rules.Color, plies int) {
 		t.Helper()
-		pr, err := Prove(context.Background(), g, w, true, plies)
+		pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: true, Depth: plies})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,5 +148,28 @@ func TestProveTraditional6(t *testing.T) {
 		if m == rules.Place(2) {
 			hold(g, rules.Black, 34)
 		}
+	}
+}
+
+// Progress is told every depth searched without a proof, in order, with
+// the positions searched so far.
+func TestProveProgress(t *testing.T) {
+	g := newGame(t, "traditional", 3)
+	var depths []int
+	var last int64
+	pr, err := Prove(context.Background(), g, rules.White, ProveOptions{Depth: 5, Progress: func(d int, nodes int64) {
+		if nodes < last {
+			t.Errorf("depth %d: %d positions after %d", d, nodes, last)
+		}
+		depths, last = append(depths, d), nodes
+	}})
+	if err != nil || pr.Proved {
+		t.Fatalf("%+v, %v: White cannot win on 3 points (Black takes the centre)", pr, err)
+	}
+	if want := []int{0, 1, 2, 3, 4, 5}; !slices.Equal(depths, want) {
+		t.Errorf("progress at depths %v, want %v", depths, want)
+	}
+	if last != pr.Nodes {
+		t.Errorf("last progress %d positions, result %d", last, pr.Nodes)
 	}
 }

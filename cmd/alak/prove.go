@@ -64,7 +64,17 @@ func proveRun(e *env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	pr, perr := solve.Prove(ctx, g, w, *draw, *depth)
+	opt := solve.ProveOptions{Draw: *draw, Depth: *depth}
+	if e.terminal {
+		opt.Progress = func(d int, nodes int64) {
+			el := time.Since(start)
+			fmt.Fprintf(e.stderr, "\rno proof within %d plies; %d positions, %s elapsed   ", d, nodes, el.Round(time.Second))
+		}
+	}
+	pr, perr := solve.Prove(ctx, g, w, opt)
+	if e.terminal {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
 	secs := time.Since(start).Seconds()
 	goal := "win"
 	if *draw {
