@@ -57,6 +57,11 @@ func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) 
 		if ok {
 			res.Proved, res.Plies = true, d
 			res.PV = p.pv(d)
+			res.Nodes = p.nodes
+			if p.err != nil {
+				// The proof stands; only the line, which searches again, was cut.
+				return res, fmt.Errorf("proved within %d plies, but the principal variation was cut off after %d positions: %w", d, p.nodes, p.err)
+			}
 			return res, nil
 		}
 		if opt.Progress != nil {

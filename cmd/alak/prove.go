@@ -104,13 +104,21 @@ func proveRun(e *env, args []string) int {
 		switch {
 		case pr.Proved:
 			fmt.Fprintf(e.stdout, "%c can force %s within %d plies (%d positions, %.2f s).\n", w.Symbol(), what, pr.Plies, pr.Nodes, secs)
-			fmt.Fprintf(e.stdout, "Longest defence: %s\n", strings.Join(pv, " "))
+			label := "Longest defence"
+			if perr != nil {
+				label += " (cut off)"
+			}
+			fmt.Fprintf(e.stdout, "%s: %s\n", label, strings.Join(pv, " "))
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
 		}
 	}
 	if perr != nil {
-		fmt.Fprintf(e.stderr, "alak prove: %v; nothing was proved\n", perr)
+		if pr.Proved {
+			fmt.Fprintf(e.stderr, "alak prove: %v\n", perr)
+		} else {
+			fmt.Fprintf(e.stderr, "alak prove: %v; nothing was proved\n", perr)
+		}
 		return 1
 	}
 	return 0
