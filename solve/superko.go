@@ -80,6 +80,8 @@ type pgSolver struct {
 
 	tt     []pgEntry
 	ttMask uint64
+	miss   []pgMiss // unknown answers of the current deepening round (superko_id.go)
+	gen    uint32
 	// Sets of boards are bitsets over the legal boards (dense indices).
 	// slab holds S then D for every table slot; sets[d] and refs[d] gather
 	// S and the refs of the node at depth d while it is searched.
@@ -92,11 +94,13 @@ type pgSolver struct {
 	refs   [][]pgRef
 
 	// The line: path[i] is the board at depth i (the game's history, then
-	// the search path), pathM its mirror image. occ holds, for every board,
-	// one more than the latest depth it occurs at on the line (0: not on
-	// it), by ternary index.
+	// the search path). occ holds, for every board, one more than the
+	// latest depth it occurs at on the line (0: not on it), by ternary
+	// index. on and onM are the boards on the line as a set, and the
+	// mirror images of those boards.
 	path  []pgBoard
-	pathM []pgBoard
+	on    []uint64
+	onM   []uint64
 	tern  []uint32
 	occ   []int32
 	order []int // placement points, centre first
@@ -144,6 +148,8 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 		s.mdense[i] = s.dense[s.index(s.mirror(k))]
 	}
 	s.words = (len(s.boards) + 63) / 64
+	s.on = make([]uint64, s.words)
+	s.onM = make([]uint64, s.words)
 	mb := opt.MemoryMB
 	if mb <= 0 {
 		mb = 256
@@ -156,6 +162,7 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	s.tt = make([]pgEntry, size)
 	s.ttMask = uint64(size/2 - 1)
 	s.slab = make([]uint64, 2*size*s.words)
+	s.miss = make([]pgMiss, size/2)
 	for d := 0; d < n; d++ {
 		for _, p := range []int{(n-1)/2 - d, n/2 + d} {
 			if p >= 0 && p < n && !contains(s.order, p) {
@@ -245,15 +252,25 @@ func (s *pgSolver) push(k pgBoard) int32 {
 	old := s.latest(k)
 	s.setLatest(k, int32(len(s.path))+1)
 	s.path = append(s.path, k)
-	s.pathM = append(s.pathM, s.mirror(k))
+	if old == 0 {
+		i := s.dense[s.index(k)]
+		s.on[i>>6] |= 1 << (i & 63)
+		i = s.mdense[i]
+		s.onM[i>>6] |= 1 << (i & 63)
+	}
 	return old
 }
 
 func (s *pgSolver) pop(old int32) {
 	k := s.path[len(s.path)-1]
 	s.path = s.path[:len(s.path)-1]
-	s.pathM = s.pathM[:len(s.pathM)-1]
 	s.setLatest(k, old)
+	if old == 0 {
+		i := s.dense[s.index(k)]
+		s.on[i>>6] &^= 1 << (i & 63)
+		i = s.mdense[i]
+		s.onM[i>>6] &^= 1 << (i & 63)
+	}
 }
 
 // runAt returns the maximal run of set bits of m that contains bit.
@@ -371,33 +388,25 @@ func (s *pgSolver) conds(i uint64) (S, D []uint64) {
 }
 
 // valid reports whether the entry of slot i, stored for the board of the
-// node at depth d, holds under the current line: every board of its D is
+// node at the end of the line, holds under the current line: every board of its D is
 // an earlier board, and no earlier board is in its S. mirrored says the
 // node's board is the mirror of the entry's orientation.
-func (s *pgSolver) valid(i uint64, d int32, mirrored bool) bool {
+func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 	S, D := s.conds(i)
-	for j, word := range D {
-		for ; word != 0; word &= word - 1 {
-			k := int32(j<<6 | bits.TrailingZeros64(word))
-			if mirrored {
-				k = s.mdense[k]
-			}
-			if s.latest(s.boards[k]) == 0 {
-				return false
-			}
-		}
-	}
-	key := s.tt[i].key
-	path := s.path
+	on := s.on
 	if mirrored {
-		path = s.pathM
+		on = s.onM
 	}
-	for j := d - 1; j >= 0; j-- {
-		x := path[j]
-		if x == key {
-			continue
+	// The node's own board is on the line (at d, and above it after
+	// passes); it is not a condition.
+	own := s.dense[s.index(s.tt[i].key)]
+	ow := int(own >> 6)
+	for j, dj := range D {
+		x := S[j] &^ dj
+		if j == ow {
+			x &^= 1 << (own & 63)
 		}
-		if k := s.dense[s.index(x)]; k >= 0 && S[k>>6]>>(k&63)&1 != 0 && D[k>>6]>>(k&63)&1 == 0 {
+		if dj&^on[j] != 0 || x&on[j] != 0 {
 			return false
 		}
 	}
@@ -437,222 +446,6 @@ func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
 // previous move was not a pass: after the captures (1), after the other
 // points next to an enemy stone (2), or last (3).
 const pgPassPhase = 1
-
-// search returns the value for the player to move (Black's area minus
-// White's, negated for White) of the node at depth d, the last board on the
-// line, within (alpha, beta), fail-soft. passed says the previous move was a
-// pass. What the result depends on is left in s.sets[d] and s.refs[d].
-func (s *pgSolver) search(d int32, white, passed bool, alpha, beta int) int {
-	set := s.frame(d)
-	s.nodes++
-	if s.nodes&1023 == 0 {
-		s.poll()
-	}
-	if s.abort != nil {
-		return 0
-	}
-	k := s.path[d]
-	b, w := k&0xFFFFFFFF, k>>32
-	own, opp := b, w
-	if white {
-		own, opp = w, b
-	}
-	n := s.n
-	best, bestMove := -n-1, -2
-	sc := 0
-	if passed || alpha < n {
-		sc = s.area(b, w)
-		if white {
-			sc = -sc
-		}
-	}
-	if passed {
-		// Passing ends the game with the board as it stands.
-		best, bestMove = sc, -1
-		if sc >= beta || sc >= n {
-			return sc
-		}
-	} else if sc > alpha && !s.hasPlacement(opp, own) {
-		// A pass leaves the opponent only a pass, which ends the game.
-		best, bestMove = sc, -1
-		if sc >= beta || sc >= n {
-			return sc
-		}
-	}
-	if alpha >= n {
-		return n // no result exceeds the whole board
-	}
-	beta = min(beta, n)
-	alpha = max(alpha, best)
-
-	flags := uint8(0)
-	if white {
-		flags |= 1
-	}
-	if passed {
-		flags |= 2
-	}
-	ck, mirrored := s.canon(k)
-	i := s.slot(ck, flags)
-	first := -2
-	var hit *pgEntry
-	var hitSlot uint64
-	narrowed := false
-	for j := uint64(0); j < 2; j++ {
-		e := &s.tt[i+j]
-		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(i+j, d, mirrored) {
-			c := *e // the slot may be replaced during the search below
-			hit, hitSlot = &c, i+j
-			break
-		}
-	}
-	if hit != nil {
-		lo, hi := int(hit.lo), int(hit.hi)
-		if lo >= beta || hi <= alpha || lo == hi {
-			s.use(hitSlot, d, mirrored)
-			s.trim(d)
-			v := lo
-			if hi <= alpha {
-				v = hi
-			}
-			return max(v, best)
-		}
-		if lo > alpha || hi < beta {
-			s.use(hitSlot, d, mirrored)
-			narrowed = true
-			alpha, beta = max(alpha, lo), min(beta, hi)
-		}
-		first = int(hit.move)
-		if first >= 0 && mirrored {
-			first = n - 1 - first
-		}
-	}
-
-	alpha0 := alpha
-	empty := s.full &^ (b | w)
-	// A cut-off proves a lower bound by one move: the result depends on
-	// that move's subtree only (and on the entry that narrowed the window).
-	cutoff := func() {
-		if narrowed && s.tt[hitSlot] != *hit {
-			return // the entry is gone: keep all gathered so far, a superset
-		}
-		clear(set)
-		s.refs[d] = s.refs[d][:0]
-		if narrowed {
-			s.use(hitSlot, d, mirrored)
-		}
-	}
-	try := func(p int) bool { // reports a cut-off
-		var nb, nw uint64
-		var ok bool
-		if white {
-			nw, nb, _, ok = s.place(w, b, p)
-		} else {
-			nb, nw, _, ok = s.place(b, w, p)
-		}
-		if !ok {
-			return false
-		}
-		ck := pgPack(nb, nw)
-		if l := s.latest(ck); l != 0 {
-			s.addRef(d, ck, l-1) // superko
-			return false
-		}
-		old := s.push(ck)
-		v := -s.search(d+1, !white, false, -beta, -max(alpha, best))
-		s.pop(old)
-		if v >= beta {
-			cutoff()
-		}
-		ki := s.dense[s.index(ck)]
-		set[ki>>6] |= 1 << (ki & 63)
-		s.gather(d)
-		if v > best {
-			best, bestMove = v, p
-			if best >= beta {
-				return true
-			}
-		}
-		return false
-	}
-	passTry := func() bool {
-		old := s.push(k)
-		v := -s.search(d+1, !white, true, -beta, -max(alpha, best))
-		s.pop(old)
-		if v >= beta {
-			cutoff()
-		}
-		s.gather(d)
-		if v > best {
-			best, bestMove = v, -1
-			if best >= beta {
-				return true
-			}
-		}
-		return false
-	}
-	cut := false
-	if first >= 0 && empty>>first&1 != 0 {
-		cut = try(first)
-	} else if first == -1 && !passed {
-		cut = passTry()
-	}
-	if !cut && s.abort == nil {
-		// Captures first, then the other points next to an enemy stone,
-		// then the rest, each from the centre out; the pass where
-		// pgPassPhase puts it.
-		var capts, contact uint64
-		for e := empty; e != 0; e &= e - 1 {
-			bit := e & -e
-			if (bit<<1|bit>>1)&opp != 0 {
-				contact |= bit
-				p := bits.TrailingZeros64(bit)
-				if _, _, capt, _ := s.place(own, opp, p); capt != 0 {
-					capts |= bit
-				}
-			}
-		}
-		phases := [3]uint64{capts, contact &^ capts, empty &^ contact}
-		passDone := passed || first == -1
-		for ph := 0; ph <= 3 && !cut && s.abort == nil; ph++ {
-			if ph == pgPassPhase && !passDone {
-				passDone = true
-				if cut = passTry(); cut || s.abort != nil {
-					break
-				}
-			}
-			if ph == 3 {
-				break
-			}
-			for _, p := range s.order {
-				if p == first || phases[ph]>>p&1 == 0 {
-					continue
-				}
-				if cut = try(p); cut || s.abort != nil {
-					break
-				}
-			}
-		}
-		if !cut && !passDone && s.abort == nil {
-			passTry()
-		}
-	}
-	if s.abort != nil {
-		return 0
-	}
-	s.trim(d)
-	lo, hi := -n-1, n+1
-	switch {
-	case best <= alpha0:
-		hi = best
-	case best >= beta:
-		lo = best
-	default:
-		lo, hi = best, best
-	}
-	s.store(d, ck, flags, mirrored, lo, hi, bestMove, hit)
-	return best
-}
 
 // store records the result of the node at depth d (canonical board ck) with
 // the conditions gathered in s.sets[d] and s.refs[d]; hit is a copy of the
@@ -781,28 +574,36 @@ func (s *pgSolver) moveValue(pos rules.Position, m rules.Move) int {
 	if c.Over() {
 		return s.area(b, w)
 	}
-	v := s.mtdf(int32(len(s.path)-1), c.ToMove() == rules.White, c.Passes() > 0, 0)
+	v := s.mtdfID(int32(len(s.path)-1), c.ToMove() == rules.White, c.Passes() > 0, 0)
 	if c.ToMove() == rules.White {
 		v = -v
 	}
 	return v
 }
 
-// mtdf returns the exact value of the node at depth d by null-window
-// searches (MTD(f)) starting from the guess g.
-func (s *pgSolver) mtdf(d int32, white, passed bool, g int) int {
-	lo, hi := -s.n, s.n
-	for lo < hi && s.abort == nil {
-		beta := max(g, lo+1)
-		v := s.search(d, white, passed, beta-1, beta)
-		if v < beta {
-			hi = v
-		} else {
-			lo = v
-		}
-		g = v
+// reaches reports whether m, played from pos (the last position on the
+// line), keeps Black's margin (komi aside) at want for the player who plays
+// it, the best that player can do: at least want for Black, at most want
+// for White.
+func (s *pgSolver) reaches(pos rules.Position, m rules.Move, want int) bool {
+	c, err := pos.Play(m)
+	if err != nil {
+		s.abort = fmt.Errorf("solve: the kernel refused its own legal move %v: %w", m, err)
+		return false
 	}
-	return lo
+	b, w, _, _ := c.Line()
+	old := s.push(pgPack(b, w))
+	defer s.pop(old)
+	if c.Over() {
+		return s.area(b, w) == want
+	}
+	// The child's value, for its player to move, must be at most t.
+	t := want
+	if pos.ToMove() == rules.Black {
+		t = -want
+	}
+	a, _ := s.decide(int32(len(s.path)-1), c.ToMove() == rules.White, c.Passes() > 0, t+1)
+	return a == pgFalse
 }
 
 // pv follows best moves from pos (the last position on the line), starting
@@ -826,7 +627,7 @@ func (s *pgSolver) pv(pos rules.Position, first rules.Move, v float64) []rules.M
 		next := rules.NoMove
 		var nextPos rules.Position
 		for _, m := range s.legal(cur) {
-			if s.moveValue(cur, m) == want {
+			if s.reaches(cur, m, want) {
 				next = m
 				nextPos, _ = cur.Play(m)
 				break

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"testing"
 
 	"alak/rules"
@@ -320,5 +321,55 @@ func TestSuperkoCancel(t *testing.T) {
 	}
 	if res, err := Solve(context.Background(), g, Options{MemoryMB: 16, MaxNodes: 3000}); err == nil || res.Complete {
 		t.Errorf("node limit: err %v complete %v", err, res.Complete)
+	}
+}
+
+// TestSuperkoDrangeTable compares the empty boards 1×5 to 1×11 with Ted
+// Drange's mini-Go table (mathpuzzle.com/go, area counting; see
+// docs/results.md): the value of each board, and on 1×5 to 1×7 the best,
+// second-best and third-best openings up to mirror symmetry (the pass
+// included): 1×5 0, 0, 0; 1×6 1, −1, −1; 1×7 2, 2, −2; and 1×8 3, 1×9 0,
+// 1×10 1, 1×11 2. The principal variation must be a legal game that ends
+// with the value. 1×10 and 1×11 take seconds, so they are left to runs
+// without -short and without the race detector (.ci/run runs them).
+func TestSuperkoDrangeTable(t *testing.T) {
+	value := map[int]float64{5: 0, 6: 1, 7: 2, 8: 3, 9: 0, 10: 1, 11: 2}
+	top3 := map[int][]float64{5: {0, 0, 0}, 6: {1, -1, -1}, 7: {2, 2, -2}}
+	last := 11
+	if testing.Short() || raceEnabled {
+		last = 9
+	}
+	for n := 5; n <= last; n++ {
+		g := superkoGame(t, n)
+		res, err := Solve(context.Background(), g, Options{MemoryMB: 1024})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != value[n] {
+			t.Errorf("1×%d: value %v, Drange's table %v", n, res.Value, value[n])
+		}
+		if want, ok := top3[n]; ok {
+			var vs []float64
+			for m, v := range res.Moves {
+				if m == rules.Pass || m.IsPlace() && m.Point() < (n+1)/2 {
+					vs = append(vs, v)
+				}
+			}
+			slices.Sort(vs)
+			slices.Reverse(vs)
+			if len(vs) < 3 || !slices.Equal(vs[:3], want) {
+				t.Errorf("1×%d: best openings up to symmetry %v, Drange's table %v", n, vs, want)
+			}
+		}
+		pv := g.Clone()
+		for _, m := range res.PV {
+			if err := pv.Play(m); err != nil {
+				t.Fatalf("1×%d: principal variation %v: %v", n, res.PV, err)
+			}
+		}
+		if o := pv.Outcome(); !o.Over() || o.Margin != res.Value {
+			t.Errorf("1×%d: principal variation %v ends %v, value %v", n, res.PV, o, res.Value)
+		}
+		t.Logf("1×%d: value %v best %v, %d positions, %v", n, res.Value, res.Best, res.Nodes, res.Elapsed)
 	}
 }

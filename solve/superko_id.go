@@ -1,0 +1,272 @@
+package solve
+
+import "math/bits"
+
+// Depth-limited proofs for the positional linear Go solver (superko.go).
+//
+// Under positional superko the plain alpha-beta search of superko.go follows
+// the first move it tries to the end of the game, and lines of ko fights run
+// hundreds of plies before the boards run out. test instead answers one
+// question, "is the node worth at least beta to the player to move?", within
+// a number of plies, and says true, false or unknown. Only proved answers
+// are stored in the table, with their conditions; the plies left bound the
+// search, never a result, so a proved answer is exact whatever limit found
+// it. mtdfID asks the question with a growing limit until it is answered
+// (iterative deepening), so short proofs are found before long lines are
+// explored. See docs/solver.md, method 4.
+
+// Answers of test.
+const (
+	pgUnknown = iota // not decided within the plies left
+	pgTrue           // the value is at least beta
+	pgFalse          // the value is below beta
+)
+
+// pgMiss records that a node was searched, in the deepening round gen, with
+// at least left plies for the same beta and stayed unknown. It is a hint
+// (the node's history may differ), never a result: using it can only leave
+// a node unknown in this round, and the next round searches it again.
+type pgMiss struct {
+	key  pgBoard
+	gen  uint32
+	left int16
+	beta int8
+	flag uint8
+}
+
+// test answers whether the node at depth d, the last board on the line, is
+// worth at least beta to the player to move, searching at most left more
+// plies. passed says the previous move was a pass. With pgTrue, v is a
+// proved lower bound (v >= beta); with pgFalse, a proved upper bound
+// (v < beta). What a proved answer depends on is left in s.sets[d] and
+// s.refs[d].
+func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v int) {
+	set := s.frame(d)
+	s.nodes++
+	if s.nodes&1023 == 0 {
+		s.poll()
+	}
+	if s.abort != nil {
+		return pgUnknown, 0
+	}
+	n := s.n
+	if beta > n {
+		return pgFalse, n // no result exceeds the whole board
+	}
+	if beta <= -n {
+		return pgTrue, -n
+	}
+	k := s.path[d]
+	b, w := k&0xFFFFFFFF, k>>32
+	own, opp := b, w
+	if white {
+		own, opp = w, b
+	}
+	sc := s.area(b, w)
+	if white {
+		sc = -sc
+	}
+	// After a pass the mover's pass ends the game; if the opponent has no
+	// placement, the mover's pass leaves it only a pass. Either way the
+	// value is at least the count, under every history.
+	if sc >= beta && (passed || !s.hasPlacement(opp, own)) {
+		return pgTrue, sc
+	}
+
+	flags := uint8(0)
+	if white {
+		flags |= 1
+	}
+	if passed {
+		flags |= 2
+	}
+	ck, mirrored := s.canon(k)
+	i := s.slot(ck, flags)
+	first := -2
+	var hit *pgEntry
+	for j := uint64(0); j < 2; j++ {
+		e := &s.tt[i+j]
+		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(i+j, mirrored) {
+			if int(e.lo) >= beta || int(e.hi) < beta {
+				s.use(i+j, d, mirrored)
+				s.trim(d)
+				if int(e.lo) >= beta {
+					return pgTrue, int(e.lo)
+				}
+				return pgFalse, int(e.hi)
+			}
+			c := *e // the slot may be replaced during the search below
+			hit = &c
+			first = int(c.move)
+			if first >= 0 && mirrored {
+				first = n - 1 - first
+			}
+			break
+		}
+	}
+	if left <= 0 {
+		return pgUnknown, 0
+	}
+	mi := s.missSlot(ck, flags)
+	if m := &s.miss[mi]; m.gen == s.gen && m.key == ck && m.flag == flags && int(m.beta) == beta && int(m.left) >= left {
+		return pgUnknown, 0
+	}
+
+	empty := s.full &^ (b | w)
+	upper := -n - 1 // the best value proved for any move, when all fail
+	if passed {
+		upper = sc // the pass ends the game
+	}
+	upMove := -2
+	unknown := false
+	cutMove := -2
+	// child handles the answer of a child searched at d+1: it returns true
+	// when the child's answer proves this node's (a cut-off), having left
+	// in the node's frame what the proof rests on.
+	child := func(a, cv int, board pgBoard, p int) bool {
+		switch a {
+		case pgFalse: // the child is worth less than 1-beta: this move reaches beta
+			clear(set)
+			s.refs[d] = s.refs[d][:0]
+			if p >= 0 {
+				ki := s.dense[s.index(board)]
+				set[ki>>6] |= 1 << (ki & 63)
+			}
+			s.gather(d)
+			v, cutMove = -cv, p
+			return true
+		case pgTrue:
+			if !unknown {
+				if p >= 0 {
+					ki := s.dense[s.index(board)]
+					set[ki>>6] |= 1 << (ki & 63)
+				}
+				s.gather(d)
+			}
+			if -cv > upper {
+				upper, upMove = -cv, p
+			}
+		default:
+			unknown = true
+		}
+		return false
+	}
+	try := func(p int) bool {
+		var nb, nw uint64
+		var ok bool
+		if white {
+			nw, nb, _, ok = s.place(w, b, p)
+		} else {
+			nb, nw, _, ok = s.place(b, w, p)
+		}
+		if !ok {
+			return false
+		}
+		c := pgPack(nb, nw)
+		if l := s.latest(c); l != 0 {
+			s.addRef(d, c, l-1) // superko
+			return false
+		}
+		old := s.push(c)
+		a, cv := s.test(d+1, !white, false, 1-beta, left-1)
+		s.pop(old)
+		return child(a, cv, c, p)
+	}
+	passTry := func() bool {
+		old := s.push(k)
+		a, cv := s.test(d+1, !white, true, 1-beta, left-1)
+		s.pop(old)
+		return child(a, cv, k, -1)
+	}
+	cut := false
+	if first >= 0 && empty>>first&1 != 0 {
+		cut = try(first)
+	} else if first == -1 && !passed {
+		cut = passTry()
+	}
+	if !cut && s.abort == nil {
+		// The order of search: captures, the pass, the other points next to
+		// an enemy stone, the rest, each from the centre out.
+		var capts, contact uint64
+		for e := empty; e != 0; e &= e - 1 {
+			bit := e & -e
+			if (bit<<1|bit>>1)&opp != 0 {
+				contact |= bit
+				if _, _, capt, _ := s.place(own, opp, bits.TrailingZeros64(bit)); capt != 0 {
+					capts |= bit
+				}
+			}
+		}
+		phases := [3]uint64{capts, contact &^ capts, empty &^ contact}
+		passDone := passed || first == -1
+		for ph := 0; ph < 3 && !cut && s.abort == nil; ph++ {
+			if ph == pgPassPhase && !passDone {
+				passDone = true
+				if cut = passTry(); cut || s.abort != nil {
+					break
+				}
+			}
+			for _, p := range s.order {
+				if p == first || phases[ph]>>p&1 == 0 {
+					continue
+				}
+				if cut = try(p); cut || s.abort != nil {
+					break
+				}
+			}
+		}
+		if !cut && !passDone && s.abort == nil {
+			cut = passTry()
+		}
+	}
+	if s.abort != nil {
+		return pgUnknown, 0
+	}
+	if cut {
+		s.trim(d)
+		s.store(d, ck, flags, mirrored, v, n+1, cutMove, hit)
+		return pgTrue, v
+	}
+	if unknown {
+		s.miss[mi] = pgMiss{key: ck, gen: s.gen, left: int16(left), beta: int8(beta), flag: flags}
+		return pgUnknown, 0
+	}
+	s.trim(d)
+	s.store(d, ck, flags, mirrored, -n-1, upper, upMove, hit)
+	return pgFalse, upper
+}
+
+func (s *pgSolver) missSlot(key pgBoard, flags uint8) uint64 {
+	return mix(key^uint64(flags)<<56^0x9e3779b97f4a7c15) & uint64(len(s.miss)-1)
+}
+
+// decide answers test at the node at depth d with growing plies left
+// until it is answered (or the search is stopped: pgUnknown).
+func (s *pgSolver) decide(d int32, white, passed bool, beta int) (answer, v int) {
+	for left := 2; s.abort == nil; left += 2 {
+		s.gen++
+		if a, v := s.test(d, white, passed, beta, left); a != pgUnknown {
+			return a, v
+		}
+	}
+	return pgUnknown, 0
+}
+
+// mtdfID returns the exact value of the node at depth d by null-window
+// tests (MTD(f)) from the guess g, each deepened until it is answered.
+func (s *pgSolver) mtdfID(d int32, white, passed bool, g int) int {
+	lo, hi := -s.n, s.n
+	for lo < hi && s.abort == nil {
+		beta := g
+		if g == lo {
+			beta = g + 1
+		}
+		switch a, v := s.decide(d, white, passed, beta); a {
+		case pgTrue:
+			lo, g = v, v
+		case pgFalse:
+			hi, g = v, v
+		}
+	}
+	return lo
+}
