@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"time"
 
 	"alak/rules"
@@ -50,10 +51,12 @@ type pgRef struct {
 }
 
 // pgEntry is a transposition-table slot: bounds lo <= value <= hi for the
-// player to move, in the canonical orientation. Beside it, in
-// pgSolver.slab, are its conditions: S, the boards its subtree played, and
-// D, the earlier boards whose presence it used. It holds under every
-// history that contains every board of D and no board of S.
+// player to move, in the canonical orientation. Beside it are its
+// conditions: in pgSolver.slab, S, the boards its subtree played, as a set
+// of mirror classes (a board and its mirror image are one class); in
+// pgSolver.dref, D, the nd earlier boards whose presence it used. It holds
+// under every history that contains every board of D and no board of a
+// class of S.
 type pgEntry struct {
 	key   pgBoard
 	flags uint8 // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
@@ -61,7 +64,12 @@ type pgEntry struct {
 	hi    int8
 	move  int8 // best move: a point, -1 pass, -2 none
 	work  uint8
+	nd    uint8
 }
+
+// pgMaxD is the most boards a table entry's D holds; a result that rests on
+// more earlier boards is not stored.
+const pgMaxD = 6
 
 const pgUsed = 1 << 7
 
@@ -82,25 +90,28 @@ type pgSolver struct {
 	ttMask uint64
 	miss   []pgMiss // unknown answers of the current deepening round (superko_id.go)
 	gen    uint32
-	// Sets of boards are bitsets over the legal boards (dense indices).
-	// slab holds S then D for every table slot; sets[d] and refs[d] gather
-	// S and the refs of the node at depth d while it is searched.
+	// S sets are bitsets over the mirror classes of the legal boards.
+	// slab holds S for every table slot, dref its D (pgMaxD boards a
+	// slot); sets[d] and refs[d] gather S and the refs of the node at
+	// depth d while it is searched.
 	words  int
 	dense  []int32   // by ternary index; -1 for a board with a chain without liberties
 	mdense []int32   // the dense index of the mirror image, by dense index
+	cls    []int32   // the mirror class, by dense index
 	boards []pgBoard // by dense index
 	slab   []uint64
+	dref   []pgBoard
 	sets   [][]uint64
 	refs   [][]pgRef
 
 	// The line: path[i] is the board at depth i (the game's history, then
 	// the search path). occ holds, for every board, one more than the
 	// latest depth it occurs at on the line (0: not on it), by ternary
-	// index. on and onM are the boards on the line as a set, and the
-	// mirror images of those boards.
+	// index. cnt counts, by mirror class, the boards of the class on the
+	// line (0, 1 or 2), and on is the set of classes with a board there.
 	path  []pgBoard
+	cnt   []uint8
 	on    []uint64
-	onM   []uint64
 	tern  []uint32
 	occ   []int32
 	order []int // placement points, centre first
@@ -147,21 +158,32 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	for i, k := range s.boards {
 		s.mdense[i] = s.dense[s.index(s.mirror(k))]
 	}
-	s.words = (len(s.boards) + 63) / 64
+	s.cls = make([]int32, len(s.boards))
+	classes := int32(0)
+	for i := range s.boards {
+		if m := s.mdense[i]; int(m) < i {
+			s.cls[i] = s.cls[m]
+		} else {
+			s.cls[i] = classes
+			classes++
+		}
+	}
+	s.words = (int(classes) + 63) / 64
 	s.on = make([]uint64, s.words)
-	s.onM = make([]uint64, s.words)
+	s.cnt = make([]uint8, classes)
 	mb := opt.MemoryMB
 	if mb <= 0 {
 		mb = 256
 	}
-	per := 16 + 16*s.words
+	per := 16 + 8*s.words + 8*pgMaxD + 12 // entry, S, D, and half a pgMiss
 	size := 1 << 10
-	for size*2*per <= mb<<20 && size < 1<<min(22, 4+2*n) {
+	for size*2*per <= mb<<20 && size < 1<<min(24, 4+2*n) {
 		size *= 2
 	}
 	s.tt = make([]pgEntry, size)
 	s.ttMask = uint64(size/2 - 1)
-	s.slab = make([]uint64, 2*size*s.words)
+	s.slab = make([]uint64, size*s.words)
+	s.dref = make([]pgBoard, size*pgMaxD)
 	s.miss = make([]pgMiss, size/2)
 	for d := 0; d < n; d++ {
 		for _, p := range []int{(n-1)/2 - d, n/2 + d} {
@@ -253,10 +275,11 @@ func (s *pgSolver) push(k pgBoard) int32 {
 	s.setLatest(k, int32(len(s.path))+1)
 	s.path = append(s.path, k)
 	if old == 0 {
-		i := s.dense[s.index(k)]
-		s.on[i>>6] |= 1 << (i & 63)
-		i = s.mdense[i]
-		s.onM[i>>6] |= 1 << (i & 63)
+		c := s.class(k)
+		if s.cnt[c] == 0 {
+			s.on[c>>6] |= 1 << (c & 63)
+		}
+		s.cnt[c]++
 	}
 	return old
 }
@@ -266,12 +289,16 @@ func (s *pgSolver) pop(old int32) {
 	s.path = s.path[:len(s.path)-1]
 	s.setLatest(k, old)
 	if old == 0 {
-		i := s.dense[s.index(k)]
-		s.on[i>>6] &^= 1 << (i & 63)
-		i = s.mdense[i]
-		s.onM[i>>6] &^= 1 << (i & 63)
+		c := s.class(k)
+		s.cnt[c]--
+		if s.cnt[c] == 0 {
+			s.on[c>>6] &^= 1 << (c & 63)
+		}
 	}
 }
+
+// class returns the mirror class of board k (a legal board).
+func (s *pgSolver) class(k pgBoard) int32 { return s.cls[s.dense[s.index(k)]] }
 
 // runAt returns the maximal run of set bits of m that contains bit.
 func runAt(m, bit uint64) uint64 {
@@ -381,32 +408,40 @@ func (s *pgSolver) slot(key pgBoard, flags uint8) uint64 {
 	return (mix(key^uint64(flags)<<56) & s.ttMask) * 2
 }
 
-// conds returns the S and D sets of table slot i.
-func (s *pgSolver) conds(i uint64) (S, D []uint64) {
+// conds returns the S set and the D boards of table slot i.
+func (s *pgSolver) conds(i uint64) (S []uint64, D []pgBoard) {
 	w := uint64(s.words)
-	return s.slab[2*i*w : (2*i+1)*w], s.slab[(2*i+1)*w : (2*i+2)*w]
+	return s.slab[i*w : (i+1)*w], s.dref[i*pgMaxD : i*pgMaxD+uint64(s.tt[i].nd)]
 }
 
 // valid reports whether the entry of slot i, stored for the board of the
-// node at the end of the line, holds under the current line: every board of its D is
-// an earlier board, and no earlier board is in its S. mirrored says the
-// node's board is the mirror of the entry's orientation.
+// node at the end of the line, holds under the current line: every board
+// of its D is on the line, and no board on the line above the node is of
+// a class of its S. mirrored says the node's board is the mirror of the
+// entry's orientation. A class check is the board check made coarser
+// (it also refuses the entry when a board's mirror image is on the line),
+// so it can only refuse more.
 func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 	S, D := s.conds(i)
-	on := s.on
-	if mirrored {
-		on = s.onM
+	for _, b := range D {
+		if mirrored {
+			b = s.mirror(b)
+		}
+		if s.latest(b) == 0 {
+			return false
+		}
 	}
-	// The node's own board is on the line (at d, and above it after
-	// passes); it is not a condition.
-	own := s.dense[s.index(s.tt[i].key)]
+	// The node's own board is on the line (at the end, and above it after
+	// passes); it is not a condition, but its mirror image, if it is on
+	// the line too, is.
+	own := s.class(s.tt[i].key)
 	ow := int(own >> 6)
-	for j, dj := range D {
-		x := S[j] &^ dj
-		if j == ow {
+	for j, x := range S {
+		x &= s.on[j]
+		if j == ow && s.cnt[own] == 1 {
 			x &^= 1 << (own & 63)
 		}
-		if dj&^on[j] != 0 || x&on[j] != 0 {
+		if x != 0 {
 			return false
 		}
 	}
@@ -417,28 +452,15 @@ func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 // at depth d, to the node's: D as refs at their latest depths, and S.
 func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
 	S, D := s.conds(i)
-	for j, word := range D {
-		for ; word != 0; word &= word - 1 {
-			k := int32(j<<6 | bits.TrailingZeros64(word))
-			if mirrored {
-				k = s.mdense[k]
-			}
-			b := s.boards[k]
-			s.addRef(d, b, s.latest(b)-1)
+	for _, b := range D {
+		if mirrored {
+			b = s.mirror(b)
 		}
+		s.addRef(d, b, s.latest(b)-1)
 	}
 	dst := s.sets[d]
-	if !mirrored {
-		for j := range dst {
-			dst[j] |= S[j]
-		}
-		return
-	}
-	for j, word := range S {
-		for ; word != 0; word &= word - 1 {
-			k := s.mdense[j<<6|bits.TrailingZeros64(word)]
-			dst[k>>6] |= 1 << (k & 63)
-		}
+	for j := range dst {
+		dst[j] |= S[j]
 	}
 }
 
@@ -478,31 +500,35 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 			e.work++
 		}
 	}
-	S, D := s.conds(slot)
-	if !keep {
-		clear(S)
-		clear(D)
-	}
-	set := s.sets[d]
-	if !mirrored {
-		for j := range S {
-			S[j] |= set[j]
-		}
-	} else {
-		for j, word := range set {
-			for ; word != 0; word &= word - 1 {
-				k := s.mdense[j<<6|bits.TrailingZeros64(word)]
-				S[k>>6] |= 1 << (k & 63)
-			}
-		}
+	// D in the entry's orientation: the hit's boards (when kept) and
+	// the refs of the node; a result that rests on too many is dropped.
+	var dbuf [pgMaxD]pgBoard
+	D := dbuf[:0]
+	if keep {
+		_, old := s.conds(slot)
+		D = append(D, old...)
 	}
 	for _, r := range s.refs[d] {
 		b := r.key
 		if mirrored {
 			b = s.mirror(b)
 		}
-		k := s.dense[s.index(b)]
-		D[k>>6] |= 1 << (k & 63)
+		if slices.Contains(D, b) {
+			continue
+		}
+		if len(D) == pgMaxD {
+			return
+		}
+		D = append(D, b)
+	}
+	e.nd = uint8(len(D))
+	copy(s.dref[slot*pgMaxD:], D)
+	S, _ := s.conds(slot)
+	if !keep {
+		clear(S)
+	}
+	for j, x := range s.sets[d] {
+		S[j] |= x
 	}
 	s.tt[slot] = e
 }

@@ -8,8 +8,9 @@ import "testing"
 //
 //	go test ./solve -run '^$' -bench TrompTaylor
 
-func BenchmarkSolveTrompTaylor5(b *testing.B) { benchSolve(b, "tromp-taylor", 5, 256) }
-func BenchmarkSolveTrompTaylor6(b *testing.B) { benchSolve(b, "tromp-taylor", 6, 256) }
-func BenchmarkSolveTrompTaylor7(b *testing.B) { benchSolve(b, "tromp-taylor", 7, 256) }
-func BenchmarkSolveTrompTaylor8(b *testing.B) { benchSolve(b, "tromp-taylor", 8, 256) }
-func BenchmarkSolveTrompTaylor9(b *testing.B) { benchSolve(b, "tromp-taylor", 9, 256) }
+func BenchmarkSolveTrompTaylor5(b *testing.B)  { benchSolve(b, "tromp-taylor", 5, 256) }
+func BenchmarkSolveTrompTaylor6(b *testing.B)  { benchSolve(b, "tromp-taylor", 6, 256) }
+func BenchmarkSolveTrompTaylor7(b *testing.B)  { benchSolve(b, "tromp-taylor", 7, 256) }
+func BenchmarkSolveTrompTaylor8(b *testing.B)  { benchSolve(b, "tromp-taylor", 8, 256) }
+func BenchmarkSolveTrompTaylor9(b *testing.B)  { benchSolve(b, "tromp-taylor", 9, 256) }
+func BenchmarkSolveTrompTaylor10(b *testing.B) { benchSolve(b, "tromp-taylor", 10, 1024) }

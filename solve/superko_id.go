@@ -129,7 +129,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 			clear(set)
 			s.refs[d] = s.refs[d][:0]
 			if p >= 0 {
-				ki := s.dense[s.index(board)]
+				ki := s.class(board)
 				set[ki>>6] |= 1 << (ki & 63)
 			}
 			s.gather(d)
@@ -138,7 +138,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		case pgTrue:
 			if !unknown {
 				if p >= 0 {
-					ki := s.dense[s.index(board)]
+					ki := s.class(board)
 					set[ki>>6] |= 1 << (ki & 63)
 				}
 				s.gather(d)
@@ -240,10 +240,10 @@ func (s *pgSolver) missSlot(key pgBoard, flags uint8) uint64 {
 	return mix(key^uint64(flags)<<56^0x9e3779b97f4a7c15) & uint64(len(s.miss)-1)
 }
 
-// decide answers test at the node at depth d with growing plies left
-// until it is answered (or the search is stopped: pgUnknown).
+// decide answers test at the node at depth d with 2, 2+pgDeepen, ... plies
+// left until it is answered (or the search is stopped: pgUnknown).
 func (s *pgSolver) decide(d int32, white, passed bool, beta int) (answer, v int) {
-	for left := 2; s.abort == nil; left += 2 {
+	for left := 2; s.abort == nil; left += pgDeepen {
 		s.gen++
 		if a, v := s.test(d, white, passed, beta, left); a != pgUnknown {
 			return a, v
@@ -270,3 +270,9 @@ func (s *pgSolver) mtdfID(d int32, white, passed bool, g int) int {
 	}
 	return lo
 }
+
+// pgDeepen is the plies added from one deepening round to the next.
+// Measured with the table at 1 GB (positions searched, 1×9 and 1×10): by
+// 1, 1.47 and 10.9 million; by 2, 1.01 and 6.9 million; by 4, 0.63 and 4.1
+// million; by 8, 0.47 and 3.8 million; by 12, 0.48 and 4.2 million.
+const pgDeepen = 8
