@@ -100,9 +100,11 @@ type pgSolver struct {
 	cls    []int32   // the mirror class, by dense index
 	boards []pgBoard // by dense index
 	slab   []uint64
-	dref   []pgBoard
-	sets   [][]uint64
-	refs   [][]pgRef
+	// touched[d] lists the words of sets[d] that are not zero.
+	touched [][]int32
+	dref    []pgBoard
+	sets    [][]uint64
+	refs    [][]pgRef
 
 	// The line: path[i] is the board at depth i (the game's history, then
 	// the search path). occ holds, for every board, one more than the
@@ -214,15 +216,46 @@ func (s *pgSolver) legalBoard(b, w uint64) bool {
 
 func (s *pgSolver) index(k pgBoard) uint32 { return s.tern[k&0xFFFFFFFF] + 2*s.tern[k>>32] }
 
-// frame returns the board set and the ref list of depth d, emptied.
-func (s *pgSolver) frame(d int32) []uint64 {
+// frame empties the class set and the ref list of depth d.
+func (s *pgSolver) frame(d int32) {
 	for int(d) >= len(s.sets) {
 		s.sets = append(s.sets, make([]uint64, s.words))
+		s.touched = append(s.touched, nil)
 		s.refs = append(s.refs, nil)
 	}
-	clear(s.sets[d])
+	s.clearSet(d)
 	s.refs[d] = s.refs[d][:0]
-	return s.sets[d]
+}
+
+// clearSet empties the class set of depth d, word by touched word.
+func (s *pgSolver) clearSet(d int32) {
+	set := s.sets[d]
+	for _, j := range s.touched[d] {
+		set[j] = 0
+	}
+	s.touched[d] = s.touched[d][:0]
+}
+
+// addClass adds class c to the set of depth d.
+func (s *pgSolver) addClass(d int32, c int32) {
+	set := s.sets[d]
+	if set[c>>6] == 0 {
+		s.touched[d] = append(s.touched[d], c>>6)
+	}
+	set[c>>6] |= 1 << (c & 63)
+}
+
+// orSet adds the words of src (a whole set) to the set of depth d.
+func (s *pgSolver) orSet(d int32, src []uint64) {
+	set := s.sets[d]
+	for j, x := range src {
+		if x != 0 {
+			if set[j] == 0 {
+				s.touched[d] = append(s.touched[d], int32(j))
+			}
+			set[j] |= x
+		}
+	}
 }
 
 // addRef records at depth d that board k, latest at depth dep, was used.
@@ -239,9 +272,12 @@ func (s *pgSolver) addRef(d int32, k pgBoard, dep int32) {
 
 // gather adds what the child at depth d+1 depended on to the node at d.
 func (s *pgSolver) gather(d int32) {
-	set := s.sets[d]
-	for j, x := range s.sets[d+1] {
-		set[j] |= x
+	set, child := s.sets[d], s.sets[d+1]
+	for _, j := range s.touched[d+1] {
+		if set[j] == 0 {
+			s.touched[d] = append(s.touched[d], j)
+		}
+		set[j] |= child[j]
 	}
 	for _, r := range s.refs[d+1] {
 		s.addRef(d, r.key, r.depth)
@@ -433,7 +469,20 @@ func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 	}
 	// The node's own board is on the line (at the end, and above it after
 	// passes); it is not a condition, but its mirror image, if it is on
-	// the line too, is.
+	// the line too, is. Whichever is shorter is scanned: the line, or the
+	// words of S.
+	if len(s.path) < s.words {
+		k := s.path[len(s.path)-1]
+		for _, x := range s.path[:len(s.path)-1] {
+			if x == k {
+				continue
+			}
+			if c := s.class(x); S[c>>6]>>(c&63)&1 != 0 {
+				return false
+			}
+		}
+		return true
+	}
 	own := s.class(s.tt[i].key)
 	ow := int(own >> 6)
 	for j, x := range S {
@@ -458,10 +507,7 @@ func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
 		}
 		s.addRef(d, b, s.latest(b)-1)
 	}
-	dst := s.sets[d]
-	for j := range dst {
-		dst[j] |= S[j]
-	}
+	s.orSet(d, S)
 }
 
 // pgPassPhase is where the pass comes in the move order of a node whose
@@ -527,8 +573,9 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 	if !keep {
 		clear(S)
 	}
-	for j, x := range s.sets[d] {
-		S[j] |= x
+	set := s.sets[d]
+	for _, j := range s.touched[d] {
+		S[j] |= set[j]
 	}
 	s.tt[slot] = e
 }

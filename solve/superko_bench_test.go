@@ -14,3 +14,4 @@ func BenchmarkSolveTrompTaylor7(b *testing.B)  { benchSolve(b, "tromp-taylor", 7
 func BenchmarkSolveTrompTaylor8(b *testing.B)  { benchSolve(b, "tromp-taylor", 8, 256) }
 func BenchmarkSolveTrompTaylor9(b *testing.B)  { benchSolve(b, "tromp-taylor", 9, 256) }
 func BenchmarkSolveTrompTaylor10(b *testing.B) { benchSolve(b, "tromp-taylor", 10, 1024) }
+func BenchmarkSolveTrompTaylor11(b *testing.B) { benchSolve(b, "tromp-taylor", 11, 2048) }

@@ -41,7 +41,7 @@ type pgMiss struct {
 // (v < beta). What a proved answer depends on is left in s.sets[d] and
 // s.refs[d].
 func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v int) {
-	set := s.frame(d)
+	s.frame(d)
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
@@ -126,11 +126,10 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 	child := func(a, cv int, board pgBoard, p int) bool {
 		switch a {
 		case pgFalse: // the child is worth less than 1-beta: this move reaches beta
-			clear(set)
+			s.clearSet(d)
 			s.refs[d] = s.refs[d][:0]
 			if p >= 0 {
-				ki := s.class(board)
-				set[ki>>6] |= 1 << (ki & 63)
+				s.addClass(d, s.class(board))
 			}
 			s.gather(d)
 			v, cutMove = -cv, p
@@ -138,8 +137,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		case pgTrue:
 			if !unknown {
 				if p >= 0 {
-					ki := s.class(board)
-					set[ki>>6] |= 1 << (ki & 63)
+					s.addClass(d, s.class(board))
 				}
 				s.gather(d)
 			}
