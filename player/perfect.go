@@ -80,7 +80,7 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		return rules.NoMove, ErrNoMove
 	}
 	start := time.Now()
-	if g.Rules().IsLine() {
+	if g.Rules().Points() <= 64 {
 		if m, ok, err := p.solve(ctx, g); err != nil {
 			return rules.NoMove, err
 		} else if ok {

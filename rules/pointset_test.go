@@ -55,3 +55,38 @@ func TestLegalSetMatchesLegalMoves(t *testing.T) {
 		})
 	}
 }
+
+// TestBitsMatchesAt plays random games under every property case and
+// checks that Bits holds exactly the stones At reports and the points
+// Forbidden reports on boards of at most 64 points, and is not ok on larger
+// ones.
+func TestBitsMatchesAt(t *testing.T) {
+	for _, r := range propertyCases(t) {
+		t.Run(r.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, uint64(r.Points())))
+			for range 10 {
+				pos := start(t, r)
+				for ply := 0; ply < 80 && !pos.Over(); ply++ {
+					b, w, f, ok := pos.Bits()
+					if ok != (r.Points() <= 64) {
+						t.Fatalf("%v: Bits ok = %v on %d points", pos, ok, r.Points())
+					}
+					if ok {
+						for p := range r.Points() {
+							bit := uint64(1) << p
+							if (b&bit != 0) != (pos.At(p) == Black) || (w&bit != 0) != (pos.At(p) == White) || (f&bit != 0) != pos.Forbidden(p) {
+								t.Fatalf("%v: Bits disagrees with At/Forbidden at point %d", pos, p)
+							}
+						}
+					}
+					moves := pos.LegalMoves(nil)
+					next, err := pos.Play(moves[rng.IntN(len(moves))])
+					if err != nil {
+						t.Fatal(err)
+					}
+					pos = next
+				}
+			}
+		})
+	}
+}

@@ -192,6 +192,20 @@ func (pos Position) Line() (black, white, forbidden uint64, ok bool) {
 	return pos.st[Black], pos.st[White], pos.forbid, pos.g == nil
 }
 
+// Bits returns the bitboards of a position on a board of at most 64 points,
+// a line or a grid: bit p of black and white is set when point p (y*width+x
+// on a grid) holds a stone of that colour, bit p of forbidden when the player
+// to move may not place there. ok is false on a larger board.
+func (pos Position) Bits() (black, white, forbidden uint64, ok bool) {
+	switch {
+	case pos.g == nil:
+		return pos.st[Black], pos.st[White], pos.forbid, true
+	case pos.e == nil || pos.e.n > 64:
+		return 0, 0, 0, false
+	}
+	return pos.g.st[Black][0], pos.g.st[White][0], pos.g.m().forbid[0], true
+}
+
 // Hash returns the position's key for repetition and transposition tables:
 // an incremental Zobrist hash of the stones, the player to move and the
 // forbidden points. Prisoners, the ply and the pass count are not included.

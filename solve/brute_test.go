@@ -134,3 +134,107 @@ func TestAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// gridGame returns a game of preset on a w×h grid with options set.
+func gridGame(t *testing.T, preset string, w, h int, opts ...string) *rules.Game {
+	t.Helper()
+	r := rules.MustPreset(preset)
+	r.SetSize(w, h)
+	for i := 0; i+1 < len(opts); i += 2 {
+		if err := r.Set(opts[i], opts[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestGridsAgainstBruteForce: the solver on small grids (keys from
+// Position.Bits, the half-turn as the symmetry) against the brute force,
+// the start position and every move, where the brute force finishes.
+func TestGridsAgainstBruteForce(t *testing.T) {
+	cases := []struct {
+		preset string
+		w, h   int
+		opts   []string
+	}{
+		{"alterigo", 2, 2, nil},
+		{"alak", 2, 2, nil},
+		{"alak", 3, 2, []string{"edge", "off"}},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%dx%d%v", c.preset, c.w, c.h, c.opts), func(t *testing.T) {
+			g := gridGame(t, c.preset, c.w, c.h, c.opts...)
+			res, err := Solve(context.Background(), g, Options{MemoryMB: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := 0
+			if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
+				t.Errorf("value %v, brute force %v", res.Value, want)
+			}
+			for m, v := range res.Moves {
+				cg := g.Clone()
+				if err := cg.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				nodes = 0
+				if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
+					t.Errorf("move %v: value %v, brute force %v", m, v, want)
+				}
+			}
+			t.Logf("value %v best %v pv %v nodes %d", res.Value, res.Best, res.PV, res.Nodes)
+		})
+	}
+}
+
+// TestAlterIgoGridsAgainstProofs: Alter Igo on 2×3 and 3×3, where the brute
+// force is too slow, against one-sided proofs (Prove plays every line on a
+// rules.Game with its real history and shares nothing with Solve): on 2×3
+// each player can force a draw, so the value is 0; on 3×3 Black can force
+// a win, so the value is 1 (a win by rule counts ±1).
+func TestAlterIgoGridsAgainstProofs(t *testing.T) {
+	type claim struct {
+		w, h  int
+		value float64
+	}
+	claims := []claim{{2, 3, 0}, {3, 2, 0}}
+	if !testing.Short() && !raceEnabled {
+		claims = append(claims, claim{3, 3, 1}) // 6.6 million positions of proof
+	}
+	for _, c := range claims {
+		g := gridGame(t, "alterigo", c.w, c.h)
+		res, err := Solve(context.Background(), g, Options{MemoryMB: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != c.value {
+			t.Errorf("alterigo %dx%d: value %v, want %v", c.w, c.h, res.Value, c.value)
+		}
+		var proofs []Proof
+		if c.value == 0 {
+			for _, w := range []rules.Color{rules.Black, rules.White} {
+				p, err := Prove(context.Background(), g, w, ProveOptions{Draw: true, Depth: 30})
+				if err != nil {
+					t.Fatal(err)
+				}
+				proofs = append(proofs, p)
+			}
+		} else {
+			p, err := Prove(context.Background(), g, rules.Black, ProveOptions{Depth: 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			proofs = append(proofs, p)
+		}
+		for _, p := range proofs {
+			if !p.Proved {
+				t.Errorf("alterigo %dx%d: no proof for %v (draw %v) within 30 plies", c.w, c.h, p.Winner, p.Draw)
+			}
+		}
+		t.Logf("alterigo %dx%d: value %v best %v, %d positions", c.w, c.h, res.Value, res.Best, res.Nodes)
+	}
+}

@@ -64,6 +64,9 @@ type nodeKeys struct {
 	rel ttKey
 }
 
+// rev reverses the order of the points: the line read from the other end,
+// or the grid turned half a turn ((x, y) to (w-1-x, h-1-y)); either is a
+// symmetry of the rules, so a position and its image have the same value.
 func (s *searcher) rev(x uint64) uint64 { return bits.Reverse64(x) >> (64 - s.n) }
 
 func repHash(b, w, f uint64, side rules.Color) uint64 {
@@ -87,7 +90,7 @@ func zcount(k uint64, c int) uint64 {
 }
 
 func (s *searcher) keys(pos rules.Position) nodeKeys {
-	b, w, f, _ := pos.Line()
+	b, w, f, _ := pos.Bits()
 	side := pos.ToMove()
 	rb, rw, rf := s.rev(b), s.rev(w), s.rev(f)
 	var k nodeKeys

@@ -51,7 +51,7 @@ type Result struct {
 
 // Errors a solve can return besides the context's.
 var (
-	ErrUnsupported = errors.New("the solver handles lines (1×n boards) only")
+	ErrUnsupported = errors.New("the solver handles boards of at most 64 points")
 	ErrNodeLimit   = errors.New("the node limit was reached")
 	ErrMemory      = errors.New("the positions reachable from here do not fit the memory limit (raise it with --memory / Options.MemoryMB)")
 	ErrEndless     = errors.New("a position repeated under rules with neither a repetition rule nor superko: the game need not end")
@@ -65,8 +65,8 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	start := time.Now()
 	res := Result{Moves: map[rules.Move]float64{}}
 	r := g.Rules()
-	if !r.IsLine() {
-		return res, fmt.Errorf("solve %s: %w", r.SizeString(), ErrUnsupported)
+	if r.Points() > 64 {
+		return res, fmt.Errorf("solve %s: %d points, more than 64: %w", r.SizeString(), r.Points(), ErrUnsupported)
 	}
 	if superkoApplies(r) && !opt.exactHistory {
 		return solveSuperko(ctx, g, opt) // positional linear Go: superko.go
@@ -139,7 +139,7 @@ func winner(v float64) rules.Color {
 }
 
 func newSearcher(ctx context.Context, r rules.Rules, opt Options) *searcher {
-	s := &searcher{ctx: ctx, r: r, n: r.Width, rep: r.Repetition, maxNodes: opt.MaxNodes,
+	s := &searcher{ctx: ctx, r: r, n: r.Points(), rep: r.Repetition, maxNodes: opt.MaxNodes,
 		progress: opt.Progress, table: opt.Table, memoryMB: opt.MemoryMB}
 	if s.memoryMB <= 0 {
 		s.memoryMB = 256

@@ -421,7 +421,7 @@ func (g *playGame) hint() {
 	res, err := solve.Solve(ctx, g.game.Clone(), solve.Options{Table: g.table, MaxNodes: playHintNodes})
 	switch {
 	case errors.Is(err, solve.ErrUnsupported):
-		g.printf("No hint: the solver handles lines only, not a %s grid.\n", g.r.SizeString())
+		g.printf("No hint: the solver handles boards of at most 64 points, not a %s board.\n", g.r.SizeString())
 		return
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		g.printf("No hint: the solver could not finish in %v (%d positions searched).\n", playHintTime, res.Nodes)

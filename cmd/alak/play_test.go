@@ -775,7 +775,7 @@ func TestPlayHintCannot(t *testing.T) {
 		want string
 	}{
 		{"too long", []string{"--size", "40"}, "No hint: the solver could not finish in 50ms ("},
-		{"grid", []string{"--rules", "alterigo"}, "No hint: the solver handles lines only, not a 9x9 grid.\n"},
+		{"grid", []string{"--rules", "alterigo"}, "No hint: the solver handles boards of at most 64 points, not a 9x9 board.\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -99,8 +99,8 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", err)
 	}
 	r = g.Rules()
-	if !r.IsLine() {
-		return fail(e, "solve", fmt.Errorf("a %s grid: %w", r.SizeString(), solve.ErrUnsupported))
+	if r.Points() > 64 {
+		return fail(e, "solve", fmt.Errorf("a %s board has %d points: %w (alak prove takes any board)", r.SizeString(), r.Points(), solve.ErrUnsupported))
 	}
 	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {

@@ -109,7 +109,7 @@ func TestSolveBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"grid", []string{"solve", "--rules", "alterigo", "--table-dir", "none"}, "lines"},
+		{"grid of 81 points", []string{"solve", "--rules", "alterigo", "--table-dir", "none"}, "at most 64 points"},
 		{"bad move", []string{"solve", "--size", "5", "--table-dir", "none", "9"}, "move 1"},
 		{"illegal move", []string{"solve", "--size", "5", "--table-dir", "none", "1", "1"}, "move 2"},
 		{"bad sizes", []string{"solve", "--table", "--sizes", "5-2"}, "--sizes"},
