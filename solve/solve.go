@@ -16,6 +16,12 @@ type Options struct {
 	MemoryMB int            // transposition table budget; 0: 256
 	Table    *Table         // optional: a loaded results table to answer from and to fill
 	Progress func(Progress) // optional: called now and then during long solves
+	// ValueOnly asks for the value, one best move and its principal
+	// variation, not the value of every move (Result.Moves stays empty
+	// and Best holds one move). Only the positional linear Go solver
+	// (tromp-taylor on lines) saves work by it; the other methods find
+	// every move's value anyway and return them all.
+	ValueOnly bool
 
 	// exactHistory makes the solver key every value by the whole history
 	// (slow, exact by definition); tests use it to check graph mode.

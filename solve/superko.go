@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -604,6 +605,9 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 	if pos.ToMove() == rules.White {
 		sign = -1
 	}
+	if opt.ValueOnly {
+		return s.valueOnly(g, res, start)
+	}
 	var err error
 	bestV := -1e9
 	for _, m := range moves {
@@ -630,6 +634,46 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 		res.Complete = false
 		return res, fmt.Errorf("solve cut off after %d positions: %w", s.nodes, err)
 	}
+	return res, nil
+}
+
+// valueOnly finds the value of g's position, the last on the line, and one
+// best move with its principal variation (Options.ValueOnly).
+func (s *pgSolver) valueOnly(g *rules.Game, res Result, start time.Time) (Result, error) {
+	pos := g.Position()
+	komi := g.Rules().Komi
+	white := pos.ToMove() == rules.White
+	s.total = 1
+	v := s.mtdfID(int32(len(s.path)-1), white, pos.Passes() > 0, 0)
+	if white {
+		v = -v // Black's margin, komi aside
+	}
+	if s.abort == nil {
+		for _, m := range g.LegalMoves(nil) {
+			if s.reaches(pos, m, v) {
+				res.Best = []rules.Move{m}
+				break
+			}
+			if s.abort != nil {
+				break
+			}
+		}
+	}
+	if s.abort == nil && len(res.Best) == 1 {
+		s.done = 1
+		res.Value = float64(v) - komi + 0
+		res.Outcome = winner(res.Value)
+		res.PV = s.pv(pos, res.Best[0], float64(v))
+	}
+	res.Nodes, res.Elapsed = s.nodes, time.Since(start)
+	if s.abort != nil || len(res.Best) != 1 {
+		err := s.abort
+		if err == nil {
+			err = errors.New("no move keeps the value found") // cannot happen: the value is some move's
+		}
+		return res, fmt.Errorf("solve cut off after %d positions: %w", s.nodes, err)
+	}
+	res.Complete = true
 	return res, nil
 }
 

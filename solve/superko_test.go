@@ -373,3 +373,46 @@ func TestSuperkoDrangeTable(t *testing.T) {
 		t.Logf("1×%d: value %v best %v, %d positions, %v", n, res.Value, res.Best, res.Nodes, res.Elapsed)
 	}
 }
+
+// TestSuperkoValueOnly: Options.ValueOnly gives the value of the full solve,
+// one of its best moves, no move values, and a principal variation that is
+// a legal game ending with the value; also from a position with a history.
+func TestSuperkoValueOnly(t *testing.T) {
+	games := []*rules.Game{}
+	for n := 3; n <= 9; n++ {
+		games = append(games, superkoGame(t, n))
+	}
+	g := superkoGame(t, 6)
+	for _, m := range []rules.Move{rules.Place(1), rules.Place(2), rules.Place(3), rules.Place(5)} {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	games = append(games, g)
+	for _, g := range games {
+		full, err := Solve(context.Background(), g, Options{MemoryMB: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := Solve(context.Background(), g, Options{MemoryMB: 64, ValueOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%v after %v", g.Rules().SizeString(), g.Moves())
+		if one.Value != full.Value || one.Outcome != full.Outcome || !one.Complete {
+			t.Errorf("%s: value only %v (%v), full solve %v (%v)", name, one.Value, one.Outcome, full.Value, full.Outcome)
+		}
+		if len(one.Best) != 1 || !slices.Contains(full.Best, one.Best[0]) || len(one.Moves) != 0 {
+			t.Errorf("%s: value only best %v moves %v; full solve best %v", name, one.Best, one.Moves, full.Best)
+		}
+		pv := g.Clone()
+		for _, m := range one.PV {
+			if err := pv.Play(m); err != nil {
+				t.Fatalf("%s: principal variation %v: %v", name, one.PV, err)
+			}
+		}
+		if o := pv.Outcome(); !o.Over() || o.Margin != one.Value {
+			t.Errorf("%s: principal variation %v ends %v, value %v", name, one.PV, o, one.Value)
+		}
+	}
+}

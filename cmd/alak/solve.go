@@ -23,20 +23,23 @@ func init() {
 	register(command{name: "solve", summary: "find the exact value of a position under perfect play, or print a results table", run: solveRun})
 }
 
-const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [MOVE ... | --position ROW --to-move x|o]
-       alak solve --table [--rules R] --sizes A-B [--OPTION VALUE ...]
+const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only] [MOVE ... | --position ROW --to-move x|o]
+       alak solve --table [--rules R] --sizes A-B [--value-only] [--OPTION VALUE ...]
 Finds the game-theoretic value of the position after the moves (or of the
 --position diagram): Black's margin under perfect play, the outcome, every
 best move, a principal variation and the value of every legal move. Solved
 positions are kept in a table file under --table-dir (none: do not keep).
---table prints a Markdown table of the start positions of a range of sizes.`
+--table prints a Markdown table of the start positions of a range of sizes.
+--value-only gives the value, one best move and its line, but not the
+value of every move (tromp-taylor on lines then searches less).`
 
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
-	rules    func() (rules.Rules, error)
-	memory   *int
-	tableDir *string
-	maxNodes *int64
+	rules     func() (rules.Rules, error)
+	memory    *int
+	tableDir  *string
+	maxNodes  *int64
+	valueOnly *bool // solve only; nil for analyze
 }
 
 func solveAddFlags(fs *flag.FlagSet) solveFlags {
@@ -67,6 +70,7 @@ func solveProgress(e *env) func(solve.Progress) {
 func solveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "solve", solveUsage)
 	sf := solveAddFlags(fs)
+	sf.valueOnly = fs.Bool("value-only", false, "find the value and one best move with its line, not every move's value (faster for tromp-taylor)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
@@ -323,6 +327,7 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 // complete solve it saves the table.
 func solveWithTable(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
+	opt.ValueOnly = sf.valueOnly != nil && *sf.valueOnly
 	res, err := solve.Solve(ctx, g, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(e.stderr, "\r\033[K")
