@@ -135,3 +135,19 @@ func TestSolvePosition(t *testing.T) {
 		t.Errorf("got %+v; seed 002 says 6 was forced", res)
 	}
 }
+
+// TestSolveGridAndValueOnly: a small grid is solved, its moves written as
+// GTP vertices (Alter Igo 2×2 is a draw: solve/brute_test.go checks it
+// against the brute force), and --value-only on positional linear Go 1×6
+// gives the full solve's value (1, Drange's table) with one best move and
+// no move values.
+func TestSolveGridAndValueOnly(t *testing.T) {
+	res := solveJSONRun(t, "--rules", "alterigo", "--size", "2x2", "--table-dir", "none")
+	if res.Value != 0 || res.Outcome != "draw" || len(res.Moves) != 4 || res.Moves["A1"] != 0 {
+		t.Errorf("alterigo 2x2: %+v", res)
+	}
+	res = solveJSONRun(t, "--rules", "tromp-taylor", "--size", "6", "--value-only", "--table-dir", "none")
+	if res.Value != 1 || res.Outcome != "x" || len(res.Best) != 1 || (res.Best[0] != "2" && res.Best[0] != "5") || len(res.Moves) != 0 || len(res.PV) == 0 {
+		t.Errorf("tromp-taylor 6 --value-only: %+v", res)
+	}
+}
