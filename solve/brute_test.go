@@ -89,6 +89,31 @@ func newGame(t testing.TB, preset string, size int, opts ...string) *rules.Game 
 	return g
 }
 
+// agreesWithBrute solves g and checks the value and the value of every move
+// against the brute force.
+func agreesWithBrute(t *testing.T, g *rules.Game, memoryMB int) {
+	t.Helper()
+	res, err := Solve(context.Background(), g, Options{MemoryMB: memoryMB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
+		t.Errorf("value %v, brute force %v", res.Value, want)
+	}
+	for m, v := range res.Moves {
+		cg := g.Clone()
+		if err := cg.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		nodes = 0
+		if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
+			t.Errorf("move %v: value %v, brute force %v", m, v, want)
+		}
+	}
+	t.Logf("value %v best %v pv %v nodes %d", res.Value, res.Best, res.PV, res.Nodes)
+}
+
 // TestAgainstBruteForce checks the value of the start position and of every
 // move against the brute force, for every preset on small boards.
 func TestAgainstBruteForce(t *testing.T) {
@@ -110,26 +135,7 @@ func TestAgainstBruteForce(t *testing.T) {
 	for _, c := range cases {
 		for _, n := range c.sizes {
 			t.Run(fmt.Sprintf("%s/%d%v", c.preset, n, c.opts), func(t *testing.T) {
-				g := newGame(t, c.preset, n, c.opts...)
-				res, err := Solve(context.Background(), g, Options{MemoryMB: 16})
-				if err != nil {
-					t.Fatal(err)
-				}
-				nodes := 0
-				if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
-					t.Errorf("value %v, brute force %v", res.Value, want)
-				}
-				for m, v := range res.Moves {
-					cg := g.Clone()
-					if err := cg.Play(m); err != nil {
-						t.Fatal(err)
-					}
-					nodes = 0
-					if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
-						t.Errorf("move %v: value %v, brute force %v", m, v, want)
-					}
-				}
-				t.Logf("value %v best %v pv %v nodes %d", res.Value, res.Best, res.PV, res.Nodes)
+				agreesWithBrute(t, newGame(t, c.preset, n, c.opts...), 16)
 			})
 		}
 	}
@@ -167,26 +173,7 @@ func TestGridsAgainstBruteForce(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%dx%d%v", c.preset, c.w, c.h, c.opts), func(t *testing.T) {
-			g := gridGame(t, c.preset, c.w, c.h, c.opts...)
-			res, err := Solve(context.Background(), g, Options{MemoryMB: 64})
-			if err != nil {
-				t.Fatal(err)
-			}
-			nodes := 0
-			if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
-				t.Errorf("value %v, brute force %v", res.Value, want)
-			}
-			for m, v := range res.Moves {
-				cg := g.Clone()
-				if err := cg.Play(m); err != nil {
-					t.Fatal(err)
-				}
-				nodes = 0
-				if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
-					t.Errorf("move %v: value %v, brute force %v", m, v, want)
-				}
-			}
-			t.Logf("value %v best %v pv %v nodes %d", res.Value, res.Best, res.PV, res.Nodes)
+			agreesWithBrute(t, gridGame(t, c.preset, c.w, c.h, c.opts...), 64)
 		})
 	}
 }

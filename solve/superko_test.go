@@ -126,6 +126,21 @@ func superkoGame(t *testing.T, n int) *rules.Game {
 	return g
 }
 
+// replaysToValue checks that res's principal variation is a legal game from
+// g's position that ends with res's value.
+func replaysToValue(t *testing.T, name string, g *rules.Game, res Result) {
+	t.Helper()
+	pv := g.Clone()
+	for _, m := range res.PV {
+		if err := pv.Play(m); err != nil {
+			t.Fatalf("%s: principal variation %v: %v", name, res.PV, err)
+		}
+	}
+	if o := pv.Outcome(); !o.Over() || o.Margin != res.Value {
+		t.Errorf("%s: principal variation %v ends %v, value %v", name, res.PV, o, res.Value)
+	}
+}
+
 // TestSuperkoSmallBoards: the empty boards 1×1 to 1×4 against the brute
 // force, and against the values of Hayward's notes: 1×1 = 0 (no stone can be
 // placed), 1×3 = 3 (Black takes the centre), 1×4 = 4 (the proof tree from
@@ -298,15 +313,7 @@ func TestSuperkoDispatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pv := g.Clone()
-		for _, m := range res.PV {
-			if err := pv.Play(m); err != nil {
-				t.Fatalf("1×%d: principal variation %v: %v", n, res.PV, err)
-			}
-		}
-		if o := pv.Outcome(); !o.Over() || o.Margin != res.Value {
-			t.Errorf("1×%d: principal variation %v ends %v, value %v", n, res.PV, o, res.Value)
-		}
+		replaysToValue(t, fmt.Sprintf("1×%d", n), g, res)
 		t.Logf("1×%d: value %v best %v pv %v, %d positions", n, res.Value, res.Best, res.PV, res.Nodes)
 	}
 }
@@ -361,15 +368,7 @@ func TestSuperkoDrangeTable(t *testing.T) {
 				t.Errorf("1×%d: best openings up to symmetry %v, Drange's table %v", n, vs, want)
 			}
 		}
-		pv := g.Clone()
-		for _, m := range res.PV {
-			if err := pv.Play(m); err != nil {
-				t.Fatalf("1×%d: principal variation %v: %v", n, res.PV, err)
-			}
-		}
-		if o := pv.Outcome(); !o.Over() || o.Margin != res.Value {
-			t.Errorf("1×%d: principal variation %v ends %v, value %v", n, res.PV, o, res.Value)
-		}
+		replaysToValue(t, fmt.Sprintf("1×%d", n), g, res)
 		t.Logf("1×%d: value %v best %v, %d positions, %v", n, res.Value, res.Best, res.Nodes, res.Elapsed)
 	}
 }
@@ -405,14 +404,6 @@ func TestSuperkoValueOnly(t *testing.T) {
 		if len(one.Best) != 1 || !slices.Contains(full.Best, one.Best[0]) || len(one.Moves) != 0 {
 			t.Errorf("%s: value only best %v moves %v; full solve best %v", name, one.Best, one.Moves, full.Best)
 		}
-		pv := g.Clone()
-		for _, m := range one.PV {
-			if err := pv.Play(m); err != nil {
-				t.Fatalf("%s: principal variation %v: %v", name, one.PV, err)
-			}
-		}
-		if o := pv.Outcome(); !o.Over() || o.Margin != one.Value {
-			t.Errorf("%s: principal variation %v ends %v, value %v", name, one.PV, o, one.Value)
-		}
+		replaysToValue(t, name, g, one)
 	}
 }
