@@ -75,18 +75,7 @@ func stateKey(g *rules.Game) string {
 
 func newGame(t testing.TB, preset string, size int, opts ...string) *rules.Game {
 	t.Helper()
-	r := rules.MustPreset(preset)
-	r.SetSize(size, 1)
-	for i := 0; i+1 < len(opts); i += 2 {
-		if err := r.Set(opts[i], opts[i+1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g, err := rules.NewGame(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return gridGame(t, preset, size, 1, opts...)
 }
 
 // agreesWithBrute solves g and checks the value and the value of every move
@@ -141,8 +130,9 @@ func TestAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// gridGame returns a game of preset on a w×h grid with options set.
-func gridGame(t *testing.T, preset string, w, h int, opts ...string) *rules.Game {
+// gridGame returns a game of preset on a w×h board (h = 1: a line) with
+// options set.
+func gridGame(t testing.TB, preset string, w, h int, opts ...string) *rules.Game {
 	t.Helper()
 	r := rules.MustPreset(preset)
 	r.SetSize(w, h)
