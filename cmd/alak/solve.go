@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -23,7 +24,7 @@ func init() {
 	register(command{name: "solve", summary: "find the exact value of a position under perfect play, or print a results table", run: solveRun})
 }
 
-const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only] [MOVE ... | --position ROW --to-move x|o]
+const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only | --at-least V] [MOVE ... | --position ROW --to-move x|o]
        alak solve --table [--rules R] --sizes A-B [--value-only] [--OPTION VALUE ...]
 Finds the game-theoretic value of the position after the moves (or of the
 --position diagram): Black's margin under perfect play, the outcome, every
@@ -31,7 +32,9 @@ best move, a principal variation and the value of every legal move. Solved
 positions are kept in a table file under --table-dir (none: do not keep).
 --table prints a Markdown table of the start positions of a range of sizes.
 --value-only gives the value, one best move and its line, but not the
-value of every move (tromp-taylor on lines then searches less).`
+value of every move (tromp-taylor on lines then searches less).
+--at-least V only answers whether Black's margin is at least V, with the
+bound proved (tromp-taylor on lines proves that bound alone).`
 
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
@@ -71,6 +74,7 @@ func solveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "solve", solveUsage)
 	sf := solveAddFlags(fs)
 	sf.valueOnly = fs.Bool("value-only", false, "find the value and one best move with its line, not every move's value (faster for tromp-taylor)")
+	atLeast := fs.String("at-least", "", "only answer whether Black's margin is at least this (a multiple of 0.5), with a proved bound")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
@@ -89,6 +93,9 @@ func solveRun(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *table && *atLeast != "" {
+		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
+	}
 	if *table {
 		if len(words) > 0 || *diagram != "" {
 			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
@@ -106,6 +113,9 @@ func solveRun(e *env, args []string) int {
 	if r.Points() > 64 {
 		return fail(e, "solve", fmt.Errorf("a %s board has %d points: %w (alak prove takes any board)", r.SizeString(), r.Points(), solve.ErrUnsupported))
 	}
+	if *atLeast != "" {
+		return solveAtLeastRun(ctx, e, g, *atLeast, sf, *asJSON)
+	}
 	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {
 		return fail(e, "solve", err)
@@ -122,6 +132,38 @@ func solveRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "alak solve: %v; only the move values printed are proved\n", serr)
 		return 1
 	}
+	return 0
+}
+
+// solveAtLeastRun answers --at-least V for g's position: whether Black's
+// margin under perfect play is at least V, with the bound proved.
+func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, asJSON bool) int {
+	v, err := strconv.ParseFloat(strings.TrimSpace(arg), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v*2 != math.Trunc(v*2) || math.Abs(v) > 1e6 {
+		return fail(e, "solve", fmt.Errorf("--at-least %q: want a margin for Black, a multiple of 0.5 such as 1 or -0.5", arg))
+	}
+	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Progress: solveProgress(e)}
+	b, serr := solve.AtLeast(ctx, g, v, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if serr != nil {
+		fmt.Fprintf(e.stderr, "alak solve: %v; nothing was proved\n", serr)
+		return 1
+	}
+	if asJSON {
+		fmt.Fprintf(e.stdout, `{"at_least": %s, "holds": %t, "bound": %s, "nodes": %d, "seconds": %s}`+"\n",
+			solveNum(b.AtLeast), b.Holds, solveNum(b.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64))
+		return 0
+	}
+	fmt.Fprintf(e.stdout, "rules:    %s\n", g.Rules().String())
+	fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
+	if b.Holds {
+		fmt.Fprintf(e.stdout, "at least %s: yes, the value is at least %s\n", solveNum(v), solveNum(b.Bound))
+	} else {
+		fmt.Fprintf(e.stdout, "at least %s: no, the value is at most %s\n", solveNum(v), solveNum(b.Bound))
+	}
+	fmt.Fprintf(e.stdout, "searched: %d positions in %.3fs\n", b.Nodes, b.Elapsed.Seconds())
 	return 0
 }
 

@@ -115,6 +115,8 @@ func TestSolveBadInput(t *testing.T) {
 		{"bad sizes", []string{"solve", "--table", "--sizes", "5-2"}, "--sizes"},
 		{"sizes without table", []string{"solve", "--sizes", "1-3"}, "--table"},
 		{"to-move alone", []string{"solve", "--to-move", "x"}, "--position"},
+		{"bad at-least", []string{"solve", "--at-least", "1.25", "--table-dir", "none"}, "multiple of 0.5"},
+		{"at-least with table", []string{"solve", "--table", "--sizes", "1-3", "--at-least", "1"}, "--at-least"},
 		{"bad position", []string{"solve", "--position", "xqx", "--to-move", "o", "--table-dir", "none"}, "--position"},
 	}
 	for _, c := range cases {
@@ -149,5 +151,25 @@ func TestSolveGridAndValueOnly(t *testing.T) {
 	res = solveJSONRun(t, "--rules", "tromp-taylor", "--size", "6", "--value-only", "--table-dir", "none")
 	if res.Value != 1 || res.Outcome != "x" || len(res.Best) != 1 || (res.Best[0] != "2" && res.Best[0] != "5") || len(res.Moves) != 0 || len(res.PV) == 0 {
 		t.Errorf("tromp-taylor 6 --value-only: %+v", res)
+	}
+}
+
+// TestSolveAtLeast: --at-least on positional linear Go 1×8, whose value is 3
+// (Drange's table; solve/superko_test.go), and on alak 5 points, whose
+// value is 1 (the brute force in solve/brute_test.go and TestSolveTable).
+func TestSolveAtLeast(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rules", "tromp-taylor", "--size", "8", "--at-least", "3"}, `{"at_least": 3, "holds": true, "bound": 3, "nodes": `},
+		{[]string{"--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5"}, `{"at_least": 3.5, "holds": false, "bound": 3, "nodes": `},
+		{[]string{"--size", "5", "--at-least", "-0.5"}, `{"at_least": -0.5, "holds": true, "bound": 1, "nodes": `},
+	}
+	for _, c := range cases {
+		out, errOut, code := solveSession(t, append([]string{"solve", "--json", "--table-dir", "none"}, c.args...)...)
+		if code != 0 || !strings.HasPrefix(out, c.want) {
+			t.Errorf("alak solve %v: status %d, %q %q; want it to start %q", c.args, code, out, errOut, c.want)
+		}
 	}
 }
