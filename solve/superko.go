@@ -95,12 +95,9 @@ type pgSolver struct {
 	// slab holds S for every table slot, dref its D (pgMaxD boards a
 	// slot); sets[d] and refs[d] gather S and the refs of the node at
 	// depth d while it is searched.
-	words  int
-	dense  []int32   // by ternary index; -1 for a board with a chain without liberties
-	mdense []int32   // the dense index of the mirror image, by dense index
-	cls    []int32   // the mirror class, by dense index
-	boards []pgBoard // by dense index
-	slab   []uint64
+	words int
+	cls   []int32 // the mirror class of a board, by ternary index; -1 for a board with a chain without liberties
+	slab  []uint64
 	// touched[d] lists the words of sets[d] that are not zero.
 	touched [][]int32
 	dref    []pgBoard
@@ -141,34 +138,28 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 		pow *= 3
 	}
 	s.occ = make([]int32, pow)
-	s.dense = make([]int32, pow)
+	// Number the mirror classes of the legal boards (every chain with a
+	// liberty), a board and its mirror image getting one number.
+	s.cls = make([]int32, pow)
+	for i := range s.cls {
+		s.cls[i] = -2 // not numbered yet
+	}
+	classes := int32(0)
 	for b := uint64(0); b <= s.full; b++ {
 		free := s.full &^ b
 		for w := free; ; w = (w - 1) & free {
 			k := pgPack(b, w)
-			i := s.index(k)
-			s.dense[i] = -1
-			if s.legalBoard(b, w) {
-				s.dense[i] = int32(len(s.boards))
-				s.boards = append(s.boards, k)
+			switch i := s.index(k); {
+			case s.cls[i] != -2: // numbered with its mirror image
+			case !s.legalBoard(b, w):
+				s.cls[i] = -1
+			default:
+				s.cls[i], s.cls[s.index(s.mirror(k))] = classes, classes
+				classes++
 			}
 			if w == 0 {
 				break
 			}
-		}
-	}
-	s.mdense = make([]int32, len(s.boards))
-	for i, k := range s.boards {
-		s.mdense[i] = s.dense[s.index(s.mirror(k))]
-	}
-	s.cls = make([]int32, len(s.boards))
-	classes := int32(0)
-	for i := range s.boards {
-		if m := s.mdense[i]; int(m) < i {
-			s.cls[i] = s.cls[m]
-		} else {
-			s.cls[i] = classes
-			classes++
 		}
 	}
 	s.words = (int(classes) + 63) / 64
@@ -335,7 +326,7 @@ func (s *pgSolver) pop(old int32) {
 }
 
 // class returns the mirror class of board k (a legal board).
-func (s *pgSolver) class(k pgBoard) int32 { return s.cls[s.dense[s.index(k)]] }
+func (s *pgSolver) class(k pgBoard) int32 { return s.cls[s.index(k)] }
 
 // runAt returns the maximal run of set bits of m that contains bit.
 func runAt(m, bit uint64) uint64 {
