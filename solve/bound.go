@@ -44,13 +44,8 @@ func AtLeast(ctx context.Context, g *rules.Game, v float64, opt Options) (Bound,
 		out.Holds, out.Bound = res.Value >= v, res.Value
 		return out, nil
 	}
-	s := newPgSolver(ctx, r.Width, opt)
-	s.start, s.lastProg = start, start
+	s := newPgSolverFor(ctx, g, opt, start)
 	s.total = 1
-	for i := 0; i <= g.Len(); i++ {
-		b, w, _, _ := g.PositionAt(i).Line()
-		s.push(pgPack(b, w))
-	}
 	pos := g.Position()
 	// Black's margin m (komi aside) is a whole number: m - komi >= v
 	// when m >= t.

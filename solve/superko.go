@@ -572,6 +572,18 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 	s.tt[slot] = e
 }
 
+// newPgSolverFor returns a solver for g's rules, started at start, with g's
+// positions on the line (the last one being the position to solve).
+func newPgSolverFor(ctx context.Context, g *rules.Game, opt Options, start time.Time) *pgSolver {
+	s := newPgSolver(ctx, g.Rules().Width, opt)
+	s.start, s.lastProg = start, start
+	for i := 0; i <= g.Len(); i++ {
+		b, w, _, _ := g.PositionAt(i).Line()
+		s.push(pgPack(b, w))
+	}
+	return s
+}
+
 // solveSuperko solves g under positional linear Go.
 func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	start := time.Now()
@@ -582,12 +594,7 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	s := newPgSolver(ctx, r.Width, opt)
-	s.start, s.lastProg = start, start
-	for i := 0; i <= g.Len(); i++ {
-		b, w, _, _ := g.PositionAt(i).Line()
-		s.push(pgPack(b, w))
-	}
+	s := newPgSolverFor(ctx, g, opt, start)
 	pos := g.Position()
 	komi := r.Komi
 	moves := g.LegalMoves(nil)
