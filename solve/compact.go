@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"runtime/debug"
@@ -203,27 +204,86 @@ func (g *cgeo) margin2(b, w uint64) int32 {
 }
 
 // ctable is the set of states: open addressing with linear probing over
-// state words; a state's number is its slot. st[i][0] (aux) holds the
-// state's counter in the retrograde passes (its legal moves not yet known to
-// lead into the attacker's set);
-// st[i][1] (val) holds 1 + the index of its value in the thresholds, 0 for 0.
+// state words; a state's number is its slot. A slot is kb+2 bytes of one
+// byte array: the state word packed into kb bytes (its 2n cell bits, then
+// the player to move and a bit that marks a used slot: 2n+2 bits, so kb is
+// 5 on 16 to 19 points and 8 on 28 to 31), then aux, the state's counter in
+// the retrograde passes (its legal moves not yet known to lead into the
+// attacker's set), then val, 1 + the index of its value in the thresholds
+// (0 for 0). A probe reads one slot of one array: usually one cache line.
 type ctable struct {
-	keys []uint64
-	st   [][2]uint8 // aux and val, together so that one cache line holds both
-	n    int
+	data   []byte // slots, then 8 bytes of padding for the 8-byte loads
+	stride uint64 // bytes a slot
+	kb     uint64 // bytes of the packed word
+	kmask  uint64
+	slots  uint64
+	n      int  // states stored
+	shift  uint // 2n: the packed place of the player to move
+	cells  uint64
 }
 
-const compactSlotBytes = 8 + 1 + 1
+// wideSlots makes every table use 10-byte slots; tests set it to run the
+// layout of 28 to 31 points on small boards.
+var wideSlots bool
 
-func newCtable(size int) *ctable {
-	t := &ctable{keys: make([]uint64, size), st: make([][2]uint8, size)}
-	hugePages(t.keys)
-	hugePages(t.st)
+// keyBytes is the size of a packed state word on a line of n points.
+func keyBytes(n int) int {
+	if wideSlots {
+		return 8
+	}
+	return (2*n + 2 + 7) / 8
+}
+
+// slotBytes is the memory a slot takes on a line of n points.
+func slotBytes(n int) int { return keyBytes(n) + 2 }
+
+func newCtable(size, n int) *ctable {
+	kb := uint64(keyBytes(n))
+	t := &ctable{stride: kb + 2, kb: kb, slots: uint64(size), shift: uint(2 * n), cells: 1<<(2*n) - 1}
+	t.kmask = ^uint64(0) >> (64 - 8*kb)
+	t.data = make([]byte, uint64(size)*t.stride+8)
+	hugePages(t.data)
 	return t
 }
 
+// size is the number of slots.
+func (t *ctable) size() int { return int(t.slots) }
+
+// pack returns the packed form of the state word k (never 0).
+func (t *ctable) pack(k uint64) uint64 {
+	return k&t.cells | (k>>62&1)<<t.shift | 2<<t.shift
+}
+
+// packed returns the packed word in slot i, 0 for an empty slot.
+func (t *ctable) packed(i uint64) uint64 {
+	o := i * t.stride
+	return binary.LittleEndian.Uint64(t.data[o:o+8]) & t.kmask
+}
+
+func (t *ctable) setPacked(i, pk uint64) {
+	o := i * t.stride
+	x := binary.LittleEndian.Uint64(t.data[o : o+8])
+	binary.LittleEndian.PutUint64(t.data[o:o+8], x&^t.kmask|pk)
+}
+
+// aux and val address the two bytes after the packed word of slot i.
+func (t *ctable) aux(i uint64) *uint8 { return &t.data[i*t.stride+t.kb] }
+func (t *ctable) val(i uint64) *uint8 { return &t.data[i*t.stride+t.kb+1] }
+
+// key returns the state word in slot i, 0 for an empty slot.
+func (t *ctable) key(i uint64) uint64 {
+	pk := t.packed(i)
+	if pk == 0 {
+		return 0
+	}
+	return pk&t.cells | (pk>>t.shift&1)<<62 | cOcc
+}
+
+// white reports whether White is to move in the state in slot i.
+func (t *ctable) white(i uint64) bool { return t.packed(i)>>t.shift&1 != 0 }
+
 func (t *ctable) home(k uint64) uint64 {
-	hi, _ := bits.Mul64(mix(k), uint64(len(t.keys)))
+	hi, _ := bits.Mul64(mix(k), t.slots)
 	return hi
 }
 
@@ -231,10 +291,11 @@ func (t *ctable) find(k uint64) (uint32, bool) { return t.findAt(k, t.home(k)) }
 
 // findAt is find from the home slot i of k.
 func (t *ctable) findAt(k, i uint64) (uint32, bool) {
-	size := uint64(len(t.keys))
+	size := t.slots
+	pk := t.pack(k)
 	for {
-		switch t.keys[i] {
-		case k:
+		switch t.packed(i) {
+		case pk:
 			return uint32(i), true
 		case 0:
 			return 0, false
@@ -249,13 +310,14 @@ func (t *ctable) findAt(k, i uint64) (uint32, bool) {
 func (t *ctable) insert(k uint64) (uint32, bool) { return t.insertAt(k, t.home(k)) }
 
 func (t *ctable) insertAt(k, i uint64) (uint32, bool) {
-	size := uint64(len(t.keys))
+	size := t.slots
+	pk := t.pack(k)
 	for {
-		switch t.keys[i] {
-		case k:
+		switch t.packed(i) {
+		case pk:
 			return uint32(i), false
 		case 0:
-			t.keys[i] = k
+			t.setPacked(i, pk)
 			t.n++
 			return uint32(i), true
 		}
@@ -278,7 +340,7 @@ func (t *ctable) touch(keys []uint64, homes []uint64) uint64 {
 	for i, k := range keys {
 		h := t.home(k)
 		homes[i] = h
-		sum += t.keys[h]
+		sum += uint64(t.data[h*t.stride])
 	}
 	return sum
 }
@@ -305,6 +367,7 @@ type cgraph struct {
 	hbuf       []uint64 // and their home slots
 	sbuf       []uint32 // and slots
 	sink       uint64
+	sweeps     int // of enumerate
 }
 
 // compactEstimate is a guess of the number of states reachable from the
@@ -342,7 +405,7 @@ func (s *searcher) solveCompact(root rules.Position) (*cgraph, error) {
 	// limit too (with 256 MB for the rest of the program), rather than let
 	// garbage grow to the size of the table.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(g.limit) + 256<<20))
-	g.t = newCtable(size)
+	g.t = newCtable(size, g.g.n)
 	if err := g.enumerate(b, w, f, white); err != nil {
 		return nil, err
 	}
@@ -367,80 +430,98 @@ func (g *cgraph) structural(f, b, w uint64, white bool) bool {
 // maxSlots is the largest table the memory limit allows; slot numbers are
 // uint32.
 func (g *cgraph) maxSlots() int {
-	return int(min(uint64(g.limit/compactSlotBytes), uint64(^uint32(0))))
+	return int(min(uint64(g.limit/slotBytes(g.g.n)), uint64(^uint32(0))))
 }
 
 // grow doubles the table, or enlarges it as far as the memory limit allows
 // while the old one is still held.
 func (g *cgraph) grow() error {
 	old := g.t
-	size := 2 * len(old.keys)
-	if (len(old.keys)+size)*compactSlotBytes > g.limit {
-		size = g.limit/compactSlotBytes - len(old.keys)
+	sb := slotBytes(g.g.n)
+	size := 2 * old.size()
+	if (old.size()+size)*sb > g.limit {
+		size = g.limit/sb - old.size()
 	}
 	size = min(size, g.maxSlots())
-	if size <= len(old.keys) {
+	if size <= old.size() {
 		return fmt.Errorf("%d positions and more: %w", old.n, ErrMemory)
 	}
-	t := newCtable(size)
-	for i, k := range old.keys {
-		if k != 0 {
+	t := newCtable(size, g.g.n)
+	for i := range uint64(old.size()) {
+		if k := old.key(i); k != 0 {
 			j, _ := t.insert(k)
-			t.st[j] = old.st[i]
+			*t.aux(uint64(j)), *t.val(uint64(j)) = *old.aux(i), *old.val(i)
 		}
 	}
 	g.t = t
 	return nil
 }
 
-// enumerate adds every state reachable from the root to the table. The
-// work list holds state words (slot numbers change when the table grows);
-// each state is queued once, when it is added.
+// enumerate adds every state reachable from the root to the table. It
+// keeps no work list: a state not yet expanded is marked in its slot (aux,
+// which the retrograde passes use only later), and sweeps over the table
+// expand the marked states until a sweep finds none. A state added behind
+// the sweep waits for the next one. (A breadth-first list of state words
+// would hold a sixth of the states, measured up to 16 points: 2 GB more
+// on 19 points.)
 func (g *cgraph) enumerate(b, w, f uint64, white bool) error {
 	s := g.s
+	t := g.t
 	k, _ := g.g.canon(b, w, f, white)
-	g.t.insert(k)
-	work := []uint64{k}
-	head := 0
+	j, _ := t.insert(k)
+	*t.aux(uint64(j)) = 1
 	nextPoll := s.nodes + 4096
-	for head < len(work) {
-		// Expand a batch of states: their successors' words.
-		g.kbuf = g.kbuf[:0]
-		for end := min(head+batch, len(work)); head < end; head++ {
-			s.nodes++
-			k := work[head]
-			b, w, f, white := g.g.unword(k)
-			for pts := g.g.legal(b, w, f); pts != 0; pts &= pts - 1 {
-				c := g.g.child(k, b, w, white, bits.TrailingZeros64(pts))
-				g.kbuf = append(g.kbuf, min(c, g.g.mirror(c)))
+	for found := true; found; {
+		found = false
+		for i := uint64(0); i < uint64(t.size()); {
+			// Collect a batch of marked states from the sweep and
+			// expand them: their successors' words.
+			g.kbuf = g.kbuf[:0]
+			for picked := 0; picked < batch && i < uint64(t.size()); i++ {
+				if x := t.aux(i); *x != 0 {
+					*x = 0
+					picked++
+					s.nodes++
+					k := t.key(i)
+					b, w, f, white := g.g.unword(k)
+					for pts := g.g.legal(b, w, f); pts != 0; pts &= pts - 1 {
+						c := g.g.child(k, b, w, white, bits.TrailingZeros64(pts))
+						g.kbuf = append(g.kbuf, min(c, g.g.mirror(c)))
+					}
+				}
+			}
+			if len(g.kbuf) == 0 {
+				continue
+			}
+			found = true
+			// Keep the table at most 3/4 full; when the memory limit
+			// allows no bigger table, fill it up to 9/10 (probes get
+			// longer) first. A new table has new slots: sweep it again.
+			if used := t.n + len(g.kbuf); 4*used > 3*t.size() {
+				err := g.grow()
+				if err != nil && 10*used > 9*t.size() {
+					return err
+				}
+				if err == nil {
+					t, i = g.t, 0
+				}
+			}
+			g.hbuf = slices.Grow(g.hbuf[:0], len(g.kbuf))[:len(g.kbuf)]
+			g.sink += t.touch(g.kbuf, g.hbuf)
+			for x, c := range g.kbuf {
+				if j, isNew := t.insertAt(c, g.hbuf[x]); isNew {
+					*t.aux(uint64(j)) = 1
+				}
+			}
+			if s.nodes >= nextPoll {
+				nextPoll += 4096
+				s.poll()
+				if s.abort != nil {
+					return s.abort
+				}
 			}
 		}
-		if head > 1<<16 && head > len(work)/2 {
-			work = work[:copy(work, work[head:])]
-			head = 0
-		}
-		if 4*(g.t.n+len(g.kbuf)) > 3*len(g.t.keys) {
-			if err := g.grow(); err != nil {
-				return err
-			}
-		}
-		g.hbuf = slices.Grow(g.hbuf[:0], len(g.kbuf))[:len(g.kbuf)]
-		g.sink += g.t.touch(g.kbuf, g.hbuf)
-		for i, c := range g.kbuf {
-			if _, isNew := g.t.insertAt(c, g.hbuf[i]); isNew {
-				work = append(work, c)
-			}
-		}
-		if cap(work)*8+len(g.t.keys)*compactSlotBytes > g.limit {
-			return fmt.Errorf("%d positions and more: %w", g.t.n, ErrMemory)
-		}
-		if s.nodes >= nextPoll {
-			nextPoll += 4096
-			s.poll()
-			if s.abort != nil {
-				return s.abort
-			}
-		}
+		g.sweeps++
 	}
 	return nil
 }
@@ -618,13 +699,14 @@ func (g *cgraph) solve() error {
 	t, geo := g.t, &g.g
 	// Counters (out-degrees) and the thresholds.
 	vals := map[int32]bool{0: true}
-	for i, k := range t.keys {
+	for i := range uint64(t.size()) {
+		k := t.key(i)
 		if k == 0 {
 			continue
 		}
 		b, w, f, _ := geo.unword(k)
 		d := bits.OnesCount64(geo.legal(b, w, f))
-		t.st[i][0] = uint8(d)
+		*t.aux(i) = uint8(d)
 		if d == 0 {
 			vals[geo.margin2(b, w)] = true
 		}
@@ -643,8 +725,8 @@ func (g *cgraph) solve() error {
 	}
 	// Finished states by value index, counting sort.
 	start := make([]int, len(g.ts)+1)
-	for i, k := range t.keys {
-		if k != 0 && t.st[i][0] == 0 {
+	for i := range uint64(t.size()) {
+		if k := t.key(i); k != 0 && *t.aux(i) == 0 {
 			b, w, _, _ := geo.unword(k)
 			start[index[geo.margin2(b, w)]+1]++
 		}
@@ -654,13 +736,13 @@ func (g *cgraph) solve() error {
 	}
 	finished := make([]uint32, start[len(g.ts)])
 	fill := slices.Clone(start)
-	for i, k := range t.keys {
-		if k != 0 && t.st[i][0] == 0 {
+	for i := range uint64(t.size()) {
+		if k := t.key(i); k != 0 && *t.aux(i) == 0 {
 			b, w, _, _ := geo.unword(k)
 			x := index[geo.margin2(b, w)]
 			finished[fill[x]] = uint32(i)
 			fill[x]++
-			t.st[i][1] = x + 1
+			*t.val(i) = x + 1
 		}
 	}
 	var done int64 // states handled in the passes (for polling only)
@@ -673,7 +755,7 @@ func (g *cgraph) solve() error {
 			from := max(0, len(g.queue)-batch)
 			g.kbuf = g.kbuf[:0]
 			for _, c := range g.queue[from:] {
-				g.kbuf = g.preds(t.keys[c], g.kbuf)
+				g.kbuf = g.preds(t.key(uint64(c)), g.kbuf)
 			}
 			done += int64(len(g.queue) - from)
 			g.queue = g.queue[:from]
@@ -684,20 +766,23 @@ func (g *cgraph) solve() error {
 			for i, k := range g.kbuf {
 				if j, ok := t.findAt(k, g.hbuf[i]); ok {
 					g.sbuf = append(g.sbuf, j)
-					sum += t.st[j][1]
+					sum += *t.val(uint64(j))
 				}
 			}
 			g.sink += uint64(sum)
 			for _, p := range g.sbuf {
-				if t.st[p][1] != 0 {
+				if *t.val(uint64(p)) != 0 {
 					continue
 				}
-				if (t.keys[p]&cWhite == 0) == blackAttacks {
-					t.st[p][1] = v
+				if !t.white(uint64(p)) == blackAttacks {
+					*t.val(uint64(p)) = v
 					g.queue = append(g.queue, p)
-				} else if t.st[p][0]--; t.st[p][0] == 0 {
-					t.st[p][1] = v
-					g.queue = append(g.queue, p)
+				} else {
+					c := t.aux(uint64(p))
+					if *c--; *c == 0 {
+						*t.val(uint64(p)) = v
+						g.queue = append(g.queue, p)
+					}
 				}
 			}
 			if done >= nextPoll {
@@ -707,7 +792,7 @@ func (g *cgraph) solve() error {
 					return g.s.abort
 				}
 			}
-			if len(g.queue)*4+len(t.keys)*compactSlotBytes > g.limit {
+			if len(g.queue)*4+t.size()*slotBytes(geo.n) > g.limit {
 				return fmt.Errorf("%d positions: the work list: %w", t.n, ErrMemory)
 			}
 		}
@@ -740,7 +825,7 @@ func (g *cgraph) value(k uint64) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	if v := g.t.st[j][1]; v != 0 {
+	if v := *g.t.val(uint64(j)); v != 0 {
 		return g.ts[v-1], true
 	}
 	return 0, true
@@ -765,7 +850,8 @@ func (g *cgraph) valueOf(pos rules.Position) (int32, bool) {
 func (g *cgraph) fill(tab *Table, limit int) int {
 	added := 0
 	for stones := 0; stones <= g.g.n && added < limit; stones++ {
-		for i, k := range g.t.keys {
+		for i := range uint64(g.t.size()) {
+			k := g.t.key(i)
 			if k == 0 || added >= limit {
 				continue
 			}
@@ -774,7 +860,7 @@ func (g *cgraph) fill(tab *Table, limit int) int {
 				continue
 			}
 			v := int32(0)
-			if x := g.t.st[i][1]; x != 0 {
+			if x := *g.t.val(i); x != 0 {
 				v = g.ts[x-1]
 			}
 			side := uint64(0)

@@ -178,7 +178,8 @@ func checkPreds(t *testing.T, root rules.Position) {
 	}
 	tab, geo := cg.t, &cg.g
 	want := map[uint32][]uint32{}
-	for i, k := range tab.keys {
+	for i := range uint64(tab.size()) {
+		k := tab.key(i)
 		if k == 0 {
 			continue
 		}
@@ -193,7 +194,8 @@ func checkPreds(t *testing.T, root rules.Position) {
 			want[j] = append(want[j], uint32(i))
 		}
 	}
-	for i, k := range tab.keys {
+	for i := range uint64(tab.size()) {
+		k := tab.key(i)
 		if k == 0 {
 			continue
 		}
@@ -434,5 +436,94 @@ func TestCompactCancelAndLimits(t *testing.T) {
 	}
 	if !testing.Short() {
 		solveBoth(t, h, "alak-13 after 7 8 6") // with a table grown from 4096 slots
+	}
+}
+
+// TestCompactTablePacking: the table stores state words packed in 2n+2
+// bits rounded up to bytes, plus two bytes a slot (7 on 19 points); every
+// word put in comes back out, found by its own value and not by another's.
+func TestCompactTablePacking(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, n := range []int{1, 2, 18, 19, 20, 31} {
+		// The packed word's bytes (2n+2 bits), a counter and a value.
+		wantBytes := map[int]int{1: 3, 2: 3, 18: 7, 19: 7, 20: 8, 31: 10}[n]
+		if got := slotBytes(n); got != wantBytes {
+			t.Errorf("%d points: %d bytes a slot, want %d", n, got, wantBytes)
+		}
+		geo := cgeo{n: n, mask: 1<<n - 1}
+		tab := newCtable(4096, n)
+		in := map[uint64]uint32{}
+		for len(in) < 1000 && len(in) < 1<<n {
+			// A random board with some forbidden points, either side to move.
+			b := rng.Uint64() & geo.mask
+			w := rng.Uint64() & geo.mask &^ b
+			f := rng.Uint64() & rng.Uint64() & geo.mask &^ (b | w)
+			k := word(b, w, f, rng.IntN(2) == 1)
+			j, isNew := tab.insert(k)
+			if old, seen := in[k]; seen {
+				if isNew || old != j {
+					t.Fatalf("%d points: %x inserted again as new (%v) or moved (%d, %d)", n, k, isNew, old, j)
+				}
+				continue
+			}
+			if !isNew {
+				t.Fatalf("%d points: %x not new on first insertion", n, k)
+			}
+			in[k] = j
+		}
+		if tab.n != len(in) {
+			t.Errorf("%d points: %d states counted, %d put in", n, tab.n, len(in))
+		}
+		for k, j := range in {
+			if got := tab.key(uint64(j)); got != k {
+				t.Fatalf("%d points: slot %d holds %x, want %x", n, j, got, k)
+			}
+			if got, ok := tab.find(k); !ok || got != j {
+				t.Fatalf("%d points: find %x = %d, %v; want %d", n, k, got, ok, j)
+			}
+			if tab.white(uint64(j)) != (k&cWhite != 0) {
+				t.Fatalf("%d points: slot %d: wrong player to move", n, j)
+			}
+			_, there := in[k^cWhite]
+			if _, ok := tab.find(k ^ cWhite); ok != there {
+				t.Fatalf("%d points: %x found %v, put in %v", n, k^cWhite, ok, there)
+			}
+		}
+	}
+}
+
+// TestCompactWideSlots runs the 10-byte slots of boards beyond 19 points on
+// the alak graphs of 1 to 9 points (those of more points are too big to
+// solve in a test): the same value for every position as the 7-byte ones,
+// which TestCompactEveryValue checks against retro.go.
+func TestCompactWideSlots(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		g := newGame(t, "alak", n)
+		narrow, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64}).solveCompact(g.Position())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wideSlots = true
+		wide, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64}).solveCompact(g.Position())
+		wideSlots = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wide.t.stride != 10 || narrow.t.stride != uint64(slotBytes(n)) || narrow.t.stride >= 10 {
+			t.Fatalf("%d points: the layouts were not the ones asked for", n)
+		}
+		if wide.t.n != narrow.t.n {
+			t.Errorf("%d points: %d states with wide slots, %d with narrow", n, wide.t.n, narrow.t.n)
+		}
+		for i := range uint64(narrow.t.size()) {
+			k := narrow.t.key(i)
+			if k == 0 {
+				continue
+			}
+			v, _ := narrow.value(k)
+			if w, ok := wide.value(k); !ok || w != v {
+				t.Fatalf("%d points: state %x: wide %d (found %v), narrow %d", n, k, w, ok, v)
+			}
+		}
 	}
 }
