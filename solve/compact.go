@@ -395,6 +395,12 @@ func (s *searcher) solveCompact(root rules.Position) (*cgraph, error) {
 	size := 1 << 12
 	if b|w|f == 0 {
 		size = max(size, compactEstimate(g.g.n)*3/2+1024)
+		// The counts are those of the alak preset (edge capture and
+		// forbidden points), whatever the komi or repetition count: they
+		// give the progress report an estimate of the time left.
+		if s.r.EdgeCapture && s.r.Ko == rules.KoCaptured && !white {
+			s.expect = int64(compactEstimate(g.g.n))
+		}
 	}
 	size = min(size, g.maxSlots()/8*7) // room for the work lists
 	if size < 64 {

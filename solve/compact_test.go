@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"alak/rules"
 )
@@ -525,5 +526,42 @@ func TestCompactWideSlots(t *testing.T) {
 				t.Fatalf("%d points: state %x: wide %d (found %v), narrow %d", n, k, w, ok, v)
 			}
 		}
+	}
+}
+
+// TestCompactProgressEstimate: enumerating from the empty line, whose number
+// of positions is known (compactEstimate, the counts of docs/results.md),
+// the progress report estimates the time left from the rate so far; with
+// an unknown total it gives none.
+func TestCompactProgressEstimate(t *testing.T) {
+	g := newGame(t, "alak", 12)
+	s := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64})
+	if _, err := s.solveCompact(g.Position()); err != nil {
+		t.Fatal(err)
+	}
+	if s.expect != 727899 || s.nodes != s.expect {
+		t.Fatalf("expected %d positions on 12 points and enumerated %d, want 727899 (docs/results.md)", s.expect, s.nodes)
+	}
+	// Half the positions done in ten seconds: about ten seconds left.
+	s.nodes = s.expect / 2
+	last := s.report(s.start.Add(10 * time.Second))
+	if last.Estimate < 9*time.Second || last.Estimate > 11*time.Second {
+		t.Errorf("half done after 10 s: estimate %v, want about 10 s", last.Estimate)
+	}
+	if last.Nodes != s.expect/2 {
+		t.Errorf("progress counts %d positions, want %d", last.Nodes, s.expect/2)
+	}
+	s.expect = 0
+	if p := s.report(s.start.Add(10 * time.Second)); p.Estimate != 0 {
+		t.Errorf("no known total: estimate %v, want none", p.Estimate)
+	}
+	// A variant's graph has another size: no estimate.
+	v := newGame(t, "alak", 12, "edge", "off")
+	sv := newSearcher(context.Background(), v.Rules(), Options{MemoryMB: 64})
+	if _, err := sv.solveCompact(v.Position()); err != nil {
+		t.Fatal(err)
+	}
+	if sv.expect != 0 {
+		t.Errorf("edge=off: expected %d positions, want unknown (0)", sv.expect)
 	}
 }

@@ -47,6 +47,7 @@ type searcher struct {
 	abort        error
 	start        time.Time
 	lastProgress time.Time
+	expect       int64 // the positions a graph solve will enumerate, when known; 0 if not
 	progress     func(Progress)
 	done, total  int
 }
@@ -271,7 +272,14 @@ func (s *searcher) poll() {
 }
 
 func (s *searcher) report(now time.Time) Progress {
-	return progressAt(now, s.start, s.nodes, s.done, s.total)
+	p := progressAt(now, s.start, s.nodes, s.done, s.total)
+	// Enumerating a graph whose size is known (or guessed): the time
+	// left at the rate so far, for the positions still to come, once a
+	// hundredth is done (the first second can go to allocating the table).
+	if p.Estimate == 0 && s.expect > s.nodes && s.nodes > 0 && s.nodes >= s.expect/100 {
+		p.Estimate = time.Duration(float64(p.Elapsed) * float64(s.expect-s.nodes) / float64(s.nodes))
+	}
+	return p
 }
 
 // moves appends the candidate moves of pos (superko aside), best guess first.
