@@ -75,6 +75,9 @@ func solveRun(e *env, args []string) int {
 	sf := solveAddFlags(fs)
 	sf.valueOnly = fs.Bool("value-only", false, "find the value and one best move with its line, not every move's value (faster for tromp-taylor)")
 	atLeast := fs.String("at-least", "", "only answer whether Black's margin is at least this (a multiple of 0.5), with a proved bound")
+	split := fs.Int64("split", 0, "with --at-least: split the question over the moves when one search passes this many positions (0: never)")
+	splitDepth := fs.Int("split-depth", 8, "with --split: split at most this many plies deep (1-64)")
+	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory (1-64)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
@@ -96,6 +99,17 @@ func solveRun(e *env, args []string) int {
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
 	}
+	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: *jobs}
+	switch {
+	case *split < 0:
+		return fail(e, "solve", fmt.Errorf("--split %d: want the positions one search may take before its question is split, 1 or more (0: never split)", *split))
+	case *split > 0 && *atLeast == "":
+		return fail(e, "solve", errors.New("--split splits an --at-least question: give --at-least V"))
+	case *splitDepth < 1 || *splitDepth > 64:
+		return fail(e, "solve", fmt.Errorf("--split-depth %d: want 1 to 64 plies", *splitDepth))
+	case *jobs < 1 || *jobs > 64:
+		return fail(e, "solve", fmt.Errorf("--jobs %d: want 1 to 64", *jobs))
+	}
 	if *table {
 		if len(words) > 0 || *diagram != "" {
 			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
@@ -114,7 +128,7 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", fmt.Errorf("a %s board has %d points: %w (alak prove takes any board)", r.SizeString(), r.Points(), solve.ErrUnsupported))
 	}
 	if *atLeast != "" {
-		return solveAtLeastRun(ctx, e, g, *atLeast, sf, *asJSON)
+		return solveAtLeastRun(ctx, e, g, *atLeast, sf, so, *asJSON)
 	}
 	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {
@@ -137,10 +151,13 @@ func solveRun(e *env, args []string) int {
 
 // solveAtLeastRun answers --at-least V for g's position: whether Black's
 // margin under perfect play is at least V, with the bound proved.
-func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, asJSON bool) int {
+func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, so solve.SplitOptions, asJSON bool) int {
 	v, err := strconv.ParseFloat(strings.TrimSpace(arg), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v*2 != math.Trunc(v*2) || math.Abs(v) > 1e6 {
 		return fail(e, "solve", fmt.Errorf("--at-least %q: want a margin for Black, a multiple of 0.5 such as 1 or -0.5", arg))
+	}
+	if so.Budget > 0 {
+		return solveSplitRun(ctx, e, g, v, sf, so, asJSON)
 	}
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Progress: solveProgress(e)}
 	b, serr := solve.AtLeast(ctx, g, v, opt)
@@ -156,6 +173,13 @@ func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf 
 			solveNum(b.AtLeast), b.Holds, solveNum(b.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64))
 		return 0
 	}
+	solveWriteBound(e, g, b)
+	return 0
+}
+
+// solveWriteBound prints an --at-least answer as text.
+func solveWriteBound(e *env, g *rules.Game, b solve.Bound) {
+	v := b.AtLeast
 	fmt.Fprintf(e.stdout, "rules:    %s\n", g.Rules().String())
 	fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
 	if b.Holds {
@@ -164,7 +188,6 @@ func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf 
 		fmt.Fprintf(e.stdout, "at least %s: no, the value is at most %s\n", solveNum(v), solveNum(b.Bound))
 	}
 	fmt.Fprintf(e.stdout, "searched: %d positions in %.3fs\n", b.Nodes, b.Elapsed.Seconds())
-	return 0
 }
 
 // solveGame builds the game to solve: the start (or --position) and moves.

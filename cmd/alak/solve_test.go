@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -118,6 +119,10 @@ func TestSolveBadInput(t *testing.T) {
 		{"bad at-least", []string{"solve", "--at-least", "1.25", "--table-dir", "none"}, "multiple of 0.5"},
 		{"at-least with table", []string{"solve", "--table", "--sizes", "1-3", "--at-least", "1"}, "--at-least"},
 		{"bad position", []string{"solve", "--position", "xqx", "--to-move", "o", "--table-dir", "none"}, "--position"},
+		{"split without at-least", []string{"solve", "--split", "1000", "--table-dir", "none"}, "--at-least"},
+		{"negative split", []string{"solve", "--at-least", "1", "--split", "-5", "--table-dir", "none"}, "--split -5"},
+		{"bad split depth", []string{"solve", "--at-least", "1", "--split", "9", "--split-depth", "0", "--table-dir", "none"}, "--split-depth 0"},
+		{"bad jobs", []string{"solve", "--at-least", "1", "--split", "9", "--jobs", "0", "--table-dir", "none"}, "--jobs 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -171,5 +176,56 @@ func TestSolveAtLeast(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, c.want) {
 			t.Errorf("alak solve %v: status %d, %q %q; want it to start %q", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// TestSolveAtLeastSplit: --split on positional linear Go 1×8 (value 3,
+// Drange's table) answers as the single search does and lists its parts,
+// the first being the question itself, cut off at the budget; the text
+// form prints one line a part.
+func TestSolveAtLeastSplit(t *testing.T) {
+	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16"}
+	out, errOut, code := solveSession(t, append(args, "--json")...)
+	var res struct {
+		AtLeast float64 `json:"at_least"`
+		Holds   bool
+		Bound   float64
+		Parts   []struct {
+			Moves    []string
+			Answered bool
+			Holds    *bool
+			Bound    *float64
+			Nodes    int64
+		}
+	}
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if res.AtLeast != 3.5 || res.Holds || res.Bound != 3 || len(res.Parts) < 2 {
+		t.Fatalf("1×8 at least 3.5 split: %+v", res)
+	}
+	if p := res.Parts[0]; len(p.Moves) != 0 || p.Answered || p.Holds != nil || p.Nodes < 3000 {
+		t.Errorf("first part %+v: want the question itself, cut off at 3000 positions", p)
+	}
+	answered := 0
+	for _, p := range res.Parts {
+		if p.Answered {
+			answered++
+			if p.Holds == nil || p.Bound == nil {
+				t.Errorf("answered part %+v without its answer", p)
+			}
+		}
+	}
+	if answered == 0 {
+		t.Error("no part was answered")
+	}
+	out, errOut, code = solveSession(t, args...)
+	if code != 0 || !strings.Contains(out, "at least 3.5: no, the value is at most 3") ||
+		!strings.Contains(out, fmt.Sprintf("parts:    %d questions, %d answered", len(res.Parts), answered)) ||
+		!strings.Contains(out, "(the position): cut off at") || !strings.Contains(out, "after pass: at most 0 (1 positions") {
+		t.Errorf("text form: status %d, %q %q", code, out, errOut)
 	}
 }

@@ -1,0 +1,247 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"alak/rules"
+)
+
+// A bound question that one search cannot answer in reasonable time can
+// often be answered by splitting it: the position's value is the best of
+// its moves' values for the player to move, so "is Black's margin at least
+// v?" holds at a Black node when it holds after one of Black's moves and
+// fails when it fails after every one (the other way round at a White
+// node). AtLeastSplit asks the question with a node budget, and when the
+// budget runs out asks it again after each move, each move's question a
+// separate search with its own budget, splitting further the ones that run
+// out too. Each sub-question is answered on its own line (the game's
+// positions, then the moves), so superko sees the history it would see in
+// one search, and each answer is exact (AtLeast); the split only combines
+// them by the rule above. On positional linear Go 1×12 this answered in
+// minutes what one search had not answered in an hour (docs/results.md).
+
+// SplitOptions tune AtLeastSplit.
+type SplitOptions struct {
+	// Budget is the positions one sub-question may search before it is
+	// split; 0 means 50 million.
+	Budget int64
+	// MaxDepth is the deepest split, in plies below the position; a
+	// sub-question that deep runs without a budget. 0 means 8.
+	MaxDepth int
+	// Jobs is how many sub-questions run at once (each with its own table
+	// of Options.MemoryMB); 0 means 1.
+	Jobs int
+	// Report, if set, is called as each sub-question ends (answered or
+	// cut off at its budget), from one goroutine at a time.
+	Report func(Part)
+}
+
+// Part is one sub-question of a split bound search: the bound question
+// asked after Moves from the position.
+type Part struct {
+	Moves    []rules.Move
+	Answered bool    // false: the budget ran out and the part was split
+	Holds    bool    // with Answered: Black's margin is at least the threshold
+	Bound    float64 // with Answered: as in Bound.Bound
+	Nodes    int64
+	Elapsed  time.Duration
+}
+
+// SplitBound is the answer of AtLeastSplit: the bound, and every
+// sub-question asked in the order they were asked (the answered ones are
+// the leaves of the proof).
+type SplitBound struct {
+	Bound
+	Parts []Part
+}
+
+// AtLeastSplit answers whether the value of g's position is at least v, as
+// AtLeast does, splitting the question over the moves when a search runs
+// out of its budget (see above). The game is left as it was. An error
+// (cancelled, memory) means the whole question was not answered; the parts
+// answered so far are returned with it.
+func AtLeastSplit(ctx context.Context, g *rules.Game, v float64, opt Options, so SplitOptions) (SplitBound, error) {
+	if so.Budget <= 0 {
+		so.Budget = 50_000_000
+	}
+	if so.MaxDepth <= 0 {
+		so.MaxDepth = 8
+	}
+	if so.Jobs <= 0 {
+		so.Jobs = 1
+	}
+	sp := &splitter{ctx: ctx, v: v, opt: opt, so: so, start: time.Now()}
+	out := SplitBound{Bound: Bound{AtLeast: v}}
+	holds, bound, err := sp.node(g.Clone(), nil, nil)
+	out.Parts = sp.parts
+	for _, p := range sp.parts {
+		out.Nodes += p.Nodes
+	}
+	out.Elapsed = time.Since(sp.start)
+	if err != nil {
+		return out, err
+	}
+	out.Holds, out.Bound.Bound = holds, bound
+	return out, nil
+}
+
+type splitter struct {
+	ctx   context.Context
+	v     float64
+	opt   Options
+	so    SplitOptions
+	start time.Time
+	mu    sync.Mutex
+	parts []Part
+}
+
+// ask runs one budgeted sub-question (no budget at the deepest level) and
+// records it. answered is false when the budget ran out.
+func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
+	opt := sp.opt
+	opt.Progress = nil
+	opt.Table = nil
+	if len(moves) < sp.so.MaxDepth {
+		opt.MaxNodes = sp.so.Budget
+	}
+	b, err := AtLeast(sp.ctx, g, sp.v, opt)
+	p = Part{Moves: append([]rules.Move(nil), moves...), Nodes: b.Nodes, Elapsed: b.Elapsed}
+	switch {
+	case err == nil:
+		p.Answered, p.Holds, p.Bound = true, b.Holds, b.Bound
+	case errors.Is(err, ErrNodeLimit):
+		err = nil
+	default:
+		return p, err
+	}
+	sp.mu.Lock()
+	sp.parts = append(sp.parts, p)
+	if sp.so.Report != nil {
+		sp.so.Report(p)
+	}
+	sp.mu.Unlock()
+	return p, nil
+}
+
+// node answers the question at g's position, reached by moves. tried, if
+// not nil, is the part already asked there.
+func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, float64, error) {
+	if tried == nil {
+		p, err := sp.ask(g, moves)
+		if err != nil {
+			return false, 0, err
+		}
+		tried = &p
+	}
+	if tried.Answered {
+		return tried.Holds, tried.Bound, nil
+	}
+	black := g.Position().ToMove() == rules.Black
+	kids := splitMoves(g)
+	// First every move's question with the budget, so that an easy answer
+	// that settles the node is found before any hard one is split; then
+	// the hard ones, split in turn, in the same order.
+	first := make([]Part, len(kids))
+	errs := make([]error, len(kids))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, sp.so.Jobs)
+	for i, m := range kids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, m rules.Move) {
+			defer func() { <-sem; wg.Done() }()
+			c := g.Clone()
+			if err := c.Play(m); err != nil {
+				errs[i] = err
+				return
+			}
+			first[i], errs[i] = sp.ask(c, append(append([]rules.Move(nil), moves...), m))
+		}(i, m)
+		if sp.so.Jobs == 1 {
+			wg.Wait() // one at a time: stop at the first answer that settles the node
+			if errs[i] != nil {
+				return false, 0, errs[i]
+			}
+			if first[i].Answered && first[i].Holds == black {
+				return first[i].Holds, first[i].Bound, nil
+			}
+		}
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return false, 0, err
+		}
+	}
+	// The node holds (Black to move) or fails (White to move) by one move;
+	// otherwise it needs every move, and its bound is the best of theirs
+	// for the player to move.
+	best, have := 0.0, false
+	settle := func(holds bool, bound float64) bool {
+		if holds == black {
+			return true
+		}
+		if !have || (black && bound > best) || (!black && bound < best) {
+			best, have = bound, true
+		}
+		return false
+	}
+	for i := range kids {
+		if first[i].Answered {
+			if settle(first[i].Holds, first[i].Bound) {
+				return first[i].Holds, first[i].Bound, nil
+			}
+		}
+	}
+	for i, m := range kids {
+		if first[i].Answered {
+			continue
+		}
+		if err := g.Play(m); err != nil {
+			return false, 0, err
+		}
+		holds, bound, err := sp.node(g, append(append([]rules.Move(nil), moves...), m), &first[i])
+		if uerr := g.Undo(); uerr != nil && err == nil {
+			err = uerr
+		}
+		if err != nil {
+			return false, 0, err
+		}
+		if settle(holds, bound) {
+			return holds, bound, nil
+		}
+	}
+	return !black, best, nil
+}
+
+// splitMoves returns the legal moves of g's position, one of each mirror
+// pair when the whole line is its own mirror image (the empty board, say),
+// since then a move and its mirror image lead to mirrored games of the
+// same value.
+func splitMoves(g *rules.Game) []rules.Move {
+	moves := g.LegalMoves(nil)
+	r := g.Rules()
+	if r.Height != 1 {
+		return moves
+	}
+	for i := 0; i <= g.Len(); i++ {
+		p := g.PositionAt(i)
+		b, w, f, ok := p.Line()
+		mb, mw, mf, _ := p.Mirror().Line()
+		if !ok || b != mb || w != mw || f != mf {
+			return moves
+		}
+	}
+	n := r.Width
+	out := moves[:0:0]
+	for _, m := range moves {
+		if m.IsPlace() && n-1-m.Point() < m.Point() {
+			continue // its mirror image, a smaller point, is asked instead
+		}
+		out = append(out, m)
+	}
+	return out
+}
