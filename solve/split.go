@@ -29,7 +29,7 @@ type SplitOptions struct {
 	// split; 0 means 50 million.
 	Budget int64
 	// MaxDepth is the deepest split, in plies below the position; a
-	// sub-question that deep runs without a budget. 0 means 8.
+	// sub-question that deep runs without a budget. 0 means 24.
 	MaxDepth int
 	// Jobs is how many sub-questions run at once (each with its own table
 	// of Options.MemoryMB); 0 means 1.
@@ -68,7 +68,7 @@ func AtLeastSplit(ctx context.Context, g *rules.Game, v float64, opt Options, so
 		so.Budget = 50_000_000
 	}
 	if so.MaxDepth <= 0 {
-		so.MaxDepth = 8
+		so.MaxDepth = 24
 	}
 	if so.Jobs <= 0 {
 		so.Jobs = 1

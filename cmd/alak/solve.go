@@ -76,7 +76,7 @@ func solveRun(e *env, args []string) int {
 	sf.valueOnly = fs.Bool("value-only", false, "find the value and one best move with its line, not every move's value (faster for tromp-taylor)")
 	atLeast := fs.String("at-least", "", "only answer whether Black's margin is at least this (a multiple of 0.5), with a proved bound")
 	split := fs.Int64("split", 0, "with --at-least: split the question over the moves when one search passes this many positions (0: never)")
-	splitDepth := fs.Int("split-depth", 8, "with --split: split at most this many plies deep (1-64)")
+	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
 	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory (1-64)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
