@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -141,6 +142,9 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 	}
 	black := g.Position().ToMove() == rules.Black
 	kids := splitMoves(g)
+	if len(kids) == 0 { // a game not over has a move; say so rather than guess a bound
+		return false, 0, fmt.Errorf("no legal move after %v, and the game is not over", moves)
+	}
 	// First every move's question with the budget, so that an easy answer
 	// that settles the node is found before any hard one is split; then
 	// the hard ones, split in turn, in the same order.
