@@ -100,7 +100,8 @@ type splitter struct {
 }
 
 // ask runs one budgeted sub-question (no budget at the deepest level) and
-// records it. answered is false when the budget ran out.
+// records it; the part is not Answered when the budget ran out. moves is
+// kept, not copied: callers pass a slice of their own (extend).
 func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
 	opt := sp.opt
 	opt.Progress = nil
@@ -109,7 +110,7 @@ func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
 		opt.MaxNodes = sp.so.Budget
 	}
 	b, err := AtLeast(sp.ctx, g, sp.v, opt)
-	p = Part{Moves: append([]rules.Move(nil), moves...), Nodes: b.Nodes, Elapsed: b.Elapsed}
+	p = Part{Moves: moves, Nodes: b.Nodes, Elapsed: b.Elapsed}
 	switch {
 	case err == nil:
 		p.Answered, p.Holds, p.Bound = true, b.Holds, b.Bound
@@ -162,7 +163,7 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 				errs[i] = err
 				return
 			}
-			first[i], errs[i] = sp.ask(c, append(append([]rules.Move(nil), moves...), m))
+			first[i], errs[i] = sp.ask(c, extend(moves, m))
 		}(i, m)
 		if sp.so.Jobs == 1 {
 			wg.Wait() // one at a time: stop at the first answer that settles the node
@@ -207,7 +208,7 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 		if err := g.Play(m); err != nil {
 			return false, 0, err
 		}
-		holds, bound, err := sp.node(g, append(append([]rules.Move(nil), moves...), m), &first[i])
+		holds, bound, err := sp.node(g, extend(moves, m), &first[i])
 		if uerr := g.Undo(); uerr != nil && err == nil {
 			err = uerr
 		}
@@ -219,6 +220,11 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 		}
 	}
 	return !black, best, nil
+}
+
+// extend returns a new slice: moves, then m.
+func extend(moves []rules.Move, m rules.Move) []rules.Move {
+	return append(append(make([]rules.Move, 0, len(moves)+1), moves...), m)
 }
 
 // splitMoves returns the legal moves of g's position, one of each mirror

@@ -169,12 +169,18 @@ func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf 
 		return 1
 	}
 	if asJSON {
-		fmt.Fprintf(e.stdout, `{"at_least": %s, "holds": %t, "bound": %s, "nodes": %d, "seconds": %s}`+"\n",
-			solveNum(b.AtLeast), b.Holds, solveNum(b.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64))
+		fmt.Fprintf(e.stdout, "{%s}\n", boundJSONFields(b))
 		return 0
 	}
 	solveWriteBound(e, g, b)
 	return 0
+}
+
+// boundJSONFields is the fields of an --at-least answer in JSON, without
+// the braces: at_least, holds, bound, nodes, seconds.
+func boundJSONFields(b solve.Bound) string {
+	return fmt.Sprintf(`"at_least": %s, "holds": %t, "bound": %s, "nodes": %d, "seconds": %s`,
+		solveNum(b.AtLeast), b.Holds, solveNum(b.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64))
 }
 
 // solveWriteBound prints an --at-least answer as text.

@@ -55,8 +55,7 @@ func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf sol
 		if err != nil {
 			return fail(e, "solve", err)
 		}
-		fmt.Fprintf(e.stdout, `{"at_least": %s, "holds": %t, "bound": %s, "nodes": %d, "seconds": %s, "parts": %s}`+"\n",
-			solveNum(b.AtLeast), b.Holds, solveNum(b.Bound.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64), js)
+		fmt.Fprintf(e.stdout, "{%s, \"parts\": %s}\n", boundJSONFields(b.Bound), js)
 		return 0
 	}
 	solveWriteBound(e, g, b.Bound)
@@ -77,14 +76,14 @@ func splitPartLine(r rules.Rules, p solve.Part) string {
 	if len(ms) > 0 {
 		at = "after " + strings.Join(ms, " ")
 	}
-	what := fmt.Sprintf("cut off at %d positions, split", p.Nodes)
-	if p.Answered {
-		what = fmt.Sprintf("at most %s (%d positions, %.1fs)", solveNum(p.Bound), p.Nodes, p.Elapsed.Seconds())
-		if p.Holds {
-			what = fmt.Sprintf("at least %s (%d positions, %.1fs)", solveNum(p.Bound), p.Nodes, p.Elapsed.Seconds())
-		}
+	if !p.Answered {
+		return fmt.Sprintf("%s: cut off at %d positions, split", at, p.Nodes)
 	}
-	return at + ": " + what
+	side := "most"
+	if p.Holds {
+		side = "least"
+	}
+	return fmt.Sprintf("%s: at %s %s (%d positions, %.1fs)", at, side, solveNum(p.Bound), p.Nodes, p.Elapsed.Seconds())
 }
 
 func answeredParts(ps []solve.Part) int {
