@@ -2,6 +2,7 @@ package notation
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"alak/rules"
@@ -142,5 +143,36 @@ func FuzzReadMoveList(f *testing.F) {
 			t.Fatalf("written as %q, it does not read back: %v", buf.String(), err)
 		}
 		sameRecord(t, rec, back)
+	})
+}
+
+// FuzzReadParts: ReadParts never panics, and what it reads writes back as
+// lines that read the same.
+func FuzzReadParts(f *testing.F) {
+	g, err := rules.NewGame(must(rules.Parse("tromp-taylor size=12")))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(PartsHeader(g) + "(start): cut off (80 positions, 1.0s)\n4 7 1: at most 1 (349 positions, 27.2s)\n"))
+	f.Add([]byte("2 11 9 5: cut off at 80000000 positions, split\n# note\n2 pass: at least 12\n"))
+	f.Add([]byte("4 7 6 2: open\n4 7: at least -0.5 (known)\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines, err := ReadParts(data, g)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		for _, l := range lines {
+			b.WriteString(FormatPartLine(g.Rules(), l) + "\n")
+		}
+		again, err := ReadParts([]byte(b.String()), g)
+		if err != nil || len(again) != len(lines) {
+			t.Fatalf("written back as\n%s\nreads as %d lines, %v; want %d", b.String(), len(again), err, len(lines))
+		}
+		for i := range lines {
+			if FormatPartLine(g.Rules(), again[i]) != FormatPartLine(g.Rules(), lines[i]) {
+				t.Fatalf("line %d: %q reads back as %q", i+1, FormatPartLine(g.Rules(), lines[i]), FormatPartLine(g.Rules(), again[i]))
+			}
+		}
 	})
 }

@@ -36,8 +36,28 @@ type SplitOptions struct {
 	// of Options.MemoryMB); 0 means 1.
 	Jobs int
 	// Report, if set, is called as each sub-question ends (answered or
-	// cut off at its budget), from one goroutine at a time.
+	// cut off at its budget, or taken from Known), from one goroutine at a
+	// time.
 	Report func(Part)
+	// Known, if set, tells what earlier searches found after moves (from
+	// the position): a line whose known bounds settle the question is not
+	// searched, and one known to have run out of a budget is split at once.
+	// This is how an interrupted split resumes; the answer is then only as
+	// good as what Known says (each line can be asked again on its own).
+	Known func(moves []rules.Move) (Known, bool)
+	// Plan: search nothing. Lines that Known does not settle are reported
+	// as open parts, and the answer says whether the known parts settle
+	// the question (SplitBound.Open). This lists what is left to ask.
+	Plan bool
+}
+
+// Known is what earlier searches proved of the value after a line of play.
+type Known struct {
+	// Lower and Upper bound Black's margin; math.Inf(-1) and math.Inf(1)
+	// when nothing is known.
+	Lower, Upper float64
+	// CutOff: a search of the line once ran out of its budget.
+	CutOff bool
 }
 
 // Part is one sub-question of a split bound search: the bound question
@@ -49,6 +69,8 @@ type Part struct {
 	Bound    float64 // with Answered: as in Bound.Bound
 	Nodes    int64
 	Elapsed  time.Duration
+	Known    bool // taken from SplitOptions.Known, not searched
+	Open     bool // with SplitOptions.Plan: not known, still to be asked
 }
 
 // SplitBound is the answer of AtLeastSplit: the bound, and every
@@ -57,7 +79,15 @@ type Part struct {
 type SplitBound struct {
 	Bound
 	Parts []Part
+	// Open, with SplitOptions.Plan: the known parts do not settle the
+	// question (Holds and Bound mean nothing); the parts with Open set are
+	// the lines still to ask.
+	Open bool
 }
+
+// errOpen is how a node says, in a plan, that the known parts leave it
+// undecided.
+var errOpen = errors.New("open")
 
 // AtLeastSplit answers whether the value of g's position is at least v, as
 // AtLeast does, splitting the question over the moves when a search runs
@@ -82,6 +112,10 @@ func AtLeastSplit(ctx context.Context, g *rules.Game, v float64, opt Options, so
 		out.Nodes += p.Nodes
 	}
 	out.Elapsed = time.Since(sp.start)
+	if errors.Is(err, errOpen) {
+		out.Open = true
+		return out, nil
+	}
 	if err != nil {
 		return out, err
 	}
@@ -103,6 +137,15 @@ type splitter struct {
 // records it; the part is not Answered when the budget ran out. moves is
 // kept, not copied: callers pass a slice of their own (extend).
 func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
+	if p, ok := sp.known(moves); ok {
+		sp.record(p)
+		return p, nil
+	}
+	if sp.so.Plan {
+		p := Part{Moves: moves, Open: true}
+		sp.record(p)
+		return p, nil
+	}
 	opt := sp.opt
 	opt.Progress = nil
 	opt.Table = nil
@@ -119,13 +162,40 @@ func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
 	default:
 		return p, err
 	}
+	sp.record(p)
+	return p, nil
+}
+
+// known returns the part SplitOptions.Known gives for moves: answered when
+// a known bound settles the question, not answered (so split at once) when
+// the line is known to be past a budget, and false otherwise.
+func (sp *splitter) known(moves []rules.Move) (Part, bool) {
+	if sp.so.Known == nil {
+		return Part{}, false
+	}
+	k, ok := sp.so.Known(moves)
+	if !ok {
+		return Part{}, false
+	}
+	p := Part{Moves: moves, Known: true}
+	switch {
+	case k.Lower >= sp.v:
+		p.Answered, p.Holds, p.Bound = true, true, k.Lower
+	case k.Upper < sp.v:
+		p.Answered, p.Holds, p.Bound = true, false, k.Upper
+	case !k.CutOff || len(moves) >= sp.so.MaxDepth:
+		return Part{}, false // nothing settled, and this line is searched in full anyway
+	}
+	return p, true
+}
+
+func (sp *splitter) record(p Part) {
 	sp.mu.Lock()
 	sp.parts = append(sp.parts, p)
 	if sp.so.Report != nil {
 		sp.so.Report(p)
 	}
 	sp.mu.Unlock()
-	return p, nil
 }
 
 // node answers the question at g's position, reached by moves. tried, if
@@ -140,6 +210,9 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 	}
 	if tried.Answered {
 		return tried.Holds, tried.Bound, nil
+	}
+	if tried.Open {
+		return false, 0, errOpen
 	}
 	black := g.Position().ToMove() == rules.Black
 	kids := splitMoves(g)
@@ -201,8 +274,13 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 			}
 		}
 	}
+	open := false // in a plan, a move the known parts leave undecided
 	for i, m := range kids {
 		if first[i].Answered {
+			continue
+		}
+		if first[i].Open {
+			open = true
 			continue
 		}
 		if err := g.Play(m); err != nil {
@@ -212,12 +290,19 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 		if uerr := g.Undo(); uerr != nil && err == nil {
 			err = uerr
 		}
+		if errors.Is(err, errOpen) {
+			open = true
+			continue
+		}
 		if err != nil {
 			return false, 0, err
 		}
 		if settle(holds, bound) {
 			return holds, bound, nil
 		}
+	}
+	if open {
+		return false, 0, errOpen
 	}
 	return !black, best, nil
 }

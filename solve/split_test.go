@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -189,5 +190,173 @@ func TestAtLeastSplitCancel(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "cancel") {
 		t.Errorf("error %q does not say it was cancelled", err)
+	}
+}
+
+// knownFrom turns the parts of an earlier split into SplitOptions.Known,
+// as a parts file read back does: an answered part gives a bound, an
+// unanswered one says the line was cut off. drop, if set, forgets a line.
+func knownFrom(parts []Part, drop func([]rules.Move) bool) func([]rules.Move) (Known, bool) {
+	m := map[string]Known{}
+	for _, p := range parts {
+		if drop != nil && drop(p.Moves) {
+			continue
+		}
+		k := Known{Lower: math.Inf(-1), Upper: math.Inf(1)}
+		switch {
+		case !p.Answered:
+			k.CutOff = true
+		case p.Holds:
+			k.Lower = p.Bound
+		default:
+			k.Upper = p.Bound
+		}
+		m[fmt.Sprint(p.Moves)] = k
+	}
+	return func(ms []rules.Move) (Known, bool) {
+		k, ok := m[fmt.Sprint(ms)]
+		return k, ok
+	}
+}
+
+// TestAtLeastSplitKnown: a split given what an earlier split found (how
+// --parts resumes) answers the same without searching, and a split that
+// knows only part of it searches only the rest; bounds found for one
+// threshold are used for another only where they settle it.
+func TestAtLeastSplitKnown(t *testing.T) {
+	g := superkoGame(t, 8) // value 3 (Drange's table)
+	so := SplitOptions{Budget: 3000, MaxDepth: 4}
+	first, err := AtLeastSplit(context.Background(), g, 3.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	so.Known = knownFrom(first.Parts, nil)
+	again, err := AtLeastSplit(context.Background(), g, 3.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Holds != first.Holds || again.Bound.Bound != first.Bound.Bound || again.Nodes != 0 {
+		t.Errorf("resumed with every part known: holds %v bound %v after %d positions; first %v bound %v",
+			again.Holds, again.Bound.Bound, again.Nodes, first.Holds, first.Bound.Bound)
+	}
+	for _, p := range again.Parts {
+		if !p.Known {
+			t.Errorf("resumed: the part after %v was searched", p.Moves)
+		}
+	}
+
+	// Forget the deepest answered line that the proof used: only it (and
+	// what replaces it) is searched again.
+	var lost []rules.Move
+	for _, p := range again.Parts {
+		if p.Answered && len(p.Moves) > len(lost) {
+			lost = p.Moves
+		}
+	}
+	so.Known = knownFrom(first.Parts, func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) })
+	part, err := AtLeastSplit(context.Background(), g, 3.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	searched := 0
+	for _, p := range part.Parts {
+		if !p.Known {
+			searched++
+			if fmt.Sprint(p.Moves[:min(len(p.Moves), len(lost))]) != fmt.Sprint(lost) {
+				t.Errorf("with %v forgotten, %v was searched too", lost, p.Moves)
+			}
+		}
+	}
+	if searched == 0 || part.Holds != first.Holds {
+		t.Errorf("with %v forgotten: %d parts searched, holds %v (want %v)", lost, searched, part.Holds, first.Holds)
+	}
+
+	// The parts of "at least 3.5" (no) ask "at least 3" (yes) again: an
+	// upper bound of 3 settles neither, so the answer must be searched,
+	// and it must agree with the value.
+	so.Known = knownFrom(first.Parts, nil)
+	three, err := AtLeastSplit(context.Background(), g, 3, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !three.Holds || three.Nodes == 0 {
+		t.Errorf("at least 3 with the parts of 3.5: holds %v after %d positions, want true after a search", three.Holds, three.Nodes)
+	}
+	checkSplitProof(t, "1×8 at least 3, resumed from 3.5", g, three.Parts)
+}
+
+// TestAtLeastSplitPlan: a plan searches nothing; with every part known it
+// gives the answer, and with a line forgotten it leaves the question open
+// and lists the lines still to ask, that line among them (and the lines
+// after it that the first split never asked, having found an answer
+// before them). Asking those lines on their own settles the plan again.
+func TestAtLeastSplitPlan(t *testing.T) {
+	g := superkoGame(t, 7) // value 2 (Drange's table)
+	so := SplitOptions{Budget: 1024, MaxDepth: 8}
+	first, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	so.Plan = true
+	so.Known = knownFrom(first.Parts, nil)
+	full, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Open || full.Holds || full.Nodes != 0 {
+		t.Errorf("plan with every part known: open %v, holds %v, %d positions; want settled, false, 0", full.Open, full.Holds, full.Nodes)
+	}
+	var lost []rules.Move
+	for _, p := range first.Parts {
+		if p.Answered && len(p.Moves) > len(lost) {
+			lost = p.Moves
+		}
+	}
+	forget := func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) }
+	so.Known = knownFrom(first.Parts, forget)
+	plan, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Open || plan.Nodes != 0 {
+		t.Fatalf("plan with %v forgotten: open %v after %d positions; want open after none", lost, plan.Open, plan.Nodes)
+	}
+	var parts []Part // what is known, the forgotten line left out
+	for _, p := range first.Parts {
+		if !forget(p.Moves) {
+			parts = append(parts, p)
+		}
+	}
+	listed := false
+	for _, p := range plan.Parts {
+		if !p.Open {
+			continue
+		}
+		listed = listed || fmt.Sprint(p.Moves) == fmt.Sprint(lost)
+		if _, ok := so.Known(p.Moves); ok {
+			t.Errorf("plan: %v is listed as open but is known", p.Moves)
+		}
+		c := g.Clone()
+		for _, m := range p.Moves {
+			if err := c.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := AtLeast(context.Background(), c, 2.5, Options{MemoryMB: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, Part{Moves: p.Moves, Answered: true, Holds: b.Holds, Bound: b.Bound})
+	}
+	if !listed {
+		t.Errorf("plan: the forgotten line %v is not among the open ones", lost)
+	}
+	so.Known = knownFrom(parts, nil)
+	settled, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if settled.Open || settled.Holds {
+		t.Errorf("plan with the open lines asked: open %v, holds %v; want settled, false (the value is 2)", settled.Open, settled.Holds)
 	}
 }

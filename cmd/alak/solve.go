@@ -34,7 +34,10 @@ positions are kept in a table file under --table-dir (none: do not keep).
 --value-only gives the value, one best move and its line, but not the
 value of every move (tromp-taylor on lines then searches less).
 --at-least V only answers whether Black's margin is at least V, with the
-bound proved (tromp-taylor on lines proves that bound alone).`
+bound proved (tromp-taylor on lines proves that bound alone). With --split
+B it asks the question again after each move wherever one search passes B
+positions; --parts FILE keeps those parts, so a stopped split resumes, and
+--plan lists the lines such a file leaves open, searching nothing.`
 
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
@@ -78,6 +81,8 @@ func solveRun(e *env, args []string) int {
 	split := fs.Int64("split", 0, "with --at-least: split the question over the moves when one search passes this many positions (0: never)")
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
 	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory (1-64)")
+	plan := fs.Bool("plan", false, "with --split: search nothing; list the lines the --parts file leaves open")
+	partsFile := fs.String("parts", "", "with --split: a parts file, read first (lines it settles are not searched again) and added to as each part ends, so a stopped split resumes")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
@@ -99,7 +104,7 @@ func solveRun(e *env, args []string) int {
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
 	}
-	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: *jobs}
+	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: *jobs, Plan: *plan}
 	switch {
 	case *split < 0:
 		return fail(e, "solve", fmt.Errorf("--split %d: want the positions one search may take before its question is split, 1 or more (0: never split)", *split))
@@ -109,6 +114,10 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", fmt.Errorf("--split-depth %d: want 1 to 64 plies", *splitDepth))
 	case *jobs < 1 || *jobs > 64:
 		return fail(e, "solve", fmt.Errorf("--jobs %d: want 1 to 64", *jobs))
+	case *partsFile != "" && *split == 0:
+		return fail(e, "solve", errors.New("--parts records the parts of a split: give --split B too"))
+	case *plan && *partsFile == "":
+		return fail(e, "solve", errors.New("--plan lists what a --parts file leaves open: give --split B and --parts FILE"))
 	}
 	if *table {
 		if len(words) > 0 || *diagram != "" {
@@ -128,7 +137,7 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", fmt.Errorf("a %s board has %d points: %w (alak prove takes any board)", r.SizeString(), r.Points(), solve.ErrUnsupported))
 	}
 	if *atLeast != "" {
-		return solveAtLeastRun(ctx, e, g, *atLeast, sf, so, *asJSON)
+		return solveAtLeastRun(ctx, e, g, *atLeast, sf, so, *partsFile, *asJSON)
 	}
 	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {
@@ -151,13 +160,13 @@ func solveRun(e *env, args []string) int {
 
 // solveAtLeastRun answers --at-least V for g's position: whether Black's
 // margin under perfect play is at least V, with the bound proved.
-func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, so solve.SplitOptions, asJSON bool) int {
+func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, so solve.SplitOptions, partsFile string, asJSON bool) int {
 	v, err := strconv.ParseFloat(strings.TrimSpace(arg), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v*2 != math.Trunc(v*2) || math.Abs(v) > 1e6 {
 		return fail(e, "solve", fmt.Errorf("--at-least %q: want a margin for Black, a multiple of 0.5 such as 1 or -0.5", arg))
 	}
 	if so.Budget > 0 {
-		return solveSplitRun(ctx, e, g, v, sf, so, asJSON)
+		return solveSplitRun(ctx, e, g, v, sf, so, partsFile, asJSON)
 	}
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Progress: solveProgress(e)}
 	b, serr := solve.AtLeast(ctx, g, v, opt)

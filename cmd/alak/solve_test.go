@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -225,7 +227,150 @@ func TestSolveAtLeastSplit(t *testing.T) {
 	out, errOut, code = solveSession(t, args...)
 	if code != 0 || !strings.Contains(out, "at least 3.5: no, the value is at most 3") ||
 		!strings.Contains(out, fmt.Sprintf("parts:    %d questions, %d answered", len(res.Parts), answered)) ||
-		!strings.Contains(out, "(the position): cut off at") || !strings.Contains(out, "after pass: at most 0 (1 positions") {
+		!strings.Contains(out, "\n  (start): cut off (") || !strings.Contains(out, "\n  pass: at most 0 (1 positions") {
 		t.Errorf("text form: status %d, %q %q", code, out, errOut)
+	}
+}
+
+// TestSolveSplitParts: --parts keeps every searched part in a file; the
+// same question asked again with it searches nothing and gives the same
+// answer; --plan on a file with a line taken out lists that line as open
+// (and the question as not settled); a file for other rules is refused.
+func TestSolveSplitParts(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "8.parts")
+	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16", "--parts", file, "2"}
+	out, errOut, code := solveSession(t, args...)
+	if code != 0 || !strings.Contains(out, "at least 3.5: no, the value is at most 3") {
+		t.Fatalf("first run: status %d, %q %q", code, out, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 4 || lines[0] != "rules: tromp-taylor size=8" || lines[1] != "start: --------, x to move" || !strings.HasPrefix(lines[2], "2: cut off (") {
+		t.Fatalf("parts file:\n%s", data)
+	}
+	// Every line the text output lists is in the file, moves from the start.
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "  ") && !strings.Contains(string(data), strings.TrimSpace(l)+"\n") {
+			t.Errorf("listed but not in the file: %q", l)
+		}
+	}
+	out, errOut, code = solveSession(t, args...)
+	if code != 0 || !strings.Contains(out, "at least 3.5: no, the value is at most 3") || !strings.Contains(out, "searched: 0 positions") || strings.Contains(out, "positions, ") {
+		t.Errorf("resumed run: status %d, %q %q", code, out, errOut)
+	}
+	again, err := os.ReadFile(file)
+	if err != nil || string(again) != string(data) {
+		t.Errorf("the resumed run changed the file (%v):\n%s", err, again)
+	}
+
+	// Take out the deepest answered line: the plan lists it, open.
+	var last string
+	for _, l := range lines[2:] {
+		if !strings.Contains(l, "cut off") && len(strings.Fields(l)) > len(strings.Fields(last)) {
+			last = l
+		}
+	}
+	cut := strings.Replace(string(data), last+"\n", "", 1)
+	if err := os.WriteFile(file, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moves, _, _ := strings.Cut(last, ":")
+	out, errOut, code = solveSession(t, append(args, "--plan")...)
+	if code != 0 || !strings.Contains(out, "at least 3.5: not settled by the known parts") || !strings.Contains(out, "\n  "+moves+": open\n") {
+		t.Errorf("plan without %q: status %d, %q %q", last, code, out, errOut)
+	}
+	out, errOut, code = solveSession(t, append(args, "--plan", "--json")...)
+	var plan struct {
+		Open  bool
+		Holds *bool
+		Parts []struct {
+			Moves []string
+			Open  bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &plan); code != 0 || err != nil || !plan.Open || plan.Holds != nil {
+		t.Errorf("plan --json: status %d, %v, %q %q", code, err, out, errOut)
+	}
+	if after, err := os.ReadFile(file); err != nil || string(after) != cut {
+		t.Errorf("the plan changed the file (%v)", err)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "9", "--at-least", "3", "--split", "3000", "--parts", file}, `the file is for the rules "tromp-taylor size=8"`},
+		{[]string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3", "--parts", file}, "give --split B too"},
+		{[]string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3", "--split", "3000", "--plan"}, "--plan lists"},
+	} {
+		if _, errOut, code := solveSession(t, c.args...); code == 0 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q; want an error saying %q", c.args, code, errOut, c.want)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.parts")
+	if err := os.WriteFile(bad, []byte("2 2: at most 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := solveSession(t, "solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3", "--split", "3000", "--parts", bad); code == 0 || !strings.Contains(errOut, "parts line 1: move 2 (2)") {
+		t.Errorf("illegal line: status %d, stderr %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(bad); string(b) != "2 2: at most 1\n" {
+		t.Errorf("a refused parts file was changed: %q", b)
+	}
+}
+
+// TestPublishedParts: the parts file of docs/results.md ("1×12, openings 2
+// and 4, split further") proves what the page says it proves. --plan
+// searches nothing: it combines the file's answered lines by the minimax
+// rule over the kernel's legal moves, so this checks the page's reading of
+// its data, not the searches themselves (each line can be asked again).
+func TestPublishedParts(t *testing.T) {
+	file := filepath.Join("..", "..", "docs", "data", "tromp-taylor-12-at-least-2.txt")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		moves string
+		open  bool
+		holds bool
+		bound float64
+	}
+	for _, w := range []want{
+		{moves: "1", bound: 1},
+		{moves: "3", bound: 1},
+		{moves: "5", bound: 1},
+		{moves: "6", bound: 1},
+		{moves: "pass", bound: 0},
+		{moves: "2 3", holds: true, bound: 2},
+		{moves: "2 11 1", bound: 1},
+		{moves: "4 7 2", bound: 1},
+		{moves: "4 7 1", bound: 1},
+		{moves: "", open: true},
+	} {
+		args := []string{"solve", "--rules", "tromp-taylor", "--size", "12", "--at-least", "2", "--split", "80000000", "--parts", file, "--plan", "--json"}
+		args = append(args, strings.Fields(w.moves)...)
+		out, errOut, code := solveSession(t, args...)
+		var res struct {
+			Open  bool
+			Holds *bool
+			Bound *float64
+			Nodes int64
+		}
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+			t.Fatalf("%q: status %d, %v, %q %q", w.moves, code, err, out, errOut)
+		}
+		switch {
+		case w.open && !res.Open:
+			t.Errorf("after %q: settled (%+v), the page says it is open", w.moves, res)
+		case !w.open && (res.Open || res.Holds == nil || *res.Holds != w.holds || *res.Bound != w.bound || res.Nodes != 0):
+			t.Errorf("after %q: %+v, want holds %v, bound %v from the known parts", w.moves, res, w.holds, w.bound)
+		}
+	}
+	if after, err := os.ReadFile(file); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("--plan changed %s (%v)", file, err)
 	}
 }

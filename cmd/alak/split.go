@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"math"
+	"os"
 	"strconv"
-	"strings"
 
 	"alak/notation"
 	"alak/rules"
@@ -14,76 +17,205 @@ import (
 
 // solveSplitRun answers --at-least V with --split: the question split over
 // the moves wherever one search passes the budget (solve.AtLeastSplit).
-// Every sub-question is listed, so the proof can be checked and each part
-// asked again on its own (alak solve --at-least V MOVES...).
-func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf solveFlags, so solve.SplitOptions, asJSON bool) int {
+// Every sub-question is listed as a line of a parts file (notation), its
+// moves from the game's start, so the proof can be checked, each part asked
+// again on its own (alak solve --at-least V MOVES...), and a stopped split
+// resumed from its --parts file.
+func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf solveFlags, so solve.SplitOptions, partsFile string, asJSON bool) int {
 	r := g.Rules()
-	if e.terminal {
-		so.Report = func(p solve.Part) {
-			fmt.Fprintf(e.stderr, "%s\n", splitPartLine(r, p))
+	root := g.Moves()
+	var journal *os.File
+	if partsFile != "" {
+		known, err := readPartsFile(partsFile, g)
+		if err != nil {
+			return fail(e, "solve", err)
+		}
+		so.Known = func(moves []rules.Move) (solve.Known, bool) {
+			k, ok := known[notation.PartMovesKey(r, append(append([]rules.Move(nil), root...), moves...))]
+			return k, ok
+		}
+		if !so.Plan {
+			if journal, err = openPartsJournal(partsFile, g); err != nil {
+				return fail(e, "solve", err)
+			}
+			defer journal.Close()
+		}
+	}
+	var jerr error
+	so.Report = func(p solve.Part) {
+		line := notation.FormatPartLine(r, splitPartLine(root, p))
+		if e.terminal {
+			fmt.Fprintf(e.stderr, "%s\n", line)
+		}
+		if journal != nil && !p.Known && !p.Open && jerr == nil {
+			if _, err := fmt.Fprintln(journal, line); err != nil {
+				jerr = fmt.Errorf("--parts %s: %w (the split goes on; its parts are printed at the end)", partsFile, err)
+				fmt.Fprintf(e.stderr, "alak solve: %v\n", jerr)
+			}
 		}
 	}
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory}
 	b, serr := solve.AtLeastSplit(ctx, g, v, opt, so)
+	if asJSON {
+		if err := splitWriteJSON(e, r, root, b, serr); err != nil {
+			return fail(e, "solve", err)
+		}
+	} else {
+		switch {
+		case serr != nil:
+		case b.Open:
+			fmt.Fprintf(e.stdout, "rules:    %s\n", r.String())
+			fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
+			fmt.Fprintf(e.stdout, "at least %s: not settled by the known parts; %d lines are open\n", solveNum(v), openParts(b.Parts))
+		default:
+			solveWriteBound(e, g, b.Bound)
+		}
+		fmt.Fprintf(e.stdout, "parts:    %d questions, %d answered (the others were split)\n", len(b.Parts), answeredParts(b.Parts))
+		for _, p := range b.Parts {
+			fmt.Fprintf(e.stdout, "  %s\n", notation.FormatPartLine(r, splitPartLine(root, p)))
+		}
+	}
 	if serr != nil {
 		fmt.Fprintf(e.stderr, "alak solve: %v; the whole question was not answered (%d parts were)\n", serr, answeredParts(b.Parts))
 		return 1
 	}
-	if asJSON {
-		type part struct {
-			Moves    []string        `json:"moves"`
-			Answered bool            `json:"answered"`
-			Holds    *bool           `json:"holds,omitempty"`
-			Bound    *float64        `json:"bound,omitempty"`
-			Nodes    int64           `json:"nodes"`
-			Seconds  json.RawMessage `json:"seconds"`
-		}
-		parts := make([]part, len(b.Parts))
-		for i, p := range b.Parts {
-			q := part{Moves: []string{}, Answered: p.Answered, Nodes: p.Nodes,
-				Seconds: json.RawMessage(strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64))}
-			for _, m := range p.Moves {
-				q.Moves = append(q.Moves, notation.FormatMove(r, m))
-			}
-			if p.Answered {
-				h, bd := p.Holds, p.Bound
-				q.Holds, q.Bound = &h, &bd
-			}
-			parts[i] = q
-		}
-		js, err := json.Marshal(parts)
-		if err != nil {
-			return fail(e, "solve", err)
-		}
-		fmt.Fprintf(e.stdout, "{%s, \"parts\": %s}\n", boundJSONFields(b.Bound), js)
-		return 0
-	}
-	solveWriteBound(e, g, b.Bound)
-	fmt.Fprintf(e.stdout, "parts:    %d questions, %d answered (the others were split)\n", len(b.Parts), answeredParts(b.Parts))
-	for _, p := range b.Parts {
-		fmt.Fprintf(e.stdout, "  %s\n", splitPartLine(r, p))
-	}
 	return 0
 }
 
-// splitPartLine is one sub-question: its moves and what was found.
-func splitPartLine(r rules.Rules, p solve.Part) string {
-	var ms []string
-	for _, m := range p.Moves {
-		ms = append(ms, notation.FormatMove(r, m))
+// splitWriteJSON writes the answer and its parts; when the split stopped
+// with an error the answer fields are left out and "error" says why.
+func splitWriteJSON(e *env, r rules.Rules, root []rules.Move, b solve.SplitBound, serr error) error {
+	type part struct {
+		Moves    []string        `json:"moves"`
+		Answered bool            `json:"answered"`
+		Holds    *bool           `json:"holds,omitempty"`
+		Bound    *float64        `json:"bound,omitempty"`
+		Known    bool            `json:"known,omitempty"`
+		Open     bool            `json:"open,omitempty"`
+		Nodes    int64           `json:"nodes"`
+		Seconds  json.RawMessage `json:"seconds"`
 	}
-	at := "(the position)"
-	if len(ms) > 0 {
-		at = "after " + strings.Join(ms, " ")
+	parts := make([]part, len(b.Parts))
+	for i, p := range b.Parts {
+		q := part{Moves: []string{}, Answered: p.Answered, Known: p.Known, Open: p.Open, Nodes: p.Nodes,
+			Seconds: json.RawMessage(strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64))}
+		for _, m := range append(append([]rules.Move(nil), root...), p.Moves...) {
+			q.Moves = append(q.Moves, notation.FormatMove(r, m))
+		}
+		if p.Answered {
+			h, bd := p.Holds, p.Bound
+			q.Holds, q.Bound = &h, &bd
+		}
+		parts[i] = q
+	}
+	js, err := json.Marshal(parts)
+	if err != nil {
+		return err
+	}
+	if b.Open && serr == nil {
+		_, err = fmt.Fprintf(e.stdout, "{\"at_least\": %s, \"open\": true, \"parts\": %s}\n", solveNum(b.AtLeast), js)
+		return err
+	}
+	if serr != nil {
+		msg, err := json.Marshal(serr.Error())
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(e.stdout, "{\"error\": %s, \"parts\": %s}\n", msg, js)
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "{%s, \"parts\": %s}\n", boundJSONFields(b.Bound), js)
+	return err
+}
+
+// splitPartLine is one sub-question as a line of a parts file: its moves
+// from the game's start (root, then the part's own) and what was found.
+func splitPartLine(root []rules.Move, p solve.Part) notation.PartLine {
+	l := notation.PartLine{Moves: append(append([]rules.Move(nil), root...), p.Moves...)}
+	switch {
+	case p.Open:
+		l.Open = true
+		return l
+	case p.Known:
+		l.Note = "known"
+	default:
+		l.Note = fmt.Sprintf("%d positions, %.1fs", p.Nodes, p.Elapsed.Seconds())
 	}
 	if !p.Answered {
-		return fmt.Sprintf("%s: cut off at %d positions, split", at, p.Nodes)
+		l.CutOff = true
+		return l
 	}
-	side := "most"
-	if p.Holds {
-		side = "least"
+	l.Lower, l.Bound = p.Holds, p.Bound
+	return l
+}
+
+// readPartsFile reads a parts file for g into what each line of play is
+// known to be; a missing file is empty. Several lines for one line of play
+// combine: the best bounds either way, cut off if any says so.
+func readPartsFile(path string, g *rules.Game) (map[string]solve.Known, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]solve.Known{}, nil
 	}
-	return fmt.Sprintf("%s: at %s %s (%d positions, %.1fs)", at, side, solveNum(p.Bound), p.Nodes, p.Elapsed.Seconds())
+	if err != nil {
+		return nil, fmt.Errorf("--parts: %w", err)
+	}
+	lines, err := notation.ReadParts(data, g)
+	if err != nil {
+		return nil, fmt.Errorf("--parts %s: %w", path, err)
+	}
+	r := g.Rules()
+	known := map[string]solve.Known{}
+	for _, l := range lines {
+		key := notation.PartMovesKey(r, l.Moves)
+		k, ok := known[key]
+		if !ok {
+			k = solve.Known{Lower: math.Inf(-1), Upper: math.Inf(1)}
+		}
+		switch {
+		case l.Open:
+			continue // says nothing
+		case l.CutOff:
+			k.CutOff = true
+		case l.Lower:
+			k.Lower = math.Max(k.Lower, l.Bound)
+		default:
+			k.Upper = math.Min(k.Upper, l.Bound)
+		}
+		if k.Lower > k.Upper {
+			return nil, fmt.Errorf("--parts %s: %s: at least %s and at most %s cannot both hold", path, key, solveNum(k.Lower), solveNum(k.Upper))
+		}
+		known[key] = k
+	}
+	return known, nil
+}
+
+// openPartsJournal opens the parts file to add to, writing its rules and
+// start lines first when it is new or empty.
+func openPartsJournal(path string, g *rules.Game) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--parts: %w", err)
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() == 0 {
+		_, err = fmt.Fprint(f, notation.PartsHeader(g))
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--parts: %w", err)
+	}
+	return f, nil
+}
+
+func openParts(ps []solve.Part) int {
+	n := 0
+	for _, p := range ps {
+		if p.Open {
+			n++
+		}
+	}
+	return n
 }
 
 func answeredParts(ps []solve.Part) int {
