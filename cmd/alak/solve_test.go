@@ -349,6 +349,9 @@ func TestPublishedParts(t *testing.T) {
 		{moves: "2 11 1", bound: 1},
 		{moves: "4 7 2", bound: 1},
 		{moves: "4 7 1", bound: 1},
+		{moves: "4 7 8", bound: 1},
+		{moves: "4 7 11 2 3", bound: 0},
+		{moves: "4 7 6", open: true},
 		{moves: "", open: true},
 	} {
 		args := []string{"solve", "--rules", "tromp-taylor", "--size", "12", "--at-least", "2", "--split", "80000000", "--parts", file, "--plan", "--json"}
