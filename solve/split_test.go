@@ -247,12 +247,7 @@ func TestAtLeastSplitKnown(t *testing.T) {
 
 	// Forget the deepest answered line that the proof used: only it (and
 	// what replaces it) is searched again.
-	var lost []rules.Move
-	for _, p := range again.Parts {
-		if p.Answered && len(p.Moves) > len(lost) {
-			lost = p.Moves
-		}
-	}
+	lost := deepestAnswered(again.Parts)
 	so.Known = knownFrom(first.Parts, func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) })
 	part, err := AtLeastSplit(context.Background(), g, 3.5, Options{MemoryMB: 16}, so)
 	if err != nil {
@@ -306,12 +301,7 @@ func TestAtLeastSplitPlan(t *testing.T) {
 	if full.Open || full.Holds || full.Nodes != 0 {
 		t.Errorf("plan with every part known: open %v, holds %v, %d positions; want settled, false, 0", full.Open, full.Holds, full.Nodes)
 	}
-	var lost []rules.Move
-	for _, p := range first.Parts {
-		if p.Answered && len(p.Moves) > len(lost) {
-			lost = p.Moves
-		}
-	}
+	lost := deepestAnswered(first.Parts)
 	forget := func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) }
 	so.Known = knownFrom(first.Parts, forget)
 	plan, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
@@ -359,4 +349,16 @@ func TestAtLeastSplitPlan(t *testing.T) {
 	if settled.Open || settled.Holds {
 		t.Errorf("plan with the open lines asked: open %v, holds %v; want settled, false (the value is 2)", settled.Open, settled.Holds)
 	}
+}
+
+// deepestAnswered returns the moves of the first answered part with the
+// most moves.
+func deepestAnswered(parts []Part) []rules.Move {
+	var lost []rules.Move
+	for _, p := range parts {
+		if p.Answered && len(p.Moves) > len(lost) {
+			lost = p.Moves
+		}
+	}
+	return lost
 }

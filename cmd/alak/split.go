@@ -66,7 +66,7 @@ func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf sol
 		case b.Open:
 			fmt.Fprintf(e.stdout, "rules:    %s\n", r.String())
 			fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
-			fmt.Fprintf(e.stdout, "at least %s: not settled by the known parts; %d lines are open\n", solveNum(v), openParts(b.Parts))
+			fmt.Fprintf(e.stdout, "at least %s: not settled by the known parts; %d lines are open\n", solveNum(v), countParts(b.Parts, func(p solve.Part) bool { return p.Open }))
 		default:
 			solveWriteBound(e, g, b.Bound)
 		}
@@ -208,10 +208,11 @@ func openPartsJournal(path string, g *rules.Game) (*os.File, error) {
 	return f, nil
 }
 
-func openParts(ps []solve.Part) int {
+// countParts counts the parts for which is says yes.
+func countParts(ps []solve.Part, is func(solve.Part) bool) int {
 	n := 0
 	for _, p := range ps {
-		if p.Open {
+		if is(p) {
 			n++
 		}
 	}
@@ -219,11 +220,5 @@ func openParts(ps []solve.Part) int {
 }
 
 func answeredParts(ps []solve.Part) int {
-	n := 0
-	for _, p := range ps {
-		if p.Answered {
-			n++
-		}
-	}
-	return n
+	return countParts(ps, func(p solve.Part) bool { return p.Answered })
 }
