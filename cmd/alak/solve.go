@@ -192,11 +192,16 @@ func boundJSONFields(b solve.Bound) string {
 		solveNum(b.AtLeast), b.Holds, solveNum(b.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64))
 }
 
+// solveWriteHead prints the rules and the position an answer is about.
+func solveWriteHead(e *env, g *rules.Game) {
+	fmt.Fprintf(e.stdout, "rules:    %s\n", g.Rules().String())
+	fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
+}
+
 // solveWriteBound prints an --at-least answer as text.
 func solveWriteBound(e *env, g *rules.Game, b solve.Bound) {
 	v := b.AtLeast
-	fmt.Fprintf(e.stdout, "rules:    %s\n", g.Rules().String())
-	fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
+	solveWriteHead(e, g)
 	if b.Holds {
 		fmt.Fprintf(e.stdout, "at least %s: yes, the value is at least %s\n", solveNum(v), solveNum(b.Bound))
 	} else {

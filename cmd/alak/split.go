@@ -31,7 +31,7 @@ func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf sol
 			return fail(e, "solve", err)
 		}
 		so.Known = func(moves []rules.Move) (solve.Known, bool) {
-			k, ok := known[notation.PartMovesKey(r, append(append([]rules.Move(nil), root...), moves...))]
+			k, ok := known[notation.PartMovesKey(r, fromStart(root, moves))]
 			return k, ok
 		}
 		if !so.Plan {
@@ -64,8 +64,7 @@ func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf sol
 		switch {
 		case serr != nil:
 		case b.Open:
-			fmt.Fprintf(e.stdout, "rules:    %s\n", r.String())
-			fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
+			solveWriteHead(e, g)
 			fmt.Fprintf(e.stdout, "at least %s: not settled by the known parts; %d lines are open\n", solveNum(v), countParts(b.Parts, func(p solve.Part) bool { return p.Open }))
 		default:
 			solveWriteBound(e, g, b.Bound)
@@ -99,7 +98,7 @@ func splitWriteJSON(e *env, r rules.Rules, root []rules.Move, b solve.SplitBound
 	for i, p := range b.Parts {
 		q := part{Moves: []string{}, Answered: p.Answered, Known: p.Known, Open: p.Open, Nodes: p.Nodes,
 			Seconds: json.RawMessage(strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64))}
-		for _, m := range append(append([]rules.Move(nil), root...), p.Moves...) {
+		for _, m := range fromStart(root, p.Moves) {
 			q.Moves = append(q.Moves, notation.FormatMove(r, m))
 		}
 		if p.Answered {
@@ -131,7 +130,7 @@ func splitWriteJSON(e *env, r rules.Rules, root []rules.Move, b solve.SplitBound
 // splitPartLine is one sub-question as a line of a parts file: its moves
 // from the game's start (root, then the part's own) and what was found.
 func splitPartLine(root []rules.Move, p solve.Part) notation.PartLine {
-	l := notation.PartLine{Moves: append(append([]rules.Move(nil), root...), p.Moves...)}
+	l := notation.PartLine{Moves: fromStart(root, p.Moves)}
 	switch {
 	case p.Open:
 		l.Open = true
@@ -206,6 +205,12 @@ func openPartsJournal(path string, g *rules.Game) (*os.File, error) {
 		return nil, fmt.Errorf("--parts: %w", err)
 	}
 	return f, nil
+}
+
+// fromStart returns a part's moves from the game's start: the moves to the
+// split's position (root), then the part's own.
+func fromStart(root, moves []rules.Move) []rules.Move {
+	return append(append(make([]rules.Move, 0, len(root)+len(moves)), root...), moves...)
 }
 
 // countParts counts the parts for which is says yes.
