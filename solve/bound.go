@@ -26,6 +26,15 @@ type Bound struct {
 // (Solve) and compares. An error (cancelled, node limit, memory) means
 // nothing was proved.
 func AtLeast(ctx context.Context, g *rules.Game, v float64, opt Options) (Bound, error) {
+	return atLeast(ctx, g, v, opt, nil)
+}
+
+// atLeast is AtLeast. For positional linear Go, keep (when not nil) holds
+// the solver to search with: one of an earlier search on a board of the
+// same size is reset to g's line and keeps its table, whose entries hold
+// wherever their conditions do (pgSolver.reset); otherwise a new one is
+// made and left in keep.
+func atLeast(ctx context.Context, g *rules.Game, v float64, opt Options, keep **pgSolver) (Bound, error) {
 	start := time.Now()
 	out := Bound{AtLeast: v}
 	r := g.Rules()
@@ -44,7 +53,16 @@ func AtLeast(ctx context.Context, g *rules.Game, v float64, opt Options) (Bound,
 		out.Holds, out.Bound = res.Value >= v, res.Value
 		return out, nil
 	}
-	s := newPgSolverFor(ctx, g, opt, start)
+	var s *pgSolver
+	if keep != nil && *keep != nil && (*keep).n == r.Width {
+		s = *keep
+		s.reset(ctx, g, opt, start)
+	} else {
+		s = newPgSolverFor(ctx, g, opt, start)
+		if keep != nil {
+			*keep = s
+		}
+	}
 	s.total = 1
 	pos := g.Position()
 	// Black's margin m (komi aside) is a whole number: m - komi >= v

@@ -45,6 +45,11 @@ type SplitOptions struct {
 	// This is how an interrupted split resumes; the answer is then only as
 	// good as what Known says (each line can be asked again on its own).
 	Known func(moves []rules.Move) (Known, bool)
+	// FreshTables: every sub-question searches with an empty table, as
+	// AtLeastSplit did before tables were kept from one part to the next
+	// (positional linear Go; other rules always start empty). For
+	// measuring what keeping them saves.
+	FreshTables bool
 	// Plan: search nothing. Lines that Known does not settle are reported
 	// as open parts, and the answer says whether the known parts settle
 	// the question (SplitBound.Open). This lists what is left to ask.
@@ -131,6 +136,23 @@ type splitter struct {
 	start time.Time
 	mu    sync.Mutex
 	parts []Part
+	// idle holds the positional linear Go solvers not searching now, one
+	// made for each job at most: a part searches with the table an earlier
+	// part left (see pgSolver.reset for why that is sound), so a line split
+	// after its search was cut off starts from what that search proved.
+	idle []*pgSolver
+}
+
+// solver returns an idle solver, or nil when none is (the search makes one).
+func (sp *splitter) solver() *pgSolver {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if len(sp.idle) == 0 {
+		return nil
+	}
+	s := sp.idle[len(sp.idle)-1]
+	sp.idle = sp.idle[:len(sp.idle)-1]
+	return s
 }
 
 // ask runs one budgeted sub-question (no budget at the deepest level) and
@@ -152,7 +174,18 @@ func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
 	if len(moves) < sp.so.MaxDepth {
 		opt.MaxNodes = sp.so.Budget
 	}
-	b, err := AtLeast(sp.ctx, g, sp.v, opt)
+	var b Bound
+	if sp.so.FreshTables {
+		b, err = AtLeast(sp.ctx, g, sp.v, opt)
+	} else {
+		pg := sp.solver()
+		b, err = atLeast(sp.ctx, g, sp.v, opt, &pg)
+		if pg != nil {
+			sp.mu.Lock()
+			sp.idle = append(sp.idle, pg)
+			sp.mu.Unlock()
+		}
+	}
 	p = Part{Moves: moves, Nodes: b.Nodes, Elapsed: b.Elapsed}
 	switch {
 	case err == nil:

@@ -12,8 +12,9 @@ import (
 )
 
 // TestAtLeastSplit: with budgets small enough that most questions are
-// split, AtLeastSplit gives the answer the value implies, and its parts
-// prove it: checkSplitProof rebuilds the answer from the answered parts by
+// split, AtLeastSplit gives the answer the value implies, both with the
+// tables kept from part to part and with a fresh table a part, and its
+// parts prove it: checkSplitProof rebuilds the answer from the answered parts by
 // the minimax rule, without the splitter's code. The values are Ted
 // Drange's published table for 1×7 and 1×8 (2 and 3; TestSuperkoDrangeTable
 // checks the solver against it) and, for alak 9 (the non-superko path,
@@ -32,35 +33,44 @@ func TestAtLeastSplit(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, v := range c.at {
-			name := fmt.Sprintf("%v at least %v", c.g.Rules(), v)
-			before := c.g.Len()
-			b, err := AtLeastSplit(context.Background(), c.g, v, Options{MemoryMB: 16}, SplitOptions{Budget: c.budget, MaxDepth: c.depth})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if c.g.Len() != before {
-				t.Fatalf("%s: the game has %d moves after the split search, %d before", name, c.g.Len(), before)
-			}
-			if b.Holds != (c.value >= v) {
-				t.Errorf("%s: %v, but the value is %v", name, b.Holds, c.value)
-			}
-			if b.Holds && (b.Bound.Bound < v || b.Bound.Bound > c.value) || !b.Holds && (b.Bound.Bound >= v || b.Bound.Bound < c.value) {
-				t.Errorf("%s: holds %v with bound %v, value %v", name, b.Holds, b.Bound.Bound, c.value)
-			}
-			split := 0
-			for _, p := range b.Parts {
-				if !p.Answered {
-					split++
-				}
-			}
-			if split == 0 {
-				t.Errorf("%s: nothing was split with a budget of %d positions", name, c.budget)
-			}
-			holds, bound := checkSplitProof(t, name, c.g, b.Parts)
-			if holds != b.Holds || bound != b.Bound.Bound {
-				t.Errorf("%s: the parts prove holds %v, bound %v; the answer says %v, %v", name, holds, bound, b.Holds, b.Bound.Bound)
+			for _, fresh := range []bool{false, true} {
+				checkSplit(t, c.g, v, c.value, SplitOptions{Budget: c.budget, MaxDepth: c.depth, FreshTables: fresh})
 			}
 		}
+	}
+}
+
+// checkSplit asks AtLeastSplit whether g's value (value) is at least v and
+// checks the answer, that something was split, and the parts as a proof.
+func checkSplit(t *testing.T, g *rules.Game, v, value float64, so SplitOptions) {
+	t.Helper()
+	name := fmt.Sprintf("%v at least %v (fresh tables: %v)", g.Rules(), v, so.FreshTables)
+	before := g.Len()
+	b, err := AtLeastSplit(context.Background(), g, v, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if g.Len() != before {
+		t.Fatalf("%s: the game has %d moves after the split search, %d before", name, g.Len(), before)
+	}
+	if b.Holds != (value >= v) {
+		t.Errorf("%s: %v, but the value is %v", name, b.Holds, value)
+	}
+	if b.Holds && (b.Bound.Bound < v || b.Bound.Bound > value) || !b.Holds && (b.Bound.Bound >= v || b.Bound.Bound < value) {
+		t.Errorf("%s: holds %v with bound %v, value %v", name, b.Holds, b.Bound.Bound, value)
+	}
+	split := 0
+	for _, p := range b.Parts {
+		if !p.Answered {
+			split++
+		}
+	}
+	if split == 0 {
+		t.Errorf("%s: nothing was split with a budget of %d positions", name, so.Budget)
+	}
+	holds, bound := checkSplitProof(t, name, g, b.Parts)
+	if holds != b.Holds || bound != b.Bound.Bound {
+		t.Errorf("%s: the parts prove holds %v, bound %v; the answer says %v, %v", name, holds, bound, b.Holds, b.Bound.Bound)
 	}
 }
 
@@ -245,9 +255,9 @@ func TestAtLeastSplitKnown(t *testing.T) {
 		}
 	}
 
-	// Forget the deepest answered line that the proof used: only it (and
+	// Forget the deepest answered line that the proof needs: only it (and
 	// what replaces it) is searched again.
-	lost := deepestAnswered(again.Parts)
+	lost := deepestNeeded(t, g, 3.5, so, again.Parts)
 	so.Known = knownFrom(first.Parts, func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) })
 	part, err := AtLeastSplit(context.Background(), g, 3.5, Options{MemoryMB: 16}, so)
 	if err != nil {
@@ -301,7 +311,7 @@ func TestAtLeastSplitPlan(t *testing.T) {
 	if full.Open || full.Holds || full.Nodes != 0 {
 		t.Errorf("plan with every part known: open %v, holds %v, %d positions; want settled, false, 0", full.Open, full.Holds, full.Nodes)
 	}
-	lost := deepestAnswered(first.Parts)
+	lost := deepestNeeded(t, g, 2.5, so, first.Parts)
 	forget := func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) }
 	so.Known = knownFrom(first.Parts, forget)
 	plan, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
@@ -351,14 +361,29 @@ func TestAtLeastSplitPlan(t *testing.T) {
 	}
 }
 
-// deepestAnswered returns the moves of the first answered part with the
-// most moves.
-func deepestAnswered(parts []Part) []rules.Move {
-	var lost []rules.Move
+// deepestNeeded returns the moves of the deepest answered part the proof
+// needs: the first, among the deepest, whose loss leaves a plan over the
+// other parts open (a part asked and answered can still be unneeded, when
+// another move settled its node first).
+func deepestNeeded(t *testing.T, g *rules.Game, v float64, so SplitOptions, parts []Part) []rules.Move {
+	t.Helper()
+	so.Plan = true
+	best := []rules.Move(nil)
 	for _, p := range parts {
-		if p.Answered && len(p.Moves) > len(lost) {
-			lost = p.Moves
+		if !p.Answered || best != nil && len(p.Moves) <= len(best) {
+			continue
+		}
+		so.Known = knownFrom(parts, func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(p.Moves) })
+		plan, err := AtLeastSplit(context.Background(), g, v, Options{MemoryMB: 16}, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Open {
+			best = p.Moves
 		}
 	}
-	return lost
+	if best == nil {
+		t.Fatal("no answered part is needed by the proof")
+	}
+	return best
 }

@@ -584,6 +584,33 @@ func newPgSolverFor(ctx context.Context, g *rules.Game, opt Options, start time.
 	return s
 }
 
+// reset readies s for a new search of g's position (a board of s's size)
+// with opt's limits: the line becomes g's positions and the counters start
+// again, but the table is kept. That is sound for any history: an entry is
+// used only where its conditions hold on the current line (valid), which is
+// all the claim of docs/solver.md, method 4, needs; nothing in an entry
+// refers to the root of the search that stored it (refs at or below a
+// node's depth, the only ones tied to that search's line, are dropped
+// before it is stored), and only proved answers are stored, so a search cut
+// off at its budget leaves nothing false behind. Unknown notes (miss) are
+// tied to a deepening round, and the next search starts new rounds.
+func (s *pgSolver) reset(ctx context.Context, g *rules.Game, opt Options, start time.Time) {
+	for _, k := range s.path {
+		s.setLatest(k, 0)
+		s.cnt[s.class(k)] = 0
+	}
+	clear(s.on)
+	s.path = s.path[:0]
+	s.ctx, s.maxNodes, s.progress = ctx, opt.MaxNodes, opt.Progress
+	s.nodes, s.abort, s.done, s.total = 0, nil, 0, 0
+	s.start, s.lastProg = start, start
+	s.gen++
+	for i := 0; i <= g.Len(); i++ {
+		b, w, _, _ := g.PositionAt(i).Line()
+		s.push(pgPack(b, w))
+	}
+}
+
 // solveSuperko solves g under positional linear Go.
 func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	start := time.Now()

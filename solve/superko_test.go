@@ -407,3 +407,106 @@ func TestSuperkoValueOnly(t *testing.T) {
 		replaysToValue(t, name, g, one)
 	}
 }
+
+// bruteAtLeast reports whether Black's margin at g's position is at least v
+// (a whole number), by superkoBrute with the null window (v-1, v); ok is
+// false when that needs more than limit positions.
+func bruteAtLeast(g *rules.Game, v float64, limit int) (holds, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	nodes := 0
+	return superkoBrute(g.Clone(), v-1, v, &nodes, limit) >= v, true
+}
+
+// TestSuperkoKeptTable: one solver answers bound questions at positions of
+// many games in turn, keeping its table from each search to the next (as
+// AtLeastSplit's parts do), so entries stored under one history are offered
+// at positions with other histories, later positions of a game before
+// earlier ones as well as after. Every answer, and the bound it proves,
+// must agree with the brute force (superkoBrute, no table; on 1×5, where it
+// is too slow, the history-keyed search of method 3, exact by definition)
+// at the position with its own history.
+func TestSuperkoKeptTable(t *testing.T) {
+	for _, n := range []int{4, 5} {
+		var games [][]*rules.Game // the positions of each game, as games
+		for seed := range 8 {
+			g := superkoGame(t, n)
+			var line []*rules.Game
+			for step := 0; !g.Over() && step < 30; step++ {
+				line = append(line, g.Clone())
+				moves := g.LegalMoves(nil)
+				k := (step*7 + seed*5) % len(moves)
+				m := moves[k]
+				if m == rules.Pass && len(moves) > 1 {
+					m = moves[(k+1)%len(moves)]
+				}
+				if err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if seed%2 == 1 {
+				slices.Reverse(line)
+			}
+			games = append(games, line)
+		}
+		var pg *pgSolver
+		checked, reused := 0, 0
+		for round := 0; round < 30; round++ {
+			for _, line := range games {
+				if round >= len(line) {
+					continue
+				}
+				g := line[round]
+				var exact float64 // 1×5: the history-keyed search (method 3)
+				if n > 4 {
+					res, err := Solve(context.Background(), g, Options{MemoryMB: 16, MaxNodes: 3e5, ValueOnly: true, exactHistory: true})
+					if err != nil {
+						continue
+					}
+					exact = res.Value
+				}
+				for _, v := range []float64{-1, 1} {
+					want, ok := exact >= v, true
+					if n == 4 {
+						want, ok = bruteAtLeast(g, v, 1e5)
+					}
+					if !ok {
+						continue
+					}
+					if pg != nil {
+						reused++
+					}
+					b, err := atLeast(context.Background(), g, v, Options{MemoryMB: 16}, &pg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if b.Holds != want || b.Holds != (b.Bound >= v) {
+						t.Errorf("1×%d after %v, at least %v: holds %v, bound %v; reference: holds %v", n, g.Moves(), v, b.Holds, b.Bound, want)
+						continue
+					}
+					// The bound itself: at least b.Bound when it holds, below
+					// b.Bound+1 otherwise.
+					at := b.Bound
+					if !b.Holds {
+						at++
+					}
+					ok2, ok := exact >= at, true
+					if n == 4 {
+						ok2, ok = bruteAtLeast(g, at, 1e5)
+					}
+					if ok && ok2 != b.Holds {
+						t.Errorf("1×%d after %v, at least %v: proved bound %v (holds %v), but the reference says at least %v is %v", n, g.Moves(), v, b.Bound, b.Holds, at, ok2)
+					}
+					checked++
+				}
+			}
+		}
+		if checked < 150 || reused == 0 {
+			t.Errorf("1×%d: %d questions checked, %d with a kept table", n, checked, reused)
+		}
+		t.Logf("1×%d: %d questions checked with one kept table", n, checked)
+	}
+}

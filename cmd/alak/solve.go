@@ -81,6 +81,7 @@ func solveRun(e *env, args []string) int {
 	split := fs.Int64("split", 0, "with --at-least: split the question over the moves when one search passes this many positions (0: never)")
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
 	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory (1-64)")
+	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
 	plan := fs.Bool("plan", false, "with --split: search nothing; list the lines the --parts file leaves open")
 	partsFile := fs.String("parts", "", "with --split: a parts file, read first (lines it settles are not searched again) and added to as each part ends, so a stopped split resumes")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -104,7 +105,7 @@ func solveRun(e *env, args []string) int {
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
 	}
-	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: *jobs, Plan: *plan}
+	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: *jobs, Plan: *plan, FreshTables: *fresh}
 	switch {
 	case *split < 0:
 		return fail(e, "solve", fmt.Errorf("--split %d: want the positions one search may take before its question is split, 1 or more (0: never split)", *split))
