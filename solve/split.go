@@ -51,7 +51,8 @@ type SplitOptions struct {
 	// measuring what keeping them saves.
 	FreshTables bool
 	// Plan: search nothing. Lines that Known does not settle are reported
-	// as open parts, and the answer says whether the known parts settle
+	// as open parts (a line known to have been cut off is followed to the
+	// known lines below it at any depth: MaxDepth does not apply), and the answer says whether the known parts settle
 	// the question (SplitBound.Open). This lists what is left to ask.
 	Plan bool
 }
@@ -216,8 +217,12 @@ func (sp *splitter) known(moves []rules.Move) (Part, bool) {
 		p.Answered, p.Holds, p.Bound = true, true, k.Lower
 	case k.Upper < sp.v:
 		p.Answered, p.Holds, p.Bound = true, false, k.Upper
-	case !k.CutOff || len(moves) >= sp.so.MaxDepth:
-		return Part{}, false // nothing settled, and this line is searched in full anyway
+	case !k.CutOff:
+		return Part{}, false // nothing settled
+	case len(moves) >= sp.so.MaxDepth && !sp.so.Plan:
+		// A line this deep is searched in full anyway; a plan, which
+		// searches nothing, follows the known parts below it at any depth.
+		return Part{}, false
 	}
 	return p, true
 }

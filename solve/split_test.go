@@ -311,6 +311,12 @@ func TestAtLeastSplitPlan(t *testing.T) {
 	if full.Open || full.Holds || full.Nodes != 0 {
 		t.Errorf("plan with every part known: open %v, holds %v, %d positions; want settled, false, 0", full.Open, full.Holds, full.Nodes)
 	}
+	// A plan follows the known parts at any depth, whatever MaxDepth.
+	shallow := so
+	shallow.MaxDepth = 1
+	if p, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, shallow); err != nil || p.Open || p.Holds {
+		t.Errorf("plan with every part known and MaxDepth 1: open %v, holds %v, error %v; want settled, false", p.Open, p.Holds, err)
+	}
 	lost := deepestNeeded(t, g, 2.5, so, first.Parts)
 	forget := func(ms []rules.Move) bool { return fmt.Sprint(ms) == fmt.Sprint(lost) }
 	so.Known = knownFrom(first.Parts, forget)
