@@ -85,6 +85,11 @@ type Part struct {
 type SplitBound struct {
 	Bound
 	Parts []Part
+	// Proof is the answered parts the answer rests on, the leaves of its
+	// proof tree: at a node that one move settles, that move's proof; at
+	// one that needs every move, all of theirs. Asking each again and
+	// combining the answers by the minimax rule gives the answer again.
+	Proof []Part
 	// Open, with SplitOptions.Plan: the known parts do not settle the
 	// question (Holds and Bound mean nothing); the parts with Open set are
 	// the lines still to ask.
@@ -112,7 +117,7 @@ func AtLeastSplit(ctx context.Context, g *rules.Game, v float64, opt Options, so
 	}
 	sp := &splitter{ctx: ctx, v: v, opt: opt, so: so, start: time.Now()}
 	out := SplitBound{Bound: Bound{AtLeast: v}}
-	holds, bound, err := sp.node(g.Clone(), nil, nil)
+	holds, bound, proof, err := sp.node(g.Clone(), nil, nil)
 	out.Parts = sp.parts
 	for _, p := range sp.parts {
 		out.Nodes += p.Nodes
@@ -125,7 +130,7 @@ func AtLeastSplit(ctx context.Context, g *rules.Game, v float64, opt Options, so
 	if err != nil {
 		return out, err
 	}
-	out.Holds, out.Bound.Bound = holds, bound
+	out.Holds, out.Bound.Bound, out.Proof = holds, bound, proof
 	return out, nil
 }
 
@@ -236,26 +241,27 @@ func (sp *splitter) record(p Part) {
 	sp.mu.Unlock()
 }
 
-// node answers the question at g's position, reached by moves. tried, if
-// not nil, is the part already asked there.
-func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, float64, error) {
+// node answers the question at g's position, reached by moves, with the
+// answered parts the answer rests on. tried, if not nil, is the part
+// already asked there.
+func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, float64, []Part, error) {
 	if tried == nil {
 		p, err := sp.ask(g, moves)
 		if err != nil {
-			return false, 0, err
+			return false, 0, nil, err
 		}
 		tried = &p
 	}
 	if tried.Answered {
-		return tried.Holds, tried.Bound, nil
+		return tried.Holds, tried.Bound, []Part{*tried}, nil
 	}
 	if tried.Open {
-		return false, 0, errOpen
+		return false, 0, nil, errOpen
 	}
 	black := g.Position().ToMove() == rules.Black
 	kids := splitMoves(g)
 	if len(kids) == 0 { // a game not over has a move; say so rather than guess a bound
-		return false, 0, fmt.Errorf("no legal move after %v, and the game is not over", moves)
+		return false, 0, nil, fmt.Errorf("no legal move after %v, and the game is not over", moves)
 	}
 	// First every move's question with the budget, so that an easy answer
 	// that settles the node is found before any hard one is split; then
@@ -279,23 +285,24 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 		if sp.so.Jobs == 1 {
 			wg.Wait() // one at a time: stop at the first answer that settles the node
 			if errs[i] != nil {
-				return false, 0, errs[i]
+				return false, 0, nil, errs[i]
 			}
 			if first[i].Answered && first[i].Holds == black {
-				return first[i].Holds, first[i].Bound, nil
+				return first[i].Holds, first[i].Bound, []Part{first[i]}, nil
 			}
 		}
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return false, 0, err
+			return false, 0, nil, err
 		}
 	}
 	// The node holds (Black to move) or fails (White to move) by one move;
 	// otherwise it needs every move, and its bound is the best of theirs
 	// for the player to move.
 	best, have := 0.0, false
+	var proof []Part // every move's proof, when the node needs every move
 	settle := func(holds bool, bound float64) bool {
 		if holds == black {
 			return true
@@ -308,8 +315,9 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 	for i := range kids {
 		if first[i].Answered {
 			if settle(first[i].Holds, first[i].Bound) {
-				return first[i].Holds, first[i].Bound, nil
+				return first[i].Holds, first[i].Bound, []Part{first[i]}, nil
 			}
+			proof = append(proof, first[i])
 		}
 	}
 	open := false // in a plan, a move the known parts leave undecided
@@ -322,9 +330,9 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 			continue
 		}
 		if err := g.Play(m); err != nil {
-			return false, 0, err
+			return false, 0, nil, err
 		}
-		holds, bound, err := sp.node(g, extend(moves, m), &first[i])
+		holds, bound, sub, err := sp.node(g, extend(moves, m), &first[i])
 		if uerr := g.Undo(); uerr != nil && err == nil {
 			err = uerr
 		}
@@ -333,16 +341,17 @@ func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, 
 			continue
 		}
 		if err != nil {
-			return false, 0, err
+			return false, 0, nil, err
 		}
 		if settle(holds, bound) {
-			return holds, bound, nil
+			return holds, bound, sub, nil
 		}
+		proof = append(proof, sub...)
 	}
 	if open {
-		return false, 0, errOpen
+		return false, 0, nil, errOpen
 	}
-	return !black, best, nil
+	return !black, best, proof, nil
 }
 
 // extend returns a new slice: moves, then m.

@@ -72,6 +72,46 @@ func checkSplit(t *testing.T, g *rules.Game, v, value float64, so SplitOptions) 
 	if holds != b.Holds || bound != b.Bound.Bound {
 		t.Errorf("%s: the parts prove holds %v, bound %v; the answer says %v, %v", name, holds, bound, b.Holds, b.Bound.Bound)
 	}
+	checkProofParts(t, name, g, v, b)
+}
+
+// checkProofParts: the answer's Proof alone settles the question. A plan
+// is given only the proof's leaves (and, as cut off, the lines above them),
+// so every other line is open to it: it must still find the same answer.
+func checkProofParts(t *testing.T, name string, g *rules.Game, v float64, b SplitBound) {
+	t.Helper()
+	if len(b.Proof) == 0 || len(b.Proof) > len(b.Parts) {
+		t.Fatalf("%s: a proof of %d parts, of %d asked", name, len(b.Proof), len(b.Parts))
+	}
+	known := map[string]Known{}
+	for _, p := range b.Proof {
+		if !p.Answered {
+			t.Errorf("%s: the proof's part after %v was not answered", name, p.Moves)
+		}
+		k := Known{Lower: math.Inf(-1), Upper: math.Inf(1)}
+		if p.Holds {
+			k.Lower = p.Bound
+		} else {
+			k.Upper = p.Bound
+		}
+		known[fmt.Sprint(p.Moves)] = k
+		for i := range p.Moves {
+			if _, ok := known[fmt.Sprint(p.Moves[:i])]; !ok {
+				known[fmt.Sprint(p.Moves[:i])] = Known{Lower: math.Inf(-1), Upper: math.Inf(1), CutOff: true}
+			}
+		}
+	}
+	so := SplitOptions{Plan: true, MaxDepth: 1, Known: func(ms []rules.Move) (Known, bool) {
+		k, ok := known[fmt.Sprint(ms)]
+		return k, ok
+	}}
+	plan, err := AtLeastSplit(context.Background(), g, v, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Open || plan.Holds != b.Holds || plan.Bound.Bound != b.Bound.Bound {
+		t.Errorf("%s: the %d proof parts alone give open %v, holds %v, bound %v; the answer is %v, %v", name, len(b.Proof), plan.Open, plan.Holds, plan.Bound.Bound, b.Holds, b.Bound.Bound)
+	}
 }
 
 // checkSplitProof evaluates the parts as a proof tree: an answered part is

@@ -82,6 +82,7 @@ func solveRun(e *env, args []string) int {
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
 	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory (1-64)")
 	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
+	proofFile := fs.String("proof", "", "with --split: when the answer is settled, write the parts it rests on (the proof's leaves and the lines above them) to this file, as a parts file")
 	plan := fs.Bool("plan", false, "with --split: search nothing; list the lines the --parts file leaves open")
 	partsFile := fs.String("parts", "", "with --split: a parts file, read first (lines it settles are not searched again) and added to as each part ends, so a stopped split resumes")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -117,6 +118,10 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", fmt.Errorf("--jobs %d: want 1 to 64", *jobs))
 	case *partsFile != "" && *split == 0:
 		return fail(e, "solve", errors.New("--parts records the parts of a split: give --split B too"))
+	case *proofFile != "" && *split == 0:
+		return fail(e, "solve", errors.New("--proof writes the proof of a split: give --split B too"))
+	case *proofFile != "" && *proofFile == *partsFile:
+		return fail(e, "solve", errors.New("--proof and --parts name the same file: the proof is written to a file of its own"))
 	case *plan && *partsFile == "":
 		return fail(e, "solve", errors.New("--plan lists what a --parts file leaves open: give --split B and --parts FILE"))
 	}
@@ -138,7 +143,7 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", fmt.Errorf("a %s board has %d points: %w (alak prove takes any board)", r.SizeString(), r.Points(), solve.ErrUnsupported))
 	}
 	if *atLeast != "" {
-		return solveAtLeastRun(ctx, e, g, *atLeast, sf, so, *partsFile, *asJSON)
+		return solveAtLeastRun(ctx, e, g, *atLeast, sf, so, splitFiles{parts: *partsFile, proof: *proofFile}, *asJSON)
 	}
 	tab, err := openTable(*sf.tableDir, r)
 	if err != nil {
@@ -161,13 +166,13 @@ func solveRun(e *env, args []string) int {
 
 // solveAtLeastRun answers --at-least V for g's position: whether Black's
 // margin under perfect play is at least V, with the bound proved.
-func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, so solve.SplitOptions, partsFile string, asJSON bool) int {
+func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf solveFlags, so solve.SplitOptions, files splitFiles, asJSON bool) int {
 	v, err := strconv.ParseFloat(strings.TrimSpace(arg), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v*2 != math.Trunc(v*2) || math.Abs(v) > 1e6 {
 		return fail(e, "solve", fmt.Errorf("--at-least %q: want a margin for Black, a multiple of 0.5 such as 1 or -0.5", arg))
 	}
 	if so.Budget > 0 {
-		return solveSplitRun(ctx, e, g, v, sf, so, partsFile, asJSON)
+		return solveSplitRun(ctx, e, g, v, sf, so, files, asJSON)
 	}
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Progress: solveProgress(e)}
 	b, serr := solve.AtLeast(ctx, g, v, opt)

@@ -322,6 +322,70 @@ func TestSolveSplitParts(t *testing.T) {
 	}
 }
 
+// TestSolveSplitProof: --proof writes the parts a split's answer rests on;
+// a plan over that file alone settles the question the same way, searching
+// nothing; an unsettled plan writes no proof; misuse is refused.
+func TestSolveSplitProof(t *testing.T) {
+	dir := t.TempDir()
+	proof := filepath.Join(dir, "proof")
+	parts := filepath.Join(dir, "parts")
+	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16", "2"}
+	out, errOut, code := solveSession(t, append(args, "--parts", parts, "--proof", proof)...)
+	if code != 0 || !strings.Contains(out, "at least 3.5: no, the value is at most 3") {
+		t.Fatalf("split: status %d, %q %q", code, out, errOut)
+	}
+	data, err := os.ReadFile(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := os.ReadFile(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 4 || lines[0] != "rules: tromp-taylor size=8" || !strings.HasPrefix(lines[2], "# the proof that Black's margin is below 3.5: ") || lines[3] != "2: cut off (split)" {
+		t.Fatalf("proof file:\n%s", data)
+	}
+	leaves := 0
+	for _, l := range lines[3:] {
+		if strings.Contains(l, "cut off") {
+			continue
+		}
+		leaves++
+		if !strings.Contains(string(all), l+"\n") {
+			t.Errorf("proof line %q is not a line of the parts file", l)
+		}
+	}
+	if leaves == 0 || leaves >= strings.Count(string(all), "\n")-2 {
+		t.Errorf("%d proof leaves, of %d parts", leaves, strings.Count(string(all), "\n")-2)
+	}
+	out, errOut, code = solveSession(t, append(args, "--parts", proof, "--plan")...)
+	if code != 0 || !strings.Contains(out, "at least 3.5: no, the value is at most 3") || !strings.Contains(out, "searched: 0 positions") {
+		t.Errorf("plan over the proof alone: status %d, %q %q", code, out, errOut)
+	}
+	// Take a leaf out of the proof: the plan is open and writes no proof.
+	cut := strings.Replace(string(data), lines[len(lines)-1]+"\n", "", 1)
+	if err := os.WriteFile(proof, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(dir, "again")
+	out, errOut, code = solveSession(t, append(args, "--parts", proof, "--plan", "--proof", again)...)
+	if _, err := os.Stat(again); code == 0 || err == nil || !strings.Contains(errOut, "not settled") {
+		t.Errorf("plan without a leaf: status %d, proof written: %v, %q %q", code, err == nil, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3", "--proof", proof}, "give --split B too"},
+		{[]string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3", "--split", "3000", "--parts", proof, "--proof", proof}, "same file"},
+	} {
+		if _, errOut, code := solveSession(t, c.args...); code == 0 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q; want an error saying %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
 // TestPublishedParts: the parts file of docs/results.md ("1×12, openings 2
 // and 4, split further") proves what the page says it proves. --plan
 // searches nothing: it combines the file's answered lines by the minimax

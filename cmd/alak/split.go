@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"alak/notation"
 	"alak/rules"
@@ -21,7 +22,8 @@ import (
 // moves from the game's start, so the proof can be checked, each part asked
 // again on its own (alak solve --at-least V MOVES...), and a stopped split
 // resumed from its --parts file.
-func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf solveFlags, so solve.SplitOptions, partsFile string, asJSON bool) int {
+func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf solveFlags, so solve.SplitOptions, files splitFiles, asJSON bool) int {
+	partsFile := files.parts
 	r := g.Rules()
 	root := g.Moves()
 	var journal *os.File
@@ -78,7 +80,78 @@ func solveSplitRun(ctx context.Context, e *env, g *rules.Game, v float64, sf sol
 		fmt.Fprintf(e.stderr, "alak solve: %v; the whole question was not answered (%d parts were)\n", serr, answeredParts(b.Parts))
 		return 1
 	}
+	if files.proof != "" {
+		if b.Open {
+			fmt.Fprintf(e.stderr, "alak solve: --proof %s: not written, the question is not settled\n", files.proof)
+			return 1
+		}
+		if err := writeProof(files, g, b); err != nil {
+			return fail(e, "solve", err)
+		}
+	}
 	return 0
+}
+
+// splitFiles names the files of a split: --parts and --proof.
+type splitFiles struct{ parts, proof string }
+
+// writeProof writes the parts a settled split rests on (b.Proof) to
+// files.proof as a parts file: every line above a leaf as cut off, then the
+// leaf, in the order of the proof. A leaf taken from the --parts file keeps
+// the note it has there (its positions and seconds).
+func writeProof(files splitFiles, g *rules.Game, b solve.SplitBound) error {
+	r := g.Rules()
+	root := g.Moves()
+	notes := map[string]string{} // settled lines of the parts file: their notes
+	if files.parts != "" {
+		data, err := os.ReadFile(files.parts)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err == nil {
+			lines, err := notation.ReadParts(data, g)
+			if err != nil {
+				return fmt.Errorf("--parts %s: %w", files.parts, err)
+			}
+			for _, l := range lines {
+				if !l.CutOff && !l.Open {
+					notes[fmt.Sprintf("%s %v %v", notation.PartMovesKey(r, l.Moves), l.Lower, l.Bound)] = l.Note
+				}
+			}
+		}
+	}
+	var out strings.Builder
+	out.WriteString(notation.PartsHeader(g))
+	fmt.Fprintf(&out, "# the proof that Black's margin is %s: %d parts\n", proofClaim(b.Bound), len(b.Proof))
+	done := map[string]bool{}
+	for _, p := range b.Proof {
+		for i := 0; i < len(p.Moves); i++ {
+			above := fromStart(root, p.Moves[:i])
+			key := notation.PartMovesKey(r, above)
+			if !done[key] {
+				done[key] = true
+				out.WriteString(notation.FormatPartLine(r, notation.PartLine{Moves: above, CutOff: true, Note: "split"}) + "\n")
+			}
+		}
+		l := splitPartLine(root, p)
+		if p.Known {
+			l.Note = notes[fmt.Sprintf("%s %v %v", notation.PartMovesKey(r, l.Moves), l.Lower, l.Bound)]
+		}
+		done[notation.PartMovesKey(r, l.Moves)] = true
+		out.WriteString(notation.FormatPartLine(r, l) + "\n")
+	}
+	if err := os.WriteFile(files.proof, []byte(out.String()), 0o644); err != nil {
+		return fmt.Errorf("--proof: %w", err)
+	}
+	return nil
+}
+
+// proofClaim says what a bound answer proves: "at least 2", "below 2".
+func proofClaim(b solve.Bound) string {
+	if b.Holds {
+		return "at least " + solveNum(b.AtLeast)
+	}
+	return "below " + solveNum(b.AtLeast)
 }
 
 // splitWriteJSON writes the answer and its parts; when the split stopped
