@@ -182,8 +182,13 @@ func checkSplitProof(t *testing.T, name string, g *rules.Game, parts []Part) (bo
 
 // TestAtLeastSplitJobs: sub-questions searched two at a time give the same
 // answer as one at a time (run with -race, this checks the concurrency).
+// The proved bounds may differ: they are fail-soft, and with tables kept
+// from part to part they depend on which table a part found, which with two
+// jobs depends on timing; both must lie between the threshold and the
+// value (2, Drange's table).
 func TestAtLeastSplitJobs(t *testing.T) {
 	g := superkoGame(t, 7)
+	const value = 2
 	for _, v := range []float64{0, 2.5} {
 		one, err := AtLeastSplit(context.Background(), g, v, Options{MemoryMB: 16}, SplitOptions{Budget: 1024, MaxDepth: 3})
 		if err != nil {
@@ -193,8 +198,13 @@ func TestAtLeastSplitJobs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if one.Holds != two.Holds || one.Bound.Bound != two.Bound.Bound {
-			t.Errorf("1×7 at least %v: one job %v (bound %v), two jobs %v (bound %v)", v, one.Holds, one.Bound.Bound, two.Holds, two.Bound.Bound)
+		if one.Holds != two.Holds || one.Holds != (value >= v) {
+			t.Errorf("1×7 at least %v: one job %v, two jobs %v; the value is %v", v, one.Holds, two.Holds, value)
+		}
+		for _, b := range []float64{one.Bound.Bound, two.Bound.Bound} {
+			if one.Holds && (b < v || b > value) || !one.Holds && (b >= v || b < value) {
+				t.Errorf("1×7 at least %v: bound %v (holds %v), but the value is %v", v, b, one.Holds, value)
+			}
 		}
 		checkSplitProof(t, "1×7, two jobs", g, two.Parts)
 	}
