@@ -52,8 +52,9 @@ type SplitOptions struct {
 	FreshTables bool
 	// Plan: search nothing. Lines that Known does not settle are reported
 	// as open parts (a line known to have been cut off is followed to the
-	// known lines below it at any depth: MaxDepth does not apply), and the answer says whether the known parts settle
-	// the question (SplitBound.Open). This lists what is left to ask.
+	// known lines below it at any depth: MaxDepth does not apply), and the
+	// answer says whether the known parts settle the question
+	// (SplitBound.Open). This lists what is left to ask.
 	Plan bool
 }
 
@@ -161,6 +162,16 @@ func (sp *splitter) solver() *pgSolver {
 	return s
 }
 
+// release makes s idle again for the next part (nil: nothing to keep).
+func (sp *splitter) release(s *pgSolver) {
+	if s == nil {
+		return
+	}
+	sp.mu.Lock()
+	sp.idle = append(sp.idle, s)
+	sp.mu.Unlock()
+}
+
 // ask runs one budgeted sub-question (no budget at the deepest level) and
 // records it; the part is not Answered when the budget ran out. moves is
 // kept, not copied: callers pass a slice of their own (extend).
@@ -186,11 +197,7 @@ func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
 	} else {
 		pg := sp.solver()
 		b, err = atLeast(sp.ctx, g, sp.v, opt, &pg)
-		if pg != nil {
-			sp.mu.Lock()
-			sp.idle = append(sp.idle, pg)
-			sp.mu.Unlock()
-		}
+		sp.release(pg)
 	}
 	p = Part{Moves: moves, Nodes: b.Nodes, Elapsed: b.Elapsed}
 	switch {
