@@ -478,7 +478,7 @@ func TestPublishedProof(t *testing.T) {
 			114, 35, 1},
 		{"at least 2 after 2", "2", []string{"2"}, "tromp-taylor-12-at-least-2.txt", "",
 			"# tables kept from part to part", "tromp-taylor-12-at-least-2-fresh.txt", "at least 2: yes, the value is at least 2",
-			165, 78, 2},
+			165, 79, 1},
 		{"below 3", "3", nil, "tromp-taylor-12-at-least-3.txt", "",
 			"# the run at 04e4b7d, tables kept", "tromp-taylor-12-at-least-3-fresh.txt", "at least 3: no, the value is at most 2",
 			17, 12, 0},
