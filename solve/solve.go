@@ -26,6 +26,12 @@ type Options struct {
 	// exactHistory makes the solver key every value by the whole history
 	// (slow, exact by definition); tests use it to check graph mode.
 	exactHistory bool
+	// ringSets, when positive, makes the superko solver's ring of S sets
+	// (superko.go) as long as that many whole sets, and ringWritten, when
+	// not nil, is told how many words were written to it: tests use them
+	// to make the ring wrap and to see that it did.
+	ringSets    int
+	ringWritten *uint64
 }
 
 // Progress reports how a long solve is going.

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"time"
+	"unsafe"
 
 	"alak/rules"
 )
@@ -53,19 +54,21 @@ type pgRef struct {
 
 // pgEntry is a transposition-table slot: bounds lo <= value <= hi for the
 // player to move, in the canonical orientation. Beside it are its
-// conditions: in pgSolver.slab, S, the boards its subtree played, as a set
-// of mirror classes (a board and its mirror image are one class); in
-// pgSolver.dref, D, the nd earlier boards whose presence it used. It holds
-// under every history that contains every board of D and no board of a
-// class of S.
+// conditions: S, the boards its subtree played, as a set of mirror classes
+// (a board and its mirror image are one class), kept as its ns words that
+// are not zero, from soff on in pgSolver's ring; and in pgSolver.dref, D,
+// the nd earlier boards whose presence it used. It holds under every
+// history that contains every board of D and no board of a class of S.
 type pgEntry struct {
 	key   pgBoard
-	flags uint8 // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
+	soff  uint64 // where S starts in the ring, counted from the ring's first write
+	flags uint8  // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
 	lo    int8
 	hi    int8
 	move  int8 // best move: a point, -1 pass, -2 none
 	work  uint8
 	nd    uint8
+	ns    uint16
 }
 
 // pgMaxD is the most boards a table entry's D holds; a result that rests on
@@ -92,12 +95,21 @@ type pgSolver struct {
 	miss   []pgMiss // unknown answers of the current deepening round (superko_id.go)
 	gen    uint32
 	// S sets are bitsets over the mirror classes of the legal boards.
-	// slab holds S for every table slot, dref its D (pgMaxD boards a
-	// slot); sets[d] and refs[d] gather S and the refs of the node at
-	// depth d while it is searched.
-	words int
-	cls   []int32 // the mirror class of a board, by ternary index; -1 for a board with a chain without liberties
-	slab  []uint64
+	// A table slot's S is kept sparse, as the words that are not zero
+	// (ringJ their indices, ringX the words) in a ring written in order:
+	// head counts the words ever written, and an entry whose words were
+	// written over since (soff+ringLen < head) is no longer used. dref
+	// holds D (pgMaxD boards a slot); sets[d] and refs[d] gather S and the
+	// refs of the node at depth d while it is searched, and scratch (with
+	// scratchJ, its words that are not zero) merges two sets.
+	words    int
+	cls      []int32 // the mirror class of a board, by ternary index; -1 for a board with a chain without liberties
+	ringJ    []uint32
+	ringX    []uint64
+	ringLen  uint64
+	head     uint64
+	scratch  []uint64
+	scratchJ []int32
 	// touched[d] lists the words of sets[d] that are not zero.
 	touched [][]int32
 	dref    []pgBoard
@@ -169,14 +181,26 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	if mb <= 0 {
 		mb = 256
 	}
-	per := 16 + 8*s.words + 8*pgMaxD + 12 // entry, S, D, and half a pgMiss
+	// A slot takes its entry, D and half a pgMiss, and its S some words
+	// of the ring: the sizes measured on 1×13 (at most 127 words not zero
+	// in a set, mostly fewer than 16) give a ring of about 32 words a slot.
+	fixed := int(unsafe.Sizeof(pgEntry{})) + 8*pgMaxD + int(unsafe.Sizeof(pgMiss{}))/2
+	ring := min(s.words, 32)
 	size := 1 << 10
-	for size*2*per <= mb<<20 && size < 1<<min(24, 4+2*n) {
+	for size*2*(fixed+12*ring) <= mb<<20 && size < 1<<min(24, 4+2*n) {
 		size *= 2
 	}
+	rl := max(mb<<20-size*fixed, 0) / 12
+	rl = max(min(rl, size*s.words), 4*s.words)
+	if opt.ringSets > 0 {
+		rl = opt.ringSets * s.words
+	}
+	s.ringLen = uint64(rl)
+	s.ringJ = make([]uint32, rl)
+	s.ringX = make([]uint64, rl)
+	s.scratch = make([]uint64, s.words)
 	s.tt = make([]pgEntry, size)
 	s.ttMask = uint64(size/2 - 1)
-	s.slab = make([]uint64, size*s.words)
 	s.dref = make([]pgBoard, size*pgMaxD)
 	s.miss = make([]pgMiss, size/2)
 	for d := 0; d < n; d++ {
@@ -237,16 +261,15 @@ func (s *pgSolver) addClass(d int32, c int32) {
 	set[c>>6] |= 1 << (c & 63)
 }
 
-// orSet adds the words of src (a whole set) to the set of depth d.
-func (s *pgSolver) orSet(d int32, src []uint64) {
+// orSet adds a sparse set (words xs at the indices js) to the set of
+// depth d.
+func (s *pgSolver) orSet(d int32, js []uint32, xs []uint64) {
 	set := s.sets[d]
-	for j, x := range src {
-		if x != 0 {
-			if set[j] == 0 {
-				s.touched[d] = append(s.touched[d], int32(j))
-			}
-			set[j] |= x
+	for k, j := range js {
+		if set[j] == 0 {
+			s.touched[d] = append(s.touched[d], int32(j))
 		}
+		set[j] |= xs[k]
 	}
 }
 
@@ -436,10 +459,46 @@ func (s *pgSolver) slot(key pgBoard, flags uint8) uint64 {
 	return (mix(key^uint64(flags)<<56) & s.ttMask) * 2
 }
 
-// conds returns the S set and the D boards of table slot i.
-func (s *pgSolver) conds(i uint64) (S []uint64, D []pgBoard) {
-	w := uint64(s.words)
-	return s.slab[i*w : (i+1)*w], s.dref[i*pgMaxD : i*pgMaxD+uint64(s.tt[i].nd)]
+// conds returns the S set (indices and words) and the D boards of table
+// slot i; ok is false when the ring has been written over S since.
+func (s *pgSolver) conds(i uint64) (js []uint32, xs []uint64, D []pgBoard, ok bool) {
+	e := &s.tt[i]
+	D = s.dref[i*pgMaxD : i*pgMaxD+uint64(e.nd)]
+	if e.ns == 0 {
+		return nil, nil, D, true
+	}
+	if !s.intact(e) {
+		return nil, nil, D, false
+	}
+	o := e.soff % s.ringLen
+	return s.ringJ[o : o+uint64(e.ns)], s.ringX[o : o+uint64(e.ns)], D, true
+}
+
+// intact reports whether the ring still holds e's S.
+func (s *pgSolver) intact(e *pgEntry) bool { return e.ns == 0 || e.soff+s.ringLen >= s.head }
+
+// writeSet writes the words of a dense set set whose words not zero are
+// listed in js to the ring, where they fit without wrapping, and returns
+// where they start; ok is false for a set too big to keep.
+func (s *pgSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool) {
+	n := uint64(len(js))
+	if n == 0 {
+		return 0, true
+	}
+	if n > s.ringLen/4 || n > 1<<16-1 {
+		return 0, false
+	}
+	if o := s.head % s.ringLen; o+n > s.ringLen {
+		s.head += s.ringLen - o // start again at the ring's beginning
+	}
+	off = s.head
+	o := off % s.ringLen
+	for k, j := range js {
+		s.ringJ[o+uint64(k)] = uint32(j)
+		s.ringX[o+uint64(k)] = set[j]
+	}
+	s.head += n
+	return off, true
 }
 
 // valid reports whether the entry of slot i, stored for the board of the
@@ -450,7 +509,10 @@ func (s *pgSolver) conds(i uint64) (S []uint64, D []pgBoard) {
 // (it also refuses the entry when a board's mirror image is on the line),
 // so it can only refuse more.
 func (s *pgSolver) valid(i uint64, mirrored bool) bool {
-	S, D := s.conds(i)
+	js, xs, D, ok := s.conds(i)
+	if !ok {
+		return false
+	}
 	for _, b := range D {
 		if mirrored {
 			b = s.mirror(b)
@@ -461,24 +523,12 @@ func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 	}
 	// The node's own board is on the line (at the end, and above it after
 	// passes); it is not a condition, but its mirror image, if it is on
-	// the line too, is. Whichever is shorter is scanned: the line, or the
-	// words of S.
-	if len(s.path) < s.words {
-		k := s.path[len(s.path)-1]
-		for _, x := range s.path[:len(s.path)-1] {
-			if x == k {
-				continue
-			}
-			if c := s.class(x); S[c>>6]>>(c&63)&1 != 0 {
-				return false
-			}
-		}
-		return true
-	}
+	// the line too, is: its class is left out of the test while it has no
+	// other board on the line.
 	own := s.class(s.tt[i].key)
-	ow := int(own >> 6)
-	for j, x := range S {
-		x &= s.on[j]
+	ow := uint32(own >> 6)
+	for k, j := range js {
+		x := xs[k] & s.on[j]
 		if j == ow && s.cnt[own] == 1 {
 			x &^= 1 << (own & 63)
 		}
@@ -492,14 +542,14 @@ func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 // use adds the conditions of the entry of slot i, found valid at the node
 // at depth d, to the node's: D as refs at their latest depths, and S.
 func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
-	S, D := s.conds(i)
+	js, xs, D, _ := s.conds(i) // valid: the ring holds S
 	for _, b := range D {
 		if mirrored {
 			b = s.mirror(b)
 		}
 		s.addRef(d, b, s.latest(b)-1)
 	}
-	s.orSet(d, S)
+	s.orSet(d, js, xs)
 }
 
 // pgPassPhase is where the pass comes in the move order of a node whose
@@ -520,9 +570,9 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 	var slot uint64
 	keep := false // the slot holds the hit: keep its conditions and add the new ones
 	switch {
-	case hit != nil && *a == *hit:
+	case hit != nil && *a == *hit && s.intact(a):
 		slot, keep = i, true
-	case hit != nil && *c == *hit:
+	case hit != nil && *c == *hit && s.intact(c):
 		slot, keep = i+1, true
 	case a.flags&pgUsed != 0 && (c.flags&pgUsed == 0 || c.work < a.work):
 		slot = i + 1
@@ -542,8 +592,11 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 	// the refs of the node; a result that rests on too many is dropped.
 	var dbuf [pgMaxD]pgBoard
 	D := dbuf[:0]
+	var oldJ []uint32
+	var oldX []uint64
 	if keep {
-		_, old := s.conds(slot)
+		var old []pgBoard
+		oldJ, oldX, old, _ = s.conds(slot)
 		D = append(D, old...)
 	}
 	for _, r := range s.refs[d] {
@@ -559,16 +612,35 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 		}
 		D = append(D, b)
 	}
+	// S: the node's set, with the kept entry's merged in.
+	set, js := s.sets[d], s.touched[d]
+	if len(oldJ) > 0 {
+		sc := s.scratch
+		s.scratchJ = s.scratchJ[:0]
+		for k, j := range oldJ {
+			sc[j] = oldX[k]
+			s.scratchJ = append(s.scratchJ, int32(j))
+		}
+		for _, j := range js {
+			if sc[j] == 0 {
+				s.scratchJ = append(s.scratchJ, j)
+			}
+			sc[j] |= set[j]
+		}
+		set, js = sc, s.scratchJ
+		defer func() {
+			for _, j := range s.scratchJ {
+				sc[j] = 0
+			}
+		}()
+	}
+	off, ok := s.writeSet(set, js)
+	if !ok {
+		return
+	}
+	e.soff, e.ns = off, uint16(len(js))
 	e.nd = uint8(len(D))
 	copy(s.dref[slot*pgMaxD:], D)
-	S, _ := s.conds(slot)
-	if !keep {
-		clear(S)
-	}
-	set := s.sets[d]
-	for _, j := range s.touched[d] {
-		S[j] |= set[j]
-	}
 	s.tt[slot] = e
 }
 
@@ -622,6 +694,9 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 		return res, nil
 	}
 	s := newPgSolverFor(ctx, g, opt, start)
+	if opt.ringWritten != nil {
+		defer func() { *opt.ringWritten = s.head }()
+	}
 	pos := g.Position()
 	komi := r.Komi
 	moves := g.LegalMoves(nil)

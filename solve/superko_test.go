@@ -194,6 +194,11 @@ func TestSuperkoWithHistories(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// The same with a ring of S sets that wraps (see
+				// TestSuperkoSmallRing).
+				if small, err := solveSuperko(context.Background(), g, Options{MemoryMB: 16, ringSets: 4}); err != nil || small.Value != res.Value || !maps.Equal(small.Moves, res.Moves) {
+					t.Errorf("%s after %v: %v %v; with a small ring %v %v (%v)", g.Position(), g.Moves(), res.Value, res.Moves, small.Value, small.Moves, err)
+				}
 				if r.n == 4 {
 					mustCheck(t, g, res, 1e6)
 					checked++
@@ -508,5 +513,44 @@ func TestSuperkoKeptTable(t *testing.T) {
 			t.Errorf("1×%d: %d questions checked, %d with a kept table", n, checked, reused)
 		}
 		t.Logf("1×%d: %d questions checked with one kept table", n, checked)
+	}
+}
+
+// TestSuperkoSmallRing: the table's S sets live in a ring that later
+// entries write over (an entry whose set was written over is no longer
+// used). With a ring of a few sets only, so that it wraps many times, the
+// value and every move's value of 1×4 to 1×6 must be those of a solve
+// whose ring never wraps, and on 1×4 those of the history-keyed search
+// (method 3, which keeps no such table; it takes minutes on 1×5).
+func TestSuperkoSmallRing(t *testing.T) {
+	for n := 4; n <= 6; n++ {
+		g := superkoGame(t, n)
+		var bigW, smallW uint64
+		big, err := Solve(context.Background(), g, Options{MemoryMB: 64, ringWritten: &bigW})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets := 4 // the room of a few whole sets; most sets are far smaller
+		if n == 6 {
+			sets = 16
+		}
+		small, err := Solve(context.Background(), g, Options{MemoryMB: 64, ringSets: sets, ringWritten: &smallW})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if small.Value != big.Value || !maps.Equal(small.Moves, big.Moves) {
+			t.Errorf("1×%d: small ring %v %v; large ring %v %v", n, small.Value, small.Moves, big.Value, big.Moves)
+		}
+		ring := uint64(sets * newPgSolver(context.Background(), n, Options{MemoryMB: 1}).words)
+		if smallW < 5*ring {
+			t.Errorf("1×%d: %d words written to a ring of %d: it did not wrap often enough to test anything", n, smallW, ring)
+		}
+		t.Logf("1×%d: value %v; a ring of %d words was written %d words (%d positions); the large ring %d words (%d positions)", n, small.Value, ring, smallW, small.Nodes, bigW, big.Nodes)
+		if n == 4 {
+			agreesWithHistorySearch(t, fmt.Sprintf("1×%d (small ring)", n), g, func(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
+				opt.ringSets = sets
+				return solveSuperko(ctx, g, opt)
+			})
+		}
 	}
 }
