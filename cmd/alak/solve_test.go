@@ -450,9 +450,9 @@ func TestPublishedParts(t *testing.T) {
 }
 
 // TestPublishedProof: the proofs of docs/results.md ("1×12 is worth at
-// least 2", its opening 2 too, and "1×12 is worth exactly 2") settle their
-// questions alone, every leaf of them is a line of the data file, and every
-// leaf that was answered with tables kept from part to part is settled the
+// least 2", its opening 2 too, "1×12 is worth exactly 2" and "1×13 is
+// worth at least 0") settle their questions alone, every leaf of them is a
+// line of the data file, and every leaf that was answered with tables kept from part to part is settled the
 // same way by the searches with an empty table of the fresh-checks file
 // (one search each, or an old-style split), but for the few the page counts
 // as not settled there. The first proof is a published file; the others are
@@ -469,26 +469,34 @@ func TestPublishedProof(t *testing.T) {
 		kept    string // the comment after which the data file's kept-table lines stand
 		fresh   string
 		settled string
-		leaves  int // at least this many leaves
+		size    string // the board's points; empty: 12
+		leaves  int    // at least this many leaves
 		checked int // at least this many kept-table leaves settled alike by the fresh file
 		open    int // exactly this many kept-table leaves the fresh file does not settle (results.md counts them)
 	}{
 		{"at least 2", "2", nil, "tromp-taylor-12-at-least-2.txt", "tromp-taylor-12-at-least-2-proof.txt",
 			"# tables kept from part to part", "tromp-taylor-12-at-least-2-fresh.txt", "at least 2: yes, the value is at least 2",
-			114, 35, 1},
+			"", 114, 35, 1},
 		{"at least 2 after 2", "2", []string{"2"}, "tromp-taylor-12-at-least-2.txt", "",
 			"# tables kept from part to part", "tromp-taylor-12-at-least-2-fresh.txt", "at least 2: yes, the value is at least 2",
-			165, 79, 1},
+			"", 165, 79, 1},
 		{"below 3", "3", nil, "tromp-taylor-12-at-least-3.txt", "",
 			"# the run at 04e4b7d, tables kept", "tromp-taylor-12-at-least-3-fresh.txt", "at least 3: no, the value is at most 2",
-			17, 12, 0},
+			"", 17, 12, 0},
+		{"1×13 at least 0", "0", nil, "tromp-taylor-13-at-least-0.txt", "",
+			"# Every line below was answered with tables kept", "tromp-taylor-13-at-least-0-fresh.txt", "at least 0: yes, the value is at least 0",
+			"13", 21, 21, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, c.data))
 			if err != nil {
 				t.Fatal(err)
 			}
-			base := []string{"solve", "--rules", "tromp-taylor", "--size", "12", "--at-least", c.bound, "--split", "80000000", "--plan"}
+			size := c.size
+			if size == "" {
+				size = "12"
+			}
+			base := []string{"solve", "--rules", "tromp-taylor", "--size", size, "--at-least", c.bound, "--split", "80000000", "--plan"}
 			proofFile := filepath.Join(dir, c.proof)
 			if c.proof == "" {
 				proofFile = filepath.Join(t.TempDir(), "proof.txt")
