@@ -450,14 +450,15 @@ func TestPublishedParts(t *testing.T) {
 }
 
 // TestPublishedProof: the proofs of docs/results.md ("1×12 is worth at
-// least 2", its opening 2 too, "1×12 is worth exactly 2" and "1×13 is
-// worth at least 0") settle their questions alone, every leaf of them is a
-// line of the data file, and every leaf that was answered with tables kept from part to part is settled the
-// same way by the searches with an empty table of the fresh-checks file
-// (one search each, or an old-style split), but for the few the page counts
-// as not settled there. The first proof is a published file; the others are
-// written by --plan --proof from the data file. Like TestPublishedParts
-// this checks the page's reading of its data by --plan, searching nothing.
+// least 2", its opening 2 too, "1×12 is worth exactly 2", and the two
+// halves of "1×13 is worth 0") settle their questions alone, every leaf of
+// them is a line of the data file, and every leaf that was answered with
+// tables kept from part to part is settled the same way by the searches
+// with an empty table of the fresh-checks file (one search each, or an
+// old-style split), but for the few the page counts as not settled there.
+// The first proof is a published file; the others are written by --plan
+// --proof from the data file. Like TestPublishedParts this checks the
+// page's reading of its data by --plan, searching nothing.
 func TestPublishedProof(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "data")
 	for _, c := range []struct {
@@ -471,8 +472,8 @@ func TestPublishedProof(t *testing.T) {
 		settled string
 		size    string // the board's points; empty: 12
 		leaves  int    // at least this many leaves
-		checked int // at least this many kept-table leaves settled alike by the fresh file
-		open    int // exactly this many kept-table leaves the fresh file does not settle (results.md counts them)
+		checked int    // at least this many kept-table leaves settled alike by the fresh file
+		open    int    // exactly this many kept-table leaves the fresh file does not settle (results.md counts them)
 	}{
 		{"at least 2", "2", nil, "tromp-taylor-12-at-least-2.txt", "tromp-taylor-12-at-least-2-proof.txt",
 			"# tables kept from part to part", "tromp-taylor-12-at-least-2-fresh.txt", "at least 2: yes, the value is at least 2",
@@ -486,6 +487,9 @@ func TestPublishedProof(t *testing.T) {
 		{"1×13 at least 0", "0", nil, "tromp-taylor-13-at-least-0.txt", "",
 			"# Every line below was answered with tables kept", "tromp-taylor-13-at-least-0-fresh.txt", "at least 0: yes, the value is at least 0",
 			"13", 21, 21, 0},
+		{"1×13 below 1", "1", nil, "tromp-taylor-13-at-least-1.txt", "",
+			"# Every line below was answered with tables kept", "tromp-taylor-13-at-least-1-fresh.txt", "at least 1: no, the value is at most 0",
+			"13", 18, 12, 6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, c.data))
