@@ -183,7 +183,8 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	}
 	// A slot takes its entry, D and half a pgMiss, and its S some words
 	// of the ring: the sizes measured on 1×13 (at most 127 words not zero
-	// in a set, mostly fewer than 16) give a ring of about 32 words a slot.
+	// in a set, mostly fewer than 16) give the table as many slots as
+	// leave the ring at least 32 words a slot, and the ring the rest.
 	fixed := int(unsafe.Sizeof(pgEntry{})) + 8*pgMaxD + int(unsafe.Sizeof(pgMiss{}))/2
 	ring := min(s.words, 32)
 	size := 1 << 10
@@ -628,13 +629,13 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 			sc[j] |= set[j]
 		}
 		set, js = sc, s.scratchJ
-		defer func() {
-			for _, j := range s.scratchJ {
-				sc[j] = 0
-			}
-		}()
 	}
 	off, ok := s.writeSet(set, js)
+	if len(oldJ) > 0 {
+		for _, j := range s.scratchJ {
+			s.scratch[j] = 0
+		}
+	}
 	if !ok {
 		return
 	}
