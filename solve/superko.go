@@ -478,9 +478,9 @@ func (s *pgSolver) conds(i uint64) (js []uint32, xs []uint64, D []pgBoard, ok bo
 // intact reports whether the ring still holds e's S.
 func (s *pgSolver) intact(e *pgEntry) bool { return e.ns == 0 || e.soff+s.ringLen >= s.head }
 
-// writeSet writes the words of a dense set set whose words not zero are
-// listed in js to the ring, where they fit without wrapping, and returns
-// where they start; ok is false for a set too big to keep.
+// writeSet appends to the ring the words of a dense set that are not zero
+// (their indices listed in js), where they fit without wrapping, and
+// returns where they start; ok is false for a set too big to keep.
 func (s *pgSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool) {
 	n := uint64(len(js))
 	if n == 0 {
