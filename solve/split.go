@@ -191,14 +191,12 @@ func (sp *splitter) ask(g *rules.Game, moves []rules.Move) (p Part, err error) {
 	if len(moves) < sp.so.MaxDepth {
 		opt.MaxNodes = sp.so.Budget
 	}
-	var b Bound
-	if sp.so.FreshTables {
-		b, err = AtLeast(sp.ctx, g, sp.v, opt)
-	} else {
-		pg := sp.solver()
-		b, err = atLeast(sp.ctx, g, sp.v, opt, &pg)
-		sp.release(pg)
+	pg := sp.solver()
+	if sp.so.FreshTables && pg != nil {
+		pg.forget()
 	}
+	b, err := atLeast(sp.ctx, g, sp.v, opt, &pg)
+	sp.release(pg)
 	p = Part{Moves: moves, Nodes: b.Nodes, Elapsed: b.Elapsed}
 	switch {
 	case err == nil:

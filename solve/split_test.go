@@ -443,3 +443,52 @@ func deepestNeeded(t *testing.T, g *rules.Game, v float64, so SplitOptions, part
 	}
 	return best
 }
+
+// TestFreshTablesAskAsNew: with FreshTables every part is searched as a
+// new solver would search it (the splitter empties the table it keeps
+// rather than allocating another, which held twice --memory): each part's
+// answer and position count equal those of AtLeast, a new solver, asked
+// the same question with the same budget after the same moves.
+func TestFreshTablesAskAsNew(t *testing.T) {
+	g := superkoGame(t, 8)
+	const budget = 3000
+	opt := Options{MemoryMB: 16}
+	b, err := AtLeastSplit(context.Background(), g, 3, opt, SplitOptions{Budget: budget, MaxDepth: 4, FreshTables: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	searched := 0
+	for _, p := range b.Parts {
+		if p.Known || p.Open {
+			continue
+		}
+		h := g.Clone()
+		for _, m := range p.Moves {
+			if err := h.Play(m); err != nil {
+				t.Fatalf("part %v: %v", p.Moves, err)
+			}
+		}
+		o := opt
+		if len(p.Moves) < 4 {
+			o.MaxNodes = budget
+		}
+		nb, err := AtLeast(context.Background(), h, 3, o)
+		switch {
+		case errors.Is(err, ErrNodeLimit):
+			if p.Answered {
+				t.Errorf("part %v: answered in the split (%d positions), cut off alone", p.Moves, p.Nodes)
+			}
+		case err != nil:
+			t.Fatalf("part %v: %v", p.Moves, err)
+		case !p.Answered || nb.Holds != p.Holds || nb.Bound != p.Bound:
+			t.Errorf("part %v: answered %v, holds %v, bound %v in the split; alone holds %v, bound %v", p.Moves, p.Answered, p.Holds, p.Bound, nb.Holds, nb.Bound)
+		}
+		if nb.Nodes != p.Nodes {
+			t.Errorf("part %v: %d positions in the split, %d alone", p.Moves, p.Nodes, nb.Nodes)
+		}
+		searched++
+	}
+	if searched < 3 {
+		t.Fatalf("only %d parts searched; the test needs a budget that splits", searched)
+	}
+}

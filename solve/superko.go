@@ -684,6 +684,16 @@ func (s *pgSolver) reset(ctx context.Context, g *rules.Game, opt Options, start 
 	}
 }
 
+// forget empties s's table, so that the next search (after reset) starts
+// as a new solver's would, in the memory s already holds: a new solver
+// would allocate a second table while the garbage collector still held the
+// first, twice the memory asked for. The deepening notes (miss) need no
+// clearing: reset starts a new generation.
+func (s *pgSolver) forget() {
+	clear(s.tt)
+	s.head = 0
+}
+
 // solveSuperko solves g under positional linear Go.
 func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	start := time.Now()
