@@ -595,3 +595,22 @@ func TestPublished12Line(t *testing.T) {
 		}
 	}
 }
+
+// TestPublished13Openings checks the 1×13 best openings of results.md by
+// --plan over the published parts (no search): each of Black's first moves
+// up to mirror keeps "at least 0" except 1. The answers come from the runs
+// described in the data file's comments.
+func TestPublished13Openings(t *testing.T) {
+	file := filepath.Join("..", "..", "docs", "data", "tromp-taylor-13-openings.txt")
+	for _, c := range []struct{ move, want string }{
+		{"1", "at least 0: no, the value is at most -1"},
+		{"3", "at least 0: yes"}, {"4", "at least 0: yes"}, {"5", "at least 0: yes"},
+		{"6", "at least 0: yes"}, {"7", "at least 0: yes"}, {"pass", "at least 0: yes"},
+	} {
+		out, errOut, code := solveSession(t, "solve", "--rules", "tromp-taylor", "--size", "13", "--at-least", "0",
+			"--split", "20000000", "--plan", "--parts", file, c.move)
+		if code != 0 || !strings.Contains(out, c.want) || !strings.Contains(out, "searched: 0 positions") {
+			t.Errorf("after %s: status %d, %q %q; want %q from the parts alone", c.move, code, firstLines(out, 4), errOut, c.want)
+		}
+	}
+}
