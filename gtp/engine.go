@@ -1,15 +1,16 @@
 package gtp
 
 import (
+	"alak/internal/clip"
 	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
+	"alak/internal/version"
 	"alak/notation"
 	"alak/rules"
 )
@@ -41,38 +42,7 @@ func NewEngine(r rules.Rules, p Player) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{Name: "alak", Version: buildVersion(), rules: r, game: g, player: p}, nil
-}
-
-// buildVersion is the module version, or the commit it was built from, or
-// "devel".
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if dirty {
-		rev += "-dirty"
-	}
-	return rev
+	return &Engine{Name: "alak", Version: version.String(), rules: r, game: g, player: p}, nil
 }
 
 // Rules returns the rules the engine plays.
@@ -325,7 +295,7 @@ func cmdClearBoard(e *Engine, _ context.Context, _ []string) (string, error) {
 func cmdKomi(e *Engine, _ context.Context, args []string) (string, error) {
 	r := e.rules
 	if err := r.Set("komi", args[0]); err != nil {
-		return "", fmt.Errorf("syntax error: komi %q: komi is a multiple of 0.5, such as 0, 0.5 or -2", args[0])
+		return "", fmt.Errorf("syntax error: komi %q: komi is a number from -1000 to 1000, such as 0, 0.5, 6.75 or 0.3", clip.Text(args[0]))
 	}
 	g, err := rules.NewGame(r)
 	if err != nil {

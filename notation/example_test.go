@@ -32,7 +32,7 @@ func Example() {
 	//  a b c d e f
 	// Game over: Black wins 3-0 (White has no legal move). Stones: x 3, o 0.
 	// Black wins 3-0 (White has no legal move)
-	// (;FF[4]GM[1]CA[UTF-8]AP[alak]SZ[6:1]RU[alak]RE[B+3]
+	// (;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[6:1]RU[alak]RE[B+3]
 	// ;B[aa];W[da];B[ea];W[fa];B[ba];W[ca];B[ea];W[aa];B[ba];W[fa]
 	// ;B[da];W[ca];B[aa];W[ea];B[da]
 	// )

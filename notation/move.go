@@ -7,22 +7,11 @@ import (
 	"alak/rules"
 )
 
-// FormatMove writes a move in the form the project prints everywhere
-// (replay, solve, JSON): a placement as its point (FormatPoint), a slide as
-// "from-to" with 1-based slots, "pass", "resign".
-func FormatMove(r rules.Rules, m rules.Move) string {
-	switch {
-	case m == rules.Pass:
-		return "pass"
-	case m == rules.Resign:
-		return "resign"
-	case m.IsSlide():
-		return Number(m.From()) + "-" + Number(m.To())
-	case m.IsPlace():
-		return FormatPoint(r, m.Point())
-	}
-	return "none"
-}
+// FormatMove writes a move in the one form the project prints and stores
+// everywhere (replay, solve, JSON, the server): rules.Rules.MoveText, a
+// placement as its point (FormatPoint), a slide as "from-to" with 1-based
+// slots, "pass", "resign".
+func FormatMove(r rules.Rules, m rules.Move) string { return r.MoveText(m) }
 
 // ParseMove reads a move in any notation the project accepts: "pass",
 // "resign", a slide "from-to" (also "from to") under sliding rules, and a

@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"alak/internal/clip"
 	"bufio"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ var moveListKeys = []string{"rules", "position", "prisoners", "black", "white", 
 //	4 3 1 5 4
 //
 // The first line gives the rules (rules.Rules.String); a set-up start adds
-// "# position: DIAGRAM x|o"; names, date and result follow as "# black:",
+// "# position: DIAGRAM x|o" (with " passes=N" when it follows passes); names, date and result follow as "# black:",
 // "# white:", "# date:", "# result:". Moves are written as FormatMove writes
 // them, ten to a line; a comment follows its move on lines starting "# ".
 func WriteMoveList(w io.Writer, rec Record) error {
@@ -40,7 +41,11 @@ func WriteMoveList(w io.Writer, rec Record) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# rules: %s\n", r.String())
 	if rec.isSetUp() {
-		fmt.Fprintf(bw, "# position: %s %c\n", start.String(), start.ToMove().Symbol())
+		fmt.Fprintf(bw, "# position: %s %c", start.String(), start.ToMove().Symbol())
+		if n := start.Passes(); n > 0 {
+			fmt.Fprintf(bw, " passes=%d", n)
+		}
+		bw.WriteByte('\n')
 		if hasPrisoners(start) {
 			fmt.Fprintf(bw, "# prisoners: %d-%d\n", start.Prisoners(rules.Black), start.Prisoners(rules.White))
 		}
@@ -95,6 +100,9 @@ func oneLine(s string) string {
 // first move, # starts a comment that runs to the end of the line and
 // belongs to the move before it.
 func ReadMoveList(data []byte) (Record, error) {
+	if len(data) > MaxRecordBytes {
+		return Record{}, tooLong(len(data))
+	}
 	text := strings.TrimPrefix(string(data), "\xef\xbb\xbf")
 	rec := Record{Rules: rules.MustPreset("alak")}
 	header := map[string]string{}
@@ -127,15 +135,10 @@ func ReadMoveList(data []byte) (Record, error) {
 			return fmt.Errorf("%w: move list: %w", ErrNotation, err)
 		}
 		if v, ok := header["position"]; ok {
-			diagram, side, _ := strings.Cut(strings.TrimSpace(v), " ")
 			bad := func(err error) error {
-				return fmt.Errorf("%w: move list line %d: position %q: %w; write the diagram and the player to move, such as x--o/O x", ErrNotation, headerLine["position"], v, err)
+				return fmt.Errorf("%w: move list line %d: position %q: %w; write the diagram and the player to move, such as x--o/O x", ErrNotation, headerLine["position"], clip.Text(v), err)
 			}
-			toMove, err := rules.ParseColor(side)
-			if err != nil {
-				return bad(err)
-			}
-			pos, err := rules.ParseDiagram(rec.Rules, diagram, toMove)
+			pos, err := rules.ParsePosition(rec.Rules, v)
 			if err != nil {
 				return bad(err)
 			}

@@ -12,9 +12,6 @@ import (
 // ErrNotation is wrapped by every error about text this package cannot read.
 var ErrNotation = errors.New("bad notation")
 
-// gtpLetters are the GTP column letters: A to Z without I.
-const gtpLetters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-
 // Letter returns the mail server's name of point p (0-based) on a line:
 // "a" for the first point up to "z" for the 26th; "" beyond.
 func Letter(p int) string {
@@ -30,36 +27,11 @@ func Number(p int) string { return strconv.Itoa(p + 1) }
 // GTPColumn returns the GTP column name of column x (0-based): A to Z
 // skipping I for the first 25 columns, then, as this project's extension for
 // lines longer than 25 points, two letters AA, AB, ... (again skipping I).
-func GTPColumn(x int) string {
-	if x < 25 {
-		return gtpLetters[x : x+1]
-	}
-	x -= 25
-	return gtpLetters[x/25:x/25+1] + gtpLetters[x%25:x%25+1]
-}
-
-func parseGTPColumn(s string) (int, bool) {
-	s = strings.ToUpper(s)
-	idx := func(b byte) int { return strings.IndexByte(gtpLetters, b) }
-	switch len(s) {
-	case 1:
-		if i := idx(s[0]); i >= 0 {
-			return i, true
-		}
-	case 2:
-		if a, b := idx(s[0]), idx(s[1]); a >= 0 && b >= 0 {
-			return 25 + a*25 + b, true
-		}
-	}
-	return 0, false
-}
+func GTPColumn(x int) string { return rules.Column(x) }
 
 // GTPVertex returns the GTP vertex of point p: column letters then the row
 // number, row 1 at the bottom. A line is one row: point 3 is "C1".
-func GTPVertex(r rules.Rules, p int) string {
-	x, y := p%r.Width, p/r.Width
-	return GTPColumn(x) + strconv.Itoa(r.Height-y)
-}
+func GTPVertex(r rules.Rules, p int) string { return r.Vertex(p) }
 
 // ParseGTPVertex reads a GTP vertex such as "C1" or "c3" (any case).
 func ParseGTPVertex(r rules.Rules, s string) (int, error) {
@@ -68,7 +40,7 @@ func ParseGTPVertex(r rules.Rules, s string) (int, error) {
 	for i < len(t) && (t[i] < '0' || t[i] > '9') {
 		i++
 	}
-	x, ok := parseGTPColumn(t[:i])
+	x, ok := rules.ParseColumn(t[:i])
 	row, err := strconv.Atoi(t[i:])
 	if !ok || err != nil || i == 0 {
 		return 0, fmt.Errorf("%w: %q is not a GTP vertex: a column letter (A-Z without I) and a row number, such as C1", ErrNotation, s)

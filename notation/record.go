@@ -2,7 +2,11 @@ package notation
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
@@ -165,9 +169,45 @@ func ResultString(o rules.Outcome) string {
 // ReadRecord reads a record in either format: SGF when the text starts
 // with "(" (after blank space), a plain move list otherwise.
 func ReadRecord(data []byte) (Record, error) {
+	if len(data) > MaxRecordBytes {
+		return Record{}, tooLong(len(data))
+	}
 	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(t) > 0 && t[0] == '(' {
 		return ReadSGF(data)
 	}
 	return ReadMoveList(data)
+}
+
+// ReadRecordFile reads a record file (SGF or a move list) of at most
+// MaxRecordBytes, without reading more of a larger file than that. The
+// errors say whether the file is missing, not a regular file, or too long.
+func ReadRecordFile(path string) (Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Record{}, fmt.Errorf("%s: no such file", path)
+		}
+		return Record{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Record{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return Record{}, fmt.Errorf("%s is not a regular file, so not a record", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxRecordBytes+1))
+	if err != nil {
+		return Record{}, err
+	}
+	if len(data) > MaxRecordBytes {
+		return Record{}, fmt.Errorf("%s: %w", path, tooLong(int(st.Size())))
+	}
+	rec, err := ReadRecord(data)
+	if err != nil {
+		return rec, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil
 }

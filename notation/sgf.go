@@ -1,12 +1,14 @@
 package notation
 
 import (
+	"alak/internal/clip"
 	"bufio"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"alak/internal/version"
 	"alak/rules"
 )
 
@@ -24,7 +26,8 @@ func sgfPoint(w, p int) string {
 }
 
 // sgfMove writes a move as an SGF property value: a point, a slide as four
-// letters (from, then to: this project's extension), "" for a pass.
+// letters (from, then to: the value of this project's XB and XW), "" for a
+// pass.
 func sgfMove(w int, m rules.Move) string {
 	switch {
 	case m == rules.Pass:
@@ -40,9 +43,23 @@ var sgfEscaper = strings.NewReplacer(`\`, `\\`, `]`, `\]`)
 
 func sgfText(s string) string { return sgfEscaper.Replace(s) }
 
-// sgfSize writes SZ: n:1 for a line (columns first), w:h for a grid.
+// sgfSize writes SZ: n for a square grid (FF[4] forbids the composed form
+// there), n:1 for a line (columns first), w:h for other grids.
 func sgfSize(r rules.Rules) string {
+	if r.Width == r.Height {
+		return strconv.Itoa(r.Width)
+	}
 	return strconv.Itoa(r.Width) + ":" + strconv.Itoa(r.Height)
+}
+
+// MaxRecordBytes bounds the text ReadSGF, ReadMoveList and ReadRecord
+// accept: a game of the longest board with every move commented fits in a
+// fraction of it.
+const MaxRecordBytes = 4 << 20
+
+// tooLong says that a record's text is past MaxRecordBytes.
+func tooLong(n int) error {
+	return fmt.Errorf("%w: the record is %d bytes; records of at most %d bytes (4 MiB) are read", ErrNotation, n, MaxRecordBytes)
 }
 
 // sgfRules writes RU: the preset name and the options changed from it, the
@@ -55,11 +72,15 @@ func sgfRules(r rules.Rules) string {
 	return strings.Join(append([]string{name}, r.Changed(false)...), " ")
 }
 
-// WriteSGF writes rec as an SGF FF[4] game: GM[1], SZ[n:1] for a line or
-// SZ[w:h] for a grid, RU[preset options], KM when komi is set, PB, PW, DT,
-// RE, a set-up start as AB/AW/PL plus XD[diagram], moves as B[..]/W[..]
-// (a pass is B[], a slide four letters such as B[aada]) and comments as C.
-// See docs/notation.md.
+// WriteSGF writes rec as an SGF FF[4] game: GM[1], AP[alak:VERSION],
+// SZ[n:1] for a line, SZ[n] for a square grid and SZ[w:h] for another
+// grid, RU[preset options], KM when komi is set, PB, PW, DT, RE, a set-up
+// start as AB/AW/PL plus XD[diagram] (and XP[b:w] for prisoners taken
+// before it, XN[k] for the passes that led to it), placements as B[..]/W[..]
+// (a pass is B[]), and comments as C. A slide is not a Go move, so it is
+// written in this project's private properties XB and XW, four letters
+// such as XB[aada] (the slot left, then the slot reached), where a Go reader
+// sees no move at all rather than a wrong one. See docs/notation.md.
 func WriteSGF(w io.Writer, rec Record) error {
 	r := rec.Rules
 	if err := r.Validate(); err != nil {
@@ -82,7 +103,8 @@ func WriteSGF(w io.Writer, rec Record) error {
 	}
 	bw := bufio.NewWriter(w)
 	prop := func(id, v string) { fmt.Fprintf(bw, "%s[%s]", id, sgfText(v)) }
-	bw.WriteString("(;FF[4]GM[1]CA[UTF-8]AP[alak]")
+	bw.WriteString("(;FF[4]GM[1]CA[UTF-8]")
+	prop("AP", "alak:"+version.String())
 	bw.WriteString("SZ[" + sgfSize(r) + "]")
 	prop("RU", sgfRules(r))
 	if r.Komi != 0 {
@@ -110,6 +132,9 @@ func WriteSGF(w io.Writer, rec Record) error {
 		if hasPrisoners(start) {
 			prop("XP", fmt.Sprintf("%d:%d", start.Prisoners(rules.Black), start.Prisoners(rules.White)))
 		}
+		if n := start.Passes(); n > 0 {
+			prop("XN", strconv.Itoa(n))
+		}
 	}
 	if c := rec.Comments[0]; c != "" {
 		prop("C", c)
@@ -121,7 +146,11 @@ func WriteSGF(w io.Writer, rec Record) error {
 			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, FormatMove(r, m))
 		}
 		bw.WriteString(";")
-		prop([]string{"B", "W"}[c], sgfMove(r.Width, m))
+		id := []string{"B", "W"}[c]
+		if m.IsSlide() {
+			id = []string{"XB", "XW"}[c]
+		}
+		prop(id, sgfMove(r.Width, m))
 		if t := rec.Comments[i+1]; t != "" {
 			prop("C", t)
 		}
@@ -300,6 +329,9 @@ func sgfCoords(v string, w, h int) (int, bool) {
 // DT, RE, AB/AW/AE/PL or XD for a set-up start, B/W moves and C comments.
 // It checks the form of every move, not its legality: Record.Game does.
 func ReadSGF(data []byte) (Record, error) {
+	if len(data) > MaxRecordBytes {
+		return Record{}, tooLong(len(data))
+	}
 	p := &sgfParser{s: strings.TrimPrefix(string(data), "\xef\xbb\xbf")}
 	nodes, err := p.tree(0)
 	if err != nil {
@@ -377,12 +409,15 @@ func ReadSGF(data []byte) (Record, error) {
 		var cmt []string
 		for _, pr := range n.props {
 			switch pr.id {
-			case "B", "W":
+			case "B", "W", "XB", "XW":
 				if m != nil {
 					return rec, fmt.Errorf("%w: SGF at byte %d: a node holds at most one move", ErrNotation, pr.at)
 				}
+				if len(moves) >= rules.MaxGameMoves {
+					return rec, fmt.Errorf("%w: SGF at byte %d: more than %d moves", ErrNotation, pr.at, rules.MaxGameMoves)
+				}
 				c := rules.Black
-				if pr.id == "W" {
+				if pr.id == "W" || pr.id == "XW" {
 					c = rules.White
 				}
 				m = &mv{c: c, v: strings.TrimSpace(pr.vals[0]), at: pr.at}
@@ -392,7 +427,7 @@ func ReadSGF(data []byte) (Record, error) {
 						cmt = append(cmt, v)
 					}
 				}
-			case "AB", "AW", "AE", "XD", "XP", "PL":
+			case "AB", "AW", "AE", "XD", "XP", "XN", "PL":
 				if i > 0 {
 					return rec, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
 				}
@@ -425,7 +460,14 @@ func ReadSGF(data []byte) (Record, error) {
 			start, err = start.WithPrisoners(b, w)
 		}
 		if err != nil {
-			return rec, fmt.Errorf("%w: SGF XP[%s]: %w", ErrNotation, xp, err)
+			return rec, fmt.Errorf("%w: SGF XP[%s]: %w", ErrNotation, clip.Text(xp), err)
+		}
+	}
+	if xn, ok := get("XN"); ok {
+		text, _ := start.MarshalText()
+		start, err = rules.ParsePosition(r, string(text)+" passes="+strings.TrimSpace(xn))
+		if err != nil {
+			return rec, fmt.Errorf("%w: SGF XN[%s]: %w", ErrNotation, clip.Text(xn), err)
 		}
 	}
 	rec.Start = start

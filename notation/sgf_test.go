@@ -23,7 +23,7 @@ func TestWriteSGFAlak6(t *testing.T) {
 	if err := WriteSGF(&buf, rec); err != nil {
 		t.Fatal(err)
 	}
-	want := "(;FF[4]GM[1]CA[UTF-8]AP[alak]SZ[6:1]RU[alak]PB[Alan Baljeu]PW[White]DT[2001-12-30]RE[B+3]\n" +
+	want := "(;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[6:1]RU[alak]PB[Alan Baljeu]PW[White]DT[2001-12-30]RE[B+3]\n" +
 		";B[aa];W[da];B[ea];W[fa];B[ba];W[ca];B[ea];W[aa];B[ba];W[fa]C[(forced)]\n" +
 		";B[da];W[ca]C[(to do otherwise would lose 4-2)];B[aa];W[ea];B[da]\n)\n"
 	if buf.String() != want {
@@ -43,7 +43,7 @@ func TestWriteSGFSetUpAndSlides(t *testing.T) {
 	if err := WriteSGF(&buf, Record{Rules: r, Start: start, Moves: places([]int{2})}); err != nil {
 		t.Fatal(err)
 	}
-	want := "(;FF[4]GM[1]CA[UTF-8]AP[alak]SZ[6:1]RU[alak]AB[aa]AW[da][fa]PL[B]XD[x--o/O]\n;B[ba]\n)\n"
+	want := "(;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[6:1]RU[alak]AB[aa]AW[da][fa]PL[B]XD[x--o/O]\n;B[ba]\n)\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -55,9 +55,78 @@ func TestWriteSGFSetUpAndSlides(t *testing.T) {
 	if err := WriteSGF(&buf, Record{Rules: gr, Moves: []rules.Move{rules.Slide(3, 4)}}); err != nil {
 		t.Fatal(err)
 	}
-	want = "(;FF[4]GM[1]CA[UTF-8]AP[alak]SZ[11:1]RU[golf]\n;B[daea]\n)\n"
+	// A slide is written in the private XB/XW, never in B/W, where a Go
+	// reader would take the four letters for a malformed point or a pass.
+	want = "(;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[11:1]RU[golf]\n;XB[daea]\n)\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+// TestWriteSGFSizeAndVersion is the regression test of issue 18's defect
+// 4: FF[4] writes a square board's size as SZ[n] (the composed form SZ[n:n]
+// is only for rectangles), and AP names the program with its version.
+func TestWriteSGFSizeAndVersion(t *testing.T) {
+	for _, c := range []struct{ rules, sz string }{
+		{"alterigo size=5x5", "SZ[5]"},
+		{"alterigo size=3x2", "SZ[3:2]"},
+		{"alak size=7", "SZ[7:1]"},
+	} {
+		r, err := rules.Parse(c.rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, Record{Rules: r}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.sz) || strings.Contains(buf.String(), "SZ[5:5]") {
+			t.Errorf("%s: got %s, want %s", c.rules, buf.String(), c.sz)
+		}
+		if !strings.Contains(buf.String(), "AP[alak:") {
+			t.Errorf("%s: AP does not carry the version: %s", c.rules, buf.String())
+		}
+		back, err := ReadSGF(buf.Bytes())
+		if err != nil || back.Rules.String() != r.String() {
+			t.Errorf("%s: read back as %v, %v", c.rules, back.Rules, err)
+		}
+	}
+}
+
+// TestReadSGFRealKomi: a Go file's KM[6.75] is a real komi and is read as
+// one (issue 18, defect 4); it was refused as not a multiple of 0.5.
+func TestReadSGFRealKomi(t *testing.T) {
+	rec, err := ReadSGF([]byte("(;GM[1]FF[4]SZ[5]RU[alterigo score=area]KM[6.75];B[cc])"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Rules.Komi != 6.75 {
+		t.Errorf("komi %v, want 6.75", rec.Rules.Komi)
+	}
+}
+
+// TestReadSGFOldSlides: files written before the XB/XW scheme hold slides
+// as four letters in B and W; they are still read.
+func TestReadSGFOldSlides(t *testing.T) {
+	rec, err := ReadSGF([]byte("(;FF[4]GM[1]SZ[11:1]RU[golf];B[daea])"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Moves) != 1 || rec.Moves[0] != rules.Slide(3, 4) {
+		t.Errorf("moves %v, want the slide 4-5", rec.Moves)
+	}
+}
+
+// TestReadSGFTooLong: a record past MaxRecordBytes is refused before it is
+// parsed (issue 18, defect 6: a 50 MB file took 2.75 GB), and the error
+// does not echo the text.
+func TestReadSGFTooLong(t *testing.T) {
+	data := []byte("(;C[" + strings.Repeat("x", MaxRecordBytes) + "])")
+	for _, read := range []func([]byte) (Record, error){ReadSGF, ReadMoveList, ReadRecord} {
+		_, err := read(data)
+		if err == nil || !strings.Contains(err.Error(), "at most") || len(err.Error()) > 200 {
+			t.Errorf("error %v", err)
+		}
 	}
 }
 
@@ -148,7 +217,8 @@ func TestReadSGFErrors(t *testing.T) {
 		{"bad size", "(;SZ[0:1])", "SZ[n:1] for a line"},
 		{"big grid", "(;SZ[20:20])", "grids are at most 19x19"},
 		{"bad rules", "(;RU[Japanese])", "RU[Japanese]"},
-		{"bad komi", "(;KM[0.3])", "KM[0.3]"},
+		{"bad komi", "(;KM[7,5])", "KM[7,5]"},
+		{"huge komi", "(;KM[1e9])", "KM[1e9]"},
 		{"bad PL", "(;PL[Z])", "PL[B] or PL[W]"},
 		{"off board", "(;SZ[6:1];B[ga])", "move 1 B[ga]"},
 		{"row off the line", "(;SZ[6:1];B[ab])", "a line is row a"},

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"alak/internal/clip"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"strings"
 )
 
@@ -39,29 +41,97 @@ func (pos Position) String() string {
 	return b.String()
 }
 
-// MarshalText writes the diagram and the player to move: "x--oX- o".
+// MarshalText writes the position in full: the diagram, the player to
+// move, then, when they are not zero, the prisoners each side took before
+// (Black's first) and the consecutive passes that led to it:
+// "x--oX- o", "x-o--- x prisoners=2-1 passes=1". The rules are not part of
+// it: ParsePosition reads it back under given rules.
 func (pos Position) MarshalText() ([]byte, error) {
-	return []byte(pos.String() + " " + string(pos.toMove.Symbol())), nil
+	if pos.e == nil {
+		return nil, fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
+	}
+	s := pos.String() + " " + string(pos.toMove.Symbol())
+	if pos.prisoners != [2]int16{} {
+		s += fmt.Sprintf(" prisoners=%d-%d", pos.prisoners[Black], pos.prisoners[White])
+	}
+	if pos.passes > 0 {
+		s += fmt.Sprintf(" passes=%d", pos.passes)
+	}
+	return []byte(s), nil
 }
 
-// UnmarshalText reads what MarshalText writes. The rules are the receiver's
-// if it has any, otherwise the alak preset; the size is the diagram's.
+// UnmarshalText reads what MarshalText writes under the receiver's rules.
+// A position without rules (the zero Position) cannot be read into: the
+// text does not say the rules, so use ParsePosition.
 func (pos *Position) UnmarshalText(b []byte) error {
-	r := MustPreset("alak")
-	if pos.e != nil {
-		r = pos.e.r
+	if pos.e == nil {
+		return fmt.Errorf("%w: a position's text does not hold its rules; read it with ParsePosition(rules, text)", ErrSetup)
 	}
-	diagram, side, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-	toMove, err := ParseColor(side)
-	if err != nil {
-		return err
-	}
-	p, err := ParseDiagram(r, diagram, toMove)
+	p, err := ParsePosition(pos.e.r, string(b))
 	if err != nil {
 		return err
 	}
 	*pos = p
 	return nil
+}
+
+// ParsePosition reads a position as MarshalText writes it under the rules r.
+// The board's size is the diagram's.
+func ParsePosition(r Rules, text string) (Position, error) {
+	f := strings.Fields(text)
+	if len(f) < 2 {
+		return Position{}, fmt.Errorf("%w: position %q: the diagram is followed by the player to move: write x (black) or o (white), as in x--oX- o", ErrSetup, clip.Text(text))
+	}
+	toMove, err := ParseColor(f[1])
+	if err != nil {
+		return Position{}, err
+	}
+	pos, err := ParseDiagram(r, f[0], toMove)
+	if err != nil {
+		return Position{}, err
+	}
+	var black, white, passes int
+	seen := map[string]bool{}
+	for _, kv := range f[2:] {
+		k, v, _ := strings.Cut(kv, "=")
+		if seen[k] {
+			return Position{}, fmt.Errorf("%w: position %q: %s is given twice", ErrSetup, clip.Text(text), clip.Text(k))
+		}
+		seen[k] = true
+		switch k {
+		case "prisoners":
+			a, b, ok := strings.Cut(v, "-")
+			var e1, e2 error
+			black, e1 = strconv.Atoi(a)
+			white, e2 = strconv.Atoi(b)
+			if !ok || e1 != nil || e2 != nil {
+				return Position{}, fmt.Errorf("%w: prisoners=%q: write Black's then White's, such as prisoners=2-1", ErrSetup, clip.Text(v))
+			}
+		case "passes":
+			if passes, err = strconv.Atoi(v); err != nil || passes < 1 || passes > 9 {
+				return Position{}, fmt.Errorf("%w: passes=%q: a count from 1 to 9", ErrSetup, clip.Text(v))
+			}
+		default:
+			return Position{}, fmt.Errorf("%w: position %q: %q is not understood; after the diagram and the player to move come prisoners=B-W and passes=N", ErrSetup, clip.Text(text), clip.Text(kv))
+		}
+	}
+	if pos, err = pos.WithPrisoners(black, white); err != nil {
+		return Position{}, err
+	}
+	if passes > 0 {
+		switch {
+		case !r.Pass:
+			return Position{}, fmt.Errorf("%w: passes=%d: these rules have no passing", ErrSetup, passes)
+		case pos.last != NoMove || pos.removed != 0:
+			return Position{}, fmt.Errorf("%w: passes=%d: the last move was a pass, so the diagram has no capital stone and no /", ErrSetup, passes)
+		}
+		pos.passes, pos.last = uint8(passes), Pass
+		pos.forbid = 0
+		if passes >= r.EndPasses {
+			pos.end = Passes
+		}
+	}
+	return pos, nil
 }
 
 // ParseColor reads a player: x, o, b, w, black or white (any case).

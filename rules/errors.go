@@ -21,6 +21,44 @@ var (
 	ErrUnreachable = wrap("the piece cannot reach that slot: it moves to the nearest empty slot on its left or right")
 )
 
+// MoveError is the error of a move the rules refuse: it carries the move
+// and the reason, so that each front end can write the point in its own
+// notation (a number, the mail server's letter, a GTP vertex) and the reason
+// in words, without editing error text. errors.Is(err, ErrOccupied) and
+// errors.Is(err, ErrIllegal) hold for a *MoveError through any wrapping.
+type MoveError struct {
+	Move   Move
+	Reason error  // one of the Err... values above, each wrapping ErrIllegal
+	Detail string // more words on the reason, such as "the board has 11 points"; may be ""
+}
+
+// Error writes the move in the kernel's rules-free form and the reason:
+// "point 3: the point is occupied", "move 1-4: the piece cannot reach...".
+func (e *MoveError) Error() string {
+	what := "move " + e.Move.String()
+	if e.Move.IsPlace() {
+		what = "point " + e.Move.String()
+	}
+	return what + ": " + e.Why()
+}
+
+// Why writes the reason without the move: "the point is occupied".
+func (e *MoveError) Why() string {
+	if e.Detail == "" {
+		return e.Reason.Error()
+	}
+	return e.Reason.Error() + " (" + e.Detail + ")"
+}
+
+// Unwrap returns the reason.
+func (e *MoveError) Unwrap() error { return e.Reason }
+
+func moveErr(m Move, reason error) error { return &MoveError{Move: m, Reason: reason} }
+
+func moveErrDetail(m Move, reason error, detail string) error {
+	return &MoveError{Move: m, Reason: reason, Detail: detail}
+}
+
 // ErrRules is wrapped by errors about an invalid rule set or option.
 var ErrRules = errors.New("invalid rules")
 

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"alak/internal/clip"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -108,14 +110,14 @@ func (g *Game) after(m Move) (Position, error) {
 	// game that superko left without a placement refuses every placement by
 	// superko anyway; resigning is refused explicitly.
 	if g.Position().Over() || g.repeated() || (m == Resign && g.Over()) {
-		return Position{}, fmt.Errorf("%w (%s)", ErrGameOver, g.Outcome())
+		return Position{}, moveErrDetail(m, ErrGameOver, g.Outcome().String())
 	}
 	next, err := g.Position().Play(m)
 	if err != nil {
 		return next, err
 	}
 	if m.IsPlace() && g.superko() && g.boards[g.superKey(next)] > 0 {
-		return next, fmt.Errorf("point %d: %w", m.Point()+1, ErrSuperko)
+		return next, moveErr(m, ErrSuperko)
 	}
 	return next, nil
 }
@@ -210,4 +212,78 @@ func (g *Game) Outcome() Outcome {
 		}
 	}
 	return o
+}
+
+// MaxGameMoves bounds the moves a game read from text may hold.
+const MaxGameMoves = 100000
+
+// gameJSON is the wire form of a Game.
+type gameJSON struct {
+	Rules Rules    `json:"rules"`
+	Start string   `json:"start,omitempty"` // Position.MarshalText; omitted for the rules' own start
+	Moves []string `json:"moves"`           // Rules.MoveText
+}
+
+// MarshalJSON writes the game with no loss: the rules with every option
+// ("alak size=6 edge=off"), the start position when it is not the rules'
+// own (diagram, player to move, prisoners, passes), and the moves in
+// Rules.MoveText form:
+//
+//	{"rules":"alak size=6","start":"x--oX- o prisoners=2-1","moves":["2","6"]}
+func (g *Game) MarshalJSON() ([]byte, error) {
+	r := g.Rules()
+	out := gameJSON{Rules: r, Moves: make([]string, len(g.moves))}
+	start, err := g.Start().MarshalText()
+	if err != nil {
+		return nil, err
+	}
+	if std, err := NewPosition(r); err != nil {
+		return nil, err
+	} else if own, _ := std.MarshalText(); string(own) != string(start) {
+		out.Start = string(start)
+	}
+	for i, m := range g.moves {
+		out.Moves[i] = r.MoveText(m)
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, replaying every move under
+// the rules: an illegal move is an error naming its number, and the
+// receiver is left unchanged on any error.
+func (g *Game) UnmarshalJSON(b []byte) error {
+	var in gameJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	if in.Rules.Width == 0 {
+		return fmt.Errorf("%w: a game needs its rules", ErrSetup)
+	}
+	if len(in.Moves) > MaxGameMoves {
+		return fmt.Errorf("%w: %d moves: a game holds at most %d", ErrSetup, len(in.Moves), MaxGameMoves)
+	}
+	start, err := NewPosition(in.Rules)
+	if err != nil {
+		return err
+	}
+	if in.Start != "" {
+		if start, err = ParsePosition(in.Rules, in.Start); err != nil {
+			return err
+		}
+		if w, h := start.Size(); w != in.Rules.Width || h != in.Rules.Height {
+			return fmt.Errorf("%w: the start %q is %dx%d but the rules say %s", ErrSetup, clip.Text(in.Start), w, h, in.Rules.SizeString())
+		}
+	}
+	ng := NewGameFrom(start)
+	for i, t := range in.Moves {
+		m, err := in.Rules.ParseMoveText(t)
+		if err == nil {
+			err = ng.Play(m)
+		}
+		if err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	*g = *ng
+	return nil
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"math/bits"
 	"slices"
 )
@@ -297,25 +296,25 @@ func (e *engine) placeGrid(nst *[2]bitboard, capt, lost *bitboard, st *[2]bitboa
 func (pos *Position) playGrid(p int) error {
 	e, g := pos.e, pos.g
 	if g.at(p) != None {
-		return fmt.Errorf("point %d: %w", p+1, ErrOccupied)
+		return moveErr(Place(p), ErrOccupied)
 	}
 	if g.m().forbid.has(p) {
 		if e.r.Ko == KoSimple {
-			return fmt.Errorf("point %d: %w", p+1, ErrKo)
+			return moveErr(Place(p), ErrKo)
 		}
-		return fmt.Errorf("point %d: %w", p+1, ErrForbidden)
+		return moveErr(Place(p), ErrForbidden)
 	}
 	c := pos.toMove
 	ng := &grid{}
 	var capt, lost bitboard
 	if err := e.placeGrid(&ng.st, &capt, &lost, &g.st, c, p); err != nil {
-		return fmt.Errorf("point %d: %w", p+1, err)
+		return moveErr(Place(p), err)
 	}
 	// The board is unchanged exactly when nothing was captured and the new
 	// stone alone was removed (a removal always takes the new stone).
 	same := capt.empty() && lost.count() == 1
 	if e.r.Ko == KoSimple && pos.last == Pass && same {
-		return fmt.Errorf("point %d: %w", p+1, ErrKo)
+		return moveErr(Place(p), ErrKo)
 	}
 	h := pos.hash ^ zobrist.stone[c][p]
 	if !capt.empty() || !lost.empty() {

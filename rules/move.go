@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"alak/internal/clip"
 	"fmt"
 	"strconv"
 	"strings"
@@ -89,13 +90,113 @@ func parseMove(s string) (Move, error) {
 		from, err1 := strconv.Atoi(a)
 		to, err2 := strconv.Atoi(b)
 		if err1 != nil || err2 != nil || from < 1 || to < 1 || from > 1000 || to > 1000 {
-			return NoMove, fmt.Errorf("%w: %q: a slide is two slot numbers from 1 like 1-4", ErrSyntax, s)
+			return NoMove, fmt.Errorf("%w: %q: a slide is two slot numbers from 1 like 1-4", ErrSyntax, clip.Text(s))
 		}
 		return Slide(from-1, to-1), nil
 	}
 	n, err := strconv.Atoi(t)
 	if err != nil || n < 1 || n > 1<<16 {
-		return NoMove, fmt.Errorf("%w: %q: a move is a point number from 1, from-to, pass or resign", ErrSyntax, s)
+		return NoMove, fmt.Errorf("%w: %q: a move is a point number from 1, from-to, pass or resign", ErrSyntax, clip.Text(s))
 	}
 	return Place(n - 1), nil
+}
+
+// gtpLetters are the column letters of a vertex: A to Z without I.
+const gtpLetters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
+// Column names column x (0-based) of a vertex: A to Z skipping I for the
+// first 25 columns, then two letters AA, AB, ... (again without I), this
+// project's extension for lines longer than 25 points.
+func Column(x int) string {
+	if x < 25 {
+		return gtpLetters[x : x+1]
+	}
+	x -= 25
+	return gtpLetters[x/25:x/25+1] + gtpLetters[x%25:x%25+1]
+}
+
+// ParseColumn reads what Column writes, in either case.
+func ParseColumn(s string) (int, bool) {
+	s = strings.ToUpper(s)
+	idx := func(b byte) int { return strings.IndexByte(gtpLetters, b) }
+	switch len(s) {
+	case 1:
+		if i := idx(s[0]); i >= 0 {
+			return i, true
+		}
+	case 2:
+		if a, b := idx(s[0]), idx(s[1]); a >= 0 && b >= 0 {
+			return 25 + a*25 + b, true
+		}
+	}
+	return 0, false
+}
+
+// Vertex names point p of the board as GTP does: the column letters, then
+// the row number, row 1 at the bottom. A line is one row: point 3 is "C1".
+func (r Rules) Vertex(p int) string {
+	w, h := max(r.Width, 1), max(r.Height, 1)
+	x, y := p%w, p/w
+	return Column(x) + strconv.Itoa(h-y)
+}
+
+// ParseVertex reads a vertex such as "C3" (any case) on the board of r.
+func (r Rules) ParseVertex(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] < '0' || t[i] > '9') {
+		i++
+	}
+	x, ok := ParseColumn(t[:i])
+	row, err := strconv.Atoi(t[i:])
+	if !ok || err != nil || i == 0 {
+		return 0, fmt.Errorf("%w: %q is not a vertex: a column letter (A-Z without I) and a row number, such as C1", ErrSyntax, clip.Text(s))
+	}
+	if x >= r.Width || row < 1 || row > r.Height {
+		return 0, fmt.Errorf("%w: vertex %q is off the %s board", ErrSyntax, clip.Text(s), r.SizeString())
+	}
+	return (r.Height-row)*r.Width + x, nil
+}
+
+// MoveText writes m in the one text form of a move under r, which games
+// are stored and sent in: a placement on a line as its point number from 1
+// ("3"), a placement on a grid as its vertex ("C3", row 1 at the bottom), a
+// slide as two slot numbers ("1-4"), "pass" and "resign". Move.String, which
+// does not know the board, writes a grid point as its index instead.
+func (r Rules) MoveText(m Move) string {
+	if m.IsPlace() && !r.IsLine() {
+		return r.Vertex(m.Point())
+	}
+	return m.String()
+}
+
+// ParseMoveText reads what MoveText writes (vertices in either case) and
+// checks that the move fits the board and the kind of move of r; it does
+// not check that the move is legal.
+func (r Rules) ParseMoveText(s string) (Move, error) {
+	t := strings.TrimSpace(s)
+	var m Move
+	var err error
+	if !r.IsLine() && t != "" && (t[0] < '0' || t[0] > '9') && !strings.EqualFold(t, "pass") && !strings.EqualFold(t, "resign") {
+		var p int
+		if p, err = r.ParseVertex(t); err != nil {
+			return NoMove, err
+		}
+		m = Place(p)
+	} else if m, err = parseMove(t); err != nil {
+		return NoMove, err
+	}
+	switch {
+	case m.IsSlide() && r.Movement != Sliding:
+		return NoMove, fmt.Errorf("%w: %q: these rules place stones; a move is a point, pass or resign", ErrSyntax, clip.Text(s))
+	case m.IsPlace() && r.Movement == Sliding:
+		return NoMove, fmt.Errorf("%w: %q: these rules slide pieces; a move is two slot numbers such as 1-4", ErrSyntax, clip.Text(s))
+	case m.IsPlace() && m.Point() >= r.Points():
+		return NoMove, fmt.Errorf("%w: %q: the board has %d points", ErrSyntax, clip.Text(s), r.Points())
+	case m.IsSlide() && (m.From() >= r.Width || m.To() >= r.Width):
+		return NoMove, fmt.Errorf("%w: %q: the line has %d slots", ErrSyntax, clip.Text(s), r.Width)
+	case !r.IsLine() && m.IsPlace() && !strings.ContainsAny(t, gtpLetters+strings.ToLower(gtpLetters)):
+		return NoMove, fmt.Errorf("%w: %q: a point of a grid is a vertex such as C3", ErrSyntax, clip.Text(s))
+	}
+	return m, nil
 }

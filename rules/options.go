@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"alak/internal/clip"
 	"fmt"
 	"math"
 	"strconv"
@@ -78,7 +79,7 @@ type Rules struct {
 	Pass        bool       // passing is allowed
 	EndPasses   int        // consecutive passes that end the game (with Pass)
 	Scoring     Scoring    // how the end is counted
-	Komi        float64    // added to White's score; a multiple of 0.5
+	Komi        float64    // added to White's score; any value from -1000 to 1000 (the solver takes multiples of 0.5)
 	Repetition  int        // the n-th occurrence of a position is a draw; 0: no such rule
 
 	UnchangedLoses bool        // a placement that leaves the board unchanged loses (Alter Igo)
@@ -224,12 +225,12 @@ var options = []option{
 	enumOpt("score", "scoring: stones on the board, area, territory plus prisoners, area plus prisoners, none", scoreNames,
 		func(r *Rules) int { return int(r.Scoring) }, func(r *Rules, i int) { r.Scoring = Scoring(i) }),
 	{
-		Option: Option{"komi", "a multiple of 0.5, such as 0, 0.5, -2", "points added to White's score"},
+		Option: Option{"komi", "a number from -1000 to 1000, such as 0, 0.5, 6.75, -2", "points added to White's score"},
 		get:    func(r *Rules) string { return strconv.FormatFloat(r.Komi, 'f', -1, 64) },
 		set: func(r *Rules, v string) error {
 			k, err := strconv.ParseFloat(v, 64)
-			if err != nil || math.IsNaN(k) || math.Abs(k) > 1000 || k*2 != math.Trunc(k*2) {
-				return fmt.Errorf("%w: komi=%q: accepted values are multiples of 0.5 such as 0, 0.5, -2", ErrRules, v)
+			if err != nil || math.IsNaN(k) || math.Abs(k) > 1000 {
+				return fmt.Errorf("%w: komi=%q: accepted values are numbers from -1000 to 1000 such as 0, 0.5, 6.75, -2", ErrRules, clip.Text(v))
 			}
 			r.Komi = k
 			return nil
@@ -308,20 +309,68 @@ func Parse(s string) (Rules, error) {
 	if err != nil {
 		return Rules{}, err
 	}
+	given := make([]string, 0, len(fields))
 	for _, f := range fields {
 		k, v, ok := strings.Cut(f, "=")
 		if !ok {
-			return Rules{}, fmt.Errorf("%w: %q: options are written NAME=VALUE", ErrRules, f)
+			return Rules{}, fmt.Errorf("%w: %q: options are written NAME=VALUE", ErrRules, clip.Text(f))
 		}
 		if err := r.Set(k, v); err != nil {
+			return Rules{}, err
+		}
+		given = append(given, k)
+	}
+	for _, k := range given {
+		if err := r.CheckApplies(k); err != nil {
 			return Rules{}, err
 		}
 	}
 	return r, r.Validate()
 }
 
+// Applies reports whether the option called name has any effect under r:
+// start, selfcapture and min only under sliding rules; own, ko, pass and
+// unchanged only under placement rules; passes only where passing is
+// allowed; komi only where the board is counted. The others always apply.
+func (r Rules) Applies(name string) bool {
+	switch strings.ToLower(name) {
+	case "start", "selfcapture", "min":
+		return r.Movement == Sliding
+	case "own", "ko", "pass", "unchanged":
+		return r.Movement == Placement
+	case "passes":
+		return r.Pass
+	case "komi":
+		return r.Scoring != ScoreNone
+	}
+	return true
+}
+
+// CheckApplies returns nil when the option called name applies under r (see
+// Applies), otherwise an error saying why it has no effect: an option that
+// would be silently ignored is refused instead.
+func (r Rules) CheckApplies(name string) error {
+	if r.Applies(name) {
+		return nil
+	}
+	name = strings.ToLower(name)
+	why := ""
+	switch name {
+	case "start", "selfcapture", "min":
+		why = "it applies to sliding rules (dewdney, golf), and these rules place stones"
+	case "own", "ko", "pass", "unchanged":
+		why = "it applies to placement rules, and these rules slide pieces"
+	case "passes":
+		why = "passing is not allowed under these rules (set pass=on first)"
+	case "komi":
+		why = "these rules do not count the board (score=none)"
+	}
+	return fmt.Errorf("%w: %s has no effect under %s: %s", ErrRules, name, r.Preset, why)
+}
+
 // Changed lists the options whose values differ from the preset's, as
-// NAME=VALUE, in the order of Options. The size is left out when withSize is
+// NAME=VALUE, in the order of Options; options that have no effect under r
+// (see Applies) are left out. The size is left out when withSize is
 // false (SGF records the size in SZ).
 func (r Rules) Changed(withSize bool) []string {
 	base, err := Preset(r.Preset)
@@ -330,7 +379,7 @@ func (r Rules) Changed(withSize bool) []string {
 	}
 	var out []string
 	for _, o := range options {
-		if o.Name == "size" && !withSize {
+		if o.Name == "size" && !withSize || !r.Applies(o.Name) {
 			continue
 		}
 		if v := o.get(&r); v != o.get(&base) {
@@ -421,8 +470,8 @@ func (r Rules) Validate() error {
 		return fail("passes=%d: with passing allowed, at least one pass must end the game", r.EndPasses)
 	case r.Repetition == 1 || r.Repetition < 0:
 		return fail("repetition=%d: a position can only repeat from its second occurrence", r.Repetition)
-	case r.Komi*2 != math.Trunc(r.Komi*2):
-		return fail("komi %v: komi is a multiple of 0.5", r.Komi)
+	case math.IsNaN(r.Komi) || math.Abs(r.Komi) > 1000:
+		return fail("komi %v: komi is a number from -1000 to 1000", r.Komi)
 	}
 	if r.Movement == Sliding {
 		if !r.IsLine() {

@@ -39,6 +39,15 @@ func (o Outcome) String() string {
 		return o.Score()
 	case Repetition:
 		return "draw by repetition"
+	case Agreement:
+		return "draw by agreement"
+	case Timeout:
+		if o.Winner != None {
+			return string(o.Winner.Symbol()) + " wins on time"
+		}
+		return "draw on time"
+	case Aborted:
+		return "aborted"
 	}
 	sym := "draw"
 	if o.Winner != None {

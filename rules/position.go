@@ -17,12 +17,23 @@ const (
 	Unchanged         // a placement left the board unchanged: its player lost
 	Resigned          // the player who resigned lost
 	Eliminated        // sliding: a player was left with fewer than the minimum pieces
+	// The reasons below are never produced by a Position or a Game: they
+	// end games by what the players do outside the moves, and a session
+	// (package session) records them.
+	Agreement // the players agreed to a draw
+	Timeout   // a player ran out of time and lost
+	Aborted   // the game was called off before it really started: no result
 )
 
 // String names the reason in a few words.
 func (r Reason) String() string {
-	return [...]string{"not over", "no legal move", "passes", "repetition", "unchanged board", "resignation", "too few pieces"}[r]
+	if int(r) >= len(reasonNames) {
+		return "unknown reason"
+	}
+	return reasonNames[r]
 }
+
+var reasonNames = [...]string{"not over", "no legal move", "passes", "repetition", "unchanged board", "resignation", "too few pieces", "agreement", "time", "abort"}
 
 // Position is an immutable snapshot of a game: the stones, the player to
 // move, the points that player may not place on, and what the last move did.
@@ -256,7 +267,7 @@ func (pos *Position) apply(m Move) error {
 		return fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
 	}
 	if pos.end != NotOver {
-		return ErrGameOver
+		return moveErr(m, ErrGameOver)
 	}
 	if e := pos.e; uint32(m) < uint32(e.n) && e.r.Movement == Placement {
 		if pos.g != nil {
@@ -284,7 +295,7 @@ func (pos Position) play(m Move) (Position, error) {
 		return next, nil
 	case m == Pass:
 		if !pos.e.r.Pass {
-			return pos, ErrNoPass
+			return pos, moveErr(m, ErrNoPass)
 		}
 		next := pos.advance(m)
 		next.passes = pos.passes + 1
@@ -298,20 +309,20 @@ func (pos Position) play(m Move) (Position, error) {
 		return next, nil
 	case m.IsSlide():
 		if pos.e.r.Movement != Sliding {
-			return pos, fmt.Errorf("move %v: %w: these rules place stones on points", m, ErrWrongKind)
+			return pos, moveErrDetail(m, ErrWrongKind, "these rules place stones on points")
 		}
 		return pos.playSlide(m)
 	case m.IsPlace():
 		if pos.e.r.Movement != Placement {
-			return pos, fmt.Errorf("move %v: %w: these rules slide pieces, written from-to", m, ErrWrongKind)
+			return pos, moveErrDetail(m, ErrWrongKind, "these rules slide pieces from slot to slot")
 		}
 		if int(m) >= pos.e.n {
-			return pos, fmt.Errorf("point %d: %w: the board has %d points", int(m)+1, ErrOffBoard, pos.e.n)
+			return pos, moveErrDetail(m, ErrOffBoard, fmt.Sprintf("the board has %d points", pos.e.n))
 		}
 		err := pos.playGrid(int(m))
 		return pos, err
 	}
-	return pos, fmt.Errorf("move %d: %w: not a move", int32(m), ErrWrongKind)
+	return pos, moveErrDetail(m, ErrWrongKind, "not a move")
 }
 
 // advance returns pos with the side to move switched and m recorded.
@@ -344,23 +355,23 @@ func (pos *Position) placeLine(p int) error {
 	e := pos.e
 	bit := uint64(1) << p
 	if (pos.st[Black]|pos.st[White])&bit != 0 {
-		return fmt.Errorf("point %d: %w", p+1, ErrOccupied)
+		return moveErr(Place(p), ErrOccupied)
 	}
 	if pos.forbid&bit != 0 {
 		if e.r.Ko == KoSimple {
-			return fmt.Errorf("point %d: %w", p+1, ErrKo)
+			return moveErr(Place(p), ErrKo)
 		}
-		return fmt.Errorf("point %d: %w", p+1, ErrForbidden)
+		return moveErr(Place(p), ErrForbidden)
 	}
 	c := pos.toMove
 	oldMe, oldOp := pos.st[c], pos.st[c^1]
 	me, op, capt, lost, ok := e.placeBits(oldMe, oldOp, p)
 	if !ok {
-		return fmt.Errorf("point %d: %w", p+1, ErrSuicide)
+		return moveErr(Place(p), ErrSuicide)
 	}
 	unchanged := me == oldMe && op == oldOp
 	if e.r.Ko == KoSimple && pos.last == Pass && unchanged {
-		return fmt.Errorf("point %d: %w", p+1, ErrKo)
+		return moveErr(Place(p), ErrKo)
 	}
 	pos.placed(c, p, me, op)
 	pos.removed, pos.forbid = capt|lost, 0
@@ -427,18 +438,18 @@ func (pos Position) playSlide(m Move) (Position, error) {
 	e := pos.e
 	from, to := m.From(), m.To()
 	if from >= e.n || to >= e.n {
-		return pos, fmt.Errorf("move %v: %w: the board has %d slots", m, ErrOffBoard, e.n)
+		return pos, moveErrDetail(m, ErrOffBoard, fmt.Sprintf("the board has %d slots", e.n))
 	}
 	c := pos.toMove
 	if pos.st[c]>>from&1 == 0 {
-		return pos, fmt.Errorf("move %v: %w", m, ErrNotYours)
+		return pos, moveErr(m, ErrNotYours)
 	}
 	empty := e.mask &^ (pos.st[Black] | pos.st[White])
 	if empty>>to&1 == 0 {
-		return pos, fmt.Errorf("move %v: %w (slot %d is occupied)", m, ErrUnreachable, to+1)
+		return pos, moveErrDetail(m, ErrUnreachable, fmt.Sprintf("slot %d is occupied", to+1))
 	}
 	if l, r := e.slideTargets(empty, from); to != l && to != r {
-		return pos, fmt.Errorf("move %v: %w", m, ErrUnreachable)
+		return pos, moveErr(m, ErrUnreachable)
 	}
 	nst, capt, lost := e.slide(pos.st, c, from, to)
 	next := pos.advance(m)

@@ -80,6 +80,9 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	if r.Points() > 64 {
 		return res, fmt.Errorf("solve %s: %d points, more than 64: %w", r.SizeString(), r.Points(), ErrUnsupported)
 	}
+	if r.Komi*2 != math.Trunc(r.Komi*2) {
+		return res, fmt.Errorf("komi %v: the solver counts in half points, so it takes komi in multiples of 0.5: %w", r.Komi, ErrUnsupported)
+	}
 	if superkoApplies(r) && !opt.exactHistory {
 		return solveSuperko(ctx, g, opt) // positional linear Go: superko.go
 	}
