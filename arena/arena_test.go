@@ -22,6 +22,7 @@ import (
 type resigner struct{}
 
 func (resigner) Name() string { return "resigner" }
+func (resigner) Close() error { return nil }
 func (resigner) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	return rules.Resign, nil
 }
@@ -30,6 +31,7 @@ func (resigner) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 type failing struct{}
 
 func (failing) Name() string { return "failing" }
+func (failing) Close() error { return nil }
 func (failing) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	return rules.NoMove, errors.New("engine crashed")
 }

@@ -37,9 +37,15 @@ func Board(pos rules.Position, color bool) string {
 	if pos.String() == "" { // the zero Position has no board
 		return ""
 	}
-	r := pos.Rules()
-	diagram := strings.ReplaceAll(pos.String(), "|", "")
-	if len(diagram) != pos.Points() {
+	return DrawBoard(pos.Rules(), pos.String(), color) + status(pos) + "\n"
+}
+
+// DrawBoard draws the rows of a diagram (as rules.Position.String writes
+// it) on the board of r with their labels, as Board does, without the
+// status line; "" when the diagram does not fit the board.
+func DrawBoard(r rules.Rules, diagramText string, color bool) string {
+	diagram := strings.ReplaceAll(diagramText, "|", "")
+	if len(diagram) != r.Points() {
 		return ""
 	}
 	var b strings.Builder
@@ -76,8 +82,6 @@ func Board(pos rules.Position, color bool) string {
 		}
 		labelRow(&b, labels, strings.Repeat(" ", rw), cw, color)
 	}
-	b.WriteString(status(pos))
-	b.WriteByte('\n')
 	return b.String()
 }
 
@@ -131,8 +135,9 @@ func colorWord(c rules.Color) string {
 	return "Black"
 }
 
-// playerName names a player in words with its diagram letter.
-func playerName(c rules.Color) string {
+// PlayerName names a player in words with its diagram letter: "Black (x)",
+// "White (o)".
+func PlayerName(c rules.Color) string {
 	switch c {
 	case rules.Black:
 		return "Black (x)"
@@ -151,16 +156,25 @@ func status(pos rules.Position) string {
 	if pos.Over() {
 		parts = append(parts, "Game over: "+positionResult(pos)+".")
 	} else {
-		parts = append(parts, playerName(pos.ToMove())+" to move.")
+		parts = append(parts, PlayerName(pos.ToMove())+" to move.")
 	}
-	parts = append(parts, fmt.Sprintf("Stones: x %d, o %d.", pos.Count(rules.Black), pos.Count(rules.White)))
+	bs, ws := pos.Score()
+	parts = append(parts, Counts(r, [2]int{pos.Count(rules.Black), pos.Count(rules.White)},
+		[2]int{pos.Prisoners(rules.Black), pos.Prisoners(rules.White)}, [2]float64{bs, ws}))
+	return strings.Join(parts, " ")
+}
+
+// Counts writes the counts of a status line, Black's first: the stones on
+// the board, and where the rules count them the prisoners and the score
+// (komi included), or the komi alone: "Stones: x 2, o 1. Komi 0.5."
+func Counts(r rules.Rules, stones, prisoners [2]int, score [2]float64) string {
+	parts := []string{fmt.Sprintf("Stones: x %d, o %d.", stones[0], stones[1])}
 	if r.Scoring == rules.ScoreTerritory || r.Scoring == rules.ScoreAreaPrisoners {
-		parts = append(parts, fmt.Sprintf("Prisoners: x %d, o %d.", pos.Prisoners(rules.Black), pos.Prisoners(rules.White)))
+		parts = append(parts, fmt.Sprintf("Prisoners: x %d, o %d.", prisoners[0], prisoners[1]))
 	}
 	if r.Scoring != rules.ScoreStones && r.Scoring != rules.ScoreNone {
-		bs, ws := pos.Score()
-		parts = append(parts, fmt.Sprintf("Score: x %s, o %s.", num(bs), num(ws)))
-	} else if r.Komi != 0 {
+		parts = append(parts, fmt.Sprintf("Score: x %s, o %s.", num(score[0]), num(score[1])))
+	} else if r.Komi != 0 && r.Scoring != rules.ScoreNone {
 		parts = append(parts, "Komi "+num(r.Komi)+".")
 	}
 	return strings.Join(parts, " ")
@@ -180,9 +194,14 @@ func positionResult(pos rules.Position) string {
 // player to move had no legal move, it names that player, as in "Black wins
 // 3-0 (White has no legal move)".
 func GameResultWords(g *rules.Game) string {
-	o := g.Outcome()
+	return OutcomeWords(g.Outcome(), g.Position().ToMove())
+}
+
+// OutcomeWords is ResultWords with the player who could not move named:
+// toMove is the player to move when the game ended.
+func OutcomeWords(o rules.Outcome, toMove rules.Color) string {
 	if o.Reason == rules.NoMoves {
-		return resultHead(o) + " (" + colorWord(g.Position().ToMove()) + " has no legal move)"
+		return resultHead(o) + " (" + colorWord(toMove) + " has no legal move)"
 	}
 	return ResultWords(o)
 }
@@ -226,6 +245,12 @@ func ResultWords(o rules.Outcome) string {
 		return head + " (" + loser + " resigned)"
 	case rules.Eliminated:
 		return head + " (" + loser + " is left with too few pieces)"
+	case rules.Agreement:
+		return "draw by agreement"
+	case rules.Timeout:
+		return head + " (" + loser + " ran out of time)"
+	case rules.Aborted:
+		return "aborted"
 	}
 	return head + " (" + o.Reason.String() + ")"
 }

@@ -21,7 +21,8 @@ var moveListKeys = []string{"rules", "position", "prisoners", "black", "white", 
 //	4 3 1 5 4
 //
 // The first line gives the rules (rules.Rules.String); a set-up start adds
-// "# position: DIAGRAM x|o" (with " passes=N" when it follows passes); names, date and result follow as "# black:",
+// "# position: DIAGRAM x|o" followed, where they apply, by prisoners=B-W,
+// passes=N and last=MOVE (rules.Position.MarshalText); names, date and result follow as "# black:",
 // "# white:", "# date:", "# result:". Moves are written as FormatMove writes
 // them, ten to a line; a comment follows its move on lines starting "# ".
 func WriteMoveList(w io.Writer, rec Record) error {
@@ -41,14 +42,11 @@ func WriteMoveList(w io.Writer, rec Record) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# rules: %s\n", r.String())
 	if rec.isSetUp() {
-		fmt.Fprintf(bw, "# position: %s %c", start.String(), start.ToMove().Symbol())
-		if n := start.Passes(); n > 0 {
-			fmt.Fprintf(bw, " passes=%d", n)
+		text, err := start.MarshalText()
+		if err != nil {
+			return err
 		}
-		bw.WriteByte('\n')
-		if hasPrisoners(start) {
-			fmt.Fprintf(bw, "# prisoners: %d-%d\n", start.Prisoners(rules.Black), start.Prisoners(rules.White))
-		}
+		fmt.Fprintf(bw, "# position: %s\n", text)
 	}
 	for _, h := range []struct{ key, v string }{{"black", rec.Black}, {"white", rec.White}, {"date", rec.Date}, {"result", rec.Result}} {
 		if h.v != "" {

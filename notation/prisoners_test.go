@@ -46,7 +46,7 @@ func TestSetUpPrisonersRoundTrip(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		text := buf.String()
-		if want := map[string]string{"move list": "# prisoners: 2-1", "SGF": "XP[2:1]"}[name]; !strings.Contains(text, want) {
+		if want := map[string]string{"move list": "# position: x-o--- x prisoners=2-1", "SGF": "XP[2:1]"}[name]; !strings.Contains(text, want) {
 			t.Errorf("%s does not hold %q:\n%s", name, want, text)
 		}
 		back, err := ReadRecord(buf.Bytes())

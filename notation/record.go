@@ -137,13 +137,15 @@ func resignedBy(result string) (rules.Color, bool) {
 
 // ResultString writes an outcome in the SGF RE form: "B+3" or "W+2" for a
 // counted game (the margin, komi included), "0" for a draw, "B+R"/"W+R" for
-// a resignation, "B+"/"W+" for a game won by rule (an unchanged board, too
+// a resignation, "B+T"/"W+T" for a loss on time, "Void" for an aborted game, "B+"/"W+" for a game won by rule (an unchanged board, too
 // few pieces, a count under rules that score nothing), "" while it goes on.
 func ResultString(o rules.Outcome) string {
-	if !o.Over() {
+	switch {
+	case !o.Over():
 		return ""
-	}
-	if o.Winner == rules.None {
+	case o.Reason == rules.Aborted:
+		return "Void"
+	case o.Winner == rules.None:
 		return "0"
 	}
 	side := "B+"
@@ -153,6 +155,8 @@ func ResultString(o rules.Outcome) string {
 	switch o.Reason {
 	case rules.Resigned:
 		return side + "R"
+	case rules.Timeout:
+		return side + "T"
 	case rules.NoMoves, rules.Passes:
 		m := o.Margin
 		if m == 0 || m != o.Black-o.White {
@@ -164,6 +168,40 @@ func ResultString(o rules.Outcome) string {
 		return side + strconv.FormatFloat(m, 'f', -1, 64)
 	}
 	return side
+}
+
+// ParseResult reads the results of an SGF RE value that end a game by what
+// the players did rather than by its moves: "B+R"/"W+R" (also "B+Resign"),
+// a resignation; "B+T"/"W+T" (also "B+Time"), a loss on time; "0" or
+// "Draw", a draw (by agreement, when the moves have not ended the game);
+// "Void", an aborted game. ok is false for anything else, such as a count.
+func ParseResult(s string) (reason rules.Reason, winner rules.Color, ok bool) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	switch t {
+	case "0", "DRAW":
+		return rules.Agreement, rules.None, true
+	case "VOID":
+		return rules.Aborted, rules.None, true
+	}
+	side, what, found := strings.Cut(t, "+")
+	switch side {
+	case "B":
+		winner = rules.Black
+	case "W":
+		winner = rules.White
+	default:
+		found = false
+	}
+	if !found {
+		return rules.NotOver, rules.None, false
+	}
+	switch what {
+	case "R", "RESIGN":
+		return rules.Resigned, winner, true
+	case "T", "TIME":
+		return rules.Timeout, winner, true
+	}
+	return rules.NotOver, rules.None, false
 }
 
 // ReadRecord reads a record in either format: SGF when the text starts

@@ -76,7 +76,8 @@ func sgfRules(r rules.Rules) string {
 // SZ[n:1] for a line, SZ[n] for a square grid and SZ[w:h] for another
 // grid, RU[preset options], KM when komi is set, PB, PW, DT, RE, a set-up
 // start as AB/AW/PL plus XD[diagram] (and XP[b:w] for prisoners taken
-// before it, XN[k] for the passes that led to it), placements as B[..]/W[..]
+// before it, XN[k] for the passes that led to it, XL[move] for a last move
+// the diagram cannot show: a slide, a stone that did not stay), placements as B[..]/W[..]
 // (a pass is B[]), and comments as C. A slide is not a Go move, so it is
 // written in this project's private properties XB and XW, four letters
 // such as XB[aada] (the slot left, then the slot reached), where a Go reader
@@ -134,6 +135,9 @@ func WriteSGF(w io.Writer, rec Record) error {
 		}
 		if n := start.Passes(); n > 0 {
 			prop("XN", strconv.Itoa(n))
+		}
+		if m := start.LastMove(); m.IsSlide() || m.IsPlace() && start.At(m.Point()) == rules.None {
+			prop("XL", r.MoveText(m))
 		}
 	}
 	if c := rec.Comments[0]; c != "" {
@@ -427,7 +431,7 @@ func ReadSGF(data []byte) (Record, error) {
 						cmt = append(cmt, v)
 					}
 				}
-			case "AB", "AW", "AE", "XD", "XP", "XN", "PL":
+			case "AB", "AW", "AE", "XD", "XP", "XN", "XL", "PL":
 				if i > 0 {
 					return rec, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
 				}
@@ -463,11 +467,17 @@ func ReadSGF(data []byte) (Record, error) {
 			return rec, fmt.Errorf("%w: SGF XP[%s]: %w", ErrNotation, clip.Text(xp), err)
 		}
 	}
-	if xn, ok := get("XN"); ok {
+	var extra []string
+	for _, k := range []struct{ id, key string }{{"XN", "passes"}, {"XL", "last"}} {
+		if v, ok := get(k.id); ok {
+			extra = append(extra, k.key+"="+strings.TrimSpace(v))
+		}
+	}
+	if len(extra) > 0 {
 		text, _ := start.MarshalText()
-		start, err = rules.ParsePosition(r, string(text)+" passes="+strings.TrimSpace(xn))
+		start, err = rules.ParsePosition(r, string(text)+" "+strings.Join(extra, " "))
 		if err != nil {
-			return rec, fmt.Errorf("%w: SGF XN[%s]: %w", ErrNotation, clip.Text(xn), err)
+			return rec, fmt.Errorf("%w: SGF XN or XL: %w", ErrNotation, err)
 		}
 	}
 	rec.Start = start

@@ -101,6 +101,9 @@ func specName(name, args string) string {
 // Name returns the player's spec.
 func (p *AlphaBeta) Name() string { return p.spec }
 
+// Close releases nothing: the player holds no process or file open.
+func (p *AlphaBeta) Close() error { return nil }
+
 // Nodes returns the number of positions the last Move searched.
 func (p *AlphaBeta) Nodes() int64 { return p.nodes }
 

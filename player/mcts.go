@@ -88,6 +88,9 @@ func newMCTSSpec(args string, seed uint64) (Player, error) {
 // Name returns the player's spec.
 func (p *MCTS) Name() string { return p.spec }
 
+// Close releases nothing: the player holds no process or file open.
+func (p *MCTS) Close() error { return nil }
+
 // Iterations returns the number of iterations the last Move ran.
 func (p *MCTS) Iterations() int { return p.iterations }
 

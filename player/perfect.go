@@ -65,6 +65,9 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 // Name returns the player's spec.
 func (p *Perfect) Name() string { return p.spec }
 
+// Close releases nothing: the player holds no process or file open.
+func (p *Perfect) Close() error { return nil }
+
 // Solved reports whether the last move came from a complete solve (rather
 // than from the alpha-beta fallback).
 func (p *Perfect) Solved() bool { return p.solved }

@@ -24,10 +24,13 @@ import (
 // Player chooses a move for the side to move. The game carries the history,
 // so players can respect superko and repetition. A player never returns an
 // illegal move; it returns an error only when it cannot choose (the game is
-// over, the context was cancelled, an external engine failed).
+// over, the context was cancelled, an external engine failed). Close
+// releases what the player holds (an external engine's process is
+// stopped); the player is not used afterwards.
 type Player interface {
 	Name() string
 	Move(ctx context.Context, g *rules.Game) (rules.Move, error)
+	Close() error
 }
 
 // ErrNoMove is returned when the game is over or no move is legal.
@@ -83,6 +86,9 @@ func NewRandom(seed uint64) *Random { return &Random{newRand(seed)} }
 // Name returns "random".
 func (p *Random) Name() string { return "random" }
 
+// Close releases nothing.
+func (p *Random) Close() error { return nil }
+
 // Move returns a random legal move.
 func (p *Random) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	moves := g.LegalMoves(nil)
@@ -103,6 +109,9 @@ func NewGreedy(seed uint64) *Greedy { return &Greedy{newRand(seed)} }
 
 // Name returns "greedy".
 func (p *Greedy) Name() string { return "greedy" }
+
+// Close releases nothing.
+func (p *Greedy) Close() error { return nil }
 
 // Move returns a move of best immediate gain.
 func (p *Greedy) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {

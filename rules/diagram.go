@@ -10,8 +10,9 @@ import (
 
 // String writes the position as the seeds' line diagram: x and o for stones,
 // the stone just played in capitals, - for an empty point and / for a point
-// emptied by the last move's captures (forbidden to the player to move under
-// Baljeu's rules). Grid rows are joined by |, top row first.
+// emptied by the last move's captures (under Baljeu's rules, the points
+// forbidden to the player to move). Grid rows are joined by |, top row
+// first.
 func (pos Position) String() string {
 	if pos.e == nil {
 		return ""
@@ -32,7 +33,10 @@ func (pos Position) String() string {
 			b.WriteByte(c.Symbol() - 'a' + 'A')
 		case c != None:
 			b.WriteByte(c.Symbol())
-		case pos.Removed(p) || pos.Forbidden(p):
+		case pos.Forbidden(p) || pos.Removed(p) && pos.e.r.Ko != KoCaptured:
+			// Under Baljeu's rule / is a point the player to move may not
+			// take: a point the mover's own stones left (own=removed) is
+			// not one, and is drawn empty.
 			b.WriteByte('/')
 		default:
 			b.WriteByte('-')
@@ -43,8 +47,10 @@ func (pos Position) String() string {
 
 // MarshalText writes the position in full: the diagram, the player to
 // move, then, when they are not zero, the prisoners each side took before
-// (Black's first) and the consecutive passes that led to it:
-// "x--oX- o", "x-o--- x prisoners=2-1 passes=1". The rules are not part of
+// (Black's first) and the consecutive passes that led to it, and the last
+// move where the diagram cannot show it (a slide; a stone that did not
+// stay): "x--oX- o", "x-o--- x prisoners=2-1 passes=1", "xx-x-o-ooo- o
+// last=4-5". The rules are not part of
 // it: ParsePosition reads it back under given rules.
 func (pos Position) MarshalText() ([]byte, error) {
 	if pos.e == nil {
@@ -57,7 +63,18 @@ func (pos Position) MarshalText() ([]byte, error) {
 	if pos.passes > 0 {
 		s += fmt.Sprintf(" passes=%d", pos.passes)
 	}
+	if pos.lastHidden() {
+		s += " last=" + pos.e.r.MoveText(pos.last)
+	}
 	return []byte(s), nil
+}
+
+// lastHidden reports whether the diagram cannot show the last move: a
+// slide (the capital shows only where it went), or a placement whose stone
+// is gone (removed with the chain it closed, under own=removed or
+// own=together).
+func (pos Position) lastHidden() bool {
+	return pos.last.IsSlide() || pos.last.IsPlace() && pos.At(pos.last.Point()) == None
 }
 
 // UnmarshalText reads what MarshalText writes under the receiver's rules.
@@ -91,6 +108,7 @@ func ParsePosition(r Rules, text string) (Position, error) {
 		return Position{}, err
 	}
 	var black, white, passes int
+	last := NoMove
 	seen := map[string]bool{}
 	for _, kv := range f[2:] {
 		k, v, _ := strings.Cut(kv, "=")
@@ -111,12 +129,27 @@ func ParsePosition(r Rules, text string) (Position, error) {
 			if passes, err = strconv.Atoi(v); err != nil || passes < 1 || passes > 9 {
 				return Position{}, fmt.Errorf("%w: passes=%q: a count from 1 to 9", ErrSetup, clip.Text(v))
 			}
+		case "last":
+			if last, err = r.ParseMoveText(v); err != nil || !(last.IsSlide() || last.IsPlace()) {
+				return Position{}, fmt.Errorf("%w: last=%q: the last move is a point or a slide such as 4-5", ErrSetup, clip.Text(v))
+			}
 		default:
-			return Position{}, fmt.Errorf("%w: position %q: %q is not understood; after the diagram and the player to move come prisoners=B-W and passes=N", ErrSetup, clip.Text(text), clip.Text(kv))
+			return Position{}, fmt.Errorf("%w: position %q: %q is not understood; after the diagram and the player to move come prisoners=B-W, passes=N and last=MOVE", ErrSetup, clip.Text(text), clip.Text(kv))
 		}
 	}
 	if pos, err = pos.WithPrisoners(black, white); err != nil {
 		return Position{}, err
+	}
+	if last != NoMove {
+		switch {
+		case passes > 0:
+			return Position{}, fmt.Errorf("%w: last=%s and passes=%d: the last move was a pass", ErrSetup, r.MoveText(last), passes)
+		case last.IsPlace() && (pos.last != NoMove || pos.At(last.Point()) != None):
+			return Position{}, fmt.Errorf("%w: last=%s: a placement whose stone stayed is drawn as the capital stone", ErrSetup, r.MoveText(last))
+		case last.IsSlide() && (pos.At(last.From()) != None || pos.At(last.To()) == toMove):
+			return Position{}, fmt.Errorf("%w: last=%s: the slide leaves its slot empty and ends on a piece of the player who moved (or an empty slot, when the piece was captured)", ErrSetup, r.MoveText(last))
+		}
+		pos.last = last
 	}
 	if passes > 0 {
 		switch {

@@ -63,9 +63,9 @@ type Result struct {
 
 // Errors a solve can return besides the context's.
 var (
-	ErrUnsupported = errors.New("the solver handles boards of at most 64 points")
+	ErrUnsupported = errors.New("the solver does not handle this: it takes boards of at most 64 points and komi in half points")
 	ErrNodeLimit   = errors.New("the node limit was reached")
-	ErrMemory      = errors.New("the positions reachable from here do not fit the memory limit (raise it with --memory / Options.MemoryMB)")
+	ErrMemory      = errors.New("the positions reachable from here do not fit the solver's memory limit (Options.MemoryMB)")
 	ErrEndless     = errors.New("a position repeated under rules with neither a repetition rule nor superko: the game need not end")
 )
 
