@@ -1,8 +1,11 @@
 package notation
 
 import (
-	"fmt"
+	"errors"
+	"strconv"
 	"strings"
+
+	"alak/internal/clip"
 
 	"alak/rules"
 )
@@ -18,8 +21,8 @@ func FormatMove(r rules.Rules, m rules.Move) string { return r.MoveText(m) }
 // placement as ParsePoint reads it. It checks the form and the board, not
 // legality.
 func ParseMove(r rules.Rules, s string) (rules.Move, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	switch t {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
 	case "pass":
 		return rules.Pass, nil
 	case "resign":
@@ -33,22 +36,24 @@ func ParseMove(r rules.Rules, s string) (rules.Move, error) {
 				a, b, ok = f[0], f[1], true
 			}
 		}
-		if !ok {
-			return rules.NoMove, fmt.Errorf("%w: %q: a move slides a piece, written from-to such as 1-4 (slots 1 to %d)", ErrNotation, s, r.Width)
+		from, err1 := strconv.Atoi(strings.TrimSpace(a))
+		to, err2 := strconv.Atoi(strings.TrimSpace(b))
+		switch {
+		case !ok || err1 != nil || err2 != nil:
+			return rules.NoMove, parseErr(s, "a move slides a piece, written from-to: the slot it leaves and the slot it goes to, such as 1-4 (slots 1 to %d), or resign", r.Width)
+		case from < 1 || from > r.Width || to < 1 || to > r.Width:
+			return rules.NoMove, parseErr(s, "off the line: the slots are 1 to %d", r.Width)
 		}
-		from, err := ParsePoint(r, a)
-		if err != nil {
-			return rules.NoMove, err
-		}
-		to, err := ParsePoint(r, b)
-		if err != nil {
-			return rules.NoMove, err
-		}
-		return rules.Slide(from, to), nil
+		return rules.Slide(from-1, to-1), nil
 	}
 	p, err := ParsePoint(r, t)
 	if err != nil {
-		return rules.NoMove, fmt.Errorf("%w (or pass, resign)", err)
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			pe.Input = clip.Text(t)
+			pe.Msg += map[bool]string{true: " (or pass, resign)", false: " (or resign)"}[r.Pass]
+		}
+		return rules.NoMove, err
 	}
 	return rules.Place(p), nil
 }

@@ -6,11 +6,30 @@ import (
 	"strconv"
 	"strings"
 
+	"alak/internal/clip"
 	"alak/rules"
 )
 
 // ErrNotation is wrapped by every error about text this package cannot read.
 var ErrNotation = errors.New("bad notation")
+
+// ParseError is the error of a point or a move that cannot be read: the
+// text (cut short when long) and what is wrong with it, which says what is
+// accepted. Front ends write it in their own words from the two parts.
+// errors.Is(err, ErrNotation) holds for it.
+type ParseError struct {
+	Input string // the text that was read, clip.Text'ed
+	Msg   string // what is wrong and what is accepted, without the text
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%v: %q: %s", ErrNotation, e.Input, e.Msg) }
+
+// Unwrap returns ErrNotation.
+func (e *ParseError) Unwrap() error { return ErrNotation }
+
+func parseErr(input, format string, a ...any) error {
+	return &ParseError{Input: clip.Text(strings.TrimSpace(input)), Msg: fmt.Sprintf(format, a...)}
+}
 
 // Letter returns the mail server's name of point p (0-based) on a line:
 // "a" for the first point up to "z" for the 26th; "" beyond.
@@ -43,10 +62,10 @@ func ParseGTPVertex(r rules.Rules, s string) (int, error) {
 	x, ok := rules.ParseColumn(t[:i])
 	row, err := strconv.Atoi(t[i:])
 	if !ok || err != nil || i == 0 {
-		return 0, fmt.Errorf("%w: %q is not a GTP vertex: a column letter (A-Z without I) and a row number, such as C1", ErrNotation, s)
+		return 0, parseErr(s, "not a GTP vertex: write a column letter (A-Z without I) and a row number, such as C1")
 	}
 	if x >= r.Width || row < 1 || row > r.Height {
-		return 0, fmt.Errorf("%w: vertex %q is off the %s board", ErrNotation, s, r.SizeString())
+		return 0, parseErr(s, "the vertex is off the %s board (columns A to %s, rows 1 to %d)", r.SizeString(), rules.Column(r.Width-1), r.Height)
 	}
 	return (r.Height-row)*r.Width + x, nil
 }
@@ -66,26 +85,26 @@ func FormatPoint(r rules.Rules, p int) string {
 func ParsePoint(r rules.Rules, s string) (int, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
-		return 0, fmt.Errorf("%w: empty point: write a number from 1 to %d%s", ErrNotation, r.Points(), letterHint(r))
+		return 0, parseErr(s, "no point given: write a number from 1 to %d%s", r.Points(), letterHint(r))
 	}
 	if r.IsLine() {
 		if n, err := strconv.Atoi(t); err == nil {
 			if n < 1 || n > r.Width {
-				return 0, fmt.Errorf("%w: point %d is off the board: points are 1 to %d", ErrNotation, n, r.Width)
+				return 0, parseErr(s, "off the board: points are 1 to %d", r.Width)
 			}
 			return n - 1, nil
 		}
 		if len(t) == 1 && t[0] >= 'a' && t[0] <= 'z' {
 			p := int(t[0] - 'a')
 			if p >= r.Width {
-				return 0, fmt.Errorf("%w: point %q is off the board: letters are a to %s", ErrNotation, t, Letter(r.Width-1))
+				return 0, parseErr(s, "off the board: letters are a to %s", Letter(r.Width-1))
 			}
 			return p, nil
 		}
 		if p, err := ParseGTPVertex(r, t); err == nil {
 			return p, nil
 		}
-		return 0, fmt.Errorf("%w: %q is not a point: write a number from 1 to %d%s, or a GTP vertex such as C1", ErrNotation, s, r.Width, letterHint(r))
+		return 0, parseErr(s, "not a point: write a number from 1 to %d%s, or a GTP vertex such as C1", r.Width, letterHint(r))
 	}
 	return ParseGTPVertex(r, t)
 }

@@ -41,6 +41,8 @@ func (s *Session) Hint(ctx context.Context) (Hint, error) {
 	res, err := solve.Solve(ctx, s.game.Clone(), solve.Options{Table: s.opt.HintTable, MaxNodes: s.opt.HintNodes, MemoryMB: s.opt.HintMemoryMB})
 	h := Hint{Best: res.Best, PV: res.PV, Value: res.Value, Nodes: res.Nodes}
 	switch {
+	case errors.Is(err, solve.ErrUnsupported) && s.Rules().Points() > 64:
+		return h, fmt.Errorf("%w: the solver handles boards of at most 64 points, not a %s board", ErrNoHint, s.Rules().SizeString())
 	case errors.Is(err, solve.ErrUnsupported):
 		return h, fmt.Errorf("%w: %w", ErrNoHint, err)
 	case errors.Is(err, context.DeadlineExceeded) && s.ctx.Err() == nil && ctx.Err() != nil:

@@ -134,6 +134,10 @@ func (s *Session) Close() error {
 	return errors.Join(errs...)
 }
 
+// SetHintTable gives Hint a solver results table to answer from (nil:
+// none), such as one loaded at the first hint.
+func (s *Session) SetHintTable(t *solve.Table) { s.opt.HintTable = t }
+
 // Rules returns the game's rules.
 func (s *Session) Rules() rules.Rules { return s.game.Rules() }
 

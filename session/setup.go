@@ -39,6 +39,26 @@ type Setup struct {
 // ErrSetup is wrapped by every error of Setup.Game that is not a move's.
 var ErrSetup = rules.ErrSetup
 
+// SetupError is an error of Setup.Game with the part of the set-up it is
+// about, so that each front end can name that part its own way (a flag, a
+// JSON field). Part is "diagram", "to_move", "prisoners" or "moves".
+type SetupError struct {
+	Part string
+	Err  error
+}
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error itself.
+func (e *SetupError) Unwrap() error { return e.Err }
+
+func partErr(part string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &SetupError{Part: part, Err: err}
+}
+
 // Game builds the game the set-up describes: its errors say what is wrong
 // and what is accepted, never naming a command's flags.
 func (s Setup) Game() (*rules.Game, error) {
@@ -51,10 +71,10 @@ func (s Setup) Game() (*rules.Game, error) {
 	for i, w := range s.moveWords(r) {
 		m, err := notation.ParseMove(r, w)
 		if err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", i+1, clip.Text(w), err)
+			return nil, partErr("moves", fmt.Errorf("move %d %q: %w", i+1, clip.Text(w), err))
 		}
 		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("move %d %q (%s to play): %w", i+1, clip.Text(w), colorWord(g.Position().ToMove()), err)
+			return nil, partErr("moves", fmt.Errorf("move %d %q (%s to play): %w", i+1, clip.Text(w), colorWord(g.Position().ToMove()), err))
 		}
 	}
 	return g, nil
@@ -84,7 +104,7 @@ func (s Setup) start() (rules.Position, error) {
 	var err error
 	if s.Diagram == "" {
 		if s.ToMove != "" {
-			return pos, fmt.Errorf("%w: a player to move goes with a start diagram; a game from the rules' start is begun by x", ErrSetup)
+			return pos, partErr("to_move", fmt.Errorf("%w: a player to move goes with a start diagram; a game from the rules' start is begun by x", ErrSetup))
 		}
 		if pos, err = rules.NewPosition(r); err != nil {
 			return pos, err
@@ -94,14 +114,14 @@ func (s Setup) start() (rules.Position, error) {
 	}
 	if s.Prisoners != "" {
 		if r.Scoring != rules.ScoreTerritory && r.Scoring != rules.ScoreAreaPrisoners {
-			return pos, fmt.Errorf("%w: prisoners %q: prisoners count only under score=territory or score=area+prisoners, and these rules score %s", ErrSetup, clip.Text(s.Prisoners), scoreName(r))
+			return pos, partErr("prisoners", fmt.Errorf("%w: prisoners %q: prisoners count only under score=territory or score=area+prisoners, and these rules score %s", ErrSetup, clip.Text(s.Prisoners), scoreName(r)))
 		}
 		b, w, err := notation.ParsePrisoners(s.Prisoners)
 		if err != nil {
-			return pos, fmt.Errorf("%w: prisoners %q: %w", ErrSetup, clip.Text(s.Prisoners), err)
+			return pos, partErr("prisoners", fmt.Errorf("%w: prisoners %q: %w", ErrSetup, clip.Text(s.Prisoners), err))
 		}
 		if pos, err = pos.WithPrisoners(b, w); err != nil {
-			return pos, err
+			return pos, partErr("prisoners", err)
 		}
 	}
 	return pos, nil
@@ -120,24 +140,24 @@ func (s Setup) diagram(r rules.Rules) (rules.Position, error) {
 	case s.ToMove != "":
 		var err error
 		if c, err = rules.ParseColor(s.ToMove); err != nil {
-			return rules.Position{}, err
+			return rules.Position{}, partErr("to_move", err)
 		}
 	case strings.ContainsRune(d, 'X'):
 		c = rules.White
 	case strings.ContainsRune(d, 'O'):
 		c = rules.Black
 	default:
-		return rules.Position{}, fmt.Errorf("%w: the diagram %q has no capital stone to tell who played last: say which player is to move, x or o", ErrSetup, clip.Text(d))
+		return rules.Position{}, partErr("to_move", fmt.Errorf("%w: the diagram %q has no capital stone to tell who played last: say which player is to move, x or o", ErrSetup, clip.Text(d)))
 	}
 	if strings.ContainsRune(d, '/') && !forbidsPoints(r) {
-		return rules.Position{}, fmt.Errorf("%w: the diagram %q marks points just captured (/), but under these rules (ko=%s) no point is forbidden after a capture: draw them empty (-)", ErrSetup, clip.Text(d), koName(r))
+		return rules.Position{}, partErr("diagram", fmt.Errorf("%w: the diagram %q marks points just captured (/), but under these rules (ko=%s) no point is forbidden after a capture: draw them empty (-)", ErrSetup, clip.Text(d), koName(r)))
 	}
 	pos, err := rules.ParseDiagram(r, d, c)
 	if err != nil {
-		return pos, err
+		return pos, partErr("diagram", err)
 	}
 	if w, h := pos.Size(); s.SizeGiven && (w != r.Width || h != r.Height) {
-		return pos, fmt.Errorf("%w: the diagram %q is %s but the size is %s", ErrSetup, clip.Text(d), pos.Rules().SizeString(), r.SizeString())
+		return pos, partErr("diagram", fmt.Errorf("%w: the diagram %q is %s but the size is %s", ErrSetup, clip.Text(d), pos.Rules().SizeString(), r.SizeString()))
 	}
 	return pos, nil
 }

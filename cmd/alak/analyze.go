@@ -1,14 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"os/signal"
 	"strings"
 
 	"alak/notation"
@@ -41,71 +41,81 @@ func analyzeRun(e *env, args []string) int {
 	fs := newFlagSet(e, "analyze", analyzeUsage)
 	sf := solveAddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the analysis as one JSON object")
-	sgfOut := fs.String("sgf", "", "write the game with the annotations as SGF comments to this file (- for standard output)")
+	sgfOut := fs.String("sgf", "", "write the game with the annotations as SGF comments to this file (- for standard output); an existing file is kept unless --force")
+	force := fs.Bool("force", false, "with --sgf: replace the file if it exists")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(e, fs, err)
 	}
 	if len(words) == 0 {
 		return fail(e, "analyze", errors.New("give a record FILE or the moves of the game"))
 	}
+	if *force && *sgfOut == "" {
+		return fail(e, "analyze", errors.New("--force replaces the file of --sgf: give --sgf OUT"))
+	}
 	var rec notation.Record
-	if len(words) == 1 && isFile(words[0]) {
-		flagged := false
-		fs.Visit(func(f *flag.Flag) {
-			flagged = flagged || !strings.Contains(" json sgf memory table-dir max-nodes ", " "+f.Name+" ")
-		})
-		if flagged {
-			return fail(e, "analyze", errors.New("a record FILE carries its own rules: give either the file or the rule flags"))
+	if len(words) == 1 && looksLikeFile(words[0]) {
+		if flags := setupFlagsGiven(fs, "json", "sgf", "force", "memory", "table-dir", "max-nodes"); len(flags) > 0 {
+			return fail(e, "analyze", fmt.Errorf("%s: a record FILE carries its own rules and start; give either the file or those flags", strings.Join(flags, ", ")))
 		}
-		data, err := os.ReadFile(words[0])
-		if err != nil {
+		if rec, err = readRecordArg(words[0]); err != nil {
 			return fail(e, "analyze", err)
 		}
-		if rec, err = notation.ReadRecord(data); err != nil {
-			return fail(e, "analyze", fmt.Errorf("%s: %w", words[0], err))
+		if *sgfOut != "" && *sgfOut != "-" && sameFile(*sgfOut, words[0]) {
+			return fail(e, "analyze", fmt.Errorf("--sgf %s is the game being analysed: write the annotations to another file", *sgfOut))
 		}
 	} else {
 		r, err := sf.rules()
 		if err != nil {
 			return fail(e, "analyze", err)
 		}
-		g, err := solveGame(r, "", "", words)
+		g, err := sf.setup(r, words).Game()
 		if err != nil {
 			return fail(e, "analyze", err)
 		}
 		rec = notation.NewRecord(g)
 	}
+	if *sgfOut != "" && *sgfOut != "-" && !*force {
+		if _, err := os.Stat(*sgfOut); err == nil {
+			return fail(e, "analyze", fmt.Errorf("--sgf %s: the file exists; give another name, or --force to replace it", *sgfOut))
+		}
+	}
 	g, err := rec.Game()
 	if err != nil {
 		return fail(e, "analyze", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := e.searchContext()
 	defer stop()
-	plies, err := analyzeGame(ctx, g, sf, solveProgress(e))
+	plies, aerr := analyzeGame(ctx, g, sf, solveProgress(e))
 	if e.terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
-	if err != nil {
-		return fail(e, "analyze", err)
+	interrupted := aerr != nil && ctx.Err() != nil
+	if aerr != nil && !interrupted {
+		return fail(e, "analyze", aerr)
 	}
 	r := g.Rules()
 	switch {
+	case interrupted:
+		// The plies finished before the interruption, never a file: a record
+		// with half its annotations would read as complete.
+		if *asJSON {
+			analyzeWriteJSON(e, r, plies)
+		} else {
+			analyzePrint(e.stdout, r, plies)
+		}
 	case *sgfOut != "":
 		if rec.Comments == nil {
 			rec.Comments = map[int]string{}
 		}
 		for _, p := range plies {
-			c := analyzeComment(p)
+			c := analyzeComment(r, p)
 			if old := rec.Comments[p.Ply]; old != "" {
 				c = old + "\n" + c
 			}
 			rec.Comments[p.Ply] = c
 		}
-		if err := analyzeWriteSGF(e, *sgfOut, rec); err != nil {
+		if err := analyzeWriteSGF(e, *sgfOut, rec, *force); err != nil {
 			return fail(e, "analyze", err)
 		}
 		if *sgfOut != "-" && !*asJSON {
@@ -115,110 +125,83 @@ func analyzeRun(e *env, args []string) int {
 	default:
 		analyzePrint(e.stdout, r, plies)
 	}
-	if *asJSON {
-		fmt.Fprintln(e.stdout, analyzeJSON(plies))
+	if *asJSON && !interrupted {
+		analyzeWriteJSON(e, r, plies)
+	}
+	if interrupted {
+		fmt.Fprintf(e.stderr, "alak analyze: interrupted after %d of %d plies; the plies above are exact\n", len(plies), g.Len())
+		return exitInterrupted
 	}
 	return 0
 }
 
-// analyzeGame solves the position before every move of g. The value after
-// a move is the solver's value of that move in the position before it.
-func analyzeGame(ctx context.Context, g *rules.Game, sf solveFlags, progress func(solve.Progress)) ([]analyzePly, error) {
-	r := g.Rules()
-	tab, err := openTable(*sf.tableDir, r)
+// sameFile reports whether two names are one file.
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// analyzeGame solves the position before every move of g (solve.Analyze),
+// answering from and adding to the results table of the flags.
+func analyzeGame(ctx context.Context, g *rules.Game, sf solveFlags, progress func(solve.Progress)) ([]solve.PlyValue, error) {
+	tab, err := openTable(*sf.tableDir, g.Rules())
 	if err != nil {
 		return nil, err
 	}
-	replay := rules.NewGameFrom(g.Start())
-	var plies []analyzePly
-	for i, m := range g.Moves() {
-		if m == rules.Resign {
-			break
-		}
-		res, err := solve.Solve(ctx, replay, solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: progress})
-		if err != nil {
-			return nil, fmt.Errorf("ply %d: %w", i+1, err)
-		}
-		after, ok := res.Moves[m]
-		if !ok {
-			return nil, fmt.Errorf("ply %d: the solver has no value for %s", i+1, notation.FormatMove(r, m))
-		}
-		plies = append(plies, analyzePly{
-			Ply: i + 1, Player: string(replay.Position().ToMove().Symbol()), Move: notation.FormatMove(r, m),
-			ValueBefore: res.Value, ValueAfter: after, Best: solveMoveList(r, res.Best),
-			ChangedOutcome: solve.Sign(res.Value) != solve.Sign(after),
-		})
-		if err := replay.Play(m); err != nil {
-			return nil, fmt.Errorf("ply %d: %w", i+1, err)
-		}
-	}
+	plies, err := solve.Analyze(ctx, g, solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: progress})
 	if tab != nil {
-		if err := tab.Save(); err != nil {
-			return plies, err
+		if serr := tab.Save(); serr != nil && err == nil {
+			err = serr
 		}
 	}
-	return plies, nil
+	return plies, err
 }
 
-func analyzeComment(p analyzePly) string {
-	s := fmt.Sprintf("value %s before, %s after; best: %s", solveNum(p.ValueBefore), solveNum(p.ValueAfter), strings.Join(p.Best, " "))
-	if p.ChangedOutcome {
+func analyzeComment(r rules.Rules, p solve.PlyValue) string {
+	s := fmt.Sprintf("value %s before, %s after; best: %s", solveNum(p.Before), solveNum(p.After), strings.Join(solveMoveList(r, p.Best), " "))
+	if p.Changed() {
 		s += "; this move changed the outcome"
 	}
 	return s
 }
 
-func analyzePrint(w io.Writer, r rules.Rules, plies []analyzePly) {
+func analyzePrint(w io.Writer, r rules.Rules, plies []solve.PlyValue) {
 	fmt.Fprintf(w, "rules: %s (values are Black's margin under perfect play)\n", r.String())
 	for _, p := range plies {
 		mark := ""
 		switch {
-		case p.ChangedOutcome:
+		case p.Changed():
 			mark = "  changed the outcome"
-		case p.ValueAfter != p.ValueBefore:
-			mark = "  lost " + solveNum(analyzeAbs(p.ValueAfter-p.ValueBefore))
+		case p.After != p.Before:
+			mark = "  lost " + solveNum(math.Abs(p.After-p.Before))
 		}
-		fmt.Fprintf(w, "%3d. %s %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player, p.Move,
-			solveNum(p.ValueBefore), solveNum(p.ValueAfter), strings.Join(p.Best, " "), mark)
+		fmt.Fprintf(w, "%3d. %c %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player.Symbol(), notation.FormatMove(r, p.Move),
+			solveNum(p.Before), solveNum(p.After), strings.Join(solveMoveList(r, p.Best), " "), mark)
 	}
 }
 
-func analyzeAbs(x float64) float64 {
-	if x < 0 {
-		return -x
+func analyzeWriteSGF(e *env, path string, rec notation.Record, force bool) error {
+	var buf bytes.Buffer
+	if err := notation.WriteSGF(&buf, rec); err != nil {
+		return err
 	}
-	return x
-}
-
-func analyzeWriteSGF(e *env, path string, rec notation.Record) error {
 	if path == "-" {
-		return notation.WriteSGF(e.stdout, rec)
-	}
-	f, err := os.Create(path)
-	if err != nil {
+		_, err := e.stdout.Write(buf.Bytes())
 		return err
 	}
-	if err := notation.WriteSGF(f, rec); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeNewFile(path, buf.Bytes(), force)
 }
 
-// analyzeJSON writes the object of the issue, spaced as it shows it.
-func analyzeJSON(plies []analyzePly) string {
-	str := func(v any) string {
-		b, _ := json.Marshal(v)
-		return string(b)
+// analyzeWriteJSON prints {"moves": [...]}, one object per ply.
+func analyzeWriteJSON(e *env, r rules.Rules, plies []solve.PlyValue) {
+	out := struct {
+		Moves []analyzePly `json:"moves"`
+	}{Moves: []analyzePly{}}
+	for _, p := range plies {
+		out.Moves = append(out.Moves, analyzePly{Ply: p.Ply, Player: string(p.Player.Symbol()), Move: notation.FormatMove(r, p.Move),
+			ValueBefore: p.Before, ValueAfter: p.After, Best: solveMoveList(r, p.Best), ChangedOutcome: p.Changed()})
 	}
-	parts := make([]string, len(plies))
-	for i, p := range plies {
-		best := make([]string, len(p.Best))
-		for j, m := range p.Best {
-			best[j] = str(m)
-		}
-		parts[i] = fmt.Sprintf(`{"ply": %d, "player": %s, "move": %s, "value_before": %s, "value_after": %s, "best": [%s], "changed_outcome": %t}`,
-			p.Ply, str(p.Player), str(p.Move), solveNum(p.ValueBefore), solveNum(p.ValueAfter), strings.Join(best, ", "), p.ChangedOutcome)
-	}
-	return `{"moves": [` + strings.Join(parts, ", ") + "]}"
+	data, _ := json.Marshal(out)
+	fmt.Fprintf(e.stdout, "%s\n", data)
 }

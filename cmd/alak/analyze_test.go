@@ -32,7 +32,7 @@ func TestAnalyzeSeedGame(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errOut)
 	}
-	if !strings.HasPrefix(out, `{"moves": [{"ply": 1, "player": "x", "move": "1", "value_before": `) {
+	if !strings.HasPrefix(out, `{"moves":[{"ply":1,"player":"x","move":"1","value_before":`) {
 		t.Errorf("JSON not in the issue's form: %q", out)
 	}
 	var a analyzeOut

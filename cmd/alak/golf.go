@@ -2,14 +2,13 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"alak/rules"
+	"alak/session"
 )
 
 func init() {
@@ -25,14 +24,9 @@ slot; any other line prints INVALID and changes nothing. The end prints
 P1 WINS or P2 WINS; a draw by repetition prints the board and ends.`
 
 func golfRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("golf", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, golfUsage) }
+	fs := newFlagSet(e, "golf", golfUsage)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(e, fs, err)
 	}
 	if fs.NArg() > 0 {
 		return fail(e, "golf", fmt.Errorf("unexpected argument %q: the game is played on standard input, with lines such as \"1 4\" and \"quit\"", fs.Arg(0)))
@@ -41,15 +35,17 @@ func golfRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "golf", err)
 	}
-	return golfPlay(e.stdin, e.stdout, g)
+	s := session.New(g, session.Seat{Name: "P1"}, session.Seat{Name: "P2"}, session.Options{})
+	defer s.Close()
+	return golfPlay(e.stdin, e.stdout, s)
 }
 
 // golfPlay runs the challenge's interface on g until the game ends, "quit"
 // or the end of input.
-func golfPlay(in io.Reader, out io.Writer, g *rules.Game) int {
+func golfPlay(in io.Reader, out io.Writer, s *session.Session) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
-	fmt.Fprintln(w, golfBoard(g.Position()))
+	fmt.Fprintln(w, golfBoard(s.Position()))
 	r := bufio.NewReader(in)
 	for {
 		w.Flush()
@@ -61,13 +57,13 @@ func golfPlay(in io.Reader, out io.Writer, g *rules.Game) int {
 		if strings.EqualFold(line, "quit") {
 			return 0
 		}
-		m, ok := golfParse(line, g.Position().Points())
-		if !ok || g.Play(m) != nil {
+		m, ok := golfParse(line, s.Position().Points())
+		if !ok || s.Play(s.ToMove(), m) != nil {
 			fmt.Fprintln(w, "INVALID")
 			continue
 		}
-		fmt.Fprintln(w, golfBoard(g.Position()))
-		if o := g.Outcome(); o.Over() {
+		fmt.Fprintln(w, golfBoard(s.Position()))
+		if o := s.Outcome(); o.Over() {
 			switch o.Winner {
 			case rules.Black:
 				fmt.Fprintln(w, "P1 WINS")

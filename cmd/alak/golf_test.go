@@ -7,10 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"alak/rules"
+	"alak/session"
 )
 
 // golfSession runs `alak golf ARGS` with input as standard input.
@@ -106,8 +108,9 @@ func TestGolfSimulatorFollowsSeeds(t *testing.T) {
 	for _, ex := range golfExamples {
 		t.Run(ex.name, func(t *testing.T) {
 			s := &golfSim{board: []byte(ex.before), mover: 'x'} // x moves in every example
-			var a, b int
-			fmt.Sscan(ex.line, &a, &b)
+			f := strings.Fields(ex.line)
+			a, _ := strconv.Atoi(f[0])
+			b, _ := strconv.Atoi(f[1])
 			s.play(a-1, b-1)
 			if string(s.board) != ex.after {
 				t.Errorf("simulator: %s %s gives %s, SEEDS.md says %s", ex.before, ex.line, s.board, ex.after)
@@ -130,7 +133,7 @@ func TestGolfSeedExamplesThroughTheInterface(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			golfPlay(strings.NewReader(ex.line+"\n"), &out, rules.NewGameFrom(pos))
+			golfPlay(strings.NewReader(ex.line+"\n"), &out, session.New(rules.NewGameFrom(pos), session.Seat{}, session.Seat{}, session.Options{}))
 			want := ex.before + "\n" + ex.after + "\n"
 			if !strings.Contains(ex.after, "o") {
 				// The challenge: removing all the opponent's pieces ends the
@@ -151,7 +154,7 @@ func TestGolfSeedExamplesThroughTheInterface(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		golfPlay(strings.NewReader("1 3\n1 4\n1 2\n"), &out, rules.NewGameFrom(pos))
+		golfPlay(strings.NewReader("1 3\n1 4\n1 2\n"), &out, session.New(rules.NewGameFrom(pos), session.Seat{}, session.Seat{}, session.Options{}))
 		if want := "x__oox\nINVALID\nINVALID\n_x_oox\n"; out.String() != want {
 			t.Errorf("got %q, want %q", out.String(), want)
 		}
@@ -319,7 +322,7 @@ func TestGolfWholeGames(t *testing.T) {
 // either plays the move the independent simulator says it is, or prints
 // exactly INVALID and leaves the board as it was.
 func FuzzGolfLine(f *testing.F) {
-	for _, s := range []string{"4 5", "1 4", "quit", "8 7", "0 1", "4 4", "1-4", "", " 4\t5 ", "04 05", "12 11"} {
+	for _, s := range []string{"4 5", "1 4", "quit", "8 7", "0 1", "4 4", "1-4", "", " 4\t5 ", "04 05", "12 11", "08 07", "09 010"} {
 		f.Add(false, s)
 		f.Add(true, s)
 	}
@@ -364,8 +367,11 @@ func (s *golfSim) parseLine(line string) (a, b int, valid bool) {
 	if len(f) != 2 || strings.Trim(f[0]+f[1], "0123456789") != "" || len(f[0]) > 3 || len(f[1]) > 3 {
 		return 0, 0, false
 	}
-	fmt.Sscan(f[0], &a)
-	fmt.Sscan(f[1], &b)
+	// Decimal, as the program reads slots: fmt.Sscan took "08" for a bad
+	// octal number, so the fuzzer "found" the program wrong on "08 07"
+	// (issue 18, defect 1).
+	a, _ = strconv.Atoi(f[0])
+	b, _ = strconv.Atoi(f[1])
 	for _, m := range s.moves() {
 		valid = valid || (m[0] == a-1 && m[1] == b-1)
 	}

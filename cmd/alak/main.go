@@ -4,11 +4,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+
+	"alak/internal/version"
 
 	"golang.org/x/term"
 )
@@ -20,6 +24,18 @@ type env struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	terminal bool // stdout is a terminal: colour and progress lines are wanted
+	// interrupt returns the context a long search runs under, cancelled
+	// by Ctrl-C; nil is signal.NotifyContext on os.Interrupt. Tests set it
+	// to interrupt a search without a signal.
+	interrupt func() (context.Context, context.CancelFunc)
+}
+
+// searchContext is the context of a long search: cancelled by Ctrl-C.
+func (e *env) searchContext() (context.Context, context.CancelFunc) {
+	if e.interrupt != nil {
+		return e.interrupt()
+	}
+	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
 type command struct {
@@ -30,6 +46,11 @@ type command struct {
 
 var commands = map[string]command{}
 
+// exitInterrupted is the exit status of a search stopped by Ctrl-C (128 +
+// SIGINT, as shells report it): solve, prove and analyze print what they
+// finished and exit with it.
+const exitInterrupted = 130
+
 func register(c command) { commands[c.name] = c }
 
 func main() {
@@ -39,9 +60,25 @@ func main() {
 }
 
 func run(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		usage(e.stdout)
 		return 0
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintf(e.stdout, "alak %s\n", version.String())
+		return 0
+	case "help":
+		if len(args) == 1 {
+			usage(e.stdout)
+			return 0
+		}
+		if _, ok := commands[args[1]]; !ok {
+			fmt.Fprintf(e.stderr, "alak help: unknown command %q\n", args[1])
+			usage(e.stderr)
+			return 2
+		}
+		return run(e, []string{args[1], "-h"})
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -63,6 +100,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\n'alak COMMAND -h' describes a command's flags; docs/rules.md describes the rules:")
+	fmt.Fprintln(w, "\n'alak help COMMAND' (or 'alak COMMAND -h') describes a command's flags; 'alak --version'")
+	fmt.Fprintln(w, "prints the version; docs/rules.md describes the rules:")
 	fmt.Fprintln(w, "  presets: "+strings.Join(presetNames(), ", "))
 }

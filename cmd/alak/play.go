@@ -8,18 +8,15 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"math"
 	"math/rand/v2"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
-	"alak/solve"
+	"alak/session"
 )
 
 func init() {
@@ -29,93 +26,130 @@ func init() {
 // playComputer is the computer player used when a side is not given.
 const playComputer = "greedy"
 
-// playSide is one side of the game: a human at the keyboard (p == nil) or a
-// computer player.
-type playSide struct {
-	spec string
-	p    player.Player
-}
+const playUsage = `usage: alak play [--rules R] [--size N] [--OPTION VALUE ...] [--black human|PLAYER] [--white human|PLAYER | --level N] [--seed N] [--position DIAGRAM [--to-move x|o] [--prisoners B-W]]
+       alak play [--black ...] [--white ...] FILE
+Plays a game in the terminal; type help during the game for the commands.
+A FILE (a record saved with save, SGF or a move list) resumes that game
+under its own rules.`
 
-func (s playSide) human() bool { return s.p == nil }
-
-// playGame is one session of alak play: the game, the two sides and the
+// playGame is one session of alak play: the game with its seats, and the
 // terminal it talks to.
 type playGame struct {
 	e     *env
 	in    *bufio.Reader
-	game  *rules.Game
+	s     *session.Session
 	r     rules.Rules
-	sides [2]playSide // indexed by rules.Black, rules.White
+	specs [2]string // what the banner calls each side
 
-	tableDir    string       // the solver's results tables for hint ("none": no table)
-	table       *solve.Table // loaded at the first hint; nil when there is none
+	tableDir    string // the solver's results tables for hint ("none": no table)
 	tableLoaded bool
 }
 
 func playRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: alak play [--rules R] [--size N] [--OPTION VALUE ...] [--black human|PLAYER] [--white human|PLAYER | --level N] [--seed N] [--position DIAGRAM [--to-move x|o]]")
-		fmt.Fprintln(e.stderr, "Plays a game in the terminal; type help during the game for the commands.")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "play", playUsage)
 	buildRules := rulesFlags(fs)
 	black := fs.String("black", "human", "who plays x (Black, first): human, or a computer player: "+playPlayers())
 	white := fs.String("white", playComputer, "who plays o (White): human, or a computer player: "+playPlayers())
 	level := fs.Int("level", 0, fmt.Sprintf("White's computer player by strength, 1 (random) to %d (the strongest), instead of --white", player.Levels()))
 	seed := fs.Uint64("seed", 0, "seed of the computer players' randomness (default: a new seed every game)")
-	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--oX- (/ marks points just captured)")
-	prisoners := fs.String("prisoners", "", "the prisoners each side took before the start, Black's first, such as 2-1 (they count under territory scoring)")
+	setup := setupFlags(fs)
 	tableDir := fs.String("table-dir", "", "directory of the solver's results tables that hint reads, as alak solve writes them (default $XDG_CACHE_HOME/alak or ~/.cache/alak; none: no table)")
-	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone, else x)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail(e, "play", fmt.Errorf("unexpected argument %q: the game is set up with flags (alak play -h lists them)", fs.Arg(0)))
-	}
-	r, err := buildRules()
+	words, err := parseInterspersed(fs, args)
 	if err != nil {
-		return fail(e, "play", err)
+		return flagStatus(e, fs, err)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var g *rules.Game
+	var rec *notation.Record
+	switch {
+	case len(words) > 1:
+		return fail(e, "play", fmt.Errorf("unexpected argument %q: give at most one record FILE to resume (alak play -h lists the flags)", words[1]))
+	case len(words) == 1 && !looksLikeFile(words[0]):
+		return fail(e, "play", fmt.Errorf("unexpected argument %q: the game is set up with flags (alak play -h lists them), or resumed from a record FILE named with a path or an extension, such as ./game.sgf", words[0]))
+	case len(words) == 1:
+		if flags := setupFlagsGiven(fs, "black", "white", "level", "seed", "table-dir"); len(flags) > 0 {
+			return fail(e, "play", fmt.Errorf("%s: a record FILE carries its own rules and start; give either the file or those flags", strings.Join(flags, ", ")))
+		}
+		r, err := readRecordArg(words[0])
+		if err != nil {
+			return fail(e, "play", err)
+		}
+		rec = &r
+	default:
+		r, err := buildRules()
+		if err != nil {
+			return fail(e, "play", err)
+		}
+		if g, err = setup(r, nil).Game(); err != nil {
+			return fail(e, "play", err)
+		}
+	}
 	if !given["seed"] {
 		*seed = rand.Uint64()
 	}
-	levelName := ""
+	specs := [2]string{*black, *white}
 	if given["level"] {
 		if given["white"] {
-			return fail(e, "play", fmt.Errorf("--level and --white both choose White's player: give one of them"))
+			return fail(e, "play", errors.New("--level and --white both choose White's player: give one of them"))
 		}
 		spec, err := player.Level(*level)
 		if err != nil {
 			return fail(e, "play", fmt.Errorf("--level: %w", err))
 		}
-		*white, levelName = spec, fmt.Sprintf("level %d (%s)", *level, spec)
+		specs[rules.White] = spec
 	}
-	game, err := playStart(r, *diagram, *toMove, *prisoners)
-	if err != nil {
-		return fail(e, "play", err)
-	}
-	g := &playGame{e: e, in: bufio.NewReader(e.stdin), game: game, r: game.Rules(), tableDir: *tableDir}
 	// Black's computer uses the seed, White's the seed plus one, so that two
 	// copies of the same player do not mirror each other.
-	for i, spec := range []string{*black, *white} {
-		s, err := playNewSide(spec, *seed+uint64(i))
+	var seats [2]session.Seat
+	for i, spec := range specs {
+		seat, err := playSeat(spec, *seed+uint64(i))
 		if err != nil {
+			closeSeats(seats)
 			return fail(e, "play", fmt.Errorf("--%s: %w", []string{"black", "white"}[i], err))
 		}
-		g.sides[i] = s
+		seats[i] = seat
 	}
-	if levelName != "" {
-		g.sides[rules.White].spec = levelName
+	if given["level"] {
+		specs[rules.White] = fmt.Sprintf("level %d (%s)", *level, specs[rules.White])
 	}
-	return g.loop()
+	opt := session.Options{HintTime: playHintTime, HintNodes: playHintNodes}
+	var s *session.Session
+	if rec != nil {
+		if s, err = session.FromRecord(*rec, seats[rules.Black], seats[rules.White], opt); err != nil {
+			closeSeats(seats)
+			return fail(e, "play", fmt.Errorf("%s: %w", words[0], err))
+		}
+	} else {
+		s = session.New(g, seats[rules.Black], seats[rules.White], opt)
+	}
+	defer s.Close()
+	pg := &playGame{e: e, in: bufio.NewReader(e.stdin), s: s, r: s.Rules(), specs: specs, tableDir: *tableDir}
+	if rec != nil {
+		pg.printf("Resuming %s: %d move%s played.\n", words[0], s.Ply(), plural(s.Ply()))
+	}
+	return pg.loop()
+}
+
+// playSeat builds one side from its flag: a human, or a computer player.
+func playSeat(spec string, seed uint64) (session.Seat, error) {
+	spec = strings.TrimSpace(spec)
+	if strings.EqualFold(spec, "human") {
+		return session.Seat{Name: "human"}, nil
+	}
+	p, err := player.New(spec, seed)
+	if err != nil {
+		return session.Seat{}, fmt.Errorf("%w (or human)", err)
+	}
+	return session.Seat{Name: spec, Player: p}, nil
+}
+
+func closeSeats(seats [2]session.Seat) {
+	for _, s := range seats {
+		if s.Player != nil {
+			s.Player.Close()
+		}
+	}
 }
 
 // playPlayers lists the computer players a side can be.
@@ -124,75 +158,34 @@ func playPlayers() string {
 		strings.Join(player.Names(), ", "), player.Levels())
 }
 
-// playStart builds the game: the rules' start position, or the set-up
-// diagram with its player to move.
-func playStart(r rules.Rules, diagram, toMove, prisoners string) (*rules.Game, error) {
-	pos, err := playStartPosition(r, diagram, toMove)
-	if err != nil {
-		return nil, err
-	}
-	if pos, err = withPrisoners(pos, prisoners); err != nil {
-		return nil, err
-	}
-	return rules.NewGameFrom(pos), nil
-}
-
-func playStartPosition(r rules.Rules, diagram, toMove string) (rules.Position, error) {
-	if diagram == "" {
-		if toMove != "" {
-			return rules.Position{}, fmt.Errorf("--to-move %s needs --position: a game from the start is begun by x", toMove)
-		}
-		return rules.NewPosition(r)
-	}
-	c := rules.Black
-	switch {
-	case toMove != "":
-		var err error
-		if c, err = rules.ParseColor(toMove); err != nil {
-			return rules.Position{}, fmt.Errorf("--to-move: %w", err)
-		}
-	case strings.Contains(diagram, "X"):
-		c = rules.White
-	}
-	pos, err := rules.ParseDiagram(r, diagram, c)
-	if err != nil {
-		return pos, fmt.Errorf("--position: %w", err)
-	}
-	return pos, nil
-}
-
-func playNewSide(spec string, seed uint64) (playSide, error) {
-	spec = strings.TrimSpace(spec)
-	if strings.EqualFold(spec, "human") {
-		return playSide{spec: "human"}, nil
-	}
-	p, err := player.New(spec, seed)
-	if err != nil {
-		return playSide{}, fmt.Errorf("%w (or human)", err)
-	}
-	return playSide{spec: spec, p: p}, nil
-}
-
 func (g *playGame) printf(format string, a ...any) { fmt.Fprintf(g.e.stdout, format, a...) }
 
 // loop plays the game to its end, the end of input or quit, and returns the
-// exit status.
+// exit status. After the end it still takes save, board, rules and help.
 func (g *playGame) loop() int {
 	g.printf("alak play: %s; x is %s, o is %s. Type help for the commands.\n",
-		playRulesWords(g.r), g.sides[rules.Black].spec, g.sides[rules.White].spec)
+		playRulesWords(g.r), g.specs[rules.Black], g.specs[rules.White])
 	g.showBoard()
-	for !g.game.Over() {
-		side := g.sides[g.game.Position().ToMove()]
-		if !side.human() {
-			if err := g.computerMove(side); err != nil {
-				fmt.Fprintf(g.e.stderr, "alak play: %s could not move: %v\n", side.spec, err)
+	over := g.s.Over()
+	for {
+		if !over && g.s.Over() {
+			over = true
+			g.printf("Type save FILE to keep the record, or quit.\n")
+		}
+		if !over && !g.s.Seat(g.s.ToMove()).Human() {
+			if err := g.computerMove(); err != nil {
+				fmt.Fprintf(g.e.stderr, "alak play: %v\n", err)
 				return 1
 			}
 			continue
 		}
+		prompt := string(g.s.ToMove().Symbol()) + "> "
+		if over {
+			prompt = "> "
+		}
 		// A last line without its line ending is still carried out; the
 		// next read then finds the end of input.
-		line, eof := g.readLine(string(g.game.Position().ToMove().Symbol()) + "> ")
+		line, eof := g.readLine(prompt)
 		if eof && line == "" {
 			g.printf("\n")
 			return 0
@@ -201,8 +194,6 @@ func (g *playGame) loop() int {
 			return 0
 		}
 	}
-	g.finish()
-	return 0
 }
 
 // readLine prints the prompt and reads one line without its line ending;
@@ -225,11 +216,19 @@ func (g *playGame) handle(line string) (quit bool) {
 	rest := strings.TrimSpace(t[len(word):])
 	switch strings.ToLower(word) {
 	case "":
-		g.printf("Type a move such as %s, or help for the commands.\n", g.exampleMove())
+		if g.s.Over() {
+			g.printf("The game is over: type save FILE to keep the record, or quit.\n")
+		} else {
+			g.printf("Type a move such as %s, or help for the commands.\n", g.exampleMove())
+		}
 	case "help", "?":
 		g.help()
+	case "rules":
+		g.printf("%s", notation.RulesText(g.r))
 	case "quit", "exit":
-		g.printf("Game abandoned after %d move%s.\n", g.game.Len(), playPlural(g.game.Len()))
+		if !g.s.Over() {
+			g.printf("Game abandoned after %d move%s.\n", g.s.Ply(), plural(g.s.Ply()))
+		}
 		return true
 	case "board":
 		g.showBoard()
@@ -237,6 +236,8 @@ func (g *playGame) handle(line string) (quit bool) {
 		g.undo()
 	case "hint":
 		g.hint()
+	case "draw":
+		g.draw()
 	case "save":
 		if rest == "" {
 			g.printf("Save needs a file name: save FILE, such as save game.sgf.\n")
@@ -245,19 +246,45 @@ func (g *playGame) handle(line string) (quit bool) {
 		if err := g.save(rest); err != nil {
 			g.printf("Could not save: %v.\n", err)
 		}
+	case "resign":
+		if g.s.Over() {
+			g.gameOver()
+			return false
+		}
+		c := g.s.ToMove()
+		if err := g.s.Resign(c); err != nil {
+			g.printf("%s.\n", sentence(err.Error()))
+			return false
+		}
+		g.printf("%c resigns.\n", c.Symbol())
+		g.showBoard()
 	default:
+		if g.s.Over() {
+			g.gameOver()
+			return false
+		}
 		g.humanMove(t)
 	}
 	return false
 }
 
+// gameOver answers a move typed after the end.
+func (g *playGame) gameOver() {
+	g.printf("The game is over (%s): type save FILE to keep the record, or quit.\n", notation.OutcomeWords(g.s.Outcome(), g.s.ToMove()))
+}
+
 func (g *playGame) help() {
 	g.printf("Moves: %s.\n", g.moveForms())
+	g.printf("On the board: x and o are the stones, the one just played in capitals; - is an empty point;\n")
+	g.printf("  / is a point just captured%s.\n", map[bool]string{true: ", which the player whose stones stood there may not take back at once", false: ""}[g.r.Ko == rules.KoCaptured && g.r.Movement == rules.Placement])
 	g.printf("Commands:\n")
 	g.printf("  undo       take back your last move (and the computer's reply)\n")
 	g.printf("  hint       ask the solver for the best move\n")
+	g.printf("  draw       offer a draw (a computer plays on)\n")
+	g.printf("  resign     give up the game\n")
 	g.printf("  board      show the board again\n")
-	g.printf("  save FILE  save the game so far as an SGF record\n")
+	g.printf("  rules      the rules of this game in words\n")
+	g.printf("  save FILE  save the game so far (SGF, or a move list for a name ending .txt)\n")
 	g.printf("  help       this list\n")
 	g.printf("  quit       leave the game\n")
 }
@@ -285,7 +312,7 @@ func (g *playGame) moveForms() string {
 }
 
 func (g *playGame) exampleMove() string {
-	if ms := g.game.LegalMoves(nil); len(ms) > 0 {
+	if ms := g.s.LegalMoves(); len(ms) > 0 {
 		return notation.FormatMove(g.r, ms[0])
 	}
 	return "resign"
@@ -294,31 +321,34 @@ func (g *playGame) exampleMove() string {
 // humanMove reads and plays the human's move, or says why it cannot.
 func (g *playGame) humanMove(s string) {
 	m, err := notation.ParseMove(g.r, s)
-	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), notation.ErrNotation.Error()+": ")
-		if !g.r.Pass {
-			msg = strings.Replace(msg, "(or pass, resign)", "(or resign)", 1)
-		}
-		g.printf("%s; type help for the commands.\n", playSentence(msg))
+	var pe *notation.ParseError
+	if errors.As(err, &pe) {
+		g.printf("Cannot read %q: %s; type help for the commands.\n", pe.Input, pe.Msg)
 		return
 	}
-	if err := g.game.Play(m); err != nil {
-		g.printf("%s is not legal now: %s; %s.\n", playSentence(notation.FormatMove(g.r, m)), playReason(err), g.legalList())
+	if err != nil {
+		g.printf("%s; type help for the commands.\n", sentence(err.Error()))
+		return
+	}
+	if err := g.s.Play(g.s.ToMove(), m); err != nil {
+		g.printf("%s is not legal now: %s; %s.\n", sentence(notation.FormatMove(g.r, m)), g.why(err), g.legalList())
 		return
 	}
 	g.announce(m)
 }
 
-// playReason is the kernel's reason for rejecting a move without its
-// "point N: " or "move A-B: " prefix, which the sentence already names.
-func playReason(err error) string {
-	return playReasonPrefix.ReplaceAllString(err.Error(), "")
+// why is the reason a move was refused, without the move, which the
+// sentence already names.
+func (g *playGame) why(err error) string {
+	var me *rules.MoveError
+	if errors.As(err, &me) {
+		return me.Why()
+	}
+	return err.Error()
 }
 
-var playReasonPrefix = regexp.MustCompile(`^(point|move) \S+: `)
-
-// playSentence turns a message into the start of a sentence.
-func playSentence(msg string) string {
+// sentence turns a message into the start of a sentence.
+func sentence(msg string) string {
 	if msg == "" {
 		return msg
 	}
@@ -327,7 +357,7 @@ func playSentence(msg string) string {
 
 // legalList names the legal moves when there are few enough to read.
 func (g *playGame) legalList() string {
-	ms := g.game.LegalMoves(nil)
+	ms := g.s.LegalMoves()
 	if len(ms) == 0 {
 		return "no move is legal"
 	}
@@ -341,21 +371,24 @@ func (g *playGame) legalList() string {
 	return "legal now: " + strings.Join(names, ", ")
 }
 
-// computerMove asks the computer side for its move and plays it. On a
-// terminal a line says the computer is thinking, erased once it has moved.
-func (g *playGame) computerMove(s playSide) error {
+// computerMove asks the computer seat to move for its reply. On a terminal
+// a line says the computer is thinking, erased once it has moved.
+func (g *playGame) computerMove() error {
+	c := g.s.ToMove()
 	if g.e.terminal {
-		g.printf("%c (%s) is thinking...", g.game.Position().ToMove().Symbol(), s.spec)
+		g.printf("%c (%s) is thinking...", c.Symbol(), g.specs[c])
 	}
-	m, err := s.p.Move(context.Background(), g.game)
+	m, err := g.s.Reply(context.Background())
 	if g.e.terminal {
 		g.printf("\r\x1b[K")
 	}
 	if err != nil {
 		return err
 	}
-	if err := g.game.Play(m); err != nil {
-		return fmt.Errorf("it chose %s: %w", notation.FormatMove(g.r, m), err)
+	if m == rules.Resign {
+		g.printf("%c resigns.\n", c.Symbol())
+		g.showBoard()
+		return nil
 	}
 	g.announce(m)
 	return nil
@@ -363,7 +396,7 @@ func (g *playGame) computerMove(s playSide) error {
 
 // announce prints the move just played and the board after it.
 func (g *playGame) announce(m rules.Move) {
-	mover := g.game.PositionAt(g.game.Len() - 1).ToMove()
+	mover := g.s.ToMove().Opp()
 	g.printf("%c plays %s\n", mover.Symbol(), notation.FormatMove(g.r, m))
 	g.showBoard()
 }
@@ -371,28 +404,48 @@ func (g *playGame) announce(m rules.Move) {
 // undo takes back the human's last move, and the computer's replies after
 // it, so that the same human is to move again.
 func (g *playGame) undo() {
-	n := g.game.Len()
-	k := 0
-	for k < n && !g.sides[g.game.PositionAt(n-1-k).ToMove()].human() {
-		k++
+	if g.s.Over() && g.s.Outcome().Reason != rules.NoMoves && g.s.Outcome().Reason != rules.Repetition {
+		g.gameOver()
+		return
 	}
-	if k == n {
-		if n == 0 {
+	c, ok := g.s.LastHumanMover()
+	if !ok {
+		if g.s.Ply() == 0 {
 			g.printf("There is no move to take back yet; type a move such as %s.\n", g.exampleMove())
 		} else {
 			g.printf("There is no move of yours to take back; type a move such as %s.\n", g.exampleMove())
 		}
 		return
 	}
-	k++
-	for range k {
-		if err := g.game.Undo(); err != nil {
-			g.printf("Could not take back: %v.\n", err)
-			return
-		}
+	n, err := g.s.Undo(c)
+	if err != nil {
+		g.printf("Could not take back: %v.\n", err)
+		return
 	}
-	g.printf("Took back %d move%s.\n", k, playPlural(k))
+	g.printf("Took back %d move%s.\n", n, plural(n))
 	g.showBoard()
+}
+
+// draw offers a draw for the player to move; the other human accepts by
+// offering one too.
+func (g *playGame) draw() {
+	if g.s.Over() {
+		g.gameOver()
+		return
+	}
+	c := g.s.ToMove()
+	agreed, err := g.s.OfferDraw(c)
+	switch {
+	case err != nil:
+		g.printf("%s.\n", sentence(err.Error()))
+	case agreed:
+		g.printf("Both players agree: the game is drawn.\n")
+		g.showBoard()
+	case g.s.DrawOffer() == c:
+		g.printf("%c offers a draw; %c accepts by typing draw, or plays on. Now your move.\n", c.Symbol(), c.Opp().Symbol())
+	default:
+		g.printf("%c (%s) plays on: no draw.\n", c.Opp().Symbol(), g.specs[c.Opp()])
+	}
 }
 
 // playHintTime is how long hint lets the solver think; playHintNodes, when
@@ -406,66 +459,34 @@ var (
 // hint asks the solver for the best moves from the current position, under
 // the game's history, and says what perfect play leads to. The solver reads
 // the results table of the rules (alak solve fills it) but hint does not
-// write it. It says so when the solver cannot finish in time.
+// write it.
 func (g *playGame) hint() {
 	if !g.tableLoaded {
 		g.tableLoaded = true
 		if t, err := openTable(g.tableDir, g.r); err != nil {
 			fmt.Fprintf(g.e.stderr, "alak play: hint goes on without the results table: %v\n", err)
-		} else {
-			g.table = t
+		} else if t != nil {
+			g.s.SetHintTable(t)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), playHintTime)
-	defer cancel()
-	res, err := solve.Solve(ctx, g.game.Clone(), solve.Options{Table: g.table, MaxNodes: playHintNodes})
-	switch {
-	case errors.Is(err, solve.ErrUnsupported):
-		g.printf("No hint: the solver handles boards of at most 64 points, not a %s board.\n", g.r.SizeString())
-		return
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
-		g.printf("No hint: the solver could not finish in %v (%d positions searched).\n", playHintTime, res.Nodes)
-		return
-	case errors.Is(err, solve.ErrNodeLimit):
-		g.printf("No hint: the solver could not finish within %d positions.\n", playHintNodes)
-		return
-	case err != nil:
-		g.printf("No hint: %v.\n", err)
-		return
-	case len(res.Best) == 0:
-		g.printf("No hint: no move is legal.\n")
+	h, err := g.s.Hint(context.Background())
+	if err != nil {
+		g.printf("%s.\n", sentence(err.Error()))
 		return
 	}
-	best := make([]string, len(res.Best))
-	for i, m := range res.Best {
+	best := make([]string, len(h.Best))
+	for i, m := range h.Best {
 		best[i] = notation.FormatMove(g.r, m)
 	}
-	pv := make([]string, len(res.PV))
-	for i, m := range res.PV {
+	pv := make([]string, len(h.PV))
+	for i, m := range h.PV {
 		pv[i] = notation.FormatMove(g.r, m)
 	}
 	what := "best move"
 	if len(best) > 1 {
 		what = "best moves"
 	}
-	g.printf("Hint: %s %s; with perfect play %s (for example %s).\n", what, strings.Join(best, ", "), playValueWords(g.r, res.Value), strings.Join(pv, " "))
-}
-
-// playValueWords says in words what a solver value (Black's margin) means.
-func playValueWords(r rules.Rules, v float64) string {
-	counted := r.Scoring != rules.ScoreNone && r.Movement == rules.Placement
-	num := strconv.FormatFloat(math.Abs(v), 'f', -1, 64)
-	switch {
-	case v > 0 && counted:
-		return "Black wins by " + num
-	case v < 0 && counted:
-		return "White wins by " + num
-	case v > 0:
-		return "Black wins"
-	case v < 0:
-		return "White wins"
-	}
-	return "the game is a draw"
+	g.printf("Hint: %s %s; with perfect play %s (for example %s).\n", what, strings.Join(best, ", "), h.Words(g.r), strings.Join(pv, " "))
 }
 
 // save writes the game so far to the file name: an SGF record, or a plain
@@ -473,8 +494,7 @@ func playValueWords(r rules.Rules, v float64) string {
 // first, so a failure leaves no half-written file, and an existing file is
 // never overwritten.
 func (g *playGame) save(name string) error {
-	rec := notation.NewRecord(g.game)
-	rec.Black, rec.White = g.sides[rules.Black].spec, g.sides[rules.White].spec
+	rec := g.s.Record()
 	write, form := notation.WriteSGF, "an SGF record"
 	if strings.HasSuffix(strings.ToLower(name), ".txt") {
 		write, form = notation.WriteMoveList, "a move list"
@@ -483,58 +503,44 @@ func (g *playGame) save(name string) error {
 	if err := write(&buf, rec); err != nil {
 		return fmt.Errorf("%w (a file name ending in .txt saves a move list)", err)
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err := writeNewFile(name, buf.Bytes(), false); err != nil {
+		return err
+	}
+	g.printf("Saved the game (%d move%s) to %s as %s.\n", g.s.Ply(), plural(g.s.Ply()), name, form)
+	return nil
+}
+
+// writeNewFile writes data to the file name, refusing to replace a file
+// that exists unless force is set.
+func writeNewFile(name string, data []byte, force bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(name, flags, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s already exists; give a new file name", name)
 	}
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	g.printf("Saved the game (%d moves) to %s as %s.\n", g.game.Len(), name, form)
-	return nil
+	return f.Close()
 }
 
-// showBoard prints the board with whose turn it is and the stone count.
+// showBoard prints the board with whose turn it is and the counts.
 func (g *playGame) showBoard() {
-	g.printf("%s", notation.Board(g.game.Position(), g.e.terminal))
-}
-
-// finish shows the result and offers to save the record.
-func (g *playGame) finish() {
-	g.printf("Game over: %s.\n", notation.GameResultWords(g.game))
-	for {
-		name, eof := g.readLine("save the game? (file name, or Enter to skip) ")
-		name = strings.TrimSpace(name)
-		if name == "" {
-			if eof {
-				g.printf("\n")
-			}
-			return
-		}
-		if err := g.save(name); err != nil {
-			g.printf("Could not save: %v.\n", err)
-			if eof {
-				g.printf("\n")
-				return
-			}
-			continue
-		}
-		return
-	}
+	g.printf("%s", g.s.Snapshot().Text(g.r, g.e.terminal))
 }
 
 // playRulesWords describes the rules in a few words.
 func playRulesWords(r rules.Rules) string {
-	where := fmt.Sprintf("%d points", r.Width)
+	where := fmt.Sprintf("%d point%s", r.Width, plural(r.Width))
 	if r.Movement == rules.Sliding {
-		where = fmt.Sprintf("%d slots", r.Width)
+		where = fmt.Sprintf("%d slot%s", r.Width, plural(r.Width))
 	}
 	if !r.IsLine() {
 		where = "a " + r.SizeString() + " board"
@@ -546,7 +552,7 @@ func playRulesWords(r rules.Rules) string {
 	return fmt.Sprintf("%s rules on %s", name, where)
 }
 
-func playPlural(n int) string {
+func plural(n int) string {
 	if n == 1 {
 		return ""
 	}

@@ -17,6 +17,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/session"
 	"alak/solve"
 )
 
@@ -95,7 +96,12 @@ func TestPlayBaljeuAlak6(t *testing.T) {
 	if !strings.Contains(out, "Game over: Black wins 3-0 (White has no legal move).") {
 		t.Errorf("no 3-0 result in:\n%s", out)
 	}
-	if !strings.Contains(out, "save the game? (file name, or Enter to skip)") || !strings.HasSuffix(out, "\n") {
+	// Issue 18, defect 11: the result is said once, then save is offered
+	// as a command, so that typed-ahead moves are not taken for file names.
+	if n := strings.Count(out, "Game over:"); n != 1 {
+		t.Errorf("the game-over line is printed %d times:\n%s", n, out)
+	}
+	if !strings.Contains(out, "Type save FILE to keep the record, or quit.") || !strings.HasSuffix(out, "\n") {
 		t.Errorf("the end does not offer to save and end with a newline:\n%s", out)
 	}
 }
@@ -219,11 +225,13 @@ func TestPlayBadInput(t *testing.T) {
 		bad    string
 		want   string // in the one-line reply
 	}{
-		{"garbage", nil, nil, "hello", `"hello" is not a point`},
-		{"off board number", nil, nil, "12", "Point 12 is off the board: points are 1 to 11"},
-		{"off board letter", nil, nil, "l", `Point "l" is off the board: letters are a to k`},
+		{"garbage", nil, nil, "hello", `Cannot read "hello": not a point`},
+		{"off board number", nil, nil, "12", `Cannot read "12": off the board: points are 1 to 11 (or resign)`},
+		{"off board letter", nil, nil, "l", `Cannot read "l": off the board: letters are a to k`},
 		{"off board vertex", nil, nil, "M1", "write a number from 1 to 11"},
-		{"zero", nil, nil, "0", "Point 0 is off the board"},
+		{"zero", nil, nil, "0", `Cannot read "0": off the board`},
+		// Issue 18, defect 11: the input is quoted as typed, not lower-cased.
+		{"case kept", nil, nil, "Hello", `Cannot read "Hello"`},
 		// The kernel's reason, rules.ErrOccupied.
 		{"occupied", alak6, []string{"1"}, "1", "1 is not legal now: the point is occupied; legal now: 2, 3, 4, 5, 6."},
 		// Seed 002's game after six moves: //Oo-o, x's stones on 1 and 2
@@ -235,7 +243,9 @@ func TestPlayBadInput(t *testing.T) {
 		// Traditional Alak).
 		{"ko", []string{"--rules", "traditional", "--position", "-xO/o-", "--white", "human"}, nil, "4",
 			"4 is not legal now: ko: the move would recreate the position before the opponent's last move; legal now: pass."},
-		{"placement under sliding rules", []string{"--rules", "dewdney"}, nil, "5", "a move slides a piece, written from-to such as 1-4 (slots 1 to 11)"},
+		{"placement under sliding rules", []string{"--rules", "dewdney"}, nil, "5", "a move slides a piece, written from-to: the slot it leaves and the slot it goes to, such as 1-4 (slots 1 to 11)"},
+		// Issue 18, defect 11: sliding rules talk about slots, not points.
+		{"slot off the line", []string{"--rules", "dewdney"}, nil, "1-12", `Cannot read "1-12": off the line: the slots are 1 to 11`},
 		// xxxx___oooo: the piece on 1 is blocked by 2 and jumps to 5, never 6.
 		{"unreachable slide", []string{"--rules", "dewdney", "--white", "human"}, nil, "1-6", "the piece cannot reach that slot"},
 		{"not your piece", []string{"--rules", "dewdney", "--white", "human"}, nil, "9-7", "there is no piece of yours on that slot"},
@@ -297,10 +307,14 @@ func TestPlaySave(t *testing.T) {
 		{"tab after save", alak6, "1\nsave\tF\n", "tab.sgf", notation.ReadSGF, []string{"1"}, "X-----", "", ""},
 		{"move list", alak6, "1\n4\nsave F\n", "mid.txt", notation.ReadMoveList, []string{"1", "4"}, "x--O--", "", ""},
 		// Seed 002's last diagram and score 3-0: RE[B+3] as the issue writes it.
-		{"at the end", alak6, baljeu + "F\n", "end.sgf", notation.ReadSGF,
+		{"at the end", alak6, baljeu + "save F\n", "end.sgf", notation.ReadSGF,
 			strings.Fields(baljeu), "xx/X//", "B+3", ""},
-		{"at the end after a bad name", alak6, baljeu + dir + "/missing/x.sgf\nF\n", "end2.sgf", notation.ReadSGF,
-			strings.Fields(baljeu), "xx/X//", "B+3", "Could not save: open " + dir + "/missing/x.sgf: no such file or directory.\nsave the game?"},
+		{"at the end after a bad name", alak6, baljeu + "save " + dir + "/missing/x.sgf\nsave F\n", "end2.sgf", notation.ReadSGF,
+			strings.Fields(baljeu), "xx/X//", "B+3", "Could not save: open " + dir + "/missing/x.sgf: no such file or directory.\n> "},
+		// Moves typed ahead after the end are refused, never taken for a
+		// file name (issue 18, defect 11).
+		{"typed ahead after the end", alak6, baljeu + "3\nsave F\n", "end3.sgf", notation.ReadSGF,
+			strings.Fields(baljeu), "xx/X//", "B+3", "The game is over (Black wins 3-0 (White has no legal move)): type save FILE"},
 		{"set-up position", []string{"--position", "x--o/O", "--to-move", "x", "--white", "human"}, "2\nsave F\n", "setup.sgf", notation.ReadSGF,
 			[]string{"2"}, "xX-o-o", "", ""},
 	}
@@ -311,7 +325,7 @@ func TestPlaySave(t *testing.T) {
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
-			if !strings.Contains(out, "Saved the game ("+fmt.Sprint(len(c.moves))+" moves) to "+file) {
+			if !strings.Contains(out, "Saved the game ("+fmt.Sprint(len(c.moves))+" move"+plural(len(c.moves))+") to "+file) {
 				t.Errorf("no save message in:\n%s", out)
 			}
 			if !strings.Contains(out, c.also) {
@@ -466,9 +480,16 @@ func TestPlayFlagErrors(t *testing.T) {
 		{"unknown player", []string{"--black", "wizard"}, `--black: unknown player "wizard"`},
 		{"level and white", []string{"--level", "2", "--white", "random"}, "--level and --white both choose White's player: give one of them"},
 		{"level out of range", []string{"--level", "0"}, "--level: level 0: the levels are 1 (random) to"},
-		{"to-move alone", []string{"--to-move", "o"}, "--to-move o needs --position"},
-		{"bad to-move", []string{"--position", "x--", "--to-move", "z"}, `--to-move: syntax error: player "z"`},
-		{"bad diagram", []string{"--position", "x-q"}, `--position: invalid position: diagram "x-q": 'q' is not a point`},
+		{"to-move alone", []string{"--to-move", "o"}, "a player to move goes with a start diagram"},
+		{"bad to-move", []string{"--position", "x--", "--to-move", "z"}, `player "z": write x (black) or o (white)`},
+		{"bad diagram", []string{"--position", "x-q", "--to-move", "x"}, `invalid position: diagram "x-q": 'q' is not a point`},
+		{"no player to move", []string{"--position", "x-o"}, "has no capital stone to tell who played last"},
+		// Issue 18: an option the rules do not use is an error, not ignored.
+		{"start on placement rules", []string{"--start", "xx__oo"}, "--start: invalid rules: start has no effect under alak"},
+		{"selfcapture on alak", []string{"--selfcapture", "piece"}, "--selfcapture: invalid rules: selfcapture has no effect under alak"},
+		{"prisoners under stone scoring", []string{"--prisoners", "2-1"}, "prisoners count only under score=territory or score=area+prisoners"},
+		{"diagram against size", []string{"--size", "7", "--position", "x--oX-"}, `the diagram "x--oX-" is 6 but the size is 7`},
+		{"slash without forbidden points", []string{"--rules", "tromp-taylor", "--position", "x--o/O"}, "no point is forbidden after a capture"},
 		{"argument", []string{"now"}, `unexpected argument "now"`},
 		{"unknown flag", []string{"--colour"}, "flag provided but not defined: -colour"},
 	}
@@ -502,7 +523,14 @@ func TestPlaySession(t *testing.T) {
 		{"capital names the player to move", []string{"--position", "X-o", "--white", "greedy", "--black", "human", "--seed", "1"}, false, "",
 			[]string{"o plays 2"}, 0},
 		{"resign", []string{"--white", "human"}, false, "resign\n",
-			[]string{"x plays resign", "Game over: White wins (Black resigned).", "save the game?"}, 0},
+			[]string{"x resigns.", "Game over: White wins (Black resigned).", "Type save FILE"}, 0},
+		{"draw between people", []string{"--white", "human"}, false, "draw\n1\ndraw\n",
+			[]string{"x offers a draw; o accepts by typing draw, or plays on.", "x plays 1", "Both players agree: the game is drawn.", "Game over: draw by agreement."}, 0},
+		{"draw against the computer", []string{"--seed", "1"}, false, "draw\n",
+			[]string{"o (greedy) plays on: no draw."}, 0},
+		{"rules", []string{"--size", "1"}, false, "rules\n",
+			[]string{"alak play: alak rules on 1 point;", "Rules: alak.", "You may not place, on the very next move, where your stones were just captured: the points marked /."}, 0},
+		{"help explains /", nil, false, "help\n", []string{"/ is a point just captured, which the player whose stones stood there may not take back at once."}, 0},
 		{"quit", []string{"--white", "human"}, false, "1\nquit\n", []string{"x plays 1", "Game abandoned after 1 move.\n"}, 0},
 		{"help on a line", nil, false, "help\n",
 			[]string{"Moves: a point as a number 1 to 11, a letter a to k or a GTP vertex A1 to L1, or resign.", "undo", "hint", "save FILE", "quit"}, 0},
@@ -588,18 +616,23 @@ func FuzzPlayLine(f *testing.F) {
 			}
 		}
 		var out bytes.Buffer
-		g := &playGame{e: &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, game: game, r: r, tableDir: "none"}
+		sess := session.New(game, session.Seat{Name: "human"}, session.Seat{Name: "human"}, session.Options{HintTime: 100 * time.Millisecond})
+		g := &playGame{e: &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, s: sess, r: r, tableDir: "none"}
 		g.in = bufio.NewReader(g.e.stdin)
-		g.sides = [2]playSide{{spec: "human"}, {spec: "human"}}
 		before, n := game.Position().Hash(), game.Len()
 		parsed, perr := notation.ParseMove(r, line)
 		legal := perr == nil && game.Legal(parsed) == nil
 		g.handle(line)
+		game = sess.Game()
 		word := strings.ToLower(strings.Fields(line + " x")[0])
 		switch {
 		case game.Len() == n+1:
 			if !legal || game.Moves()[n] != parsed {
 				t.Fatalf("line %q played %v, but it does not name a legal move", line, game.Moves()[n])
+			}
+		case sess.Over() && word == "resign":
+			if o := sess.Outcome(); o.Reason != rules.Resigned {
+				t.Fatalf("line %q ended the game with %v", line, o)
 			}
 		case game.Len() == n-1:
 			if word != "undo" {
@@ -827,7 +860,7 @@ func TestPlayRepetitionDraw(t *testing.T) {
 	if n := len(playMoves(out)); n != len(moves) {
 		t.Errorf("%d moves announced, want %d", n, len(moves))
 	}
-	if !strings.Contains(out, "Game over: draw by repetition.\nsave the game?") {
+	if !strings.Contains(out, "Game over: draw by repetition. Stones: ") || !strings.HasSuffix(out, "Type save FILE to keep the record, or quit.\n> \n") {
 		t.Errorf("no draw by repetition at the end of:\n%s", out[max(0, len(out)-400):])
 	}
 }
@@ -892,7 +925,7 @@ func TestPlayHintTable(t *testing.T) {
 	cases := []struct {
 		name, dir, want, stderr string
 	}{
-		{"with the table", dir, "Hint: best move" + map[bool]string{true: "s"}[len(best) > 1] + " " + strings.Join(best, ", ") + "; with perfect play " + playValueWords(r, res.Value) + " (for example ", ""},
+		{"with the table", dir, "Hint: best move" + map[bool]string{true: "s"}[len(best) > 1] + " " + strings.Join(best, ", ") + "; with perfect play " + session.ValueWords(r, res.Value) + " (for example ", ""},
 		{"without a table", "none", "No hint: the solver could not finish within 50 positions.\n", ""},
 		{"unreadable table", broken, "No hint: the solver could not finish within 50 positions.\n", "alak play: hint goes on without the results table: table " + broken},
 	}

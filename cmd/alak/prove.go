@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -34,14 +30,10 @@ func proveRun(e *env, args []string) int {
 	draw := fs.Bool("draw", false, "a draw is enough (refutes a claim that the other player wins)")
 	depth := fs.Int("depth", 40, "the most plies to search")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
-	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--o/O (/ marks points just captured)")
-	toMove := fs.String("to-move", "", "with --position: the player to move, x or o")
+	setup := setupFlags(fs)
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(e, fs, err)
 	}
 	if *who == "" {
 		return fail(e, "prove", errors.New("--for x or --for o: say whose win (or draw) to prove"))
@@ -57,11 +49,11 @@ func proveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "prove", err)
 	}
-	g, err := solveGame(r, *diagram, *toMove, words)
+	g, err := setup(r, words).Game()
 	if err != nil {
 		return fail(e, "prove", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
 	opt := solve.ProveOptions{Draw: *draw, Depth: *depth}
@@ -118,6 +110,9 @@ func proveRun(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "alak prove: %v\n", perr)
 		} else {
 			fmt.Fprintf(e.stderr, "alak prove: %v; nothing was proved\n", perr)
+		}
+		if ctx.Err() != nil {
+			return exitInterrupted
 		}
 		return 1
 	}

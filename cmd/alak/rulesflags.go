@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -8,12 +9,15 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/session"
 	"alak/solve"
 )
 
 // rulesFlags adds --rules, --size and one flag per rule option (--edge,
 // --ko, ...) to fs. After fs.Parse, the returned function builds the rules:
-// the preset, then the size, then every option given, validated.
+// the preset, then the size, then every option given, validated. An option
+// given that has no effect under the rules (--start on placement rules,
+// --selfcapture on alak, ...) is an error, never ignored.
 func rulesFlags(fs *flag.FlagSet) func() (rules.Rules, error) {
 	preset := fs.String("rules", "alak", "rule preset: "+strings.Join(presetNames(), ", "))
 	set := map[string]*string{}
@@ -25,13 +29,21 @@ func rulesFlags(fs *flag.FlagSet) func() (rules.Rules, error) {
 		if err != nil {
 			return r, err
 		}
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 		for _, o := range rules.Options() { // in order: size before start
-			v := *set[o.Name]
-			if v == "" {
+			if !given[o.Name] {
 				continue
 			}
-			if err := r.Set(o.Name, v); err != nil {
-				return r, err
+			if err := r.Set(o.Name, *set[o.Name]); err != nil {
+				return r, fmt.Errorf("--%s: %w", o.Name, err)
+			}
+		}
+		for _, o := range rules.Options() {
+			if given[o.Name] {
+				if err := r.CheckApplies(o.Name); err != nil {
+					return r, fmt.Errorf("--%s: %w", o.Name, err)
+				}
 			}
 		}
 		if err := r.Validate(); err != nil {
@@ -41,13 +53,30 @@ func rulesFlags(fs *flag.FlagSet) func() (rules.Rules, error) {
 	}
 }
 
+// sizeGiven reports whether --size was given on fs.
+func sizeGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "size" })
+	return given
+}
+
 func presetNames() []string { return rules.Presets() }
 
-// fail prints an error for a subcommand and returns the exit status 2.
+// fail prints an error for a subcommand and returns the exit status 2. An
+// error about part of a set-up names the flag that gave that part.
 func fail(e *env, cmd string, err error) int {
+	var se *session.SetupError
+	if errors.As(err, &se) {
+		if flag := setupFlagNames[se.Part]; flag != "" {
+			err = fmt.Errorf("%s: %w", flag, err)
+		}
+	}
 	fmt.Fprintf(e.stderr, "alak %s: %v\n", cmd, err)
 	return 2
 }
+
+// setupFlagNames are the flags that give each part of a session.Setup.
+var setupFlagNames = map[string]string{"diagram": "--position", "to_move": "--to-move", "prisoners": "--prisoners"}
 
 // parseInterspersed parses fs's flags wherever they stand among the
 // arguments (alak solve 3 5 --json) and returns the other arguments in
@@ -86,16 +115,53 @@ func openTable(dir string, r rules.Rules) (*solve.Table, error) {
 	return solve.LoadTable(dir, r)
 }
 
-// newFlagSet returns a flag set for a subcommand that reports errors on the
-// env's stderr and prints usage, then the flags, for -h.
+// flagUsage holds each subcommand's usage text, printed before its flags.
+var flagUsage = map[*flag.FlagSet]string{}
+
+// newFlagSet returns a flag set for a subcommand. Its errors go to the
+// env's stderr; -h is answered by flagStatus, on standard output.
 func newFlagSet(e *env, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, usage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {}
+	flagUsage[fs] = usage
 	return fs
+}
+
+// flagStatus is the exit status of a failed flag parse: -h prints the
+// usage and the flags on standard output and is a success (0); a bad flag,
+// which the flag package has already reported on standard error, is 2.
+func flagStatus(e *env, fs *flag.FlagSet, err error) int {
+	if !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stderr, "run 'alak %s -h' for the flags\n", fs.Name())
+		return 2
+	}
+	fmt.Fprintln(e.stdout, flagUsage[fs])
+	fs.SetOutput(e.stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(e.stderr)
+	return 0
+}
+
+// setupFlagsGiven lists, as --NAME, the flags given on fs other than those
+// named in keep: the flags a record FILE argument cannot go with.
+func setupFlagsGiven(fs *flag.FlagSet, keep ...string) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		for _, k := range keep {
+			if f.Name == k {
+				return
+			}
+		}
+		out = append(out, "--"+f.Name)
+	})
+	return out
+}
+
+// readRecordArg reads the record file a command was given (SGF or a move
+// list, notation.ReadRecordFile); the error says when it does not exist.
+func readRecordArg(path string) (notation.Record, error) {
+	return notation.ReadRecordFile(path)
 }
 
 // isFile reports whether arg names an existing regular file (a record to
@@ -105,15 +171,24 @@ func isFile(arg string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// withPrisoners gives a start position the prisoners of --prisoners ("2-1",
-// Black's first); an empty flag leaves it alone.
-func withPrisoners(pos rules.Position, flagValue string) (rules.Position, error) {
-	if flagValue == "" {
-		return pos, nil
+// setupFlags adds --position, --to-move and --prisoners to fs: the start
+// of a game, read by session.Setup. After fs.Parse, the returned function
+// gives the set-up of the rules r and the moves.
+func setupFlags(fs *flag.FlagSet) func(r rules.Rules, moves []string) session.Setup {
+	diagram := fs.String("position", "", "start from this position, a seed diagram such as x--o/O (/ marks points just captured)")
+	toMove := fs.String("to-move", "", "with --position: the player to move, x or o (default: the opponent of the capital stone)")
+	prisoners := fs.String("prisoners", "", "the prisoners each side took before the start, Black's first, such as 2-1 (under territory scoring)")
+	return func(r rules.Rules, moves []string) session.Setup {
+		return session.Setup{Rules: r, SizeGiven: sizeGiven(fs), Diagram: *diagram, ToMove: *toMove, Prisoners: *prisoners, Moves: moves}
 	}
-	b, w, err := notation.ParsePrisoners(flagValue)
-	if err != nil {
-		return pos, fmt.Errorf("--prisoners %q: %w", flagValue, err)
-	}
-	return pos.WithPrisoners(b, w)
+}
+
+// positionGiven reports whether a start was set up on fs: --position,
+// --to-move or --prisoners.
+func positionGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) {
+		given = given || f.Name == "position" || f.Name == "to-move" || f.Name == "prisoners"
+	})
+	return given
 }

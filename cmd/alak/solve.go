@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,14 +8,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
 
 	"alak/notation"
 	"alak/rules"
+	"alak/session"
 	"alak/solve"
 )
 
@@ -42,6 +40,7 @@ positions; --parts FILE keeps those parts, so a stopped split resumes, and
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
 	rules     func() (rules.Rules, error)
+	setup     func(r rules.Rules, moves []string) session.Setup
 	memory    *int
 	tableDir  *string
 	maxNodes  *int64
@@ -51,6 +50,7 @@ type solveFlags struct {
 func solveAddFlags(fs *flag.FlagSet) solveFlags {
 	return solveFlags{
 		rules:    rulesFlags(fs),
+		setup:    setupFlags(fs),
 		memory:   fs.Int("memory", 256, "transposition table memory in MB"),
 		tableDir: fs.String("table-dir", "", "directory of the results tables (default $XDG_CACHE_HOME/alak or ~/.cache/alak; none: no table)"),
 		maxNodes: fs.Int64("max-nodes", 0, "stop after this many positions (0: no limit)"),
@@ -88,20 +88,15 @@ func solveRun(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
-	diagram := fs.String("position", "", "solve this position, a seed diagram such as x--o/O (/ marks points just captured)")
-	toMove := fs.String("to-move", "", "with --position: the player to move, x or o")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(e, fs, err)
 	}
 	r, err := sf.rules()
 	if err != nil {
 		return fail(e, "solve", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := e.searchContext()
 	defer stop()
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
@@ -126,7 +121,7 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", errors.New("--plan lists what a --parts file leaves open: give --split B and --parts FILE"))
 	}
 	if *table {
-		if len(words) > 0 || *diagram != "" {
+		if len(words) > 0 || positionGiven(fs) {
 			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
 		}
 		return solveTableRun(ctx, e, r, *sizes, sf)
@@ -134,7 +129,7 @@ func solveRun(e *env, args []string) int {
 	if *sizes != "" {
 		return fail(e, "solve", errors.New("--sizes goes with --table"))
 	}
-	g, err := solveGame(r, *diagram, *toMove, words)
+	g, err := sf.setup(r, words).Game()
 	if err != nil {
 		return fail(e, "solve", err)
 	}
@@ -157,7 +152,14 @@ func solveRun(e *env, args []string) int {
 	} else {
 		solveWriteText(e.stdout, g, res)
 	}
-	if serr != nil {
+	switch {
+	case serr != nil && ctx.Err() != nil:
+		fmt.Fprintf(e.stderr, "alak solve: interrupted: %v; no value was proved, only the move values printed\n", serr)
+		return exitInterrupted
+	case errors.Is(serr, solve.ErrMemory):
+		fmt.Fprintf(e.stderr, "alak solve: %v: raise it with --memory; only the move values printed are proved\n", serr)
+		return 1
+	case serr != nil:
 		fmt.Fprintf(e.stderr, "alak solve: %v; only the move values printed are proved\n", serr)
 		return 1
 	}
@@ -181,21 +183,47 @@ func solveAtLeastRun(ctx context.Context, e *env, g *rules.Game, arg string, sf 
 	}
 	if serr != nil {
 		fmt.Fprintf(e.stderr, "alak solve: %v; nothing was proved\n", serr)
+		if ctx.Err() != nil {
+			return exitInterrupted
+		}
 		return 1
 	}
 	if asJSON {
-		fmt.Fprintf(e.stdout, "{%s}\n", boundJSONFields(b))
-		return 0
+		return printJSON(e, "solve", boundOf(b))
 	}
 	solveWriteBound(e, g, b)
 	return 0
 }
 
-// boundJSONFields is the fields of an --at-least answer in JSON, without
-// the braces: at_least, holds, bound, nodes, seconds.
-func boundJSONFields(b solve.Bound) string {
-	return fmt.Sprintf(`"at_least": %s, "holds": %t, "bound": %s, "nodes": %d, "seconds": %s`,
-		solveNum(b.AtLeast), b.Holds, solveNum(b.Bound), b.Nodes, strconv.FormatFloat(b.Elapsed.Seconds(), 'f', 3, 64))
+// boundJSON is an --at-least answer in JSON.
+type boundJSON struct {
+	AtLeast float64 `json:"at_least"`
+	Holds   bool    `json:"holds"`
+	Bound   float64 `json:"bound"`
+	Nodes   int64   `json:"nodes"`
+	Seconds seconds `json:"seconds"`
+}
+
+func boundOf(b solve.Bound) boundJSON {
+	return boundJSON{AtLeast: b.AtLeast, Holds: b.Holds, Bound: b.Bound, Nodes: b.Nodes, Seconds: seconds(b.Elapsed)}
+}
+
+// seconds is a duration written in JSON as seconds with three decimals.
+type seconds time.Duration
+
+// MarshalJSON writes the seconds as a number, such as 0.004.
+func (d seconds) MarshalJSON() ([]byte, error) {
+	return []byte(strconv.FormatFloat(time.Duration(d).Seconds(), 'f', 3, 64)), nil
+}
+
+// printJSON prints v as one line of JSON (encoding/json).
+func printJSON(e *env, cmd string, v any) int {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fail(e, cmd, err)
+	}
+	fmt.Fprintf(e.stdout, "%s\n", data)
+	return 0
 }
 
 // solveWriteHead prints the rules and the position an answer is about.
@@ -214,51 +242,6 @@ func solveWriteBound(e *env, g *rules.Game, b solve.Bound) {
 		fmt.Fprintf(e.stdout, "at least %s: no, the value is at most %s\n", solveNum(v), solveNum(b.Bound))
 	}
 	fmt.Fprintf(e.stdout, "searched: %d positions in %.3fs\n", b.Nodes, b.Elapsed.Seconds())
-}
-
-// solveGame builds the game to solve: the start (or --position) and moves.
-func solveGame(r rules.Rules, diagram, side string, words []string) (*rules.Game, error) {
-	var start rules.Position
-	var err error
-	switch {
-	case diagram != "":
-		if side == "" {
-			return nil, errors.New("--position needs --to-move x or --to-move o")
-		}
-		c, err := rules.ParseColor(side)
-		if err != nil {
-			return nil, fmt.Errorf("--to-move: %w", err)
-		}
-		if start, err = rules.ParseDiagram(r, diagram, c); err != nil {
-			return nil, fmt.Errorf("--position: %w", err)
-		}
-	case side != "":
-		return nil, errors.New("--to-move goes with --position")
-	default:
-		if start, err = rules.NewPosition(r); err != nil {
-			return nil, err
-		}
-	}
-	g := rules.NewGameFrom(start)
-	var list []string
-	for _, w := range words {
-		f := strings.Fields(w)
-		if r.Movement == rules.Sliding && len(f) == 2 && !strings.Contains(w, "-") {
-			list = append(list, w)
-			continue
-		}
-		list = append(list, f...)
-	}
-	for i, w := range list {
-		m, err := notation.ParseMove(start.Rules(), w)
-		if err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", i+1, w, err)
-		}
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("move %d %q: %w", i+1, w, err)
-		}
-	}
-	return g, nil
 }
 
 // solveOutcome writes an outcome as the JSON does: "x", "o" or "draw".
@@ -304,33 +287,33 @@ func solveMoveList(r rules.Rules, ms []rules.Move) []string {
 	return out
 }
 
-// solveWriteJSON prints the object of the issue, the moves in board order.
+// solveWriteJSON prints the result as one JSON object: value, outcome,
+// best, pv and the value of every move (only the moves whose values were
+// proved when the search was cut off, and then no value, best nor pv).
 func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
-	var b bytes.Buffer
-	str := func(v any) string {
-		out, _ := json.Marshal(v)
-		return string(out)
+	out := struct {
+		Value    *float64           `json:"value,omitempty"`
+		Outcome  string             `json:"outcome,omitempty"`
+		Complete bool               `json:"complete"`
+		Best     []string           `json:"best"`
+		PV       []string           `json:"pv"`
+		Moves    map[string]float64 `json:"moves"`
+		Nodes    int64              `json:"nodes"`
+		Seconds  seconds            `json:"seconds"`
+	}{Complete: res.Complete, Best: []string{}, PV: []string{}, Moves: map[string]float64{}, Nodes: res.Nodes, Seconds: seconds(res.Elapsed)}
+	if res.Complete {
+		v := res.Value
+		out.Value, out.Outcome = &v, solveOutcome(res.Outcome)
+		out.Best, out.PV = solveMoveList(r, res.Best), solveMoveList(r, res.PV)
 	}
-	list := func(ms []rules.Move) string {
-		q := make([]string, len(ms))
-		for i, m := range ms {
-			q[i] = str(notation.FormatMove(r, m))
-		}
-		return "[" + strings.Join(q, ", ") + "]"
+	for m, v := range res.Moves {
+		out.Moves[notation.FormatMove(r, m)] = v
 	}
-	fmt.Fprintf(&b, `{"value": %s, "outcome": %s, "best": %s, "pv": %s, "moves": {`,
-		solveNum(res.Value), str(solveOutcome(res.Outcome)), list(res.Best), list(res.PV))
-	for i, m := range solveSorted(res) {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%s: %s", str(notation.FormatMove(r, m)), solveNum(res.Moves[m]))
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(&b, `}, "nodes": %d, "seconds": %s}`+"\n", res.Nodes, strconv.FormatFloat(res.Elapsed.Seconds(), 'f', 3, 64))
-	if !json.Valid(b.Bytes()) {
-		return errors.New("internal error: invalid JSON")
-	}
-	_, err := w.Write(b.Bytes())
+	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
 }
 
@@ -339,17 +322,22 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 	pos := g.Position()
 	fmt.Fprintf(w, "rules:    %s\n", r.String())
 	fmt.Fprintf(w, "position: %s, %s to move\n", pos.String(), string(pos.ToMove().Symbol()))
-	word := map[rules.Color]string{rules.Black: "x (Black) wins", rules.White: "o (White) wins", rules.None: "draw"}[res.Outcome]
-	if !res.Complete {
-		word = "not proved (cut off)"
-	}
-	fmt.Fprintf(w, "value:    %s (%s)\n", solveNum(res.Value), word)
-	fmt.Fprintf(w, "best:     %s\n", strings.Join(solveMoveList(r, res.Best), " "))
-	fmt.Fprintf(w, "pv:       %s\n", strings.Join(solveMoveList(r, res.PV), " "))
 	var parts []string
 	for _, m := range solveSorted(res) {
 		parts = append(parts, notation.FormatMove(r, m)+":"+solveNum(res.Moves[m]))
 	}
+	if !res.Complete {
+		// No value line: a cut-off search proves only the move values it
+		// finished.
+		fmt.Fprintf(w, "cut off:  the search stopped before the value was proved\n")
+		fmt.Fprintf(w, "proved:   %s\n", strings.Join(parts, " "))
+		fmt.Fprintf(w, "searched: %d positions in %.3fs\n", res.Nodes, res.Elapsed.Seconds())
+		return
+	}
+	word := map[rules.Color]string{rules.Black: "x (Black) wins", rules.White: "o (White) wins", rules.None: "draw"}[res.Outcome]
+	fmt.Fprintf(w, "value:    %s (%s)\n", solveNum(res.Value), word)
+	fmt.Fprintf(w, "best:     %s\n", strings.Join(solveMoveList(r, res.Best), " "))
+	fmt.Fprintf(w, "pv:       %s\n", strings.Join(solveMoveList(r, res.PV), " "))
 	fmt.Fprintf(w, "moves:    %s\n", strings.Join(parts, " "))
 	fmt.Fprintf(w, "searched: %d positions in %.3fs\n", res.Nodes, res.Elapsed.Seconds())
 }
@@ -397,11 +385,12 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 			return fail(e, "solve", err)
 		}
 		res, serr := solveWithTable(ctx, e, g, sf, tab)
+		if serr != nil && ctx.Err() != nil {
+			fmt.Fprintf(e.stderr, "alak solve: interrupted at size %d: the rows above are proved\n", n)
+			return exitInterrupted
+		}
 		if serr != nil {
 			fmt.Fprintf(e.stdout, "| %d | not solved | – | %s | %d | %.1f |\n", n, serr, res.Nodes, res.Elapsed.Seconds())
-			if ctx.Err() != nil {
-				return 1
-			}
 			continue
 		}
 		best := strings.Join(solveMoveList(r, res.Best), " ")

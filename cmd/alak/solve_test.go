@@ -81,8 +81,8 @@ func TestSolveJSONShape(t *testing.T) {
 	}
 	// Alak-3: Black wins 2-1 by opening in the centre (brute force in
 	// solve/brute_test.go; seed 002's third game is that line).
-	prefix := `{"value": 1, "outcome": "x", "best": ["2"], "pv": ["2", "1", "3"], "moves": {"1": -1, "2": 1, "3": -1}, "nodes": `
-	if !strings.HasPrefix(out, prefix) || !strings.Contains(out, `, "seconds": `) {
+	prefix := `{"value":1,"outcome":"x","complete":true,"best":["2"],"pv":["2","1","3"],"moves":{"1":-1,"2":1,"3":-1},"nodes":`
+	if !strings.HasPrefix(out, prefix) || !strings.Contains(out, `,"seconds":`) {
 		t.Errorf("got %q, want it to start %q", out, prefix)
 	}
 }
@@ -117,7 +117,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"illegal move", []string{"solve", "--size", "5", "--table-dir", "none", "1", "1"}, "move 2"},
 		{"bad sizes", []string{"solve", "--table", "--sizes", "5-2"}, "--sizes"},
 		{"sizes without table", []string{"solve", "--sizes", "1-3"}, "--table"},
-		{"to-move alone", []string{"solve", "--to-move", "x"}, "--position"},
+		{"to-move alone", []string{"solve", "--to-move", "x"}, "--to-move: invalid position: a player to move goes with a start diagram"},
 		{"bad at-least", []string{"solve", "--at-least", "1.25", "--table-dir", "none"}, "multiple of 0.5"},
 		{"at-least with table", []string{"solve", "--table", "--sizes", "1-3", "--at-least", "1"}, "--at-least"},
 		{"bad position", []string{"solve", "--position", "xqx", "--to-move", "o", "--table-dir", "none"}, "--position"},
@@ -169,9 +169,9 @@ func TestSolveAtLeast(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--rules", "tromp-taylor", "--size", "8", "--at-least", "3"}, `{"at_least": 3, "holds": true, "bound": 3, "nodes": `},
-		{[]string{"--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5"}, `{"at_least": 3.5, "holds": false, "bound": 3, "nodes": `},
-		{[]string{"--size", "5", "--at-least", "-0.5"}, `{"at_least": -0.5, "holds": true, "bound": 1, "nodes": `},
+		{[]string{"--rules", "tromp-taylor", "--size", "8", "--at-least", "3"}, `{"at_least":3,"holds":true,"bound":3,"nodes":`},
+		{[]string{"--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5"}, `{"at_least":3.5,"holds":false,"bound":3,"nodes":`},
+		{[]string{"--size", "5", "--at-least", "-0.5"}, `{"at_least":-0.5,"holds":true,"bound":1,"nodes":`},
 	}
 	for _, c := range cases {
 		out, errOut, code := solveSession(t, append([]string{"solve", "--json", "--table-dir", "none"}, c.args...)...)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"alak/notation"
@@ -158,19 +157,19 @@ func proofClaim(b solve.Bound) string {
 // with an error the answer fields are left out and "error" says why.
 func splitWriteJSON(e *env, r rules.Rules, root []rules.Move, b solve.SplitBound, serr error) error {
 	type part struct {
-		Moves    []string        `json:"moves"`
-		Answered bool            `json:"answered"`
-		Holds    *bool           `json:"holds,omitempty"`
-		Bound    *float64        `json:"bound,omitempty"`
-		Known    bool            `json:"known,omitempty"`
-		Open     bool            `json:"open,omitempty"`
-		Nodes    int64           `json:"nodes"`
-		Seconds  json.RawMessage `json:"seconds"`
+		Moves    []string `json:"moves"`
+		Answered bool     `json:"answered"`
+		Holds    *bool    `json:"holds,omitempty"`
+		Bound    *float64 `json:"bound,omitempty"`
+		Known    bool     `json:"known,omitempty"`
+		Open     bool     `json:"open,omitempty"`
+		Nodes    int64    `json:"nodes"`
+		Seconds  seconds  `json:"seconds"`
 	}
 	parts := make([]part, len(b.Parts))
 	for i, p := range b.Parts {
 		q := part{Moves: []string{}, Answered: p.Answered, Known: p.Known, Open: p.Open, Nodes: p.Nodes,
-			Seconds: json.RawMessage(strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64))}
+			Seconds: seconds(p.Elapsed)}
 		for _, m := range fromStart(root, p.Moves) {
 			q.Moves = append(q.Moves, notation.FormatMove(r, m))
 		}
@@ -180,23 +179,30 @@ func splitWriteJSON(e *env, r rules.Rules, root []rules.Move, b solve.SplitBound
 		}
 		parts[i] = q
 	}
-	js, err := json.Marshal(parts)
+	var out any
+	switch {
+	case b.Open && serr == nil:
+		out = struct {
+			AtLeast float64 `json:"at_least"`
+			Open    bool    `json:"open"`
+			Parts   []part  `json:"parts"`
+		}{b.AtLeast, true, parts}
+	case serr != nil:
+		out = struct {
+			Error string `json:"error"`
+			Parts []part `json:"parts"`
+		}{serr.Error(), parts}
+	default:
+		out = struct {
+			boundJSON
+			Parts []part `json:"parts"`
+		}{boundOf(b.Bound), parts}
+	}
+	data, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
-	if b.Open && serr == nil {
-		_, err = fmt.Fprintf(e.stdout, "{\"at_least\": %s, \"open\": true, \"parts\": %s}\n", solveNum(b.AtLeast), js)
-		return err
-	}
-	if serr != nil {
-		msg, err := json.Marshal(serr.Error())
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(e.stdout, "{\"error\": %s, \"parts\": %s}\n", msg, js)
-		return err
-	}
-	_, err = fmt.Fprintf(e.stdout, "{%s, \"parts\": %s}\n", boundJSONFields(b.Bound), js)
+	_, err = fmt.Fprintf(e.stdout, "%s\n", data)
 	return err
 }
 

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"alak/notation"
+)
+
+// runWith runs alak with args, the input, and an interrupt context that
+// is cancelled after the search has asked it whether to stop polls times:
+// a Ctrl-C in the middle of a search, without a signal. polls < 0: never.
+func runWith(t *testing.T, input string, polls int64, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(input), stdout: &out, stderr: &errOut}
+	if polls >= 0 {
+		e.interrupt = func() (context.Context, context.CancelFunc) {
+			return &interruptAfter{left: polls}, func() {}
+		}
+	}
+	code = run(e, args)
+	return out.String(), errOut.String(), code
+}
+
+// interruptAfter is a context that reports Canceled once it has been polled
+// a set number of times.
+type interruptAfter struct {
+	left int64
+	done chan struct{}
+	once atomic.Bool
+}
+
+func (c *interruptAfter) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c *interruptAfter) Value(any) any               { return nil }
+func (c *interruptAfter) Done() <-chan struct{} {
+	if c.Err() != nil {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	return nil
+}
+func (c *interruptAfter) Err() error {
+	if atomic.AddInt64(&c.left, -1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestInterruptedSearches is issue 18's defect 8: solve, prove and analyze
+// stopped by Ctrl-C exit with status 130 (documented in the README); solve
+// then prints no value line, and analyze prints the plies it finished.
+func TestInterruptedSearches(t *testing.T) {
+	// Alak on 12 points takes far more polls than 3 to solve.
+	out, errOut, code := runWith(t, "", 3, "solve", "--size", "12", "--table-dir", "none")
+	if code != exitInterrupted {
+		t.Errorf("solve: status %d, want %d (stderr %q)", code, exitInterrupted, errOut)
+	}
+	if strings.Contains(out, "value:") || !strings.Contains(out, "cut off:") || !strings.Contains(errOut, "interrupted") {
+		t.Errorf("solve printed a value line or no cut-off line:\n%s\n%s", out, errOut)
+	}
+	out, _, code = runWith(t, "", 3, "solve", "--size", "12", "--table-dir", "none", "--json")
+	if code != exitInterrupted || strings.Contains(out, `"value"`) || !strings.Contains(out, `"complete":false`) {
+		t.Errorf("solve --json: status %d, %s", code, out)
+	}
+
+	// analyze: the seed's Alak-6 game, stopped partway. Every ply printed
+	// is one the full analysis prints identically.
+	full, _, code := runWith(t, "", -1, append([]string{"analyze", "--size", "6", "--table-dir", "none"}, solveSeedGame...)...)
+	if code != 0 {
+		t.Fatalf("full analysis: status %d", code)
+	}
+	for _, polls := range []int64{0, 40, 400} {
+		out, errOut, code := runWith(t, "", polls, append([]string{"analyze", "--size", "6", "--table-dir", "none"}, solveSeedGame...)...)
+		if code == 0 {
+			continue // finished within the polls
+		}
+		if code != exitInterrupted || !strings.Contains(errOut, "interrupted after") {
+			t.Errorf("analyze after %d polls: status %d, stderr %q", polls, code, errOut)
+		}
+		if !strings.HasPrefix(full, out) {
+			t.Errorf("analyze after %d polls printed plies the full analysis does not:\n%s", polls, out)
+		}
+	}
+
+	_, errOut, code = runWith(t, "", 3, "prove", "--size", "11", "--for", "x", "--depth", "40")
+	if code != exitInterrupted || !strings.Contains(errOut, "nothing was proved") {
+		t.Errorf("prove: status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestAnalyzeSGFForce is issue 18's defect 2: --sgf never replaces a file
+// without --force, and never the game it reads.
+func TestAnalyzeSGFForce(t *testing.T) {
+	dir := t.TempDir()
+	game := filepath.Join(dir, "game.txt")
+	if err := os.WriteFile(game, []byte("# rules: alak size=5\n2 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.sgf")
+	if err := os.WriteFile(out, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runWith(t, "", -1, "analyze", "--table-dir", "none", "--sgf", out, game)
+	if code != 2 || !strings.Contains(errOut, "the file exists") {
+		t.Errorf("existing file: status %d, %q", code, errOut)
+	}
+	if data, _ := os.ReadFile(out); string(data) != "keep" {
+		t.Errorf("the existing file was changed: %q", data)
+	}
+	_, errOut, code = runWith(t, "", -1, "analyze", "--table-dir", "none", "--sgf", game, "--force", game)
+	if code != 2 || !strings.Contains(errOut, "is the game being analysed") {
+		t.Errorf("own input: status %d, %q", code, errOut)
+	}
+	if _, errOut, code = runWith(t, "", -1, "analyze", "--table-dir", "none", "--sgf", out, "--force", game); code != 0 {
+		t.Fatalf("--force: status %d, %q", code, errOut)
+	}
+	rec, err := notation.ReadRecordFile(out)
+	if err != nil || len(rec.Moves) != 2 || !strings.Contains(rec.Comments[1], "value") {
+		t.Errorf("replaced file: %+v, %v", rec, err)
+	}
+}
+
+// TestMissingFileAndMoves is issue 18's defect 9: a missing record file is
+// reported as missing, and a move is never read as a file, even when a file
+// of that name exists.
+func TestMissingFileAndMoves(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	_, errOut, code := runWith(t, "", -1, "analyze", "nosuch.sgf")
+	if code != 2 || !strings.Contains(errOut, "nosuch.sgf: no such file") {
+		t.Errorf("analyze nosuch.sgf: status %d, %q", code, errOut)
+	}
+	if err := os.WriteFile("3", []byte("(;GM[1]SZ[6:1];B[aa])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runWith(t, "", -1, "replay", "--size", "6", "--json", "3")
+	if code != 0 || !strings.Contains(out, `"board":"--x---"`) {
+		t.Errorf("replay 3 with a file named 3: status %d, %s %s", code, out, errOut)
+	}
+}
+
+// TestHelpAndVersion is part of issue 18's defect 11: help goes to
+// standard output, with status 0, however it is asked for.
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"play", "-h"}, {"help", "play"}, {"solve", "--help"}, {"golf", "-h"}} {
+		out, errOut, code := runWith(t, "", -1, args...)
+		if code != 0 || errOut != "" || !strings.Contains(out, "usage: alak "+args[len(args)-1-btoi(args[0] != "help")]) {
+			t.Errorf("%v: status %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	out, _, code := runWith(t, "", -1, "--version")
+	if code != 0 || !strings.HasPrefix(out, "alak ") {
+		t.Errorf("--version: %d %q", code, out)
+	}
+	_, errOut, code := runWith(t, "", -1, "help", "nosuch")
+	if code != 2 || !strings.Contains(errOut, `unknown command "nosuch"`) {
+		t.Errorf("help nosuch: %d %q", code, errOut)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestPlayResume is part of issue 18's defect 11: a game saved from alak
+// play is resumed by alak play FILE, under its own rules, where it stopped.
+func TestPlayResume(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "game.sgf")
+	_, _, code := runWith(t, "1\n4\nsave "+file+"\nquit\n", -1, "play", "--size", "6", "--white", "human")
+	if code != 0 {
+		t.Fatal("the first session failed")
+	}
+	out, errOut, code := runWith(t, "5\n", -1, "play", "--white", "human", file)
+	if code != 0 || errOut != "" {
+		t.Fatalf("resume: status %d, %q", code, errOut)
+	}
+	// Seed 002's third diagram after its third move, 5: x--oX-.
+	for _, want := range []string{"Resuming " + file + ": 2 moves played.", "alak rules on 6 points", "x plays 5", " x - - o X -"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	_, errOut, code = runWith(t, "", -1, "play", "--size", "7", file)
+	if code != 2 || !strings.Contains(errOut, "carries its own rules") {
+		t.Errorf("resume with rule flags: status %d, %q", code, errOut)
+	}
+}
