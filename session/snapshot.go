@@ -66,7 +66,7 @@ func (s *Session) Snapshot() Snapshot {
 	sn := Snapshot{
 		Rules:     r.Preset,
 		Size:      r.SizeString(),
-		ToMove:    colorWord(pos.ToMove()),
+		ToMove:    string(pos.ToMove().Symbol()),
 		Forbidden: []any{},
 		Legal:     []any{},
 		Diagram:   pos.String(),
@@ -125,7 +125,7 @@ func (s *Session) Snapshot() Snapshot {
 		winner := "draw"
 		switch {
 		case o.Winner != rules.None:
-			winner = colorWord(o.Winner)
+			winner = string(o.Winner.Symbol())
 		case o.Reason == rules.Aborted:
 			winner = "none"
 		}
@@ -133,11 +133,11 @@ func (s *Session) Snapshot() Snapshot {
 		sn.Result, sn.Winner, sn.Reason, sn.ResultWords = &result, &winner, &reason, &words
 	}
 	if s.draw != rules.None {
-		w := colorWord(s.draw)
+		w := string(s.draw.Symbol())
 		sn.DrawOffer = &w
 	}
 	if s.taken != rules.None {
-		w := colorWord(s.taken)
+		w := string(s.taken.Symbol())
 		sn.TakebackRequest = &w
 	}
 	return sn
