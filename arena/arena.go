@@ -23,10 +23,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/session"
 )
 
 // Config describes a match.
@@ -42,8 +44,13 @@ type Config struct {
 	Seed     uint64 // seeds the openings and the players
 	Workers  int    // games played at once; 0: runtime.NumCPU()
 	// MaxMoves ends a game that runs longer as a draw (rules without a
-	// repetition rule need not end); 0: 50 moves per point plus 200.
+	// repetition rule need not end); 0: 50 moves per point plus 200. It is
+	// an arena rule: the game's session knows nothing of it.
 	MaxMoves int
+	// MoveTime is the most a player may think about one move (the
+	// session's Options.MoveTime): a player still thinking then is stopped
+	// and the match ends with an error. 0: session.DefaultMoveTime.
+	MoveTime time.Duration
 	// SGFDir, when set, receives every game as SGF, named game-NNN.sgf.
 	SGFDir string
 	// Progress, when set, is called after every game with the results so
@@ -102,9 +109,10 @@ func parseOpenings(s string) (int, error) {
 	return k, nil
 }
 
-// Match plays the match. Games run in parallel, each with its own players
-// (a player is not shared between goroutines). A player's error ends the
-// match with that error. Cancelling ctx stops it and returns ctx.Err()
+// Match plays the match. Games run in parallel, each in its own session
+// with its own players (a player is not shared between goroutines), which
+// the session closes at the game's end. A player's error ends the match
+// with that error. Cancelling ctx stops it and returns ctx.Err()
 // with the games finished so far.
 func Match(ctx context.Context, cfg Config) (Result, error) {
 	res := Result{Players: cfg.Players}
@@ -123,9 +131,11 @@ func Match(ctx context.Context, cfg Config) (Result, error) {
 		newPlayer = player.New
 	}
 	for _, spec := range cfg.Players {
-		if _, err := newPlayer(spec, 0); err != nil {
+		p, err := newPlayer(spec, 0)
+		if err != nil {
 			return res, err
 		}
+		p.Close()
 	}
 	if cfg.SGFDir != "" {
 		if err := os.MkdirAll(cfg.SGFDir, 0o755); err != nil {
@@ -238,43 +248,47 @@ func opening(cfg Config, pair, plies int) (*rules.Game, error) {
 	return nil, fmt.Errorf("%w: every random opening of %d plies ends the game", ErrConfig, plies)
 }
 
-// playOne plays game i: P1 has Black in even games.
+// playOne plays game i through a session: P1 has Black in even games.
 func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (player.Player, error), i, plies, maxMoves int) (*Game, error) {
 	g, err := opening(cfg, i/2, plies)
 	if err != nil {
 		return nil, err
 	}
 	seed := gameSeed(cfg.Seed, i)
-	var ps [2]player.Player
+	var seats [2]session.Seat // P1's and P2's
 	for k, spec := range cfg.Players {
-		if ps[k], err = newPlayer(spec, seed+uint64(k)); err != nil {
+		p, err := newPlayer(spec, seed+uint64(k))
+		if err != nil {
+			if k == 1 {
+				seats[0].Player.Close()
+			}
 			return nil, err
 		}
-		if c, ok := ps[k].(interface{ Close() error }); ok {
-			defer c.Close()
-		}
+		seats[k] = session.Seat{Name: spec, Player: p}
 	}
 	p1Black := i%2 == 0
-	byColour := [2]player.Player{ps[0], ps[1]}
 	if !p1Black {
-		byColour = [2]player.Player{ps[1], ps[0]}
+		seats[0], seats[1] = seats[1], seats[0]
 	}
+	s := session.New(g, seats[0], seats[1], session.Options{MoveTime: cfg.MoveTime})
+	defer s.Close()
 	limit := false
-	for !g.Over() {
-		if g.Len() >= maxMoves {
-			limit = true
+	for !s.Over() {
+		if s.Ply() >= maxMoves {
+			limit = true // an arena rule, not the game's: the game is drawn
 			break
 		}
-		p := byColour[g.Position().ToMove()]
-		m, err := p.Move(ctx, g)
-		if err != nil {
-			return nil, fmt.Errorf("game %d, move %d: %s: %w", i+1, g.Len()+1, p.Name(), err)
-		}
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("game %d, move %d: %s played %s: %w", i+1, g.Len()+1, p.Name(), notation.FormatMove(g.Rules(), m), err)
+		if _, err := s.Reply(ctx); err != nil {
+			return nil, fmt.Errorf("game %d, move %d: %w", i+1, s.Ply()+1, err)
 		}
 	}
-	out := &Game{Index: i, P1Black: p1Black, Opening: plies, Moves: g.Moves(), Outcome: g.Outcome(), Limit: limit}
+	moves := s.Moves()
+	out := &Game{Index: i, P1Black: p1Black, Opening: plies, Moves: moves, Outcome: s.Outcome(), Limit: limit}
+	if out.Outcome.Reason == rules.Resigned {
+		// The session ends the game at a resignation without playing it:
+		// the game's moves end with it all the same.
+		out.Moves = append(moves, rules.Resign)
+	}
 	winner := out.Outcome.Winner
 	if limit {
 		winner = rules.None
@@ -286,22 +300,19 @@ func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (pl
 		out.P1Score = 1
 	}
 	if cfg.SGFDir != "" {
-		if err := writeSGF(cfg, g, out); err != nil {
+		if err := writeSGF(cfg, s.Record(), out); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func writeSGF(cfg Config, g *rules.Game, out *Game) error {
-	rec := notation.NewRecord(g)
-	rec.Black, rec.White = cfg.Players[0], cfg.Players[1]
-	if !out.P1Black {
-		rec.Black, rec.White = rec.White, rec.Black
-	}
+// writeSGF writes game out, recorded by its session as rec (the players
+// named by their specs), with a note on the match.
+func writeSGF(cfg Config, rec notation.Record, out *Game) error {
 	note := fmt.Sprintf("alak match game %d: %s (x) against %s (o), %d random opening plies", out.Index+1, rec.Black, rec.White, out.Opening)
 	if out.Limit {
-		note += fmt.Sprintf("; stopped as a draw at the move limit of %d", g.Len())
+		note += fmt.Sprintf("; stopped as a draw at the move limit of %d", len(rec.Moves))
 		rec.Result = "0"
 	}
 	rec.Comments = map[int]string{0: note}

@@ -10,11 +10,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/session"
 )
 
 // resigner resigns at its first move: under every preset the resigning
@@ -36,12 +39,35 @@ func (failing) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	return rules.NoMove, errors.New("engine crashed")
 }
 
+// stalling thinks until its context ends.
+type stalling struct{}
+
+func (stalling) Name() string { return "stalling" }
+func (stalling) Close() error { return nil }
+func (stalling) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
+	<-ctx.Done()
+	return rules.NoMove, ctx.Err()
+}
+
+// counted is a player that counts its Close calls in closes.
+type counted struct {
+	player.Player
+	closes *atomic.Int64
+}
+
+func (p counted) Close() error {
+	p.closes.Add(1)
+	return p.Player.Close()
+}
+
 func withTestPlayers(spec string, seed uint64) (player.Player, error) {
 	switch spec {
 	case "resigner":
 		return resigner{}, nil
 	case "failing":
 		return failing{}, nil
+	case "stalling":
+		return stalling{}, nil
 	}
 	return player.New(spec, seed)
 }
@@ -208,5 +234,45 @@ func TestMoveLimit(t *testing.T) {
 		if !g.Limit || g.P1Score != 0.5 || len(g.Moves) != 5 {
 			t.Errorf("game %d: limit %v, score %v after %d moves; want a draw after 5", g.Index, g.Limit, g.P1Score, len(g.Moves))
 		}
+	}
+}
+
+// TestMatchClosesPlayers checks that every player built is closed once: the
+// two of each game by its session, and the two Match builds to check the
+// specs.
+func TestMatchClosesPlayers(t *testing.T) {
+	var built, closes atomic.Int64
+	newPlayer := func(spec string, seed uint64) (player.Player, error) {
+		p, err := withTestPlayers(spec, seed)
+		if err != nil {
+			return nil, err
+		}
+		built.Add(1)
+		return counted{p, &closes}, nil
+	}
+	for _, players := range [][2]string{{"random", "greedy"}, {"random", "resigner"}, {"failing", "random"}} {
+		built.Store(0)
+		closes.Store(0)
+		_, err := Match(context.Background(), Config{
+			Rules: rules.MustPreset("alak"), Players: players, Games: 6, Workers: 2, NewPlayer: newPlayer,
+		})
+		if (err != nil) != (players[0] == "failing") {
+			t.Errorf("%v: error %v", players, err)
+		}
+		if built.Load() < 4 || closes.Load() != built.Load() {
+			t.Errorf("%v: %d players built, %d closes", players, built.Load(), closes.Load())
+		}
+	}
+}
+
+// TestMatchMoveTime checks that a player still thinking at the end of its
+// move time ends the match with the session's error.
+func TestMatchMoveTime(t *testing.T) {
+	_, err := Match(context.Background(), Config{
+		Rules: rules.MustPreset("alak"), Players: [2]string{"random", "stalling"}, Games: 2,
+		MoveTime: 50 * time.Millisecond, NewPlayer: withTestPlayers,
+	})
+	if !errors.Is(err, session.ErrMoveTime) || !strings.Contains(err.Error(), "stalling") {
+		t.Fatalf("a player that never moves: error %v, want %v naming it", err, session.ErrMoveTime)
 	}
 }

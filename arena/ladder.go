@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"alak/player"
 	"alak/rules"
@@ -19,6 +20,7 @@ type LadderConfig struct {
 	Seed     uint64
 	Workers  int
 	MaxMoves int
+	MoveTime time.Duration // see Config
 	// Progress, when set, is called after every game with the pair being
 	// played (indexes into Players) and its progress.
 	Progress  func(a, b int, p Progress)
@@ -52,7 +54,7 @@ func RunLadder(ctx context.Context, cfg LadderConfig) (Ladder, error) {
 			mc := Config{
 				Rules: cfg.Rules, Players: [2]string{cfg.Players[a], cfg.Players[b]}, Games: cfg.Games,
 				Openings: cfg.Openings, Seed: cfg.Seed + uint64(a*1000+b), Workers: cfg.Workers,
-				MaxMoves: cfg.MaxMoves, NewPlayer: cfg.NewPlayer,
+				MaxMoves: cfg.MaxMoves, MoveTime: cfg.MoveTime, NewPlayer: cfg.NewPlayer,
 			}
 			if cfg.Progress != nil {
 				mc.Progress = func(p Progress) { cfg.Progress(a, b, p) }

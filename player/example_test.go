@@ -31,3 +31,18 @@ func ExampleLevel() {
 	// 5 mcts:playouts=1000
 	// 9 perfect:time=3s
 }
+
+// A spec from outside (a play server's request): the built-in players only,
+// every budget bounded.
+func ExampleNewUntrusted() {
+	p, _ := player.NewUntrusted("alphabeta:depth=8", 1)
+	fmt.Println(p.Name())
+	_, err := player.NewUntrusted("perfect:table=/var/lib/alak", 1)
+	fmt.Println(err)
+	_, err = player.NewUntrusted("mcts:time=1m", 1)
+	fmt.Println(err)
+	// Output:
+	// alphabeta:time=3s,depth=8
+	// player perfect: table= is not accepted here: it reads and writes files; the options are time, nodes and mem
+	// player mcts: time=1m: from 1ms to 3s per move is accepted here
+}

@@ -3,11 +3,15 @@ package player
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"alak/gtp"
 	"alak/rules"
@@ -18,11 +22,40 @@ import (
 // (greedy) on standard input and output instead of the tests. With
 // ALAK_TEST_GTP=plain it pretends not to know alak-rules, and with
 // ALAK_TEST_GTP_LOG it writes every command it receives to that file.
+// ALAK_TEST_GTP=mute and stall are the stuck engines of TestGTPTimeout.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("ALAK_TEST_GTP"); mode != "" {
+	switch mode := os.Getenv("ALAK_TEST_GTP"); mode {
+	case "":
+	case "mute", "stall":
+		os.Exit(stuckGTP(mode, os.Getenv("ALAK_TEST_GTP_LOG")))
+	default:
 		os.Exit(serveGTP(mode, os.Getenv("ALAK_TEST_GTP_LOG")))
 	}
 	os.Exit(m.Run())
+}
+
+// stuckGTP is an engine that does not answer. It appends its process id
+// to logPath. mute answers nothing and stays when its input ends (it must
+// be killed); stall answers every command with an empty success except
+// genmove, which it never answers, and exits when its input ends.
+func stuckGTP(mode, logPath string) int {
+	f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return 1
+	}
+	fmt.Fprintln(f, os.Getpid())
+	f.Close()
+	if mode == "mute" {
+		time.Sleep(time.Hour) // until killed
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		id, cmd, _ := strings.Cut(sc.Text(), " ")
+		if !strings.HasPrefix(cmd, "genmove") {
+			fmt.Printf("=%s\n\n", id)
+		}
+	}
+	return 0
 }
 
 func serveGTP(mode, logPath string) int {
@@ -136,5 +169,118 @@ func TestGTPSpecErrors(t *testing.T) {
 	}
 	if p.Name() != "gtp:/nonexistent/engine --x" {
 		t.Errorf("name %q", p.Name())
+	}
+}
+
+// TestGTPTimeout checks that a command the engine does not answer within
+// its limit fails with an *EngineTimeoutError naming the command and the
+// limit, that the engine's process is gone when Move returns, and that the
+// next move starts a new engine.
+func TestGTPTimeout(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(mustRules(t, "alak size=5"))
+	for _, tc := range []struct {
+		name, mode, spec string
+		ctx              time.Duration // the context's deadline; 0: none
+		command          string        // the command not answered; "" when ctx ends first
+		moves            int           // moves asked for, each with a new engine
+	}{
+		// mute stays after quit: Close kills it after gtp.QuitTimeout.
+		{"protocol_version", "mute", "setup=200ms", 0, "protocol_version", 1},
+		{"genmove", "stall", "setup=5s genmove=200ms", 0, "genmove", 2},
+		{"context", "stall", "genmove=1m", 200 * time.Millisecond, "", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pids := t.TempDir() + "/pids"
+			t.Setenv("ALAK_TEST_GTP", tc.mode)
+			t.Setenv("ALAK_TEST_GTP_LOG", pids)
+			p, err := New("gtp:"+tc.spec+" "+exe+" -test.run=^$", 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			for try := 1; try <= tc.moves; try++ {
+				ctx := context.Background()
+				if tc.ctx > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tc.ctx)
+					defer cancel()
+				}
+				_, err := p.Move(ctx, g)
+				var te *EngineTimeoutError
+				switch {
+				case tc.command == "":
+					if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrEngineTimeout) {
+						t.Fatalf("move %d: error %v, want the context's deadline", try, err)
+					}
+				case !errors.As(err, &te) || te.Command != tc.command || !errors.Is(err, ErrEngineTimeout):
+					t.Fatalf("move %d: error %v, want an *EngineTimeoutError for %s", try, err, tc.command)
+				case !strings.Contains(err.Error(), "did not answer "+tc.command+" within 200ms"):
+					t.Errorf("move %d: message %q", try, err)
+				}
+				started := gtpPids(t, pids)
+				if len(started) != try {
+					t.Fatalf("move %d: %d engines started, want %d", try, len(started), try)
+				}
+				// Close waited for the process: it is gone, not an orphan.
+				if err := syscall.Kill(started[try-1], 0); !errors.Is(err, syscall.ESRCH) {
+					t.Errorf("move %d: the engine %d is still there after the error (%v)", try, started[try-1], err)
+				}
+			}
+		})
+	}
+}
+
+// gtpPids reads the process ids the stuck engines wrote.
+func gtpPids(t *testing.T, path string) []int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(data)) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids = append(pids, n)
+	}
+	return pids
+}
+
+func TestGTPSpecLimits(t *testing.T) {
+	for _, tc := range []struct {
+		spec            string
+		setup, genmove  time.Duration
+		name, wantError string
+	}{
+		{"gtp:engine -x", DefaultGTPSetup, DefaultGTPGenmove, "gtp:engine -x", ""},
+		{"gtp:setup=1s genmove=2m  engine  -x", time.Second, 2 * time.Minute, "gtp:setup=1s genmove=2m engine -x", ""},
+		{"gtp:GENMOVE=500ms engine a=b", DefaultGTPSetup, 500 * time.Millisecond, "gtp:GENMOVE=500ms engine a=b", ""},
+		{"gtp:/usr/bin/env FOO=1 engine", DefaultGTPSetup, DefaultGTPGenmove, "gtp:/usr/bin/env FOO=1 engine", ""},
+		{"gtp:timeout=1s engine", 0, 0, "", "unknown option \"timeout\""},
+		{"gtp:setup=-1s engine", 0, 0, "", "a positive duration"},
+		{"gtp:genmove=soon engine", 0, 0, "", "a positive duration"},
+		{"gtp:setup=1s", 0, 0, "", "name the engine's command"},
+	} {
+		p, err := New(tc.spec, 1)
+		if tc.wantError != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
+				t.Errorf("%q: error %v, want one saying %s", tc.spec, err, tc.wantError)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.spec, err)
+			continue
+		}
+		setup, genmove := p.(*GTP).Limits()
+		if setup != tc.setup || genmove != tc.genmove || p.Name() != tc.name {
+			t.Errorf("%q: limits %v and %v, name %q; want %v, %v, %q", tc.spec, setup, genmove, p.Name(), tc.setup, tc.genmove, tc.name)
+		}
 	}
 }

@@ -7,7 +7,9 @@
 //	m, err := p.Move(ctx, game)
 //
 // Level(n) maps the named levels, 1 (random) to Levels() (perfect), to
-// specs; docs/strength.md measures them. A player is used by one goroutine
+// specs; docs/strength.md measures them. NewUntrusted builds a player from
+// a spec that comes from outside (a play server's request): built-in
+// players only, every budget bounded. A player is used by one goroutine
 // at a time; the arena gives every game its own players.
 package player
 

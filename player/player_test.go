@@ -167,6 +167,10 @@ func TestWithBudget(t *testing.T) {
 		{"alphabeta:depth=3", time.Second, 0, "alphabeta:depth=3"},
 		{"greedy", time.Second, 10, "greedy"},
 		{"mcts", 0, 0, "mcts"},
+		{"gtp:alak gtp", 100 * time.Millisecond, 0, "gtp:genmove=5.2s alak gtp"},
+		{"gtp:setup=1s alak gtp", time.Second, 0, "gtp:genmove=7s setup=1s alak gtp"},
+		{"gtp:genmove=1m alak gtp", time.Second, 0, "gtp:genmove=1m alak gtp"},
+		{"gtp:alak gtp --genmove=1", 0, 100, "gtp:alak gtp --genmove=1"},
 	} {
 		if got := WithBudget(tc.spec, tc.movetime, tc.playouts); got != tc.want {
 			t.Errorf("WithBudget(%q, %v, %d) = %q, want %q", tc.spec, tc.movetime, tc.playouts, got, tc.want)

@@ -58,10 +58,15 @@ var budgetKeys = []string{"time", "depth", "nodes", "playouts"}
 // WithBudget returns spec with a budget added for the search players
 // (alphabeta, mcts, perfect) whose spec sets none of their own: time=movetime
 // when movetime > 0, and for mcts playouts=playouts when playouts > 0 (which
-// then takes the place of the time). Other specs are returned unchanged.
+// then takes the place of the time). An external engine's spec whose
+// genmove has no limit of its own gets GTPGenmoveLimit(movetime) when
+// movetime > 0. Other specs are returned unchanged.
 func WithBudget(spec string, movetime time.Duration, playouts int) string {
 	name, args, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	name = strings.ToLower(name)
+	if name == "gtp" {
+		return gtpWithGenmove(spec, args, movetime)
+	}
 	if name != "alphabeta" && name != "mcts" && name != "perfect" {
 		return spec
 	}
@@ -84,4 +89,21 @@ func WithBudget(spec string, movetime time.Duration, playouts int) string {
 		return name + ":" + add
 	}
 	return name + ":" + args + "," + add
+}
+
+// gtpWithGenmove adds genmove=GTPGenmoveLimit(movetime) before the command
+// of a GTP spec that sets no genmove limit.
+func gtpWithGenmove(spec, args string, movetime time.Duration) string {
+	if movetime <= 0 {
+		return spec
+	}
+	for _, w := range strings.Fields(args) {
+		if !isOptionWord(w) {
+			break
+		}
+		if k, _, _ := strings.Cut(w, "="); strings.EqualFold(k, "genmove") {
+			return spec
+		}
+	}
+	return "gtp:genmove=" + GTPGenmoveLimit(movetime).String() + " " + strings.TrimSpace(args)
 }

@@ -32,8 +32,10 @@ draws and losses, P1's score with a 95% confidence interval and the Elo
 difference. --ladder plays every player against every other and prints an Elo
 table. A player is a spec such as random, greedy, alphabeta:depth=6,
 mcts:playouts=2000, perfect, level:5, or "gtp:PATH ARGS..." (one argument,
-quoted) for an external engine; --movetime and --playouts set the budget of
-search players whose spec sets none.`
+quoted) for an external engine, which may start with time limits:
+"gtp:setup=10s genmove=30s PATH ARGS..." (the defaults). --movetime and
+--playouts set the budget of search players whose spec sets none; --movetime
+also limits an engine's genmove to twice the move time plus 5s.`
 
 // matchLadderPlayers are the built-in players a ladder plays by default.
 var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
@@ -42,7 +44,7 @@ func matchRun(e *env, args []string) int {
 	fs := newFlagSet(e, "match", matchUsage)
 	buildRules := rulesFlags(fs)
 	games := fs.Int("games", 20, "games to play (per pair with --ladder)")
-	movetime := fs.Duration("movetime", 0, "time per move of the search players whose spec sets no budget, such as 100ms")
+	movetime := fs.Duration("movetime", 0, "time per move of the search players whose spec sets no budget, such as 100ms (an external engine's genmove: twice it plus 5s)")
 	playouts := fs.Int("playouts", 0, "playouts per move of mcts players whose spec sets no budget")
 	openings := fs.String("openings", "random:2", "openings: random:N (N random plies, shared by each pair of games) or none")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")

@@ -145,6 +145,20 @@ func TestMatchGTPHelper(t *testing.T) {
 	os.Exit(run(e, []string{"gtp", "--player", "greedy"}))
 }
 
+// TestMatchGTPSilent enters an engine that never answers: the match ends
+// with the error of its first command, protocol_version, at the set-up
+// limit its spec sets, and the engine is stopped.
+func TestMatchGTPSilent(t *testing.T) {
+	if _, err := os.Stat("/bin/sleep"); err != nil {
+		t.Skip("no /bin/sleep to stand for a silent engine")
+	}
+	_, stderr, code := matchSession(t, false, "gtp:setup=300ms /bin/sleep 100", "random", "--games", "1")
+	want := "gtp:setup=300ms /bin/sleep 100 did not answer protocol_version within 300ms"
+	if code != 2 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+}
+
 func TestMatchErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"random"},
