@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"alak/rules"
+	"alak/session"
 )
 
 // firstPlayer plays the first legal move, or what move says when it is set.
@@ -19,6 +20,8 @@ type firstPlayer struct {
 }
 
 func (p firstPlayer) Name() string { return "first" }
+
+func (p firstPlayer) Close() error { return nil }
 
 func (p firstPlayer) Move(_ context.Context, g *rules.Game) (rules.Move, error) {
 	if p.err != nil {
@@ -34,7 +37,7 @@ func (p firstPlayer) Move(_ context.Context, g *rules.Game) (rules.Move, error) 
 	return ms[0], nil
 }
 
-func newTestEngine(t testing.TB, desc string, p Player) *Engine {
+func newTestEngine(t testing.TB, desc string, p session.Player) *Engine {
 	t.Helper()
 	r, err := rules.Parse(desc)
 	if err != nil {
@@ -128,8 +131,14 @@ func TestMoves(t *testing.T) {
 
 // snapshot is everything a command may change.
 func snapshot(e *Engine) string {
-	pos := e.game.Position()
-	return fmt.Sprintf("%s|%d|%x|%v|%v", e.rules, e.game.Len(), pos.Hash(), pos.ToMove(), e.game.Outcome())
+	g := e.Game()
+	text, _ := g.Position().MarshalText()
+	sn := e.Snapshot()
+	result := "-"
+	if sn.Result != nil {
+		result = *sn.Result
+	}
+	return fmt.Sprintf("%s|%d|%d|%s|%x|%s", e.Rules(), e.Ply(), g.Len(), text, g.Position().Hash(), result)
 }
 
 // TestGenmovePlayer checks genmove's use of the player, including the
@@ -139,7 +148,7 @@ func TestGenmovePlayer(t *testing.T) {
 	resign, occupied := rules.Resign, rules.Place(0)
 	cases := []struct {
 		name    string
-		player  Player
+		player  session.Player
 		want    string // the response, or a phrase of the failure
 		wantErr bool
 	}{
@@ -159,7 +168,7 @@ func TestGenmovePlayer(t *testing.T) {
 				}
 			}
 			before := snapshot(e)
-			color := []string{"b", "w"}[e.game.Position().ToMove()]
+			color := []string{"b", "w"}[e.Game().Position().ToMove()]
 			got, err := e.Execute(context.Background(), "genmove", color)
 			if tc.wantErr {
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -175,6 +184,17 @@ func TestGenmovePlayer(t *testing.T) {
 			}
 		})
 	}
+	t.Run("illegal choice is written from the rules' error", func(t *testing.T) {
+		e := newTestEngine(t, "alak size=5", firstPlayer{move: &occupied})
+		e.Execute(context.Background(), "play", "b", "A1")
+		_, err := e.Execute(context.Background(), "genmove", "w")
+		if want := "genmove w: player first chose A1, which is illegal: the point is occupied"; err == nil || err.Error() != want {
+			t.Errorf("genmove = %v, want %q", err, want)
+		}
+		if !errors.Is(err, rules.ErrOccupied) {
+			t.Errorf("errors.Is(%v, rules.ErrOccupied) = false", err)
+		}
+	})
 	t.Run("resignation ends the game", func(t *testing.T) {
 		e := newTestEngine(t, "alterigo", firstPlayer{move: &resign})
 		e.Execute(context.Background(), "genmove", "b")
@@ -197,11 +217,47 @@ func TestKomiKeepsTheGame(t *testing.T) {
 			t.Fatalf("%v: %v", c, err)
 		}
 	}
-	if e.game.Len() != 1 {
-		t.Errorf("after komi the game has %d moves, want 1", e.game.Len())
+	if e.Ply() != 1 {
+		t.Errorf("after komi the game has %d moves, want 1", e.Ply())
 	}
 	if got, _ := e.Execute(context.Background(), "final_score"); got != "W+2" {
 		t.Errorf("final_score = %q, want W+2", got)
+	}
+}
+
+// TestSessionEngine checks that an engine made from a session goes on with
+// its game: a set-up start (seed 002's x--o-- with White to move), its
+// moves and a resignation, which undo takes back like a move.
+func TestSessionEngine(t *testing.T) {
+	g, err := session.Setup{Rules: rules.MustPreset("alak"), Diagram: "x--o--", ToMove: "o", Moves: []string{"5"}}.Game()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.New(g, session.Seat{}, session.Seat{}, session.Options{})
+	if err := s.Resign(rules.Black); err != nil {
+		t.Fatal(err)
+	}
+	e := NewSessionEngine(s, session.Options{})
+	defer e.Close()
+	steps := []struct{ cmd, want string }{
+		{"final_score", "W+R"},
+		{"undo", ""}, // the resignation
+		{"gogui-rules_board", "......\n......\n......\n......\n......\nX..OO."},
+		{"gogui-rules_side_to_move", "black"},
+		{"undo", ""}, // White's E1
+		{"gogui-rules_board", "......\n......\n......\n......\n......\nX..O.."},
+		{"gogui-rules_side_to_move", "white"},
+	}
+	for _, st := range steps {
+		if got, err := e.Execute(context.Background(), st.cmd); err != nil || got != st.want {
+			t.Fatalf("%s = %q, %v; want %q", st.cmd, got, err, st.want)
+		}
+	}
+	if _, err := e.Execute(context.Background(), "undo"); !errors.Is(err, rules.ErrNothingToUndo) {
+		t.Errorf("undo at the set-up start: %v, want rules.ErrNothingToUndo", err)
+	}
+	if _, err := e.Execute(context.Background(), "genmove", "w"); !errors.Is(err, session.ErrNotComputer) {
+		t.Errorf("genmove for a human seat: %v, want session.ErrNotComputer", err)
 	}
 }
 
@@ -252,6 +308,7 @@ func FuzzEngine(f *testing.F) {
 	f.Add("protocol_version\n1 name\nboardsize 3\nplay b B2\ngenmove w\nshowboard\n")
 	f.Add("alak-rules golf\ngogui-rules_legal_moves\nplay b D1-E1\ngenmove w\nundo\nundo\nundo\n")
 	f.Add("rectangular_boardsize 30 1\nplay b AA1\nfinal_score\n# comment\n\t\r\n")
+	f.Add("play b A1\nplay b C1\ngenmove b\ngenmove w\nundo\nundo\nkomi 0.3\nplay w resign\nundo\ngogui-rules_board\nboardsize 9\n")
 	f.Fuzz(func(t *testing.T, input string) {
 		// Whole input through Run: count and check the responses.
 		e := newTestEngine(t, "alak size=6", firstPlayer{})

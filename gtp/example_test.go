@@ -2,6 +2,7 @@ package gtp_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
@@ -10,7 +11,8 @@ import (
 )
 
 // Baljeu's rules on 6 points: White's B1 captures Black's A1 against the
-// end of the line, and Black may not place there again at once.
+// end of the line, and Black may not place there again at once. The failure
+// wraps the rules' reason: errors.Is(err, rules.ErrForbidden) holds.
 func ExampleEngine_Execute() {
 	e, err := gtp.NewEngine(rules.MustPreset("alak"), nil)
 	if err != nil {
@@ -28,6 +30,7 @@ func ExampleEngine_Execute() {
 		text, err := e.Execute(ctx, cmd[0], cmd[1:]...)
 		if err != nil {
 			fmt.Printf("%v: ? %v\n", cmd, err)
+			fmt.Println("forbidden:", errors.Is(err, rules.ErrForbidden))
 			continue
 		}
 		fmt.Printf("%v: = %q\n", cmd, text)
@@ -36,7 +39,8 @@ func ExampleEngine_Execute() {
 	// [rectangular_boardsize 6 1]: = ""
 	// [play b A1]: = ""
 	// [play w B1]: = ""
-	// [play b A1]: ? illegal move A1: point 1: the point is forbidden: your stones were just captured there
+	// [play b A1]: ? illegal move A1: the point is forbidden: your stones were just captured there
+	// forbidden: true
 	// [gogui-rules_legal_moves]: = "C1 D1 E1 F1"
 	// [final_score]: = "W+1"
 }

@@ -9,6 +9,7 @@ import (
 
 	"alak/gtp"
 	"alak/player"
+	"alak/session"
 )
 
 func init() {
@@ -50,11 +51,19 @@ func gtpRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "gtp", err)
 	}
-	eng, err := gtp.NewEngine(r, p)
+	g, err := session.Setup{Rules: r}.Game()
 	if err != nil {
+		p.Close()
 		return fail(e, "gtp", err)
 	}
-	if err := eng.Run(context.Background(), e.stdin, e.stdout); err != nil {
+	var opt session.Options
+	seat := session.Seat{Player: p}
+	eng := gtp.NewSessionEngine(session.New(g, seat, seat, opt), opt)
+	err = eng.Run(context.Background(), e.stdin, e.stdout)
+	if cerr := eng.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fail(e, "gtp", err)
 	}
 	return 0

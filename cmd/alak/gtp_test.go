@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -89,12 +90,15 @@ func gtpRow(showboard string) string {
 
 var gtpSeed = []string{"--seed", "1"}
 
-// The commands issue 3 asks for, in the order list_commands gives them.
+// The commands of GTP 2 and the extensions docs/gtp.md lists, in the order
+// list_commands gives them.
 var gtpWantCommands = []string{
 	"protocol_version", "name", "version", "known_command", "list_commands", "quit",
 	"boardsize", "rectangular_boardsize", "clear_board", "komi", "play", "genmove",
 	"undo", "showboard", "final_score", "alak-rules",
+	"gogui-rules_game_id", "gogui-rules_board_size", "gogui-rules_board",
 	"gogui-rules_legal_moves", "gogui-rules_side_to_move", "gogui-rules_final_result",
+	"gogui-analyze_commands",
 }
 
 // TestGTPCommands checks the answer to every command on a fresh engine
@@ -115,7 +119,9 @@ func TestGTPCommands(t *testing.T) {
 		{"list_commands", nil, []string{"list_commands"}, strings.Join(gtpWantCommands, "\n")},
 		{"quit", nil, []string{"quit"}, ""},
 		// GTP v2 section 6.3.2: boardsize N is an N×N board; 3×3 has 9 points.
-		{"boardsize", nil, []string{"boardsize 3", "gogui-rules_legal_moves"}, "A3 B3 C3 A2 B2 C2 A1 B1 C1"},
+		{"boardsize", []string{"--rules", "alterigo"}, []string{"boardsize 3", "gogui-rules_legal_moves"}, "A3 B3 C3 A2 B2 C2 A1 B1 C1"},
+		// On a line, boardsize of the line's own length is a new game there.
+		{"boardsize of the line", []string{"--size", "3"}, []string{"play b A1", "boardsize 3", "gogui-rules_legal_moves"}, "A1 B1 C1"},
 		// KataGo's extension: rectangular_boardsize WIDTH HEIGHT; a line is one row.
 		{"rectangular_boardsize line", nil, []string{"rectangular_boardsize 4 1", "gogui-rules_legal_moves"}, "A1 B1 C1 D1"},
 		{"rectangular_boardsize grid", nil, []string{"rectangular_boardsize 3 2", "gogui-rules_legal_moves"}, "A2 B2 C2 A1 B1 C1"},
@@ -125,6 +131,9 @@ func TestGTPCommands(t *testing.T) {
 		{"komi", []string{"--rules", "tromp-taylor", "--size", "3"}, []string{"play b A1", "komi 1.5", "final_score"}, "B+1.5"},
 		{"play", []string{"--size", "3"}, []string{"play b B1", "gogui-rules_legal_moves"}, "A1 C1"},
 		{"play colour words", []string{"--size", "3"}, []string{"play BLACK b1", "play White a1", "gogui-rules_side_to_move"}, "black"},
+		// GTP v2 section 6.3.3: a colour may play twice; White is to move.
+		{"play same colour twice", []string{"--size", "5"}, []string{"play b A1", "play b E1", "gogui-rules_board"}, ".....\n.....\n.....\n.....\nX...X"},
+		{"genmove for the colour not to move", []string{"--size", "1"}, []string{"genmove w"}, "A1"},
 		{"genmove", []string{"--size", "1"}, []string{"genmove b"}, "A1"},
 		{"undo", []string{"--size", "3"}, []string{"play b B1", "undo", "gogui-rules_legal_moves"}, "A1 B1 C1"},
 		// notation.Board on 4 points after b B1: the diagram -X-- in
@@ -144,6 +153,11 @@ func TestGTPCommands(t *testing.T) {
 		{"gogui-rules_legal_moves slides", []string{"--rules", "dewdney"}, []string{"gogui-rules_legal_moves"}, "A1-E1 B1-E1 C1-E1 D1-E1"},
 		{"gogui-rules_side_to_move", nil, []string{"play b A1", "gogui-rules_side_to_move"}, "white"},
 		{"gogui-rules_final_result", nil, []string{"gogui-rules_final_result"}, "unknown"},
+		{"gogui-rules_game_id", nil, []string{"gogui-rules_game_id"}, "alak"},
+		{"gogui-rules_board_size", nil, []string{"gogui-rules_board_size"}, "11"},
+		{"gogui-rules_board", []string{"--rules", "alterigo", "--size", "3x3"}, []string{"play b A3", "play w C1", "gogui-rules_board"}, "X..\n...\n..O"},
+		{"gogui-analyze_commands", nil, []string{"gogui-analyze_commands"},
+			"string/Rules/alak-rules\nstring/Legal moves/gogui-rules_legal_moves\nstring/Side to move/gogui-rules_side_to_move\nstring/Final score/final_score\nstring/Final result/gogui-rules_final_result"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,7 +197,7 @@ func TestGTPProtocol(t *testing.T) {
 		want  []string // each response as gtpReply.String writes it
 	}{
 		{"id echoed", "12 name\n", []string{"=12 alak"}},
-		{"id on a failure", "3 nonsense\n", []string{`?3 unknown command "nonsense": list_commands lists the 19 commands this engine knows`}},
+		{"id on a failure", "3 nonsense\n", []string{`?3 unknown command "nonsense": list_commands lists the 23 commands this engine knows`}},
 		{"id zero", "0 protocol_version\n", []string{"=0 2"}},
 		{"comment and blank lines ignored", "# a comment\n\n   \nname # trailing\n", []string{"= alak"}},
 		{"tabs and spaces separate", "\t7\tknown_command\t \tplay\n", []string{"=7 true"}},
@@ -235,12 +249,11 @@ func TestGTPBadInput(t *testing.T) {
 		{"row off the line", "play w D2", []string{"off the 6 board"}},
 		{"occupied point", "play w A1", []string{"illegal move A1", "occupied"}},
 		{"point just captured", "play w B1", []string{"illegal move B1", "forbidden"}},
-		{"wrong turn", "play b D1", []string{"illegal move", "white's turn"}},
-		{"genmove wrong turn", "genmove b", []string{"illegal move", "white's turn"}},
 		{"pass not allowed", "play w pass", []string{"illegal move pass", "passing is not allowed"}},
 		{"slide under placement rules", "play w D1-E1", []string{"not a GTP vertex"}},
-		{"boardsize zero", "boardsize 0", []string{"unacceptable size 0×0", "up to 19×19"}},
-		{"boardsize too large", "boardsize 20", []string{"unacceptable size 20×20", "rectangular_boardsize N 1"}},
+		{"boardsize on a line", "boardsize 9", []string{"unacceptable size", "line of 6 points", "rectangular_boardsize N 1", "alak-rules alterigo size=9x9"}},
+		{"boardsize zero", "boardsize 0", []string{"unacceptable size", "rectangular_boardsize N 1"}},
+		{"boardsize too large", "boardsize 20", []string{"unacceptable size", "up to 19×19"}},
 		{"boardsize not a number", "boardsize nine", []string{"syntax error", "whole number"}},
 		{"line too long", "rectangular_boardsize 65 1", []string{"unacceptable size 65×1", "1 to 64"}},
 		{"column instead of row", "rectangular_boardsize 1 6", []string{"unacceptable size 1×6", "rectangular_boardsize 6 1"}},
@@ -550,4 +563,127 @@ func TestGTPFlags(t *testing.T) {
 			t.Errorf("two runs with --seed 9 played %v and %v", a, b)
 		}
 	})
+}
+
+// gtpDocBlock returns the first code block after the heading line that
+// starts with heading in the Markdown file path: its first line (the
+// command, after "$ ") and the lines after it.
+func gtpDocBlock(t *testing.T, path, heading string) (command string, body []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "\n"+heading)
+	if !ok {
+		t.Fatalf("%s has no heading %q", path, heading)
+	}
+	_, after, ok = strings.Cut(after, "\n```")
+	if !ok {
+		t.Fatalf("%s: no code block after %q", path, heading)
+	}
+	block, _, ok := strings.Cut(after, "\n```")
+	if !ok {
+		t.Fatalf("%s: the code block after %q does not end", path, heading)
+	}
+	lines := strings.Split(block, "\n")[1:] // the rest of the opening fence's line goes
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "$ ") {
+		t.Fatalf("%s: the code block after %q does not start with a $ command", path, heading)
+	}
+	return strings.TrimPrefix(lines[0], "$ "), lines[1:]
+}
+
+// gtpRunText runs `alak gtp ARGS` on input and returns its output.
+func gtpRunText(t *testing.T, args []string, input string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(input), stdout: &out, stderr: &errOut}
+	if code := run(e, append([]string{"gtp"}, args...)); code != 0 {
+		t.Fatalf("alak gtp %v: exit status %d, stderr %q", args, code, errOut.String())
+	}
+	return out.String()
+}
+
+// TestGTPReadmeExample runs the README's `alak gtp` example, a printf of
+// commands piped into `go run ./cmd/alak gtp ARGS`, and checks that the
+// output the README shows is exactly what the command prints (but for the
+// empty line that ends the last response, which the code block cannot end
+// with).
+func TestGTPReadmeExample(t *testing.T) {
+	command, body := gtpDocBlock(t, "../../README.md", "### `alak gtp`")
+	const pipe = " | go run ./cmd/alak gtp"
+	printf, args, ok := strings.Cut(command, pipe)
+	if !ok || !strings.HasPrefix(printf, "printf '") || !strings.HasSuffix(printf, "'") {
+		t.Fatalf("the example %q is not printf '...'%s ARGS", command, pipe)
+	}
+	if !strings.Contains(args, "--seed") {
+		t.Errorf("the example %q has no --seed, so its genmove is not reproducible", command)
+	}
+	input := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(printf, "printf '"), "'"), `\n`, "\n")
+	got := gtpRunText(t, strings.Fields(args), input)
+	if want := strings.Join(body, "\n") + "\n\n"; got != want {
+		t.Errorf("the README shows\n%s\nbut %s prints\n%s", want, command, got)
+	}
+}
+
+// TestGTPDocsExample runs the example sessions of docs/gtp.md: the lines
+// that start with an id are the commands, the others the output (but for
+// the empty line that ends the last response).
+func TestGTPDocsExample(t *testing.T) {
+	for _, heading := range []string{"## Example session", "## More examples"} {
+		t.Run(heading, func(t *testing.T) {
+			command, body := gtpDocBlock(t, "../../docs/gtp.md", heading)
+			args, ok := strings.CutPrefix(command, "alak gtp ")
+			if !ok || !strings.Contains(args, "--seed") {
+				t.Fatalf("the example %q is not alak gtp ARGS with a --seed", command)
+			}
+			var input, want strings.Builder
+			for _, l := range body {
+				if l != "" && l[0] >= '0' && l[0] <= '9' {
+					input.WriteString(l + "\n")
+					continue
+				}
+				want.WriteString(l + "\n")
+			}
+			if got := gtpRunText(t, strings.Fields(args), input.String()); got != want.String()+"\n" {
+				t.Errorf("docs/gtp.md shows\n%s\nbut %s prints\n%s", want.String(), command, got)
+			}
+		})
+	}
+}
+
+// gtpLongReader yields n bytes of 'a', then the rest.
+type gtpLongReader struct {
+	n    int
+	rest io.Reader
+}
+
+func (r *gtpLongReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return r.rest.Read(p)
+	}
+	k := min(len(p), r.n)
+	for i := range k {
+		p[i] = 'a'
+	}
+	r.n -= k
+	return k, nil
+}
+
+// TestGTPLongLine checks that `alak gtp` answers a 10 MB line with a short
+// failure instead of echoing it, and goes on.
+func TestGTPLongLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	in := io.MultiReader(strings.NewReader("3 komi "), &gtpLongReader{n: 10 << 20, rest: strings.NewReader("\n4 name\n")})
+	e := &env{stdin: in, stdout: &out, stderr: &errOut}
+	if code := run(e, []string{"gtp", "--seed", "1"}); code != 0 {
+		t.Fatalf("exit status %d, stderr %q", code, errOut.String())
+	}
+	if out.Len() > 300 {
+		t.Fatalf("alak gtp answered a 10 MB line with %d bytes, want a short failure", out.Len())
+	}
+	rs := gtpParse(t, out.String())
+	if len(rs) != 2 || rs[0].ok || rs[0].id != "3" || !strings.Contains(rs[0].text, "longer than 65536 bytes") || rs[1].String() != "=4 alak" {
+		t.Errorf("responses %v, want a failure for the long line saying the limit, then =4 alak", rs)
+	}
 }
