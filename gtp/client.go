@@ -66,6 +66,7 @@ type response struct {
 // error are kept and quoted when it fails.
 func Start(ctx context.Context, command string, args ...string) (*Client, error) {
 	cmd := exec.Command(command, args...)
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("gtp: starting %s: %w", command, err)
@@ -280,7 +281,7 @@ func (c *Client) Close() error {
 		}
 		return nil
 	case <-timer.C:
-		c.cmd.Process.Kill()
+		kill(c.cmd)
 		<-c.exited
 		return fmt.Errorf("gtp: the engine did not exit within %v of quit and was killed", c.quitTimeout)
 	}

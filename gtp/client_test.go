@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -231,4 +234,39 @@ func TestClientClose(t *testing.T) {
 			t.Errorf("Close(deaf engine) = %v, want an error saying it was killed", err)
 		}
 	})
+}
+
+// TestWrapperScriptKilled: an engine run through a shell script that never
+// answers is killed with everything it started, so that Start returns (the
+// script's own child held the output open, and a match waited for it).
+func TestWrapperScriptKilled(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	script := filepath.Join(dir, "engine.sh")
+	body := "#!/bin/sh\nsleep 1000 &\necho $! > " + pidFile + "\nwait\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := Start(ctx, script); err == nil {
+		t.Fatal("a silent engine started")
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Killed: gone, or a zombie waiting for a parent that reaps (in a
+	// container the first process may not).
+	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
+			t.Errorf("the script's child %d is still running: state %s", pid, f[2])
+		}
+	} else if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) && !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the script's child %d is still there: %v", pid, err)
+	}
 }

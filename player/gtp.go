@@ -245,7 +245,15 @@ func (p *GTP) setup(ctx context.Context, r rules.Rules) error {
 		if r.Movement != rules.Placement {
 			return fmt.Errorf("%s: the engine does not know alak-rules, and plain GTP has no sliding moves", p.spec)
 		}
-		if r.IsLine() || r.Width != r.Height {
+		// A square grid is boardsize N to a Go engine, but an engine on a
+		// line may refuse that (alak's does: boardsize never turns a line
+		// into a grid), so rectangular_boardsize N N goes first where the
+		// engine knows it.
+		known, kerr := p.do(ctx, p.setupT, "known_command", "rectangular_boardsize")
+		if kerr != nil {
+			return kerr
+		}
+		if r.IsLine() || r.Width != r.Height || strings.TrimSpace(known) == "true" {
 			_, err = p.do(ctx, p.setupT, "rectangular_boardsize", strconv.Itoa(r.Width), strconv.Itoa(r.Height))
 		} else {
 			_, err = p.do(ctx, p.setupT, "boardsize", strconv.Itoa(r.Width))

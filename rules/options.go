@@ -116,7 +116,7 @@ func Preset(name string) (Rules, error) {
 		return Rules{Preset: "golf", Movement: Sliding, Width: 11, Height: 1, Ko: KoNone,
 			EndPasses: 2, Scoring: ScoreStones, Repetition: 3, MinPieces: 2, SelfCapture: SelfPiece}, nil
 	}
-	return Rules{}, fmt.Errorf("%w: unknown rules %q; the presets are %s", ErrRules, name, strings.Join(Presets(), ", "))
+	return Rules{}, fmt.Errorf("%w: unknown rules %q; the presets are %s", ErrRules, clip.Text(name), strings.Join(Presets(), ", "))
 }
 
 // MustPreset is Preset for names known to be valid; it panics otherwise.
@@ -152,7 +152,7 @@ func enumOpt(name, help string, names []string, get func(r *Rules) int, set func
 					return nil
 				}
 			}
-			return fmt.Errorf("%w: %s=%q: accepted values are %s", ErrRules, name, v, strings.Join(names, ", "))
+			return fmt.Errorf("%w: %s=%q: accepted values are %s", ErrRules, name, clip.Text(v), strings.Join(names, ", "))
 		},
 	}
 }
@@ -173,7 +173,7 @@ func boolOpt(name, help string, f func(r *Rules) *bool) option {
 			case "off", "false", "no", "0":
 				*f(r) = false
 			default:
-				return fmt.Errorf("%w: %s=%q: accepted values are on, off", ErrRules, name, v)
+				return fmt.Errorf("%w: %s=%q: accepted values are on, off", ErrRules, name, clip.Text(v))
 			}
 			return nil
 		},
@@ -196,7 +196,7 @@ func intOpt(name, values, help string, lo, hi int, offIsZero bool, f func(r *Rul
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n < lo || n > hi {
-				return fmt.Errorf("%w: %s=%q: accepted values are %s", ErrRules, name, v, values)
+				return fmt.Errorf("%w: %s=%q: accepted values are %s", ErrRules, name, clip.Text(v), values)
 			}
 			*f(r) = n
 			return nil
@@ -251,11 +251,11 @@ var options = []option{
 			}
 			for _, ch := range v {
 				if ch != 'x' && ch != 'o' && ch != '_' && ch != '-' {
-					return fmt.Errorf("%w: start=%q: a layout uses only x, o and _ (or -)", ErrRules, v)
+					return fmt.Errorf("%w: start=%q: a layout uses only x, o and _ (or -)", ErrRules, clip.Text(v))
 				}
 			}
 			if len(v) > 64 {
-				return fmt.Errorf("%w: start=%q: at most 64 slots", ErrRules, v)
+				return fmt.Errorf("%w: start=%q: at most 64 slots", ErrRules, clip.Text(v))
 			}
 			r.Start = strings.ReplaceAll(v, "-", "_")
 			r.Width, r.Height = len(v), 1
@@ -284,7 +284,7 @@ func (r *Rules) Set(name, value string) error {
 	for i, o := range options {
 		names[i] = o.Name
 	}
-	return fmt.Errorf("%w: unknown option %q; the options are %s", ErrRules, name, strings.Join(names, ", "))
+	return fmt.Errorf("%w: unknown option %q; the options are %s", ErrRules, clip.Text(name), strings.Join(names, ", "))
 }
 
 // Get returns the value of the option called name, as Set accepts it.
@@ -294,7 +294,7 @@ func (r Rules) Get(name string) (string, error) {
 			return o.get(&r), nil
 		}
 	}
-	return "", fmt.Errorf("%w: unknown option %q", ErrRules, name)
+	return "", fmt.Errorf("%w: unknown option %q", ErrRules, clip.Text(name))
 }
 
 // Parse reads a rules description: a preset name followed by NAME=VALUE
@@ -426,7 +426,7 @@ func (r *Rules) SetSize(w, h int) {
 }
 
 func (r *Rules) setSize(v string) error {
-	bad := fmt.Errorf("%w: size=%q: a line is N (1 to 64), a grid WxH (up to 19x19)", ErrRules, v)
+	bad := fmt.Errorf("%w: size=%q: a line is N (1 to 64), a grid WxH (up to 19x19)", ErrRules, clip.Text(v))
 	a, b, grid := strings.Cut(strings.ToLower(v), "x")
 	if !grid {
 		a, b, grid = strings.Cut(strings.ToLower(v), "×")
