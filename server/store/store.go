@@ -1,0 +1,183 @@
+// Package store is the play server's storage: accounts, their tokens,
+// games and the append-only log of their moves. Store is the one interface
+// the server uses; package sqlitestore implements it on an embedded SQLite
+// file, and package storetest is the conformance suite every implementation
+// passes.
+//
+// A game changes only through Store.Update, which applies a change when the
+// game's version is still the one the caller read (optimistic concurrency:
+// no lock is held between requests) and appends the log entries of the
+// change in the same transaction. A move is acknowledged only after Update
+// returns nil, so an acknowledged move is never lost, and the log's key
+// (game, entry) makes a second write of the same entry fail, so no move is
+// applied twice.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors of a Store.
+var (
+	ErrNotFound  = errors.New("not found")
+	ErrDuplicate = errors.New("already exists")
+	// ErrConflict: the game changed since the caller read it (another move,
+	// another process); read it again.
+	ErrConflict = errors.New("the game changed meanwhile")
+)
+
+// Account is a player: a named account with a password, or a guest (no
+// name), who plays live games by link or against the computer.
+type Account struct {
+	ID       int64
+	Name     string // "" for a guest; unique without regard to case
+	PassHash string // argon2id, in the PHC string form; "" for a guest
+	Email    string // where your-turn mail goes; "" for none
+	// ConfirmMoves asks for a second click before a correspondence move.
+	ConfirmMoves bool
+	Created      time.Time
+}
+
+// Guest reports whether the account has no name.
+func (a Account) Guest() bool { return a.Name == "" }
+
+// Token kinds.
+const (
+	TokenSession = "session" // a browser's cookie
+	TokenAPI     = "api"     // a bearer token for scripts and bots
+)
+
+// Token is a credential. Only its hash is stored: a copy of the database
+// does not let anyone sign in.
+type Token struct {
+	Hash      string // hex SHA-256 of the secret
+	AccountID int64
+	Kind      string
+	Created   time.Time
+	Expires   time.Time
+}
+
+// Game states.
+const (
+	StateWaiting  = "waiting"  // waiting for an opponent to join (open challenge, named challenge, link)
+	StateActive   = "active"   // being played
+	StateFinished = "finished" // over, with a result
+	StateAborted  = "aborted"  // called off before the second move
+	StateExpired  = "expired"  // nobody joined in time, or the challenge was declined
+)
+
+// Kinds of opponent a game is created for.
+const (
+	KindNamed    = "named"    // a named player
+	KindOpen     = "open"     // an open challenge in the lobby
+	KindLink     = "link"     // whoever has the invitation link
+	KindComputer = "computer" // a computer player
+)
+
+// Seat is one side of a game: an account, a computer player, or nobody yet.
+type Seat struct {
+	AccountID int64  // 0: none
+	Bot       string // a computer player's spec; "" for a person
+}
+
+// Empty reports whether nobody sits there yet.
+func (s Seat) Empty() bool { return s.AccountID == 0 && s.Bot == "" }
+
+// Game is a game's row: what it is and where it stands. The moves are in
+// the log (Entry).
+type Game struct {
+	ID      string
+	Rules   string // rules.Rules.String()
+	Start   string // the start position's text (rules.Position.MarshalText); "" for the rules' own
+	Preset  string // for filtering the archive
+	Size    string // rules.Rules.SizeString()
+	Black   Seat
+	White   Seat
+	Creator int64  // the account that created it
+	Color   string // the colour the creator asked for: x, o or random
+	Kind    string // KindNamed, KindOpen, KindLink, KindComputer
+	// Opponent is the named opponent's account (KindNamed).
+	Opponent   int64
+	InviteHash string // hex SHA-256 of the invitation secret (KindLink)
+	Clock      string // "none", "live:5m+3s", "days:3"
+	State      string
+	// Version counts every change (moves, takebacks, offers, the end): the
+	// optimistic lock of Update and the events' ids.
+	Version int
+	Ply     int // moves on the board
+	Entries int // entries in the log (moves and takebacks)
+	// BlackLeft and WhiteLeft are each player's time left when the current
+	// turn began (live clocks).
+	BlackLeft, WhiteLeft time.Duration
+	TurnStart            time.Time // when the player to move began to think
+	Deadline             time.Time // the player to move loses on time at it; zero: no clock
+	WarnedEntry          int       // the log entry whose running-out warning was mailed (-1: none)
+	DrawOffer            string    // "x", "o" or ""
+	Takeback             string    // "x", "o" or ""
+	Result               string    // SGF RE form once over ("B+3", "W+R", "0", "Void")
+	Reason               string    // why it ended, in words
+	Winner               string    // "x", "o", "draw", "none"
+	Expires              time.Time // a waiting game expires then
+	Created, Updated     time.Time
+	Ended                time.Time
+}
+
+// Entry is one entry of a game's log: a move, or a takeback of moves.
+type Entry struct {
+	GameID string
+	N      int    // 0 for the first entry; the key with GameID
+	Move   string // rules.Rules.MoveText; "" for a takeback
+	Undo   int    // moves taken back (a takeback entry)
+	By     int64  // the account that moved or asked (0: the computer)
+	At     time.Time
+	// BlackLeft and WhiteLeft are the clocks after the entry.
+	BlackLeft, WhiteLeft time.Duration
+}
+
+// Filter selects games for lists.
+type Filter struct {
+	Player int64    // games where this account sits (0: everyone's)
+	States []string // any of these states (none: all)
+	Preset string   // "" for every preset
+	Size   string   // "" for every size
+	Before time.Time
+	Limit  int // at most this many (the store caps it at 200)
+}
+
+// Store keeps the server's data. Every method is safe for concurrent use.
+type Store interface {
+	CreateAccount(ctx context.Context, a Account) (Account, error) // ErrDuplicate when the name is taken
+	AccountByID(ctx context.Context, id int64) (Account, error)
+	AccountByName(ctx context.Context, name string) (Account, error) // without regard to case
+	UpdateAccount(ctx context.Context, a Account) error              // email, confirm moves, password
+
+	CreateToken(ctx context.Context, t Token) error
+	// TokenAccount returns the account of an unexpired token.
+	TokenAccount(ctx context.Context, hash string, now time.Time) (Account, Token, error)
+	DeleteToken(ctx context.Context, hash string) error
+
+	CreateGame(ctx context.Context, g Game) error
+	// Game returns a game and its whole log.
+	Game(ctx context.Context, id string) (Game, []Entry, error)
+	// Update writes g, whose Version must be one more than expect, and
+	// appends the entries (numbered from the game's Entries before the
+	// change), when the stored game is still at version expect; otherwise
+	// it changes nothing and returns ErrConflict.
+	Update(ctx context.Context, g Game, expect int, entries []Entry) error
+	// Games lists games by the filter, the most recently updated first.
+	Games(ctx context.Context, f Filter) ([]Game, error)
+	// Due lists the active games whose deadline is at or before t, and the
+	// waiting games that expire by then.
+	Due(ctx context.Context, t time.Time) ([]Game, error)
+	// Warnable lists active correspondence games whose deadline falls
+	// before t and whose current entry has not been warned about.
+	Warnable(ctx context.Context, t time.Time) ([]Game, error)
+
+	SaveAnalysis(ctx context.Context, gameID string, body []byte) error
+	Analysis(ctx context.Context, gameID string) ([]byte, error) // ErrNotFound
+
+	Ping(ctx context.Context) error
+	Close() error
+}

@@ -1,0 +1,321 @@
+// Package storetest is the conformance suite of store.Store: every
+// implementation runs it (SQLite always, PostgreSQL where one is given),
+// so that the server behaves the same on each.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"alak/server/store"
+)
+
+// Open returns a new, empty store for one test; Reopen, when not nil,
+// closes a store and opens the same database again (to check that what was
+// committed stays).
+type Open struct {
+	New    func(t *testing.T) store.Store
+	Reopen func(t *testing.T, s store.Store) store.Store
+}
+
+// Run runs the suite.
+func Run(t *testing.T, o Open) {
+	t.Run("Accounts", func(t *testing.T) { testAccounts(t, o.New(t)) })
+	t.Run("Tokens", func(t *testing.T) { testTokens(t, o.New(t)) })
+	t.Run("Games", func(t *testing.T) { testGames(t, o.New(t)) })
+	t.Run("ConcurrentUpdates", func(t *testing.T) { testConcurrent(t, o.New(t)) })
+	t.Run("Lists", func(t *testing.T) { testLists(t, o.New(t)) })
+	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
+	if o.Reopen != nil {
+		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
+	}
+}
+
+var ctx = context.Background()
+
+// at is a fixed instant, to the millisecond the store keeps.
+var at = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testAccounts(t *testing.T, s store.Store) {
+	defer s.Close()
+	a, err := s.CreateAccount(ctx, store.Account{Name: "Baljeu", PassHash: "h", Email: "a@example.org", Created: at})
+	must(t, err)
+	if a.ID == 0 {
+		t.Fatal("no id")
+	}
+	if _, err := s.CreateAccount(ctx, store.Account{Name: "baljeu", PassHash: "h2"}); !errors.Is(err, store.ErrDuplicate) {
+		t.Errorf("a second Baljeu in another case: %v, want ErrDuplicate", err)
+	}
+	for _, name := range []string{"Baljeu", "BALJEU", "baljeu"} {
+		got, err := s.AccountByName(ctx, name)
+		if err != nil || got.ID != a.ID || got.Name != "Baljeu" || got.Email != "a@example.org" || !got.Created.Equal(at) {
+			t.Errorf("by name %q: %+v, %v", name, got, err)
+		}
+	}
+	if _, err := s.AccountByName(ctx, "dewdney"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown name: %v", err)
+	}
+	// Guests have no name, and there can be many.
+	g1, err1 := s.CreateAccount(ctx, store.Account{})
+	g2, err2 := s.CreateAccount(ctx, store.Account{})
+	if err1 != nil || err2 != nil || g1.ID == g2.ID || !g1.Guest() {
+		t.Errorf("guests: %+v %v, %+v %v", g1, err1, g2, err2)
+	}
+	if _, err := s.AccountByName(ctx, ""); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the empty name finds %v", err)
+	}
+	a.Email, a.ConfirmMoves, a.PassHash = "b@example.org", true, "h3"
+	must(t, s.UpdateAccount(ctx, a))
+	got, err := s.AccountByID(ctx, a.ID)
+	if err != nil || got.Email != "b@example.org" || !got.ConfirmMoves || got.PassHash != "h3" {
+		t.Errorf("after update: %+v, %v", got, err)
+	}
+	if _, err := s.AccountByID(ctx, 99999); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown id: %v", err)
+	}
+}
+
+func testTokens(t *testing.T, s store.Store) {
+	defer s.Close()
+	a, err := s.CreateAccount(ctx, store.Account{Name: "ada"})
+	must(t, err)
+	must(t, s.CreateToken(ctx, store.Token{Hash: "t1", AccountID: a.ID, Kind: store.TokenSession, Created: at, Expires: at.Add(time.Hour)}))
+	if err := s.CreateToken(ctx, store.Token{Hash: "t1", AccountID: a.ID, Kind: store.TokenAPI, Created: at, Expires: at.Add(time.Hour)}); !errors.Is(err, store.ErrDuplicate) {
+		t.Errorf("a token twice: %v", err)
+	}
+	got, tok, err := s.TokenAccount(ctx, "t1", at.Add(time.Minute))
+	if err != nil || got.ID != a.ID || tok.Kind != store.TokenSession || !tok.Expires.Equal(at.Add(time.Hour)) {
+		t.Errorf("token: %+v %+v %v", got, tok, err)
+	}
+	if _, _, err := s.TokenAccount(ctx, "t1", at.Add(time.Hour)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an expired token still signs in: %v", err)
+	}
+	must(t, s.DeleteToken(ctx, "t1"))
+	if _, _, err := s.TokenAccount(ctx, "t1", at); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a deleted token still signs in: %v", err)
+	}
+}
+
+// newGame is a game of alak on 6 points between two accounts.
+func newGame(id string, black, white int64) store.Game {
+	return store.Game{ID: id, Rules: "alak size=6", Preset: "alak", Size: "6", Black: store.Seat{AccountID: black},
+		White: store.Seat{AccountID: white}, Creator: black, Color: "x", Kind: store.KindNamed, Opponent: white,
+		Clock: "days:3", State: store.StateActive, Version: 1, WarnedEntry: -1,
+		TurnStart: at, Deadline: at.Add(72 * time.Hour), Created: at, Updated: at}
+}
+
+// move returns g after one more move, and its log entry.
+func move(g store.Game, text string, by int64) (store.Game, store.Entry) {
+	g.Version++
+	g.Ply++
+	g.Entries++
+	g.Updated = g.Updated.Add(time.Second)
+	return g, store.Entry{Move: text, By: by, At: g.Updated, BlackLeft: time.Minute, WhiteLeft: 2 * time.Minute}
+}
+
+func testGames(t *testing.T, s store.Store) {
+	defer s.Close()
+	g := newGame("g1", 1, 2)
+	g.Start, g.BlackLeft, g.WhiteLeft = "x--oX- o", 5*time.Minute, 4*time.Minute
+	must(t, s.CreateGame(ctx, g))
+	if err := s.CreateGame(ctx, g); !errors.Is(err, store.ErrDuplicate) {
+		t.Errorf("a game twice: %v", err)
+	}
+	got, log, err := s.Game(ctx, "g1")
+	if err != nil || len(log) != 0 || got != g {
+		t.Fatalf("read back:\n%+v\n%+v\n%v", got, g, err)
+	}
+	if _, _, err := s.Game(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown game: %v", err)
+	}
+	// Seed 002's Alak-6 game, move by move.
+	for i, m := range []string{"1", "4", "5", "6", "2", "3", "5", "1", "2", "6", "4", "3", "1", "5", "4"} {
+		next, e := move(g, m, int64(1+i%2))
+		must(t, s.Update(ctx, next, g.Version, []store.Entry{e}))
+		// A second write of the same change, as a retried request would
+		// make it, is refused and changes nothing.
+		if err := s.Update(ctx, next, g.Version, []store.Entry{e}); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("move %d applied twice: %v", i+1, err)
+		}
+		g = next
+	}
+	got, log, err = s.Game(ctx, "g1")
+	if err != nil || got.Version != 16 || got.Ply != 15 || len(log) != 15 || log[14].Move != "4" || log[14].N != 14 || log[0].By != 1 {
+		t.Fatalf("after the game: %+v, %d entries, %v", got, len(log), err)
+	}
+	if log[3].BlackLeft != time.Minute || log[3].WhiteLeft != 2*time.Minute || !log[3].At.Equal(at.Add(4*time.Second)) {
+		t.Errorf("entry 3: %+v", log[3])
+	}
+	// A takeback is an entry of its own: the log is never rewritten.
+	next := g
+	next.Version++
+	next.Entries++
+	next.Ply -= 2
+	must(t, s.Update(ctx, next, g.Version, []store.Entry{{Undo: 2, By: 2, At: at}}))
+	got, log, _ = s.Game(ctx, "g1")
+	if got.Ply != 13 || len(log) != 16 || log[15].Undo != 2 || log[14].Move != "4" {
+		t.Errorf("after a takeback: ply %d, %d entries, last %+v", got.Ply, len(log), log[len(log)-1])
+	}
+	// A change that is not one version up, or whose entries do not add up,
+	// is a programming error, refused.
+	bad := got
+	bad.Version += 2
+	if err := s.Update(ctx, bad, got.Version, nil); err == nil || errors.Is(err, store.ErrConflict) {
+		t.Errorf("a change two versions up: %v", err)
+	}
+	// The end of the game.
+	end := got
+	end.Version++
+	end.State, end.Result, end.Reason, end.Winner, end.Ended = store.StateFinished, "W+R", "resignation", "o", at.Add(time.Hour)
+	must(t, s.Update(ctx, end, got.Version, nil))
+	got, _, _ = s.Game(ctx, "g1")
+	if got != end {
+		t.Errorf("finished game:\n%+v\n%+v", got, end)
+	}
+}
+
+// testConcurrent sends the same next move from many goroutines, as two
+// players' browsers or two server processes might: exactly one is applied.
+func testConcurrent(t *testing.T, s store.Store) {
+	defer s.Close()
+	g := newGame("race", 1, 2)
+	must(t, s.CreateGame(ctx, g))
+	for round := range 5 {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		wins, conflicts := 0, 0
+		var winner store.Game
+		for k := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				next, e := move(g, fmt.Sprint(1+k%6), int64(k))
+				err := s.Update(ctx, next, g.Version, []store.Entry{e})
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					wins++
+					winner = next
+				case errors.Is(err, store.ErrConflict):
+					conflicts++
+				default:
+					t.Errorf("round %d: %v", round, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if wins != 1 || conflicts != 7 {
+			t.Fatalf("round %d: %d applied, %d refused; want 1 and 7", round, wins, conflicts)
+		}
+		g = winner
+	}
+	got, log, err := s.Game(ctx, "race")
+	if err != nil || got.Ply != 5 || len(log) != 5 {
+		t.Errorf("after 5 rounds: ply %d, %d entries, %v", got.Ply, len(log), err)
+	}
+}
+
+func testLists(t *testing.T, s store.Store) {
+	defer s.Close()
+	for i, st := range []string{store.StateActive, store.StateFinished, store.StateWaiting, store.StateActive} {
+		g := newGame(fmt.Sprintf("l%d", i), int64(1+i%2), 3)
+		g.State, g.Updated = st, at.Add(time.Duration(i)*time.Minute)
+		if i == 3 {
+			g.Preset, g.Size, g.Rules = "golf", "11", "golf"
+			g.Deadline = at.Add(-time.Minute) // its player to move is out of time
+		}
+		if st == store.StateWaiting {
+			g.Deadline, g.Expires = time.Time{}, at.Add(time.Hour)
+		}
+		must(t, s.CreateGame(ctx, g))
+	}
+	ids := func(gs []store.Game, err error) string {
+		if err != nil {
+			return err.Error()
+		}
+		out := ""
+		for _, g := range gs {
+			out += g.ID + " "
+		}
+		return out
+	}
+	cases := []struct {
+		f    store.Filter
+		want string
+	}{
+		{store.Filter{}, "l3 l2 l1 l0 "},
+		{store.Filter{Player: 1}, "l2 l0 "},
+		{store.Filter{Player: 3, States: []string{store.StateActive}}, "l3 l0 "},
+		{store.Filter{States: []string{store.StateFinished, store.StateWaiting}}, "l2 l1 "},
+		{store.Filter{Preset: "golf", Size: "11"}, "l3 "},
+		{store.Filter{Before: at.Add(2 * time.Minute)}, "l1 l0 "},
+		{store.Filter{Limit: 1}, "l3 "},
+	}
+	for _, c := range cases {
+		if got := ids(s.Games(ctx, c.f)); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.f, got, c.want)
+		}
+	}
+	if got := ids(s.Due(ctx, at)); got != "l3 " {
+		t.Errorf("due at the start: %s, want l3", got)
+	}
+	if got := ids(s.Due(ctx, at.Add(2*time.Hour))); got != "l2 l3 " {
+		t.Errorf("due two hours on: %s, want l2 (expired) and l3", got)
+	}
+	if got := ids(s.Due(ctx, at.Add(100*time.Hour))); got != "l0 l2 l3 " {
+		t.Errorf("due 100 hours on: %s", got)
+	}
+	if got := ids(s.Warnable(ctx, at.Add(100*time.Hour))); got != "l0 l3 " {
+		t.Errorf("warnable: %s, want l0 l3", got)
+	}
+}
+
+func testAnalysis(t *testing.T, s store.Store) {
+	defer s.Close()
+	must(t, s.CreateGame(ctx, newGame("a1", 1, 2)))
+	if _, err := s.Analysis(ctx, "a1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("no analysis yet: %v", err)
+	}
+	must(t, s.SaveAnalysis(ctx, "a1", []byte(`{"moves":[]}`)))
+	if err := s.SaveAnalysis(ctx, "a1", []byte(`{}`)); !errors.Is(err, store.ErrDuplicate) {
+		t.Errorf("a second analysis: %v", err)
+	}
+	body, err := s.Analysis(ctx, "a1")
+	if err != nil || string(body) != `{"moves":[]}` {
+		t.Errorf("analysis %q, %v", body, err)
+	}
+	must(t, s.Ping(ctx))
+}
+
+// testReopen: what was committed is there after the store is closed and
+// opened again.
+func testReopen(t *testing.T, o Open) {
+	s := o.New(t)
+	a, err := s.CreateAccount(ctx, store.Account{Name: "kept"})
+	must(t, err)
+	g := newGame("kept", a.ID, 0)
+	must(t, s.CreateGame(ctx, g))
+	next, e := move(g, "3", a.ID)
+	must(t, s.Update(ctx, next, g.Version, []store.Entry{e}))
+	s = o.Reopen(t, s)
+	defer s.Close()
+	got, log, err := s.Game(ctx, "kept")
+	if err != nil || got.Ply != 1 || len(log) != 1 || log[0].Move != "3" {
+		t.Errorf("after reopening: %+v %v %v", got, log, err)
+	}
+	if _, err := s.AccountByName(ctx, "KEPT"); err != nil {
+		t.Errorf("account after reopening: %v", err)
+	}
+}
