@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"alak/server"
+	"alak/server/store/sqlitestore"
+)
+
+func init() {
+	register(command{name: "serve", summary: "run the play server: games between people and against the computer, in the browser", run: serveRun})
+}
+
+const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smtp URL] [--base-url URL] [--log-level info]
+Runs the play server: open the address in a browser to play live games by
+link and against the computer, and, with an account, correspondence games,
+the lobby and the archive. Games are kept in the SQLite file --db (created
+and migrated at start). SIGTERM or Ctrl-C stops it after the requests under
+way. docs/api.md describes the API, docs/deploy.md how to run it.`
+
+func serveRun(e *env, args []string) int {
+	fs := newFlagSet(e, "serve", serveUsage)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	db := fs.String("db", "alak.db", "the SQLite database file (created if it does not exist)")
+	smtpURL := fs.String("smtp", "", "mail server for your-turn mail, smtp://[user:password@]host[:port][?from=ADDRESS] (default: no mail)")
+	baseURL := fs.String("base-url", "", "the address players reach the server at, for links in mail and invitations (default http://ADDR)")
+	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagStatus(e, fs, err)
+	}
+	if len(words) > 0 {
+		return fail(e, "serve", fmt.Errorf("unexpected argument %q: the server takes flags only", words[0]))
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return fail(e, "serve", fmt.Errorf("--log-level %q: debug, info, warn or error", *level))
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
+	if *baseURL == "" {
+		*baseURL = "http://" + *addr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := sqlitestore.Open(ctx, *db)
+	if err != nil {
+		return fail(e, "serve", fmt.Errorf("--db %s: %w", *db, err))
+	}
+	defer st.Close()
+	srv, err := server.New(server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log}, st)
+	if err != nil {
+		return fail(e, "serve", err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		srv.Close()
+		return fail(e, "serve", err)
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second, // event streams lift it for themselves
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(e.stdout, "alak serve: open %s in a browser (database %s)\n", strings.TrimRight(*baseURL, "/"), *db)
+	log.Info("listening", "addr", ln.Addr().String(), "db", *db, "mail", *smtpURL != "")
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		srv.Close()
+		return fail(e, "serve", err)
+	case <-ctx.Done():
+	}
+	log.Info("stopping: finishing the requests under way")
+	srv.Close() // ends the event streams and the background work
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("shutdown", "err", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"alak/server/store"
+)
+
+// warnBefore is how long before a correspondence deadline the player to
+// move is mailed that time is running out.
+const warnBefore = 12 * time.Hour
+
+// sweep runs until the server stops: every Config.SweepEvery it settles
+// the clocks that ran out (a loss on time, whether or not anyone is
+// connected), expires challenges nobody took, mails the correspondence
+// players whose time runs out, and schedules the computer's moves a full
+// queue or a restart left waiting. Each settlement is a store update with
+// the version check, so with several processes a game is adjudicated once.
+func (s *Server) sweep() {
+	tick := time.NewTicker(s.cfg.SweepEvery)
+	defer tick.Stop()
+	n := 0
+	for {
+		s.sweepOnce(n%10 == 0)
+		n++
+		select {
+		case <-s.done:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// sweepOnce does one round of sweep; bots says whether to look for games
+// where the computer is to move.
+func (s *Server) sweepOnce(bots bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	now := s.now()
+	due, err := s.store.Due(ctx, now)
+	if err != nil {
+		s.log.Error("listing the games due", "err", err)
+		s.metrics.dbErrors.Add(1)
+	}
+	for _, g := range due {
+		s.settle(ctx, g.ID, now)
+	}
+	if s.mailer != nil {
+		warn, err := s.store.Warnable(ctx, now.Add(warnBefore))
+		if err != nil {
+			s.log.Error("listing the games to warn about", "err", err)
+		}
+		for _, g := range warn {
+			s.warn(ctx, g.ID)
+		}
+	}
+	if bots {
+		active, err := s.store.Games(ctx, store.Filter{States: []string{store.StateActive}, Limit: 200})
+		if err != nil {
+			s.log.Error("listing the active games", "err", err)
+		}
+		for _, g := range active {
+			if g.Black.Bot == "" && g.White.Bot == "" {
+				continue
+			}
+			if st, err := s.loadGame(ctx, g.ID); err == nil && st.botToMove() {
+				s.bots.schedule(g.ID, st.row.Version)
+			}
+		}
+	}
+}
+
+// settle ends a game whose clock ran out, or expires a challenge nobody
+// took, if it is still so under the game's lock.
+func (s *Server) settle(ctx context.Context, id string, now time.Time) {
+	unlock := s.lockGame(id)
+	defer unlock()
+	st, err := s.loadGame(ctx, id)
+	if err != nil {
+		s.log.Error("loading a game due", "game", id, "err", err)
+		return
+	}
+	switch {
+	case st.overdue(now):
+		err = s.commitTimeout(ctx, st, now)
+	case st.row.State == store.StateWaiting && !st.row.Expires.IsZero() && !now.Before(st.row.Expires):
+		st.row.State, st.row.Reason, st.row.Ended = store.StateExpired, "nobody joined in time", now
+		err = s.commit(ctx, st, now, nil)
+	default:
+		return
+	}
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		// Another process settled it, or a move came first.
+	case err != nil:
+		s.log.Error("settling a game", "game", id, "err", err)
+	default:
+		s.log.Info("game settled", "game", id, "state", st.row.State, "reason", st.row.Reason)
+	}
+}
+
+// warn mails the player to move in a correspondence game that time is
+// running out, once per move.
+func (s *Server) warn(ctx context.Context, id string) {
+	unlock := s.lockGame(id)
+	defer unlock()
+	st, err := s.loadGame(ctx, id)
+	if err != nil || st.row.State != store.StateActive || st.row.WarnedEntry >= st.row.Entries {
+		return
+	}
+	st.row.WarnedEntry = st.row.Entries
+	if err := s.commit(ctx, st, s.now(), nil); err != nil {
+		return
+	}
+	s.mailTimeRunningOut(st, st.toMoveAccount())
+}

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"alak/notation"
+	"alak/server/store"
+	"alak/solve"
+)
+
+// Limits of the post-game analysis: a game is analysed once, by one
+// worker, within these budgets; a game the solver cannot answer within
+// them gets an analysis that says so.
+const (
+	analysisNodes  = 50_000_000
+	analysisMemMB  = 256
+	analysisTime   = 2 * time.Minute
+	analysisQueued = 16
+)
+
+// AnalysisView is the exact value of every move of a finished game, as
+// alak analyze prints it.
+type AnalysisView struct {
+	Game  string      `json:"game"`
+	Moves []PlyView   `json:"moves"`
+	Error string      `json:"error,omitempty"` // why there is no analysis
+	At    time.Time   `json:"at"`
+	Nodes interface{} `json:"-"`
+}
+
+// PlyView is one move judged.
+type PlyView struct {
+	Ply            int      `json:"ply"`
+	Player         string   `json:"player"`
+	Move           string   `json:"move"`
+	ValueBefore    float64  `json:"value_before"`
+	ValueAfter     float64  `json:"value_after"`
+	Best           []string `json:"best"`
+	ChangedOutcome bool     `json:"changed_outcome"`
+}
+
+// analyses runs the post-game analyses: one at a time, from a bounded
+// queue; the results are kept in the store.
+type analyses struct {
+	s       *Server
+	queue   chan string
+	mu      sync.Mutex
+	pending map[string]bool
+}
+
+func newAnalyses(s *Server) *analyses {
+	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}}
+}
+
+// request queues game id unless it is queued already; false when the
+// queue is full.
+func (a *analyses) request(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pending[id] {
+		return true
+	}
+	select {
+	case a.queue <- id:
+		a.pending[id] = true
+		return true
+	default:
+		return false
+	}
+}
+
+func (a *analyses) depth() int { return len(a.queue) }
+
+func (a *analyses) work() {
+	for {
+		select {
+		case <-a.s.done:
+			return
+		case id := <-a.queue:
+			a.run(id)
+			a.mu.Lock()
+			delete(a.pending, id)
+			a.mu.Unlock()
+		}
+	}
+}
+
+func (a *analyses) run(id string) {
+	s := a.s
+	ctx, cancel := context.WithTimeout(context.Background(), analysisTime)
+	defer cancel()
+	stop := context.AfterFunc(contextOf(s.done), cancel)
+	defer stop()
+	st, err := s.loadGame(ctx, id)
+	if err != nil {
+		return
+	}
+	out := AnalysisView{Game: id, Moves: []PlyView{}, At: s.now()}
+	plies, err := solve.Analyze(ctx, st.sess.Game(), solve.Options{MaxNodes: analysisNodes, MemoryMB: analysisMemMB})
+	switch {
+	case errors.Is(err, context.Canceled):
+		return // the server stops: not a verdict on the game
+	case err != nil:
+		out.Error = "the solver could not judge this game within its budget (" + err.Error() + ")"
+	}
+	for _, p := range plies {
+		best := make([]string, len(p.Best))
+		for i, m := range p.Best {
+			best[i] = notation.FormatMove(st.r, m)
+		}
+		out.Moves = append(out.Moves, PlyView{Ply: p.Ply, Player: sym(p.Player), Move: notation.FormatMove(st.r, p.Move),
+			ValueBefore: p.Before, ValueAfter: p.After, Best: best, ChangedOutcome: p.Changed()})
+	}
+	body, err := json.Marshal(out)
+	if err == nil {
+		err = s.store.SaveAnalysis(ctx, id, body)
+	}
+	if err != nil && !errors.Is(err, store.ErrDuplicate) {
+		s.log.Error("saving an analysis", "game", id, "err", err)
+	}
+}
+
+// contextOf is a context done when done is closed.
+func contextOf(done <-chan struct{}) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-done
+		cancel()
+	}()
+	return ctx
+}
+
+// handleAnalysis is GET /api/games/{id}/analysis: the exact value of every
+// move of a finished game. Never during a game: it would be cheating. 202
+// while it is being computed (ask again).
+func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	st, err := s.loadGame(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if st.row.State != store.StateFinished {
+		s.writeError(w, r, apiErr(http.StatusConflict, "not_finished", "the analysis is shown once the game is over, never during it"))
+		return
+	}
+	body, err := s.store.Analysis(r.Context(), id)
+	if err == nil {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Write(body)
+		return
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		s.writeError(w, r, err)
+		return
+	}
+	if !s.analyses.request(id) {
+		s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "the analysis queue is full: ask again in a minute"))
+		return
+	}
+	w.Header().Set("Retry-After", "2")
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued", "message": "the analysis is being computed: ask again in a few seconds"})
+}

@@ -1,0 +1,260 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/argon2"
+	"golang.org/x/time/rate"
+
+	"alak/server/store"
+)
+
+// The argon2id parameters of new password hashes (RFC 9106's second
+// recommended option, with 64 MiB): a guess costs about 50 ms of a core.
+const (
+	argonTime    = 3
+	argonMemory  = 64 * 1024
+	argonThreads = 2
+	argonKeyLen  = 32
+)
+
+// Cookie and token lifetimes.
+const (
+	sessionCookie = "alak_session"
+	sessionLife   = 30 * 24 * time.Hour
+	apiTokenLife  = 365 * 24 * time.Hour
+)
+
+// hashPassword returns the argon2id hash of password in the PHC string form.
+func hashPassword(password string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	enc := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
+}
+
+// checkPassword reports whether password matches a hash of hashPassword.
+func checkPassword(hash, password string) bool {
+	var v, m, t int
+	var p uint8
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return false
+	}
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &v); err != nil || v != argon2.Version {
+		return false
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil || m <= 0 || m > 1<<20 || t <= 0 || t > 16 || p == 0 {
+		return false
+	}
+	enc := base64.RawStdEncoding
+	salt, err1 := enc.DecodeString(parts[4])
+	want, err2 := enc.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got := argon2.IDKey([]byte(password), salt, uint32(t), uint32(m), p, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// newSecret returns a random secret for a token or an invitation, and the
+// hash under which it is stored.
+func newSecret() (secret, hash string) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	secret = base64.RawURLEncoding.EncodeToString(b)
+	return secret, hashSecret(secret)
+}
+
+func hashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// newID returns a game id: 10 characters from a 32-letter alphabet.
+func newID() string {
+	const alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+	b := make([]byte, 10)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// Account names: 2 to 24 letters, digits, _ and -, starting with a letter.
+var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{1,23}$`)
+
+// reservedNames cannot be taken: they read as something else.
+var reservedNames = map[string]bool{"open": true, "link": true, "computer": true, "guest": true, "admin": true, "me": true, "none": true}
+
+func checkName(name string) error {
+	if !nameRE.MatchString(name) || reservedNames[strings.ToLower(name)] {
+		return apiErr(http.StatusUnprocessableEntity, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me or none)")
+	}
+	return nil
+}
+
+func checkPasswordRules(password string) error {
+	if len(password) < 8 || len(password) > 200 {
+		return apiErr(http.StatusUnprocessableEntity, "bad_password", "a password is 8 to 200 characters")
+	}
+	return nil
+}
+
+// limiters rate-limits attempts by key (an address, a name).
+type limiters struct {
+	mu    sync.Mutex
+	every rate.Limit
+	burst int
+	m     map[string]*limiterEntry
+}
+
+type limiterEntry struct {
+	l    *rate.Limiter
+	seen time.Time
+}
+
+func newLimiters(every rate.Limit, burst int) *limiters {
+	return &limiters{every: every, burst: burst, m: map[string]*limiterEntry{}}
+}
+
+// allow reports whether key may try now, forgetting keys idle for an hour
+// so that the table stays small.
+func (l *limiters) allow(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m) > 10000 {
+		for k, e := range l.m {
+			if now.Sub(e.seen) > time.Hour {
+				delete(l.m, k)
+			}
+		}
+	}
+	e := l.m[key]
+	if e == nil {
+		e = &limiterEntry{l: rate.NewLimiter(l.every, l.burst)}
+		l.m[key] = e
+	}
+	e.seen = now
+	return e.l.AllowN(now, 1)
+}
+
+// clientAddr is the request's remote address without the port.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+type ctxKey int
+
+const accountKey ctxKey = 0
+
+// withAccount resolves the request's credentials: a bearer token, else the
+// session cookie. A bad bearer token is refused at once; a stale cookie is
+// ignored (the request is then anonymous).
+func (s *Server) withAccount(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := r.Header.Get("Authorization"); h != "" {
+			secret, ok := strings.CutPrefix(h, "Bearer ")
+			if !ok || len(secret) > 200 {
+				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
+				return
+			}
+			a, _, err := s.store.TokenAccount(r.Context(), hashSecret(strings.TrimSpace(secret)), s.now())
+			if err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					err = apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown or expired: get one from POST /api/tokens")
+				}
+				s.writeError(w, r, err)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), accountKey, &a)))
+			return
+		}
+		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
+			if a, _, err := s.store.TokenAccount(r.Context(), hashSecret(c.Value), s.now()); err == nil {
+				r = r.WithContext(context.WithValue(r.Context(), accountKey, &a))
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// account returns the signed-in account, or nil.
+func account(r *http.Request) *store.Account {
+	a, _ := r.Context().Value(accountKey).(*store.Account)
+	return a
+}
+
+// requireAccount returns the signed-in account or errNotSignedIn.
+func requireAccount(r *http.Request) (*store.Account, error) {
+	if a := account(r); a != nil {
+		return a, nil
+	}
+	return nil, errNotSignedIn
+}
+
+// accountOrGuest returns the signed-in account, or makes the browser a
+// guest account with a session cookie: people play by link and against the
+// computer without signing up.
+func (s *Server) accountOrGuest(w http.ResponseWriter, r *http.Request) (*store.Account, error) {
+	if a := account(r); a != nil {
+		return a, nil
+	}
+	if !s.guests.allow(clientAddr(r), s.now()) {
+		return nil, apiErr(http.StatusTooManyRequests, "rate_limited", "too many new guests from this address: wait a minute, or sign in")
+	}
+	a, err := s.store.CreateAccount(r.Context(), store.Account{Created: s.now()})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.startSession(w, r, a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// startSession gives the browser a session cookie for account a.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a store.Account) error {
+	secret, hash := newSecret()
+	now := s.now()
+	if err := s.store.CreateToken(r.Context(), store.Token{Hash: hash, AccountID: a.ID, Kind: store.TokenSession, Created: now, Expires: now.Add(sessionLife)}); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: secret, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: s.secureCookies, MaxAge: int(sessionLife / time.Second)})
+	return nil
+}
+
+// displayName names an account for others: its name, or guest-ID.
+func displayName(a store.Account) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	return fmt.Sprintf("guest-%d", a.ID)
+}

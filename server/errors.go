@@ -1,0 +1,86 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"alak/rules"
+	"alak/server/store"
+	"alak/session"
+)
+
+// apiError is an error the API answers with: an HTTP status and a sentence
+// saying what was wrong and what is accepted.
+type apiError struct {
+	Status int
+	Code   string // a short machine-readable name: "stale_ply", "illegal_move", ...
+	Msg    string
+	err    error // the cause, for errors.Is and the log
+}
+
+func (e *apiError) Error() string { return e.Msg }
+func (e *apiError) Unwrap() error { return e.err }
+
+func apiErr(status int, code, format string, a ...any) *apiError {
+	return &apiError{Status: status, Code: code, Msg: fmt.Sprintf(format, a...)}
+}
+
+var (
+	errNotSignedIn = apiErr(http.StatusUnauthorized, "not_signed_in", "sign in first: a session cookie (POST /api/login) or an Authorization: Bearer token (POST /api/tokens)")
+	errNotFound    = apiErr(http.StatusNotFound, "not_found", "no such game")
+)
+
+// asAPIError turns any error into the answer the API gives: errors of the
+// session and the store keep their meaning (an illegal move is 422, a
+// stale version 409), anything else is a 500 whose details go to the log
+// only.
+func asAPIError(err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var me *rules.MoveError
+	switch {
+	case errors.As(err, &me) && errors.Is(err, rules.ErrGameOver):
+		return &apiError{Status: http.StatusConflict, Code: "game_over", Msg: "the game is over: " + me.Detail, err: err}
+	case errors.As(err, &me):
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: "illegal_move", Msg: "illegal move: " + me.Why(), err: err}
+	case errors.Is(err, session.ErrNotYourTurn):
+		return &apiError{Status: http.StatusForbidden, Code: "not_your_turn", Msg: err.Error(), err: err}
+	case errors.Is(err, store.ErrConflict):
+		return &apiError{Status: http.StatusConflict, Code: "conflict", Msg: "the game changed meanwhile: fetch it again and retry", err: err}
+	case errors.Is(err, store.ErrNotFound):
+		return &apiError{Status: http.StatusNotFound, Code: "not_found", Msg: "not found", err: err}
+	case errors.Is(err, session.ErrNoOffer), errors.Is(err, session.ErrOfferPending), errors.Is(err, session.ErrTooLate),
+		errors.Is(err, session.ErrNothingToUndo):
+		return &apiError{Status: http.StatusConflict, Code: "not_now", Msg: err.Error(), err: err}
+	}
+	return &apiError{Status: http.StatusInternalServerError, Code: "internal", Msg: "the server failed; the request may be retried", err: err}
+}
+
+// writeError answers err as JSON: {"error": sentence, "code": name}.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ae := asAPIError(err)
+	if ae.Status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	} else {
+		s.log.DebugContext(r.Context(), "request refused", "status", ae.Status, "code", ae.Code)
+	}
+	if ae.Status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg, "code": ae.Code})
+}
+
+// writeJSON writes v with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		slog.Debug("writing a response", "err", err)
+	}
+}

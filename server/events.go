@@ -1,0 +1,214 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// event is one state of a game, as the stream sends it.
+type event struct {
+	id      string // PLY.VERSION
+	version int
+	data    []byte // the GameView's JSON
+}
+
+// broker hands each game's new states to the streams watching it. A
+// watcher holds the latest state only: a slow reader skips states, never
+// falls behind (every event is a whole snapshot).
+type broker struct {
+	mu       sync.Mutex
+	watchers map[string]map[*watcher]bool
+	present  map[int64]int // open streams by account: who is on the site
+}
+
+type watcher struct {
+	ch      chan event // capacity 1: the latest event
+	account int64
+}
+
+func newBroker() *broker {
+	return &broker{watchers: map[string]map[*watcher]bool{}, present: map[int64]int{}}
+}
+
+func (b *broker) watch(game string, account int64) *watcher {
+	w := &watcher{ch: make(chan event, 1), account: account}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.watchers[game] == nil {
+		b.watchers[game] = map[*watcher]bool{}
+	}
+	b.watchers[game][w] = true
+	if account != 0 {
+		b.present[account]++
+	}
+	return w
+}
+
+func (b *broker) unwatch(game string, w *watcher) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.watchers[game], w)
+	if len(b.watchers[game]) == 0 {
+		delete(b.watchers, game)
+	}
+	if w.account != 0 {
+		if b.present[w.account]--; b.present[w.account] <= 0 {
+			delete(b.present, w.account)
+		}
+	}
+}
+
+// publish hands ev to every watcher of the game, replacing a state the
+// watcher has not read yet.
+func (b *broker) publish(game string, ev event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for w := range b.watchers[game] {
+		select {
+		case w.ch <- ev:
+		default:
+			select { // drop the unread state, keep the newer
+			case <-w.ch:
+			default:
+			}
+			w.ch <- ev
+		}
+	}
+}
+
+// online reports whether the account has a stream open.
+func (b *broker) online(account int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.present[account] > 0
+}
+
+// streams counts the open streams.
+func (b *broker) streams() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, ws := range b.watchers {
+		n += len(ws)
+	}
+	return n
+}
+
+// publish sends a game's new state to its watchers.
+func (s *Server) publish(st *gameState) {
+	data, err := json.Marshal(s.view(context.Background(), st))
+	if err != nil {
+		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
+		return
+	}
+	s.broker.publish(st.row.ID, event{id: eventID(st.row), version: st.row.Version, data: data})
+}
+
+// versionOf reads the version out of an event id, PLY.VERSION; -1 when it
+// is not one.
+func versionOf(id string) int {
+	_, v, ok := strings.Cut(strings.TrimSpace(id), ".")
+	if !ok || len(v) > 9 {
+		return -1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// handleEvents is GET /api/games/{id}/events: Server-Sent Events, one
+// "data:" snapshot (the GameView) per change, with "id: PLY.VERSION". A
+// client that reconnects with Last-Event-ID (or ?last=) is sent the current
+// state at once when it has moved on since; otherwise the first event is
+// the current state. A comment line every 15 s keeps proxies from closing
+// the stream.
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	st, err := s.loadGame(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		s.writeError(w, r, fmt.Errorf("streaming unsupported"))
+		return
+	}
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("last")
+	}
+	var acct int64
+	if a := account(r); a != nil {
+		acct = a.ID
+	}
+	wt := s.broker.watch(id, acct)
+	defer s.broker.unwatch(id, wt)
+	s.metrics.streams.Add(1)
+	defer s.metrics.streams.Add(-1)
+
+	// The stream lives until the client leaves or the server stops: no
+	// write deadline for it.
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+
+	sent := versionOf(last)
+	if sent > st.row.Version { // a client from the future (a restored backup): start again
+		sent = -1
+	}
+	send := func(ev event) error {
+		if ev.version <= sent {
+			return nil
+		}
+		sent = ev.version
+		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+		if _, err := fmt.Fprintf(w, "id: %s\nretry: 2000\ndata: %s\n\n", ev.id, ev.data); err != nil {
+			return err
+		}
+		rc.SetWriteDeadline(time.Time{})
+		flusher.Flush()
+		return nil
+	}
+	data, err := json.Marshal(s.view(r.Context(), st))
+	if err != nil {
+		return
+	}
+	if err := send(event{id: eventID(st.row), version: st.row.Version, data: data}); err != nil {
+		return
+	}
+	flusher.Flush()
+	tick := time.NewTicker(15 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		case ev := <-wt.ch:
+			if err := send(ev); err != nil {
+				return
+			}
+		case <-tick.C:
+			rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			rc.SetWriteDeadline(time.Time{})
+			flusher.Flush()
+		}
+	}
+}

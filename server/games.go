@@ -1,0 +1,404 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"sync"
+	"time"
+
+	"alak/notation"
+	"alak/player"
+	"alak/rules"
+	"alak/server/store"
+	"alak/session"
+)
+
+// gameState is a game as one request sees it: the stored row and log, and
+// the session rebuilt from them, which checks every move with the kernel.
+type gameState struct {
+	row   store.Game
+	log   []store.Entry
+	sess  *session.Session
+	r     rules.Rules
+	clock Clock
+}
+
+// lockGame serialises the changes this process makes to one game, so that
+// two requests for the same game do not race to a conflict. Across
+// processes the store's version check does the same.
+func (s *Server) lockGame(id string) func() {
+	v, _ := s.locks.LoadOrStore(id, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// loadGame reads a game and rebuilds its session.
+func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
+	if len(id) > 40 {
+		return nil, errNotFound
+	}
+	row, log, err := s.store.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.rebuild(row, log)
+}
+
+// rebuild replays the log: moves are played, takebacks pop them, and the
+// end the players decided (a resignation, time, agreement, an abort) and
+// the offers waiting are set again.
+func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) {
+	r, err := rules.Parse(row.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: stored rules: %w", row.ID, err)
+	}
+	clock, err := ParseClock(row.Clock)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: stored clock: %w", row.ID, err)
+	}
+	start, err := rules.NewPosition(r)
+	if err != nil {
+		return nil, err
+	}
+	if row.Start != "" {
+		if start, err = rules.ParsePosition(r, row.Start); err != nil {
+			return nil, fmt.Errorf("game %s: stored start: %w", row.ID, err)
+		}
+	}
+	var moves []rules.Move
+	for _, e := range log {
+		if e.Move == "" {
+			if e.Undo > len(moves) {
+				return nil, fmt.Errorf("game %s: entry %d takes back %d of %d moves", row.ID, e.N, e.Undo, len(moves))
+			}
+			moves = moves[:len(moves)-e.Undo]
+			continue
+		}
+		m, err := r.ParseMoveText(e.Move)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: entry %d: %w", row.ID, e.N, err)
+		}
+		moves = append(moves, m)
+	}
+	g := rules.NewGameFrom(start)
+	for i, m := range moves {
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
+		}
+	}
+	st := &gameState{row: row, log: log, r: r, clock: clock}
+	st.sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
+	if err := st.restoreEnd(); err != nil {
+		return nil, fmt.Errorf("game %s: %w", row.ID, err)
+	}
+	return st, nil
+}
+
+// restoreEnd sets the session's offers and the end the players decided,
+// which the log does not hold.
+func (st *gameState) restoreEnd() error {
+	s := st.sess
+	if c, ok := colorOf(st.row.DrawOffer); ok && !s.Over() {
+		if _, err := s.OfferDraw(c); err != nil {
+			return err
+		}
+	}
+	if c, ok := colorOf(st.row.Takeback); ok && !s.Over() {
+		if _, err := s.RequestTakeback(c); err != nil {
+			return err
+		}
+	}
+	if st.row.State != store.StateFinished && st.row.State != store.StateAborted || s.Over() {
+		return nil
+	}
+	winner, _ := colorOf(st.row.Winner)
+	switch st.row.Reason {
+	case rules.Resigned.String():
+		return s.Resign(winner.Opp())
+	case rules.Timeout.String():
+		return s.Timeout(winner.Opp())
+	case rules.Agreement.String():
+		if _, err := s.OfferDraw(rules.Black); err != nil {
+			return err
+		}
+		_, err := s.OfferDraw(rules.White)
+		return err
+	case rules.Aborted.String():
+		return s.Abort(rules.Black)
+	}
+	return fmt.Errorf("finished by %q, which the moves do not give", st.row.Reason)
+}
+
+func colorOf(sym string) (rules.Color, bool) {
+	switch sym {
+	case "x":
+		return rules.Black, true
+	case "o":
+		return rules.White, true
+	}
+	return rules.None, false
+}
+
+func sym(c rules.Color) string {
+	switch c {
+	case rules.Black:
+		return "x"
+	case rules.White:
+		return "o"
+	}
+	return ""
+}
+
+// seat builds the session's seat of a stored seat: a person by name, or a
+// computer player built on demand from its spec (NewUntrusted: no process,
+// no file).
+func (s *Server) seat(row store.Game, seat store.Seat, side int) session.Seat {
+	if seat.Bot != "" {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%d", row.ID, side)
+		return session.Seat{Name: "computer " + seat.Bot, Player: &botPlayer{spec: seat.Bot, seed: h.Sum64()}}
+	}
+	return session.Seat{Name: fmt.Sprintf("#%d", seat.AccountID)}
+}
+
+// botPlayer is a computer seat: its player is built at its first move.
+type botPlayer struct {
+	spec string
+	seed uint64
+	p    player.Player
+}
+
+func (b *botPlayer) Name() string { return b.spec }
+
+func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
+	if b.p == nil {
+		p, err := player.NewUntrusted(b.spec, b.seed+uint64(g.Len()))
+		if err != nil {
+			return rules.NoMove, err
+		}
+		b.p = p
+	}
+	return b.p.Move(ctx, g)
+}
+
+func (b *botPlayer) Close() error {
+	if b.p == nil {
+		return nil
+	}
+	return b.p.Close()
+}
+
+// seatOf returns the colour account a plays in the game, or false.
+func (st *gameState) seatOf(a *store.Account) (rules.Color, bool) {
+	if a == nil {
+		return rules.None, false
+	}
+	switch a.ID {
+	case st.row.Black.AccountID:
+		return rules.Black, true
+	case st.row.White.AccountID:
+		return rules.White, true
+	}
+	return rules.None, false
+}
+
+// change is what an action did: the log entries it adds.
+type change struct {
+	entries []store.Entry
+	after   func() // runs once the change is committed (mail, a computer's move)
+	reply   error  // answered once the change is committed (a move too late: the game was lost on time)
+}
+
+// act applies an action to a game: under the game's lock it loads the
+// game, settles a clock that has run out, runs f, syncs the row with the
+// session, and commits with the store's version check. The change is
+// acknowledged (and published) only once it is stored.
+func (s *Server) act(ctx context.Context, id string, f func(st *gameState, now time.Time) (*change, error)) (*gameState, error) {
+	unlock := s.lockGame(id)
+	defer unlock()
+	st, err := s.loadGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if st.overdue(now) {
+		// The player to move ran out of time before this request: that is
+		// the result, whatever the request was.
+		if err := s.commitTimeout(ctx, st, now); err != nil {
+			return nil, err
+		}
+		return nil, apiErr(http.StatusConflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
+	}
+	ch, err := f(st, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.commit(ctx, st, now, ch.entries); err != nil {
+		return nil, err
+	}
+	if ch.after != nil {
+		ch.after()
+	}
+	return st, ch.reply
+}
+
+// overdue reports whether the player to move has run out of time.
+func (st *gameState) overdue(now time.Time) bool {
+	return st.row.State == store.StateActive && !st.row.Deadline.IsZero() && !now.Before(st.row.Deadline)
+}
+
+// commitTimeout ends a game on time and stores it.
+func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time) error {
+	c := st.sess.ToMove()
+	if err := st.sess.Timeout(c); err != nil {
+		return err
+	}
+	if c == rules.Black {
+		st.row.BlackLeft = 0
+	} else {
+		st.row.WhiteLeft = 0
+	}
+	if err := s.commit(ctx, st, st.row.Deadline, nil); err != nil {
+		return err
+	}
+	s.metrics.adjudications.Add(1)
+	return nil
+}
+
+// commit syncs the row with the session, stores it with the entries, and
+// publishes the new state.
+func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entries []store.Entry) error {
+	prev := st.row
+	row := st.row
+	row.Version++
+	row.Updated = now
+	row.Ply = st.sess.Ply()
+	row.Entries += len(entries)
+	row.DrawOffer = sym(st.sess.DrawOffer())
+	row.Takeback = sym(st.sess.TakebackRequest())
+	if o := st.sess.Outcome(); o.Over() && row.State == store.StateActive {
+		row.State = store.StateFinished
+		if o.Reason == rules.Aborted {
+			row.State = store.StateAborted
+		}
+		row.Result, row.Reason = notation.ResultString(o), o.Reason.String()
+		row.Winner = sym(o.Winner)
+		if row.Winner == "" {
+			row.Winner = "draw"
+			if o.Reason == rules.Aborted {
+				row.Winner = "none"
+			}
+		}
+		row.Ended, row.Deadline = now, time.Time{}
+	}
+	for i := range entries {
+		entries[i].GameID = row.ID
+		entries[i].N = prev.Entries + i
+	}
+	if err := s.store.Update(ctx, row, prev.Version, entries); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			s.metrics.conflicts.Add(1)
+		} else {
+			s.metrics.dbErrors.Add(1)
+		}
+		return err
+	}
+	st.row = row
+	st.log = append(st.log, entries...)
+	s.publish(st)
+	return nil
+}
+
+// startTurn sets the clock for the player to move from now.
+func (st *gameState) startTurn(now time.Time) {
+	st.row.TurnStart = now
+	switch st.clock.Kind {
+	case "live":
+		left := st.row.BlackLeft
+		if st.sess.ToMove() == rules.White {
+			left = st.row.WhiteLeft
+		}
+		st.row.Deadline = now.Add(left)
+	case "days":
+		st.row.Deadline = now.Add(st.clock.perMove())
+	default:
+		st.row.Deadline = time.Time{}
+	}
+}
+
+// spend charges the mover's clock for the turn that ends now; it reports
+// false when the mover's time ran out.
+func (st *gameState) spend(c rules.Color, now time.Time) bool {
+	if st.clock.Kind != "live" {
+		return true
+	}
+	left := &st.row.BlackLeft
+	if c == rules.White {
+		left = &st.row.WhiteLeft
+	}
+	*left -= now.Sub(st.row.TurnStart)
+	if *left <= 0 {
+		*left = 0
+		return false
+	}
+	*left += st.clock.Increment
+	return true
+}
+
+// entry is a log entry made now by account by (0: the computer).
+func (st *gameState) entry(move string, undo int, by int64, now time.Time) store.Entry {
+	return store.Entry{Move: move, Undo: undo, By: by, At: now, BlackLeft: st.row.BlackLeft, WhiteLeft: st.row.WhiteLeft}
+}
+
+// playMove plays m for c, charging the clock, and returns its entry.
+func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, now time.Time) (*change, error) {
+	if err := st.sess.Legal(m); err != nil {
+		return nil, err
+	}
+	if !st.spend(c, now) {
+		if err := st.sess.Timeout(c); err != nil {
+			return nil, err
+		}
+		return &change{reply: apiErr(http.StatusConflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
+	}
+	if err := st.sess.Play(c, m); err != nil {
+		return nil, err
+	}
+	st.startTurn(now)
+	e := st.entry(st.r.MoveText(m), 0, by, now)
+	s.metrics.moves.Add(1)
+	return &change{entries: []store.Entry{e}, after: func() { s.afterMove(st) }}, nil
+}
+
+// afterMove runs once a move is stored: the computer's reply when it is to
+// move, and the your-turn mail.
+func (s *Server) afterMove(st *gameState) {
+	if st.row.State != store.StateActive {
+		return
+	}
+	seat := st.row.Black
+	if st.sess.ToMove() == rules.White {
+		seat = st.row.White
+	}
+	if seat.Bot != "" {
+		s.bots.schedule(st.row.ID, st.row.Version)
+		return
+	}
+	if st.clock.Kind == "days" {
+		s.mailYourTurn(st, seat.AccountID)
+	}
+}
+
+func colorWord(c rules.Color) string {
+	if c == rules.White {
+		return "White (o)"
+	}
+	return "Black (x)"
+}

@@ -1,0 +1,116 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/smtp"
+	"net/url"
+	"strings"
+	"time"
+
+	"alak/internal/clip"
+)
+
+// mailer sends the server's mail through one SMTP server, from a bounded
+// queue, so that a slow mail server never holds a move.
+type mailer struct {
+	addr  string // host:port
+	auth  smtp.Auth
+	from  string
+	queue chan mail
+	log   func(msg string, args ...any)
+}
+
+type mail struct {
+	to, subject, body string
+}
+
+// newMailer reads the --smtp URL: smtp://[user:password@]host[:port][?from=ADDRESS].
+// The port is 25 unless given; from defaults to alak@host. STARTTLS is used
+// when the server offers it; a password is only sent over TLS or to a
+// server on this machine (net/smtp's rule).
+func newMailer(raw string, log func(string, ...any)) (*mailer, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "smtp" || u.Hostname() == "" {
+		return nil, fmt.Errorf("--smtp %q: write smtp://[user:password@]host[:port][?from=ADDRESS]", clip.Text(raw))
+	}
+	port := u.Port()
+	if port == "" {
+		port = "25"
+	}
+	m := &mailer{addr: net.JoinHostPort(u.Hostname(), port), from: u.Query().Get("from"), queue: make(chan mail, 256), log: log}
+	if m.from == "" {
+		m.from = "alak@" + u.Hostname()
+	}
+	if u.User != nil {
+		pass, _ := u.User.Password()
+		m.auth = smtp.PlainAuth("", u.User.Username(), pass, u.Hostname())
+	}
+	return m, nil
+}
+
+// send queues a mail; a full queue drops it (and says so in the log).
+func (m *mailer) send(to, subject, body string) {
+	select {
+	case m.queue <- mail{to, subject, body}:
+	default:
+		m.log("the mail queue is full; a mail was dropped", "to", to)
+	}
+}
+
+// run sends queued mail until done is closed.
+func (m *mailer) run(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case ml := <-m.queue:
+			msg := "From: " + m.from + "\r\nTo: " + ml.to + "\r\nSubject: " + ml.subject +
+				"\r\nDate: " + time.Now().UTC().Format(time.RFC1123Z) +
+				"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.ReplaceAll(ml.body, "\n", "\r\n")
+			if err := smtp.SendMail(m.addr, m.auth, m.from, []string{ml.to}, []byte(msg)); err != nil {
+				m.log("sending mail failed", "to", ml.to, "err", err)
+			}
+		}
+	}
+}
+
+// mailYourTurn tells a correspondence player it is their move, when they
+// have no stream open (they are not on the site) and have an address.
+func (s *Server) mailYourTurn(st *gameState, account int64) {
+	if s.mailer == nil || account == 0 || s.broker.online(account) {
+		return
+	}
+	a, err := s.store.AccountByID(context.Background(), account)
+	if err != nil || a.Email == "" {
+		return
+	}
+	last := ""
+	if n := len(st.sess.Moves()); n > 0 {
+		last = " Your opponent played " + st.r.MoveText(st.sess.Moves()[n-1]) + "."
+	}
+	s.mailer.send(a.Email, "alak: your move in game "+st.row.ID,
+		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\nYou have until %s.\n\n%s\n",
+			st.row.ID, st.row.Rules, last, st.sess.Snapshot().Text(st.r, false),
+			st.row.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 UTC"), s.gameURL(st.row.ID)))
+	s.metrics.mails.Add(1)
+}
+
+// mailTimeRunningOut warns a correspondence player whose deadline is near.
+func (s *Server) mailTimeRunningOut(st *gameState, account int64) {
+	if s.mailer == nil || account == 0 {
+		return
+	}
+	a, err := s.store.AccountByID(context.Background(), account)
+	if err != nil || a.Email == "" {
+		return
+	}
+	s.mailer.send(a.Email, "alak: your time is running out in game "+st.row.ID,
+		fmt.Sprintf("Your time for this move in %s (%s) runs out at %s: move by then, or the game is lost on time.\n\n%s\n",
+			st.row.ID, st.row.Rules, st.row.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 UTC"), s.gameURL(st.row.ID)))
+	s.metrics.mails.Add(1)
+}
+
+// gameURL is the game page's address.
+func (s *Server) gameURL(id string) string { return s.cfg.BaseURL + "/g/" + id }

@@ -1,0 +1,222 @@
+// Package server is alak's play server: live and correspondence games
+// between people, and against the computer, over a JSON API and an event
+// stream, with the web page (package web) on top. It is a thin layer over
+// the game model: every move is checked by a session (package session)
+// rebuilt from the stored log, and stored before it is acknowledged.
+//
+//	st, err := sqlitestore.Open(ctx, "alak.db")
+//	srv, err := server.New(server.Config{BaseURL: "http://127.0.0.1:8080"}, st)
+//	defer srv.Close()
+//	http.ListenAndServe("127.0.0.1:8080", srv.Handler())
+//
+// docs/api.md describes the API; docs/deploy.md how to run it.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"alak/server/store"
+)
+
+// Config is the server's configuration; the zero value of each field takes
+// its default.
+type Config struct {
+	// BaseURL is where players reach the server, for links in mail and
+	// invitations ("https://alak.example.org"); an https URL also makes the
+	// cookies Secure.
+	BaseURL string
+	// SMTP is the mail server, smtp://[user:password@]host[:port][?from=ADDR];
+	// "" sends no mail.
+	SMTP string
+	// Logger receives the server's structured logs (default: slog.Default).
+	Logger *slog.Logger
+	// Now is the clock (tests move it); default time.Now.
+	Now func() time.Time
+	// SweepEvery is how often clocks and challenges are settled (default 1s).
+	SweepEvery time.Duration
+	// BotMoveTime bounds one computer move (default 5s; the players
+	// themselves stop at 3s, see player.NewUntrusted).
+	BotMoveTime time.Duration
+	// BotWorkers is how many computer moves are computed at once (default:
+	// the number of CPUs).
+	BotWorkers int
+	// ChallengeLife is how long a challenge or an invitation waits for an
+	// opponent: live games (default 1h); correspondence games wait 7 days.
+	ChallengeLife time.Duration
+	// LoginRate is how many sign-in attempts one address or one name may
+	// make per minute, after a burst of as many (default 10).
+	LoginRate int
+}
+
+// Server is the play server. Its methods are safe for concurrent use.
+type Server struct {
+	cfg           Config
+	store         store.Store
+	log           *slog.Logger
+	now           func() time.Time
+	secureCookies bool
+
+	locks    sync.Map // game id → *sync.Mutex
+	broker   *broker
+	bots     *bots
+	analyses *analyses
+	mailer   *mailer
+
+	logins *limiters // by address and by name
+	signup *limiters // new accounts by address
+	guests *limiters // new guests by address
+
+	metrics metrics
+	done    chan struct{}
+	wg      sync.WaitGroup
+	close   sync.Once
+}
+
+// metrics are the server's counters.
+type metrics struct {
+	moves, conflicts, dbErrors, adjudications, mails atomic.Int64
+	streams                                          atomic.Int64
+	moveRequests, moveFailures                       atomic.Int64
+	moveNanos                                        atomic.Int64
+}
+
+// observeMove counts a move request and its time to the answer.
+func (m *metrics) observeMove(d time.Duration, ok bool) {
+	m.moveRequests.Add(1)
+	if !ok {
+		m.moveFailures.Add(1)
+	}
+	m.moveNanos.Add(int64(d))
+}
+
+// New returns a server on st and starts its background work: the sweep of
+// clocks and challenges, the computer's workers, the analysis worker and
+// the mail queue. Close stops them.
+func New(cfg Config, st store.Store) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SweepEvery <= 0 {
+		cfg.SweepEvery = time.Second
+	}
+	if cfg.BotMoveTime <= 0 {
+		cfg.BotMoveTime = 5 * time.Second
+	}
+	if cfg.BotWorkers <= 0 {
+		cfg.BotWorkers = runtime.NumCPU()
+	}
+	if cfg.ChallengeLife <= 0 {
+		cfg.ChallengeLife = time.Hour
+	}
+	if cfg.LoginRate <= 0 {
+		cfg.LoginRate = 10
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
+		broker: newBroker(), done: make(chan struct{}),
+		logins: newLimiters(rate.Limit(float64(cfg.LoginRate)/60), cfg.LoginRate),
+		signup: newLimiters(rate.Limit(5.0/60), 5),
+		guests: newLimiters(rate.Limit(30.0/60), 30)}
+	s.bots = newBots(s, 1024)
+	s.analyses = newAnalyses(s)
+	if cfg.SMTP != "" {
+		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
+		if err != nil {
+			return nil, err
+		}
+		s.mailer = m
+	}
+	s.spawn(s.sweep)
+	for range cfg.BotWorkers {
+		s.spawn(s.bots.work)
+	}
+	s.spawn(s.analyses.work)
+	if s.mailer != nil {
+		s.spawn(func() { s.mailer.run(s.done) })
+	}
+	return s, nil
+}
+
+func (s *Server) spawn(f func()) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+}
+
+// Close stops the background work and the event streams, waiting for a
+// computer move or an analysis under way to finish or give up. It does not
+// close the store.
+func (s *Server) Close() error {
+	s.close.Do(func() { close(s.done) })
+	s.wg.Wait()
+	return nil
+}
+
+// Handler returns the server's HTTP handler: the API under /api/, the
+// event streams, the health check and the pages. Every state-changing
+// request from a browser must come from the server's own origin
+// (http.CrossOriginProtection); scripts with a bearer token are not
+// browsers and are not checked.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.routes(mux)
+	cop := http.NewCrossOriginProtection()
+	return s.requestLog(s.withAccount(cop.Handler(mux)))
+}
+
+// requestLog gives every request an id (X-Request-Id) and logs it.
+func (s *Server) requestLog(next http.Handler) http.Handler {
+	var n atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 64 {
+			id = newID()
+		}
+		n.Add(1)
+		w.Header().Set("X-Request-Id", id)
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		next.ServeHTTP(sw, r.WithContext(ctx))
+		if strings.HasSuffix(r.URL.Path, "/events") {
+			return // streams are logged as they end, by length only
+		}
+		s.log.Debug("request", "id", id, "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", s.now().Sub(start).Milliseconds())
+	})
+}
+
+const requestIDKey ctxKey = 1
+
+// statusWriter remembers the status a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the flusher and deadlines.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

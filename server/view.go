@@ -1,0 +1,111 @@
+package server
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"alak/notation"
+	"alak/rules"
+	"alak/server/store"
+	"alak/session"
+)
+
+// GameView is a game as the API and the event stream send it: the
+// session's snapshot (the fields of alak replay --json, and the rest of
+// session.Snapshot) with the game's id, rules, players, moves, clocks and
+// state. Its "rules" is the whole rules string ("alak size=11"), as
+// POST /api/games takes it; the preset alone is in "preset".
+type GameView struct {
+	session.Snapshot
+	ID        string                `json:"id"`
+	Rules     string                `json:"rules"`
+	Preset    string                `json:"preset"`
+	State     string                `json:"state"` // waiting, active, finished, aborted, expired
+	Kind      string                `json:"kind"`  // named, open, link, computer
+	Players   map[string]PlayerView `json:"players"`
+	Moves     []string              `json:"moves"` // every move on the board, in the one move form
+	Notation  []string              `json:"notation"`
+	Clock     ClockView             `json:"clock"`
+	Version   int                   `json:"version"`
+	EventID   string                `json:"event_id"` // the id of this state's event: PLY.VERSION
+	SGFResult string                `json:"sgf_result,omitempty"`
+	Created   time.Time             `json:"created"`
+	Updated   time.Time             `json:"updated"`
+	Expires   *time.Time            `json:"expires,omitempty"`
+	RulesText string                `json:"rules_text"`
+}
+
+// PlayerView is one seat.
+type PlayerView struct {
+	Name     string `json:"name,omitempty"` // "" while the seat is empty
+	Computer bool   `json:"computer,omitempty"`
+	Guest    bool   `json:"guest,omitempty"`
+}
+
+// ClockView is the time control and where each clock stands.
+type ClockView struct {
+	Spec      string `json:"spec"`  // "none", "live:5m+3s", "days:3"
+	Words     string `json:"words"` // "5m + 3s", "3 days a move"
+	XMillis   int64  `json:"x_ms"`  // live: each player's time left at the start of the current turn
+	OMillis   int64  `json:"o_ms"`
+	Running   string `json:"running,omitempty"`    // whose clock runs: "x", "o", or "" when none does
+	TurnStart int64  `json:"turn_start,omitempty"` // when the running clock started, ms since 1970
+	Deadline  int64  `json:"deadline,omitempty"`   // when the player to move loses on time, ms since 1970
+}
+
+// eventID is the id of a state in the event stream: the ply, then the
+// game's version, which grows with every change (moves, offers, the end).
+func eventID(row store.Game) string {
+	return strconv.Itoa(row.Ply) + "." + strconv.Itoa(row.Version)
+}
+
+// view builds the game's view.
+func (s *Server) view(ctx context.Context, st *gameState) GameView {
+	row := st.row
+	v := GameView{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
+		Kind: row.Kind, Players: map[string]PlayerView{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
+		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
+		RulesText: notation.RulesText(st.r)}
+	if !row.Expires.IsZero() && row.State == store.StateWaiting {
+		e := row.Expires
+		v.Expires = &e
+	}
+	g := st.sess.Game()
+	for _, m := range g.Moves() {
+		v.Moves = append(v.Moves, st.r.MoveText(m))
+		v.Notation = append(v.Notation, notation.FormatMove(st.r, m))
+	}
+	for i, seat := range []store.Seat{row.Black, row.White} {
+		key := []string{"x", "o"}[i]
+		switch {
+		case seat.Bot != "":
+			v.Players[key] = PlayerView{Name: "computer (" + seat.Bot + ")", Computer: true}
+		case seat.AccountID != 0:
+			a, err := s.store.AccountByID(ctx, seat.AccountID)
+			if err == nil {
+				v.Players[key] = PlayerView{Name: displayName(a), Guest: a.Guest()}
+			}
+		default:
+			v.Players[key] = PlayerView{}
+		}
+	}
+	v.Clock = ClockView{Spec: st.clock.String(), Words: st.clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
+	if row.State == store.StateActive && st.clock.Kind != "none" {
+		v.Clock.Running = sym(st.sess.ToMove())
+		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
+	}
+	return v
+}
+
+// toMoveAccount is the account to move in an active game (0 for a
+// computer or when nobody is to move).
+func (st *gameState) toMoveAccount() int64 {
+	if st.row.State != store.StateActive {
+		return 0
+	}
+	if st.sess.ToMove() == rules.White {
+		return st.row.White.AccountID
+	}
+	return st.row.Black.AccountID
+}
