@@ -605,13 +605,13 @@ func gtpRunText(t *testing.T, args []string, input string) string {
 }
 
 // TestGTPReadmeExample runs the README's `alak gtp` example, a printf of
-// commands piped into `go run ./cmd/alak gtp ARGS`, and checks that the
+// commands piped into `./alak gtp ARGS`, and checks that the
 // output the README shows is exactly what the command prints (but for the
 // empty line that ends the last response, which the code block cannot end
 // with).
 func TestGTPReadmeExample(t *testing.T) {
 	command, body := gtpDocBlock(t, "../../README.md", "### `alak gtp`")
-	const pipe = " | go run ./cmd/alak gtp"
+	const pipe = " | ./alak gtp"
 	printf, args, ok := strings.Cut(command, pipe)
 	if !ok || !strings.HasPrefix(printf, "printf '") || !strings.HasSuffix(printf, "'") {
 		t.Fatalf("the example %q is not printf '...'%s ARGS", command, pipe)
