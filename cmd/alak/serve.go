@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"alak/server"
+	"alak/server/store/pgstore"
 	"alak/server/store/sqlitestore"
+	"alak/server/store/sqlstore"
 )
 
 func init() {
@@ -31,7 +33,7 @@ way. docs/api.md describes the API, docs/deploy.md how to run it.`
 func serveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "serve", serveUsage)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	db := fs.String("db", "alak.db", "the SQLite database file (created if it does not exist)")
+	db := fs.String("db", "alak.db", "the database: a SQLite file (created if it does not exist), or postgres://USER:PASSWORD@HOST/DB for PostgreSQL")
 	smtpURL := fs.String("smtp", "", "mail server for your-turn mail, smtp://[user:password@]host[:port][?from=ADDRESS] (default: no mail)")
 	baseURL := fs.String("base-url", "", "the address players reach the server at, for links in mail and invitations (default http://ADDR)")
 	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
@@ -52,9 +54,9 @@ func serveRun(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := sqlitestore.Open(ctx, *db)
+	st, err := openStore(ctx, *db)
 	if err != nil {
-		return fail(e, "serve", fmt.Errorf("--db %s: %w", *db, err))
+		return fail(e, "serve", fmt.Errorf("--db %s: %w", pgstore.Redact(*db), err))
 	}
 	defer st.Close()
 	srv, err := server.New(server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log}, st)
@@ -75,8 +77,8 @@ func serveRun(e *env, args []string) int {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	fmt.Fprintf(e.stdout, "alak serve: open %s in a browser (database %s)\n", strings.TrimRight(*baseURL, "/"), *db)
-	log.Info("listening", "addr", ln.Addr().String(), "db", *db, "mail", *smtpURL != "")
+	fmt.Fprintf(e.stdout, "alak serve: open %s in a browser (database %s)\n", strings.TrimRight(*baseURL, "/"), st.Path())
+	log.Info("listening", "addr", ln.Addr().String(), "db", st.Path(), "mail", *smtpURL != "")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -95,4 +97,13 @@ func serveRun(e *env, args []string) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// openStore opens the database --db names: PostgreSQL for a postgres://
+// or postgresql:// URL, otherwise a SQLite file.
+func openStore(ctx context.Context, db string) (*sqlstore.Store, error) {
+	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		return pgstore.Open(ctx, db)
+	}
+	return sqlitestore.Open(ctx, db)
 }

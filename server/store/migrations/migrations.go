@@ -9,3 +9,8 @@ import "embed"
 //
 //go:embed sqlite/*.sql
 var SQLite embed.FS
+
+// Postgres is the schema for PostgreSQL, in postgres/.
+//
+//go:embed postgres/*.sql
+var Postgres embed.FS
