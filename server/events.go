@@ -24,7 +24,8 @@ type event struct {
 type broker struct {
 	mu       sync.Mutex
 	watchers map[string]map[*watcher]bool
-	present  map[int64]int // open streams by account: who is on the site
+	present  map[int64]int  // open streams by account: who is on the site
+	latest   map[string]int // the version last published of each watched game
 }
 
 type watcher struct {
@@ -33,7 +34,7 @@ type watcher struct {
 }
 
 func newBroker() *broker {
-	return &broker{watchers: map[string]map[*watcher]bool{}, present: map[int64]int{}}
+	return &broker{watchers: map[string]map[*watcher]bool{}, present: map[int64]int{}, latest: map[string]int{}}
 }
 
 func (b *broker) watch(game string, account int64) *watcher {
@@ -56,6 +57,7 @@ func (b *broker) unwatch(game string, w *watcher) {
 	delete(b.watchers[game], w)
 	if len(b.watchers[game]) == 0 {
 		delete(b.watchers, game)
+		delete(b.latest, game)
 	}
 	if w.account != 0 {
 		if b.present[w.account]--; b.present[w.account] <= 0 {
@@ -69,6 +71,13 @@ func (b *broker) unwatch(game string, w *watcher) {
 func (b *broker) publish(game string, ev event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if len(b.watchers[game]) == 0 {
+		return
+	}
+	if ev.version <= b.latest[game] {
+		return // already sent (this process's own change, heard back)
+	}
+	b.latest[game] = ev.version
 	for w := range b.watchers[game] {
 		select {
 		case w.ch <- ev:
@@ -80,6 +89,31 @@ func (b *broker) publish(game string, ev event) {
 			w.ch <- ev
 		}
 	}
+}
+
+// watched reports whether a stream of this process watches the game.
+func (b *broker) watched(game string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.watchers[game]) > 0
+}
+
+// published returns the version last published of a watched game.
+func (b *broker) published(game string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.latest[game]
+}
+
+// games lists the games this process's streams watch.
+func (b *broker) games() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]string, 0, len(b.watchers))
+	for g := range b.watchers {
+		out = append(out, g)
+	}
+	return out
 }
 
 // online reports whether the account has a stream open.
@@ -100,8 +134,24 @@ func (b *broker) streams() int {
 	return n
 }
 
-// publish sends a game's new state to its watchers.
+// publish sends a game's new state to this process's watchers and tells
+// the other processes (when there is a Notifier) that it changed.
 func (s *Server) publish(st *gameState) {
+	s.publishLocal(st)
+	if s.cfg.Notifier != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.cfg.Notifier.Notify(ctx, st.row.ID, st.row.Ply, st.row.Version); err != nil {
+			s.log.Warn("notifying the other processes", "game", st.row.ID, "err", err)
+		}
+	}
+}
+
+// publishLocal sends a game's state to this process's watchers.
+func (s *Server) publishLocal(st *gameState) {
+	if !s.broker.watched(st.row.ID) {
+		return
+	}
 	data, err := json.Marshal(s.view(context.Background(), st))
 	if err != nil {
 		s.log.Error("encoding a game", "game", st.row.ID, "err", err)

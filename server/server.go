@@ -55,6 +55,9 @@ type Config struct {
 	// LoginRate is how many sign-in attempts one address or one name may
 	// make per minute, after a burst of as many (default 10).
 	LoginRate int
+	// Notifier carries changes between processes sharing the database
+	// (pgstore.Notifier); nil for a single process.
+	Notifier Notifier
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
@@ -143,6 +146,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		s.spawn(s.bots.work)
 	}
 	s.spawn(s.analyses.work)
+	if cfg.Notifier != nil {
+		s.spawn(s.listen)
+	}
 	if s.mailer != nil {
 		s.spawn(func() { s.mailer.run(s.done) })
 	}

@@ -59,7 +59,13 @@ func serveRun(e *env, args []string) int {
 		return fail(e, "serve", fmt.Errorf("--db %s: %w", pgstore.Redact(*db), err))
 	}
 	defer st.Close()
-	srv, err := server.New(server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log}, st)
+	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log}
+	if isPostgres(*db) {
+		// Several processes may share this database: each hears the
+		// others' changes for the streams it holds.
+		cfg.Notifier = pgstore.NewNotifier(st.DB(), *db)
+	}
+	srv, err := server.New(cfg, st)
 	if err != nil {
 		return fail(e, "serve", err)
 	}
@@ -102,8 +108,12 @@ func serveRun(e *env, args []string) int {
 // openStore opens the database --db names: PostgreSQL for a postgres://
 // or postgresql:// URL, otherwise a SQLite file.
 func openStore(ctx context.Context, db string) (*sqlstore.Store, error) {
-	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+	if isPostgres(db) {
 		return pgstore.Open(ctx, db)
 	}
 	return sqlitestore.Open(ctx, db)
+}
+
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
 }

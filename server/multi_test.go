@@ -1,0 +1,135 @@
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"alak/server/store"
+	"alak/server/store/pgstore"
+	"alak/server/store/pgstore/pgtest"
+)
+
+// pgProcesses starts n servers on one PostgreSQL database, as n processes
+// would run behind a proxy: each with its own store connection pool, its
+// own notifier and its own HTTP listener on loopback.
+func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
+	t.Helper()
+	url := pgtest.Database(t)
+	var hs []*harness
+	for range n {
+		st, err := pgstore.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Now: clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Notifier: pgstore.NewNotifier(st.DB(), url)}
+		srv, err := New(cfg, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := &harness{t: t, clock: clock, cfg: cfg, st: st, srv: srv, http: httptest.NewServer(srv.Handler())}
+		srv.cfg.BaseURL = h.http.URL
+		t.Cleanup(h.stop)
+		hs = append(hs, h)
+	}
+	return hs
+}
+
+// on returns a client of process h that shares c's cookies: the same
+// browser reaching another process through the proxy.
+func (c *client) on(h *harness) *client {
+	jar, _ := cookiejar.New(nil)
+	for _, ck := range c.c.Jar.Cookies(mustURL(c.h.http.URL)) {
+		jar.SetCookies(mustURL(h.http.URL), []*http.Cookie{ck})
+	}
+	return &client{h: h, c: &http.Client{Jar: jar, Timeout: 30 * time.Second}, token: c.token}
+}
+
+func TestSeveralProcesses(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+	ps := pgProcesses(t, 2, clock)
+	a, b := ps[0], ps[1]
+	ada := a.client().signUp("ada")
+	bo := a.client().signUp("bo")
+	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "days:1", "opponent": "bo"})
+	bo.on(b).do("POST", "/api/games/"+g.ID+"/join", nil, nil)
+
+	// A spectator on process b sees a move made through process a.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events := stream(t, ctx, b.http.URL+"/api/games/"+g.ID+"/events", "")
+	<-events // the current state
+	if code, _, e := ada.move(g.ID, "1", 0); code != http.StatusOK {
+		t.Fatalf("a move on a: %d %+v", code, e)
+	}
+	select {
+	case ev := <-events:
+		if ev.view.Ply != 1 || ev.view.Diagram != "X-----" {
+			t.Errorf("b's spectator saw ply %d %s", ev.view.Ply, ev.view.Diagram)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the move made on a never reached b's spectator")
+	}
+
+	// The same next move sent to both processes at once: exactly one is
+	// applied, the other answered 409.
+	boA, boB := bo, bo.on(b)
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	for i, c := range []*client{boA, boB} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], _, _ = c.move(g.ID, "4", 1)
+		}()
+	}
+	wg.Wait()
+	if !(codes[0] == 200 && codes[1] == 409 || codes[0] == 409 && codes[1] == 200) {
+		t.Errorf("two processes, one move: %v", codes)
+	}
+	_, log, err := a.st.Game(context.Background(), g.ID)
+	if err != nil || len(log) != 2 {
+		t.Fatalf("log after the race: %d entries, %v", len(log), err)
+	}
+
+	// A correspondence timeout seen by both processes is settled once.
+	clock.Add(25 * time.Hour)
+	var sw sync.WaitGroup
+	for _, p := range ps {
+		sw.Add(1)
+		go func() {
+			defer sw.Done()
+			p.srv.sweepOnce(false)
+		}()
+	}
+	sw.Wait()
+	got, log, err := a.st.Game(context.Background(), g.ID)
+	if err != nil || got.State != store.StateFinished || got.Result != "W+T" { // x, to move, ran out of time
+		t.Fatalf("after the deadline: %+v %v", got, err)
+	}
+	// The version counts the changes: created 1, joined 2, two moves, one
+	// timeout = 5. A second settlement would have made it 6.
+	if got.Version != 5 || len(log) != 2 {
+		t.Errorf("settled more than once: version %d, %d entries", got.Version, len(log))
+	}
+	adj := a.srv.metrics.adjudications.Load() + b.srv.metrics.adjudications.Load()
+	if adj != 1 {
+		t.Errorf("%d adjudications, want 1", adj)
+	}
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
+}
