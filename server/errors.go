@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,8 @@ func asAPIError(err error) *apiError {
 	}
 	var me *rules.MoveError
 	switch {
+	case errors.Is(err, context.Canceled):
+		return &apiError{Status: 499, Code: "client_closed", Msg: "the request was cancelled", err: err}
 	case errors.As(err, &me) && errors.Is(err, rules.ErrGameOver):
 		return &apiError{Status: http.StatusConflict, Code: "game_over", Msg: "the game is over: " + me.Detail, err: err}
 	case errors.As(err, &me):
@@ -64,7 +67,7 @@ func asAPIError(err error) *apiError {
 // writeError answers err as JSON: {"error": sentence, "code": name}.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := asAPIError(err)
-	if ae.Status >= 500 {
+	if ae.Status >= 500 && ae.Status != 499 {
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	} else {
 		s.log.DebugContext(r.Context(), "request refused", "status", ae.Status, "code", ae.Code)

@@ -37,6 +37,8 @@ func serveRun(e *env, args []string) int {
 	smtpURL := fs.String("smtp", "", "mail server for your-turn mail, smtp://[user:password@]host[:port][?from=ADDRESS] (default: no mail)")
 	baseURL := fs.String("base-url", "", "the address players reach the server at, for links in mail and invitations (default http://ADDR)")
 	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	signupRate := fs.Int("signup-rate", 0, "accounts one address may create a minute (default 5; raise it for alak loadtest on this machine)")
+	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address or one name may make a minute (default 10)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -59,7 +61,7 @@ func serveRun(e *env, args []string) int {
 		return fail(e, "serve", fmt.Errorf("--db %s: %w", pgstore.Redact(*db), err))
 	}
 	defer st.Close()
-	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log}
+	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate}
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the
 		// others' changes for the streams it holds.

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"alak/loadtest"
+)
+
+func init() {
+	register(command{name: "loadtest", summary: "load a play server on this machine with simulated players and check that no move is lost", run: loadtestRun})
+}
+
+const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 --games N --rate MOVES_PER_S --duration D [--streams N] [--json]
+Creates accounts and games through the API of a server on this machine
+(start it with a high --signup-rate), plays them with concurrent simulated
+players who follow the event streams, and prints moves per second, the
+latency from a move's request to its acknowledgement and from the
+acknowledgement to the opponent's event (p50, p95, p99), the errors by
+kind, and the moves lost or applied twice, found by reading every game back
+at the end. It targets only loopback addresses and stops by itself.`
+
+func loadtestRun(e *env, args []string) int {
+	fs := newFlagSet(e, "loadtest", loadtestUsage)
+	url := fs.String("url", "http://127.0.0.1:8080", "the server, on this machine")
+	games := fs.Int("games", 100, fmt.Sprintf("games played at once (1 to %d)", loadtest.MaxGames))
+	rate := fs.Float64("rate", 100, "moves a second, all games together")
+	duration := fs.Duration("duration", 30*time.Second, "how long to play (at most 1h)")
+	accounts := fs.Int("accounts", 0, "accounts the games are spread over (default: a tenth of --games)")
+	streams := fs.Int("streams", 0, "spectator event streams to hold open besides the players'")
+	rulesText := fs.String("rules", "alak size=11", "the games' rules")
+	clock := fs.String("clock", "none", "the games' clock")
+	seed := fs.Uint64("seed", 1, "seed of the players' moves")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagStatus(e, fs, err)
+	}
+	if len(words) > 0 {
+		return fail(e, "loadtest", fmt.Errorf("unexpected argument %q", words[0]))
+	}
+	cfg := loadtest.Config{URL: *url, Games: *games, Rate: *rate, Duration: *duration, Accounts: *accounts, Streams: *streams,
+		Rules: *rulesText, Clock: *clock, Seed: *seed}
+	if e.terminal {
+		cfg.Progress = func(r loadtest.Report) {
+			fmt.Fprintf(e.stderr, "\r%.0fs: %d moves, %.0f/s, p99 %.1f ms, %d streams   ", r.Seconds, r.Moves, r.MovesPerS, r.P99, r.Streams)
+		}
+	}
+	ctx, stop := e.searchContext()
+	defer stop()
+	rep, err := loadtest.Run(ctx, cfg)
+	if e.terminal {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil && rep.Seconds == 0 {
+		return fail(e, "loadtest", err)
+	}
+	if *asJSON {
+		data, _ := json.Marshal(rep)
+		fmt.Fprintf(e.stdout, "%s\n", data)
+	} else {
+		fmt.Fprintf(e.stdout, "%d moves in %.1f s: %.1f moves/s, %d games (%d finished), %d streams at the end\n",
+			rep.Moves, rep.Seconds, rep.MovesPerS, rep.Games, rep.Finished, rep.Streams)
+		fmt.Fprintf(e.stdout, "request to acknowledgement: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n", rep.P50, rep.P95, rep.P99, rep.Max)
+		fmt.Fprintf(e.stdout, "acknowledgement to the opponent's event: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms (%d events)\n", rep.EventP50, rep.EventP95, rep.EventP99, rep.Events)
+		kinds := make([]string, 0, len(rep.Errors))
+		for k := range rep.Errors {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		if len(kinds) == 0 {
+			fmt.Fprintln(e.stdout, "errors: none")
+		}
+		for _, k := range kinds {
+			fmt.Fprintf(e.stdout, "errors: %s: %d\n", k, rep.Errors[k])
+		}
+		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (unanswered requests: %d)\n", rep.Lost, rep.Doubled, rep.Unanswered)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "alak loadtest: %v\n", err)
+		return 1
+	}
+	if rep.Lost > 0 || rep.Doubled > 0 {
+		fmt.Fprintf(e.stderr, "alak loadtest: %s\n", strings.TrimSpace(fmt.Sprintf("%d acknowledged moves lost, %d doubled", rep.Lost, rep.Doubled)))
+		return 1
+	}
+	return 0
+}

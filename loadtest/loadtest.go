@@ -1,0 +1,635 @@
+// Package loadtest is the play server's own load tool (alak loadtest): it
+// creates accounts and games through the API, plays them with many
+// concurrent simulated players who follow the event streams, and measures
+// moves per second, the latency from a move's request to its
+// acknowledgement and from the acknowledgement to the opponent's event,
+// the errors by kind, and at the end whether any acknowledged move was lost
+// or applied twice, by reading every game back.
+//
+// It only talks to a server on this machine (a loopback address), and it
+// is bounded in count and time: it stops by itself.
+package loadtest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Limits of a run.
+const (
+	MaxGames    = 20000
+	MaxStreams  = 20000
+	MaxDuration = time.Hour
+	MaxRate     = 100000
+)
+
+// Config is a run.
+type Config struct {
+	URL      string        // the server, on a loopback address
+	Games    int           // games played at once
+	Rate     float64       // moves per second, all games together
+	Duration time.Duration // how long moves are made
+	Accounts int           // accounts the games are spread over (default: Games/10, at least 2)
+	Rules    string        // the games' rules (default "alak size=11")
+	Clock    string        // the games' clock (default "none")
+	Streams  int           // spectator event streams held open besides the players' (default 0)
+	Seed     uint64
+	Progress func(Report) // called every second, when set
+}
+
+// Report is what a run measured. Latencies are in milliseconds.
+type Report struct {
+	Moves      int64            `json:"moves"`       // moves acknowledged
+	MovesPerS  float64          `json:"moves_per_s"` // acknowledged moves per second of the run
+	P50        float64          `json:"p50_ms"`      // request to acknowledgement
+	P95        float64          `json:"p95_ms"`
+	P99        float64          `json:"p99_ms"`
+	Max        float64          `json:"max_ms"`
+	EventP50   float64          `json:"event_p50_ms"` // acknowledgement to the opponent's event
+	EventP95   float64          `json:"event_p95_ms"`
+	EventP99   float64          `json:"event_p99_ms"`
+	Events     int64            `json:"events"` // opponents' events timed
+	Errors     map[string]int64 `json:"errors"` // by kind: "409 stale_ply", "timeout", ...
+	Lost       int64            `json:"lost"`    // acknowledged moves missing from the stored games
+	Doubled    int64            `json:"doubled"` // moves stored more often than they were made
+	Games      int              `json:"games"`   // games played (started) in the run
+	Finished   int              `json:"finished"`
+	Streams    int              `json:"streams"` // event streams open at the end
+	Seconds    float64          `json:"seconds"`
+	Unanswered int64            `json:"unanswered"` // move requests without an answer (a stored move may be among them)
+}
+
+// Loopback reports whether the URL names this machine.
+func Loopback(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return fmt.Errorf("--url %q: an http URL such as http://127.0.0.1:8080", raw)
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("--url %q: the load tool only targets this machine (127.0.0.1, ::1, localhost)", raw)
+	}
+	return nil
+}
+
+func (c *Config) check() error {
+	if err := Loopback(c.URL); err != nil {
+		return err
+	}
+	switch {
+	case c.Games < 1 || c.Games > MaxGames:
+		return fmt.Errorf("--games %d: 1 to %d", c.Games, MaxGames)
+	case c.Rate <= 0 || c.Rate > MaxRate:
+		return fmt.Errorf("--rate %v: more than 0, at most %d moves a second", c.Rate, MaxRate)
+	case c.Duration <= 0 || c.Duration > MaxDuration:
+		return fmt.Errorf("--duration %v: more than 0, at most %v", c.Duration, MaxDuration)
+	case c.Streams < 0 || c.Streams > MaxStreams:
+		return fmt.Errorf("--streams %d: 0 to %d", c.Streams, MaxStreams)
+	}
+	if c.Accounts <= 0 {
+		c.Accounts = max(2, c.Games/10)
+	}
+	if c.Accounts < 2 || c.Accounts > 2*MaxGames {
+		return fmt.Errorf("--accounts %d: 2 to %d", c.Accounts, 2*MaxGames)
+	}
+	if c.Rules == "" {
+		c.Rules = "alak size=11"
+	}
+	if c.Clock == "" {
+		c.Clock = "none"
+	}
+	c.URL = strings.TrimRight(c.URL, "/")
+	return nil
+}
+
+// run is one run's state.
+type run struct {
+	cfg      Config
+	http     *http.Client // for the requests
+	stream   *http.Client // for the event streams (no timeout)
+	limit    *rate.Limiter
+	accounts []*account
+	stop     chan struct{}
+
+	moves, events, unanswered atomic.Int64
+	games, finished           atomic.Int64
+	streams                   atomic.Int64
+
+	mu      sync.Mutex
+	ackLat  []float64
+	evLat   []float64
+	errs    map[string]int64
+	played  []*game
+	moveReq sync.WaitGroup
+}
+
+type account struct {
+	name string
+	jar  http.CookieJar
+}
+
+// game is one game the run plays, and what the clients know of it.
+type game struct {
+	id      string
+	players [2]*account // x, o
+	mu      sync.Mutex
+	acked   map[int]string    // ply → the move acknowledged there
+	ackedAt map[int]time.Time // when
+	seenAt  map[int]time.Time // when the opponent's stream showed the move of that ply
+	unknown int               // move requests whose outcome is unknown
+	over    bool
+}
+
+// timed records the time from a move's acknowledgement to the opponent's
+// event once both are known (the event may come first: the server sends it
+// as it answers); it reports whether it did.
+func (g *game) timed(ply int) (float64, bool) {
+	ack, ok1 := g.ackedAt[ply]
+	seen, ok2 := g.seenAt[ply]
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	d := seen.Sub(ack)
+	if d < 0 {
+		d = 0
+	}
+	return float64(d.Microseconds()) / 1000, true
+}
+
+// Run plays the load and returns what it measured. It stops at the end of
+// the duration or when ctx ends, then reads every game back.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	if err := cfg.check(); err != nil {
+		return Report{}, err
+	}
+	tr := &http.Transport{MaxIdleConns: 4096, MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: 90 * time.Second}
+	r := &run{cfg: cfg, http: &http.Client{Transport: tr, Timeout: 30 * time.Second},
+		stream: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
+		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), stop: make(chan struct{}), errs: map[string]int64{}}
+	if err := r.setup(ctx); err != nil {
+		return Report{}, err
+	}
+	start := time.Now()
+	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
+	defer cancel()
+	var wg sync.WaitGroup
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f6164))
+	for i := range cfg.Games {
+		seed := rng.Uint64()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.slot(runCtx, i, seed)
+		}()
+	}
+	for i := range cfg.Streams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.spectate(runCtx, i)
+		}()
+	}
+	if cfg.Progress != nil {
+		go func() {
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-runCtx.Done():
+					return
+				case <-t.C:
+					cfg.Progress(r.report(time.Since(start)))
+				}
+			}
+		}()
+	}
+	<-runCtx.Done()
+	close(r.stop)
+	wg.Wait()
+	elapsed := time.Since(start)
+	rep := r.report(elapsed)
+	rep.Streams = int(r.streams.Load())
+	lost, doubled, err := r.verify(ctx)
+	rep.Lost, rep.Doubled = lost, doubled
+	return rep, err
+}
+
+// setup creates the accounts.
+func (r *run) setup(ctx context.Context) error {
+	tag := strconv.FormatUint(rand.Uint64()%1e9, 36)
+	sem := make(chan struct{}, 16)
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for i := range r.cfg.Accounts {
+		jar, _ := cookiejar.New(nil)
+		a := &account{name: fmt.Sprintf("lt%s-%d", tag, i), jar: jar}
+		r.accounts = append(r.accounts, a)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			status, body, err := r.call(ctx, a, "POST", "/api/accounts", map[string]string{"name": a.name, "password": "load test password"})
+			if err == nil && status != http.StatusCreated {
+				err = fmt.Errorf("creating account %s: %d %s", a.name, status, body)
+				if status == http.StatusTooManyRequests {
+					err = fmt.Errorf("%w: the server limits new accounts; start it with a higher --signup-rate for a load test", err)
+				}
+			}
+			if err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// call sends one request as account a and returns the status and body.
+func (r *run) call(ctx context.Context, a *account, method, path string, body any) (int, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.cfg.URL+path, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	client := *r.http
+	if a != nil {
+		client.Jar = a.jar
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, data, err
+}
+
+// state is the part of a game's view the players read.
+type state struct {
+	State string `json:"state"`
+	Ply   int    `json:"ply"`
+	Over  bool   `json:"over"`
+	ToMov string `json:"to_move"`
+	Legal []any  `json:"legal"`
+	Moves []string
+}
+
+func (r *run) errorOf(kind string) {
+	r.mu.Lock()
+	r.errs[kind]++
+	r.mu.Unlock()
+}
+
+// slot keeps one game going: it creates a game, plays it to its end, and
+// starts the next, until the run stops.
+func (r *run) slot(ctx context.Context, i int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, uint64(i)))
+	for n := 0; ctx.Err() == nil; n++ {
+		x := r.accounts[(i+n)%len(r.accounts)]
+		o := r.accounts[(i+n+1+rng.IntN(len(r.accounts)-1))%len(r.accounts)]
+		if x == o {
+			o = r.accounts[(i+n+1)%len(r.accounts)]
+		}
+		g, err := r.newGame(ctx, x, o)
+		if err != nil {
+			if ctx.Err() == nil {
+				r.errorOf("setup: " + err.Error())
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+			continue
+		}
+		r.play(ctx, g, rng)
+	}
+}
+
+// newGame creates a game between x and o: a challenge by name, joined.
+func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
+	status, body, err := r.call(ctx, x, "POST", "/api/games", map[string]string{"rules": r.cfg.Rules, "clock": r.cfg.Clock, "color": "x", "opponent": o.name})
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusCreated {
+		return nil, fmt.Errorf("create %d", status)
+	}
+	var created struct{ ID string }
+	if err := json.Unmarshal(body, &created); err != nil {
+		return nil, err
+	}
+	status, _, err = r.call(ctx, o, "POST", "/api/games/"+created.ID+"/join", nil)
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("join %d", status)
+	}
+	g := &game{id: created.ID, players: [2]*account{x, o}, acked: map[int]string{}, ackedAt: map[int]time.Time{}, seenAt: map[int]time.Time{}}
+	r.mu.Lock()
+	r.played = append(r.played, g)
+	r.mu.Unlock()
+	r.games.Add(1)
+	return g, nil
+}
+
+// play plays game g to its end (or the end of the run): each side follows
+// the event stream and moves, at the run's rate, when the stream says it
+// is its turn.
+func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var rmu sync.Mutex // the two sides share the game's random source
+	for side := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.side(gctx, cancel, g, side, rng, &rmu)
+		}()
+	}
+	wg.Wait()
+}
+
+// side is one player of a game: it reads the game's stream and, on its
+// turn, makes a random legal move.
+func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex) {
+	me := []string{"x", "o"}[side]
+	a := g.players[side]
+	for ctx.Err() == nil {
+		err := r.follow(ctx, a, g.id, func(st state, data []byte) bool {
+			if st.Over || st.State != "active" {
+				g.mu.Lock()
+				if !g.over {
+					g.over = true
+					r.finished.Add(1)
+				}
+				g.mu.Unlock()
+				end()
+				return false
+			}
+			// The opponent's move, seen by its event: time it from its
+			// acknowledgement.
+			if st.Ply > 0 && st.ToMov == me {
+				g.mu.Lock()
+				g.seenAt[st.Ply-1] = time.Now()
+				lat, ok := g.timed(st.Ply - 1)
+				g.mu.Unlock()
+				if ok {
+					r.event(lat)
+				}
+			}
+			if st.ToMov != me || len(st.Legal) == 0 {
+				return true
+			}
+			if err := r.limit.Wait(ctx); err != nil {
+				return false
+			}
+			rmu.Lock()
+			m := fmt.Sprint(st.Legal[rng.IntN(len(st.Legal))])
+			rmu.Unlock()
+			r.move(ctx, a, g, m, st.Ply)
+			return true
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			r.errorOf("stream: " + shortErr(err))
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// move sends one move and records its outcome.
+func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) {
+	start := time.Now()
+	status, body, err := r.call(context.WithoutCancel(ctx), a, "POST", "/api/games/"+g.id+"/moves", map[string]any{"move": m, "ply": ply})
+	lat := float64(time.Since(start).Microseconds()) / 1000
+	switch {
+	case err != nil:
+		r.unanswered.Add(1)
+		g.mu.Lock()
+		g.unknown++
+		g.mu.Unlock()
+		r.errorOf("no answer: " + shortErr(err))
+	case status == http.StatusOK:
+		g.mu.Lock()
+		g.acked[ply], g.ackedAt[ply] = m, time.Now()
+		evLat, timed := g.timed(ply)
+		g.mu.Unlock()
+		if timed {
+			r.event(evLat)
+		}
+		r.moves.Add(1)
+		r.mu.Lock()
+		r.ackLat = append(r.ackLat, lat)
+		r.mu.Unlock()
+	default:
+		var e struct{ Code string }
+		json.Unmarshal(body, &e)
+		r.errorOf(fmt.Sprintf("%d %s", status, e.Code))
+	}
+}
+
+// event records one acknowledgement-to-event latency.
+func (r *run) event(ms float64) {
+	r.mu.Lock()
+	r.evLat = append(r.evLat, ms)
+	r.mu.Unlock()
+	r.events.Add(1)
+}
+
+// follow reads a game's event stream as account a, calling f with each
+// state until f returns false, the stream ends or ctx ends.
+func (r *run) follow(ctx context.Context, a *account, id string, f func(st state, data []byte) bool) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", r.cfg.URL+"/api/games/"+id+"/events", nil)
+	if err != nil {
+		return err
+	}
+	client := *r.stream
+	if a != nil {
+		client.Jar = a.jar
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("events: %d", resp.StatusCode)
+	}
+	r.streams.Add(1)
+	defer r.streams.Add(-1)
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.HasPrefix(line, []byte("data: ")) {
+			continue
+		}
+		var st state
+		if err := json.Unmarshal(line[6:], &st); err != nil {
+			return err
+		}
+		if !f(st, line[6:]) {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return errors.New("the stream ended")
+}
+
+// spectate holds an event stream open on the games in turn, as a watcher
+// who is not playing.
+func (r *run) spectate(ctx context.Context, i int) {
+	for ctx.Err() == nil {
+		r.mu.Lock()
+		var id string
+		if len(r.played) > 0 {
+			id = r.played[i%len(r.played)].id
+		}
+		r.mu.Unlock()
+		if id == "" {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		r.follow(ctx, nil, id, func(st state, _ []byte) bool { return true })
+	}
+}
+
+// verify reads every game back and compares the stored moves with the
+// acknowledged ones.
+func (r *run) verify(ctx context.Context) (lost, doubled int64, err error) {
+	r.mu.Lock()
+	games := append([]*game(nil), r.played...)
+	r.mu.Unlock()
+	sem := make(chan struct{}, 32)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var firstErr error
+	for _, g := range games {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			status, body, err := r.call(ctx, nil, "GET", "/api/games/"+g.id, nil)
+			var st struct{ Moves []string }
+			if err == nil && status == http.StatusOK {
+				err = json.Unmarshal(body, &st)
+			} else if err == nil {
+				err = fmt.Errorf("reading game %s back: %d", g.id, status)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			for ply, m := range g.acked {
+				if ply >= len(st.Moves) || st.Moves[ply] != m {
+					lost++
+				}
+			}
+			if extra := len(st.Moves) - len(g.acked) - g.unknown; extra > 0 {
+				doubled += int64(extra)
+			}
+		}()
+	}
+	wg.Wait()
+	return lost, doubled, firstErr
+}
+
+// report summarises the run so far.
+func (r *run) report(elapsed time.Duration) Report {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rep := Report{Moves: r.moves.Load(), Events: r.events.Load(), Errors: map[string]int64{}, Games: int(r.games.Load()),
+		Finished: int(r.finished.Load()), Streams: int(r.streams.Load()), Seconds: elapsed.Seconds(), Unanswered: r.unanswered.Load()}
+	if s := elapsed.Seconds(); s > 0 {
+		rep.MovesPerS = float64(rep.Moves) / s
+	}
+	for k, v := range r.errs {
+		rep.Errors[k] = v
+	}
+	ack := append([]float64(nil), r.ackLat...)
+	ev := append([]float64(nil), r.evLat...)
+	rep.P50, rep.P95, rep.P99, rep.Max = quantiles(ack)
+	rep.EventP50, rep.EventP95, rep.EventP99, _ = quantiles(ev)
+	return rep
+}
+
+// quantiles returns the 50th, 95th and 99th percentiles and the largest.
+func quantiles(xs []float64) (p50, p95, p99, top float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0, 0
+	}
+	sort.Float64s(xs)
+	at := func(q float64) float64 { return xs[min(len(xs)-1, int(q*float64(len(xs))))] }
+	return at(0.50), at(0.95), at(0.99), xs[len(xs)-1]
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(s, "Client.Timeout"):
+		return "timeout"
+	case strings.Contains(s, "connection refused"):
+		return "connection refused"
+	case strings.Contains(s, "connection reset"):
+		return "connection reset"
+	case strings.Contains(s, "EOF"):
+		return "EOF"
+	}
+	if len(s) > 60 {
+		s = s[:60]
+	}
+	return s
+}
