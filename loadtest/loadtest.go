@@ -66,8 +66,8 @@ type Report struct {
 	EventP50   float64          `json:"event_p50_ms"` // acknowledgement to the opponent's event
 	EventP95   float64          `json:"event_p95_ms"`
 	EventP99   float64          `json:"event_p99_ms"`
-	Events     int64            `json:"events"` // opponents' events timed
-	Errors     map[string]int64 `json:"errors"` // by kind: "409 stale_ply", "timeout", ...
+	Events     int64            `json:"events"`  // opponents' events timed
+	Errors     map[string]int64 `json:"errors"`  // by kind: "409 stale_ply", "timeout", ...
 	Lost       int64            `json:"lost"`    // acknowledged moves missing from the stored games
 	Doubled    int64            `json:"doubled"` // moves stored more often than they were made
 	Games      int              `json:"games"`   // games played (started) in the run
