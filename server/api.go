@@ -862,7 +862,12 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		}
 		row.State, row.Expires = store.StateActive, time.Time{}
 		st.startTurn(now)
-		return &change{}, nil
+		return &change{after: func() {
+			// The creator may be the one to move: tell them the game began.
+			if st.clock.Kind == "days" && st.toMoveAccount() != a.ID {
+				s.mailYourTurn(st, st.toMoveAccount())
+			}
+		}}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
