@@ -81,7 +81,9 @@ func decodeBytes(body []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return apiErr(http.StatusBadRequest, "bad_json", "the body is not the JSON object this call takes (%s): docs/api.md describes it", clip.Text(err.Error()))
 	}
-	if dec.More() {
+	// Only JSON's white space may follow the value (dec.More misses a
+	// stray ] or }).
+	if rest := bytes.Trim(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		return apiErr(http.StatusBadRequest, "bad_json", "the body holds more than one JSON value")
 	}
 	return nil
