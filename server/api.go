@@ -943,10 +943,6 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusBadRequest, "no_ply", `a move names the ply it follows: {"move": "3", "ply": N}, N the moves already played`))
 		return
 	}
-	if len(req.Move) > 20 {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign"))
-		return
-	}
 	start := time.Now()
 	st, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, err := st.player(a)
@@ -958,6 +954,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		}
 		if tm := st.sess.ToMove(); c != tm {
 			return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
+		}
+		// The text is judged last: who may move, and at which ply, first.
+		if len(req.Move) > 20 {
+			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign")
 		}
 		m, err := notation.ParseMove(st.r, req.Move)
 		if err != nil {
