@@ -32,8 +32,16 @@ const benchParallelism = 4
 // counted in (it is one move's worth every few dozen moves; games/op says
 // how many). The accounts are made in the store, not through sign-up:
 // argon2 is the sign-in's cost, not the move's.
+//
+// Beside moves/s it reports where a move's time goes, as wall time per
+// move summed over the clients (so with several clients at once these may
+// add up to more than ns/op): write-µs in Store.Update (the transaction
+// with its fsync, and the wait for SQLite's write lock), read-µs in the
+// store's reads (the game and its log, the token, the players' names), and
+// act-µs from the game's lock to the stored change.
 func BenchmarkMoveHTTP(b *testing.B) {
-	h := sharedHarness(b, Config{Now: time.Now})
+	ts := &timedStore{}
+	h := sharedHarnessOn(b, Config{Now: time.Now}, func(st store.Store) store.Store { ts.Store = st; return ts })
 	ctx := context.Background()
 	n := benchParallelism * runtime.GOMAXPROCS(0)
 	type side struct{ name, token string }
@@ -87,6 +95,8 @@ func BenchmarkMoveHTTP(b *testing.B) {
 		Legal  []any  `json:"legal"`
 	}
 	var next, games atomic.Int64
+	ts.reset()
+	acts, actNanos := h.srv.metrics.moveRequests.Load(), h.srv.metrics.moveNanos.Load()
 	b.ResetTimer()
 	b.SetParallelism(benchParallelism)
 	b.RunParallel(func(pb *testing.PB) {
@@ -126,4 +136,39 @@ func BenchmarkMoveHTTP(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 	b.ReportMetric(float64(games.Load())/float64(b.N), "games/op")
+	perMove := func(nanos int64) float64 { return float64(nanos) / 1e3 / float64(b.N) }
+	b.ReportMetric(perMove(ts.write.Load()), "write-µs")
+	b.ReportMetric(perMove(ts.read.Load()), "read-µs")
+	b.ReportMetric(float64(h.srv.metrics.moveNanos.Load()-actNanos)/1e3/float64(h.srv.metrics.moveRequests.Load()-acts), "act-µs")
 }
+
+// timedStore adds up the wall time spent in a store's writes of games and
+// in its reads on the move path.
+type timedStore struct {
+	store.Store
+	write, read atomic.Int64
+}
+
+func (t *timedStore) reset() { t.write.Store(0); t.read.Store(0) }
+
+func (t *timedStore) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
+	defer t.since(&t.write, time.Now())
+	return t.Store.Update(ctx, g, expect, entries)
+}
+
+func (t *timedStore) Game(ctx context.Context, id string) (store.Game, []store.Entry, error) {
+	defer t.since(&t.read, time.Now())
+	return t.Store.Game(ctx, id)
+}
+
+func (t *timedStore) AccountByID(ctx context.Context, id int64) (store.Account, error) {
+	defer t.since(&t.read, time.Now())
+	return t.Store.AccountByID(ctx, id)
+}
+
+func (t *timedStore) TokenAccount(ctx context.Context, hash string, now time.Time) (store.Account, store.Token, error) {
+	defer t.since(&t.read, time.Now())
+	return t.Store.TokenAccount(ctx, hash, now)
+}
+
+func (t *timedStore) since(sum *atomic.Int64, start time.Time) { sum.Add(int64(time.Since(start))) }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/store"
 	"alak/server/store/sqlitestore"
 )
 
@@ -26,6 +27,13 @@ import (
 // on one SQLite file for every input, stopped when tb ends. Each input
 // works through with(t).
 func sharedHarness(tb testing.TB, cfg Config) *harness {
+	tb.Helper()
+	return sharedHarnessOn(tb, cfg, nil)
+}
+
+// sharedHarnessOn is sharedHarness with the server's store wrapped by
+// wrap (nil: not wrapped).
+func sharedHarnessOn(tb testing.TB, cfg Config, wrap func(store.Store) store.Store) *harness {
 	tb.Helper()
 	h := &harness{path: filepath.Join(tb.TempDir(), "alak.db"), clock: &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
 	if cfg.Now == nil {
@@ -42,7 +50,11 @@ func sharedHarness(tb testing.TB, cfg Config) *harness {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv, err := New(h.cfg, st)
+	var served store.Store = st
+	if wrap != nil {
+		served = wrap(st)
+	}
+	srv, err := New(h.cfg, served)
 	if err != nil {
 		tb.Fatal(err)
 	}
