@@ -333,7 +333,7 @@ func TestServeKill9(t *testing.T) {
 	increment := map[string]int64{"live:30m+5s": 5000, "live:20m+2s": 2000, "days:3": 0}
 	var logs []*gameLog
 	for i := range 6 {
-		v := serveGame(t, x, o, "bo", "alak size=15", clocks[i%len(clocks)])
+		v := serveGame(t, x, o, "bo", "alak size=21", clocks[i%len(clocks)])
 		logs = append(logs, &gameLog{id: v.ID, last: v})
 	}
 	playUntil(t, logs, x, o, 80, func() {
