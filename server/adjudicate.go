@@ -107,11 +107,15 @@ func (s *Server) warn(ctx context.Context, id string) {
 	unlock := s.lockGame(id)
 	defer unlock()
 	st, err := s.loadGame(ctx, id)
-	if err != nil || st.row.State != store.StateActive || st.row.WarnedEntry >= st.row.Entries {
+	now := s.now()
+	// The sweep listed the game before taking its lock: a move made since
+	// starts a new turn, whose deadline may be days away.
+	if err != nil || st.row.State != store.StateActive || st.row.WarnedEntry >= st.row.Entries ||
+		st.row.Deadline.IsZero() || st.row.Deadline.After(now.Add(warnBefore)) {
 		return
 	}
 	st.row.WarnedEntry = st.row.Entries
-	if err := s.commit(ctx, st, s.now(), nil); err != nil {
+	if err := s.commit(ctx, st, now, nil); err != nil {
 		return
 	}
 	s.mailTimeRunningOut(st, st.toMoveAccount())

@@ -81,7 +81,9 @@ func decodeBytes(body []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return apiErr(http.StatusBadRequest, "bad_json", "the body is not the JSON object this call takes (%s): docs/api.md describes it", clip.Text(err.Error()))
 	}
-	if dec.More() {
+	// Only JSON's white space may follow the value (dec.More misses a
+	// stray ] or }).
+	if rest := bytes.Trim(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		return apiErr(http.StatusBadRequest, "bad_json", "the body holds more than one JSON value")
 	}
 	return nil
@@ -862,7 +864,12 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		}
 		row.State, row.Expires = store.StateActive, time.Time{}
 		st.startTurn(now)
-		return &change{}, nil
+		return &change{after: func() {
+			// The creator may be the one to move: tell them the game began.
+			if st.clock.Kind == "days" && st.toMoveAccount() != a.ID {
+				s.mailYourTurn(st, st.toMoveAccount())
+			}
+		}}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -936,10 +943,6 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusBadRequest, "no_ply", `a move names the ply it follows: {"move": "3", "ply": N}, N the moves already played`))
 		return
 	}
-	if len(req.Move) > 20 {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign"))
-		return
-	}
 	start := time.Now()
 	st, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, err := st.player(a)
@@ -951,6 +954,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		}
 		if tm := st.sess.ToMove(); c != tm {
 			return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
+		}
+		// The text is judged last: who may move, and at which ply, first.
+		if len(req.Move) > 20 {
+			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign")
 		}
 		m, err := notation.ParseMove(st.r, req.Move)
 		if err != nil {
