@@ -74,10 +74,7 @@ func (b *broker) publish(game string, ev event) {
 	if len(b.watchers[game]) == 0 {
 		return
 	}
-	if ev.version <= b.latest[game] {
-		return // already sent (this process's own change, heard back)
-	}
-	b.latest[game] = ev.version
+	b.latest[game] = max(b.latest[game], ev.version) // each stream skips what it has sent
 	for w := range b.watchers[game] {
 		select {
 		case w.ch <- ev:

@@ -5,9 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
-	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -41,16 +39,6 @@ func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
 		hs = append(hs, h)
 	}
 	return hs
-}
-
-// on returns a client of process h that shares c's cookies: the same
-// browser reaching another process through the proxy.
-func (c *client) on(h *harness) *client {
-	jar, _ := cookiejar.New(nil)
-	for _, ck := range c.c.Jar.Cookies(mustURL(c.h.http.URL)) {
-		jar.SetCookies(mustURL(h.http.URL), []*http.Cookie{ck})
-	}
-	return &client{h: h, c: &http.Client{Jar: jar, Timeout: 30 * time.Second}, token: c.token}
 }
 
 func TestSeveralProcesses(t *testing.T) {
@@ -124,12 +112,4 @@ func TestSeveralProcesses(t *testing.T) {
 	if adj != 1 {
 		t.Errorf("%d adjudications, want 1", adj)
 	}
-}
-
-func mustURL(s string) *url.URL {
-	u, err := url.Parse(s)
-	if err != nil {
-		panic(err)
-	}
-	return u
 }
