@@ -60,8 +60,21 @@ type presetForm struct {
 	Applies string // the options it takes, space-separated
 }
 
+// presetText is a preset on the rules page: its origin and its rules in
+// sentences (notation.RulesText).
 type presetText struct {
-	Name, Text string
+	Name, Origin string
+	Lines        []string
+}
+
+// presetOrigins says where each preset comes from, after docs/rules.md.
+var presetOrigins = map[string]string{
+	"alak":         "Alan Baljeu's rules, as played by mail: the default.",
+	"traditional":  "Go's rules on a line, as Sensei's Library states them.",
+	"tromp-taylor": "Linear Go of the research literature: positional superko and area scoring.",
+	"alterigo":     "Alter Igo, a two-dimensional variant with a minimal rule set.",
+	"dewdney":      "Dewdney's game as Sean Burke read it: pieces slide along the line.",
+	"golf":         "The code-golf text: dewdney, and a moved piece left between two enemies is removed.",
 }
 
 var (
@@ -94,7 +107,8 @@ func init() {
 		}
 		js, _ := json.Marshal(values)
 		forms.Presets = append(forms.Presets, presetForm{Name: name, Size: r.SizeString(), Shape: shapeOf(r), Values: string(js), Applies: strings.Join(applies, " ")})
-		rulesTexts = append(rulesTexts, presetText{Name: name, Text: notation.RulesText(r)})
+		lines := strings.Split(strings.TrimSpace(notation.RulesText(r)), "\n")
+		rulesTexts = append(rulesTexts, presetText{Name: name, Origin: presetOrigins[name], Lines: lines[1:]}) // the first line names the rules
 	}
 	fs.WalkDir(web.Static, "static", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

@@ -529,3 +529,34 @@ func TestBrowserScreenshots(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserConfirmMoves: a correspondence game between two accounts,
+// with confirm_moves set: the first click only picks the point, the
+// second plays it; the deadline is shown.
+func TestBrowserConfirmMoves(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
+	if code := ada.do("PUT", "/api/me", map[string]any{"confirm_moves": true}, nil); code != http.StatusOK {
+		t.Fatalf("setting confirm_moves: %d", code)
+	}
+	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:2", "opponent": "bob"})
+	if code := bob.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("bob accepts: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(ada)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	if clock := tb.eval(`document.querySelector('.player[data-color="x"] .clock').textContent`); !strings.HasPrefix(clock, "1 d 23 h") {
+		t.Errorf("Black's correspondence clock shows %q, want 1 d 23 h left", clock)
+	}
+	tb.play("4")
+	tb.waitStatus("4 picked")
+	if n := tb.count(point("4") + " .ghost.pending"); n != 1 || tb.eval(`moveTexts().length`) != "0" {
+		t.Fatalf("after one click: pending ghost %d, moves %s%s", n, tb.eval(`moveTexts().length`), tb.state())
+	}
+	tb.play("4")
+	tb.waitMoves("4")
+	tb.waitStatus("White to move: bob")
+}

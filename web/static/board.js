@@ -90,7 +90,7 @@ function stone(c, x, y, r, cls) {
 //   cursor    the keyboard's point (-1: none)
 export function draw(host, geo, v) {
   const [W, H] = geo.size();
-  const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: Math.round(W * 1.3), class: `b-${geo.shape}`, role: 'img', 'aria-label': describe(geo, v) });
+  const svg = el('svg:svg', { viewBox: `0 0 ${W} ${H}`, width: Math.round(W * Math.min(2, Math.max(1.3, 600 / W))), class: `b-${geo.shape}`, role: 'img', 'aria-label': describe(geo, v) });
   const defs = el('svg:defs', {},
     grad('gx', '#6b6b6b', '#1a1a1a'),
     grad('go', '#ffffff', '#d4d2cc'));

@@ -175,6 +175,8 @@ function renderStatus() {
 function renderControls() {
   const playing = active() && seat !== '';
   $('#controls').hidden = !playing;
+  $('#board-help').hidden = !playing;
+  $('#replay-help').hidden = !positions;
   if (playing) {
     const mine = myTurn();
     $('#pass').hidden = !('pass' in root.dataset);
@@ -364,9 +366,12 @@ document.addEventListener('keydown', (e) => {
       pending = m;
       render();
     } else play(m);
-  } else if ((k === 'Enter' || k === ' ') && (e.target === boardHost || pending) && cursor >= 0) {
+  } else if (k === 'Enter' && pending) {
     e.preventDefault();
-    choose(pending && !slides ? geo.index(pending) : cursor);
+    play(pending);
+  } else if ((k === 'Enter' || k === ' ') && e.target === boardHost && cursor >= 0) {
+    e.preventDefault();
+    choose(cursor);
   } else if (k.startsWith('Arrow') && (e.target === boardHost || e.target === document.body)) {
     e.preventDefault();
     const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[k];
@@ -421,6 +426,7 @@ async function loadReplay() {
     positions = data;
     shown = data.positions.length - 1;
     $('#replay').hidden = false;
+    $('#replay-help').hidden = false;
     showPly(shown);
     loadAnalysis(0);
   } catch (e) {

@@ -32,7 +32,6 @@ function follow() {
   size.inputMode = grid ? 'text' : 'numeric';
   $('#size-help').textContent = grid ? 'Columns x rows, up to 19x19 (9x9, 5x5, 13x9); a single number is a line.'
     : preset().dataset.shape === 'slide' ? 'Slots on the line, 3 to 64 (the start layout follows).' : 'Points on the line, 1 to 64 (the mail server played 7 to 26).';
-  $('#account-note').hidden = signedIn || !['open', 'named'].includes(radio('opponent')) && radio('clock') !== 'days';
 }
 
 // setPreset puts the preset's values into the option fields.
@@ -60,7 +59,13 @@ function rulesText() {
 }
 
 form.addEventListener('change', (e) => (e.target === presetSel ? setPreset() : follow()));
-if (!signedIn) for (const r of form.querySelectorAll('[data-account]')) r.disabled = true;
+if (!signedIn) {
+  for (const r of form.querySelectorAll('[data-account]')) {
+    r.disabled = true;
+    r.parentElement.classList.add('off');
+  }
+  $('#account-note').hidden = false;
+}
 setPreset();
 
 form.addEventListener('submit', async (e) => {
