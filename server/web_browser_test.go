@@ -29,7 +29,7 @@ import (
 //	go test ./server -run Browser                          # the tests
 //	go test ./server -run BrowserScreenshots -update-screenshots   # docs/img/game-*.png
 
-var updateScreenshots = flag.Bool("update-screenshots", false, "write docs/img/game-line.png, game-grid.png and game-slide.png from TestBrowserScreenshots")
+var updateScreenshots = flag.Bool("update-screenshots", false, "write docs/img/game-line.png, game-grid.png, game-slide.png and game-phone.png from TestBrowserScreenshots")
 
 // waitFor bounds every wait of the browser tests.
 const waitFor = 20 * time.Second
@@ -454,31 +454,37 @@ func TestBrowserComputer(t *testing.T) {
 
 // TestBrowserScreenshots draws a line, a grid and a slide board mid-game
 // and checks what they show; with -update-screenshots it writes them to
-// docs/img.
+// docs/img (and a phone's view, game-phone.png).
 func TestBrowserScreenshots(t *testing.T) {
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	cases := []struct {
 		file, rules, clock string
 		moves              []string
+		w, h               int64 // the window
 		check              func(tb *tab)
 	}{
-		{"game-line.png", "alak", "live:5m+3s", []string{"2", "9", "5", "4", "8", "6"}, func(tb *tab) {
+		{"game-line.png", "alak", "live:5m+3s", []string{"2", "9", "5", "4", "8", "6"}, 1000, 480, func(tb *tab) {
 			// -x-o/O-xo--: White's 6 took Black's 5, which Black may not retake.
 			if tb.count("#board .pt.forbidden") != 1 || tb.count(point("5")+".forbidden") != 1 {
 				t.Errorf("line: point 5 is not shown forbidden%s", tb.state())
 			}
 		}},
-		{"game-grid.png", "alterigo size=9x9", "days:3", []string{"E5", "D5", "D4", "E4", "F4", "E6", "F5", "D6", "E3", "C5", "C4", "F6"}, func(tb *tab) {
+		{"game-grid.png", "alterigo size=9x9", "days:3", []string{"E5", "D5", "D4", "E4", "F4", "E6", "F5", "D6", "E3", "C5", "C4", "F6"}, 1000, 820, func(tb *tab) {
 			if n := tb.count("#board .pt.sx") + tb.count("#board .pt.so"); n < 8 {
 				t.Errorf("grid: %d stones shown%s", n, tb.state())
 			}
 		}},
-		{"game-slide.png", "golf", "none", []string{"4-5", "8-7", "5-6", "9-8"}, func(tb *tab) {
+		{"game-slide.png", "golf", "none", []string{"4-5", "8-7", "5-6", "9-8"}, 1000, 480, func(tb *tab) {
 			tb.play("3")
 			tb.wait("the piece picked", `document.querySelector('#board .ring.sel') !== null`)
 			if tb.count("#board .pt.target") == 0 {
 				t.Errorf("slide: no target shown for the piece picked%s", tb.state())
+			}
+		}},
+		{"game-phone.png", "traditional size=9", "live:3m+2s", []string{"3", "7", "5", "8", "2", "6"}, 390, 800, func(tb *tab) {
+			if tb.eval(`document.querySelector('#pass').hidden`) != "false" {
+				t.Errorf("phone: no pass button under traditional rules%s", tb.state())
 			}
 		}},
 	}
@@ -509,6 +515,7 @@ func TestBrowserScreenshots(t *testing.T) {
 			}
 		}
 		tb := b.user(c.file)
+		tb.do("sizing the window", chromedp.EmulateViewport(c.w, c.h))
 		tb.signInAs(x)
 		tb.open("/g/" + g.ID)
 		tb.waitStatus("Your move")

@@ -159,7 +159,11 @@ function renderStatus() {
     case 'aborted': s = 'The game was aborted: no result.'; break;
     default:
       if (g.over) s = (g.result_words || g.result) + '.';
-      else if (myTurn()) s = pending ? `${pending} picked: click it again or press Enter to play it, Escape to choose again.` : 'Your move.' + seatWords;
+      else if (myTurn()) {
+        s = 'Your move.' + seatWords;
+        if (picked >= 0) s = `The piece on ${picked + 1} is picked: click where it goes, or the piece again to put it back.`;
+        if (pending) s = `${pending} picked: click it again or press Enter to play it, Escape to choose again.`;
+      }
       else {
         const p = g.players[g.to_move] || {};
         s = p.computer ? `The computer (${colorName(g.to_move)}) is thinking…` : `${colorName(g.to_move)} to move: ${playerName(p)}.`;
@@ -248,6 +252,7 @@ function tick() {
     }
     if (box.textContent !== text) box.textContent = text;
     box.classList.toggle('run', runs);
+    box.classList.toggle('days', c.spec.startsWith('days:'));
     box.classList.toggle('low', runs && ms < 20000);
   }
 }
@@ -296,6 +301,7 @@ function choose(i) {
       picked = picked === i ? -1 : i;
       pending = '';
       renderBoard();
+      renderStatus();
       return;
     }
     if (picked >= 0 && v.targets.has(i)) move = `${picked + 1}-${i + 1}`;
