@@ -185,7 +185,7 @@ func (tb *tab) state() string {
 	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + " | status: " + ((document.querySelector('#status') || {}).textContent || '') +
-		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + moveTexts().join(' ')`))
+		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + (window.moveTexts ? moveTexts().join(' ') : '')`))
 	if err != nil {
 		v = "(" + err.Error() + ")"
 	}
@@ -225,14 +225,17 @@ func (tb *tab) ready() {
 	}
 }
 
-// waitPage waits until a navigation started by a click reaches a page
-// whose path starts with prefix.
-func (tb *tab) waitPage(prefix string) {
+// clickTo clicks something that leads to another page and waits until
+// the new page, whose path starts with prefix, is loaded. The old page is
+// marked first, so that it is not taken for the new one.
+func (tb *tab) clickTo(sel, prefix string) {
 	tb.t.Helper()
+	tb.eval(`window.oldPage = true`)
+	tb.click(sel)
 	deadline := time.Now().Add(waitFor)
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === 'complete' ? location.pathname : ''`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`!window.oldPage && document.readyState === 'complete' ? location.pathname : ''`))
 		cancel()
 		if err == nil && strings.HasPrefix(v, prefix) {
 			tb.ready()
@@ -240,7 +243,7 @@ func (tb *tab) waitPage(prefix string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	tb.t.Fatalf("%s: no page %s came%s", tb.who, prefix, tb.state())
+	tb.t.Fatalf("%s: %s led to no page %s%s", tb.who, sel, prefix, tb.state())
 }
 
 func (tb *tab) click(sel string) {
@@ -299,8 +302,9 @@ func (tb *tab) signInAs(c *client) {
 	}
 }
 
-// createGame fills in the home page's form and submits it: the preset,
-// the size, the colour and the opponent ("computer", "link").
+// createGame fills in the home page's form: the preset,
+// the size, the colour and the opponent ("computer", "link", "open"),
+// leaving the submission to the caller.
 func (tb *tab) createGame(preset, size, color, opponent string) {
 	tb.t.Helper()
 	tb.open("/")
@@ -311,7 +315,6 @@ func (tb *tab) createGame(preset, size, color, opponent string) {
 	if opponent == "computer" {
 		tb.choose(`#new-game select[name=level]`, "1")
 	}
-	tb.click(`#new-game button[type=submit]`)
 }
 
 // TestBrowserAlak6ByLink: one player creates a game by link, another joins
@@ -325,10 +328,10 @@ func TestBrowserAlak6ByLink(t *testing.T) {
 	ada, bob, eve := b.user("ada"), b.user("bob"), b.user("eve")
 
 	ada.createGame("alak", "6", "x", "link")
+	ada.click(`#new-game button[type=submit]`)
 	ada.wait("the invitation", `document.querySelector('#invite-link').value.includes('?invite=')`)
 	invite := ada.eval(`document.querySelector('#invite-link').value`)
-	ada.click(`#created-go`)
-	ada.waitPage("/g/")
+	ada.clickTo(`#created-go`, "/g/")
 	ada.waitStatus("Waiting for an opponent")
 	if ada.eval(`document.querySelector('#invite-box').hidden`) != "false" {
 		t.Errorf("the waiting game's page does not show its creator the invitation link")
@@ -395,7 +398,7 @@ func TestBrowserSlide(t *testing.T) {
 	b := newBrowser(t, h)
 	ada := b.user("ada")
 	ada.createGame("golf", "7", "x", "computer")
-	ada.waitPage("/g/")
+	ada.clickTo(`#new-game button[type=submit]`, "/g/")
 	ada.waitStatus("Your move")
 	// xx---oo: the pieces on 1 and 2 can move, both to 3.
 	if ada.count("#board .pt.piece") != 2 || ada.count("#board .pt.target") != 0 {
@@ -422,7 +425,7 @@ func TestBrowserComputer(t *testing.T) {
 	b := newBrowser(t, h)
 	ada := b.user("ada")
 	ada.createGame("alak", "9", "x", "computer")
-	ada.waitPage("/g/")
+	ada.clickTo(`#new-game button[type=submit]`, "/g/")
 	ada.waitStatus("Your move")
 	ada.play("5")
 	ada.wait("the computer's reply", `moveTexts().length === 2`)
@@ -566,4 +569,65 @@ func TestBrowserConfirmMoves(t *testing.T) {
 	tb.play("4")
 	tb.waitMoves("4")
 	tb.waitStatus("White to move: bob")
+}
+
+// signUp creates an account with the home page's form.
+func (tb *tab) signUp(name string) {
+	tb.t.Helper()
+	tb.open("/")
+	tb.do("filling in the sign-up form",
+		chromedp.SendKeys(chromedp.CSS(`#sign-up input[name=name]`), name),
+		chromedp.SendKeys(chromedp.CSS(`#sign-up input[name=password]`), "correct horse"))
+	tb.clickTo(`#sign-up button[type=submit]`, "/")
+	tb.wait("signed in", fmt.Sprintf(`document.body.dataset.me === %q && document.querySelector('#sign-out') !== null`, name))
+}
+
+// TestBrowserAccountsLobbyArchive: two players sign up with the form, one
+// opens a challenge in the lobby, the other takes it there; a resignation
+// (confirmed) ends it and the archive and the player's page list it; a
+// challenge by name waits under "My games" until accepted; signing out.
+func TestBrowserAccountsLobbyArchive(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob := b.user("ada"), b.user("bob")
+	ada.signUp("ada")
+	bob.signUp("bob")
+
+	ada.createGame("alak", "7", "x", "open")
+	ada.clickTo(`#new-game button[type=submit]`, "/g/")
+	ada.waitStatus("Waiting for an opponent")
+	bob.open("/")
+	bob.wait("ada's challenge in the lobby", `[...document.querySelectorAll('#lobby li')].some((li) => li.textContent.includes('ada plays Black'))`)
+	bob.clickTo(`#lobby button[data-join]`, "/g/")
+	bob.waitStatus("You are White (o)")
+	ada.waitStatus("Your move")
+
+	ada.click(`#resign`)
+	ada.wait("the confirmation", `!document.querySelector('#resign-confirm').hidden`)
+	ada.click(`#resign-yes`)
+	for _, p := range []*tab{ada, bob} {
+		p.waitStatus("White wins (Black resigned)")
+	}
+
+	bob.open("/archive")
+	bob.wait("the game in the archive", `[...document.querySelectorAll('#archive-rows tr')].some((tr) => tr.textContent.includes('ada') && tr.textContent.includes('W+R'))`)
+	bob.choose(`#filter select[name=preset]`, "golf")
+	bob.click(`#filter button[type=submit]`)
+	bob.wait("no golf game", `document.querySelector('#archive-rows').textContent.includes('No finished game matches')`)
+	bob.open("/p/ada")
+	bob.wait("ada's record", `document.querySelector('#player-stats').textContent.includes('1 finished games, 0 won, 1 lost')`)
+
+	bob.open("/")
+	bob.click(`#new-game input[name=opponent][value=named]`)
+	bob.do("naming ada", chromedp.SendKeys(chromedp.CSS(`#new-game input[name=name]`), "ada"))
+	bob.clickTo(`#new-game button[type=submit]`, "/g/")
+	bob.waitStatus("Waiting for an opponent")
+	ada.open("/")
+	ada.wait("bob's challenge", `[...document.querySelectorAll('#my-games li')].some((li) => li.textContent.includes('bob') && li.querySelector('button[data-join]'))`)
+	ada.clickTo(`#my-games button[data-join]`, "/g/")
+	ada.wait("the game under way", `/You are (Black|White)/.test(statusText())`)
+	bob.wait("the game under way", `/You are (Black|White)/.test(statusText())`)
+
+	ada.clickTo(`#sign-out`, "/")
+	ada.wait("signed out", `!document.body.dataset.me && document.querySelector('#sign-in') !== null`)
 }
