@@ -583,9 +583,11 @@ func (tb *tab) signUp(name string) {
 }
 
 // TestBrowserAccountsLobbyArchive: two players sign up with the form, one
-// opens a challenge in the lobby, the other takes it there; a resignation
-// (confirmed) ends it and the archive and the player's page list it; a
-// challenge by name waits under "My games" until accepted; signing out.
+// opens a challenge in the lobby and the other takes it there; a draw is
+// offered and declined, a takeback asked and granted, and a confirmed
+// resignation ends the game, which the archive and the player's page then
+// list; a challenge by name waits under "My games" until accepted; signing
+// out.
 func TestBrowserAccountsLobbyArchive(t *testing.T) {
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
@@ -600,6 +602,22 @@ func TestBrowserAccountsLobbyArchive(t *testing.T) {
 	bob.wait("ada's challenge in the lobby", `[...document.querySelectorAll('#lobby li')].some((li) => li.textContent.includes('ada plays Black'))`)
 	bob.clickTo(`#lobby button[data-join]`, "/g/")
 	bob.waitStatus("You are White (o)")
+	ada.waitStatus("Your move")
+
+	// A draw offered and declined; a takeback asked and granted.
+	ada.click(`#draw`)
+	bob.wait("the draw offer", `!document.querySelector('#offer').hidden && document.querySelector('#offer').textContent.includes('Black offers a draw')`)
+	bob.click(`#offer button[data-act=decline]`)
+	ada.wait("the offer declined", `!document.querySelector('#draw').disabled && document.querySelector('#draw').textContent === 'Offer a draw'`)
+	bob.wait("the offer gone", `document.querySelector('#offer').hidden`)
+	ada.play("4")
+	bob.waitMoves("4")
+	ada.click(`#takeback`)
+	bob.wait("the takeback request", `document.querySelector('#offer').textContent.includes('asks to take back')`)
+	bob.click(`#offer button[data-act=accept]`)
+	for _, p := range []*tab{ada, bob} {
+		p.waitMoves()
+	}
 	ada.waitStatus("Your move")
 
 	ada.click(`#resign`)

@@ -25,6 +25,7 @@ let busy = false;
 let skew = 0; // server time minus local time, when they differ
 let stream = null;
 let down = -1; // the point a pointer went down on
+const title = document.title;
 
 const terminal = (s) => s === 'finished' || s === 'aborted' || s === 'expired';
 const active = () => g && g.state === 'active' && !g.over;
@@ -163,8 +164,7 @@ function renderStatus() {
         s = 'Your move.' + seatWords;
         if (picked >= 0) s = `The piece on ${picked + 1} is picked: click where it goes, or the piece again to put it back.`;
         if (pending) s = `${pending} picked: click it again or press Enter to play it, Escape to choose again.`;
-      }
-      else {
+      } else {
         const p = g.players[g.to_move] || {};
         s = p.computer ? `The computer (${colorName(g.to_move)}) is thinking…` : `${colorName(g.to_move)} to move: ${playerName(p)}.`;
         if (seat) s += seatWords;
@@ -173,6 +173,7 @@ function renderStatus() {
   }
   st.textContent = s;
   st.classList.toggle('yours', myTurn());
+  document.title = (myTurn() ? 'Your move · ' : '') + title;
   st.classList.toggle('over', terminal(g.state));
 }
 
