@@ -5,7 +5,7 @@
 import { el } from './api.js';
 
 const U = 40; // one point, in the drawing's units
-export const COLS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'; // GTP's columns: no I
+const COLS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'; // GTP's columns: no I
 
 // Geometry maps points to names, names to points and points to places.
 // Points are numbered from 0, row by row from the top (the snapshot's

@@ -1,6 +1,6 @@
 // The home page: the create form, my games, the lobby, the account.
 
-import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, playerName, nextGame, copyInput } from './api.js';
+import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);
 const form = $('#new-game');
@@ -106,7 +106,7 @@ $('#copy-link').addEventListener('click', () => copyInput($('#invite-link'), $('
 
 // Lists of games.
 function gameRow(g, extra) {
-  const opp = ['x', 'o'].map((c) => `${colorName(c)} ${playerName(g.players[c])}`).join(' · ');
+  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) || 'open seat'}`).join(' · ');
   return el('li', { class: g.my_turn ? 'my-turn' : '' },
     el('a', { href: '/g/' + g.id }, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) })),
     el('br'), el('small', { text: opp }), ' ', extra || '');
