@@ -649,3 +649,62 @@ func TestBrowserAccountsLobbyArchive(t *testing.T) {
 	ada.clickTo(`#sign-out`, "/")
 	ada.wait("signed out", `!document.body.dataset.me && document.querySelector('#sign-in') !== null`)
 }
+
+// tap touches a point of the board with a finger (touch emulation on).
+func (tb *tab) tap(name string) {
+	tb.t.Helper()
+	xy := strings.Fields(tb.eval(fmt.Sprintf(`(() => { const r = document.querySelector('%s .hit').getBoundingClientRect(); return (r.x + r.width / 2) + ' ' + (r.y + r.height / 2) })()`, point(name))))
+	if len(xy) != 2 {
+		tb.t.Fatalf("%s: no point %s to tap%s", tb.who, name, tb.state())
+	}
+	x, _ := strconv.ParseFloat(xy[0], 64)
+	y, _ := strconv.ParseFloat(xy[1], 64)
+	tb.do("tapping "+name, chromedp.TapXY(x, y))
+}
+
+// TestBrowserTouch: on a phone's screen with touch, a tap plays a point
+// and the computer answers.
+func TestBrowserTouch(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	guest := h.client()
+	g := guest.create(map[string]string{"rules": "alak size=8", "color": "x", "opponent": "computer:level:1"})
+	tb := b.user("phone")
+	tb.do("a phone's screen", chromedp.EmulateViewport(390, 800, chromedp.EmulateTouch, chromedp.EmulateMobile))
+	tb.signInAs(guest)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	if w := tb.eval(`document.documentElement.scrollWidth`); w != "390" {
+		t.Errorf("the game page is %s pixels wide on a 390-pixel screen", w)
+	}
+	tb.tap("3")
+	tb.wait("the tapped move and the reply", `moveTexts().length === 2 && moveTexts()[0] === '3'`)
+	tb.waitStatus("Your move")
+}
+
+// TestBrowserReconnect: the server drops the page's connections, the
+// opponent moves meanwhile, and the page catches up by itself (the event
+// stream reopens with Last-Event-ID).
+func TestBrowserReconnect(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	x, o := h.client(), h.client()
+	g := x.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "link"})
+	if code := o.do("POST", "/api/games/"+g.ID+"/join", map[string]string{"invite": g.Invite[strings.Index(g.Invite, "=")+1:]}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(x)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	tb.play("2")
+	tb.waitMoves("2")
+	tb.b.h.http.CloseClientConnections()
+	tb.wait("the lost connection", `document.querySelector('#game').classList.contains('offline')`)
+	if code, _, e := o.move(g.ID, "6", 1); code != http.StatusOK {
+		t.Fatalf("White's move: %d %+v", code, e)
+	}
+	tb.waitMoves("2", "6")
+	tb.wait("the connection back", `!document.querySelector('#game').classList.contains('offline')`)
+	tb.waitStatus("Your move")
+}
