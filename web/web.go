@@ -9,12 +9,14 @@
 //	templates/game.html     a game: board, players, clocks, buttons, moves, replay, analysis
 //	templates/archive.html  finished games, for everyone (/archive) or one player (/p/NAME)
 //	templates/rules.html    every preset's rules in sentences, and the options
+//	templates/missing.html  a page or a game that does not exist (404)
 //	static/api.js           the JSON API, a DOM builder, words, the header
 //	static/board.js         the board in SVG: lines, grids, slides
 //	static/game.js, home.js, archive.js   each page's module
 //	static/alak.css         the one style sheet
 //
-// The scripts use only the JSON API and the event stream of docs/api.md.
+// The scripts use the JSON API and the event stream of docs/api.md, and
+// for the replay GET /api/games/{id}/positions (server/pages.go).
 package web
 
 import "embed"
