@@ -419,7 +419,8 @@ func TestBrowserSlide(t *testing.T) {
 
 // TestBrowserComputer: a game against the computer, whose reply appears;
 // a reload in the middle shows the same position and the game goes on;
-// a move typed on the keyboard is played.
+// a move typed on the keyboard is played, and so is one chosen with the
+// arrow keys.
 func TestBrowserComputer(t *testing.T) {
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
@@ -453,6 +454,24 @@ func TestBrowserComputer(t *testing.T) {
 	ada.do("pressing Enter", chromedp.KeyEvent("\r"))
 	ada.wait("the typed move and the reply", fmt.Sprintf(`moveTexts().length === 4 && moveTexts()[2] === %q`, p))
 	ada.waitStatus("Your move")
+
+	// The arrows move a cursor over the board, and Enter plays there.
+	ada.do("pressing an arrow", chromedp.KeyEvent(kb.ArrowLeft))
+	ada.wait("the cursor", `document.activeElement.id === 'board' && document.querySelector('#board .cursor') !== null`)
+	at, _ := strconv.Atoi(ada.eval(`document.querySelector('#board .cursor').parentElement.dataset.name`))
+	target := ada.eval(`document.querySelector('#board .pt.target').dataset.name`)
+	to, _ := strconv.Atoi(target)
+	for at != to {
+		key, step := kb.ArrowRight, 1
+		if to < at {
+			key, step = kb.ArrowLeft, -1
+		}
+		ada.do("moving the cursor", chromedp.KeyEvent(key))
+		at += step
+	}
+	ada.wait("the cursor on "+target, fmt.Sprintf(`document.querySelector('#board .cursor').parentElement.dataset.name === %q`, target))
+	ada.do("pressing Enter", chromedp.KeyEvent("\r"))
+	ada.wait("the move at the cursor and the reply", fmt.Sprintf(`moveTexts().length === 6 && moveTexts()[4] === %q`, target))
 }
 
 // TestBrowserScreenshots draws a line, a grid and a slide board mid-game
