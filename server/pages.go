@@ -1,56 +1,246 @@
 package server
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
 	"html/template"
 	"io/fs"
 	"net/http"
+	"strconv"
+	"strings"
 
+	"alak/notation"
+	"alak/player"
+	"alak/rules"
 	"alak/web"
 )
 
-// page is what a page's template is given.
+// page is what a page's template is given: who is signed in, and what the
+// page shows. The scripts read the body's data attributes; everything else
+// they take from the JSON API.
 type page struct {
-	Title  string
-	Page   string // home, game, archive, player, account
-	GameID string
-	Name   string
+	Title string
+	Page  string // home, game, archive, rules, missing
+	Me    *MeView
+
+	Game  *boardInfo // the game page
+	Name  string     // the player of /p/{name}; the missing page's sentence
+	Forms *formInfo  // the create form and the archive's filter
+	Rules []presetText
 }
 
-var pageTemplates = map[string]*template.Template{}
+// boardInfo is what the game page needs to know of a game's rules before
+// its first state arrives: the board's shape and the rules that change
+// what the page offers (passing, counting, why a point is forbidden).
+type boardInfo struct {
+	ID    string
+	Shape string // line, grid, slide
+	W, H  int
+	Ko    string
+	Pass  bool
+	Score string
+}
+
+// formInfo is the create form's choices, from the rules package and the
+// computer's levels.
+type formInfo struct {
+	Presets []presetForm
+	Options []rules.Option
+	Levels  []string
+	Days    []int
+}
+
+type presetForm struct {
+	Name    string
+	Size    string
+	Shape   string
+	Values  string // the preset's option values, as a JSON object
+	Applies string // the options it takes, space-separated
+}
+
+// presetText is a preset on the rules page: its origin and its rules in
+// sentences (notation.RulesText).
+type presetText struct {
+	Name, Origin string
+	Lines        []string
+}
+
+// presetOrigins says where each preset comes from, after docs/rules.md.
+var presetOrigins = map[string]string{
+	"alak":         "Alan Baljeu's rules, as played by mail: the default.",
+	"traditional":  "Go's rules on a line, as Sensei's Library states them.",
+	"tromp-taylor": "Linear Go of the research literature: positional superko and area scoring.",
+	"alterigo":     "Alter Igo, a two-dimensional variant with a minimal rule set.",
+	"dewdney":      "Dewdney's game as Sean Burke read it: pieces slide along the line.",
+	"golf":         "The code-golf text: dewdney, and a moved piece left between two enemies is removed.",
+}
+
+var (
+	pageTemplates = map[string]*template.Template{}
+	forms         formInfo
+	rulesTexts    []presetText
+	staticETags   = map[string]string{}
+)
 
 func init() {
-	for _, name := range []string{"home", "game"} {
-		pageTemplates[name] = template.Must(template.ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
+	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
+		"levelName": func(spec string) string { return strings.ReplaceAll(spec, ":", " ") }}
+	for _, name := range []string{"home", "game", "archive", "rules", "missing"} {
+		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
+	for i := 1; i <= player.Levels(); i++ {
+		spec, _ := player.Level(i)
+		forms.Levels = append(forms.Levels, spec)
+	}
+	forms.Options, forms.Days = rules.Options(), CorrespondenceDays
+	for _, name := range rules.Presets() {
+		r := rules.MustPreset(name)
+		values := map[string]string{}
+		var applies []string
+		for _, o := range forms.Options {
+			values[o.Name], _ = r.Get(o.Name)
+			if r.Applies(o.Name) || o.Name == "passes" || o.Name == "komi" {
+				applies = append(applies, o.Name)
+			}
+		}
+		js, _ := json.Marshal(values)
+		forms.Presets = append(forms.Presets, presetForm{Name: name, Size: r.SizeString(), Shape: shapeOf(r), Values: string(js), Applies: strings.Join(applies, " ")})
+		lines := strings.Split(strings.TrimSpace(notation.RulesText(r)), "\n")
+		rulesTexts = append(rulesTexts, presetText{Name: name, Origin: presetOrigins[name], Lines: lines[1:]}) // the first line names the rules
+	}
+	fs.WalkDir(web.Static, "static", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := fs.ReadFile(web.Static, path)
+			sum := sha256.Sum256(b)
+			staticETags[strings.TrimPrefix(path, "static/")] = `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+		}
+		return nil
+	})
 }
 
-// pageRoutes serves the pages and their assets.
+// choices splits an option's accepted values ("on|off") into a list, or
+// returns nil when the option takes free text ("1-9", a number).
+func choices(values string) []string {
+	if !strings.Contains(values, "|") || strings.ContainsAny(values, " ,") {
+		return nil
+	}
+	return strings.Split(values, "|")
+}
+
+func shapeOf(r rules.Rules) string {
+	switch {
+	case r.Movement == rules.Sliding:
+		return "slide"
+	case r.IsLine():
+		return "line"
+	}
+	return "grid"
+}
+
+// pageRoutes serves the pages, their assets, and the replay's positions.
 func (s *Server) pageRoutes(mux *http.ServeMux) {
 	static, err := fs.Sub(web.Static, "static")
 	if err != nil {
 		panic(err)
 	}
-	files := http.FileServerFS(static)
-	mux.Handle("GET /static/", http.StripPrefix("/static/", files))
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
+		// The files change only with the binary: revalidated by their
+		// hash, never fetched twice unchanged.
+		if tag, ok := staticETags[strings.TrimPrefix(r.URL.Path, "/static/")]; ok {
+			w.Header().Set("ETag", tag)
+			w.Header().Set("Cache-Control", "no-cache")
+		}
+		files.ServeHTTP(w, r)
+	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "home", page{Title: "play", Page: "home"})
+		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms})
 	})
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		if _, err := s.loadGame(r.Context(), id); err != nil {
-			http.Error(w, "no such game", http.StatusNotFound)
+		st, err := s.loadGame(r.Context(), id)
+		if err != nil {
+			s.notFound(w, r, "There is no game "+id+".")
 			return
 		}
-		s.renderPage(w, r, "game", page{Title: "game " + id, Page: "game", GameID: id})
+		rs := st.r
+		b := &boardInfo{ID: id, Shape: shapeOf(rs), W: rs.Width, H: rs.Height, Pass: rs.Pass}
+		b.Ko, _ = rs.Get("ko")
+		b.Score, _ = rs.Get("score")
+		s.renderPage(w, r, "game", page{Title: "game " + id, Page: "game", Game: b})
 	})
+	mux.HandleFunc("GET /archive", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "archive", page{Title: "archive", Page: "archive", Forms: &forms})
+	})
+	mux.HandleFunc("GET /p/{name}", func(w http.ResponseWriter, r *http.Request) {
+		a, err := s.store.AccountByName(r.Context(), r.PathValue("name"))
+		if err != nil || a.Name == "" {
+			s.notFound(w, r, "No player is called "+r.PathValue("name")+".")
+			return
+		}
+		s.renderPage(w, r, "archive", page{Title: a.Name, Page: "archive", Name: a.Name, Forms: &forms})
+	})
+	mux.HandleFunc("GET /rules", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "rules", page{Title: "rules", Page: "rules", Rules: rulesTexts, Forms: &forms})
+	})
+	mux.HandleFunc("GET /api/games/{id}/positions", s.handlePositions)
+}
+
+// PositionsView is GET /api/games/{id}/positions: the diagram of every
+// position of the game from its start, for the replay (index i is the
+// position after i moves), with each side's stones.
+type PositionsView struct {
+	Positions []string         `json:"positions"`
+	Stones    []map[string]int `json:"stones"`
+}
+
+func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
+	st, err := s.loadGame(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	g := st.sess.Game()
+	out := PositionsView{}
+	for i := 0; i <= g.Len(); i++ {
+		pos := g.PositionAt(i)
+		out.Positions = append(out.Positions, pos.String())
+		out.Stones = append(out.Stones, map[string]int{"x": pos.Count(rules.Black), "o": pos.Count(rules.White)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// notFound answers 404 with a page that says what is missing.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request, msg string) {
+	s.renderPageStatus(w, r, "missing", page{Title: "not found", Page: "missing", Name: msg}, http.StatusNotFound)
 }
 
 func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, name string, p page) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "same-origin")
-	if err := pageTemplates[name].ExecuteTemplate(w, "layout", p); err != nil {
-		s.log.Error("rendering a page", "page", name, "err", err)
+	s.renderPageStatus(w, r, name, p, http.StatusOK)
+}
+
+// renderPageStatus renders a page in the layout, under the pages' strict
+// content security policy: no inline script or style.
+func (s *Server) renderPageStatus(w http.ResponseWriter, r *http.Request, name string, p page, status int) {
+	if a := account(r); a != nil {
+		me := meView(*a)
+		p.Me = &me
 	}
+	var buf bytes.Buffer
+	if err := pageTemplates[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+		s.log.Error("rendering a page", "page", name, "err", err)
+		http.Error(w, "the page could not be drawn", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
 }

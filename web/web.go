@@ -1,12 +1,28 @@
 // Package web is the play server's page: HTML templates rendered by the
-// server and small ES modules and a style sheet, all embedded in the
-// binary. Nothing is fetched from another site.
+// server (server/pages.go) and small ES modules and one style sheet, all
+// embedded in the binary, with no build step. Nothing is fetched from
+// another site, and the pages hold no inline script or style (the server
+// sends a strict Content-Security-Policy).
+//
+//	templates/layout.html   the frame: header, sign-in state, the page's module
+//	templates/home.html     the create form, my games, the lobby, the account
+//	templates/game.html     a game: board, players, clocks, buttons, moves, replay, analysis
+//	templates/archive.html  finished games, for everyone (/archive) or one player (/p/NAME)
+//	templates/rules.html    every preset's rules in sentences, and the options
+//	templates/missing.html  a page or a game that does not exist (404)
+//	static/api.js           the JSON API, a DOM builder, words, the header
+//	static/board.js         the board in SVG: lines, grids, slides
+//	static/game.js, home.js, archive.js   each page's module
+//	static/alak.css         the one style sheet
+//
+// The scripts use the JSON API and the event stream of docs/api.md, and
+// for the replay GET /api/games/{id}/positions (server/pages.go).
 package web
 
 import "embed"
 
 // Static holds the files served under /static/: the scripts, the style
-// sheet and the icons.
+// sheet and the icon.
 //
 //go:embed static
 var Static embed.FS

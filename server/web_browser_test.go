@@ -1,0 +1,729 @@
+package server
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// The page's tests drive the real server (the harness of e2e_test.go: a
+// real SQLite file, loopback HTTP) from a headless Chromium, one browser
+// context (its own cookies) per player, and check what the page shows.
+// They skip when no Chromium is installed; CI installs Debian's chromium.
+//
+//	go test ./server -run Browser                          # the tests
+//	go test ./server -run BrowserScreenshots -update-screenshots   # docs/img/game-*.png
+
+var updateScreenshots = flag.Bool("update-screenshots", false, "write docs/img/game-line.png, game-grid.png, game-slide.png and game-phone.png from TestBrowserScreenshots")
+
+// waitFor bounds every wait of the browser tests.
+const waitFor = 20 * time.Second
+
+// findChromium returns the browser the tests drive: $ALAK_CHROMIUM, or the
+// first of the usual names on PATH; "" when there is none.
+func findChromium() string {
+	if p := os.Getenv("ALAK_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser is one headless Chromium over a harness.
+type browser struct {
+	t   *testing.T
+	h   *harness
+	ctx context.Context
+}
+
+// newBrowser starts Chromium for the test, or skips the test when there is
+// none. Chromium is stopped when the test ends.
+func newBrowser(t *testing.T, h *harness) *browser {
+	t.Helper()
+	path := findChromium()
+	if path == "" {
+		t.Skip("no Chromium found (install Debian's chromium, or set ALAK_CHROMIUM to a Chrome or Chromium): the page's browser tests are skipped")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.WindowSize(1100, 760),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	if err := startWithin(ctx, cancel); err != nil {
+		cancelAlloc()
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	return &browser{t: t, h: h, ctx: ctx}
+}
+
+// startWithin starts the browser or the tab of a chromedp context. The
+// first action on a context must run on the context itself (a tab started
+// under a shorter context would close with it), so the bound is a timer
+// that cancels it.
+func startWithin(ctx context.Context, cancel context.CancelFunc) error {
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(ctx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			cancel()
+		}
+		return err
+	case <-time.After(waitFor):
+		cancel()
+		return fmt.Errorf("not started within %s", waitFor)
+	}
+}
+
+// tab is one person at the browser: a browser context of their own (their
+// own cookies) with one tab. It records what the page writes to the
+// console; an uncaught exception or a refused script or style fails the
+// test.
+type tab struct {
+	t    *testing.T
+	b    *browser
+	who  string
+	ctx  context.Context
+	mu   sync.Mutex
+	logs []string
+}
+
+func (b *browser) user(who string) *tab {
+	b.t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	tb := &tab{t: b.t, b: b, who: who, ctx: ctx}
+	if err := startWithin(ctx, cancel); err != nil {
+		b.t.Fatalf("%s: opening a tab: %v", who, err)
+	}
+	tb.do("sizing the window", chromedp.EmulateViewport(1100, 760))
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			tb.mu.Lock()
+			tb.logs = append(tb.logs, m.String())
+			tb.mu.Unlock()
+		}
+	}()
+	b.t.Cleanup(func() {
+		cancel()
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, l := range tb.logs {
+			if strings.HasPrefix(l, "exception") || strings.Contains(l, "Content Security Policy") {
+				b.t.Errorf("%s: the page wrote %q", who, l)
+			}
+		}
+	})
+	return tb
+}
+
+// do runs browser actions within the time bound.
+func (tb *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		tb.t.Fatalf("%s: %s: %v%s", tb.who, what, err, tb.state())
+	}
+}
+
+// eval evaluates a JavaScript expression and returns its value as text.
+func (tb *tab) eval(js string) string {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[any](js))
+	if err != nil {
+		tb.t.Fatalf("%s: evaluating %s: %v", tb.who, js, err)
+	}
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// state describes the page for a failure message: where it is, its status
+// line and notice, the moves it lists.
+func (tb *tab) state() string {
+	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + " | status: " + ((document.querySelector('#status') || {}).textContent || '') +
+		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + (window.moveTexts ? moveTexts().join(' ') : '')`))
+	if err != nil {
+		v = "(" + err.Error() + ")"
+	}
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return "\npage: " + v + "\nconsole: " + strings.Join(tb.logs, "\n  ")
+}
+
+// wait waits until the JavaScript expression is true.
+func (tb *tab) wait(what, js string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingInterval(30*time.Millisecond), chromedp.WithPollingTimeout(waitFor))); err != nil {
+		tb.t.Fatalf("%s: waiting for %s: %v%s", tb.who, what, err, tb.state())
+	}
+}
+
+// helpers are defined in every page the tests open: the moves the list
+// shows, and the status line.
+const helpers = `window.moveTexts = () => [...document.querySelectorAll('#moves .mv')].map((e) => e.textContent).filter(Boolean);
+window.statusText = () => (document.querySelector('#status') || {}).textContent || '';`
+
+// open loads a page of the server and waits for its scripts.
+func (tb *tab) open(path string) {
+	tb.t.Helper()
+	tb.do("opening "+path, chromedp.Navigate(tb.b.h.http.URL+path))
+	tb.ready()
+}
+
+// ready waits for the page's scripts after a load.
+func (tb *tab) ready() {
+	tb.t.Helper()
+	tb.eval(helpers)
+	if tb.eval(`document.body.dataset.page`) == "game" {
+		tb.wait("the game", `!statusText().startsWith('Loading')`)
+	}
+}
+
+// clickTo clicks something that leads to another page and waits until
+// the new page, whose path starts with prefix, is loaded. The old page is
+// marked first, so that it is not taken for the new one.
+func (tb *tab) clickTo(sel, prefix string) {
+	tb.t.Helper()
+	tb.eval(`window.oldPage = true`)
+	tb.click(sel)
+	deadline := time.Now().Add(waitFor)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`!window.oldPage && document.readyState === 'complete' ? location.pathname : ''`))
+		cancel()
+		if err == nil && strings.HasPrefix(v, prefix) {
+			tb.ready()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tb.t.Fatalf("%s: %s led to no page %s%s", tb.who, sel, prefix, tb.state())
+}
+
+func (tb *tab) click(sel string) {
+	tb.t.Helper()
+	tb.do("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// choose sets a select or a text field as a person would, with the change
+// event the page listens to.
+func (tb *tab) choose(sel, value string) {
+	tb.t.Helper()
+	tb.eval(fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event('change', {bubbles: true})); return e.value })()`, sel, value))
+}
+
+// point is the selector of a point of the board by its name (3, C3).
+func point(name string) string {
+	return fmt.Sprintf(`#board g[data-name="%s"]`, name)
+}
+
+// play clicks a point of the board.
+func (tb *tab) play(name string) {
+	tb.t.Helper()
+	tb.click(point(name) + " .hit")
+}
+
+// waitMoves waits until the move list shows exactly the moves given.
+func (tb *tab) waitMoves(moves ...string) {
+	tb.t.Helper()
+	tb.wait("the moves "+strings.Join(moves, " "), fmt.Sprintf(`moveTexts().join(' ') === %q`, strings.Join(moves, " ")))
+}
+
+// waitStatus waits until the status line contains text.
+func (tb *tab) waitStatus(text string) {
+	tb.t.Helper()
+	tb.wait("the status "+strconv.Quote(text), fmt.Sprintf(`statusText().includes(%q)`, text))
+}
+
+// count counts the elements that match a CSS selector.
+func (tb *tab) count(sel string) int {
+	tb.t.Helper()
+	n, _ := strconv.Atoi(tb.eval(fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)))
+	return n
+}
+
+// signInAs gives the tab the session cookie of an API client of the
+// harness, so that the browser is that player.
+func (tb *tab) signInAs(c *client) {
+	tb.t.Helper()
+	u := tb.b.h.http.URL
+	req, _ := http.NewRequest("GET", u, nil)
+	for _, ck := range c.c.Jar.Cookies(req.URL) {
+		tb.do("setting the cookie", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, network.SetCookie, network.SetCookieParams{Name: ck.Name, Value: ck.Value, URL: u, Path: "/"})
+			return err
+		}))
+	}
+}
+
+// createGame fills in the home page's form: the preset,
+// the size, the colour and the opponent ("computer", "link", "open"),
+// leaving the submission to the caller.
+func (tb *tab) createGame(preset, size, color, opponent string) {
+	tb.t.Helper()
+	tb.open("/")
+	tb.click(fmt.Sprintf(`#new-game input[name=opponent][value=%s]`, opponent))
+	tb.choose(`#new-game select[name=preset]`, preset)
+	tb.do("typing the size", chromedp.SendKeys(chromedp.CSS(`#new-game input[name=size]`), size))
+	tb.click(fmt.Sprintf(`#new-game input[name=color][value=%s]`, color))
+	if opponent == "computer" {
+		tb.choose(`#new-game select[name=level]`, "1")
+	}
+}
+
+// TestBrowserAlak6ByLink: one player creates a game by link, another joins
+// it from the link, and they play seed 002's Alak-6 game (Baljeu, 2001) by
+// clicking, each seeing the other's moves arrive without a reload, and a
+// spectator sees it all without the players' buttons. Both pages end on
+// Black's 3-0.
+func TestBrowserAlak6ByLink(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob, eve := b.user("ada"), b.user("bob"), b.user("eve")
+
+	ada.createGame("alak", "6", "x", "link")
+	ada.click(`#new-game button[type=submit]`)
+	ada.wait("the invitation", `document.querySelector('#invite-link').value.includes('?invite=')`)
+	invite := ada.eval(`document.querySelector('#invite-link').value`)
+	ada.clickTo(`#created-go`, "/g/")
+	ada.waitStatus("Waiting for an opponent")
+	if ada.eval(`document.querySelector('#invite-box').hidden`) != "false" {
+		t.Errorf("the waiting game's page does not show its creator the invitation link")
+	}
+	gamePath := ada.eval(`location.pathname`)
+
+	bob.do("opening the invitation", chromedp.Navigate(invite))
+	bob.ready()
+	bob.wait("the join button", `!document.querySelector('#join').hidden`)
+	bob.click(`#join-button`)
+	bob.waitStatus("You are White (o)")
+	if strings.Contains(bob.eval(`location.search`), "invite") {
+		t.Errorf("the invitation secret stays in the address bar after joining")
+	}
+	ada.waitStatus("Your move") // the join arrives by the stream
+	eve.open(gamePath)
+	eve.waitStatus("You are watching")
+
+	for i, m := range seedAlak6 {
+		mover, waiter := ada, bob
+		if i%2 == 1 {
+			mover, waiter = bob, ada
+		}
+		mover.wait("my turn", `document.querySelector('#status').classList.contains('yours')`)
+		if mover.count(point(m)+".target") != 1 {
+			t.Fatalf("move %d: point %s is not offered as legal%s", i+1, m, mover.state())
+		}
+		mover.play(m)
+		for _, p := range []*tab{mover, waiter} {
+			p.waitMoves(seedAlak6[:i+1]...)
+		}
+		if i == 3 {
+			// x--o/O: Black may not retake point 5 at once.
+			if ada.count(point("5")+".forbidden") != 1 || !strings.Contains(ada.eval(`document.querySelector('#board g[data-name="5"] title').textContent`), "just captured") {
+				t.Errorf("after 1 4 5 6 point 5 is not shown forbidden to Black%s", ada.state())
+			}
+		}
+	}
+	const result = "Black wins 3-0 (White has no legal move)"
+	for _, p := range []*tab{ada, bob, eve} {
+		p.waitStatus(result)
+		p.wait("the replay", `!document.querySelector('#replay').hidden`)
+		if n := p.count("#board .pt.sx"); n != 3 || p.count("#board .pt.so") != 0 {
+			t.Errorf("%s: the final board shows %d black stones and %d white, want 3 and 0", p.who, n, p.count("#board .pt.so"))
+		}
+		if p.eval(`document.querySelector('#controls').hidden`) != "true" {
+			t.Errorf("%s: the game's buttons are still shown after the end", p.who)
+		}
+	}
+	if eve.count("#controls:not([hidden])") != 0 {
+		t.Errorf("the spectator is shown the players' buttons")
+	}
+	// The replay steps back through the game.
+	bob.click(`#replay button[data-step=first]`)
+	bob.wait("the start", `document.querySelectorAll('#board .pt.sx, #board .pt.so').length === 0`)
+	bob.do("stepping with the arrow key", chromedp.KeyEvent(kb.ArrowRight))
+	bob.wait("move 1", `document.querySelector('#replay-at').textContent.startsWith('Move 1 of 15') && document.querySelectorAll('#board .pt.sx').length === 1`)
+}
+
+// TestBrowserSlide: a golf game against the computer, played by picking a
+// piece and then its target.
+func TestBrowserSlide(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada := b.user("ada")
+	ada.createGame("golf", "7", "x", "computer")
+	ada.clickTo(`#new-game button[type=submit]`, "/g/")
+	ada.waitStatus("Your move")
+	// xx---oo: the pieces on 1 and 2 can move, both to 3.
+	if ada.count("#board .pt.piece") != 2 || ada.count("#board .pt.target") != 0 {
+		t.Fatalf("at the start: %d movable pieces and %d targets, want 2 and 0%s", ada.count("#board .pt.piece"), ada.count("#board .pt.target"), ada.state())
+	}
+	ada.play("2")
+	ada.wait("the piece picked", `document.querySelector('#board g[data-name="2"] .ring.sel') !== null`)
+	if ada.count("#board .pt.target") != 1 || ada.count(point("3")+".target") != 1 {
+		t.Fatalf("the piece on 2 picked: the targets shown are not just slot 3%s", ada.state())
+	}
+	ada.play("3")
+	ada.wait("the computer's reply", `moveTexts().length === 2 && moveTexts()[0] === '2-3'`)
+	ada.waitStatus("Your move")
+	if ada.count(point("3")+".sx") != 1 || ada.count(point("2")+".sx") != 0 {
+		t.Errorf("after 2-3 the board does not show the piece on 3%s", ada.state())
+	}
+}
+
+// TestBrowserComputer: a game against the computer, whose reply appears;
+// a reload in the middle shows the same position and the game goes on;
+// a move typed on the keyboard is played, and so is one chosen with the
+// arrow keys.
+func TestBrowserComputer(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada := b.user("ada")
+	ada.createGame("alak", "9", "x", "computer")
+	ada.clickTo(`#new-game button[type=submit]`, "/g/")
+	ada.waitStatus("Your move")
+	ada.play("5")
+	ada.wait("the computer's reply", `moveTexts().length === 2`)
+	ada.waitStatus("Your move")
+	if ada.count("#board .pt.so") != 1 {
+		t.Errorf("the computer's stone is not on the board%s", ada.state())
+	}
+
+	board := `document.querySelector('#board svg').getAttribute('aria-label')`
+	before, moves := ada.eval(board), ada.eval(`moveTexts().join(' ')`)
+	ada.do("reloading", chromedp.Reload())
+	ada.ready()
+	ada.waitStatus("Your move")
+	if after := ada.eval(board); after != before {
+		t.Errorf("after a reload the board is %q, was %q", after, before)
+	}
+	if after := ada.eval(`moveTexts().join(' ')`); after != moves {
+		t.Errorf("after a reload the moves are %q, were %q", after, moves)
+	}
+
+	// The keyboard: type a legal point's number and Enter.
+	p := ada.eval(`document.querySelector('#board .pt.target').dataset.name`)
+	ada.do("typing "+p, chromedp.KeyEvent(p))
+	ada.wait("the typed point", fmt.Sprintf(`document.querySelector('#typed').textContent.includes('Typed: %s')`, p))
+	ada.do("pressing Enter", chromedp.KeyEvent("\r"))
+	ada.wait("the typed move and the reply", fmt.Sprintf(`moveTexts().length === 4 && moveTexts()[2] === %q`, p))
+	ada.waitStatus("Your move")
+
+	// The arrows move a cursor over the board, and Enter plays there.
+	ada.do("pressing an arrow", chromedp.KeyEvent(kb.ArrowLeft))
+	ada.wait("the cursor", `document.activeElement.id === 'board' && document.querySelector('#board .cursor') !== null`)
+	at, _ := strconv.Atoi(ada.eval(`document.querySelector('#board .cursor').parentElement.dataset.name`))
+	target := ada.eval(`document.querySelector('#board .pt.target').dataset.name`)
+	to, _ := strconv.Atoi(target)
+	for at != to {
+		key, step := kb.ArrowRight, 1
+		if to < at {
+			key, step = kb.ArrowLeft, -1
+		}
+		ada.do("moving the cursor", chromedp.KeyEvent(key))
+		at += step
+	}
+	ada.wait("the cursor on "+target, fmt.Sprintf(`document.querySelector('#board .cursor').parentElement.dataset.name === %q`, target))
+	ada.do("pressing Enter", chromedp.KeyEvent("\r"))
+	ada.wait("the move at the cursor and the reply", fmt.Sprintf(`moveTexts().length === 6 && moveTexts()[4] === %q`, target))
+}
+
+// TestBrowserScreenshots draws a line, a grid and a slide board mid-game
+// and checks what they show; with -update-screenshots it writes them to
+// docs/img (and a phone's view, game-phone.png).
+func TestBrowserScreenshots(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	cases := []struct {
+		file, rules, clock string
+		moves              []string
+		w, h               int64 // the window
+		check              func(tb *tab)
+	}{
+		{"game-line.png", "alak", "live:5m+3s", []string{"2", "9", "5", "4", "8", "6"}, 1000, 480, func(tb *tab) {
+			// -x-o/O-xo--: White's 6 took Black's 5, which Black may not retake.
+			if tb.count("#board .pt.forbidden") != 1 || tb.count(point("5")+".forbidden") != 1 {
+				t.Errorf("line: point 5 is not shown forbidden%s", tb.state())
+			}
+		}},
+		{"game-grid.png", "alterigo size=9x9", "days:3", []string{"E5", "D5", "D4", "E4", "F4", "E6", "F5", "D6", "E3", "C5", "C4", "F6"}, 1000, 820, func(tb *tab) {
+			if n := tb.count("#board .pt.sx") + tb.count("#board .pt.so"); n < 8 {
+				t.Errorf("grid: %d stones shown%s", n, tb.state())
+			}
+		}},
+		{"game-slide.png", "golf", "none", []string{"4-5", "8-7", "5-6", "9-8"}, 1000, 480, func(tb *tab) {
+			tb.play("3")
+			tb.wait("the piece picked", `document.querySelector('#board .ring.sel') !== null`)
+			if tb.count("#board .pt.target") == 0 {
+				t.Errorf("slide: no target shown for the piece picked%s", tb.state())
+			}
+		}},
+		{"game-phone.png", "traditional size=9", "live:3m+2s", []string{"3", "7", "5", "8", "2", "6"}, 390, 800, func(tb *tab) {
+			if tb.eval(`document.querySelector('#pass').hidden`) != "false" {
+				t.Errorf("phone: no pass button under traditional rules%s", tb.state())
+			}
+		}},
+	}
+	for _, c := range cases {
+		// Two players through the API: guests by link, or two accounts
+		// for correspondence.
+		x, o := h.client(), h.client()
+		var g CreateView
+		join := map[string]string{}
+		if strings.HasPrefix(c.clock, "days:") {
+			x.signUp("ada-" + strconv.Itoa(len(c.moves)))
+			o.signUp("bob-" + strconv.Itoa(len(c.moves)))
+			g = x.create(map[string]string{"rules": c.rules, "color": "x", "clock": c.clock, "opponent": "bob-" + strconv.Itoa(len(c.moves))})
+		} else {
+			g = x.create(map[string]string{"rules": c.rules, "color": "x", "clock": c.clock, "opponent": "link"})
+			join["invite"] = g.Invite[strings.Index(g.Invite, "=")+1:]
+		}
+		if code := o.do("POST", "/api/games/"+g.ID+"/join", join, nil); code != http.StatusOK {
+			t.Fatalf("%s: join: %d", c.file, code)
+		}
+		for i, m := range c.moves {
+			p := x
+			if i%2 == 1 {
+				p = o
+			}
+			if code, _, e := p.move(g.ID, m, i); code != http.StatusOK {
+				t.Fatalf("%s: move %d %s: %d %+v", c.file, i+1, m, code, e)
+			}
+		}
+		tb := b.user(c.file)
+		tb.do("sizing the window", chromedp.EmulateViewport(c.w, c.h))
+		tb.signInAs(x)
+		tb.open("/g/" + g.ID)
+		tb.waitStatus("Your move")
+		c.check(tb)
+		if *updateScreenshots {
+			tb.do("moving the pointer away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1, 1))
+			ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("..", "docs", "img", c.file)
+			if err := os.WriteFile(path, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s", path)
+		}
+	}
+}
+
+// TestBrowserConfirmMoves: a correspondence game between two accounts,
+// with confirm_moves set: the first click only picks the point, the
+// second plays it; the deadline is shown.
+func TestBrowserConfirmMoves(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
+	if code := ada.do("PUT", "/api/me", map[string]any{"confirm_moves": true}, nil); code != http.StatusOK {
+		t.Fatalf("setting confirm_moves: %d", code)
+	}
+	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:2", "opponent": "bob"})
+	if code := bob.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("bob accepts: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(ada)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	if clock := tb.eval(`document.querySelector('.player[data-color="x"] .clock').textContent`); !strings.HasPrefix(clock, "1 d 23 h") {
+		t.Errorf("Black's correspondence clock shows %q, want 1 d 23 h left", clock)
+	}
+	tb.play("4")
+	tb.waitStatus("4 picked")
+	if n := tb.count(point("4") + " .ghost.pending"); n != 1 || tb.eval(`moveTexts().length`) != "0" {
+		t.Fatalf("after one click: pending ghost %d, moves %s%s", n, tb.eval(`moveTexts().length`), tb.state())
+	}
+	tb.play("4")
+	tb.waitMoves("4")
+	tb.waitStatus("White to move: bob")
+}
+
+// signUp creates an account with the home page's form.
+func (tb *tab) signUp(name string) {
+	tb.t.Helper()
+	tb.open("/")
+	tb.do("filling in the sign-up form",
+		chromedp.SendKeys(chromedp.CSS(`#sign-up input[name=name]`), name),
+		chromedp.SendKeys(chromedp.CSS(`#sign-up input[name=password]`), "correct horse"))
+	tb.clickTo(`#sign-up button[type=submit]`, "/")
+	tb.wait("signed in", fmt.Sprintf(`document.body.dataset.me === %q && document.querySelector('#sign-out') !== null`, name))
+}
+
+// TestBrowserAccountsLobbyArchive: two players sign up with the form, one
+// opens a challenge in the lobby and the other takes it there; a draw is
+// offered and declined, a takeback asked and granted, and a confirmed
+// resignation ends the game, which the archive and the player's page then
+// list; a challenge by name waits under "My games" until accepted; signing
+// out.
+func TestBrowserAccountsLobbyArchive(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob := b.user("ada"), b.user("bob")
+	ada.signUp("ada")
+	bob.signUp("bob")
+
+	ada.createGame("alak", "7", "x", "open")
+	ada.clickTo(`#new-game button[type=submit]`, "/g/")
+	ada.waitStatus("Waiting for an opponent")
+	bob.open("/")
+	bob.wait("ada's challenge in the lobby", `[...document.querySelectorAll('#lobby li')].some((li) => li.textContent.includes('ada plays Black'))`)
+	bob.clickTo(`#lobby button[data-join]`, "/g/")
+	bob.waitStatus("You are White (o)")
+	ada.waitStatus("Your move")
+
+	// A draw offered and declined; a takeback asked and granted.
+	ada.click(`#draw`)
+	bob.wait("the draw offer", `!document.querySelector('#offer').hidden && document.querySelector('#offer').textContent.includes('Black offers a draw')`)
+	bob.click(`#offer button[data-act=decline]`)
+	ada.wait("the offer declined", `!document.querySelector('#draw').disabled && document.querySelector('#draw').textContent === 'Offer a draw'`)
+	bob.wait("the offer gone", `document.querySelector('#offer').hidden`)
+	ada.play("4")
+	bob.waitMoves("4")
+	ada.click(`#takeback`)
+	bob.wait("the takeback request", `document.querySelector('#offer').textContent.includes('asks to take back')`)
+	bob.click(`#offer button[data-act=accept]`)
+	for _, p := range []*tab{ada, bob} {
+		p.waitMoves()
+	}
+	ada.waitStatus("Your move")
+
+	ada.click(`#resign`)
+	ada.wait("the confirmation", `!document.querySelector('#resign-confirm').hidden`)
+	ada.click(`#resign-yes`)
+	for _, p := range []*tab{ada, bob} {
+		p.waitStatus("White wins (Black resigned)")
+	}
+
+	bob.open("/archive")
+	bob.wait("the game in the archive", `[...document.querySelectorAll('#archive-rows tr')].some((tr) => tr.textContent.includes('ada') && tr.textContent.includes('W+R'))`)
+	bob.choose(`#filter select[name=preset]`, "golf")
+	bob.click(`#filter button[type=submit]`)
+	bob.wait("no golf game", `document.querySelector('#archive-rows').textContent.includes('No finished game matches')`)
+	bob.open("/p/ada")
+	bob.wait("ada's record", `document.querySelector('#player-stats').textContent.includes('1 finished games, 0 won, 1 lost')`)
+
+	bob.open("/")
+	bob.click(`#new-game input[name=opponent][value=named]`)
+	bob.do("naming ada", chromedp.SendKeys(chromedp.CSS(`#new-game input[name=name]`), "ada"))
+	bob.clickTo(`#new-game button[type=submit]`, "/g/")
+	bob.waitStatus("Waiting for an opponent")
+	ada.open("/")
+	ada.wait("bob's challenge", `[...document.querySelectorAll('#my-games li')].some((li) => li.textContent.includes('bob') && li.querySelector('button[data-join]'))`)
+	ada.clickTo(`#my-games button[data-join]`, "/g/")
+	ada.wait("the game under way", `/You are (Black|White)/.test(statusText())`)
+	bob.wait("the game under way", `/You are (Black|White)/.test(statusText())`)
+
+	ada.clickTo(`#sign-out`, "/")
+	ada.wait("signed out", `!document.body.dataset.me && document.querySelector('#sign-in') !== null`)
+}
+
+// tap touches a point of the board with a finger (touch emulation on).
+func (tb *tab) tap(name string) {
+	tb.t.Helper()
+	xy := strings.Fields(tb.eval(fmt.Sprintf(`(() => { const r = document.querySelector('%s .hit').getBoundingClientRect(); return (r.x + r.width / 2) + ' ' + (r.y + r.height / 2) })()`, point(name))))
+	if len(xy) != 2 {
+		tb.t.Fatalf("%s: no point %s to tap%s", tb.who, name, tb.state())
+	}
+	x, _ := strconv.ParseFloat(xy[0], 64)
+	y, _ := strconv.ParseFloat(xy[1], 64)
+	tb.do("tapping "+name, chromedp.TapXY(x, y))
+}
+
+// TestBrowserTouch: on a phone's screen with touch, a tap plays a point
+// and the computer answers.
+func TestBrowserTouch(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	guest := h.client()
+	g := guest.create(map[string]string{"rules": "alak size=8", "color": "x", "opponent": "computer:level:1"})
+	tb := b.user("phone")
+	tb.do("a phone's screen", chromedp.EmulateViewport(390, 800, chromedp.EmulateTouch, chromedp.EmulateMobile))
+	tb.signInAs(guest)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	if w := tb.eval(`document.documentElement.scrollWidth`); w != "390" {
+		t.Errorf("the game page is %s pixels wide on a 390-pixel screen", w)
+	}
+	tb.tap("3")
+	tb.wait("the tapped move and the reply", `moveTexts().length === 2 && moveTexts()[0] === '3'`)
+	tb.waitStatus("Your move")
+}
+
+// TestBrowserReconnect: the server drops the page's connections, the
+// opponent moves meanwhile, and the page catches up by itself (the event
+// stream reopens with Last-Event-ID).
+func TestBrowserReconnect(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	x, o := h.client(), h.client()
+	g := x.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "link"})
+	if code := o.do("POST", "/api/games/"+g.ID+"/join", map[string]string{"invite": g.Invite[strings.Index(g.Invite, "=")+1:]}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(x)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	tb.play("2")
+	tb.waitMoves("2")
+	tb.b.h.http.CloseClientConnections()
+	tb.wait("the lost connection", `document.querySelector('#game').classList.contains('offline')`)
+	if code, _, e := o.move(g.ID, "6", 1); code != http.StatusOK {
+		t.Fatalf("White's move: %d %+v", code, e)
+	}
+	tb.waitMoves("2", "6")
+	tb.wait("the connection back", `!document.querySelector('#game').classList.contains('offline')`)
+	tb.waitStatus("Your move")
+}

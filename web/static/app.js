@@ -1,1 +1,0 @@
-// The page's script: see the web package.

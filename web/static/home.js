@@ -1,0 +1,216 @@
+// The home page: the create form, my games, the lobby, the account.
+
+import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
+
+const signedIn = me() !== '' && !('guest' in document.body.dataset);
+const form = $('#new-game');
+const presetSel = form.elements.preset;
+
+const preset = () => presetSel.selectedOptions[0];
+const defaults = () => JSON.parse(preset().dataset.values);
+const radio = (name) => form.querySelector(`input[name="${name}"]:checked`).value;
+
+// The form follows the choices: the sub-fields of the opponent and the
+// clock chosen, the options the preset takes with its values, the size's
+// hint.
+function follow() {
+  for (const sub of form.querySelectorAll('.sub')) {
+    sub.hidden = sub.dataset.for !== radio(sub.parentElement.querySelector('input[type=radio]').name);
+  }
+  const applies = preset().dataset.applies.split(' ');
+  const opt = (n) => form.elements['opt-' + n];
+  for (const row of form.querySelectorAll('.opt')) {
+    const n = row.dataset.option;
+    let on = applies.includes(n);
+    if (n === 'passes') on = on && opt('pass') && opt('pass').value === 'on' && applies.includes('pass');
+    if (n === 'komi') on = on && opt('score').value !== 'none' && (applies.includes('score'));
+    row.hidden = !on;
+  }
+  const grid = preset().dataset.shape === 'grid';
+  const size = form.elements.size;
+  size.placeholder = preset().dataset.size;
+  size.inputMode = grid ? 'text' : 'numeric';
+  $('#size-help').textContent = grid ? 'Columns x rows, up to 19x19 (9x9, 5x5, 13x9); a single number is a line.'
+    : preset().dataset.shape === 'slide' ? 'Slots on the line, 3 to 64 (the start layout follows).' : 'Points on the line, 1 to 64 (the mail server played 7 to 26).';
+}
+
+// setPreset puts the preset's values into the option fields.
+function setPreset() {
+  const d = defaults();
+  for (const [k, v] of Object.entries(d)) {
+    const f = form.elements['opt-' + k];
+    if (f) f.value = v;
+  }
+  form.elements.size.value = '';
+  follow();
+}
+
+// rulesText writes the rules as POST /api/games takes them: the preset
+// and the options changed from it.
+function rulesText() {
+  const d = defaults(), parts = [presetSel.value];
+  const size = form.elements.size.value.trim().toLowerCase().replace(/[×*]/g, 'x');
+  if (size && size !== d.size) parts.push('size=' + size);
+  for (const row of form.querySelectorAll('.opt')) {
+    const n = row.dataset.option, v = form.elements['opt-' + n].value.trim();
+    if (!row.hidden && v !== '' && v !== d[n]) parts.push(`${n}=${v}`);
+  }
+  return parts.join(' ');
+}
+
+form.addEventListener('change', (e) => (e.target === presetSel ? setPreset() : follow()));
+if (!signedIn) {
+  for (const r of form.querySelectorAll('[data-account]')) {
+    r.disabled = true;
+    r.parentElement.classList.add('off');
+  }
+  $('#account-note').hidden = false;
+}
+setPreset();
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const err = $('#new-error');
+  err.textContent = '';
+  let opponent = radio('opponent');
+  if (opponent === 'computer') opponent = 'computer:level:' + form.elements.level.value;
+  if (opponent === 'named') opponent = form.elements.name.value.trim();
+  if (!opponent) {
+    err.textContent = 'Write the name of the player you challenge.';
+    return;
+  }
+  let clock = radio('clock');
+  if (clock === 'live') clock = `live:${form.elements.minutes.value}m+${form.elements.increment.value}s`;
+  if (clock === 'days') clock = 'days:' + form.elements.days.value;
+  const button = form.querySelector('button[type=submit]');
+  button.disabled = true;
+  try {
+    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent });
+    if (!data.invite) {
+      location.href = '/g/' + data.id;
+      return;
+    }
+    localStorage.setItem('invite:' + data.id, data.invite);
+    $('#invite-link').value = data.invite;
+    $('#created-go').href = '/g/' + data.id;
+    form.hidden = true;
+    $('#created').hidden = false;
+    $('#invite-link').select();
+  } catch (x) {
+    err.textContent = x.message;
+  } finally {
+    button.disabled = false;
+  }
+});
+$('#copy-link').addEventListener('click', () => copyInput($('#invite-link'), $('#copy-link')));
+
+// Lists of games.
+function gameRow(g, extra) {
+  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) || 'open seat'}`).join(' · ');
+  return el('li', { class: g.my_turn ? 'my-turn' : '' },
+    el('a', { href: '/g/' + g.id }, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) })),
+    el('br'), el('small', { text: opp }), ' ', extra || '');
+}
+
+function list(items, empty) {
+  return items.length ? el('ul', { class: 'games-list' }, ...items) : el('p', { class: 'muted', text: empty });
+}
+
+async function loadMine() {
+  const box = $('#my-list');
+  if (!box) return;
+  try {
+    const { data } = await api('GET', '/api/me/games');
+    const now = data.games.map((g) => gameRow(g, el('small', {
+      class: g.my_turn ? 'tag' : 'muted',
+      text: g.state === 'waiting' ? 'waiting for an opponent' : (g.my_turn ? 'your turn' : 'their turn') + (g.deadline ? ' · ' + timeLeft(g.deadline) + ' left' : ''),
+    })));
+    const ch = data.challenges.map((g) => gameRow(g, el('span', { class: 'actions' },
+      el('button', { type: 'button', 'data-join': g.id, text: 'Accept' }), ' ',
+      el('button', { type: 'button', 'data-decline': g.id, text: 'Decline' }))));
+    const done = data.finished.slice(0, 10).map((g) => gameRow(g, el('small', { class: 'muted', text: resultWords(g) })));
+    box.replaceChildren(list(now, 'No game under way.'),
+      ...(ch.length ? [el('h3', { text: 'Challenges to you' }), list(ch, '')] : []),
+      ...(done.length ? [el('h3', { text: 'Finished' }), list(done, '')] : []));
+  } catch (x) {
+    box.replaceChildren(el('p', { class: 'error', text: x.message }));
+  }
+}
+
+async function loadLobby() {
+  const box = $('#lobby');
+  try {
+    const { data } = await api('GET', '/api/lobby');
+    const rows = data.games.map((g) => {
+      const seat = g.players.x && g.players.x.name ? 'x' : 'o';
+      const who = g.players[seat].name;
+      const mine = who === me();
+      const b = mine ? el('button', { type: 'button', 'data-decline': g.id, text: 'Withdraw' })
+        : el('button', { type: 'button', 'data-join': g.id, disabled: !signedIn, title: signedIn ? `play ${colorName(seat === 'x' ? 'o' : 'x')}` : 'sign in to join', text: 'Join' });
+      return el('li', {}, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) }),
+        el('br'), el('small', { text: `${who} plays ${colorName(seat)}` }), ' ', b);
+    });
+    box.replaceChildren(list(rows, 'No open challenge. Create one: opponent “Anyone”.'));
+  } catch (x) {
+    box.replaceChildren(el('p', { class: 'error', text: x.message }));
+  }
+}
+
+document.addEventListener('click', async (e) => {
+  const b = e.target.closest('button[data-join], button[data-decline]');
+  if (!b) return;
+  b.disabled = true;
+  const id = b.dataset.join || b.dataset.decline;
+  try {
+    await api('POST', `/api/games/${id}/${b.dataset.join ? 'join' : 'decline'}`, {});
+    if (b.dataset.join) location.href = '/g/' + id;
+    else { loadMine(); loadLobby(); }
+  } catch (x) {
+    b.disabled = false;
+    b.after(el('small', { class: 'error', role: 'alert', text: ' ' + x.message }));
+  }
+});
+
+// Accounts.
+function accountForm(sel, path) {
+  const f = $(sel);
+  if (!f) return;
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const err = $('.error', f);
+    err.textContent = '';
+    try {
+      await api('POST', path, { name: f.elements.name.value.trim(), password: f.elements.password.value });
+      location.href = '/';
+    } catch (x) {
+      err.textContent = x.message;
+    }
+  });
+}
+accountForm('#sign-in', '/api/login');
+accountForm('#sign-up', '/api/accounts');
+
+const settings = $('#settings');
+if (settings) {
+  settings.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const err = $('.error', settings), saved = $('.saved', settings);
+    err.textContent = saved.textContent = '';
+    try {
+      await api('PUT', '/api/me', { confirm_moves: settings.elements.confirm_moves.checked, email: settings.elements.email.value.trim() });
+      saved.textContent = 'Saved.';
+    } catch (x) {
+      err.textContent = x.message;
+    }
+  });
+}
+
+loadMine();
+loadLobby();
+nextGame();
+setInterval(() => {
+  if (document.visibilityState === 'visible') {
+    loadLobby();
+    loadMine();
+  }
+}, 15000);
