@@ -354,7 +354,7 @@ func (pos *Position) placeLine(p int) error {
 	}
 	c := pos.toMove
 	oldMe, oldOp := pos.st[c], pos.st[c^1]
-	me, op, capt, lost, ok := e.placeBits(oldMe, oldOp, p)
+	me, op, capt, lost, ok := e.ln.Place(oldMe, oldOp, p)
 	if !ok {
 		return fmt.Errorf("point %d: %w", p+1, ErrSuicide)
 	}
@@ -375,7 +375,7 @@ func (pos *Position) placeLine(p int) error {
 			if bits.OnesCount64(capt) == 1 {
 				// Simple ko: the recapture is forbidden only if it would
 				// bring back the board as it was before this move.
-				if bop, bme, _, _, ok := e.placeBits(op, me, bits.TrailingZeros64(capt)); ok && bme == oldMe && bop == oldOp {
+				if bop, bme, _, _, ok := e.ln.Place(op, me, bits.TrailingZeros64(capt)); ok && bme == oldMe && bop == oldOp {
 					pos.forbid = capt
 				}
 			}
@@ -406,7 +406,7 @@ func (pos *Position) placeStays(p int) bool {
 	}
 	c := pos.toMove
 	me, op := pos.st[c]|bit, pos.st[c^1]
-	capt := e.capturesFlat(op, me, bit)
+	capt := e.ln.CapturesFlat(op, me, bit)
 	op &^= capt
 	pos.placed(c, p, me, op)
 	pos.removed, pos.forbid = capt, 0
@@ -437,7 +437,7 @@ func (pos Position) playSlide(m Move) (Position, error) {
 	if empty>>to&1 == 0 {
 		return pos, fmt.Errorf("move %v: %w (slot %d is occupied)", m, ErrUnreachable, to+1)
 	}
-	if l, r := e.slideTargets(empty, from); to != l && to != r {
+	if l, r := e.ln.SlideTargets(empty, from); to != l && to != r {
 		return pos, fmt.Errorf("move %v: %w", m, ErrUnreachable)
 	}
 	nst, capt, lost := e.slide(pos.st, c, from, to)
@@ -537,7 +537,7 @@ func (pos Position) LegalMoves(buf []Move) []Move {
 		empty := e.mask &^ (pos.st[Black] | pos.st[White])
 		for set := pos.st[pos.toMove]; set != 0; set &= set - 1 {
 			from := bits.TrailingZeros64(set)
-			l, r := e.slideTargets(empty, from)
+			l, r := e.ln.SlideTargets(empty, from)
 			if l >= 0 {
 				buf = append(buf, Slide(from, l))
 			}
@@ -572,11 +572,10 @@ func (pos Position) Mirror() Position {
 	if pos.g != nil {
 		return pos.mirrorGrid()
 	}
-	n := pos.e.n
-	rev := func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) }
+	n, ln := pos.e.n, &pos.e.ln
 	m := pos
-	m.st = [2]uint64{rev(pos.st[Black]), rev(pos.st[White])}
-	m.forbid, m.removed = rev(pos.forbid), rev(pos.removed)
+	m.st = [2]uint64{ln.Rev(pos.st[Black]), ln.Rev(pos.st[White])}
+	m.forbid, m.removed = ln.Rev(pos.forbid), ln.Rev(pos.removed)
 	m.hash = hashRun(Black, m.st[Black]) ^ hashRun(White, m.st[White])
 	m.last = mirrorMove(pos.last, func(p int) int { return n - 1 - p })
 	return m
