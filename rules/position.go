@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+
+	"alak/rules/bitline"
 )
 
 // Reason says why a game ended.
@@ -572,10 +574,11 @@ func (pos Position) Mirror() Position {
 	if pos.g != nil {
 		return pos.mirrorGrid()
 	}
-	n, ln := pos.e.n, &pos.e.ln
+	n := pos.e.n
+	rev := func(x uint64) uint64 { return bitline.Rev(x, n) }
 	m := pos
-	m.st = [2]uint64{ln.Rev(pos.st[Black]), ln.Rev(pos.st[White])}
-	m.forbid, m.removed = ln.Rev(pos.forbid), ln.Rev(pos.removed)
+	m.st = [2]uint64{rev(pos.st[Black]), rev(pos.st[White])}
+	m.forbid, m.removed = rev(pos.forbid), rev(pos.removed)
 	m.hash = hashRun(Black, m.st[Black]) ^ hashRun(White, m.st[White])
 	m.last = mirrorMove(pos.last, func(p int) int { return n - 1 - p })
 	return m

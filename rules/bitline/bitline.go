@@ -73,9 +73,6 @@ func (l *Line) Mask() uint64 { return l.mask }
 // Edge reports whether the ends are not liberties.
 func (l *Line) Edge() bool { return l.edge }
 
-// Own returns the own-liberty rule.
-func (l *Line) Own() Own { return l.own }
-
 // LeftRun returns the points of run that extend leftwards (towards point 0)
 // from the point next to bit, and whether the run is closed on that side:
 // the point beyond it is in wall, or it reaches the end of the line and the
@@ -238,16 +235,33 @@ func (l *Line) Slide(me, op uint64, from, to int) (nme, nop, capt, lost uint64) 
 	return me &^ lost, op, capt, lost
 }
 
-// Rev returns the word x read from the other end of the line: point i goes
-// to point n-1-i (the mirror image).
-func (l *Line) Rev(x uint64) uint64 { return bits.Reverse64(x) >> (64 - l.n) }
+// Territory returns the empty points of the line that x's stones alone
+// border, and those that o's alone border: each run of empty points whose
+// neighbours are stones of one colour only (the ends border no one).
+func (l *Line) Territory(x, o uint64) (tx, to uint64) {
+	for rem := l.mask &^ (x | o); rem != 0; {
+		lo := rem & -rem
+		up := (rem + lo) &^ rem // the point just past the run (0 past the 64th point)
+		run := (up - lo) & rem
+		rem &^= run
+		nb := (lo>>1 | up) & l.mask
+		bx, bo := nonzero(nb&x), nonzero(nb&o)
+		tx |= run & -(bx &^ bo)
+		to |= run & -(bo &^ bx)
+	}
+	return tx, to
+}
 
-// Rev2 is Rev for a word of n 2-bit cells, cell i in bits 2i and 2i+1 (a
-// line of up to 32 points): cell i goes to cell n-1-i, its two bits in
-// their order.
-func (l *Line) Rev2(x uint64) uint64 {
+// Rev returns the low n bits of x (1 <= n <= 64) in reverse order: point
+// i goes to point n-1-i, the mirror image of a word of a line of n points
+// (and the half turn of a grid of n points numbered row by row).
+func Rev(x uint64, n int) uint64 { return bits.Reverse64(x) >> (64 - n) }
+
+// Rev2 is Rev for a word of n 2-bit cells (1 <= n <= 32), cell i in bits 2i
+// and 2i+1: cell i goes to cell n-1-i, its two bits in their order.
+func Rev2(x uint64, n int) uint64 {
 	const even = 0x5555555555555555
-	r := bits.Reverse64(x) >> (64 - 2*l.n) // each cell's bits swapped
+	r := bits.Reverse64(x) >> (64 - 2*n) // each cell's bits swapped
 	return (r>>1)&even | (r&even)<<1
 }
 

@@ -497,13 +497,72 @@ func TestRuns(t *testing.T) {
 	}
 }
 
+// TestTerritory checks Territory on the seed's words and against a
+// reference that walks every board of up to 8 points.
+func TestTerritory(t *testing.T) {
+	cases := []struct {
+		line, source string
+		x, o         string // the territory of each, marked *
+	}{
+		{"-x-x-", "S0 traditional rule 6: empty spaces between your own pieces (& the two edges)", "*-*-*", ""},
+		{"-----", "docs/rules.md: an empty run between two ends belongs to no one", "", ""},
+		{"x--o-", "S0: a run bordered by both colours is no one's", "", "----*"},
+		{"-o-ox--", "S0 rule 6: runs between one colour's stones, or its stone and an end", "-----**", "*-*----"},
+	}
+	for _, tc := range cases {
+		l := New(len(tc.line), true, OwnIllegal, SelfOff)
+		x, o := board(tc.line)
+		tx, to := l.Territory(x, o)
+		if tx != points(tc.x, '*') || to != points(tc.o, '*') {
+			t.Errorf("%s (%s): territory %b and %b, want %b and %b", tc.line, tc.source, tx, to, points(tc.x, '*'), points(tc.o, '*'))
+		}
+	}
+	for n := 1; n <= 8; n++ {
+		l := New(n, true, OwnStays, SelfOff)
+		eachBoard(n, func(cells []byte) {
+			var want [3]uint64
+			for lo := 0; lo < n; {
+				if cells[lo] != 0 {
+					lo++
+					continue
+				}
+				hi := lo
+				for hi < n && cells[hi] == 0 {
+					hi++
+				}
+				var by [3]bool
+				if lo > 0 {
+					by[cells[lo-1]] = true
+				}
+				if hi < n {
+					by[cells[hi]] = true
+				}
+				for c := 1; c <= 2; c++ {
+					if by[c] && !by[3-c] {
+						want[c] |= (1<<hi - 1) &^ (1<<lo - 1)
+					}
+				}
+				lo = hi
+			}
+			x, o := words(cells)
+			if tx, to := l.Territory(x, o); tx != want[1] || to != want[2] {
+				t.Fatalf("%s: territory %b and %b, want %b and %b", diagram(n, x, o), tx, to, want[1], want[2])
+			}
+		})
+	}
+	// The last point of a 64-point line: the carry leaves the word.
+	l := New(64, true, OwnStays, SelfOff)
+	if tx, to := l.Territory(1<<62, 0); tx != 1<<63|1<<62-1 || to != 0 {
+		t.Errorf("64 points, x on 63: territory %x and %x", tx, to)
+	}
+}
+
 // TestRev checks the mirror images against a point-by-point reversal.
 func TestRev(t *testing.T) {
 	rng := xorshift(7)
 	for n := 1; n <= 64; n++ {
-		l := New(n, true, OwnStays, SelfOff)
 		for range 100 {
-			x := rng.next() & l.Mask()
+			x := rng.next() >> (64 - n)
 			var want, want2 uint64
 			for i := range n {
 				want |= x >> i & 1 << (n - 1 - i)
@@ -511,7 +570,7 @@ func TestRev(t *testing.T) {
 					want2 |= x >> (2 * i) & 3 << (2 * (n - 1 - i))
 				}
 			}
-			if got := l.Rev(x); got != want {
+			if got := Rev(x, n); got != want {
 				t.Fatalf("n=%d: Rev(%b) = %b, want %b", n, x, got, want)
 			}
 			if n <= 32 {
@@ -520,7 +579,7 @@ func TestRev(t *testing.T) {
 				for i := range n {
 					want2 |= x >> (2 * i) & 3 << (2 * (n - 1 - i))
 				}
-				if got := l.Rev2(x); got != want2 {
+				if got := Rev2(x, n); got != want2 {
 					t.Fatalf("n=%d: Rev2(%b) = %b, want %b", n, x, got, want2)
 				}
 			}

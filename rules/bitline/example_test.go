@@ -19,9 +19,8 @@ func ExampleLine_Place() {
 }
 
 // The mirror image of a word: the line read from the other end.
-func ExampleLine_Rev() {
-	l := bitline.New(6, true, bitline.OwnStays, bitline.SelfOff)
-	fmt.Printf("%06b\n", l.Rev(0b000011))
+func ExampleRev() {
+	fmt.Printf("%06b\n", bitline.Rev(0b000011, 6)) // xx---- to ----xx
 	// Output:
 	// 110000
 }
