@@ -105,9 +105,6 @@ func (pos Position) Points() int {
 // ToMove returns the player to move.
 func (pos Position) ToMove() Color { return pos.toMove }
 
-// LastMove returns the move that led to the position, NoMove at the start.
-func (pos Position) LastMove() Move { return pos.last }
-
 // Ply returns the number of moves played since the start position.
 func (pos Position) Ply() int { return int(pos.ply) }
 
@@ -592,28 +589,4 @@ func mirrorMove(m Move, f func(int) int) Move {
 		return Place(f(int(m)))
 	}
 	return m
-}
-
-// Canonical returns the smaller of the position and its mirror image (by
-// stones, then forbidden points) and whether it is the mirror. Both have the
-// same game-theoretic value, so tables can be keyed by the canonical form.
-func (pos Position) Canonical() (Position, bool) {
-	m := pos.Mirror()
-	if pos.g != nil {
-		if m.g.less(pos.g, pos.e.n) {
-			return m, true
-		}
-		return pos, false
-	}
-	a := [3]uint64{pos.st[Black], pos.st[White], pos.forbid}
-	b := [3]uint64{m.st[Black], m.st[White], m.forbid}
-	for i := range a {
-		if a[i] != b[i] {
-			if b[i] < a[i] {
-				return m, true
-			}
-			return pos, false
-		}
-	}
-	return pos, false
 }
