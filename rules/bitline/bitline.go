@@ -4,7 +4,7 @@ import "math/bits"
 
 // Own says what becomes of the mover's run left without a liberty by a
 // placement (after the enemy runs it captures are removed, except under
-// OwnRemovedTogether). The values are those of rules.OwnLiberty.
+// OwnRemovedTogether): rules.OwnLiberty, as rules.Bitline maps it.
 type Own uint8
 
 // Own-liberty rules.
@@ -15,8 +15,8 @@ const (
 	OwnRemovedTogether            // the run is removed with the captured runs, which do not give it a liberty
 )
 
-// Self says whether a slide can lose the moved piece. The values are those
-// of rules.SelfCapture.
+// Self says whether a slide can lose the moved piece: rules.SelfCapture,
+// as rules.Bitline maps it.
 type Self uint8
 
 // Self-capture rules of sliding games.
@@ -77,7 +77,8 @@ func (l *Line) Edge() bool { return l.edge }
 // from the point next to bit, and whether the run is closed on that side:
 // the point beyond it is in wall, or it reaches the end of the line and the
 // ends are not liberties. When the point next to bit is not in run, the run
-// is empty and closed exactly when that point is in wall.
+// is empty, closed when that point is in wall (or, past the end of the
+// line, when the ends are not liberties).
 func (l *Line) LeftRun(run, wall, bit uint64) (uint64, bool) {
 	below := bit - 1
 	x := ^run & below
