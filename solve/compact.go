@@ -105,8 +105,9 @@ func (g *cgeo) unword(k uint64) (b, w, f uint64, white bool) {
 func (g *cgeo) rev(x uint64) uint64 { return bitline.Rev(x, g.n) }
 
 // mirror returns the state word of the mirror image of the state k: its
-// 2-bit cells in reverse order.
-func (g *cgeo) mirror(k uint64) uint64 { return bitline.Rev2(k&g.cells, g.n) | k&^g.cells }
+// 2-bit cells in reverse order (Rev2 drops the bits above them), the player
+// to move and the used mark kept.
+func (g *cgeo) mirror(k uint64) uint64 { return bitline.Rev2(k, g.n) | k&(cOcc|cWhite) }
 
 // canon returns the state word of (b, w, f) or of its mirror image, the
 // smaller, and whether the state is the smaller one (or symmetric).

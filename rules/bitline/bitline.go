@@ -253,13 +253,15 @@ func (l *Line) Territory(x, o uint64) (tx, to uint64) {
 	return tx, to
 }
 
-// Rev returns the low n bits of x (1 <= n <= 64) in reverse order: point
-// i goes to point n-1-i, the mirror image of a word of a line of n points
-// (and the half turn of a grid of n points numbered row by row).
+// Rev returns the low n bits of x (1 <= n <= 64) in reverse order, the
+// bits above them dropped: point i goes to point n-1-i, the mirror image of
+// a word of a line of n points (and the half turn of a grid of n points
+// numbered row by row).
 func Rev(x uint64, n int) uint64 { return bits.Reverse64(x) >> (64 - n) }
 
 // Rev2 is Rev for a word of n 2-bit cells (1 <= n <= 32), cell i in bits 2i
-// and 2i+1: cell i goes to cell n-1-i, its two bits in their order.
+// and 2i+1: cell i goes to cell n-1-i, its two bits in their order, and the
+// bits above the cells are dropped.
 func Rev2(x uint64, n int) uint64 {
 	const even = 0x5555555555555555
 	r := bits.Reverse64(x) >> (64 - 2*n) // each cell's bits swapped
