@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -261,12 +260,28 @@ func TestWrapperScriptKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Killed: gone, or a zombie waiting for a parent that reaps (in a
-	// container the first process may not).
-	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
-			t.Errorf("the script's child %d is still running: state %s", pid, f[2])
+	// container the first process may not). A SIGKILL takes effect at once
+	// but the process may still be seen running for a moment: look again
+	// for up to 10 s.
+	state := func() string {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return "gone"
 		}
-	} else if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) && !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the script's child %d is still there: %v", pid, err)
+		// The state follows the command name in parentheses.
+		if i := strings.LastIndexByte(string(stat), ')'); i >= 0 {
+			if f := strings.Fields(string(stat)[i+1:]); len(f) > 0 {
+				return f[0]
+			}
+		}
+		return "?"
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for st := state(); st != "gone" && st != "Z" && st != "X"; st = state() {
+		if time.Now().After(deadline) {
+			t.Errorf("the script's child %d is still running: state %s", pid, st)
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

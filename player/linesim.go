@@ -4,21 +4,21 @@ import (
 	"math/bits"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 // lineSim plays random games on a line under placement rules straight on
 // the bitboards, without building a Position per move: it is the playouts'
 // fast path, about ten times quicker than Position.Play, whose hashing,
-// bookkeeping and end test a throw-away game does not need. It follows the
-// kernel's placement, capture and own-liberty rules and the forbidden points
-// of KoCaptured; a test checks it move by move against the kernel. Rules it
+// bookkeeping and end test a throw-away game does not need. Its placements
+// are the kernel's own (bitline.Line.Place, with the forbidden points of
+// KoCaptured); a test checks it move by move against the kernel. Rules it
 // does not cover (passing, simple ko, counts other than stones) go through
 // the kernel (see lineSimFor).
 type lineSim struct {
-	mask      uint64
-	top       uint64 // the bit of the last point
-	edge      bool   // the ends are not liberties
-	own       rules.OwnLiberty
+	ln        bitline.Line
+	open      bool // every empty point that is not forbidden is legal (not OwnIllegal)
+	stays     bool // the mover's stones always stay (OwnStays)
 	captured  bool // KoCaptured: the points just captured are forbidden
 	unchanged bool // a placement that leaves the board unchanged loses
 	counted   bool // the end is counted (stones); otherwise only wins by rule count
@@ -33,85 +33,15 @@ func lineSimFor(r rules.Rules) (lineSim, bool) {
 	if r.Scoring != rules.ScoreStones && r.Scoring != rules.ScoreNone {
 		return lineSim{}, false
 	}
-	n := r.Width
+	ln, ok := rules.Bitline(r)
+	if !ok {
+		return lineSim{}, false
+	}
 	return lineSim{
-		mask: ^uint64(0) >> (64 - n), top: 1 << (n - 1), edge: r.EdgeCapture, own: r.Own,
+		ln: ln, open: r.Own != rules.OwnIllegal, stays: r.Own == rules.OwnStays,
 		captured: r.Ko == rules.KoCaptured, unchanged: r.UnchangedLoses,
 		counted: r.Scoring == rules.ScoreStones, komi: r.Komi,
 	}, true
-}
-
-// leftRun returns the points of run extending towards point 0 from the
-// point next to bit, and whether the run is closed on that side (by a point
-// of wall, or by the end when the ends are not liberties).
-func (s *lineSim) leftRun(run, wall, bit uint64) (uint64, bool) {
-	below := bit - 1
-	x := ^run & below
-	if x == 0 {
-		return below, s.edge
-	}
-	hb := uint64(1) << (63 - bits.LeadingZeros64(x))
-	return below &^ (hb<<1 - 1), wall&hb != 0
-}
-
-// rightRun is leftRun towards the last point.
-func (s *lineSim) rightRun(run, wall, bit uint64) (uint64, bool) {
-	above := s.mask &^ (bit<<1 - 1)
-	x := ^run & above
-	if x == 0 {
-		return above, s.edge
-	}
-	lb := x & -x
-	return above & (lb - 1), wall&lb != 0
-}
-
-// place puts a stone of the mover (me) on the empty point bit, the
-// opponent's stones being op, and returns both sides' stones after captures
-// and the own-liberty rule, the points captured, and ok false when the move
-// is suicide under OwnIllegal.
-func (s *lineSim) place(me, op, bit uint64) (nme, nop, capt uint64, ok bool) {
-	me |= bit
-	if op&(bit>>1) != 0 {
-		if run, closed := s.leftRun(op, me, bit); closed {
-			capt |= run
-		}
-	}
-	if op&(bit<<1) != 0 {
-		if run, closed := s.rightRun(op, me, bit); closed {
-			capt |= run
-		}
-	}
-	var lost uint64
-	if s.own != rules.OwnStays {
-		wall := op &^ capt
-		if s.own == rules.OwnRemovedTogether {
-			wall = op
-		}
-		lrun, lc := s.leftRun(me, wall, bit)
-		rrun, rc := s.rightRun(me, wall, bit)
-		if lc && rc {
-			if s.own == rules.OwnIllegal {
-				return me, op, 0, false
-			}
-			lost = lrun | bit | rrun
-		}
-	}
-	return me &^ lost, op &^ capt, capt, true
-}
-
-// legal returns the points the mover may place on.
-func (s *lineSim) legal(me, op, forbid uint64) uint64 {
-	cand := s.mask &^ (me | op | forbid)
-	if s.own != rules.OwnIllegal {
-		return cand
-	}
-	for set := cand; set != 0; set &= set - 1 {
-		bit := set & -set
-		if _, _, _, ok := s.place(me, op, bit); !ok {
-			cand &^= bit
-		}
-	}
-	return cand
 }
 
 // run plays a random game from the stones black and white, forbidden
@@ -123,16 +53,27 @@ func (s *lineSim) run(black, white, forbid uint64, toMove rules.Color, rng *fast
 	if toMove == rules.White {
 		me, op = white, black
 	}
-	if !s.unchanged && s.own != rules.OwnIllegal {
+	if !s.unchanged && s.open {
 		// The common case (alak): every empty point that is not forbidden
-		// is legal and no move loses at once.
+		// is legal and no move loses at once. Where the mover's stones
+		// always stay, a placement is its captures, found without
+		// branches as the kernel's fast path finds them.
+		mask := s.ln.Mask()
 		for range limit {
-			pts := s.mask &^ (me | op | forbid)
+			pts := mask &^ (me | op | forbid)
 			if pts == 0 {
 				return s.result(me, op, toMove, true)
 			}
-			bit := uint64(1) << nthBit(pts, rng.n(bits.OnesCount64(pts)))
-			nme, nop, capt, _ := s.place(me, op, bit)
+			p := nthBit(pts, rng.n(bits.OnesCount64(pts)))
+			var nme, nop, capt uint64
+			if s.stays {
+				bit := uint64(1) << p
+				nme = me | bit
+				capt = s.ln.CapturesFlat(op, nme, bit)
+				nop = op &^ capt
+			} else {
+				nme, nop, capt, _, _ = s.ln.Place(me, op, p)
+			}
 			forbid = 0
 			if s.captured {
 				forbid = capt
@@ -143,18 +84,18 @@ func (s *lineSim) run(black, white, forbid uint64, toMove rules.Color, rng *fast
 		return s.result(me, op, toMove, false)
 	}
 	for range limit {
-		pts := s.legal(me, op, forbid)
+		pts := s.ln.Legal(me, op, forbid)
 		if pts == 0 {
 			return s.result(me, op, toMove, true)
 		}
 		var nme, nop, capt uint64
 		for {
-			bit := uint64(1) << nthBit(pts, rng.n(bits.OnesCount64(pts)))
-			nme, nop, capt, _ = s.place(me, op, bit)
+			p := nthBit(pts, rng.n(bits.OnesCount64(pts)))
+			nme, nop, capt, _, _ = s.ln.Place(me, op, p)
 			if !s.unchanged || nme != me || nop != op {
 				break
 			}
-			if pts &^= bit; pts == 0 {
+			if pts &^= 1 << p; pts == 0 {
 				// Every move leaves the board unchanged: the mover loses.
 				return playoutResult{-sideSign(toMove), true}
 			}

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -41,7 +42,11 @@ func randomGames(t testing.TB, r rules.Rules, n, maxLen int, seed uint64, f func
 
 // TestLineSimMatchesKernel checks the playouts' bitboard simulator against
 // the kernel (Position.LegalPoints and Position.Play) in every position of
-// random games, for every placement rule set on a line it covers.
+// random games, for every placement rule set on a line it covers: the
+// primitives it plays with (bitline.Line.Legal and Place, of the Line
+// rules.Bitline builds) and the forbidden points it keeps. The primitives
+// themselves are checked against the seeds and a reference in
+// rules/bitline.
 func TestLineSimMatchesKernel(t *testing.T) {
 	for _, spec := range []string{
 		"alak", "alak size=7", "alak edge=off", "alak own=illegal", "alak own=removed",
@@ -63,7 +68,7 @@ func TestLineSimMatchesKernel(t *testing.T) {
 					me, op = white, black
 				}
 				want, _ := pos.LegalPoints()
-				got := sim.legal(me, op, forbid)
+				got := sim.ln.Legal(me, op, forbid)
 				if pos.Over() {
 					if got != 0 && !(pos.Outcome().Reason == rules.Unchanged) {
 						t.Fatalf("%v: game over (%v) but the simulator has moves %b", pos, pos.Outcome(), got)
@@ -74,14 +79,13 @@ func TestLineSimMatchesKernel(t *testing.T) {
 					t.Fatalf("%v %c: legal points %b, kernel %b", pos, pos.ToMove().Symbol(), got, want)
 				}
 				for set := want; set != 0; set &= set - 1 {
-					bit := set & -set
-					p := nthBit(bit, 0)
+					p := bits.TrailingZeros64(set)
 					next, err := pos.Play(rules.Place(p))
 					if err != nil {
 						t.Fatal(err)
 					}
 					nb, nw, nf, _ := next.Line()
-					nme, nop, capt, _ := sim.place(me, op, bit)
+					nme, nop, capt, _, _ := sim.ln.Place(me, op, p)
 					wme, wop := nb, nw
 					if pos.ToMove() == rules.White {
 						wme, wop = nw, nb

@@ -321,11 +321,11 @@ func (pos Position) deadChain() int {
 	for c := Black; c <= White; c++ {
 		for set := pos.st[c]; set != 0; {
 			lo := set & -set
-			run, _ := e.rightRun(pos.st[c], 0, lo)
+			run, _ := e.ln.RightRun(pos.st[c], 0, lo)
 			run |= lo
 			set &^= run
-			_, lc := e.leftRun(pos.st[c], pos.st[c^1], lo)
-			_, rc := e.rightRun(pos.st[c], pos.st[c^1], lo)
+			_, lc := e.ln.LeftRun(pos.st[c], pos.st[c^1], lo)
+			_, rc := e.ln.RightRun(pos.st[c], pos.st[c^1], lo)
 			if lc && rc {
 				return bits.TrailingZeros64(lo)
 			}

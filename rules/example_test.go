@@ -62,15 +62,6 @@ func ExamplePosition_Play_slide() {
 	// o/oo-
 }
 
-// The mirror-canonical form keys tables of line positions.
-func ExamplePosition_Canonical() {
-	pos, _ := rules.ParseDiagram(rules.MustPreset("alak"), "--ox-", rules.Black)
-	c, mirrored := pos.Canonical()
-	fmt.Println(c, mirrored)
-	// Output:
-	// -xo-- true
-}
-
 // Rules, positions and moves are text in JSON.
 func ExampleRules_MarshalText() {
 	r, _ := rules.Parse("alak size=6")

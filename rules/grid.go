@@ -492,20 +492,3 @@ func (pos Position) mirrorGrid() Position {
 	m.last = mirrorMove(pos.last, f)
 	return m
 }
-
-// less orders grids by their cells, point by point (empty, then Black,
-// then White), then by forbidden points, for Canonical.
-func (g *grid) less(o *grid, n int) bool {
-	for p := range n {
-		if a, b := (g.at(p)+1)%3, (o.at(p)+1)%3; a != b {
-			return a < b
-		}
-	}
-	gf, of := &g.m().forbid, &o.m().forbid
-	for i := range gf {
-		if gf[i] != of[i] {
-			return gf[i] < of[i]
-		}
-	}
-	return false
-}

@@ -142,31 +142,6 @@ func (pos Position) Territory() (t [2]int) {
 	if pos.g != nil {
 		return pos.g.territory(pos.e)
 	}
-	e := pos.e
-	occ := pos.st[Black] | pos.st[White]
-	empty := e.mask &^ occ
-	for empty != 0 {
-		lo := empty & -empty
-		run := (empty + lo) &^ empty // the bit just above the run
-		run = (run - lo) & empty     // the run of empty points starting at lo
-		empty &^= run
-		var by [2]bool
-		if left := lo >> 1; left != 0 {
-			by[Black] = pos.st[Black]&left != 0
-			by[White] = pos.st[White]&left != 0
-		}
-		hi := uint64(1) << (63 - bits.LeadingZeros64(run))
-		if right := (hi << 1) & e.mask; right != 0 {
-			by[Black] = by[Black] || pos.st[Black]&right != 0
-			by[White] = by[White] || pos.st[White]&right != 0
-		}
-		if by[Black] != by[White] {
-			c := Black
-			if by[White] {
-				c = White
-			}
-			t[c] += bits.OnesCount64(run)
-		}
-	}
-	return t
+	tb, tw := pos.e.ln.Territory(pos.st[Black], pos.st[White])
+	return [2]int{bits.OnesCount64(tb), bits.OnesCount64(tw)}
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+
+	"alak/rules/bitline"
 )
 
 // Reason says why a game ended.
@@ -114,7 +116,8 @@ func (pos Position) Points() int {
 // ToMove returns the player to move.
 func (pos Position) ToMove() Color { return pos.toMove }
 
-// LastMove returns the move that led to the position, NoMove at the start.
+// LastMove returns the move that led to the position, NoMove at the start
+// (the snapshot shows it; SGF writes it for a set-up start).
 func (pos Position) LastMove() Move { return pos.last }
 
 // Ply returns the number of moves played since the start position.
@@ -365,7 +368,7 @@ func (pos *Position) placeLine(p int) error {
 	}
 	c := pos.toMove
 	oldMe, oldOp := pos.st[c], pos.st[c^1]
-	me, op, capt, lost, ok := e.placeBits(oldMe, oldOp, p)
+	me, op, capt, lost, ok := e.ln.Place(oldMe, oldOp, p)
 	if !ok {
 		return moveErr(Place(p), ErrSuicide)
 	}
@@ -386,7 +389,7 @@ func (pos *Position) placeLine(p int) error {
 			if bits.OnesCount64(capt) == 1 {
 				// Simple ko: the recapture is forbidden only if it would
 				// bring back the board as it was before this move.
-				if bop, bme, _, _, ok := e.placeBits(op, me, bits.TrailingZeros64(capt)); ok && bme == oldMe && bop == oldOp {
+				if bop, bme, _, _, ok := e.ln.Place(op, me, bits.TrailingZeros64(capt)); ok && bme == oldMe && bop == oldOp {
 					pos.forbid = capt
 				}
 			}
@@ -417,7 +420,7 @@ func (pos *Position) placeStays(p int) bool {
 	}
 	c := pos.toMove
 	me, op := pos.st[c]|bit, pos.st[c^1]
-	capt := e.capturesFlat(op, me, bit)
+	capt := e.ln.CapturesFlat(op, me, bit)
 	op &^= capt
 	pos.placed(c, p, me, op)
 	pos.removed, pos.forbid = capt, 0
@@ -448,7 +451,7 @@ func (pos Position) playSlide(m Move) (Position, error) {
 	if empty>>to&1 == 0 {
 		return pos, moveErrDetail(m, ErrUnreachable, fmt.Sprintf("slot %d is occupied", to+1))
 	}
-	if l, r := e.slideTargets(empty, from); to != l && to != r {
+	if l, r := e.ln.SlideTargets(empty, from); to != l && to != r {
 		return pos, moveErr(m, ErrUnreachable)
 	}
 	nst, capt, lost := e.slide(pos.st, c, from, to)
@@ -548,7 +551,7 @@ func (pos Position) LegalMoves(buf []Move) []Move {
 		empty := e.mask &^ (pos.st[Black] | pos.st[White])
 		for set := pos.st[pos.toMove]; set != 0; set &= set - 1 {
 			from := bits.TrailingZeros64(set)
-			l, r := e.slideTargets(empty, from)
+			l, r := e.ln.SlideTargets(empty, from)
 			if l >= 0 {
 				buf = append(buf, Slide(from, l))
 			}
@@ -584,7 +587,7 @@ func (pos Position) Mirror() Position {
 		return pos.mirrorGrid()
 	}
 	n := pos.e.n
-	rev := func(x uint64) uint64 { return bits.Reverse64(x) >> (64 - n) }
+	rev := func(x uint64) uint64 { return bitline.Rev(x, n) }
 	m := pos
 	m.st = [2]uint64{rev(pos.st[Black]), rev(pos.st[White])}
 	m.forbid, m.removed = rev(pos.forbid), rev(pos.removed)
@@ -601,28 +604,4 @@ func mirrorMove(m Move, f func(int) int) Move {
 		return Place(f(int(m)))
 	}
 	return m
-}
-
-// Canonical returns the smaller of the position and its mirror image (by
-// stones, then forbidden points) and whether it is the mirror. Both have the
-// same game-theoretic value, so tables can be keyed by the canonical form.
-func (pos Position) Canonical() (Position, bool) {
-	m := pos.Mirror()
-	if pos.g != nil {
-		if m.g.less(pos.g, pos.e.n) {
-			return m, true
-		}
-		return pos, false
-	}
-	a := [3]uint64{pos.st[Black], pos.st[White], pos.forbid}
-	b := [3]uint64{m.st[Black], m.st[White], m.forbid}
-	for i := range a {
-		if a[i] != b[i] {
-			if b[i] < a[i] {
-				return m, true
-			}
-			return pos, false
-		}
-	}
-	return pos, false
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 // The compact state-graph solver: the retrograde analysis of retro.go for
@@ -36,10 +37,10 @@ const (
 
 // cgeo is the compiled rules of a compact solve.
 type cgeo struct {
+	ln    bitline.Line // the line's placement rules
 	n     int
 	mask  uint64 // the board's points
 	cells uint64 // the 2n bits of the cells in a state word
-	edge  bool   // the ends of the line are not liberties
 	ko    bool   // KoCaptured: captured points are forbidden to the next player
 	komi2 int32  // komi in half points
 }
@@ -58,7 +59,8 @@ func (s *searcher) compactEligible() bool {
 
 func newGeo(r rules.Rules) cgeo {
 	n := r.Width
-	return cgeo{n: n, mask: 1<<n - 1, cells: 1<<(2*n) - 1, edge: r.EdgeCapture,
+	ln, _ := rules.Bitline(r) // a valid line: compactEligible
+	return cgeo{ln: ln, n: n, mask: ln.Mask(), cells: 1<<(2*n) - 1,
 		ko: r.Ko == rules.KoCaptured, komi2: half(r.Komi)}
 }
 
@@ -99,14 +101,13 @@ func (g *cgeo) unword(k uint64) (b, w, f uint64, white bool) {
 	return lo &^ hi, hi &^ lo, lo & hi, k&cWhite != 0
 }
 
-func (g *cgeo) rev(x uint64) uint64 { return bits.Reverse64(x) >> (64 - g.n) }
+// rev returns the mirror image of a word of the line.
+func (g *cgeo) rev(x uint64) uint64 { return bitline.Rev(x, g.n) }
 
 // mirror returns the state word of the mirror image of the state k: its
-// 2-bit cells in reverse order.
-func (g *cgeo) mirror(k uint64) uint64 {
-	r := bits.Reverse64(k&g.cells) >> (64 - 2*g.n) // cells reversed, each cell's bits swapped
-	return (r>>1)&even | (r&even)<<1 | k&^g.cells
-}
+// 2-bit cells in reverse order (Rev2 drops the bits above them), the player
+// to move and the used mark kept.
+func (g *cgeo) mirror(k uint64) uint64 { return bitline.Rev2(k, g.n) | k&(cOcc|cWhite) }
 
 // canon returns the state word of (b, w, f) or of its mirror image, the
 // smaller, and whether the state is the smaller one (or symmetric).
@@ -119,34 +120,11 @@ func (g *cgeo) canon(b, w, f uint64, white bool) (uint64, bool) {
 	return k, true
 }
 
-// place puts a stone of the mover (stones me, opponent op) on the empty
-// point p and removes the opponent's runs next to it that are closed on
-// their far side by the mover or, with edge capture, by an end of the line.
-// It returns the new stones and the captured points.
-func (g *cgeo) place(me, op uint64, p int) (nme, nop, capt uint64) {
+// captures returns the points the player to move (stones me, opponent op)
+// captures by placing on the empty point p.
+func (g *cgeo) captures(me, op uint64, p int) uint64 {
 	bit := uint64(1) << p
-	me |= bit
-	if op&(bit>>1) != 0 {
-		below := bit - 1
-		if x := ^op & below; x == 0 {
-			if g.edge {
-				capt |= below
-			}
-		} else if hb := uint64(1) << (63 - bits.LeadingZeros64(x)); me&hb != 0 {
-			capt |= below &^ (hb<<1 - 1)
-		}
-	}
-	if op&(bit<<1) != 0 {
-		above := g.mask &^ (bit<<1 - 1)
-		if x := ^op & above; x == 0 {
-			if g.edge {
-				capt |= above
-			}
-		} else if lb := x & -x; me&lb != 0 {
-			capt |= above & (lb - 1)
-		}
-	}
-	return me, op &^ capt, capt
+	return g.ln.CapturesFlat(op, me|bit, bit)
 }
 
 // play returns the state after the player to move places on p (legal:
@@ -154,9 +132,11 @@ func (g *cgeo) place(me, op uint64, p int) (nme, nop, capt uint64) {
 func (g *cgeo) play(b, w uint64, white bool, p int) (nb, nw, nf uint64) {
 	var capt uint64
 	if white {
-		nw, nb, capt = g.place(w, b, p)
+		capt = g.captures(w, b, p)
+		nw, nb = w|1<<p, b&^capt
 	} else {
-		nb, nw, capt = g.place(b, w, p)
+		capt = g.captures(b, w, p)
+		nb, nw = b|1<<p, w&^capt
 	}
 	if g.ko {
 		nf = capt
@@ -173,10 +153,10 @@ func (g *cgeo) child(k, b, w uint64, white bool, p int) uint64 {
 	c &^= f | f<<1 // the forbidden points become plain empty
 	var capt uint64
 	if white {
-		_, _, capt = g.place(w, b, p)
+		capt = g.captures(w, b, p)
 		c |= 2 << (2 * p)
 	} else {
-		_, _, capt = g.place(b, w, p)
+		capt = g.captures(b, w, p)
 		c |= 1 << (2 * p)
 	}
 	if capt != 0 {
@@ -546,8 +526,8 @@ func (g *cgraph) forbidCandidates(empty, mover uint64, buf []uint64) []uint64 {
 		run = (run - lo) & rem
 		rem &^= run
 		before := lo >> 1
-		lok := before == 0 && g.g.edge || mover&before != 0
-		rok := after == 0 && g.g.edge || mover&after != 0
+		lok := before == 0 && g.g.ln.Edge() || mover&before != 0
+		rok := after == 0 && g.g.ln.Edge() || mover&after != 0
 		if !lok || !rok || mover&(before|after) == 0 {
 			prev, prevAfter = 0, 0
 			continue
@@ -603,23 +583,13 @@ func (g *cgraph) predsOf(b, w, f uint64, white bool, out []uint64) []uint64 {
 			empty := geo.mask &^ (b | w)
 			var l, r uint64
 			if empty&(bit>>1) != 0 {
-				below := bit - 1
-				if x := ^empty & below; x == 0 {
-					if geo.edge {
-						l = below
-					}
-				} else if hb := uint64(1) << (63 - bits.LeadingZeros64(x)); mover&hb != 0 {
-					l = below &^ (hb<<1 - 1)
+				if run, closed := geo.ln.LeftRun(empty, mover, bit); closed {
+					l = run
 				}
 			}
 			if empty&(bit<<1) != 0 {
-				above := geo.mask &^ (bit<<1 - 1)
-				if x := ^empty & above; x == 0 {
-					if geo.edge {
-						r = above
-					}
-				} else if lb := x & -x; mover&lb != 0 {
-					r = above & (lb - 1)
+				if run, closed := geo.ln.RightRun(empty, mover, bit); closed {
+					r = run
 				}
 			}
 			if l != 0 {
@@ -652,7 +622,8 @@ func (g *cgraph) predsOf(b, w, f uint64, white bool, out []uint64) []uint64 {
 					continue
 				}
 				// Replay the placement: it must lead to the state exactly.
-				nme, nop, ncapt := geo.place(meQ, opQ, p)
+				ncapt := geo.captures(meQ, opQ, p)
+				nme, nop := meQ|bit, opQ&^ncapt
 				if !geo.ko {
 					ncapt = 0
 				}

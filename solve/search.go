@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 const (
@@ -68,7 +69,7 @@ type nodeKeys struct {
 // rev reverses the order of the points: the line read from the other end,
 // or the grid turned half a turn ((x, y) to (w-1-x, h-1-y)); either is a
 // symmetry of the rules, so a position and its image have the same value.
-func (s *searcher) rev(x uint64) uint64 { return bits.Reverse64(x) >> (64 - s.n) }
+func (s *searcher) rev(x uint64) uint64 { return bitline.Rev(x, s.n) }
 
 func repHash(b, w, f uint64, side rules.Color) uint64 {
 	return mix(mix(mix(b^0x452821E638D01377)^w) ^ f ^ uint64(side)<<63)

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 // This file is the solver for positional linear Go (the tromp-taylor preset
@@ -127,13 +128,13 @@ type pgSolver struct {
 	tern  []uint32
 	occ   []int32
 	order []int // placement points, centre first
-	rev   func(uint64) uint64
+	ln    bitline.Line
 }
 
 func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	s := &pgSolver{ctx: ctx, n: n, full: uint64(1)<<n - 1, maxNodes: opt.MaxNodes, progress: opt.Progress}
-	shift := 64 - n
-	s.rev = func(x uint64) uint64 { return bits.Reverse64(x) >> shift }
+	// The rules superkoApplies accepts: captures against the ends, no suicide.
+	s.ln = bitline.New(n, true, bitline.OwnIllegal, bitline.SelfOff)
 	s.tern = make([]uint32, 1<<n)
 	for m := range s.tern {
 		t, p := uint32(0), uint32(1)
@@ -219,7 +220,7 @@ func (s *pgSolver) legalBoard(b, w uint64) bool {
 	empty := s.full &^ (b | w)
 	for _, m := range []uint64{b, w} {
 		for r := m; r != 0; {
-			ch := runAt(m, r&-r)
+			ch := bitline.RunAt(m, r&-r)
 			r &^= ch
 			lo := ch & -ch
 			hi := uint64(1) << (63 - bits.LeadingZeros64(ch))
@@ -312,7 +313,7 @@ func (s *pgSolver) trim(d int32) {
 }
 
 func (s *pgSolver) mirror(k pgBoard) pgBoard {
-	return pgPack(s.rev(k&0xFFFFFFFF), s.rev(k>>32))
+	return pgPack(bitline.Rev(k&0xFFFFFFFF, s.n), bitline.Rev(k>>32, s.n))
 }
 
 // latest returns one more than the latest depth board k occurs at on the
@@ -352,81 +353,18 @@ func (s *pgSolver) pop(old int32) {
 // class returns the mirror class of board k (a legal board).
 func (s *pgSolver) class(k pgBoard) int32 { return s.cls[s.index(k)] }
 
-// runAt returns the maximal run of set bits of m that contains bit.
-func runAt(m, bit uint64) uint64 {
-	up := (m + bit) &^ m // the first clear bit above the run
-	run := up - bit      // bit and the run above it
-	if low := ^m & (bit - 1); low == 0 {
-		run |= bit - 1
-	} else {
-		hb := uint64(1) << (63 - bits.LeadingZeros64(low))
-		run |= (bit - 1) &^ (hb<<1 - 1)
-	}
-	return run & m
-}
-
-// place plays a stone of the owner of own at p (empty), under no suicide with
-// captures against the ends of the line. It returns the new stones of both
-// sides, the opponent stones captured, and false for suicide.
-func (s *pgSolver) place(own, opp uint64, p int) (uint64, uint64, uint64, bool) {
-	bit := uint64(1) << p
-	own |= bit
-	var capt uint64
-	if left := bit >> 1; opp&left != 0 {
-		ch := runAt(opp, left)
-		lo := ch & -ch
-		if lo == 1 || own&(lo>>1) != 0 {
-			capt |= ch
-		}
-	}
-	if right := (bit << 1) & s.full; opp&right != 0 {
-		ch := runAt(opp, right)
-		hi := uint64(1) << (63 - bits.LeadingZeros64(ch))
-		if hi<<1&s.full == 0 || own&(hi<<1) != 0 {
-			capt |= ch
-		}
-	}
-	opp &^= capt
-	if capt == 0 {
-		ch := runAt(own, bit)
-		lo := ch & -ch
-		hi := uint64(1) << (63 - bits.LeadingZeros64(ch))
-		empty := s.full &^ (own | opp)
-		if (lo>>1|hi<<1)&empty == 0 {
-			return 0, 0, 0, false
-		}
-	}
-	return own, opp, capt, true
-}
-
 // area returns Black's area score minus White's: stones plus empty runs
 // bordered by one colour only (the ends of the line border no one).
 func (s *pgSolver) area(b, w uint64) int {
-	v := bits.OnesCount64(b) - bits.OnesCount64(w)
-	empty := s.full &^ (b | w)
-	for empty != 0 {
-		lo := empty & -empty
-		run := ((empty + lo) &^ empty) - lo
-		run &= empty
-		empty &^= run
-		hi := uint64(1) << (63 - bits.LeadingZeros64(run))
-		nb := lo>>1 | hi<<1&s.full
-		byB, byW := b&nb != 0, w&nb != 0
-		switch {
-		case byB && !byW:
-			v += bits.OnesCount64(run)
-		case byW && !byB:
-			v -= bits.OnesCount64(run)
-		}
-	}
-	return v
+	tb, tw := s.ln.Territory(b, w)
+	return bits.OnesCount64(b|tb) - bits.OnesCount64(w|tw)
 }
 
 // hasPlacement reports whether the owner of own has a placement that is not
 // suicide (superko aside).
 func (s *pgSolver) hasPlacement(own, opp uint64) bool {
 	for e := s.full &^ (own | opp); e != 0; e &= e - 1 {
-		if _, _, _, ok := s.place(own, opp, bits.TrailingZeros64(e)); ok {
+		if _, _, _, _, ok := s.ln.Place(own, opp, bits.TrailingZeros64(e)); ok {
 			return true
 		}
 	}

@@ -1,7 +1,5 @@
 package solve
 
-import "math/bits"
-
 // Depth-limited proofs for the positional linear Go solver (superko.go).
 //
 // Under positional superko the plain alpha-beta search of superko.go follows
@@ -153,9 +151,9 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		var nb, nw uint64
 		var ok bool
 		if white {
-			nw, nb, _, ok = s.place(w, b, p)
+			nw, nb, _, _, ok = s.ln.Place(w, b, p)
 		} else {
-			nb, nw, _, ok = s.place(b, w, p)
+			nb, nw, _, _, ok = s.ln.Place(b, w, p)
 		}
 		if !ok {
 			return false
@@ -190,7 +188,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 			bit := e & -e
 			if (bit<<1|bit>>1)&opp != 0 {
 				contact |= bit
-				if _, _, capt, _ := s.place(own, opp, bits.TrailingZeros64(bit)); capt != 0 {
+				if s.ln.Captures(opp, own|bit, bit) != 0 {
 					capts |= bit
 				}
 			}

@@ -323,6 +323,23 @@ func TestSuperkoDispatch(t *testing.T) {
 	}
 }
 
+// TestSuperkoLine: the positional solver plays with the kernel's line
+// primitives, under the rules the kernel builds for every rule set the
+// solver takes (its placements are bitline.Line.Place, checked against the
+// seeds and a reference in rules/bitline).
+func TestSuperkoLine(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 9} {
+		r := superkoGame(t, n).Rules()
+		if !superkoApplies(r) {
+			t.Fatalf("%v: not positional linear Go", r)
+		}
+		want, _ := rules.Bitline(r)
+		if got := newPgSolver(context.Background(), n, Options{MemoryMB: 1}).ln; got != want {
+			t.Errorf("%v: the solver's line %+v, the kernel's %+v", r, got, want)
+		}
+	}
+}
+
 // TestSuperkoCancel: a cancelled or node-limited solve reports so.
 func TestSuperkoCancel(t *testing.T) {
 	g := superkoGame(t, 7)
