@@ -110,8 +110,9 @@ var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{1,23}$`)
 var reservedNames = map[string]bool{"open": true, "link": true, "computer": true, "guest": true, "admin": true, "me": true, "none": true}
 
 func checkName(name string) error {
-	if !nameRE.MatchString(name) || reservedNames[strings.ToLower(name)] {
-		return apiErr(http.StatusUnprocessableEntity, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me or none)")
+	lower := strings.ToLower(name)
+	if !nameRE.MatchString(name) || reservedNames[lower] || strings.HasPrefix(lower, "guest-") {
+		return apiErr(http.StatusUnprocessableEntity, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me, none, nor guest-N, which names guests)")
 	}
 	return nil
 }
