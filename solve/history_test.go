@@ -94,9 +94,9 @@ func bruteWithin(g *rules.Game, limit int, memo map[string]float64) (v float64, 
 // shares no code with the solver). The brute force explores histories, and
 // a history can pass through a position up to Repetition−1 times, so it
 // finishes only on tiny state graphs: dewdney and golf on 4 to 6 slots
-// (on 6 and 7 slots it does not finish from the start position in 2·10⁵
-// positions, nor from most positions of long games), and alak with ko=none
-// on 4 points. Each game is checked from its end backwards, as far as the
+// with few pieces (from the start position of either on 6 slots it does not
+// finish in 10⁵ positions, nor from most positions of long games on 6 or
+// more slots), and alak with ko=none on 4 points. Each game is checked from its end backwards, as far as the
 // brute force finishes within its budget (one memo per game: later
 // positions are states of earlier positions' trees), and games are drawn
 // until 8 positions with used-up positions in their history are checked.
