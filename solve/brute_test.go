@@ -2,10 +2,11 @@ package solve
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
-	"strings"
+	"slices"
 	"testing"
 
 	"alak/rules"
@@ -51,26 +52,30 @@ func brute(g *rules.Game, nodes *int, limit int, memo map[string]float64) float6
 	return best
 }
 
-// stateKey describes everything the future of g depends on.
+// stateKey describes everything the future of g depends on: the position's
+// diagram, player to move, passes and prisoners, how often each position
+// (Hash) has occurred and which boards (BoardHash) have, written out in full
+// (sorted, so equal states have equal keys).
 func stateKey(g *rules.Game) string {
 	pos := g.Position()
 	text, _ := pos.MarshalText()
-	seen := map[uint64]int{}
-	boards := map[uint64]int{}
+	seen := map[uint64]uint64{}
+	boards := map[uint64]bool{}
 	for i := 0; i <= g.Len(); i++ {
 		p := g.PositionAt(i)
 		seen[p.Hash()]++
-		boards[p.BoardHash()]++
+		boards[p.BoardHash()] = true
 	}
-	var hs []string
-	for h, c := range seen {
-		hs = append(hs, fmt.Sprintf("h%x:%d", h, c))
+	key := fmt.Appendf(nil, "%s|%d|%d|%d|", text, pos.Passes(), pos.Prisoners(rules.Black), pos.Prisoners(rules.White))
+	key = binary.AppendUvarint(key, uint64(len(seen)))
+	for _, h := range slices.Sorted(maps.Keys(seen)) {
+		key = binary.LittleEndian.AppendUint64(key, h)
+		key = binary.AppendUvarint(key, seen[h])
 	}
-	for h := range boards {
-		hs = append(hs, fmt.Sprintf("b%x", h))
+	for _, h := range slices.Sorted(maps.Keys(boards)) {
+		key = binary.LittleEndian.AppendUint64(key, h)
 	}
-	sort.Strings(hs)
-	return fmt.Sprintf("%s|%d|%d|%d|%s", text, pos.Passes(), pos.Prisoners(rules.Black), pos.Prisoners(rules.White), strings.Join(hs, ","))
+	return string(key)
 }
 
 func newGame(t testing.TB, preset string, size int, opts ...string) *rules.Game {

@@ -12,17 +12,28 @@ import (
 // (see docs/solver.md): a position's value is then the value of the game in
 // which any cycle scores 0, computed exactly by one attractor per threshold.
 type retro struct {
-	s      *searcher
-	index  keyIndex
-	pos    []rules.Position
-	term   []int16 // value of a finished position (Black's margin, half points); noTerm if live
-	start  []int32 // successors of node i: succ[start[i]:start[i+1]]
-	succ   []int32
+	s     *searcher
+	index keyIndex
+	pos   []rules.Position
+	term  []int16 // value of a finished position (Black's margin, half points); noTerm if live
+	start []int32 // successors of node i: succ[start[i]:start[i+1]]
+	succ  []int32
+	// flip[e] tells whether edge e, played from its node's canonical
+	// (mirror-smaller) form, leads to the mirror image of its target's
+	// canonical form; sym[i] that node i is its own mirror image; mir[i]
+	// that pos[i] is the mirror image of its canonical form. The history
+	// solve (history.go) unfolds the graph with them.
+	flip   []bool
+	sym    []bool
+	mir    []bool
 	value  []int16 // Black's margin under perfect play, half points
 	budget int     // positions allowed by the memory limit
 	// compact is the graph of compact.go, used instead of the fields above
 	// for the rules it handles.
 	compact *cgraph
+	// unf holds the unfolded graph and the values of the last history
+	// solve (history.go); nil until one is asked.
+	unf *unfolded
 }
 
 const noTerm = -32768
@@ -48,7 +59,18 @@ func (s *searcher) solveGraph(root rules.Position) (*retro, error) {
 		}
 		return &retro{s: s, compact: c}, nil
 	}
-	g := &retro{s: s, budget: s.memoryMB << 20 / retroBytes}
+	g, err := s.enumerate(root, s.memoryMB<<20/retroBytes)
+	if err != nil {
+		return nil, err
+	}
+	g.solve()
+	return g, nil
+}
+
+// enumerate builds the graph of the positions reachable from root (one of
+// each mirror pair), with at most budget positions.
+func (s *searcher) enumerate(root rules.Position, budget int) (*retro, error) {
+	g := &retro{s: s, budget: budget}
 	g.index.init(1 << 12)
 	g.add(root)
 	g.start = append(g.start, 0)
@@ -65,7 +87,9 @@ func (s *searcher) solveGraph(root rules.Position) (*retro, error) {
 				if err != nil {
 					return nil, err
 				}
-				g.succ = append(g.succ, g.add(c))
+				id, cm := g.add(c)
+				g.succ = append(g.succ, id)
+				g.flip = append(g.flip, cm != g.mir[i])
 			}
 		}
 		g.start = append(g.start, int32(len(g.succ)))
@@ -80,43 +104,45 @@ func (s *searcher) solveGraph(root rules.Position) (*retro, error) {
 			return nil, fmt.Errorf("%d positions and more: %w", len(g.pos), ErrMemory)
 		}
 	}
-	g.solve()
 	return g, nil
 }
 
-func (g *retro) add(pos rules.Position) int32 {
-	k := g.s.key(pos)
-	id, found := g.index.insert(k, int32(len(g.pos)))
+// add returns the node of pos, adding it if it is new, and whether pos is
+// the mirror image of the node's canonical form.
+func (g *retro) add(pos rules.Position) (int32, bool) {
+	k := g.s.keys(pos)
+	id, found := g.index.insert(k.tt, int32(len(g.pos)))
 	if !found {
 		g.pos = append(g.pos, pos)
+		b, w, f, _ := pos.Bits()
+		g.sym = append(g.sym, g.s.rev(b) == b && g.s.rev(w) == w && g.s.rev(f) == f)
+		g.mir = append(g.mir, k.mirrored)
 	}
-	return id
+	return id, k.mirrored
 }
 
-// solve computes every value: for each threshold t among the finished
-// positions' values (and 0, the value of endless play), the set of positions
-// from which Black can make sure of at least t. For t > 0 Black must reach a
-// finished position worth at least t (Black's attractor); for t <= 0 Black
-// only has to keep White from reaching one worth less than t (the
-// complement of White's attractor).
+// solve computes the value of every node (attract).
 func (g *retro) solve() {
 	n := len(g.pos)
-	// Predecessors, with one entry per edge.
-	pstart := make([]int32, n+1)
-	for _, c := range g.succ {
-		pstart[c+1]++
+	deg := make([]int32, n)
+	black := make([]bool, n)
+	for i, p := range g.pos {
+		deg[i] = g.start[i+1] - g.start[i]
+		black[i] = p.ToMove() == rules.Black
 	}
-	for i := 0; i < n; i++ {
-		pstart[i+1] += pstart[i]
-	}
-	pred := make([]int32, len(g.succ))
-	fill := slices.Clone(pstart[:n])
-	for i := 0; i < n; i++ {
-		for _, c := range g.succ[g.start[i]:g.start[i+1]] {
-			pred[fill[c]] = int32(i)
-			fill[c]++
+	pstart, pred := predecessors(n, func(yield func(from, to int32)) {
+		for i := range int32(n) {
+			for _, c := range g.succ[g.start[i]:g.start[i+1]] {
+				yield(i, c)
+			}
 		}
-	}
+	})
+	g.value = attract(g.thresholds(), g.term, deg, pstart, pred, black, nil)
+}
+
+// thresholds are the values a node can have: the finished positions'
+// values and 0, the value of endless play, in increasing order.
+func (g *retro) thresholds() []int16 {
 	ts := []int16{0}
 	for _, v := range g.term {
 		if v != noTerm {
@@ -124,18 +150,45 @@ func (g *retro) solve() {
 		}
 	}
 	slices.Sort(ts)
-	ts = slices.Compact(ts)
-	g.value = make([]int16, n)
-	for i := range g.value {
-		g.value[i] = ts[0]
+	return slices.Compact(ts)
+}
+
+// predecessors lists the edges that edges yields by their target, as
+// pred[pstart[t]:pstart[t+1]] for target t of n nodes, one entry per edge.
+func predecessors(n int, edges func(yield func(from, to int32))) (pstart, pred []int32) {
+	pstart = make([]int32, n+1)
+	edges(func(_, to int32) { pstart[to+1]++ })
+	for i := range n {
+		pstart[i+1] += pstart[i]
+	}
+	pred = make([]int32, pstart[n])
+	fill := slices.Clone(pstart[:n])
+	edges(func(from, to int32) {
+		pred[fill[to]] = from
+		fill[to]++
+	})
+	return pstart, pred
+}
+
+// attract returns the value of every node of a game graph (Black's margin,
+// half points) where an endless play scores 0: for each threshold t of ts
+// (increasing, the smallest first), the set of nodes from which Black can
+// make sure of at least t. For t > 0 Black must reach a finished node worth
+// at least t (Black's attractor); for t <= 0 Black only has to keep White
+// from reaching one worth less than t (the complement of White's
+// attractor). term is a finished node's value (noTerm if live), deg its
+// number of edges, pred the edges by target (predecessors), black whether
+// Black moves there. A blocked node (blocked may be nil) is a finished node
+// worth 0 whatever its edges: it joins no attractor.
+func attract(ts, term []int16, deg, pstart, pred []int32, black, blocked []bool) []int16 {
+	n := len(term)
+	value := make([]int16, n)
+	for i := range value {
+		value[i] = ts[0]
 	}
 	in := make([]bool, n)
 	cnt := make([]int32, n)
 	queue := make([]int32, 0, n)
-	black := make([]bool, n)
-	for i, p := range g.pos {
-		black[i] = p.ToMove() == rules.Black
-	}
 	for _, t := range ts[1:] {
 		// attacker reaches targets; the other player loses a node once
 		// every move leads into the set.
@@ -143,9 +196,9 @@ func (g *retro) solve() {
 		queue = queue[:0]
 		for i := range in {
 			in[i] = false
-			cnt[i] = g.start[i+1] - g.start[i]
-			v := g.term[i]
-			if v != noTerm && (attacker && v >= t || !attacker && v < t) {
+			cnt[i] = deg[i]
+			v := term[i]
+			if v != noTerm && (attacker && v >= t || !attacker && v < t) && (blocked == nil || !blocked[i]) {
 				in[i] = true
 				queue = append(queue, int32(i))
 			}
@@ -153,7 +206,7 @@ func (g *retro) solve() {
 		for q := 0; q < len(queue); q++ {
 			c := queue[q]
 			for _, p := range pred[pstart[c]:pstart[c+1]] {
-				if in[p] {
+				if in[p] || blocked != nil && blocked[p] {
 					continue
 				}
 				if black[p] == attacker {
@@ -167,10 +220,11 @@ func (g *retro) solve() {
 		}
 		for i := range in {
 			if in[i] == attacker { // Black can make sure of t
-				g.value[i] = t
+				value[i] = t
 			}
 		}
 	}
+	return value
 }
 
 // valueOf returns the value of pos for its player to move (half points),

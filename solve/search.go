@@ -31,6 +31,12 @@ type searcher struct {
 	root  rules.Position // the position being solved
 	retro *retro         // its solved state graph, when the rules allow one
 	table *Table         // nil when the table cannot be used (history-dependent solve)
+	// histGraph is the graph of the positions reachable from the root for
+	// values under a history that used up positions (history.go), when
+	// retro is not one (compact.go's, or none); histTooBig that it does not
+	// fit the memory limit.
+	histGraph  *retro
+	histTooBig bool
 
 	// graph mode: the positions on the current path (repetition hash ->
 	// depth of its occurrence) and those the game's history has used up.

@@ -269,6 +269,11 @@ func (s *searcher) queryGraph(hist []rules.Position, pos rules.Position, k *node
 		v, _ := s.search(pos, k, 0, -inf, inf)
 		return v
 	}
+	if s.retroEligible() {
+		if v, ok := s.historyValue(hist, pos); ok || s.abort != nil {
+			return v
+		}
+	}
 	tt, table := s.tt, s.table
 	s.tt, s.table = newTable(s.memoryMB/4+1, 1<<18), nil
 	v, _ := s.search(pos, k, 0, -inf, inf)
