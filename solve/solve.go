@@ -107,6 +107,11 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	}
 	bestV := math.Inf(-1)
 	var err error
+	type proved struct {
+		child rules.Position
+		v     int32
+	}
+	var done []proved // the moves whose values are proved, for the table if the solve is cut off
 	for _, m := range moves {
 		c, perr := pos.Play(m)
 		if perr != nil {
@@ -117,6 +122,7 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 			err = s.abort
 			break
 		}
+		done = append(done, proved{c, v})
 		mv := sign*-float64(v)/2 + 0 // the child's value is from the opponent's view; +0 avoids -0
 		res.Moves[m] = mv
 		s.done++
@@ -138,6 +144,13 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	res.Nodes, res.Elapsed = s.nodes, time.Since(start)
 	if err != nil {
 		res.Complete = false
+		if s.table != nil {
+			// What was proved before the cut stays: the value of each move
+			// finished is the exact value of the position it leads to.
+			for _, d := range done {
+				s.fill(append(hist, d.child), d.v)
+			}
+		}
 		return res, fmt.Errorf("solve cut off after %d positions: %w", s.nodes, err)
 	}
 	return res, nil

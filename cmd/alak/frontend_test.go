@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"alak/notation"
+	"alak/rules"
+	"alak/solve"
 )
 
 // runWith runs alak with args, the input, and an interrupt context that
@@ -194,5 +197,59 @@ func TestPlayResume(t *testing.T) {
 	_, errOut, code = runWith(t, "", -1, "play", "--size", "7", file)
 	if code != 2 || !strings.Contains(errOut, "carries its own rules") {
 		t.Errorf("resume with rule flags: status %d, %q", code, errOut)
+	}
+}
+
+// TestInterruptedSolveKeepsProofs is the rest of issue 18's defect 8: an
+// interrupted solve keeps in the table file what it proved, so that a
+// second solve of the same position answers the finished moves from it.
+func TestInterruptedSolveKeepsProofs(t *testing.T) {
+	// Traditional Alak on 5 points solves in about seven polls of the
+	// interruption context (a poll every 1024 positions, deterministic);
+	// the first number of polls that leaves some of the moves proved and
+	// not the value is the fixture.
+	var dir, out string
+	var first struct {
+		Complete bool
+		Moves    map[string]float64
+	}
+	for polls := int64(0); polls < 12; polls++ {
+		dir = t.TempDir()
+		var code int
+		out, _, code = runWith(t, "", polls, "solve", "--rules", "traditional", "--size", "5", "--table-dir", dir, "--json")
+		if err := json.Unmarshal([]byte(out), &first); err != nil {
+			t.Fatal(err)
+		}
+		if code == exitInterrupted && len(first.Moves) > 0 {
+			break
+		}
+		first.Moves = nil
+	}
+	if first.Moves == nil {
+		t.Fatal("no interruption left some moves proved")
+	}
+	r, err := rules.Parse("traditional size=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := solve.LoadTable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each finished opening's position is in the table, a position and its
+	// mirror image once (1 and 5, 2 and 4 on five points).
+	if tab.Len() < (len(first.Moves)+1)/2 {
+		t.Errorf("the table file holds %d positions after %d openings were proved", tab.Len(), len(first.Moves))
+	}
+	// A second, full solve agrees with the values the first one printed.
+	out, _, code := runWith(t, "", -1, "solve", "--rules", "traditional", "--size", "5", "--table-dir", dir, "--json")
+	var second struct{ Moves map[string]float64 }
+	if code != 0 || json.Unmarshal([]byte(out), &second) != nil {
+		t.Fatalf("the full solve: status %d %s", code, out)
+	}
+	for m, v := range first.Moves {
+		if second.Moves[m] != v {
+			t.Errorf("opening %s: %v after the interruption, %v in the full solve", m, v, second.Moves[m])
+		}
 	}
 }

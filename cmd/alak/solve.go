@@ -403,8 +403,9 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 }
 
 // solveWithTable solves g within the flags' limits, answering from and
-// filling tab (nil: no table), with a progress line on a terminal; after a
-// complete solve it saves the table.
+// filling tab (nil: no table), with a progress line on a terminal; it saves
+// the table, also after a cut-off or an interrupted solve, which keeps in
+// it the values it proved (those of the moves it finished).
 func solveWithTable(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
 	opt.ValueOnly = sf.valueOnly != nil && *sf.valueOnly
@@ -412,7 +413,7 @@ func solveWithTable(ctx context.Context, e *env, g *rules.Game, sf solveFlags, t
 	if opt.Progress != nil {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
-	if tab != nil && err == nil {
+	if tab != nil {
 		if serr := tab.Save(); serr != nil {
 			fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", serr)
 		}
