@@ -190,6 +190,10 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
 	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, apiErr(http.StatusForbidden, "cross_origin",
+			"a request that changes something must come from this site's own pages, or from a script with a bearer token"))
+	}))
 	return s.clientIP(s.requestLog(s.withAccount(cop.Handler(mux))))
 }
 
