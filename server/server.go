@@ -182,7 +182,8 @@ func (s *Server) Close() error {
 }
 
 // Handler returns the server's HTTP handler: the API under /api/, the
-// event streams, the health check and the pages. Every state-changing
+// event streams, /healthz, /readyz, /metrics (unless
+// Config.MetricsElsewhere) and the pages. Every state-changing
 // request from a browser must come from the server's own origin
 // (http.CrossOriginProtection); scripts with a bearer token are not
 // browsers and are not checked.
