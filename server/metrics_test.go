@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -393,4 +394,53 @@ func mustURL(t *testing.T, raw string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// TestMetricsMail: with a mail server, a your-move mail is counted as
+// queued and, once the mail server took it, as sent; a mail server that
+// cannot be reached counts as failed.
+func TestMetricsMail(t *testing.T) {
+	sink := newSMTPSink(t)
+	h := newHarness(t, Config{SMTP: sink.url()})
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	ada.setEmail("ada@example.org")
+	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:3", "opponent": "bo"})
+	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
+	sink.next(t) // ada's your-move mail
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		m := scrape(t, h.http.URL)
+		if m["alak_mails_sent_total"] == 1 {
+			if m["alak_mails_total"] != 1 || m["alak_mails_failed_total"] != 0 || m[`alak_queue_depth{queue="mail"}`] != 0 {
+				t.Errorf("queued %v, failed %v, waiting %v", m["alak_mails_total"], m["alak_mails_failed_total"], m[`alak_queue_depth{queue="mail"}`])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the mail the sink took is not counted as sent after 30 s: %v", m["alak_mails_sent_total"])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	// A mail server that is not there.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := "smtp://" + ln.Addr().String() + "?from=alak@test.example"
+	ln.Close()
+	h2 := newHarness(t, Config{SMTP: gone})
+	cy := h2.client().signUp("cy")
+	dee := h2.client().signUp("dee")
+	cy.setEmail("cy@example.org")
+	g2 := cy.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:3", "opponent": "dee"})
+	dee.do("POST", "/api/games/"+g2.ID+"/join", nil, nil)
+	deadline = time.Now().Add(30 * time.Second)
+	for scrape(t, h2.http.URL)["alak_mails_failed_total"] != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("a mail to an absent mail server is not counted as failed after 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
