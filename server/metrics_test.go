@@ -137,7 +137,8 @@ func TestMetricsCountDatabaseErrors(t *testing.T) {
 		t.Errorf("a move the store failed: %d %+v", code, e)
 	}
 	m := scrape(t, h.http.URL)
-	if m["alak_db_errors_total"] != 1 || m["alak_moves_total"] != 0 || m[`alak_move_requests_total{result="refused"}`] != 1 {
+	// (At least one database error: the server may try the write again.)
+	if m["alak_db_errors_total"] < 1 || m["alak_moves_total"] != 0 || m[`alak_move_requests_total{result="refused"}`] != 1 {
 		t.Errorf("db errors %v, moves %v, refused %v", m["alak_db_errors_total"], m["alak_moves_total"], m[`alak_move_requests_total{result="refused"}`])
 	}
 }
