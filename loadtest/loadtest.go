@@ -53,6 +53,12 @@ type Config struct {
 	Streams  int           // spectator event streams held open besides the players' (default 0)
 	Seed     uint64
 	Progress func(Report) // called every second, when set
+	// Record, when set, is told of every move request answered 200
+	// (acked) and of every one left without an answer (not acked: it may
+	// have been stored), with its game, ply and move, from many goroutines
+	// at once: a fault test compares them with the games read back after
+	// the server was killed.
+	Record func(game string, ply int, move string, acked bool)
 }
 
 // Report is what a run measured. Latencies are in milliseconds.
@@ -444,12 +450,18 @@ func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) 
 	lat := float64(time.Since(start).Microseconds()) / 1000
 	switch {
 	case err != nil:
+		if r.cfg.Record != nil {
+			r.cfg.Record(g.id, ply, m, false)
+		}
 		r.unanswered.Add(1)
 		g.mu.Lock()
 		g.unknown++
 		g.mu.Unlock()
 		r.errorOf("no answer: " + shortErr(err))
 	case status == http.StatusOK:
+		if r.cfg.Record != nil {
+			r.cfg.Record(g.id, ply, m, true)
+		}
 		g.mu.Lock()
 		g.acked[ply], g.ackedAt[ply] = m, time.Now()
 		evLat, timed := g.timed(ply)

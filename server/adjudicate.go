@@ -47,6 +47,7 @@ func (s *Server) sweepOnce(bots bool) {
 	for _, g := range due {
 		s.settle(ctx, g.ID, now)
 	}
+	s.countLiveGames(ctx)
 	if s.mailer != nil {
 		warn, err := s.store.Warnable(ctx, now.Add(warnBefore))
 		if err != nil {

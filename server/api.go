@@ -28,6 +28,10 @@ const maxBody = 16 << 10
 
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /readyz", s.handleReady)
+	if !s.cfg.MetricsElsewhere {
+		mux.Handle("GET /metrics", s.MetricsHandler())
+	}
 	mux.HandleFunc("POST /api/accounts", s.handleCreateAccount)
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
@@ -89,17 +93,6 @@ func decodeBytes(body []byte, v any) error {
 	return nil
 }
 
-func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		s.metrics.dbErrors.Add(1)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "the database does not answer"})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
 type credentials struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
@@ -146,7 +139,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.log.Info("account created", "account", a.ID)
+	s.log.InfoContext(r.Context(), "account created", "account", a.ID)
 	writeJSON(w, http.StatusCreated, meView(a))
 }
 
@@ -638,7 +631,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.log.Info("game created", "game", g.ID, "rules", g.Rules, "kind", g.Kind, "clock", g.Clock)
+	s.log.InfoContext(r.Context(), "game created", "game", g.ID, "rules", g.Rules, "kind", g.Kind, "clock", g.Clock)
 	out := CreateView{ID: g.ID, URL: s.gameURL(g.ID)}
 	if secret != "" {
 		out.Invite = s.gameURL(g.ID) + "?invite=" + secret

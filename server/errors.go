@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"alak/rules"
@@ -78,12 +77,20 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg, "code": ae.Code})
 }
 
-// writeJSON writes v with the status.
+// writeJSON writes v with the status. A value that does not encode is a
+// bug: it is answered 500 and logged with the request's id.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	if err := json.NewEncoder(w).Encode(v); err != nil {
-		slog.Debug("writing a response", "err", err)
+	body, err := json.Marshal(v)
+	if err != nil {
+		if sw, ok := w.(*statusWriter); ok {
+			sw.log.ErrorContext(sw.ctx, "encoding an answer", "err", err)
+		}
+		status, body = http.StatusInternalServerError, []byte(`{"error":"the server failed; the request may be retried","code":"internal"}`)
 	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n')) // an error here is the client gone: nothing to do
 }

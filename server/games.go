@@ -373,8 +373,10 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 	}
 	st.startTurn(now)
 	e := st.entry(st.r.MoveText(m), 0, by, now)
-	s.metrics.moves.Add(1)
-	return &change{entries: []store.Entry{e}, after: func() { s.afterMove(st) }}, nil
+	return &change{entries: []store.Entry{e}, after: func() {
+		s.metrics.moves.Add(1) // stored: after is called once the change is committed
+		s.afterMove(st)
+	}}, nil
 }
 
 // afterMove runs once a move is stored: the computer's reply when it is to

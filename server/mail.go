@@ -7,6 +7,7 @@ import (
 	"net/smtp"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"alak/internal/clip"
@@ -20,6 +21,9 @@ type mailer struct {
 	from  string
 	queue chan mail
 	log   func(msg string, args ...any)
+	// sent and failed count the mails the mail server took and those it
+	// did not (for /metrics).
+	sent, failed atomic.Int64
 }
 
 type mail struct {
@@ -70,8 +74,11 @@ func (m *mailer) run(done <-chan struct{}) {
 				"\r\nDate: " + time.Now().UTC().Format(time.RFC1123Z) +
 				"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.ReplaceAll(ml.body, "\n", "\r\n")
 			if err := smtp.SendMail(m.addr, m.auth, m.from, []string{ml.to}, []byte(msg)); err != nil {
+				m.failed.Add(1)
 				m.log("sending mail failed", "to", ml.to, "err", err)
+				continue
 			}
+			m.sent.Add(1)
 		}
 	}
 }

@@ -230,7 +230,7 @@ func (s *Server) renderPageStatus(w http.ResponseWriter, r *http.Request, name s
 	}
 	var buf bytes.Buffer
 	if err := pageTemplates[name].ExecuteTemplate(&buf, "layout", p); err != nil {
-		s.log.Error("rendering a page", "page", name, "err", err)
+		s.log.ErrorContext(r.Context(), "rendering a page", "page", name, "err", err)
 		http.Error(w, "the page could not be drawn", http.StatusInternalServerError)
 		return
 	}

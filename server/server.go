@@ -14,14 +14,19 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
 	"alak/server/store"
@@ -62,6 +67,14 @@ type Config struct {
 	// Notifier carries changes between processes sharing the database
 	// (pgstore.Notifier); nil for a single process.
 	Notifier Notifier
+	// TrustedProxies are the addresses of the reverse proxies in front of
+	// the server: a request from one of them is taken to come from the
+	// last address its X-Forwarded-For names that is not itself a trusted
+	// proxy (for the rate limits). Empty: X-Forwarded-For is ignored.
+	TrustedProxies []netip.Prefix
+	// MetricsElsewhere leaves /metrics out of Handler: the metrics are
+	// served by MetricsHandler on an address of their own.
+	MetricsElsewhere bool
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
@@ -83,26 +96,10 @@ type Server struct {
 	guests *limiters // new guests by address
 
 	metrics metrics
+	reg     *prometheus.Registry
 	done    chan struct{}
 	wg      sync.WaitGroup
 	close   sync.Once
-}
-
-// metrics are the server's counters.
-type metrics struct {
-	moves, conflicts, dbErrors, adjudications, mails atomic.Int64
-	streams                                          atomic.Int64
-	moveRequests, moveFailures                       atomic.Int64
-	moveNanos                                        atomic.Int64
-}
-
-// observeMove counts a move request and its time to the answer.
-func (m *metrics) observeMove(d time.Duration, ok bool) {
-	m.moveRequests.Add(1)
-	if !ok {
-		m.moveFailures.Add(1)
-	}
-	m.moveNanos.Add(int64(d))
 }
 
 // New returns a server on st and starts its background work: the sweep of
@@ -112,6 +109,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	// Every line logged with a request's context names the request.
+	cfg.Logger = slog.New(requestIDHandler{cfg.Logger.Handler()})
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -145,10 +144,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
 		if err != nil {
-			return nil, err
+			// The URL may hold the mail server's password: never repeat it.
+			return nil, fmt.Errorf("--smtp %s: write smtp://[user:password@]host[:port][?from=ADDRESS]", redactURL(cfg.SMTP))
 		}
 		s.mailer = m
 	}
+	s.reg = s.registry()
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
 		s.spawn(s.bots.work)
@@ -181,7 +182,8 @@ func (s *Server) Close() error {
 }
 
 // Handler returns the server's HTTP handler: the API under /api/, the
-// event streams, the health check and the pages. Every state-changing
+// event streams, /healthz, /readyz, /metrics (unless
+// Config.MetricsElsewhere) and the pages. Every state-changing
 // request from a browser must come from the server's own origin
 // (http.CrossOriginProtection); scripts with a bearer token are not
 // browsers and are not checked.
@@ -189,28 +191,101 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
 	cop := http.NewCrossOriginProtection()
-	return s.requestLog(s.withAccount(cop.Handler(mux)))
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, apiErr(http.StatusForbidden, "cross_origin",
+			"a request that changes something must come from this site's own pages, or from a script with a bearer token"))
+	}))
+	return s.clientIP(s.requestLog(s.withAccount(cop.Handler(mux))))
 }
 
-// requestLog gives every request an id (X-Request-Id) and logs it.
+// requestLog gives every request an id (X-Request-Id: the client's, when
+// it is a short word, else a new one), puts it in the request's context,
+// where the logger finds it (requestIDHandler), and logs the request.
 func (s *Server) requestLog(next http.Handler) http.Handler {
-	var n atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.now()
 		id := r.Header.Get("X-Request-Id")
-		if id == "" || len(id) > 64 {
+		if !requestIDRE.MatchString(id) {
 			id = newID()
 		}
-		n.Add(1)
 		w.Header().Set("X-Request-Id", id)
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK, log: s.log, ctx: ctx}
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		if strings.HasSuffix(r.URL.Path, "/events") {
 			return // streams are logged as they end, by length only
 		}
-		s.log.Debug("request", "id", id, "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", s.now().Sub(start).Milliseconds())
+		// The path only: a query may hold an invitation's secret.
+		s.log.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status), slog.Int64("ms", s.now().Sub(start).Milliseconds()))
 	})
+}
+
+// requestIDRE is what a client's X-Request-Id may be, to be kept.
+var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// requestIDHandler adds the request's id to every record logged with a
+// request's context.
+type requestIDHandler struct{ slog.Handler }
+
+func (h requestIDHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id, ok := ctx.Value(requestIDKey).(string); ok {
+		r.AddAttrs(slog.String("request", id))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h requestIDHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(as)}
+}
+
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
+}
+
+// clientIP takes the client's address from X-Forwarded-For when the
+// request comes from a trusted proxy (Config.TrustedProxies): the last
+// address there that is not itself a trusted proxy, which the proxy
+// nearest the client wrote. Without it, every client behind a proxy would
+// share the proxy's address, and its rate limits.
+func (s *Server) clientIP(next http.Handler) http.Handler {
+	if len(s.cfg.TrustedProxies) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if peer, err := netip.ParseAddr(clientAddr(r)); err == nil && s.trusted(peer) {
+			hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+			for i := len(hops) - 1; i >= 0; i-- {
+				ip, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+				if err != nil {
+					break // a hop a client made up: stop at the last one known
+				}
+				r.RemoteAddr = net.JoinHostPort(ip.Unmap().String(), "0")
+				if !s.trusted(ip) {
+					break
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) trusted(ip netip.Addr) bool {
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(ip.Unmap()) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactURL returns a URL without its password, for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return u.Redacted()
 }
 
 const requestIDKey ctxKey = 1
@@ -219,6 +294,8 @@ const requestIDKey ctxKey = 1
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	log    *slog.Logger    // the server's logger
+	ctx    context.Context // the request's, with its id
 }
 
 func (w *statusWriter) WriteHeader(code int) {

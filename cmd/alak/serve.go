@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -24,11 +25,14 @@ func init() {
 }
 
 const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smtp URL] [--base-url URL] [--log-level info]
+       [--trusted-proxy CIDR,...] [--metrics-addr ADDR]
 Runs the play server: open the address in a browser to play live games by
 link and against the computer, and, with an account, correspondence games,
 the lobby and the archive. Games are kept in the SQLite file --db (created
 and migrated at start). SIGTERM or Ctrl-C stops it after the requests under
-way. docs/api.md describes the API, docs/deploy.md how to run it.`
+way. /healthz answers while the process serves, /readyz while its database
+answers, /metrics is for Prometheus. docs/api.md describes the API,
+docs/deploy.md how to run it.`
 
 func serveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "serve", serveUsage)
@@ -39,6 +43,8 @@ func serveRun(e *env, args []string) int {
 	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	signupRate := fs.Int("signup-rate", 0, "accounts one address may create a minute (default 5; raise it for alak loadtest on this machine)")
 	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address or one name may make a minute (default 10)")
+	proxies := fs.String("trusted-proxy", "", "addresses of the reverse proxies in front (127.0.0.1, 10.0.0.0/8, comma-separated): their X-Forwarded-For names the client")
+	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -54,6 +60,10 @@ func serveRun(e *env, args []string) int {
 	if *baseURL == "" {
 		*baseURL = "http://" + *addr
 	}
+	trusted, err := parsePrefixes(*proxies)
+	if err != nil {
+		return fail(e, "serve", fmt.Errorf("--trusted-proxy: %w", err))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	st, err := openStore(ctx, *db)
@@ -61,7 +71,8 @@ func serveRun(e *env, args []string) int {
 		return fail(e, "serve", fmt.Errorf("--db %s: %w", pgstore.Redact(*db), err))
 	}
 	defer st.Close()
-	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate}
+	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate,
+		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != ""}
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the
 		// others' changes for the streams it holds.
@@ -76,14 +87,20 @@ func serveRun(e *env, args []string) int {
 		srv.Close()
 		return fail(e, "serve", err)
 	}
-	hs := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second, // event streams lift it for themselves
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	hs := newHTTPServer(srv.Handler(), log, defaultTimeouts)
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			ln.Close()
+			srv.Close()
+			return fail(e, "serve", fmt.Errorf("--metrics-addr: %w", err))
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", srv.MetricsHandler())
+		ms := newHTTPServer(mux, log, defaultTimeouts)
+		go ms.Serve(mln)
+		defer ms.Close()
+		log.Info("metrics", "addr", mln.Addr().String())
 	}
 	fmt.Fprintf(e.stdout, "alak serve: open %s in a browser (database %s)\n", strings.TrimRight(*baseURL, "/"), st.Path())
 	log.Info("listening", "addr", ln.Addr().String(), "db", st.Path(), "mail", *smtpURL != "")
@@ -105,6 +122,51 @@ func serveRun(e *env, args []string) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// timeouts bound how long a client may hold a connection: to send its
+// headers, its whole request, to read the answer, and between requests.
+type timeouts struct {
+	readHeader, read, write, idle time.Duration
+}
+
+// defaultTimeouts are alak serve's.
+var defaultTimeouts = timeouts{readHeader: 10 * time.Second, read: 30 * time.Second, write: 30 * time.Second, idle: 2 * time.Minute}
+
+// newHTTPServer returns the HTTP server alak serve runs: a slow client
+// (slowloris) is cut off by the timeouts, and headers are at most 64 kB.
+func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.readHeader,
+		ReadTimeout:       t.read,
+		WriteTimeout:      t.write, // event streams lift it for themselves
+		IdleTimeout:       t.idle,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// parsePrefixes reads a comma-separated list of addresses and CIDR
+// prefixes.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address (127.0.0.1) nor a prefix (10.0.0.0/8)", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }
 
 // openStore opens the database --db names: PostgreSQL for a postgres://

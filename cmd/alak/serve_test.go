@@ -88,12 +88,13 @@ func freePort(t *testing.T) int {
 	return port
 }
 
-// startServe starts alak serve on db and waits (bounded) for /healthz.
-func startServe(t *testing.T, bin, db string) *serveProc {
+// startServe starts alak serve on db, with the flags extra, and waits
+// (bounded) for /healthz.
+func startServe(t *testing.T, bin, db string, extra ...string) *serveProc {
 	t.Helper()
 	addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
 	p := &serveProc{url: "http://" + addr, stderr: &syncBuffer{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(bin, "serve", "--addr", addr, "--db", db, "--log-level", "warn")
+	p.cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--db", db, "--log-level", "warn"}, extra...)...)
 	p.cmd.Stdout, p.cmd.Stderr = io.Discard, p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,151 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the server's counters, exposed for Prometheus at /metrics
+// (MetricsHandler) from a registry of the server's own: two servers in
+// one process (the tests) do not share them.
+type metrics struct {
+	moves, conflicts, dbErrors, adjudications, mails atomic.Int64
+	streams                                          atomic.Int64
+	moveRequests, moveFailures                       atomic.Int64
+	moveNanos                                        atomic.Int64
+	// liveGames is the number of active games, as the store counted them
+	// at the last sweep; -1 before the first count.
+	liveGames atomic.Int64
+	// moveLatency is the time from a move's request to its
+	// acknowledgement, of the moves acknowledged.
+	moveLatency prometheus.Histogram
+}
+
+// observeMove counts a move request and its time to the answer.
+func (m *metrics) observeMove(d time.Duration, ok bool) {
+	m.moveRequests.Add(1)
+	if !ok {
+		m.moveFailures.Add(1)
+	} else if m.moveLatency != nil {
+		m.moveLatency.Observe(d.Seconds())
+	}
+	m.moveNanos.Add(int64(d))
+}
+
+// gameCounter is a store that counts games by state (sqlstore.Store is
+// one); the live-games gauge needs it.
+type gameCounter interface {
+	CountGames(ctx context.Context, state string) (int, error)
+}
+
+// registry builds the server's Prometheus registry: the counters the
+// server keeps anyway, read at each scrape, the move latency histogram,
+// the queues' depths, the database pool, and Go's and the process's own.
+func (s *Server) registry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	m := &s.metrics
+	m.liveGames.Store(-1)
+	m.moveLatency = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "alak_move_seconds",
+		Help:    "Time from a move's request to its acknowledgement (the move checked and stored), of the moves acknowledged.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14), // 0.5 ms to 4 s
+	})
+	counter := func(name, help string, v *atomic.Int64, labels prometheus.Labels) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels},
+			func() float64 { return float64(v.Load()) })
+	}
+	gauge := func(name, help string, labels prometheus.Labels, f func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, f)
+	}
+	const queueHelp = "Jobs waiting in a queue: the computer's moves, the post-game analyses, the mail."
+	reg.MustRegister(
+		m.moveLatency,
+		counter("alak_moves_total", "Moves stored, by people and by the computer.", &m.moves, nil),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_move_requests_total",
+			Help: "Move requests (POST /api/games/{id}/moves) by outcome.", ConstLabels: prometheus.Labels{"result": "acknowledged"}},
+			func() float64 { return float64(m.moveRequests.Load() - m.moveFailures.Load()) }),
+		counter("alak_move_requests_total", "Move requests (POST /api/games/{id}/moves) by outcome.", &m.moveFailures, prometheus.Labels{"result": "refused"}),
+		counter("alak_conflicts_total", "Changes refused because another request changed the game first (the store's version check).", &m.conflicts, nil),
+		counter("alak_db_errors_total", "Database operations that failed (not conflicts): writes of a change, the sweep's queries, readiness checks.", &m.dbErrors, nil),
+		counter("alak_adjudications_total", "Games ended on time by the server.", &m.adjudications, nil),
+		counter("alak_mails_total", "Mails handed to the mail queue (your move, time running out).", &m.mails, nil),
+		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.streams.Load()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "mail"}, func() float64 {
+			if s.mailer == nil {
+				return 0
+			}
+			return float64(len(s.mailer.queue))
+		}),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	if s.mailer != nil {
+		reg.MustRegister(
+			counter("alak_mails_sent_total", "Mails the mail server accepted.", &s.mailer.sent, nil),
+			counter("alak_mails_failed_total", "Mails the mail server refused or could not be reached for (not retried).", &s.mailer.failed, nil),
+		)
+	}
+	if _, ok := s.store.(gameCounter); ok {
+		reg.MustRegister(gauge("alak_games_active", "Games being played (all processes), as the store counted them at the last sweep.", nil,
+			func() float64 { return float64(m.liveGames.Load()) }))
+	}
+	if d, ok := s.store.(interface{ DB() *sql.DB }); ok {
+		reg.MustRegister(collectors.NewDBStatsCollector(d.DB(), "alak"))
+	}
+	return reg
+}
+
+// countLiveGames refreshes the live-games gauge from the store.
+func (s *Server) countLiveGames(ctx context.Context) {
+	c, ok := s.store.(gameCounter)
+	if !ok {
+		return
+	}
+	n, err := c.CountGames(ctx, "active")
+	if err != nil {
+		s.metrics.dbErrors.Add(1)
+		s.log.ErrorContext(ctx, "counting the active games", "err", err)
+		return
+	}
+	s.metrics.liveGames.Store(int64(n))
+}
+
+// MetricsHandler serves the metrics in Prometheus's text format. Handler
+// serves it at /metrics unless Config.MetricsElsewhere is set.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg, MaxRequestsInFlight: 4})
+}
+
+// handleHealth is GET /healthz: the process serves (liveness). It does not
+// ask the database: a process whose database is away is alive, and
+// restarting it would not bring the database back.
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyTimeout bounds the database's answer to a readiness check.
+const readyTimeout = time.Second
+
+// handleReady is GET /readyz: 200 when the database answers within
+// readyTimeout, 503 otherwise, for a proxy or an orchestrator to send
+// requests only to processes that can serve them.
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.metrics.dbErrors.Add(1)
+		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "the database does not answer", "code": "not_ready"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
