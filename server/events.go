@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -144,17 +143,19 @@ func (s *Server) publish(st *gameState) {
 	}
 }
 
-// publishLocal sends a game's state to this process's watchers.
+// publishLocal sends a game's state to this process's watchers: the event
+// commit built, or for a state read from the store, one built now.
 func (s *Server) publishLocal(st *gameState) {
 	if !s.broker.watched(st.row.ID) {
 		return
 	}
-	data, err := json.Marshal(s.view(context.Background(), st))
-	if err != nil {
-		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
+	if st.ev.data == nil || st.ev.version != st.row.Version {
+		st.ev = s.event(context.Background(), st)
+	}
+	if st.ev.data == nil {
 		return
 	}
-	s.broker.publish(st.row.ID, event{id: eventID(st.row), version: st.row.Version, data: data})
+	s.broker.publish(st.row.ID, st.ev)
 }
 
 // versionOf reads the version out of an event id, PLY.VERSION; -1 when it
@@ -229,11 +230,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		flusher.Flush()
 		return nil
 	}
-	data, err := json.Marshal(s.view(r.Context(), st))
-	if err != nil {
+	ev := s.event(r.Context(), st)
+	if ev.data == nil {
 		return
 	}
-	if err := send(event{id: eventID(st.row), version: st.row.Version, data: data}); err != nil {
+	if err := send(ev); err != nil {
 		return
 	}
 	flusher.Flush()

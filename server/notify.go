@@ -25,6 +25,7 @@ type Notifier interface {
 func (s *Server) listen() {
 	ctx := contextOf(s.done)
 	changed := func(game string, ply, version int) {
+		s.caches.states.stale(game, version)
 		if s.broker.watched(game) && version > s.broker.published(game) {
 			s.republish(ctx, game)
 		}
