@@ -158,6 +158,64 @@ func (s *Server) publishLocal(st *gameState) {
 	s.broker.publish(st.row.ID, st.ev)
 }
 
+// republisher reads again the games other processes changed, on a few
+// workers, so that the notifications are followed as fast as they come
+// (one at a time, each read would wait for the one before); a game
+// notified again while it waits is read once, at its latest.
+type republisher struct {
+	s       *Server
+	ctx     context.Context
+	mu      sync.Mutex
+	pending map[string]bool
+	queue   chan string
+}
+
+// republishWorkers is how many games are read again at once.
+const republishWorkers = 4
+
+func (s *Server) startRepublisher(ctx context.Context) *republisher {
+	rp := &republisher{s: s, ctx: ctx, pending: map[string]bool{}, queue: make(chan string, 4096)}
+	for range republishWorkers {
+		s.spawn(rp.work)
+	}
+	return rp
+}
+
+// soon asks for the game to be read again and published.
+func (rp *republisher) soon(game string) {
+	rp.mu.Lock()
+	if rp.pending[game] {
+		rp.mu.Unlock()
+		return
+	}
+	rp.pending[game] = true
+	rp.mu.Unlock()
+	select {
+	case rp.queue <- game:
+	default: // the queue is full: read it now
+		rp.take(game)
+		rp.s.republish(rp.ctx, game)
+	}
+}
+
+func (rp *republisher) take(game string) {
+	rp.mu.Lock()
+	delete(rp.pending, game)
+	rp.mu.Unlock()
+}
+
+func (rp *republisher) work() {
+	for {
+		select {
+		case <-rp.ctx.Done():
+			return
+		case game := <-rp.queue:
+			rp.take(game) // a notification from now on asks again
+			rp.s.republish(rp.ctx, game)
+		}
+	}
+}
+
 // versionOf reads the version out of an event id, PLY.VERSION; -1 when it
 // is not one.
 func versionOf(id string) int {

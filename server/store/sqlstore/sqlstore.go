@@ -37,6 +37,10 @@ type Dialect struct {
 	// SingleWriter: the database takes one writing transaction at a time
 	// (SQLite); the store's writes then go through its group commit.
 	SingleWriter bool
+	// WritingWith: a WITH clause may hold an UPDATE (PostgreSQL), so a
+	// move's update and its log entry are one statement, one round trip,
+	// rather than a transaction of four.
+	WritingWith bool
 }
 
 // Store is a store.Store on a *sql.DB.
@@ -63,6 +67,9 @@ func NewGroupCommit(db *sql.DB, d Dialect, path string, gc GroupCommit) *Store {
 	queries := txQueries
 	if d.SingleWriter {
 		queries = append(queries, qSavepoint, qRollbackTo, qRelease)
+	}
+	if d.WritingWith {
+		queries = append(queries, qMove)
 	}
 	for _, q := range queries {
 		s.stmt(context.Background(), q) // an error is met again at the statement's use
@@ -353,6 +360,11 @@ var (
 	qGameVersion    = `SELECT version, entries FROM games WHERE id = ?`
 	qInsertMove     = `INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	qInsertAnalysis = `INSERT INTO analyses (game_id, body, created_ms) VALUES (?, ?, ?)`
+	// qMove is a change with one log entry in one statement (WritingWith):
+	// the entry is inserted only if the update found the game at its
+	// version.
+	qMove = `WITH changed AS (UPDATE games SET ` + gameSet + ` WHERE id = ? AND version = ? AND entries = ? RETURNING id)
+		INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) SELECT id, ?, ?, ?, ?, ?, ?, ? FROM changed`
 	// The savepoint of each write in a group commit's batch.
 	qSavepoint  = `SAVEPOINT w`
 	qRollbackTo = `ROLLBACK TO w`
@@ -438,30 +450,33 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, []store.Entry,
 // Update writes g when the stored game is still at version expect, and
 // appends the entries, in one transaction: the update's own condition is
 // the version check (and the entries count, which must add up); only when
-// it changed nothing is the row read, to say why.
+// it changed nothing is the row read, to say why. Where the database takes
+// an UPDATE in a WITH clause, a change of one entry (a move) is a single
+// statement instead.
 func (s *Store) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
 	if g.Version != expect+1 {
 		return fmt.Errorf("update of game %s: version %d after %d: a change adds one", g.ID, g.Version, expect)
 	}
 	before := g.Entries - len(entries)
+	args := append(gameArgs(g)[1:], g.ID, expect, before)
+	if s.w == nil && s.d.WritingWith && len(entries) == 1 {
+		e := entries[0]
+		res, err := s.exec(ctx, nil, qMove, append(args, before, e.Move, e.Undo, e.By, ms(e.At), e.BlackLeft.Milliseconds(), e.WhiteLeft.Milliseconds())...)
+		if err != nil {
+			if s.unique(err) {
+				return fmt.Errorf("game %s entry %d: %w", g.ID, before, store.ErrConflict)
+			}
+			return err
+		}
+		return s.changed(ctx, nil, res, g, expect, len(entries))
+	}
 	return s.write(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
-		args := append(gameArgs(g)[1:], g.ID, expect, before)
 		res, err := s.exec(ctx, tx, qUpdateGame, args...)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
+		if err := s.changed(ctx, tx, res, g, expect, len(entries)); err != nil {
 			return err
-		} else if n != 1 {
-			var version, stored int
-			err := s.row(ctx, tx, qGameVersion, g.ID).Scan(&version, &stored)
-			if err == nil && version == expect {
-				return fmt.Errorf("update of game %s: %d entries after %d and %d new", g.ID, g.Entries, stored, len(entries))
-			}
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-			return fmt.Errorf("game %s at version %d: %w", g.ID, expect, store.ErrConflict)
 		}
 		for i, e := range entries {
 			_, err := s.exec(ctx, tx, qInsertMove,
@@ -475,6 +490,28 @@ func (s *Store) Update(ctx context.Context, g store.Game, expect int, entries []
 		}
 		return nil
 	})
+}
+
+// changed checks that an update of game g from version expect changed its
+// row; if not, it says why: ErrConflict when the game has moved on, an
+// error when the entries do not add up (a programming error).
+func (s *Store) changed(ctx context.Context, tx *sql.Tx, res sql.Result, g store.Game, expect, added int) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 1 {
+		return nil
+	}
+	var version, stored int
+	err = s.row(ctx, tx, qGameVersion, g.ID).Scan(&version, &stored)
+	if err == nil && version == expect {
+		return fmt.Errorf("update of game %s: %d entries after %d and %d new", g.ID, g.Entries, stored, added)
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return fmt.Errorf("game %s at version %d: %w", g.ID, expect, store.ErrConflict)
 }
 
 // Games lists games by the filter, the most recently updated first. Each

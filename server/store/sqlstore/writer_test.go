@@ -138,3 +138,52 @@ func TestGroupCommitGoneCaller(t *testing.T) {
 		t.Errorf("the account of a gone caller: %v", err)
 	}
 }
+
+// BenchmarkUpdate is Store.Update on SQLite (WAL, synchronous=FULL) from
+// 8 goroutines at once per CPU, each moving its own game: the group
+// commit's throughput, and its mean batch (writes/batch).
+func BenchmarkUpdate(b *testing.B) {
+	for _, gc := range []sqlstore.GroupCommit{
+		{MaxBatch: 1},
+		{MaxBatch: 128},
+		{MaxBatch: 128, MaxWait: time.Millisecond},
+	} {
+		b.Run(fmt.Sprintf("batch=%d,wait=%v", gc.MaxBatch, gc.MaxWait), func(b *testing.B) {
+			s, err := sqlitestore.OpenGroupCommit(context.Background(), filepath.Join(b.TempDir(), "alak.db"), gc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			var next sync.Mutex
+			id := 0
+			b.SetParallelism(8)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				next.Lock()
+				g := store.Game{ID: fmt.Sprint("g", id), Rules: "alak", Preset: "alak", Size: "11", Clock: "none", State: store.StateActive,
+					Kind: store.KindNamed, Color: "x", Version: 1, Created: time.Now(), Updated: time.Now()}
+				id++
+				next.Unlock()
+				if err := s.CreateGame(ctx, g); err != nil {
+					b.Error(err)
+					return
+				}
+				for pb.Next() {
+					n := g
+					n.Version++
+					n.Ply++
+					n.Entries++
+					if err := s.Update(ctx, n, g.Version, []store.Entry{{Move: "3", At: time.Now()}}); err != nil {
+						b.Error(err)
+						return
+					}
+					g = n
+				}
+			})
+			batches, writes := s.WriterStats()
+			b.ReportMetric(float64(writes)/float64(batches), "writes/batch")
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+		})
+	}
+}
