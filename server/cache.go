@@ -159,6 +159,18 @@ func (c *stateCache) put(st *gameState) {
 	c.m[st.row.ID] = st
 }
 
+// event returns the event of the game's cached state: its view as last
+// committed in this process, or as last read after another's change.
+func (c *stateCache) event(id string) (event, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.m[id]
+	if !ok || st.ev.data == nil || st.ev.version != st.row.Version {
+		return event{}, false
+	}
+	return st.ev, true
+}
+
 // stale drops the game's state if it is older than version (another
 // process changed the game).
 func (c *stateCache) stale(id string, version int) {

@@ -178,3 +178,40 @@ func TestOneViewPerChange(t *testing.T) {
 		t.Fatal("no event for the move")
 	}
 }
+
+// TestStreamAfterAnotherProcessMoved: a stream opened on a process whose
+// cached state of the game is older than a move made through the other
+// process (on PostgreSQL, with notifications) shows that move, at once or
+// as soon as the notification comes.
+func TestStreamAfterAnotherProcessMoved(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+	ps := pgProcesses(t, 2, clock)
+	a, b := ps[0], ps[1]
+	ada := a.client().signUp("ada")
+	bo := a.client().signUp("bo")
+	g := ada.create(map[string]string{"rules": "alak size=9", "color": "x", "opponent": "bo"})
+	bo.on(b).do("POST", "/api/games/"+g.ID+"/join", nil, nil) // b caches the game
+	for i, m := range []string{"1", "9", "3", "7"} {
+		c := []*client{ada, bo}[i%2] // both through a: b's cached state falls behind
+		if code, _, e := c.move(g.ID, m, i); code != http.StatusOK {
+			t.Fatalf("move %d: %d %+v", i+1, code, e)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		events := stream(t, ctx, b.http.URL+"/api/games/"+g.ID+"/events", "")
+	wait:
+		for {
+			select {
+			case ev := <-events:
+				if ev.view.Ply == i+1 {
+					break wait
+				}
+				if ev.view.Ply > i+1 {
+					t.Fatalf("move %d: a stream on b at ply %d", i+1, ev.view.Ply)
+				}
+			case <-ctx.Done():
+				t.Fatalf("move %d: a stream opened on b never showed it", i+1)
+			}
+		}
+		cancel()
+	}
+}

@@ -236,11 +236,17 @@ func versionOf(id string) int {
 // state at once when it has moved on since; otherwise the first event is
 // the current state. A comment line every 15 s keeps proxies from closing
 // the stream.
+//
+// The stream watches the game before it reads its state, so that no change
+// falls between the two. The state is the one this process's cache holds
+// when it has the game (its last change here, or the last read after
+// another process's notification, which also drops an older one), else it
+// is read from the store: a stream is as current as the notifications
+// make it, whichever way it starts.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	st, err := s.loadGame(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
+	if len(id) > 40 {
+		s.writeError(w, r, errNotFound)
 		return
 	}
 	flusher, ok := w.(http.Flusher)
@@ -258,6 +264,18 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	wt := s.broker.watch(id, acct)
 	defer s.broker.unwatch(id, wt)
+	first, ok := s.caches.states.event(id)
+	if !ok {
+		st, err := s.loadGame(r.Context(), id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if first = s.event(r.Context(), st); first.data == nil {
+			s.writeError(w, r, fmt.Errorf("game %s: encoding its state failed", id))
+			return
+		}
+	}
 	s.metrics.streams.Add(1)
 	defer s.metrics.streams.Add(-1)
 
@@ -272,7 +290,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 
 	sent := versionOf(last)
-	if sent > st.row.Version { // a client from the future (a restored backup): start again
+	if sent > first.version { // a client from the future (a restored backup): start again
 		sent = -1
 	}
 	send := func(ev event) error {
@@ -288,11 +306,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		flusher.Flush()
 		return nil
 	}
-	ev := s.event(r.Context(), st)
-	if ev.data == nil {
-		return
-	}
-	if err := send(ev); err != nil {
+	if err := send(first); err != nil {
 		return
 	}
 	flusher.Flush()
