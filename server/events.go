@@ -15,6 +15,16 @@ type event struct {
 	id      string // PLY.VERSION
 	version int
 	data    []byte // the GameView's JSON
+	frame   []byte // the whole event as a stream sends it (data is part of it)
+}
+
+// newEvent makes the event of a state: its view's JSON, within the frame
+// every stream sends, written once.
+func newEvent(id string, version int, view []byte) event {
+	head := "id: " + id + "\nretry: 2000\ndata: "
+	frame := make([]byte, 0, len(head)+len(view)+2)
+	frame = append(append(append(frame, head...), view...), "\n\n"...)
+	return event{id: id, version: version, data: frame[len(head) : len(head)+len(view)], frame: frame}
 }
 
 // broker hands each game's new states to the streams watching it. A
@@ -299,7 +309,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		sent = ev.version
 		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
-		if _, err := fmt.Fprintf(w, "id: %s\nretry: 2000\ndata: %s\n\n", ev.id, ev.data); err != nil {
+		if ev.frame == nil { // an event made without newEvent
+			ev = newEvent(ev.id, ev.version, ev.data)
+		}
+		if _, err := w.Write(ev.frame); err != nil {
 			return err
 		}
 		rc.SetWriteDeadline(time.Time{})

@@ -120,8 +120,9 @@ func (s *Server) event(ctx context.Context, st *gameState) event {
 	data, err := json.Marshal(s.view(ctx, st))
 	if err != nil {
 		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
+		return event{id: eventID(st.row), version: st.row.Version}
 	}
-	return event{id: eventID(st.row), version: st.row.Version, data: data}
+	return newEvent(eventID(st.row), st.row.Version, data)
 }
 
 // writeEvent answers with an event's view, as writeJSON would.
