@@ -27,6 +27,9 @@ type gameState struct {
 	r     rules.Rules
 	clock Clock
 	ev    event
+	// rulesText is the rules in sentences, for the view (the same for
+	// every state of the game: made once, when the state is rebuilt).
+	rulesText string
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -96,7 +99,7 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
-	st := &gameState{row: row, log: log, r: r, clock: clock}
+	st := &gameState{row: row, log: log, r: r, clock: clock, rulesText: notation.RulesText(r)}
 	st.sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)

@@ -68,13 +68,12 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	v := GameView{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]PlayerView{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: notation.RulesText(st.r)}
+		RulesText: st.rulesText}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e
 	}
-	g := st.sess.Game()
-	for _, m := range g.Moves() {
+	for _, m := range st.sess.Moves() {
 		v.Moves = append(v.Moves, st.r.MoveText(m))
 		v.Notation = append(v.Notation, notation.FormatMove(st.r, m))
 	}
