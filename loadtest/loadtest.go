@@ -6,8 +6,17 @@
 // the errors by kind, and at the end whether any acknowledged move was lost
 // or applied twice, by reading every game back.
 //
-// It only talks to a server on this machine (a loopback address), and it
-// is bounded in count and time: it stops by itself.
+// It only talks to servers on this machine (loopback addresses), and it
+// is bounded in count and time: it stops by itself. Given several URLs
+// (several processes on one database) it spreads the accounts over them,
+// each account's requests and streams going to its own URL, as a proxy
+// without affinity would: the two players of a game are often on two
+// processes, and each sees the other's moves through the database's
+// notifications.
+//
+// The tool itself stays cheap, since it shares the machine with the
+// server: the players decode only the fields they read, the spectators
+// decode nothing, and Report.ToolCPU says what the run cost it.
 package loadtest
 
 import (
@@ -23,6 +32,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,7 +53,7 @@ const (
 
 // Config is a run.
 type Config struct {
-	URL      string        // the server, on a loopback address
+	URLs     []string      // the servers (processes of one server), on loopback addresses
 	Games    int           // games played at once
 	Rate     float64       // moves per second, all games together
 	Duration time.Duration // how long moves are made
@@ -78,9 +88,13 @@ type Report struct {
 	Doubled    int64            `json:"doubled"` // moves stored more often than they were made
 	Games      int              `json:"games"`   // games played (started) in the run
 	Finished   int              `json:"finished"`
-	Streams    int              `json:"streams"` // event streams open at the end
+	Streams    int              `json:"streams"`     // event streams open (players' and spectators') at the end of the moves, before the tool stops
+	StreamsMax int              `json:"streams_max"` // the most open at once
 	Seconds    float64          `json:"seconds"`
 	Unanswered int64            `json:"unanswered"` // move requests without an answer (a stored move may be among them)
+	URLs       int              `json:"urls"`       // servers the load was spread over
+	ToolCPU    float64          `json:"tool_cpu_s"` // CPU seconds (user and system) the tool itself used in the run, setup and check aside
+	LoadAvg    [2]string        `json:"load_avg"`   // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
 }
 
 // Loopback reports whether the URL names this machine.
@@ -101,8 +115,17 @@ func Loopback(raw string) error {
 }
 
 func (c *Config) check() error {
-	if err := Loopback(c.URL); err != nil {
-		return err
+	if len(c.URLs) == 0 {
+		return fmt.Errorf("--url: give the server's address, such as http://127.0.0.1:8080")
+	}
+	if len(c.URLs) > 16 {
+		return fmt.Errorf("--url given %d times: at most 16 servers", len(c.URLs))
+	}
+	for i, u := range c.URLs {
+		if err := Loopback(u); err != nil {
+			return err
+		}
+		c.URLs[i] = strings.TrimRight(u, "/")
 	}
 	switch {
 	case c.Games < 1 || c.Games > MaxGames:
@@ -126,7 +149,6 @@ func (c *Config) check() error {
 	if c.Clock == "" {
 		c.Clock = "none"
 	}
-	c.URL = strings.TrimRight(c.URL, "/")
 	return nil
 }
 
@@ -141,18 +163,19 @@ type run struct {
 
 	moves, events, unanswered atomic.Int64
 	games, finished           atomic.Int64
-	streams                   atomic.Int64
+	streams, streamsMax       atomic.Int64
 
-	mu      sync.Mutex
-	ackLat  []float64
-	evLat   []float64
-	errs    map[string]int64
-	played  []*game
-	moveReq sync.WaitGroup
+	mu     sync.Mutex
+	ackLat []float64
+	evLat  []float64
+	errs   map[string]int64
+	played []*game
+	active []*game // the games under way, for the spectators
 }
 
 type account struct {
 	name string
+	url  string // the server this account talks to
 	jar  http.CookieJar
 }
 
@@ -166,6 +189,7 @@ type game struct {
 	seenAt  map[int]time.Time // when the opponent's stream showed the move of that ply
 	unknown int               // move requests whose outcome is unknown
 	over    bool
+	slot    int // its index in run.active while under way
 }
 
 // timed records the time from a move's acknowledgement to the opponent's
@@ -190,13 +214,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := cfg.check(); err != nil {
 		return Report{}, err
 	}
-	tr := &http.Transport{MaxIdleConns: 4096, MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: 90 * time.Second}
+	tr := &http.Transport{MaxIdleConns: 8192, MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: 90 * time.Second}
 	r := &run{cfg: cfg, http: &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		stream: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
 		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), stop: make(chan struct{}), errs: map[string]int64{}}
 	if err := r.setup(ctx); err != nil {
 		return Report{}, err
 	}
+	cpu0 := cpuTime()
+	load0 := loadAvg()
 	start := time.Now()
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
@@ -232,11 +258,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}()
 	}
 	<-runCtx.Done()
+	streams, load1 := r.streams.Load(), loadAvg()
 	close(r.stop)
 	wg.Wait()
 	elapsed := time.Since(start)
 	rep := r.report(elapsed)
-	rep.Streams = int(r.streams.Load())
+	rep.Streams, rep.StreamsMax = int(streams), int(r.streamsMax.Load())
+	rep.ToolCPU = (cpuTime() - cpu0).Seconds()
+	rep.URLs = len(cfg.URLs)
+	rep.LoadAvg = [2]string{load0, load1}
 	lost, doubled, err := r.verify(ctx)
 	rep.Lost, rep.Doubled = lost, doubled
 	return rep, err
@@ -251,7 +281,7 @@ func (r *run) setup(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for i := range r.cfg.Accounts {
 		jar, _ := cookiejar.New(nil)
-		a := &account{name: fmt.Sprintf("lt%s-%d", tag, i), jar: jar}
+		a := &account{name: fmt.Sprintf("lt%s-%d", tag, i), url: r.cfg.URLs[i%len(r.cfg.URLs)], jar: jar}
 		r.accounts = append(r.accounts, a)
 		wg.Add(1)
 		sem <- struct{}{}
@@ -278,14 +308,19 @@ func (r *run) setup(ctx context.Context) error {
 	return firstErr
 }
 
-// call sends one request as account a and returns the status and body.
+// call sends one request as account a (to its server; with no account, to
+// the first) and returns the status and body.
 func (r *run) call(ctx context.Context, a *account, method, path string, body any) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, r.cfg.URL+path, rd)
+	base := r.cfg.URLs[0]
+	if a != nil {
+		base = a.url
+	}
+	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -303,14 +338,24 @@ func (r *run) call(ctx context.Context, a *account, method, path string, body an
 	return resp.StatusCode, data, err
 }
 
-// state is the part of a game's view the players read.
+// state is the part of a game's view the players read: the rest of the
+// view is skipped unread.
 type state struct {
-	State string `json:"state"`
-	Ply   int    `json:"ply"`
-	Over  bool   `json:"over"`
-	ToMov string `json:"to_move"`
-	Legal []any  `json:"legal"`
-	Moves []string
+	State string            `json:"state"`
+	Ply   int               `json:"ply"`
+	Over  bool              `json:"over"`
+	ToMov string            `json:"to_move"`
+	Legal []json.RawMessage `json:"legal"`
+}
+
+// moveText is a legal move as the view gives it (a number, or a string),
+// as a move request takes it.
+func moveText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }
 
 func (r *run) errorOf(kind string) {
@@ -367,6 +412,8 @@ func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
 	g := &game{id: created.ID, players: [2]*account{x, o}, acked: map[int]string{}, ackedAt: map[int]time.Time{}, seenAt: map[int]time.Time{}}
 	r.mu.Lock()
 	r.played = append(r.played, g)
+	g.slot = len(r.active)
+	r.active = append(r.active, g)
 	r.mu.Unlock()
 	r.games.Add(1)
 	return g, nil
@@ -388,6 +435,11 @@ func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
 		}()
 	}
 	wg.Wait()
+	r.mu.Lock() // no longer under way
+	last := r.active[len(r.active)-1]
+	r.active[g.slot], last.slot = last, g.slot
+	r.active = r.active[:len(r.active)-1]
+	r.mu.Unlock()
 }
 
 // side is one player of a game: it reads the game's stream and, on its
@@ -396,7 +448,12 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 	me := []string{"x", "o"}[side]
 	a := g.players[side]
 	for ctx.Err() == nil {
-		err := r.follow(ctx, a, g.id, func(st state, data []byte) bool {
+		err := r.follow(ctx, a.url, a, g.id, func(data []byte) bool {
+			var st state
+			if err := json.Unmarshal(data, &st); err != nil {
+				r.errorOf("stream: " + shortErr(err))
+				return false
+			}
 			if st.Over || st.State != "active" {
 				g.mu.Lock()
 				if !g.over {
@@ -425,7 +482,7 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 				return false
 			}
 			rmu.Lock()
-			m := fmt.Sprint(st.Legal[rng.IntN(len(st.Legal))])
+			m := moveText(st.Legal[rng.IntN(len(st.Legal))])
 			rmu.Unlock()
 			r.move(ctx, a, g, m, st.Ply)
 			return true
@@ -488,10 +545,11 @@ func (r *run) event(ms float64) {
 	r.events.Add(1)
 }
 
-// follow reads a game's event stream as account a, calling f with each
-// state until f returns false, the stream ends or ctx ends.
-func (r *run) follow(ctx context.Context, a *account, id string, f func(st state, data []byte) bool) error {
-	req, err := http.NewRequestWithContext(ctx, "GET", r.cfg.URL+"/api/games/"+id+"/events", nil)
+// follow reads a game's event stream from base as account a (nil: a
+// spectator), calling f with each state's data until f returns false, the
+// stream ends or ctx ends.
+func (r *run) follow(ctx context.Context, base string, a *account, id string, f func(data []byte) bool) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/api/games/"+id+"/events", nil)
 	if err != nil {
 		return err
 	}
@@ -507,20 +565,18 @@ func (r *run) follow(ctx context.Context, a *account, id string, f func(st state
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("events: %d", resp.StatusCode)
 	}
-	r.streams.Add(1)
+	n := r.streams.Add(1)
 	defer r.streams.Add(-1)
+	for m := r.streamsMax.Load(); n > m && !r.streamsMax.CompareAndSwap(m, n); m = r.streamsMax.Load() {
+	}
 	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
 		if !bytes.HasPrefix(line, []byte("data: ")) {
 			continue
 		}
-		var st state
-		if err := json.Unmarshal(line[6:], &st); err != nil {
-			return err
-		}
-		if !f(st, line[6:]) {
+		if !f(line[6:]) {
 			return nil
 		}
 	}
@@ -530,14 +586,18 @@ func (r *run) follow(ctx context.Context, a *account, id string, f func(st state
 	return errors.New("the stream ended")
 }
 
-// spectate holds an event stream open on the games in turn, as a watcher
-// who is not playing.
+// spectate holds an event stream open as a watcher who is not playing:
+// on a game under way, then, once it is over, on another. It reads the
+// events without decoding them: a game is over when its view says
+// "over":true (the only such key) or its state is no longer active.
 func (r *run) spectate(ctx context.Context, i int) {
+	base := r.cfg.URLs[i%len(r.cfg.URLs)]
+	rng := rand.New(rand.NewPCG(uint64(i), 0x77617463))
 	for ctx.Err() == nil {
 		r.mu.Lock()
 		var id string
-		if len(r.played) > 0 {
-			id = r.played[i%len(r.played)].id
+		if len(r.active) > 0 {
+			id = r.active[rng.IntN(len(r.active))].id
 		}
 		r.mu.Unlock()
 		if id == "" {
@@ -548,7 +608,16 @@ func (r *run) spectate(ctx context.Context, i int) {
 			}
 			continue
 		}
-		r.follow(ctx, nil, id, func(st state, _ []byte) bool { return true })
+		err := r.follow(ctx, base, nil, id, func(data []byte) bool {
+			return !bytes.Contains(data, []byte(`"over":true`)) && bytes.Contains(data, []byte(`"state":"active"`))
+		})
+		if err != nil && ctx.Err() == nil {
+			r.errorOf("spectator stream: " + shortErr(err))
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
 	}
 }
 
@@ -644,4 +713,18 @@ func shortErr(err error) string {
 		s = s[:60]
 	}
 	return s
+}
+
+// loadAvg is the machine's load averages over 1, 5 and 15 minutes, as
+// /proc/loadavg gives them ("" where there is none).
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -200,7 +200,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(sessionCookie); err == nil {
-		s.store.DeleteToken(r.Context(), hashSecret(c.Value))
+		s.deleteToken(r.Context(), hashSecret(c.Value))
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies, MaxAge: -1})
 	writeJSON(w, http.StatusOK, map[string]string{"status": "signed out"})
@@ -269,7 +269,13 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusForbidden, "guest", "a guest has no settings: create an account"))
 		return
 	}
-	acc := *a
+	// The account as stored, not as a token's cached copy holds it: a change
+	// made meanwhile (in another process) is not undone.
+	acc, err := s.store.AccountByID(r.Context(), a.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if req.Email != nil {
 		if err := checkEmail(*req.Email); err != nil {
 			s.writeError(w, r, err)
@@ -290,7 +296,7 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := s.store.UpdateAccount(r.Context(), acc); err != nil {
+	if err := s.updateAccount(r.Context(), acc); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -823,7 +829,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	st, err := s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
+	ev, err := s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
 			return nil, apiErr(http.StatusConflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
@@ -868,7 +874,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+	writeEvent(w, ev)
 }
 
 // handleDecline is POST /api/games/{id}/decline: the named opponent
@@ -879,7 +885,7 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	st, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
 			return nil, apiErr(http.StatusConflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
@@ -894,7 +900,7 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+	writeEvent(w, ev)
 }
 
 // player checks that a is a player of an active game and returns its colour.
@@ -937,7 +943,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	st, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, err := st.player(a)
 		if err != nil {
 			return nil, err
@@ -973,7 +979,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+	writeEvent(w, ev)
 }
 
 // simpleAction is an action by a player that takes no argument but the
@@ -992,7 +998,7 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 		s.writeError(w, r, err)
 		return
 	}
-	st, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, err := st.player(a)
 		if err != nil {
 			return nil, err
@@ -1006,7 +1012,7 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+	writeEvent(w, ev)
 }
 
 func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {

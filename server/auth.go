@@ -186,7 +186,7 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
 				return
 			}
-			a, _, err := s.store.TokenAccount(r.Context(), hashSecret(strings.TrimSpace(secret)), s.now())
+			a, err := s.tokenAccount(r.Context(), hashSecret(strings.TrimSpace(secret)))
 			if err != nil {
 				if errors.Is(err, store.ErrNotFound) {
 					err = apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown or expired: get one from POST /api/tokens")
@@ -198,12 +198,46 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 			return
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
-			if a, _, err := s.store.TokenAccount(r.Context(), hashSecret(c.Value), s.now()); err == nil {
+			if a, err := s.tokenAccount(r.Context(), hashSecret(c.Value)); err == nil {
 				r = r.WithContext(context.WithValue(r.Context(), accountKey, &a))
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// tokenAccount returns the account of an unexpired token, by its hash: from
+// the cache when the token was seen less than tokenTTL ago, else from the
+// store.
+func (s *Server) tokenAccount(ctx context.Context, hash string) (store.Account, error) {
+	now := s.now()
+	if a, ok := s.caches.tokens.get(hash, now); ok {
+		return a, nil
+	}
+	a, t, err := s.store.TokenAccount(ctx, hash, now)
+	if err != nil {
+		return a, err
+	}
+	s.caches.tokens.put(hash, a, t.Expires, now)
+	return a, nil
+}
+
+// deleteToken ends a token (signing out): in the store, and at once in
+// this process's cache. Another process may honour it until its own cache
+// entry is tokenTTL old.
+func (s *Server) deleteToken(ctx context.Context, hash string) error {
+	s.caches.tokens.forget(hash)
+	err := s.store.DeleteToken(ctx, hash)
+	s.caches.tokens.forget(hash) // a request that read it meanwhile
+	return err
+}
+
+// updateAccount writes an account's settings, and forgets the cached
+// copies of it that its tokens hold.
+func (s *Server) updateAccount(ctx context.Context, a store.Account) error {
+	err := s.store.UpdateAccount(ctx, a)
+	s.caches.tokens.forgetAccount(a.ID)
+	return err
 }
 
 // account returns the signed-in account, or nil.

@@ -19,7 +19,8 @@ import (
 
 // benchParallelism is how many clients per CPU play at once in
 // BenchmarkMoveHTTP: more than one, so that the server always has a move
-// to work on while another waits for the disk.
+// to work on while another waits for the disk, and the group commit has
+// writes to gather.
 const benchParallelism = 4
 
 // BenchmarkMoveHTTP is the move path end to end: a real server on
@@ -35,10 +36,16 @@ const benchParallelism = 4
 //
 // Beside moves/s it reports where a move's time goes, as wall time per
 // move summed over the clients (so with several clients at once these may
-// add up to more than ns/op): write-µs in Store.Update (the transaction
-// with its fsync, and the wait for SQLite's write lock), read-µs in the
-// store's reads (the game and its log, the token, the players' names), and
-// act-µs from the game's lock to the stored change.
+// add up to more than ns/op): write-µs in Store.Update (the wait for the
+// group commit to take the write, the batch's transaction and its fsync),
+// read-µs in the store's reads (the game and its log, the token, the
+// players' names: the server's caches leave only the first of each), and
+// act-µs from the game's lock to the stored change; writes/batch is the
+// group commit's mean batch (creations and joins included).
+//
+// The clients run in the same process as the server, so a CPU profile of
+// it (go test -bench MoveHTTP -cpuprofile) holds both; docs/load.md has
+// the figures, and the load tool's (alak loadtest) on a real process.
 func BenchmarkMoveHTTP(b *testing.B) {
 	ts := &timedStore{}
 	h := sharedHarnessOn(b, Config{Now: time.Now}, func(st store.Store) store.Store { ts.Store = st; return ts })
@@ -140,6 +147,11 @@ func BenchmarkMoveHTTP(b *testing.B) {
 	b.ReportMetric(perMove(ts.write.Load()), "write-µs")
 	b.ReportMetric(perMove(ts.read.Load()), "read-µs")
 	b.ReportMetric(float64(h.srv.metrics.moveNanos.Load()-actNanos)/1e3/float64(h.srv.metrics.moveRequests.Load()-acts), "act-µs")
+	if gc, ok := ts.Store.(interface{ WriterStats() (int64, int64) }); ok {
+		if batches, writes := gc.WriterStats(); batches > 0 {
+			b.ReportMetric(float64(writes)/float64(batches), "writes/batch")
+		}
+	}
 }
 
 // timedStore adds up the wall time spent in a store's writes of games and

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -16,6 +15,16 @@ type event struct {
 	id      string // PLY.VERSION
 	version int
 	data    []byte // the GameView's JSON
+	frame   []byte // the whole event as a stream sends it (data is part of it)
+}
+
+// newEvent makes the event of a state: its view's JSON, within the frame
+// every stream sends, written once.
+func newEvent(id string, version int, view []byte) event {
+	head := "id: " + id + "\nretry: 2000\ndata: "
+	frame := make([]byte, 0, len(head)+len(view)+2)
+	frame = append(append(append(frame, head...), view...), "\n\n"...)
+	return event{id: id, version: version, data: frame[len(head) : len(head)+len(view)], frame: frame}
 }
 
 // broker hands each game's new states to the streams watching it. A
@@ -144,17 +153,77 @@ func (s *Server) publish(st *gameState) {
 	}
 }
 
-// publishLocal sends a game's state to this process's watchers.
+// publishLocal sends a game's state to this process's watchers: the event
+// commit built, or for a state read from the store, one built now.
 func (s *Server) publishLocal(st *gameState) {
 	if !s.broker.watched(st.row.ID) {
 		return
 	}
-	data, err := json.Marshal(s.view(context.Background(), st))
-	if err != nil {
-		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
+	if st.ev.data == nil || st.ev.version != st.row.Version {
+		st.ev = s.event(context.Background(), st)
+	}
+	if st.ev.data == nil {
 		return
 	}
-	s.broker.publish(st.row.ID, event{id: eventID(st.row), version: st.row.Version, data: data})
+	s.broker.publish(st.row.ID, st.ev)
+}
+
+// republisher reads again the games other processes changed, on a few
+// workers, so that the notifications are followed as fast as they come
+// (one at a time, each read would wait for the one before); a game
+// notified again while it waits is read once, at its latest.
+type republisher struct {
+	s       *Server
+	ctx     context.Context
+	mu      sync.Mutex
+	pending map[string]bool
+	queue   chan string
+}
+
+// republishWorkers is how many games are read again at once.
+const republishWorkers = 4
+
+func (s *Server) startRepublisher(ctx context.Context) *republisher {
+	rp := &republisher{s: s, ctx: ctx, pending: map[string]bool{}, queue: make(chan string, 4096)}
+	for range republishWorkers {
+		s.spawn(rp.work)
+	}
+	return rp
+}
+
+// soon asks for the game to be read again and published.
+func (rp *republisher) soon(game string) {
+	rp.mu.Lock()
+	if rp.pending[game] {
+		rp.mu.Unlock()
+		return
+	}
+	rp.pending[game] = true
+	rp.mu.Unlock()
+	select {
+	case rp.queue <- game:
+	default: // the queue is full: read it now
+		rp.take(game)
+		rp.s.republish(rp.ctx, game)
+	}
+}
+
+func (rp *republisher) take(game string) {
+	rp.mu.Lock()
+	delete(rp.pending, game)
+	rp.mu.Unlock()
+}
+
+func (rp *republisher) work() {
+	for {
+		select {
+		case <-rp.ctx.Done():
+			return
+		case game := <-rp.queue:
+			rp.take(game) // a notification from now on asks again
+			rp.s.republish(rp.ctx, game)
+		}
+	}
 }
 
 // versionOf reads the version out of an event id, PLY.VERSION; -1 when it
@@ -177,11 +246,17 @@ func versionOf(id string) int {
 // state at once when it has moved on since; otherwise the first event is
 // the current state. A comment line every 15 s keeps proxies from closing
 // the stream.
+//
+// The stream watches the game before it reads its state, so that no change
+// falls between the two. The state is the one this process's cache holds
+// when it has the game (its last change here, or the last read after
+// another process's notification, which also drops an older one), else it
+// is read from the store: a stream is as current as the notifications
+// make it, whichever way it starts.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	st, err := s.loadGame(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
+	if len(id) > 40 {
+		s.writeError(w, r, errNotFound)
 		return
 	}
 	flusher, ok := w.(http.Flusher)
@@ -199,6 +274,18 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	wt := s.broker.watch(id, acct)
 	defer s.broker.unwatch(id, wt)
+	first, ok := s.caches.states.event(id)
+	if !ok {
+		st, err := s.loadGame(r.Context(), id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if first = s.event(r.Context(), st); first.data == nil {
+			s.writeError(w, r, fmt.Errorf("game %s: encoding its state failed", id))
+			return
+		}
+	}
 	s.metrics.streams.Add(1)
 	defer s.metrics.streams.Add(-1)
 
@@ -213,7 +300,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 
 	sent := versionOf(last)
-	if sent > st.row.Version { // a client from the future (a restored backup): start again
+	if sent > first.version { // a client from the future (a restored backup): start again
 		sent = -1
 	}
 	send := func(ev event) error {
@@ -222,18 +309,17 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		sent = ev.version
 		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
-		if _, err := fmt.Fprintf(w, "id: %s\nretry: 2000\ndata: %s\n\n", ev.id, ev.data); err != nil {
+		if ev.frame == nil { // an event made without newEvent
+			ev = newEvent(ev.id, ev.version, ev.data)
+		}
+		if _, err := w.Write(ev.frame); err != nil {
 			return err
 		}
 		rc.SetWriteDeadline(time.Time{})
 		flusher.Flush()
 		return nil
 	}
-	data, err := json.Marshal(s.view(r.Context(), st))
-	if err != nil {
-		return
-	}
-	if err := send(event{id: eventID(st.row), version: st.row.Version, data: data}); err != nil {
+	if err := send(first); err != nil {
 		return
 	}
 	flusher.Flush()

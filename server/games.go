@@ -17,13 +17,19 @@ import (
 )
 
 // gameState is a game as one request sees it: the stored row and log, and
-// the session rebuilt from them, which checks every move with the kernel.
+// the session rebuilt from them, which checks every move with the kernel;
+// once a change is committed, ev is the new state's event (its view, built
+// once for the answer and the streams).
 type gameState struct {
 	row   store.Game
 	log   []store.Entry
 	sess  *session.Session
 	r     rules.Rules
 	clock Clock
+	ev    event
+	// rulesText is the rules in sentences, for the view (the same for
+	// every state of the game: made once, when the state is rebuilt).
+	rulesText string
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -93,7 +99,7 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
-	st := &gameState{row: row, log: log, r: r, clock: clock}
+	st := &gameState{row: row, log: log, r: r, clock: clock, rulesText: notation.RulesText(r)}
 	st.sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)
@@ -216,37 +222,65 @@ type change struct {
 	reply   error  // answered once the change is committed (a move too late: the game was lost on time)
 }
 
-// act applies an action to a game: under the game's lock it loads the
-// game, settles a clock that has run out, runs f, syncs the row with the
+// act applies an action to a game: under the game's lock it takes the
+// game's state (as this process's last change left it, else read from the
+// store), settles a clock that has run out, runs f, syncs the row with the
 // session, and commits with the store's version check. The change is
-// acknowledged (and published) only once it is stored.
-func (s *Server) act(ctx context.Context, id string, f func(st *gameState, now time.Time) (*change, error)) (*gameState, error) {
+// acknowledged (and published) only once it is stored; act returns the new
+// state's event, whose view is the answer.
+//
+// A cached state is stale when another process changed the game since.
+// The commit then fails with store.ErrConflict, or f refuses on the old
+// state (a ply that is no longer the game's, a turn that is over): either
+// way, when nothing was committed, the action is run once more on the game
+// read from the store, and that answer is the one given. So a stale cache
+// never costs a legitimate move nor changes a refusal.
+func (s *Server) act(ctx context.Context, id string, f func(st *gameState, now time.Time) (*change, error)) (event, error) {
 	unlock := s.lockGame(id)
 	defer unlock()
-	st, err := s.loadGame(ctx, id)
-	if err != nil {
-		return nil, err
+	st := s.caches.states.take(id)
+	cached := st != nil
+	if !cached {
+		var err error
+		if st, err = s.loadGame(ctx, id); err != nil {
+			return event{}, err
+		}
 	}
+	ev, committed, err := s.actOn(ctx, st, f)
+	if cached && !committed && err != nil {
+		s.caches.reruns.Add(1)
+		if st, err = s.loadGame(ctx, id); err != nil {
+			return event{}, err
+		}
+		ev, _, err = s.actOn(ctx, st, f)
+	}
+	return ev, err
+}
+
+// actOn is act on a state, under the game's lock; it reports whether a
+// change was committed (an error may come with one: a move too late
+// commits the loss on time).
+func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState, now time.Time) (*change, error)) (event, bool, error) {
 	now := s.now()
 	if st.overdue(now) {
 		// The player to move ran out of time before this request: that is
 		// the result, whatever the request was.
 		if err := s.commitTimeout(ctx, st, now); err != nil {
-			return nil, err
+			return event{}, false, err
 		}
-		return nil, apiErr(http.StatusConflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
+		return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
 	if err != nil {
-		return nil, err
+		return event{}, false, err
 	}
 	if err := s.commit(ctx, st, now, ch.entries); err != nil {
-		return nil, err
+		return event{}, false, err
 	}
 	if ch.after != nil {
 		ch.after()
 	}
-	return st, ch.reply
+	return st.ev, true, ch.reply
 }
 
 // overdue reports whether the player to move has run out of time.
@@ -272,8 +306,9 @@ func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time
 	return nil
 }
 
-// commit syncs the row with the session, stores it with the entries, and
-// publishes the new state.
+// commit syncs the row with the session, stores it with the entries,
+// builds the new state's view once, publishes it, and keeps the state in
+// the cache for the game's next change. It runs under the game's lock.
 func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entries []store.Entry) error {
 	prev := st.row
 	row := st.row
@@ -312,7 +347,9 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	}
 	st.row = row
 	st.log = append(st.log, entries...)
+	st.ev = s.event(ctx, st)
 	s.publish(st)
+	s.caches.states.put(st)
 	return nil
 }
 

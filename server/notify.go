@@ -24,14 +24,16 @@ type Notifier interface {
 // streams watch.
 func (s *Server) listen() {
 	ctx := contextOf(s.done)
+	rp := s.startRepublisher(ctx)
 	changed := func(game string, ply, version int) {
+		s.caches.states.stale(game, version)
 		if s.broker.watched(game) && version > s.broker.published(game) {
-			s.republish(ctx, game)
+			rp.soon(game)
 		}
 	}
 	resync := func() {
 		for _, game := range s.broker.games() {
-			s.republish(ctx, game)
+			rp.soon(game)
 		}
 	}
 	for {
@@ -48,12 +50,16 @@ func (s *Server) listen() {
 	}
 }
 
-// republish reads a game and hands it to the watchers.
+// republish reads a game and hands it to the watchers; the state read is
+// the game's freshest, kept for this process's next change of it.
 func (s *Server) republish(ctx context.Context, game string) {
+	unlock := s.lockGame(game)
+	defer unlock()
 	st, err := s.loadGame(ctx, game)
 	if err != nil {
 		s.log.Warn("reading a game another process changed", "game", game, "err", err)
 		return
 	}
 	s.publishLocal(st)
+	s.caches.states.put(st)
 }

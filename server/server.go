@@ -86,6 +86,7 @@ type Server struct {
 	secureCookies bool
 
 	locks    sync.Map // game id → *sync.Mutex
+	caches   caches   // names, tokens, games' states (cache.go)
 	broker   *broker
 	bots     *bots
 	analyses *analyses

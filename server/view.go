@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -66,13 +68,12 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	v := GameView{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]PlayerView{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: notation.RulesText(st.r)}
+		RulesText: st.rulesText}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e
 	}
-	g := st.sess.Game()
-	for _, m := range g.Moves() {
+	for _, m := range st.sess.Moves() {
 		v.Moves = append(v.Moves, st.r.MoveText(m))
 		v.Notation = append(v.Notation, notation.FormatMove(st.r, m))
 	}
@@ -82,9 +83,8 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		case seat.Bot != "":
 			v.Players[key] = PlayerView{Name: "computer (" + seat.Bot + ")", Computer: true}
 		case seat.AccountID != 0:
-			a, err := s.store.AccountByID(ctx, seat.AccountID)
-			if err == nil {
-				v.Players[key] = PlayerView{Name: displayName(a), Guest: a.Guest()}
+			if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
+				v.Players[key] = pv
 			}
 		default:
 			v.Players[key] = PlayerView{}
@@ -96,6 +96,45 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
 	return v
+}
+
+// playerView is how an account is shown as a player: its name, or
+// guest-ID. Names never change, so each is read from the store once.
+func (s *Server) playerView(ctx context.Context, id int64) (PlayerView, error) {
+	if pv, ok := s.caches.names.get(id); ok {
+		return pv, nil
+	}
+	a, err := s.store.AccountByID(ctx, id)
+	if err != nil {
+		return PlayerView{}, err
+	}
+	pv := PlayerView{Name: displayName(a), Guest: a.Guest()}
+	s.caches.names.put(id, pv)
+	return pv, nil
+}
+
+// event builds the state's event: its view in JSON, the answer to the
+// change and what the streams send.
+func (s *Server) event(ctx context.Context, st *gameState) event {
+	data, err := json.Marshal(s.view(ctx, st))
+	if err != nil {
+		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
+		return event{id: eventID(st.row), version: st.row.Version}
+	}
+	return newEvent(eventID(st.row), st.row.Version, data)
+}
+
+// writeEvent answers with an event's view, as writeJSON would.
+func writeEvent(w http.ResponseWriter, ev event) {
+	if ev.data == nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "the game could not be encoded", "code": "internal"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(ev.data)
+	w.Write([]byte{'\n'})
 }
 
 // toMoveAccount is the account to move in an active game (0 for a

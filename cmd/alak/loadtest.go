@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -14,18 +16,22 @@ func init() {
 	register(command{name: "loadtest", summary: "load a play server on this machine with simulated players and check that no move is lost", run: loadtestRun})
 }
 
-const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 --games N --rate MOVES_PER_S --duration D [--streams N] [--json]
+const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--json] [--cpuprofile FILE]
 Creates accounts and games through the API of a server on this machine
 (start it with a high --signup-rate), plays them with concurrent simulated
 players who follow the event streams, and prints moves per second, the
 latency from a move's request to its acknowledgement and from the
 acknowledgement to the opponent's event (p50, p95, p99), the errors by
 kind, and the moves lost or applied twice, found by reading every game back
-at the end. It targets only loopback addresses and stops by itself.`
+at the end. With several --url (processes of one server on one database)
+the accounts are spread over them, each talking to its own. --streams adds
+spectators, each watching a game under way and then another. It targets
+only loopback addresses and stops by itself. docs/load.md has the figures.`
 
 func loadtestRun(e *env, args []string) int {
 	fs := newFlagSet(e, "loadtest", loadtestUsage)
-	url := fs.String("url", "http://127.0.0.1:8080", "the server, on this machine")
+	var urls urlList
+	fs.Var(&urls, "url", "the server, on this machine; again for each process of a server on one database (default http://127.0.0.1:8080)")
 	games := fs.Int("games", 100, fmt.Sprintf("games played at once (1 to %d)", loadtest.MaxGames))
 	rate := fs.Float64("rate", 100, "moves a second, all games together")
 	duration := fs.Duration("duration", 30*time.Second, "how long to play (at most 1h)")
@@ -35,6 +41,7 @@ func loadtestRun(e *env, args []string) int {
 	clock := fs.String("clock", "none", "the games' clock")
 	seed := fs.Uint64("seed", 1, "seed of the players' moves")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	cpuprofile := fs.String("cpuprofile", "", "write the load tool's own CPU profile to this file (is the tool the bottleneck?)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -42,7 +49,21 @@ func loadtestRun(e *env, args []string) int {
 	if len(words) > 0 {
 		return fail(e, "loadtest", fmt.Errorf("unexpected argument %q", words[0]))
 	}
-	cfg := loadtest.Config{URL: *url, Games: *games, Rate: *rate, Duration: *duration, Accounts: *accounts, Streams: *streams,
+	if len(urls) == 0 {
+		urls = urlList{"http://127.0.0.1:8080"}
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return fail(e, "loadtest", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fail(e, "loadtest", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	cfg := loadtest.Config{URLs: urls, Games: *games, Rate: *rate, Duration: *duration, Accounts: *accounts, Streams: *streams,
 		Rules: *rulesText, Clock: *clock, Seed: *seed}
 	if e.terminal {
 		cfg.Progress = func(r loadtest.Report) {
@@ -62,8 +83,8 @@ func loadtestRun(e *env, args []string) int {
 		data, _ := json.Marshal(rep)
 		fmt.Fprintf(e.stdout, "%s\n", data)
 	} else {
-		fmt.Fprintf(e.stdout, "%d moves in %.1f s: %.1f moves/s, %d games (%d finished), %d streams at the end\n",
-			rep.Moves, rep.Seconds, rep.MovesPerS, rep.Games, rep.Finished, rep.Streams)
+		fmt.Fprintf(e.stdout, "%d moves in %.1f s: %.1f moves/s, %d games (%d finished), %d streams open at the end (%d at most), %d servers\n",
+			rep.Moves, rep.Seconds, rep.MovesPerS, rep.Games, rep.Finished, rep.Streams, rep.StreamsMax, rep.URLs)
 		fmt.Fprintf(e.stdout, "request to acknowledgement: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n", rep.P50, rep.P95, rep.P99, rep.Max)
 		fmt.Fprintf(e.stdout, "acknowledgement to the opponent's event: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms (%d events)\n", rep.EventP50, rep.EventP95, rep.EventP99, rep.Events)
 		kinds := make([]string, 0, len(rep.Errors))
@@ -78,6 +99,7 @@ func loadtestRun(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "errors: %s: %d\n", k, rep.Errors[k])
 		}
 		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (unanswered requests: %d)\n", rep.Lost, rep.Doubled, rep.Unanswered)
+		fmt.Fprintf(e.stdout, "the tool's own CPU: %.1f s; load average at the start %s, at the end %s\n", rep.ToolCPU, rep.LoadAvg[0], rep.LoadAvg[1])
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "alak loadtest: %v\n", err)
@@ -88,4 +110,18 @@ func loadtestRun(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// urlList is a flag given once per server.
+type urlList []string
+
+func (l *urlList) String() string { return strings.Join(*l, ",") }
+
+func (l *urlList) Set(v string) error {
+	for u := range strings.SplitSeq(v, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			*l = append(*l, u)
+		}
+	}
+	return nil
 }

@@ -23,8 +23,9 @@ import (
 
 // Dialect is PostgreSQL's, for sqlstore.
 var Dialect = sqlstore.Dialect{
-	Name:     "postgres",
-	Numbered: true,
+	Name:        "postgres",
+	Numbered:    true,
+	WritingWith: true,
 	Unique: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

@@ -4,10 +4,13 @@
 //
 // Durability: the database is in write-ahead-log mode with synchronous=FULL,
 // so a transaction that has committed (a move the server acknowledged)
-// survives a crash of the process and a loss of power; busy_timeout lets
-// concurrent writers wait for each other, and every transaction takes the
-// write lock at its start (_txlock=immediate) so that two never deadlock
-// upgrading a read.
+// survives a crash of the process and a loss of power. SQLite takes one
+// writer at a time: the store's writes go through sqlstore's group commit
+// (one goroutine, the writes waiting together committed in one
+// transaction, one fsync), and readers run beside it on connections of
+// their own. Every writing transaction takes the write lock at its start
+// (_txlock=immediate) so that two never deadlock upgrading a read, and
+// busy_timeout lets another process on the same file take turns.
 package sqlitestore
 
 import (
@@ -17,6 +20,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"runtime"
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
@@ -28,7 +32,8 @@ import (
 
 // Dialect is SQLite's, for sqlstore.
 var Dialect = sqlstore.Dialect{
-	Name: "sqlite",
+	Name:         "sqlite",
+	SingleWriter: true,
 	Unique: func(err error) bool {
 		var e *sqlite.Error
 		return errors.As(err, &e) && (e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
@@ -46,18 +51,30 @@ func DSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
+// Connections bounds the pool: the group commit's writer and the readers.
+// Each connection keeps its own prepared statements and page cache, so
+// they are kept open (as many idle as open) rather than opened again.
+var Connections = max(4, 2*runtime.NumCPU())
+
 // Open opens (creating it if needed) the database file at path and brings
-// its schema up to date.
+// its schema up to date, with the default group commit.
 func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
+	return OpenGroupCommit(ctx, path, sqlstore.DefaultGroupCommit)
+}
+
+// OpenGroupCommit is Open with the group commit's bounds.
+func OpenGroupCommit(ctx context.Context, path string, gc sqlstore.GroupCommit) (*sqlstore.Store, error) {
 	db, err := sql.Open("sqlite", DSN(path))
 	if err != nil {
 		return nil, err
 	}
+	db.SetMaxOpenConns(Connections)
+	db.SetMaxIdleConns(Connections)
 	if err := Migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
-	return sqlstore.New(db, Dialect, path), nil
+	return sqlstore.NewGroupCommit(db, Dialect, path, gc), nil
 }
 
 // Migrate applies the embedded migrations that db lacks.

@@ -2,7 +2,16 @@
 // databases the server runs on. The statements are written once, with ?
 // placeholders, and rebound for databases that number them ($1); the
 // schema of each database is in package migrations. Package sqlitestore
-// opens it on an embedded SQLite file.
+// opens it on an embedded SQLite file, package pgstore on PostgreSQL.
+//
+// Every statement is prepared once per Store, at its first use, and
+// reused (in a transaction through tx.Stmt): a move does not pay for
+// parsing SQL. On a database that takes one writer at a time (SQLite,
+// Dialect.SingleWriter) every write goes through one goroutine that
+// commits the writes waiting together in one transaction, each in a
+// savepoint of its own (group commit, writer.go); elsewhere (PostgreSQL,
+// which groups the commits of concurrent transactions by itself) a write
+// that needs a transaction has its own.
 package sqlstore
 
 import (
@@ -12,6 +21,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"alak/server/store"
@@ -24,18 +34,51 @@ type Dialect struct {
 	Numbered bool
 	// Unique reports whether err is a unique-constraint violation.
 	Unique func(err error) bool
+	// SingleWriter: the database takes one writing transaction at a time
+	// (SQLite); the store's writes then go through its group commit.
+	SingleWriter bool
+	// WritingWith: a WITH clause may hold an UPDATE (PostgreSQL), so a
+	// move's update and its log entry are one statement, one round trip,
+	// rather than a transaction of four.
+	WritingWith bool
 }
 
 // Store is a store.Store on a *sql.DB.
 type Store struct {
-	db   *sql.DB
-	d    Dialect
-	path string
+	db    *sql.DB
+	d     Dialect
+	path  string
+	stmts sync.Map // query text (before rebinding) → *sql.Stmt
+	w     *writer  // the group commit of a single-writer database, or nil
 }
 
 // New returns a store on db, whose schema is already migrated. path names
 // the database for messages and Path (a file, or a URL without password).
-func New(db *sql.DB, d Dialect, path string) *Store { return &Store{db: db, d: d, path: path} }
+// On a single-writer dialect it starts the group commit with
+// DefaultGroupCommit.
+func New(db *sql.DB, d Dialect, path string) *Store {
+	return NewGroupCommit(db, d, path, DefaultGroupCommit)
+}
+
+// NewGroupCommit is New with the group commit's bounds (used only by a
+// single-writer dialect).
+func NewGroupCommit(db *sql.DB, d Dialect, path string, gc GroupCommit) *Store {
+	s := &Store{db: db, d: d, path: path}
+	queries := txQueries
+	if d.SingleWriter {
+		queries = append(queries, qSavepoint, qRollbackTo, qRelease)
+	}
+	if d.WritingWith {
+		queries = append(queries, qMove)
+	}
+	for _, q := range queries {
+		s.stmt(context.Background(), q) // an error is met again at the statement's use
+	}
+	if d.SingleWriter {
+		s.w = newWriter(s, gc)
+	}
+	return s
+}
 
 // Path returns what the store was opened on.
 func (s *Store) Path() string { return s.path }
@@ -59,6 +102,94 @@ func (s *Store) q(query string) string {
 		b.WriteByte(query[i])
 	}
 	return b.String()
+}
+
+// stmt returns the statement of query, prepared once.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.db.PrepareContext(ctx, s.q(query))
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// on returns the statement of query to run in tx, or on the database when
+// tx is nil. In a transaction the statement prepared on its connection is
+// reused.
+func (s *Store) on(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	if tx == nil {
+		return s.stmt(ctx, query)
+	}
+	st, ok := s.stmts.Load(query)
+	if !ok {
+		// Not prepared when the store was made: prepare it for this
+		// transaction only, on its own connection.
+		return tx.PrepareContext(ctx, s.q(query))
+	}
+	return tx.StmtContext(ctx, st.(*sql.Stmt)), nil
+}
+
+// write makes one write: through the group commit on a single-writer
+// database; elsewhere in a transaction of its own when it needs one (own),
+// or as it is (one statement, tx nil).
+func (s *Store) write(ctx context.Context, own bool, fn writeFunc) error {
+	if s.w != nil {
+		return s.w.do(ctx, fn)
+	}
+	if !own {
+		return fn(ctx, nil)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(ctx, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// exec runs a statement that returns no rows.
+func (s *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	st, err := s.on(ctx, tx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// scanner is a row to scan.
+type scanner interface{ Scan(dest ...any) error }
+
+// failed is a row that could not be read: Scan returns err.
+type failed struct{ err error }
+
+func (f failed) Scan(...any) error { return f.err }
+
+// row runs a statement that returns one row.
+func (s *Store) row(ctx context.Context, tx *sql.Tx, query string, args ...any) scanner {
+	st, err := s.on(ctx, tx, query)
+	if err != nil {
+		return failed{err}
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// query runs a statement that returns rows.
+func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := s.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
 }
 
 func ms(t time.Time) int64 {
@@ -100,11 +231,12 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account) (store.Accou
 	if a.Name != "" {
 		key = strings.ToLower(a.Name)
 	}
-	err := s.db.QueryRowContext(ctx, s.q(`INSERT INTO accounts (name, name_key, pass_hash, email, confirm_moves, created_ms)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`),
-		nullName(a.Name), key, a.PassHash, a.Email, b2i(a.ConfirmMoves), ms(a.Created)).Scan(&a.ID)
+	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		return s.row(ctx, tx, qInsertAccount,
+			nullName(a.Name), key, a.PassHash, a.Email, b2i(a.ConfirmMoves), ms(a.Created)).Scan(&a.ID)
+	})
 	if err != nil {
-		if s.d.Unique != nil && s.d.Unique(err) {
+		if s.unique(err) {
 			return a, fmt.Errorf("account %q: %w", a.Name, store.ErrDuplicate)
 		}
 		return a, err
@@ -112,9 +244,11 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account) (store.Accou
 	return a, nil
 }
 
+func (s *Store) unique(err error) bool { return s.d.Unique != nil && s.d.Unique(err) }
+
 const accountCols = `id, COALESCE(name, ''), pass_hash, email, confirm_moves, created_ms`
 
-func scanAccount(row interface{ Scan(...any) error }) (store.Account, error) {
+func scanAccount(row scanner) (store.Account, error) {
 	var a store.Account
 	var confirm int
 	var created int64
@@ -130,7 +264,7 @@ func scanAccount(row interface{ Scan(...any) error }) (store.Account, error) {
 
 // AccountByID returns the account with the id.
 func (s *Store) AccountByID(ctx context.Context, id int64) (store.Account, error) {
-	return scanAccount(s.db.QueryRowContext(ctx, s.q(`SELECT `+accountCols+` FROM accounts WHERE id = ?`), id))
+	return scanAccount(s.row(ctx, nil, `SELECT `+accountCols+` FROM accounts WHERE id = ?`, id))
 }
 
 // AccountByName returns the account with the name, without regard to case.
@@ -138,38 +272,47 @@ func (s *Store) AccountByName(ctx context.Context, name string) (store.Account, 
 	if name == "" {
 		return store.Account{}, store.ErrNotFound
 	}
-	return scanAccount(s.db.QueryRowContext(ctx, s.q(`SELECT `+accountCols+` FROM accounts WHERE name_key = ?`), strings.ToLower(name)))
+	return scanAccount(s.row(ctx, nil, `SELECT `+accountCols+` FROM accounts WHERE name_key = ?`, strings.ToLower(name)))
 }
 
 // UpdateAccount writes an account's password, email and settings.
 func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE accounts SET pass_hash = ?, email = ?, confirm_moves = ? WHERE id = ?`),
-		a.PassHash, a.Email, b2i(a.ConfirmMoves), a.ID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return store.ErrNotFound
-	}
-	return nil
+	return s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := s.exec(ctx, tx, qUpdateAccount,
+			a.PassHash, a.Email, b2i(a.ConfirmMoves), a.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrNotFound
+		}
+		return nil
+	})
 }
 
 // CreateToken stores a token.
 func (s *Store) CreateToken(ctx context.Context, t store.Token) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO tokens (hash, account_id, kind, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)`),
-		t.Hash, t.AccountID, t.Kind, ms(t.Created), ms(t.Expires))
-	if err != nil && s.d.Unique != nil && s.d.Unique(err) {
+	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := s.exec(ctx, tx, qInsertToken,
+			t.Hash, t.AccountID, t.Kind, ms(t.Created), ms(t.Expires))
+		return err
+	})
+	if err != nil && s.unique(err) {
 		return store.ErrDuplicate
 	}
 	return err
 }
 
-// TokenAccount returns the account of an unexpired token.
+// TokenAccount returns the account of an unexpired token, in one query.
 func (s *Store) TokenAccount(ctx context.Context, hash string, now time.Time) (store.Account, store.Token, error) {
 	var t store.Token
-	var created, expires int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT hash, account_id, kind, created_ms, expires_ms FROM tokens WHERE hash = ? AND expires_ms > ?`),
-		hash, ms(now)).Scan(&t.Hash, &t.AccountID, &t.Kind, &created, &expires)
+	var a store.Account
+	var created, expires, accCreated int64
+	var confirm int
+	err := s.row(ctx, nil, `SELECT t.hash, t.account_id, t.kind, t.created_ms, t.expires_ms,
+		a.id, COALESCE(a.name, ''), a.pass_hash, a.email, a.confirm_moves, a.created_ms
+		FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.hash = ? AND t.expires_ms > ?`, hash, ms(now)).
+		Scan(&t.Hash, &t.AccountID, &t.Kind, &created, &expires, &a.ID, &a.Name, &a.PassHash, &a.Email, &confirm, &accCreated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, t, store.ErrNotFound
 	}
@@ -177,14 +320,16 @@ func (s *Store) TokenAccount(ctx context.Context, hash string, now time.Time) (s
 		return store.Account{}, t, err
 	}
 	t.Created, t.Expires = fromMS(created), fromMS(expires)
-	a, err := s.AccountByID(ctx, t.AccountID)
-	return a, t, err
+	a.ConfirmMoves, a.Created = confirm != 0, fromMS(accCreated)
+	return a, t, nil
 }
 
 // DeleteToken removes a token (signing out).
 func (s *Store) DeleteToken(ctx context.Context, hash string) error {
-	_, err := s.db.ExecContext(ctx, s.q(`DELETE FROM tokens WHERE hash = ?`), hash)
-	return err
+	return s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := s.exec(ctx, tx, qDeleteToken, hash)
+		return err
+	})
 }
 
 // gameColumns are the games table's columns, in the order of gameArgs.
@@ -201,6 +346,34 @@ var (
 	gamePlaceholders = strings.TrimSuffix(strings.Repeat("?, ", len(gameColumns)), ", ")
 )
 
+// The statements a write runs in a transaction: prepared when the store
+// is made, since preparing one at the database level in the middle of a
+// transaction would need a second connection from the pool.
+var (
+	qInsertAccount = `INSERT INTO accounts (name, name_key, pass_hash, email, confirm_moves, created_ms)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`
+	qUpdateAccount  = `UPDATE accounts SET pass_hash = ?, email = ?, confirm_moves = ? WHERE id = ?`
+	qInsertToken    = `INSERT INTO tokens (hash, account_id, kind, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)`
+	qDeleteToken    = `DELETE FROM tokens WHERE hash = ?`
+	qInsertGame     = `INSERT INTO games (` + gameCols + `) VALUES (` + gamePlaceholders + `)`
+	qUpdateGame     = `UPDATE games SET ` + gameSet + ` WHERE id = ? AND version = ? AND entries = ?`
+	qGameVersion    = `SELECT version, entries FROM games WHERE id = ?`
+	qInsertMove     = `INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qInsertAnalysis = `INSERT INTO analyses (game_id, body, created_ms) VALUES (?, ?, ?)`
+	// qMove is a change with one log entry in one statement (WritingWith):
+	// the entry is inserted only if the update found the game at its
+	// version.
+	qMove = `WITH changed AS (UPDATE games SET ` + gameSet + ` WHERE id = ? AND version = ? AND entries = ? RETURNING id)
+		INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) SELECT id, ?, ?, ?, ?, ?, ?, ? FROM changed`
+	// The savepoint of each write in a group commit's batch.
+	qSavepoint  = `SAVEPOINT w`
+	qRollbackTo = `ROLLBACK TO w`
+	qRelease    = `RELEASE w`
+
+	txQueries = []string{qInsertAccount, qUpdateAccount, qInsertToken, qDeleteToken, qInsertGame, qUpdateGame,
+		qGameVersion, qInsertMove, qInsertAnalysis}
+)
+
 func gameArgs(g store.Game) []any {
 	return []any{g.ID, g.Rules, g.Start, g.Preset, g.Size, g.Black.AccountID, g.White.AccountID, g.Black.Bot, g.White.Bot,
 		g.Creator, g.Color, g.Kind, g.Opponent, g.InviteHash, g.Clock, g.State, g.Version, g.Ply, g.Entries,
@@ -208,7 +381,7 @@ func gameArgs(g store.Game) []any {
 		g.DrawOffer, g.Takeback, g.Result, g.Reason, g.Winner, ms(g.Expires), ms(g.Created), ms(g.Updated), ms(g.Ended)}
 }
 
-func scanGame(row interface{ Scan(...any) error }) (store.Game, error) {
+func scanGame(row scanner) (store.Game, error) {
 	var g store.Game
 	var black, white, turn, deadline, expires, created, updated, ended int64
 	err := row.Scan(&g.ID, &g.Rules, &g.Start, &g.Preset, &g.Size, &g.Black.AccountID, &g.White.AccountID, &g.Black.Bot, &g.White.Bot,
@@ -226,35 +399,41 @@ func scanGame(row interface{ Scan(...any) error }) (store.Game, error) {
 
 // CreateGame stores a new game.
 func (s *Store) CreateGame(ctx context.Context, g store.Game) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO games (`+gameCols+`) VALUES (`+gamePlaceholders+`)`), gameArgs(g)...)
-	if err != nil && s.d.Unique != nil && s.d.Unique(err) {
+	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := s.exec(ctx, tx, qInsertGame, gameArgs(g)...)
+		return err
+	})
+	if err != nil && s.unique(err) {
 		return fmt.Errorf("game %s: %w", g.ID, store.ErrDuplicate)
 	}
 	return err
 }
 
-// Game returns a game and its log.
+// Game returns a game and its log. It needs no transaction: the row is
+// read first, and the log is append-only, so its first Entries entries are
+// the ones of the row read, whatever was written since.
 func (s *Store) Game(ctx context.Context, id string) (store.Game, []store.Entry, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return store.Game{}, nil, err
-	}
-	defer tx.Rollback()
-	g, err := scanGame(tx.QueryRowContext(ctx, s.q(`SELECT `+gameCols+` FROM games WHERE id = ?`), id))
+	g, err := scanGame(s.row(ctx, nil, `SELECT `+gameCols+` FROM games WHERE id = ?`, id))
 	if err != nil {
 		return g, nil, err
 	}
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT n, move, undo, by_id, at_ms, black_ms, white_ms FROM moves WHERE game_id = ? ORDER BY n`), id)
+	if g.Entries == 0 {
+		return g, nil, nil
+	}
+	rows, err := s.query(ctx, `SELECT n, move, undo, by_id, at_ms, black_ms, white_ms FROM moves WHERE game_id = ? AND n < ? ORDER BY n`, id, g.Entries)
 	if err != nil {
 		return g, nil, err
 	}
 	defer rows.Close()
-	var log []store.Entry
+	log := make([]store.Entry, 0, g.Entries)
 	for rows.Next() {
 		e := store.Entry{GameID: id}
 		var at, black, white int64
 		if err := rows.Scan(&e.N, &e.Move, &e.Undo, &e.By, &at, &black, &white); err != nil {
 			return g, nil, err
+		}
+		if e.N != len(log) {
+			return g, nil, fmt.Errorf("game %s: log entry %d stored where %d belongs", id, e.N, len(log))
 		}
 		e.At, e.BlackLeft, e.WhiteLeft = fromMS(at), dur(black), dur(white)
 		log = append(log, e)
@@ -265,53 +444,78 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, []store.Entry,
 	if len(log) != g.Entries {
 		return g, nil, fmt.Errorf("game %s: %d log entries stored, the game counts %d", id, len(log), g.Entries)
 	}
-	return g, log, tx.Commit()
+	return g, log, nil
 }
 
 // Update writes g when the stored game is still at version expect, and
-// appends the entries, in one transaction.
+// appends the entries, in one transaction: the update's own condition is
+// the version check (and the entries count, which must add up); only when
+// it changed nothing is the row read, to say why. Where the database takes
+// an UPDATE in a WITH clause, a change of one entry (a move) is a single
+// statement instead.
 func (s *Store) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
 	if g.Version != expect+1 {
 		return fmt.Errorf("update of game %s: version %d after %d: a change adds one", g.ID, g.Version, expect)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var entriesBefore int
-	err = tx.QueryRowContext(ctx, s.q(`SELECT entries FROM games WHERE id = ? AND version = ?`), g.ID, expect).Scan(&entriesBefore)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("game %s at version %d: %w", g.ID, expect, store.ErrConflict)
-	}
-	if err != nil {
-		return err
-	}
-	if g.Entries != entriesBefore+len(entries) {
-		return fmt.Errorf("update of game %s: %d entries after %d and %d new", g.ID, g.Entries, entriesBefore, len(entries))
-	}
-	args := append(gameArgs(g)[1:], g.ID, expect)
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE games SET `+gameSet+` WHERE id = ? AND version = ?`), args...)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("game %s at version %d: %w", g.ID, expect, store.ErrConflict)
-	}
-	for i, e := range entries {
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-			g.ID, entriesBefore+i, e.Move, e.Undo, e.By, ms(e.At), e.BlackLeft.Milliseconds(), e.WhiteLeft.Milliseconds())
+	before := g.Entries - len(entries)
+	args := append(gameArgs(g)[1:], g.ID, expect, before)
+	if s.w == nil && s.d.WritingWith && len(entries) == 1 {
+		e := entries[0]
+		res, err := s.exec(ctx, nil, qMove, append(args, before, e.Move, e.Undo, e.By, ms(e.At), e.BlackLeft.Milliseconds(), e.WhiteLeft.Milliseconds())...)
 		if err != nil {
-			if s.d.Unique != nil && s.d.Unique(err) {
-				return fmt.Errorf("game %s entry %d: %w", g.ID, entriesBefore+i, store.ErrConflict)
+			if s.unique(err) {
+				return fmt.Errorf("game %s entry %d: %w", g.ID, before, store.ErrConflict)
 			}
 			return err
 		}
+		return s.changed(ctx, nil, res, g, expect, len(entries))
 	}
-	return tx.Commit()
+	return s.write(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := s.exec(ctx, tx, qUpdateGame, args...)
+		if err != nil {
+			return err
+		}
+		if err := s.changed(ctx, tx, res, g, expect, len(entries)); err != nil {
+			return err
+		}
+		for i, e := range entries {
+			_, err := s.exec(ctx, tx, qInsertMove,
+				g.ID, before+i, e.Move, e.Undo, e.By, ms(e.At), e.BlackLeft.Milliseconds(), e.WhiteLeft.Milliseconds())
+			if err != nil {
+				if s.unique(err) {
+					return fmt.Errorf("game %s entry %d: %w", g.ID, before+i, store.ErrConflict)
+				}
+				return err
+			}
+		}
+		return nil
+	})
 }
 
-// Games lists games by the filter, the most recently updated first.
+// changed checks that an update of game g from version expect changed its
+// row; if not, it says why: ErrConflict when the game has moved on, an
+// error when the entries do not add up (a programming error).
+func (s *Store) changed(ctx context.Context, tx *sql.Tx, res sql.Result, g store.Game, expect, added int) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 1 {
+		return nil
+	}
+	var version, stored int
+	err = s.row(ctx, tx, qGameVersion, g.ID).Scan(&version, &stored)
+	if err == nil && version == expect {
+		return fmt.Errorf("update of game %s: %d entries after %d and %d new", g.ID, g.Entries, stored, added)
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return fmt.Errorf("game %s at version %d: %w", g.ID, expect, store.ErrConflict)
+}
+
+// Games lists games by the filter, the most recently updated first. Each
+// shape of the filter is one prepared statement (at most 32).
 func (s *Store) Games(ctx context.Context, f store.Filter) ([]store.Game, error) {
 	var where []string
 	var args []any
@@ -345,12 +549,12 @@ func (s *Store) Games(ctx context.Context, f store.Filter) ([]store.Game, error)
 	if limit <= 0 || limit > 200 {
 		limit = 200
 	}
-	q += " ORDER BY updated_ms DESC, id LIMIT " + strconv.Itoa(limit)
-	return s.games(ctx, q, args...)
+	q += " ORDER BY updated_ms DESC, id LIMIT ?"
+	return s.games(ctx, q, append(args, limit)...)
 }
 
 func (s *Store) games(ctx context.Context, q string, args ...any) ([]store.Game, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(q), args...)
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -383,8 +587,11 @@ func (s *Store) Warnable(ctx context.Context, t time.Time) ([]store.Game, error)
 
 // SaveAnalysis keeps a finished game's analysis.
 func (s *Store) SaveAnalysis(ctx context.Context, gameID string, body []byte) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO analyses (game_id, body, created_ms) VALUES (?, ?, ?)`), gameID, string(body), ms(time.Now()))
-	if err != nil && s.d.Unique != nil && s.d.Unique(err) {
+	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := s.exec(ctx, tx, qInsertAnalysis, gameID, string(body), ms(time.Now()))
+		return err
+	})
+	if err != nil && s.unique(err) {
 		return store.ErrDuplicate
 	}
 	return err
@@ -393,7 +600,7 @@ func (s *Store) SaveAnalysis(ctx context.Context, gameID string, body []byte) er
 // Analysis returns a game's analysis.
 func (s *Store) Analysis(ctx context.Context, gameID string) ([]byte, error) {
 	var body string
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT body FROM analyses WHERE game_id = ?`), gameID).Scan(&body)
+	err := s.row(ctx, nil, `SELECT body FROM analyses WHERE game_id = ?`, gameID).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
 	}
@@ -403,8 +610,18 @@ func (s *Store) Analysis(ctx context.Context, gameID string) ([]byte, error) {
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int
-	return s.db.QueryRowContext(ctx, `SELECT 1`).Scan(&one)
+	return s.row(ctx, nil, `SELECT 1`).Scan(&one)
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close stops the group commit (the writes under way are committed first,
+// those still waiting refused), closes the statements and the database.
+func (s *Store) Close() error {
+	if s.w != nil {
+		s.w.close()
+	}
+	s.stmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
+	return s.db.Close()
+}

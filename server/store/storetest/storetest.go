@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,6 +29,7 @@ func Run(t *testing.T, o Open) {
 	t.Run("Tokens", func(t *testing.T) { testTokens(t, o.New(t)) })
 	t.Run("Games", func(t *testing.T) { testGames(t, o.New(t)) })
 	t.Run("ConcurrentUpdates", func(t *testing.T) { testConcurrent(t, o.New(t)) })
+	t.Run("ManyGamesAtOnce", func(t *testing.T) { testManyGames(t, o.New(t)) })
 	t.Run("Lists", func(t *testing.T) { testLists(t, o.New(t)) })
 	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
 	if o.Reopen != nil {
@@ -224,6 +226,114 @@ func testConcurrent(t *testing.T, s store.Store) {
 	got, log, err := s.Game(ctx, "race")
 	if err != nil || got.Ply != 5 || len(log) != 5 {
 		t.Errorf("after 5 rounds: ply %d, %d entries, %v", got.Ply, len(log), err)
+	}
+}
+
+// testManyGames sends many writes at once, as a busy server does: on each
+// of many games, several contenders send the same next move every round;
+// beside them, a change whose entries do not add up (a programming error),
+// and accounts created twice under one name. Every write gets its own
+// right answer whatever was written at the same instant (a store that
+// commits writes together must roll back a refused one alone): per game
+// and round one move applied, the others ErrConflict; the bad change
+// refused; per name one account, the other ErrDuplicate. Then every game's
+// log holds exactly the moves applied.
+func testManyGames(t *testing.T, s store.Store) {
+	defer s.Close()
+	const games, contenders, rounds, names = 40, 4, 4, 6
+	gs := make([]store.Game, games)
+	for i := range gs {
+		gs[i] = newGame(fmt.Sprintf("many%02d", i), 1, 2)
+		must(t, s.CreateGame(ctx, gs[i]))
+	}
+	applied := make([][]string, games)
+	for round := range rounds {
+		moves := make([][]error, games)
+		bad := make([]error, games)
+		accounts := make([][2]error, names)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for gi := range games {
+			moves[gi] = make([]error, contenders)
+			for k := range contenders {
+				next, e := move(gs[gi], fmt.Sprint(1+(k+gi+round)%6), int64(k))
+				wg.Go(func() {
+					<-start
+					moves[gi][k] = s.Update(ctx, next, gs[gi].Version, []store.Entry{e})
+				})
+			}
+			if gi%4 == 0 {
+				wrong, e := move(gs[gi], "1", 9)
+				wrong.Entries++ // two entries counted, one given
+				wg.Go(func() {
+					<-start
+					bad[gi] = s.Update(ctx, wrong, gs[gi].Version, []store.Entry{e})
+				})
+			}
+		}
+		for n := range names {
+			for k := range 2 {
+				name := fmt.Sprintf("round%d-%d", round, n)
+				if k == 1 {
+					name = strings.ToUpper(name)
+				}
+				wg.Go(func() {
+					<-start
+					_, accounts[n][k] = s.CreateAccount(ctx, store.Account{Name: name, Created: at})
+				})
+			}
+		}
+		close(start)
+		wg.Wait()
+		for gi := range games {
+			won := -1
+			for k, err := range moves[gi] {
+				switch {
+				case err == nil && won >= 0:
+					t.Errorf("round %d, game %d: contenders %d and %d both applied", round, gi, won, k)
+				case err == nil:
+					won = k
+				case !errors.Is(err, store.ErrConflict):
+					t.Errorf("round %d, game %d, contender %d: %v, want ErrConflict", round, gi, k, err)
+				}
+			}
+			if gi%4 == 0 && bad[gi] == nil {
+				t.Errorf("round %d, game %d: a change whose entries do not add up: %v", round, gi, bad[gi])
+			}
+			if won < 0 {
+				t.Fatalf("round %d, game %d: no contender applied", round, gi)
+			}
+			next, _ := move(gs[gi], "", 0)
+			gs[gi] = next
+			applied[gi] = append(applied[gi], fmt.Sprint(1+(won+gi+round)%6))
+		}
+		for n, errs := range accounts {
+			ok, dup := 0, 0
+			for _, err := range errs {
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, store.ErrDuplicate):
+					dup++
+				default:
+					t.Errorf("round %d, name %d: %v", round, n, err)
+				}
+			}
+			if ok != 1 || dup != 1 {
+				t.Errorf("round %d, name %d: %d created, %d refused; want 1 and 1", round, n, ok, dup)
+			}
+		}
+	}
+	for gi, g := range gs {
+		got, log, err := s.Game(ctx, g.ID)
+		if err != nil || got.Version != g.Version || got.Ply != rounds || len(log) != rounds {
+			t.Fatalf("game %d after %d rounds: %+v, %d entries, %v", gi, rounds, got, len(log), err)
+		}
+		for i, e := range log {
+			if e.N != i || e.Move != applied[gi][i] {
+				t.Errorf("game %d entry %d: %+v, want move %s", gi, i, e, applied[gi][i])
+			}
+		}
 	}
 }
 
