@@ -83,7 +83,7 @@ func TestServeKill9UnderLoad(t *testing.T) {
 	var acked atomic.Int64
 	var kill sync.Once
 	killed := make(chan struct{})
-	cfg := loadtest.Config{URL: p.url, Games: 20, Accounts: 10, Rate: 1000, Duration: 2 * time.Minute, Rules: "alak size=21", Seed: 7,
+	cfg := loadtest.Config{URLs: []string{p.url}, Games: 20, Accounts: 10, Rate: 1000, Duration: 2 * time.Minute, Rules: "alak size=21", Seed: 7,
 		Record: func(game string, ply int, move string, ok bool) {
 			mu.Lock()
 			tries[game] = append(tries[game], attempt{ply, move, ok})
@@ -153,7 +153,7 @@ func TestServeKill9UnderLoad(t *testing.T) {
 	}
 
 	// The restarted server takes load again, nothing lost or doubled.
-	rep, err := loadtest.Run(context.Background(), loadtest.Config{URL: q.url, Games: 5, Accounts: 4, Rate: 200, Duration: 2 * time.Second, Seed: 8})
+	rep, err := loadtest.Run(context.Background(), loadtest.Config{URLs: []string{q.url}, Games: 5, Accounts: 4, Rate: 200, Duration: 2 * time.Second, Seed: 8})
 	if err != nil || rep.Moves == 0 || rep.Lost != 0 || rep.Doubled != 0 {
 		t.Errorf("a load run after the restart: %v %+v", err, rep)
 	}
