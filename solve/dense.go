@@ -1,0 +1,601 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"alak/rules"
+)
+
+// The dense solver: retrograde analysis over the dense index
+// (dense_index.go), one bit a state for each threshold question, no table
+// of states, no counters, no edges. docs/solver.md, "The dense solver".
+//
+// A threshold question is "can the attacker force a final margin of at
+// least t" (Black, t > 0), or "below t" (White, t <= 0). Its answer, the
+// won set, is the attacker's attractor: finished states on the attacker's
+// side of t seed it; a state whose player to move is the attacker joins
+// when one move leads into it, the defender's when every move does. It is
+// grown backwards: a state that joins is expanded, its predecessors found
+// by undoing a placement and replaying it; an attacker's predecessor joins
+// at once, a defender's is marked pending, and sweeps over the pending
+// marks re-check each one (does every move now lead into the set?) until a
+// sweep finds none. The won set of Black's question grows as t falls, so
+// Black's thresholds are done from the highest down on one bitmap, each
+// state joining at the highest t it reaches, which is its value; White's
+// from the lowest up on another pass. A state that joins neither is worth
+// 0, a draw (docs/solver.md, "Why the values are exact").
+
+// DenseOptions tune a dense solve. The zero value is usable.
+type DenseOptions struct {
+	// Jobs is the number of goroutines that sweep (0: 1).
+	Jobs int
+	// MemoryMB bounds the bitmaps and margins (0: no bound).
+	MemoryMB int
+	// Margins keeps the margin of every state, one byte a state: the
+	// DenseTable returned then answers every position. Without it only the
+	// values of the position, of its moves and of a principal variation
+	// are kept, and the memory is two bits a state (three while the second
+	// pass runs, to keep the first pass's answer for the principal
+	// variation).
+	Margins  bool
+	Progress func(Progress)
+}
+
+// DenseApplies reports whether the dense solver handles the rules: the
+// alak preset on a line of up to 24 points, and its variants that keep the
+// state history-free (edge capture, ko=captured|none, repetition, komi).
+func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
+
+// Bitmap layout: for every 64 states two words, the won bits then the
+// pending bits, so that the won bit and the pending bit of a state share a
+// cache line; and one summary bit for every denseBlock words of pending
+// bits, set when one of them may be.
+const (
+	denseBlock      = 64              // pending words a summary bit covers (4,096 states)
+	denseChunkWords = 64              // summary words a worker takes at once
+	densePoll       = 1 << 16         // states a worker handles between two polls
+	denseNoValue    = int32(-1 << 31) // a watched state in no won set (yet)
+)
+
+// dsolver is one dense solve.
+type dsolver struct {
+	ix      *dindex
+	ctx     context.Context
+	jobs    int
+	bm      []uint64 // won and pending words, interleaved
+	summary []uint64 // one bit per denseBlock pending words
+	margin  []int8   // Black's margin of every state (half points), or nil
+	// The pass under way: the attacker, and the value a joining state
+	// takes (its margin in half points).
+	attackerWhite bool
+	val           int8
+	// handled counts the states handled by the sweeps (progress).
+	handled  atomic.Int64
+	start    time.Time
+	progress func(Progress)
+	lastRep  time.Time
+	repMu    sync.Mutex
+}
+
+func (d *dsolver) words() uint64 { return (d.ix.total + 63) / 64 }
+
+// won reports whether state i is in the won set.
+func (d *dsolver) won(i uint64) bool {
+	return atomic.LoadUint64(&d.bm[2*(i>>6)])>>(i&63)&1 != 0
+}
+
+// join adds state i to the won set, writing its value, and reports
+// whether it was not in it.
+func (d *dsolver) join(i uint64) bool {
+	bit := uint64(1) << (i & 63)
+	if atomic.OrUint64(&d.bm[2*(i>>6)], bit)&bit != 0 {
+		return false
+	}
+	if d.margin != nil {
+		d.margin[i] = d.val
+	}
+	return true
+}
+
+// mark sets the pending bit of state i (and its block's summary bit).
+func (d *dsolver) mark(i uint64) {
+	k := i >> 6
+	bit := uint64(1) << (i & 63)
+	p := &d.bm[2*k+1]
+	if atomic.LoadUint64(p)&bit != 0 {
+		return
+	}
+	atomic.OrUint64(p, bit)
+	blk := k / denseBlock
+	s := &d.summary[blk>>6]
+	sbit := uint64(1) << (blk & 63)
+	if atomic.LoadUint64(s)&sbit == 0 {
+		atomic.OrUint64(s, sbit)
+	}
+}
+
+// dworker is one goroutine's state in a sweep.
+type dworker struct {
+	d       *dsolver
+	buf     []uint64
+	handled int64
+}
+
+// expand handles the state (b, w, f, white), which just joined: an
+// attacker's predecessor joins, a defender's is marked for a re-check.
+func (wk *dworker) expand(b, w, f uint64, white bool) {
+	d := wk.d
+	wk.buf = d.ix.preds(b, w, f, white, wk.buf[:0])
+	if !white == d.attackerWhite {
+		for _, q := range wk.buf {
+			if d.join(q) {
+				d.mark(q)
+			}
+		}
+		return
+	}
+	for _, q := range wk.buf {
+		if !d.won(q) {
+			d.mark(q)
+		}
+	}
+}
+
+// settled reports whether the state (b, w, f, white), not finished, is won
+// for the attacker now: one move into the won set if the attacker is to
+// move, every move if the defender is.
+func (d *dsolver) settled(b, w, f uint64, white bool) bool {
+	ix := d.ix
+	full := ix.rank(b, w)
+	pts := ix.legal(b, w, f)
+	if white == d.attackerWhite {
+		for ; pts != 0; pts &= pts - 1 {
+			if d.won(ix.child(b, w, full, white, bits.TrailingZeros64(pts))) {
+				return true
+			}
+		}
+		return false
+	}
+	for ; pts != 0; pts &= pts - 1 {
+		if !d.won(ix.child(b, w, full, white, bits.TrailingZeros64(pts))) {
+			return false
+		}
+	}
+	return true
+}
+
+// block handles the pending states of pending-word block blk: a state in
+// the won set is expanded, another re-checked.
+func (wk *dworker) block(blk uint64) {
+	d, ix := wk.d, wk.d.ix
+	lo := blk * denseBlock
+	hi := min(lo+denseBlock, d.words())
+	r := ix.region(lo * 64)
+	end := r.off + r.size
+	for k := lo; k < hi; k++ {
+		p := &d.bm[2*k+1]
+		if atomic.LoadUint64(p) == 0 {
+			continue
+		}
+		for x := atomic.SwapUint64(p, 0); x != 0; x &= x - 1 {
+			i := k*64 + uint64(bits.TrailingZeros64(x))
+			for i >= end {
+				r = ix.region(end)
+				end = r.off + r.size
+			}
+			b, w, f, white := ix.state(r, i)
+			wk.handled++
+			if d.won(i) {
+				wk.expand(b, w, f, white)
+				continue
+			}
+			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, white) && d.join(i) {
+				wk.expand(b, w, f, white)
+			}
+		}
+	}
+}
+
+// sweep handles every pending state once (and those marked ahead of the
+// sweep as it goes), with d.jobs goroutines; it reports whether it found
+// any.
+func (d *dsolver) sweep() (bool, error) {
+	nsum := uint64(len(d.summary))
+	var next atomic.Uint64
+	var found atomic.Bool
+	var wg sync.WaitGroup
+	for range d.jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wk := &dworker{d: d, buf: make([]uint64, 0, 256)}
+			polled := int64(0)
+			for {
+				c := next.Add(denseChunkWords) - denseChunkWords
+				if c >= nsum {
+					break
+				}
+				for s := c; s < min(c+denseChunkWords, nsum); s++ {
+					if atomic.LoadUint64(&d.summary[s]) == 0 {
+						continue
+					}
+					for x := atomic.SwapUint64(&d.summary[s], 0); x != 0; x &= x - 1 {
+						found.Store(true)
+						wk.block(s*64 + uint64(bits.TrailingZeros64(x)))
+					}
+				}
+				if wk.handled-polled >= densePoll {
+					d.handled.Add(wk.handled - polled)
+					polled = wk.handled
+					if d.ctx.Err() != nil {
+						break
+					}
+					d.report()
+				}
+			}
+			d.handled.Add(wk.handled - polled)
+		}()
+	}
+	wg.Wait()
+	return found.Load(), d.ctx.Err()
+}
+
+// report calls the progress callback at most twice a second.
+func (d *dsolver) report() {
+	if d.progress == nil {
+		return
+	}
+	d.repMu.Lock()
+	defer d.repMu.Unlock()
+	now := time.Now()
+	if now.Sub(d.lastRep) < 500*time.Millisecond {
+		return
+	}
+	d.lastRep = now
+	d.progress(progressAt(now, d.start, d.handled.Load(), 0, 0))
+}
+
+// seed adds the finished states whose margin is m to the won set, marked
+// to be expanded.
+func (d *dsolver) seed(m int32) error {
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range d.jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				r := int(next.Add(1) - 1)
+				if r >= len(d.ix.regs) || d.ctx.Err() != nil {
+					return
+				}
+				d.ix.terminals(&d.ix.regs[r], func(i uint64, v int32) {
+					if v == m && d.join(i) {
+						d.mark(i)
+					}
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	return d.ctx.Err()
+}
+
+// grow sweeps until no state is pending.
+func (d *dsolver) grow() error {
+	for {
+		found, err := d.sweep()
+		if err != nil {
+			return err
+		}
+		if !found {
+			return nil
+		}
+	}
+}
+
+// thresholds returns every value a state can have, ascending, in half
+// points: the margins of finished states (2d - komi for d from -n to n)
+// and 0, and the index of 0.
+func (ix *dindex) thresholds() ([]int32, int) {
+	ts := []int32{0}
+	for d := -ix.n; d <= ix.n; d++ {
+		ts = append(ts, int32(2*d)-ix.komi2)
+	}
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	return ts, slices.Index(ts, 0)
+}
+
+// watch is a state whose value a solve reports (the root, the positions
+// after its moves) when it keeps no margins: the value it joined a won set
+// with, or denseNoValue.
+type watch struct {
+	i uint64
+	v int32
+}
+
+// pass runs the thresholds of one attacker on a cleared bitmap: Black's
+// from the highest down, White's from the lowest up. After each threshold
+// the watched states that joined take its value; after, the bitmap holds
+// the attacker's whole won set (Black: the states worth more than 0;
+// White: less than 0).
+func (d *dsolver) pass(white bool, ws []watch) error {
+	ts, zero := d.ix.thresholds()
+	d.attackerWhite = white
+	step := func(seedMargin, val int32) error {
+		d.val = int8(val)
+		if err := d.seed(seedMargin); err != nil {
+			return err
+		}
+		if err := d.grow(); err != nil {
+			return err
+		}
+		for k := range ws {
+			if ws[k].v == denseNoValue && d.won(ws[k].i) {
+				ws[k].v = val
+			}
+		}
+		return nil
+	}
+	if !white {
+		for x := len(ts) - 1; x > zero; x-- {
+			if err := step(ts[x], ts[x]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for x := 1; x <= zero; x++ {
+		if err := step(ts[x-1], ts[x-1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clear empties the bitmap.
+func (d *dsolver) clear() {
+	clear(d.bm)
+	clear(d.summary)
+}
+
+// wonBits copies the won bits out of the bitmap: one bit a state.
+func (d *dsolver) wonBits() []uint64 {
+	out := make([]uint64, d.words())
+	for k := range out {
+		out[k] = d.bm[2*k]
+	}
+	return out
+}
+
+func bitOf(set []uint64, i uint64) bool { return set[i>>6]>>(i&63)&1 != 0 }
+
+// denseBytes is the memory a dense solve of ix takes: the bitmaps, the
+// margins if kept, else the first pass's answer kept for the principal
+// variation.
+func denseBytes(ix *dindex, margins bool) uint64 {
+	words := (ix.total + 63) / 64
+	b := 16*words + words/denseBlock/8 + 8
+	if margins {
+		b += ix.total
+	} else {
+		b += 8 * words
+	}
+	return b
+}
+
+// ErrDenseHistory is returned by DenseSolve for a game whose history has
+// used up a position (one more occurrence would be a draw by repetition):
+// values then depend on the history, which Solve takes into account.
+var ErrDenseHistory = errors.New("the game's history has used up a position (its next occurrence draws): the dense solver gives values of positions with a fresh history; use Solve")
+
+// DenseSolve solves every state of the dense index of g's rules (every
+// board, player to move and forbidden points of the line) and returns the
+// result for g's position, as Solve would give it: the value, every best
+// move, a principal variation and the value of every move. Nodes counts
+// the states of the index. With opt.Margins it also returns the table of
+// every state's margin (DenseTable), which can be saved and looked up.
+// When ctx is cancelled it returns ctx.Err() (wrapped) and nothing proved.
+func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *DenseTable, error) {
+	start := time.Now()
+	res := Result{Moves: map[rules.Move]float64{}}
+	r := g.Rules()
+	if !denseApplies(r) {
+		return res, nil, fmt.Errorf("dense solve of %s: %w", r.String(), ErrUnsupported)
+	}
+	if err := denseFreshHistory(g); err != nil {
+		return res, nil, err
+	}
+	ix := newDindex(r)
+	pos := g.Position()
+	b, w, f, _ := pos.Line()
+	root, ok := ix.index(b, w, f, pos.ToMove() == rules.White)
+	if !ok {
+		return res, nil, fmt.Errorf("dense solve: the position's forbidden points are not the captures of a placement (a set-up position): %w", ErrUnsupported)
+	}
+	need := denseBytes(ix, opt.Margins)
+	if opt.MemoryMB > 0 && need > uint64(opt.MemoryMB)<<20 {
+		return res, nil, fmt.Errorf("%d states need %d MB: %w", ix.total, need>>20, ErrMemory)
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = 1
+	}
+	d := &dsolver{ix: ix, ctx: ctx, jobs: jobs, start: start, progress: opt.Progress, lastRep: start}
+	words := d.words()
+	d.bm = make([]uint64, 2*words)
+	hugePages(d.bm)
+	d.summary = make([]uint64, (words+denseBlock*64-1)/(denseBlock*64))
+	if opt.Margins {
+		d.margin = make([]int8, ix.total)
+		hugePages(d.margin)
+	}
+	// The bitmaps are most of the heap: keep the collector from letting
+	// garbage grow to their size.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(need) + 256<<20))
+
+	// The watched states: the root and the position after each move.
+	moves := g.LegalMoves(nil)
+	ws := []watch{{i: root, v: denseNoValue}}
+	for _, m := range moves {
+		c, err := pos.Play(m)
+		if err != nil {
+			return res, nil, fmt.Errorf("dense solve: the kernel refused its own legal move %v: %w", m, err)
+		}
+		cb, cw, cf, _ := c.Line()
+		ci, _ := ix.index(cb, cw, cf, c.ToMove() == rules.White)
+		ws = append(ws, watch{i: ci, v: denseNoValue})
+	}
+	if err := d.pass(false, ws); err != nil {
+		return res, nil, denseCut(d, err)
+	}
+	var plus []uint64 // Black's won set: the states worth more than 0
+	if !opt.Margins {
+		plus = d.wonBits()
+	}
+	d.clear()
+	if err := d.pass(true, ws); err != nil {
+		return res, nil, denseCut(d, err)
+	}
+	var value func(i uint64) (int32, bool)
+	var tab *DenseTable
+	if opt.Margins {
+		tab = &DenseTable{rules: r, ix: ix, margins: d.margin}
+		value = func(i uint64) (int32, bool) { return int32(d.margin[i]), true }
+	} else {
+		minus := d.wonBits()
+		d.bm, d.summary = nil, nil
+		value = func(i uint64) (int32, bool) {
+			for _, x := range ws {
+				if x.i == i {
+					if x.v == denseNoValue {
+						return 0, true
+					}
+					return x.v, true
+				}
+			}
+			// Off the watched states only the sign is known: exact for
+			// the draws.
+			switch {
+			case bitOf(plus, i), bitOf(minus, i):
+				return 0, false
+			}
+			return 0, true
+		}
+	}
+	denseResult(&res, g, ix, moves, ws, value)
+	res.Nodes = int64(ix.total)
+	res.Elapsed = time.Since(start)
+	res.Complete = true
+	return res, tab, nil
+}
+
+// denseCut wraps the error of a cut-off dense solve.
+func denseCut(d *dsolver, err error) error {
+	return fmt.Errorf("dense solve cut off after %d states handled: %w", d.handled.Load(), err)
+}
+
+// denseFreshHistory returns ErrDenseHistory when the history of g has used
+// up a position other than the current one.
+func denseFreshHistory(g *rules.Game) error {
+	rep := g.Rules().Repetition
+	counts := map[uint64]int{}
+	for i := 0; i < g.Len(); i++ {
+		counts[g.PositionAt(i).Hash()]++
+	}
+	cur := g.Position().Hash()
+	for h, c := range counts {
+		if h != cur && c+1 >= rep {
+			return ErrDenseHistory
+		}
+	}
+	return nil
+}
+
+// denseResult fills res for the position of g from the values of states
+// (Black's margin, half points; false when not known).
+func denseResult(res *Result, g *rules.Game, ix *dindex, moves []rules.Move, ws []watch, value func(uint64) (int32, bool)) {
+	pos := g.Position()
+	sign := int32(1)
+	if pos.ToMove() == rules.White {
+		sign = -1
+	}
+	val := func(x watch) int32 {
+		if x.v == denseNoValue {
+			return 0
+		}
+		return x.v
+	}
+	best := int32(-1 << 30)
+	for k, m := range moves {
+		v := val(ws[k+1])
+		res.Moves[m] = float64(v)/2 + 0
+		best = max(best, sign*v)
+	}
+	for _, m := range moves {
+		if sign*half(res.Moves[m]) == best {
+			res.Best = append(res.Best, m)
+		}
+	}
+	res.Value = float64(val(ws[0]))/2 + 0
+	res.Outcome = winner(res.Value)
+	if len(res.Best) > 0 {
+		res.PV = densePV(g, ix, res.Best[0], val(ws[0]), value)
+	}
+}
+
+// densePV follows moves that keep the value v (half points) from g's
+// position, first the move first, centre-first among equals, until the
+// game ends, a position repeats, a value is not known, or the line is 4n+8
+// moves long (as Solve's principal variations do).
+func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(uint64) (int32, bool)) []rules.Move {
+	n := ix.n
+	order := make([]int, 0, n)
+	for dd := 0; dd < n; dd++ {
+		for _, p := range []int{(n-1)/2 - dd, n/2 + dd} {
+			if p >= 0 && p < n && !slices.Contains(order, p) {
+				order = append(order, p)
+			}
+		}
+	}
+	seen := map[uint64]bool{}
+	for i := 0; i <= g.Len(); i++ {
+		seen[g.PositionAt(i).Hash()] = true
+	}
+	line := []rules.Move{first}
+	pos, _ := g.Position().Play(first)
+	for len(line) < 4*n+8 && !pos.Over() && !seen[pos.Hash()] {
+		seen[pos.Hash()] = true
+		b, w, f, _ := pos.Line()
+		white := pos.ToMove() == rules.White
+		pts := ix.legal(b, w, f)
+		next := rules.NoMove
+		for _, p := range order {
+			if pts>>p&1 == 0 {
+				continue
+			}
+			c, _ := pos.Play(rules.Place(p))
+			cb, cw, cf, _ := c.Line()
+			ci, _ := ix.index(cb, cw, cf, !white)
+			if cv, ok := value(ci); ok && cv == v {
+				next = rules.Place(p)
+				pos = c
+				break
+			}
+		}
+		if next == rules.NoMove {
+			break
+		}
+		line = append(line, next)
+	}
+	return line
+}

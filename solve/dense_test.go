@@ -1,0 +1,441 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"slices"
+	"testing"
+
+	"alak/rules"
+)
+
+// The dense solver (dense.go, dense_index.go) is checked against the
+// kernel (its successors are rules.Position.Play's), against itself (its
+// predecessors are the edges of its successors), against a plain
+// retrograde analysis with counters over the same states (values of every
+// state, reachable or not), and against the compact solver (compact.go,
+// itself checked against retro.go and the brute force): every state the
+// compact solver enumerates from the empty line has the same value.
+
+// denseVariants are the rule sets the dense solver handles, beyond the
+// preset (those of the compact solver).
+var denseVariants = compactVariants
+
+// denseRules returns the alak rules on n points with the options opts.
+func denseRules(t testing.TB, n int, opts ...string) rules.Rules {
+	t.Helper()
+	return newGame(t, "alak", n, opts...).Rules()
+}
+
+// diagram writes the state (b, w, f) as rules.ParseDiagram reads it.
+func diagram(n int, b, w, f uint64) string {
+	d := make([]byte, n)
+	for i := range d {
+		switch {
+		case b>>i&1 != 0:
+			d[i] = 'x'
+		case w>>i&1 != 0:
+			d[i] = 'o'
+		case f>>i&1 != 0:
+			d[i] = '/'
+		default:
+			d[i] = '-'
+		}
+	}
+	return string(d)
+}
+
+// eachState calls fn with every state of the index, in order.
+func eachState(ix *dindex, fn func(i, b, w, f uint64, white bool)) {
+	for r := range ix.regs {
+		reg := &ix.regs[r]
+		for i := reg.off; i < reg.off+reg.size; i++ {
+			b, w, f, white := ix.state(reg, i)
+			fn(i, b, w, f, white)
+		}
+	}
+}
+
+// TestDenseIndexRoundTrip: every number decodes to a state that encodes to
+// the same number, and the states are exactly those of the line: every
+// board, either player to move, and as forbidden points none or a shape a
+// capture leaves (counted by brute force over every board and every set
+// of empty points).
+func TestDenseIndexRoundTrip(t *testing.T) {
+	for _, opts := range denseVariants {
+		for n := 1; n <= 8; n++ {
+			r := denseRules(t, n, opts...)
+			ix := newDindex(r)
+			eachState(ix, func(i, b, w, f uint64, white bool) {
+				if reg := ix.region(i); i < reg.off || i >= reg.off+reg.size {
+					t.Fatalf("%d %v: state %d found in region at %d size %d", n, opts, i, reg.off, reg.size)
+				}
+				j, ok := ix.index(b, w, f, white)
+				if !ok || j != i {
+					t.Fatalf("%d %v: state %d is %s (white %v), which indexes to %d, %v", n, opts, i, diagram(n, b, w, f), white, j, ok)
+				}
+			})
+			// Count the states by brute force.
+			geo := cgraph{g: newGeo(r)}
+			var count uint64
+			for b := uint64(0); b < 1<<n; b++ {
+				for w := uint64(0); w < 1<<n; w++ {
+					if b&w != 0 {
+						continue
+					}
+					for _, white := range []bool{false, true} {
+						mover := b
+						if !white {
+							mover = w
+						}
+						fs := []uint64{0}
+						if r.Ko == rules.KoCaptured {
+							fs = geo.forbidCandidates(ix.mask&^(b|w), mover, nil)
+						}
+						for _, f := range fs {
+							count++
+							if _, ok := ix.index(b, w, f, white); !ok {
+								t.Fatalf("%d %v: %s (white %v) has no number", n, opts, diagram(n, b, w, f), white)
+							}
+						}
+					}
+				}
+			}
+			if count != ix.total {
+				t.Errorf("%d %v: %d states by brute force, the index has %d", n, opts, count, ix.total)
+			}
+		}
+	}
+}
+
+// TestDenseIndexCounts pins the number of states of the alak preset's index
+// (the figures of docs/results.md), counted by brute force up to 8 points
+// in TestDenseIndexRoundTrip.
+func TestDenseIndexCounts(t *testing.T) {
+	want := map[int]uint64{1: 6, 8: 22600, 11: 679066, 16: 192913088, 19: 5660643818, 21: 53657737734, 22: 165041128322}
+	for n, c := range want {
+		if got := newDindex(denseRules(t, n)).total; got != c {
+			t.Errorf("%d points: %d states, want %d", n, got, c)
+		}
+	}
+}
+
+// kernelPosition returns the kernel's position of a state.
+func kernelPosition(t testing.TB, r rules.Rules, b, w, f uint64, white bool) rules.Position {
+	t.Helper()
+	side := rules.Black
+	if white {
+		side = rules.White
+	}
+	pos, err := rules.ParseDiagram(r, diagram(r.Width, b, w, f), side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos
+}
+
+// TestDenseMovesAgainstKernel: in every state of up to 7 points, the
+// legal points are the kernel's, the game is over exactly when the kernel
+// says so (with the kernel's margin), and each placement leads to the
+// number of the kernel's position after it.
+func TestDenseMovesAgainstKernel(t *testing.T) {
+	for _, opts := range denseVariants {
+		for n := 1; n <= 7; n++ {
+			r := denseRules(t, n, opts...)
+			ix := newDindex(r)
+			eachState(ix, func(i, b, w, f uint64, white bool) {
+				pos := kernelPosition(t, r, b, w, f, white)
+				var want uint64
+				for _, m := range pos.LegalMoves(nil) {
+					want |= 1 << m.Point()
+				}
+				pts := ix.legal(b, w, f)
+				if pts != want || (pts == 0) != pos.Over() {
+					t.Fatalf("%d %v: %v: legal %b, kernel %b", n, opts, pos, pts, want)
+				}
+				if pos.Over() && half(pos.Outcome().Margin) != ix.margin2(b, w) {
+					t.Fatalf("%d %v: %v: margin %d half points, kernel %v", n, opts, pos, ix.margin2(b, w), pos.Outcome().Margin)
+				}
+				full := ix.rank(b, w)
+				for ; pts != 0; pts &= pts - 1 {
+					p := bits.TrailingZeros64(pts)
+					c, err := pos.Play(rules.Place(p))
+					if err != nil {
+						t.Fatal(err)
+					}
+					cb, cw, cf, _ := c.Line()
+					j, ok := ix.index(cb, cw, cf, c.ToMove() == rules.White)
+					if got := ix.child(b, w, full, white, p); !ok || got != j {
+						t.Fatalf("%d %v: %v then %d: child %d, kernel %v (%d, %v)", n, opts, pos, p+1, got, c, j, ok)
+					}
+				}
+			})
+		}
+	}
+}
+
+// densePredsAgree checks the predecessors of every state against the
+// edges: the multiset of its predecessors equals that of the states with a
+// placement leading to it.
+func densePredsAgree(t *testing.T, r rules.Rules) {
+	t.Helper()
+	ix := newDindex(r)
+	want := make([][]uint64, ix.total)
+	eachState(ix, func(i, b, w, f uint64, white bool) {
+		full := ix.rank(b, w)
+		for pts := ix.legal(b, w, f); pts != 0; pts &= pts - 1 {
+			c := ix.child(b, w, full, white, bits.TrailingZeros64(pts))
+			want[c] = append(want[c], i)
+		}
+	})
+	var buf []uint64
+	eachState(ix, func(i, b, w, f uint64, white bool) {
+		buf = ix.preds(b, w, f, white, buf[:0])
+		got := slices.Clone(buf)
+		slices.Sort(got)
+		slices.Sort(want[i])
+		if !slices.Equal(got, want[i]) {
+			t.Fatalf("%v: %s (white %v): predecessors %v, edges from %v", r, diagram(ix.n, b, w, f), white, got, want[i])
+		}
+	})
+}
+
+// TestDensePredecessors: predecessors against successors on every state
+// of up to 9 points.
+func TestDensePredecessors(t *testing.T) {
+	for _, opts := range denseVariants {
+		for n := 1; n <= 9; n++ {
+			densePredsAgree(t, denseRules(t, n, opts...))
+		}
+	}
+}
+
+// plainRetro solves every state of the index by the textbook retrograde
+// analysis (successor lists, predecessor lists, a counter per state, one
+// attractor per threshold), as retro.go does over positions: the values
+// the dense solver must give, every state included.
+func plainRetro(ix *dindex) []int32 {
+	succ := make([][]uint64, ix.total)
+	pred := make([][]uint64, ix.total)
+	term := make([]int32, ix.total)
+	over := make([]bool, ix.total)
+	eachState(ix, func(i, b, w, f uint64, white bool) {
+		pts := ix.legal(b, w, f)
+		if pts == 0 {
+			over[i], term[i] = true, ix.margin2(b, w)
+		}
+		full := ix.rank(b, w)
+		for ; pts != 0; pts &= pts - 1 {
+			c := ix.child(b, w, full, white, bits.TrailingZeros64(pts))
+			succ[i] = append(succ[i], c)
+			pred[c] = append(pred[c], i)
+		}
+	})
+	white := make([]bool, ix.total)
+	eachState(ix, func(i, _, _, _ uint64, wh bool) { white[i] = wh })
+	ts, _ := ix.thresholds()
+	value := make([]int32, ix.total)
+	for k := range value {
+		value[k] = ts[0]
+	}
+	for _, t := range ts[1:] {
+		attackerWhite := t <= 0 // Black attacks for t > 0, White for t <= 0
+		in := make([]bool, ix.total)
+		cnt := make([]int, ix.total)
+		var queue []uint64
+		for i := range in {
+			cnt[i] = len(succ[i])
+			if over[i] && (!attackerWhite && term[i] >= t || attackerWhite && term[i] < t) {
+				in[i] = true
+				queue = append(queue, uint64(i))
+			}
+		}
+		for len(queue) > 0 {
+			c := queue[0]
+			queue = queue[1:]
+			for _, p := range pred[c] {
+				if in[p] {
+					continue
+				}
+				if white[p] == attackerWhite {
+					in[p] = true
+					queue = append(queue, p)
+				} else if cnt[p]--; cnt[p] == 0 {
+					in[p] = true
+					queue = append(queue, p)
+				}
+			}
+		}
+		for i := range in {
+			if in[i] != attackerWhite {
+				value[i] = t
+			}
+		}
+	}
+	return value
+}
+
+// denseTable solves every state of the rules r and returns the table.
+func denseTable(t testing.TB, r rules.Rules, jobs int) *DenseTable {
+	t.Helper()
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tab, err := DenseSolve(context.Background(), g, DenseOptions{Jobs: jobs, Margins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// TestDenseAgainstPlainRetro: every state of up to 8 points (7 with the
+// race detector), reachable or not, with one and with two jobs.
+func TestDenseAgainstPlainRetro(t *testing.T) {
+	maxN := 8
+	if raceEnabled {
+		maxN = 6
+	}
+	for _, opts := range denseVariants {
+		for n := 1; n <= maxN; n++ {
+			r := denseRules(t, n, opts...)
+			want := plainRetro(newDindex(r))
+			for _, jobs := range []int{1, 2} {
+				tab := denseTable(t, r, jobs)
+				for i, v := range want {
+					if int32(tab.margins[i]) != v {
+						b, w, f, white := tab.ix.state(tab.ix.region(uint64(i)), uint64(i))
+						t.Fatalf("%d %v jobs %d: %s (white %v): dense %d, plain %d", n, opts, jobs, diagram(n, b, w, f), white, tab.margins[i], v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// denseAgreesWithCompact compares every state the compact solver
+// enumerates from the empty line of r (and its mirror image) with the
+// dense table.
+func denseAgreesWithCompact(t *testing.T, r rules.Rules, tab *DenseTable) {
+	t.Helper()
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearcher(context.Background(), r, Options{MemoryMB: 2048})
+	cg, err := s.solveCompact(g.Position())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range uint64(cg.t.size()) {
+		k := cg.t.key(i)
+		if k == 0 {
+			continue
+		}
+		want, _ := cg.value(k)
+		for _, kk := range []uint64{k, cg.g.mirror(k)} {
+			b, w, f, white := cg.g.unword(kk)
+			j, ok := tab.ix.index(b, w, f, white)
+			if !ok || int32(tab.margins[j]) != want {
+				t.Fatalf("%v: %s (white %v): dense %d (%v), compact %d", r, diagram(r.Width, b, w, f), white, tab.margins[j], ok, want)
+			}
+		}
+	}
+}
+
+// TestDenseAgainstCompact: every state reachable from the empty line, up
+// to 10 points (11 without -short), the variants up to 8; sizes 12 to 14
+// are a documented run (docs/solver.md).
+func TestDenseAgainstCompact(t *testing.T) {
+	maxN := 11
+	if testing.Short() || raceEnabled {
+		maxN = 9
+	}
+	for n := 1; n <= maxN; n++ {
+		r := denseRules(t, n)
+		denseAgreesWithCompact(t, r, denseTable(t, r, 2))
+	}
+	for _, opts := range denseVariants[1:] {
+		for n := 1; n <= 8; n++ {
+			r := denseRules(t, n, opts...)
+			denseAgreesWithCompact(t, r, denseTable(t, r, 1))
+		}
+	}
+}
+
+// TestDenseSolveAgainstSolve: the result for the empty line (value, best
+// moves, every move's value) is Solve's, with and without margins, and
+// the principal variation keeps the value at every ply.
+func TestDenseSolveAgainstSolve(t *testing.T) {
+	for n := 1; n <= 10; n++ {
+		g := newGame(t, "alak", n)
+		want, err := Solve(context.Background(), g, Options{MemoryMB: 256})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, margins := range []bool{true, false} {
+			got, tab, err := DenseSolve(context.Background(), g, DenseOptions{Jobs: 2, Margins: margins})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("alak %d (margins %v)", n, margins)
+			if got.Value != want.Value || !slices.Equal(got.Best, want.Best) || fmt.Sprint(got.Moves) != fmt.Sprint(want.Moves) {
+				t.Errorf("%s: dense %v best %v moves %v; Solve %v best %v moves %v", name, got.Value, got.Best, got.Moves, want.Value, want.Best, want.Moves)
+			}
+			if margins != (tab != nil) {
+				t.Errorf("%s: table %v", name, tab)
+			}
+			checkPV(t, name, g, got.PV, got.Value)
+		}
+	}
+}
+
+// checkPV replays a principal variation through the kernel and checks with
+// Solve that every position on it has the value v.
+func checkPV(t *testing.T, name string, g *rules.Game, pv []rules.Move, v float64) {
+	t.Helper()
+	h := rules.NewGameFrom(g.Position())
+	if len(pv) == 0 && !h.Over() {
+		t.Errorf("%s: no principal variation", name)
+	}
+	for k, m := range pv {
+		if err := h.Play(m); err != nil {
+			t.Fatalf("%s: the principal variation %v: ply %d: %v", name, pv, k+1, err)
+		}
+		if h.Over() {
+			if o := h.Outcome(); o.Margin != v {
+				t.Errorf("%s: the principal variation %v ends %v, not %v", name, pv, o, v)
+			}
+			break
+		}
+		res, err := Solve(context.Background(), rules.NewGameFrom(h.Position()), Options{MemoryMB: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value != v {
+			t.Errorf("%s: the principal variation %v: after ply %d the value is %v, not %v", name, pv, k+1, res.Value, v)
+		}
+	}
+}
+
+// benchDense solves every state of the alak preset on n points (margins
+// kept) with jobs goroutines, and reports states per second.
+func benchDense(b *testing.B, n, jobs int, margins bool) {
+	g := newGame(b, "alak", n)
+	var states uint64
+	for b.Loop() {
+		res, _, err := DenseSolve(context.Background(), g, DenseOptions{Jobs: jobs, Margins: margins})
+		if err != nil {
+			b.Fatal(err)
+		}
+		states += uint64(res.Nodes)
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}
+
+func BenchmarkDenseAlak11(b *testing.B)      { benchDense(b, 11, 1, true) }
+func BenchmarkDenseAlak14(b *testing.B)      { benchDense(b, 14, 1, true) }
+func BenchmarkDenseAlak16(b *testing.B)      { benchDense(b, 16, 1, true) }
+func BenchmarkDenseAlak16Jobs2(b *testing.B) { benchDense(b, 16, 2, true) }
+func BenchmarkDenseAlak18Value(b *testing.B) { benchDense(b, 18, 2, false) }
