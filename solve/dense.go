@@ -122,31 +122,66 @@ func (d *dsolver) mark(i uint64) {
 	}
 }
 
-// dworker is one goroutine's state in a sweep.
+// dworker is one goroutine's state in a sweep. The predecessors of the
+// states it expands are listed and handled in batches: it loads their
+// words first, so that the cache misses overlap, and only then sets bits.
+// (An atomic read-modify-write waits for every earlier memory access: one
+// on a line that misses the cache would keep the misses from
+// overlapping.) Re-checks only read, with plain loads, and stop at the
+// first move that settles them.
 type dworker struct {
 	d       *dsolver
-	buf     []uint64
+	att     []uint64 // predecessors whose player to move is the attacker: they join
+	def     []uint64 // the defender's predecessors: marked for a re-check
 	handled int64
+	sink    uint64
 }
 
-// expand handles the state (b, w, f, white), which just joined: an
-// attacker's predecessor joins, a defender's is marked for a re-check.
+// denseBatch is the number of predecessors a worker lists before it
+// handles them.
+const denseBatch = 256
+
+// expand lists the predecessors of the state (b, w, f, white), which just
+// joined: an attacker's predecessor joins, a defender's is marked.
 func (wk *dworker) expand(b, w, f uint64, white bool) {
-	d := wk.d
-	wk.buf = d.ix.preds(b, w, f, white, wk.buf[:0])
-	if !white == d.attackerWhite {
-		for _, q := range wk.buf {
-			if d.join(q) {
-				d.mark(q)
-			}
-		}
-		return
+	if !white == wk.d.attackerWhite {
+		wk.att = wk.d.ix.preds(b, w, f, white, wk.att)
+	} else {
+		wk.def = wk.d.ix.preds(b, w, f, white, wk.def)
 	}
-	for _, q := range wk.buf {
+	if len(wk.att)+len(wk.def) >= denseBatch {
+		wk.flush()
+	}
+}
+
+// flush handles the listed predecessors.
+func (wk *dworker) flush() {
+	d := wk.d
+	bm := d.bm
+	var sum uint64
+	for _, q := range wk.att {
+		sum += bm[2*(q>>6)]
+	}
+	for _, q := range wk.def {
+		sum += bm[2*(q>>6)]
+	}
+	if m := d.margin; m != nil {
+		for _, q := range wk.att {
+			sum += uint64(m[q])
+		}
+	}
+	wk.sink += sum
+	for _, q := range wk.att {
+		if d.join(q) {
+			d.mark(q)
+		}
+	}
+	for _, q := range wk.def {
 		if !d.won(q) {
 			d.mark(q)
 		}
 	}
+	wk.att, wk.def = wk.att[:0], wk.def[:0]
 }
 
 // settled reports whether the state (b, w, f, white), not finished, is won
@@ -185,23 +220,25 @@ func (wk *dworker) block(blk uint64) {
 		if atomic.LoadUint64(p) == 0 {
 			continue
 		}
-		for x := atomic.SwapUint64(p, 0); x != 0; x &= x - 1 {
-			i := k*64 + uint64(bits.TrailingZeros64(x))
+		x := atomic.SwapUint64(p, 0)
+		won := atomic.LoadUint64(&d.bm[2*k])
+		for ; x != 0; x &= x - 1 {
+			bit := bits.TrailingZeros64(x)
+			i := k*64 + uint64(bit)
 			for i >= end {
 				r = ix.region(end)
 				end = r.off + r.size
 			}
 			b, w, f, white := ix.state(r, i)
 			wk.handled++
-			if d.won(i) {
+			if won>>bit&1 != 0 {
 				wk.expand(b, w, f, white)
-				continue
-			}
-			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, white) && d.join(i) {
+			} else if ix.legal(b, w, f) != 0 && d.settled(b, w, f, white) && d.join(i) {
 				wk.expand(b, w, f, white)
 			}
 		}
 	}
+	wk.flush()
 }
 
 // sweep handles every pending state once (and those marked ahead of the
@@ -216,7 +253,7 @@ func (d *dsolver) sweep() (bool, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			wk := &dworker{d: d, buf: make([]uint64, 0, 256)}
+			wk := &dworker{d: d}
 			polled := int64(0)
 			for {
 				c := next.Add(denseChunkWords) - denseChunkWords
@@ -263,9 +300,9 @@ func (d *dsolver) report() {
 	d.progress(progressAt(now, d.start, d.handled.Load(), 0, 0))
 }
 
-// seed adds the finished states whose margin is m to the won set, marked
-// to be expanded.
-func (d *dsolver) seed(m int32) error {
+// seed adds the finished states whose margin is from lo to hi to the won
+// set, marked to be expanded.
+func (d *dsolver) seed(lo, hi int32) error {
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range d.jobs {
@@ -278,7 +315,7 @@ func (d *dsolver) seed(m int32) error {
 					return
 				}
 				d.ix.terminals(&d.ix.regs[r], func(i uint64, v int32) {
-					if v == m && d.join(i) {
+					if v >= lo && v <= hi && d.join(i) {
 						d.mark(i)
 					}
 				})
@@ -324,16 +361,16 @@ type watch struct {
 }
 
 // pass runs the thresholds of one attacker on a cleared bitmap: Black's
-// from the highest down, White's from the lowest up. After each threshold
-// the watched states that joined take its value; after, the bitmap holds
-// the attacker's whole won set (Black: the states worth more than 0;
-// White: less than 0).
-func (d *dsolver) pass(white bool, ws []watch) error {
+// from the highest down, White's from the lowest up, or with exact false
+// only the last of them. After each threshold the watched states that
+// joined take its value; after, the bitmap holds the attacker's whole won
+// set (Black: the states worth more than 0; White: less than 0).
+func (d *dsolver) pass(white, exact bool, ws []watch) error {
 	ts, zero := d.ix.thresholds()
 	d.attackerWhite = white
-	step := func(seedMargin, val int32) error {
+	step := func(lo, hi, val int32) error {
 		d.val = int8(val)
-		if err := d.seed(seedMargin); err != nil {
+		if err := d.seed(lo, hi); err != nil {
 			return err
 		}
 		if err := d.grow(); err != nil {
@@ -346,18 +383,53 @@ func (d *dsolver) pass(white bool, ws []watch) error {
 		}
 		return nil
 	}
-	if !white {
+	top, bottom := ts[len(ts)-1], ts[0]
+	switch {
+	case !white && !exact:
+		return step(ts[zero+1], top, ts[zero+1])
+	case white && !exact:
+		return step(bottom, ts[zero-1], ts[zero-1])
+	case !white:
 		for x := len(ts) - 1; x > zero; x-- {
-			if err := step(ts[x], ts[x]); err != nil {
+			if err := step(ts[x], ts[x], ts[x]); err != nil {
 				return err
 			}
 		}
+	default:
+		for x := 1; x <= zero; x++ {
+			if err := step(ts[x-1], ts[x-1], ts[x-1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refine gives the watched states that joined the attacker's won set in a
+// pass that was not exact, those not in before, their exact values: it
+// runs the pass again with every threshold (on the same bitmap, cleared,
+// which it leaves as the attacker's whole won set again).
+func (d *dsolver) refine(white bool, ws []watch, before []bool) error {
+	var again []int
+	for k := range ws {
+		if !before[k] && ws[k].v != denseNoValue {
+			ws[k].v = denseNoValue
+			again = append(again, k)
+		}
+	}
+	if len(again) == 0 {
 		return nil
 	}
-	for x := 1; x <= zero; x++ {
-		if err := step(ts[x-1], ts[x-1]); err != nil {
-			return err
-		}
+	sub := make([]watch, len(again))
+	for x, k := range again {
+		sub[x] = watch{i: ws[k].i, v: denseNoValue}
+	}
+	d.clear()
+	if err := d.pass(white, true, sub); err != nil {
+		return err
+	}
+	for x, k := range again {
+		ws[k].v = sub[x].v
 	}
 	return nil
 }
@@ -455,16 +527,35 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		ci, _ := ix.index(cb, cw, cf, c.ToMove() == rules.White)
 		ws = append(ws, watch{i: ci, v: denseNoValue})
 	}
-	if err := d.pass(false, ws); err != nil {
+	// Black's pass, then White's: with margins every threshold; without,
+	// first only the last one, which tells the sign of every state, and
+	// every threshold again only if a watched state is not a draw.
+	known := func() []bool {
+		in := make([]bool, len(ws))
+		for k := range ws {
+			in[k] = ws[k].v != denseNoValue
+		}
+		return in
+	}
+	if err := d.pass(false, opt.Margins, ws); err != nil {
 		return res, nil, denseCut(d, err)
 	}
 	var plus []uint64 // Black's won set: the states worth more than 0
 	if !opt.Margins {
 		plus = d.wonBits()
+		if err := d.refine(false, ws, make([]bool, len(ws))); err != nil {
+			return res, nil, denseCut(d, err)
+		}
 	}
 	d.clear()
-	if err := d.pass(true, ws); err != nil {
+	before := known()
+	if err := d.pass(true, opt.Margins, ws); err != nil {
 		return res, nil, denseCut(d, err)
+	}
+	if !opt.Margins {
+		if err := d.refine(true, ws, before); err != nil {
+			return res, nil, denseCut(d, err)
+		}
 	}
 	var value func(i uint64) (int32, bool)
 	var tab *DenseTable

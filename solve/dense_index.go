@@ -178,7 +178,7 @@ func (ix *dindex) addDescriptor(a, c, m int, white bool) {
 	if stone == 0 {
 		return // the whole line: no stone captured it
 	}
-	free := ix.mask &^ (uint64(1)<<(hi+1) - 1) | (uint64(1)<<lo - 1)
+	free := ix.mask&^(uint64(1)<<(hi+1)-1) | (uint64(1)<<lo - 1)
 	side := 0
 	if white {
 		side = 1
