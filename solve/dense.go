@@ -123,16 +123,18 @@ func (d *dsolver) mark(i uint64) {
 }
 
 // dworker is one goroutine's state in a sweep. The predecessors of the
-// states it expands are listed and handled in batches: it loads their
-// words first, so that the cache misses overlap, and only then sets bits.
-// (An atomic read-modify-write waits for every earlier memory access: one
-// on a line that misses the cache would keep the misses from
-// overlapping.) Re-checks only read, with plain loads, and stop at the
-// first move that settles them.
+// states that join are listed and handled in batches: it loads their words
+// first, so that the cache misses overlap, and only then sets bits. (An
+// atomic read-modify-write waits for every earlier memory access: one on a
+// line that misses the cache would keep the misses from overlapping.) An
+// attacker's predecessor that joins is expanded at once (its own
+// predecessors, the defender's, go to the list to be marked), so only the
+// defender's states are ever pending. Re-checks only read, with plain
+// loads, and stop at the first move that settles them.
 type dworker struct {
 	d       *dsolver
-	att     []uint64 // predecessors whose player to move is the attacker: they join
-	def     []uint64 // the defender's predecessors: marked for a re-check
+	att     []dstate // predecessors whose player to move is the attacker: they join
+	def     []dstate // the defender's predecessors: marked for a re-check
 	handled int64
 	sink    uint64
 }
@@ -154,61 +156,83 @@ func (wk *dworker) expand(b, w, f uint64, white bool) {
 	}
 }
 
-// flush handles the listed predecessors.
+// flush handles the listed predecessors: the attacker's join, and are
+// expanded; then the defender's that are not won are marked.
 func (wk *dworker) flush() {
 	d := wk.d
 	bm := d.bm
 	var sum uint64
 	for _, q := range wk.att {
-		sum += bm[2*(q>>6)]
-	}
-	for _, q := range wk.def {
-		sum += bm[2*(q>>6)]
+		sum += bm[2*(q.i>>6)]
 	}
 	if m := d.margin; m != nil {
 		for _, q := range wk.att {
-			sum += uint64(m[q])
+			sum += uint64(m[q.i])
 		}
 	}
 	wk.sink += sum
 	for _, q := range wk.att {
-		if d.join(q) {
-			d.mark(q)
+		if d.join(q.i) {
+			// q's predecessors are the defender's: to the list.
+			wk.def = d.ix.preds(q.b, q.w, q.f, d.attackerWhite, wk.def)
 		}
 	}
+	wk.att = wk.att[:0]
 	for _, q := range wk.def {
-		if !d.won(q) {
-			d.mark(q)
+		sum += bm[2*(q.i>>6)]
+	}
+	wk.sink += sum
+	for _, q := range wk.def {
+		if !d.won(q.i) {
+			d.mark(q.i)
 		}
 	}
-	wk.att, wk.def = wk.att[:0], wk.def[:0]
+	wk.def = wk.def[:0]
 }
 
-// settled reports whether the state (b, w, f, white), not finished, is won
-// for the attacker now: one move into the won set if the attacker is to
-// move, every move if the defender is.
-func (d *dsolver) settled(b, w, f uint64, white bool) bool {
+// settled reports whether the state (b, w, f, white), not finished, with
+// full the rank of its board, is won for the attacker now: one move into
+// the won set if the attacker is to move, every move if the defender is.
+// Placements that cannot capture (no enemy stone next to them) are tried
+// first: their successors' numbers are a sum.
+func (d *dsolver) settled(b, w, f, full uint64, white bool) bool {
 	ix := d.ix
-	full := ix.rank(b, w)
 	pts := ix.legal(b, w, f)
+	op, base := w, ix.regs[1].off+full
+	dg := uint64(1)
+	if white {
+		op, base, dg = b, ix.regs[0].off+full, 2
+	}
+	quiet := pts &^ (op<<1 | op>>1)
 	if white == d.attackerWhite {
-		for ; pts != 0; pts &= pts - 1 {
-			if d.won(ix.child(b, w, full, white, bits.TrailingZeros64(pts))) {
+		for x := quiet; x != 0; x &= x - 1 {
+			if d.won(base + dg*ix.pow3[bits.TrailingZeros64(x)]) {
+				return true
+			}
+		}
+		for x := pts &^ quiet; x != 0; x &= x - 1 {
+			if d.won(ix.child(b, w, full, white, bits.TrailingZeros64(x))) {
 				return true
 			}
 		}
 		return false
 	}
-	for ; pts != 0; pts &= pts - 1 {
-		if !d.won(ix.child(b, w, full, white, bits.TrailingZeros64(pts))) {
+	for x := quiet; x != 0; x &= x - 1 {
+		if !d.won(base + dg*ix.pow3[bits.TrailingZeros64(x)]) {
+			return false
+		}
+	}
+	for x := pts &^ quiet; x != 0; x &= x - 1 {
+		if !d.won(ix.child(b, w, full, white, bits.TrailingZeros64(x))) {
 			return false
 		}
 	}
 	return true
 }
 
-// block handles the pending states of pending-word block blk: a state in
-// the won set is expanded, another re-checked.
+// block re-checks the pending states of pending-word block blk (a
+// defender's state marked but already won joined by another worker's
+// re-check, which expanded it: it is skipped).
 func (wk *dworker) block(blk uint64) {
 	d, ix := wk.d, wk.d.ix
 	lo := blk * denseBlock
@@ -220,20 +244,20 @@ func (wk *dworker) block(blk uint64) {
 		if atomic.LoadUint64(p) == 0 {
 			continue
 		}
-		x := atomic.SwapUint64(p, 0)
-		won := atomic.LoadUint64(&d.bm[2*k])
+		x := atomic.SwapUint64(p, 0) &^ atomic.LoadUint64(&d.bm[2*k])
 		for ; x != 0; x &= x - 1 {
-			bit := bits.TrailingZeros64(x)
-			i := k*64 + uint64(bit)
+			i := k*64 + uint64(bits.TrailingZeros64(x))
 			for i >= end {
 				r = ix.region(end)
 				end = r.off + r.size
 			}
 			b, w, f, white := ix.state(r, i)
 			wk.handled++
-			if won>>bit&1 != 0 {
-				wk.expand(b, w, f, white)
-			} else if ix.legal(b, w, f) != 0 && d.settled(b, w, f, white) && d.join(i) {
+			full := i - r.off
+			if r.stone != 0 {
+				full = ix.rank(b, w)
+			}
+			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, full, white) && d.join(i) {
 				wk.expand(b, w, f, white)
 			}
 		}
@@ -241,13 +265,36 @@ func (wk *dworker) block(blk uint64) {
 	wk.flush()
 }
 
-// sweep handles every pending state once (and those marked ahead of the
+// sweep re-checks every pending state once (and those marked ahead of the
 // sweep as it goes), with d.jobs goroutines; it reports whether it found
 // any.
 func (d *dsolver) sweep() (bool, error) {
 	nsum := uint64(len(d.summary))
 	var next atomic.Uint64
 	var found atomic.Bool
+	d.parallel(func(wk *dworker) bool {
+		c := next.Add(denseChunkWords) - denseChunkWords
+		if c >= nsum {
+			return false
+		}
+		for s := c; s < min(c+denseChunkWords, nsum); s++ {
+			if atomic.LoadUint64(&d.summary[s]) == 0 {
+				continue
+			}
+			for x := atomic.SwapUint64(&d.summary[s], 0); x != 0; x &= x - 1 {
+				found.Store(true)
+				wk.block(s*64 + uint64(bits.TrailingZeros64(x)))
+			}
+		}
+		return true
+	})
+	return found.Load(), d.ctx.Err()
+}
+
+// parallel runs d.jobs workers, each calling step until it returns false
+// or the context ends; they poll the context and report progress now and
+// then.
+func (d *dsolver) parallel(step func(wk *dworker) bool) {
 	var wg sync.WaitGroup
 	for range d.jobs {
 		wg.Add(1)
@@ -255,20 +302,7 @@ func (d *dsolver) sweep() (bool, error) {
 			defer wg.Done()
 			wk := &dworker{d: d}
 			polled := int64(0)
-			for {
-				c := next.Add(denseChunkWords) - denseChunkWords
-				if c >= nsum {
-					break
-				}
-				for s := c; s < min(c+denseChunkWords, nsum); s++ {
-					if atomic.LoadUint64(&d.summary[s]) == 0 {
-						continue
-					}
-					for x := atomic.SwapUint64(&d.summary[s], 0); x != 0; x &= x - 1 {
-						found.Store(true)
-						wk.block(s*64 + uint64(bits.TrailingZeros64(x)))
-					}
-				}
+			for step(wk) {
 				if wk.handled-polled >= densePoll {
 					d.handled.Add(wk.handled - polled)
 					polled = wk.handled
@@ -278,11 +312,11 @@ func (d *dsolver) sweep() (bool, error) {
 					d.report()
 				}
 			}
+			wk.flush()
 			d.handled.Add(wk.handled - polled)
 		}()
 	}
 	wg.Wait()
-	return found.Load(), d.ctx.Err()
 }
 
 // report calls the progress callback at most twice a second.
@@ -301,28 +335,23 @@ func (d *dsolver) report() {
 }
 
 // seed adds the finished states whose margin is from lo to hi to the won
-// set, marked to be expanded.
+// set and expands them.
 func (d *dsolver) seed(lo, hi int32) error {
-	var wg sync.WaitGroup
 	var next atomic.Int64
-	for range d.jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= len(d.ix.regs) || d.ctx.Err() != nil {
-					return
-				}
-				d.ix.terminals(&d.ix.regs[r], func(i uint64, v int32) {
-					if v >= lo && v <= hi && d.join(i) {
-						d.mark(i)
-					}
-				})
+	d.parallel(func(wk *dworker) bool {
+		r := int(next.Add(1) - 1)
+		if r >= len(d.ix.regs) {
+			return false
+		}
+		reg := &d.ix.regs[r]
+		d.ix.terminals(reg, func(s dstate, v int32) {
+			if v >= lo && v <= hi && d.join(s.i) {
+				wk.handled++
+				wk.expand(s.b, s.w, s.f, reg.white)
 			}
-		}()
-	}
-	wg.Wait()
+		})
+		return true
+	})
 	return d.ctx.Err()
 }
 

@@ -347,15 +347,23 @@ func (ix *dindex) child(b, w, full uint64, white bool, p int) uint64 {
 	return ix.at(reg, b|bit, w&^capt)
 }
 
-// preds appends to out the number of every predecessor of the state (b,
-// w, f, White to move if white): every state with a placement that leads to
-// it, once per such placement (a state has at most one placement to any
-// other). The player to move in each is the one who did not move in the
-// state.
-func (ix *dindex) preds(b, w, f uint64, white bool, out []uint64) []uint64 {
+// dstate is a state with its number: the board, the forbidden points and
+// (known from the context) the player to move.
+type dstate struct {
+	i, b, w, f uint64
+}
+
+// preds appends to out every predecessor of the state (b, w, f, White to
+// move if white): every state with a placement that leads to it, once per
+// such placement (a state has at most one placement to any other). The
+// player to move in each is the one who did not move in the state.
+func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 	mover, op := b, w // the player who just moved, and the other
 	if !white {
 		mover, op = w, b
+	}
+	if f == 0 && ix.ko {
+		return ix.predsOpen(b, w, white, out)
 	}
 	ps := mover
 	if f != 0 {
@@ -398,52 +406,112 @@ func (ix *dindex) preds(b, w, f uint64, white bool, out []uint64) []uint64 {
 	return out
 }
 
-// predsWith appends the numbers of the states where the player to move
-// (White if white) has the stones me, the other op, and the point p is
-// empty and not forbidden: no forbidden point, or, with ko=captured, any
-// set the other player's last placement can have captured.
-func (ix *dindex) predsWith(me, op uint64, p int, white bool, out []uint64) []uint64 {
-	b, w, side := me, op, 0
-	if white {
-		b, w, side = op, me, 1
+// dcand is a forbidden-point shape of a board: its region and the
+// number of the board in it.
+type dcand struct {
+	reg  *dregion
+	base uint64
+}
+
+// predsOpen is preds for a state with no forbidden point under
+// ko=captured: the placement captured nothing. Its predecessors have the
+// same stones but the placed one, and as forbidden points none or a shape
+// the other player's captures leave; the shapes are those of the state's
+// own board (the placed stone is not next to any of them, since it does
+// not close a run of the other player's), so they are found once for all
+// the stones that can have been placed.
+func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
+	mover, op, d := b, w, uint64(1)
+	side := 0 // the player to move in the predecessors: the mover
+	if !white {
+		mover, op, d, side = w, b, 2, 1
 	}
-	out = append(out, ix.regs[side].off+ix.rank(b, w))
-	if !ix.ko {
-		return out
+	var cands [2 * denseMaxPoints]dcand
+	nc := 0
+	ix.shapes(mover, op, side, func(reg *dregion) {
+		cands[nc] = dcand{reg, ix.at(reg, b, w)}
+		nc++
+	})
+	open := ix.regs[side].off + ix.rank(b, w)
+	for ps := mover; ps != 0; ps &= ps - 1 {
+		p := bits.TrailingZeros64(ps)
+		bit := uint64(1) << p
+		if ix.ln.CapturesFlat(op, mover, bit) != 0 {
+			continue
+		}
+		pb, pw := b, w
+		if white {
+			pb &^= bit
+		} else {
+			pw &^= bit
+		}
+		out = append(out, dstate{open - d*ix.pow3[p], pb, pw, 0})
+		for _, c := range cands[:nc] {
+			wt := ix.pow3[p]
+			if p >= int(c.reg.lo) {
+				wt = c.reg.p3 * ix.pow3[p-int(c.reg.s)]
+			}
+			out = append(out, dstate{c.base - d*wt, pb, pw, c.reg.f})
+		}
 	}
+	return out
+}
+
+// shapes calls fn with the region of every forbidden-point shape the
+// placement of the player with the stones op can have left on the board
+// (me, op) with the player me to move (side): every run of empty points
+// closed on both sides by op's stones or an end (one stone at least), and
+// every two such runs around one of op's stones.
+func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion)) {
 	n := ix.n
 	edge := ix.ln.Edge()
-	pbit := uint64(1) << p
 	empty := ix.mask &^ (me | op)
-	var prev uint64 // the last run closed on both sides, 0 if the last run was not
-	prevA, prevC := 0, 0
+	prevA, prevC := -1, 0 // the last run closed on both sides, -1 if the last run was not
 	for rem := empty; rem != 0; {
 		lo := rem & -rem
 		up := (rem + lo) &^ rem // the point just above the run
-		run := (up - lo) & rem
-		rem &^= run
+		rem &^= up - lo
 		a, c := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
 		lstone := a > 0 && op>>(a-1)&1 != 0
 		rstone := c < n-1 && op>>(c+1)&1 != 0
 		if !(lstone || a == 0 && edge) || !(rstone || c == n-1 && edge) || !(lstone || rstone) {
-			prev = 0
+			prevA = -1
 			continue
 		}
-		if run&pbit == 0 {
-			out = append(out, ix.at(&ix.regs[ix.key[side][(a*n+c)*n]], b, w))
+		fn(&ix.regs[ix.key[side][(a*n+c)*n]])
+		if prevA >= 0 && prevC+2 == a {
+			fn(&ix.regs[ix.key[side][(prevA*n+c)*n+a-1]])
 		}
-		if prev != 0 && prevC+2 == a && (prev|run)&pbit == 0 {
-			out = append(out, ix.at(&ix.regs[ix.key[side][(prevA*n+c)*n+a-1]], b, w))
-		}
-		prev, prevA, prevC = run, a, c
+		prevA, prevC = a, c
 	}
+}
+
+// predsWith appends the states where the player to move (White if white)
+// has the stones me, the other op, and the point p is empty and not
+// forbidden: no forbidden point, or, with ko=captured, any shape the other
+// player's last placement can have left.
+func (ix *dindex) predsWith(me, op uint64, p int, white bool, out []dstate) []dstate {
+	b, w, side := me, op, 0
+	if white {
+		b, w, side = op, me, 1
+	}
+	out = append(out, dstate{ix.regs[side].off + ix.rank(b, w), b, w, 0})
+	if !ix.ko {
+		return out
+	}
+	pbit := uint64(1) << p
+	ix.shapes(me, op, side, func(reg *dregion) {
+		if reg.f&pbit == 0 {
+			out = append(out, dstate{ix.at(reg, b, w), b, w, reg.f})
+		}
+	})
 	return out
 }
 
 // terminals calls fn with the number and the margin (half points) of
 // every finished state of the region reg: those whose free points all hold
 // stones, so that every empty point is forbidden.
-func (ix *dindex) terminals(reg *dregion, fn func(i uint64, m int32)) {
+func (ix *dindex) terminals(reg *dregion, fn func(s dstate, m int32)) {
 	var sb, sw uint64 // the descriptor's stones
 	if reg.white {
 		sb = reg.stone
@@ -453,7 +521,7 @@ func (ix *dindex) terminals(reg *dregion, fn func(i uint64, m int32)) {
 	free := reg.free
 	for x := uint64(0); ; x = (x - free) & free {
 		b, w := x|sb, free&^x|sw
-		fn(ix.at(reg, b, w), ix.margin2(b, w))
+		fn(dstate{ix.at(reg, b, w), b, w, reg.f}, ix.margin2(b, w))
 		if x == free {
 			break
 		}

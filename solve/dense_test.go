@@ -189,10 +189,17 @@ func densePredsAgree(t *testing.T, r rules.Rules) {
 			want[c] = append(want[c], i)
 		}
 	})
-	var buf []uint64
+	var buf []dstate
 	eachState(ix, func(i, b, w, f uint64, white bool) {
 		buf = ix.preds(b, w, f, white, buf[:0])
-		got := slices.Clone(buf)
+		var got []uint64
+		for _, q := range buf {
+			// The state given with each predecessor is the one numbered.
+			if j, ok := ix.index(q.b, q.w, q.f, !white); !ok || j != q.i {
+				t.Fatalf("%v: %s (white %v): predecessor %d given as %s, which is %d (%v)", r, diagram(ix.n, b, w, f), white, q.i, diagram(ix.n, q.b, q.w, q.f), j, ok)
+			}
+			got = append(got, q.i)
+		}
 		slices.Sort(got)
 		slices.Sort(want[i])
 		if !slices.Equal(got, want[i]) {
