@@ -190,40 +190,44 @@ func (wk *dworker) flush() {
 	wk.def = wk.def[:0]
 }
 
-// settled reports whether the state (b, w, f, white), not finished, with
-// full the rank of its board, is won for the attacker now: one move into
-// the won set if the attacker is to move, every move if the defender is.
-// Placements that cannot capture (no enemy stone next to them) are tried
-// first: their successors' numbers are a sum.
-func (d *dsolver) settled(b, w, f, full uint64, white bool) bool {
+// settled reports whether the state (b, w, f, white), not finished, is won
+// for the attacker now: one move into the won set if the attacker is to
+// move, every move if the defender is. Placements that cannot capture (no
+// enemy stone next to them) are tried first: their successors' numbers
+// follow from the board's.
+func (d *dsolver) settled(b, w, f uint64, white bool) bool {
 	ix := d.ix
 	pts := ix.legal(b, w, f)
-	op, base := w, ix.regs[1].off+full
-	dg := uint64(1)
+	o := ix.open(b, w)
+	op, next, dg := w, &ix.regs[1], uint64(1)
 	if white {
-		op, base, dg = b, ix.regs[0].off+full, 2
+		op, next, dg = b, &ix.regs[0], 2
 	}
 	quiet := pts &^ (op<<1 | op>>1)
+	quietWon := func(p int) bool {
+		c := ix.add(o, p, dg)
+		return d.won(pair(next, c.x, c.y, c.md))
+	}
 	if white == d.attackerWhite {
 		for x := quiet; x != 0; x &= x - 1 {
-			if d.won(base + dg*ix.pow3[bits.TrailingZeros64(x)]) {
+			if quietWon(bits.TrailingZeros64(x)) {
 				return true
 			}
 		}
 		for x := pts &^ quiet; x != 0; x &= x - 1 {
-			if d.won(ix.child(b, w, full, white, bits.TrailingZeros64(x))) {
+			if d.won(ix.child(b, w, o, white, bits.TrailingZeros64(x))) {
 				return true
 			}
 		}
 		return false
 	}
 	for x := quiet; x != 0; x &= x - 1 {
-		if !d.won(base + dg*ix.pow3[bits.TrailingZeros64(x)]) {
+		if !quietWon(bits.TrailingZeros64(x)) {
 			return false
 		}
 	}
 	for x := pts &^ quiet; x != 0; x &= x - 1 {
-		if !d.won(ix.child(b, w, full, white, bits.TrailingZeros64(x))) {
+		if !d.won(ix.child(b, w, o, white, bits.TrailingZeros64(x))) {
 			return false
 		}
 	}
@@ -253,11 +257,7 @@ func (wk *dworker) block(blk uint64) {
 			}
 			b, w, f, white := ix.state(r, i)
 			wk.handled++
-			full := i - r.off
-			if r.stone != 0 {
-				full = ix.rank(b, w)
-			}
-			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, full, white) && d.join(i) {
+			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, white) && d.join(i) {
 				wk.expand(b, w, f, white)
 			}
 		}

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math"
 	"math/bits"
 
 	"alak/rules"
@@ -10,30 +11,40 @@ import (
 // The dense index of the dense solver (dense.go): a number for every state
 // of a line game under the alak rules and their variants that keep the state
 // history-free (placement, the mover's own chains stay, ko=captured or none,
-// edge capture on or off, no passing, stones counted), with no key stored.
+// edge capture on or off, no passing, stones counted), with no key stored,
+// one number for a state and its mirror image (the line read from the
+// other end), which have the same value.
 //
 // A state is the board, the player to move and the forbidden points. With
 // ko=captured the forbidden points are none, or what the last placement
 // captured: one run of empty points closed on both sides by the previous
 // mover's stones (or, with edge capture, by an end of the line), or two
 // such runs on either side of the stone just placed. The states are split
-// into regions, each a block of consecutive numbers:
+// into regions, each a block of consecutive numbers, one per player to move
+// and shape of the forbidden points, the region's descriptor: none (the
+// open regions, first), the run [a, c] (m = 0), or the runs [a, m-1] and
+// [m+1, c] around the stone m. A descriptor fixes the points from the
+// closer below a to the closer above c (its window): its runs are empty
+// and its closers (and m) are the previous mover's stones. Only the points
+// below the window (the prefix, [0, lo)) and above it (the suffix, [s, n))
+// are free. Points are digits in base 3 (0 empty, 1 x, 2 o), and
 //
-//   - two open regions (no forbidden point), Black to move then White to
-//     move: the number is the board's rank in base 3, point i the digit
-//     of weight 3^i (0 empty, 1 x, 2 o);
-//   - with ko=captured, one region per player to move and per shape of the
-//     forbidden points, its descriptor: the run [a, c] (m = 0), or the runs
-//     [a, m-1] and [m+1, c] around the stone m. The descriptor fixes the
-//     points from the closer below a to the closer above c (the window): its
-//     runs are empty and its closers (and m) are the previous mover's
-//     stones. Only the points below the window (the prefix, [0, lo)) and
-//     above it (the suffix, [s, n)) are free; the number is the region's
-//     offset + the prefix's rank + 3^lo times the suffix's rank.
+//   - a descriptor and its mirror image have one region, the descriptor's
+//     with the smaller key (a*n+c)*n+m; a state of the other is mirrored
+//     first. Its number is the region's offset + the prefix's rank + 3^lo
+//     times the suffix's rank (point i of each the digit of weight 3^i
+//     from the part's first point);
+//   - a descriptor that is its own mirror image (the open one, a window in
+//     the middle of the line) has prefix and suffix of one length h, and a
+//     state and its mirror image exchange the prefix's rank x and the
+//     reversed suffix's rank y (read from the line's end inwards). The
+//     region numbers the pairs x <= y: y(y+1)/2 + x; on a line of odd
+//     length the open region's middle point is free too, its digit
+//     times the number of pairs added.
 //
-// Every number is a state and every state has one number (index and
-// state are inverse: TestDenseIndexRoundTrip), so the solver keeps one bit
-// a state per question and one byte a state for margins, and nothing else.
+// Every number is a state (up to mirror image) and every state has one
+// number (TestDenseIndexRoundTrip), so the solver keeps one bit a state per
+// question and one byte a state for margins, and nothing else.
 
 // denseMaxPoints is the longest line the index handles: its rank tables
 // cover three bytes of a word.
@@ -47,24 +58,30 @@ type dindex struct {
 	ko    bool // KoCaptured: the regions with forbidden points exist
 	komi2 int32
 	pow3  [denseMaxPoints + 1]uint64
-	total uint64     // states
-	regs  []dregion  // in index order; regs[0] and regs[1] are the open regions
-	key   [2][]int32 // player to move, then (a*n+c)*n+m: the region of a descriptor, -1 for none
-	e8    [3][256]uint64
-	dec   [6561]uint16 // 8 base-3 digits: the x points in the low byte, the o points in the high byte
+	total uint64    // states
+	regs  []dregion // in index order; regs[0] and regs[1] are the open regions
+	// key maps the player to move (0 Black, 1 White) and a descriptor's
+	// key (a*n+c)*n+m to its region's number times 2, plus 1 when the
+	// descriptor is the mirror image of the region's: -1 for none.
+	key [2][]int32
+	e8  [3][256]uint64
+	dec [6561]uint16 // 8 base-3 digits: the x points in the low byte, the o points in the high byte
+	h   int          // the open regions' prefix length: n/2
 }
 
 // dregion is a block of states: one player to move and one descriptor.
 type dregion struct {
 	off   uint64 // the first state's number
-	size  uint64 // 3^(free points)
-	p3    uint64 // 3^lo: the weight of the suffix's rank
+	size  uint64
+	p3    uint64 // 3^lo, the suffix's weight; in a symmetric region, the number of pairs
 	lmask uint64 // the prefix's points
 	f     uint64 // the forbidden points
 	stone uint64 // the previous mover's stones the descriptor fixes
-	free  uint64 // the prefix's and the suffix's points
+	free  uint64 // the prefix's and the suffix's points (and a free middle)
 	lo, s uint8  // the prefix is [0, lo), the suffix [s, n)
 	white bool   // White to move
+	sym   bool   // the descriptor is its own mirror image
+	mid   int8   // a symmetric open region of odd length: the middle point; else -1
 }
 
 // denseApplies reports whether the dense index covers the rules: the alak
@@ -118,9 +135,16 @@ func newDindex(r rules.Rules) *dindex {
 		}
 		ix.dec[d] = x | y<<8
 	}
+	h := n / 2
+	ix.h = h
+	pairs := ix.pow3[h] * (ix.pow3[h] + 1) / 2
 	for side := range 2 {
-		ix.regs = append(ix.regs, dregion{size: ix.pow3[n], p3: ix.pow3[n], lmask: ix.mask,
-			free: ix.mask, lo: uint8(n), s: uint8(n), white: side == 1})
+		reg := dregion{size: pairs, p3: pairs, lmask: uint64(1)<<h - 1, free: ix.mask,
+			lo: uint8(h), s: uint8(n - h), white: side == 1, sym: true, mid: -1}
+		if n%2 == 1 {
+			reg.mid, reg.size = int8(h), 3*pairs
+		}
+		ix.regs = append(ix.regs, reg)
 	}
 	for side := range 2 {
 		ix.key[side] = make([]int32, n*n*n)
@@ -131,7 +155,9 @@ func newDindex(r rules.Rules) *dindex {
 			continue
 		}
 		// m = 0: the single run [a, c]; a < m < c: the runs [a, m-1]
-		// and [m+1, c] around the stone m.
+		// and [m+1, c] around the stone m. Keys ascend, so of a
+		// descriptor and its mirror image the one with the smaller key
+		// comes first.
 		for a := range n {
 			for c := a; c < n; c++ {
 				ix.addDescriptor(a, c, 0, side == 1)
@@ -183,9 +209,24 @@ func (ix *dindex) addDescriptor(a, c, m int, white bool) {
 	if white {
 		side = 1
 	}
-	ix.key[side][(a*n+c)*n+m] = int32(len(ix.regs))
-	ix.regs = append(ix.regs, dregion{size: ix.pow3[bits.OnesCount64(free)], p3: ix.pow3[lo],
-		lmask: uint64(1)<<lo - 1, f: f, stone: stone, free: free, lo: uint8(lo), s: uint8(hi + 1), white: white})
+	k := (a*n+c)*n + m
+	mm := 0
+	if m != 0 {
+		mm = n - 1 - m
+	}
+	mk := ((n-1-c)*n+n-1-a)*n + mm // the mirror image's key
+	if mk < k {
+		ix.key[side][k] = ix.key[side][mk] | 1
+		return
+	}
+	ix.key[side][k] = int32(2 * len(ix.regs))
+	reg := dregion{size: ix.pow3[bits.OnesCount64(free)], p3: ix.pow3[lo], lmask: uint64(1)<<lo - 1,
+		f: f, stone: stone, free: free, lo: uint8(lo), s: uint8(hi + 1), white: white, mid: -1}
+	if mk == k {
+		pairs := ix.pow3[lo] * (ix.pow3[lo] + 1) / 2
+		reg.sym, reg.size, reg.p3 = true, pairs, pairs
+	}
+	ix.regs = append(ix.regs, reg)
 }
 
 // e is the rank in base 3 of the points of x, each a digit 1: the sum of
@@ -197,25 +238,47 @@ func (ix *dindex) e(x uint64) uint64 {
 // rank is the base-3 rank of the board (b, w): digit 1 for x, 2 for o.
 func (ix *dindex) rank(b, w uint64) uint64 { return ix.e(b) + 2*ix.e(w) }
 
+// rev returns the mirror image of a word of the line.
+func (ix *dindex) rev(x uint64) uint64 { return bitline.Rev(x, ix.n) }
+
+// pair is the number, in the symmetric region reg, of the prefix rank x,
+// the reversed suffix's rank y and the middle digit md: the pair is
+// unordered, a state and its mirror image having the same number.
+func pair(reg *dregion, x, y, md uint64) uint64 {
+	if x > y {
+		x, y = y, x
+	}
+	return reg.off + md*reg.p3 + y*(y+1)/2 + x
+}
+
 // at is the number of the state of the region reg with the board (b, w),
-// whose fixed points are those of the descriptor.
+// in the region's orientation, whose fixed points are those of the
+// descriptor.
 func (ix *dindex) at(reg *dregion, b, w uint64) uint64 {
-	return reg.off + ix.rank(b&reg.lmask, w&reg.lmask) + reg.p3*ix.rank(b>>reg.s, w>>reg.s)
+	lm := reg.lmask
+	if !reg.sym {
+		return reg.off + ix.rank(b&lm, w&lm) + reg.p3*ix.rank(b>>reg.s, w>>reg.s)
+	}
+	var md uint64
+	if reg.mid >= 0 {
+		md = b>>reg.mid&1 + 2*(w>>reg.mid&1)
+	}
+	return pair(reg, ix.rank(b&lm, w&lm), ix.rank(ix.rev(b)&lm, ix.rev(w)&lm), md)
 }
 
 // descriptorOf returns the region of the forbidden points f (not empty)
-// with White to move if white, and false when f is not the shape of a
-// capture.
-func (ix *dindex) descriptorOf(f uint64, white bool) (*dregion, bool) {
-	if !ix.ko || f&^ix.mask != 0 {
-		return nil, false
+// with White to move if white and whether f is the mirror image of its
+// descriptor, and false when f is not the shape of a capture.
+func (ix *dindex) descriptorOf(f uint64, white bool) (reg *dregion, mirrored, ok bool) {
+	if !ix.ko || f&^ix.mask != 0 || f == 0 {
+		return nil, false, false
 	}
 	n := ix.n
 	a, c := bits.TrailingZeros64(f), 63-bits.LeadingZeros64(f)
 	m := 0
 	if gap := ^f & (uint64(1)<<c - 1) &^ (uint64(1)<<a - 1); gap != 0 {
 		if gap&(gap-1) != 0 {
-			return nil, false
+			return nil, false, false
 		}
 		m = bits.TrailingZeros64(gap)
 	}
@@ -225,9 +288,9 @@ func (ix *dindex) descriptorOf(f uint64, white bool) (*dregion, bool) {
 	}
 	id := ix.key[side][(a*n+c)*n+m]
 	if id < 0 {
-		return nil, false
+		return nil, false, false
 	}
-	return &ix.regs[id], true
+	return &ix.regs[id>>1], id&1 != 0, true
 }
 
 // index returns the number of the state (b, w, f, White to move if white),
@@ -242,11 +305,14 @@ func (ix *dindex) index(b, w, f uint64, white bool) (uint64, bool) {
 		if white {
 			reg = &ix.regs[1]
 		}
-		return reg.off + ix.rank(b, w), true
+		return ix.at(reg, b, w), true
 	}
-	reg, ok := ix.descriptorOf(f, white)
+	reg, mirrored, ok := ix.descriptorOf(f, white)
 	if !ok {
 		return 0, false
+	}
+	if mirrored {
+		b, w = ix.rev(b), ix.rev(w)
 	}
 	mover := b // the player who just moved owns the descriptor's stones
 	if !white {
@@ -285,18 +351,46 @@ func (ix *dindex) digits(d uint64) (x, y uint64) {
 	return x, y
 }
 
-// state decodes the state number i of the region reg.
+// triRoot returns the y with y(y+1)/2 <= k < (y+1)(y+2)/2.
+func triRoot(k uint64) uint64 {
+	y := uint64((math.Sqrt(float64(8*k+1)) - 1) / 2)
+	for y*(y+1)/2 > k {
+		y--
+	}
+	for (y+1)*(y+2)/2 <= k {
+		y++
+	}
+	return y
+}
+
+// state decodes the state number i of the region reg, in the region's
+// orientation.
 func (ix *dindex) state(reg *dregion, i uint64) (b, w, f uint64, white bool) {
 	r := i - reg.off
-	if reg.stone == 0 { // an open region
-		b, w = ix.digits(r)
-		return b, w, 0, reg.white
+	if reg.sym {
+		var md uint64
+		if reg.mid >= 0 {
+			md = r / reg.p3
+			r -= md * reg.p3
+		}
+		y := triRoot(r)
+		b, w = ix.digits(r - y*(y+1)/2)
+		yb, yw := ix.digits(y)
+		b |= ix.rev(yb)
+		w |= ix.rev(yw)
+		switch md {
+		case 1:
+			b |= 1 << reg.mid
+		case 2:
+			w |= 1 << reg.mid
+		}
+	} else {
+		suf := r / reg.p3
+		b, w = ix.digits(r - suf*reg.p3)
+		sb, sw := ix.digits(suf)
+		b |= sb << reg.s
+		w |= sw << reg.s
 	}
-	suf := r / reg.p3
-	b, w = ix.digits(r - suf*reg.p3)
-	sb, sw := ix.digits(suf)
-	b |= sb << reg.s
-	w |= sw << reg.s
 	if reg.white {
 		b |= reg.stone
 	} else {
@@ -315,21 +409,55 @@ func (ix *dindex) margin2(b, w uint64) int32 {
 	return 2*int32(bits.OnesCount64(b)-bits.OnesCount64(w)) - ix.komi2
 }
 
+// dopen is a board's place in the open regions: the ranks of its prefix
+// and of its reversed suffix (n/2 points each) and the middle point's
+// digit (odd n).
+type dopen struct{ x, y, md uint64 }
+
+// open returns the dopen of the board (b, w).
+func (ix *dindex) open(b, w uint64) dopen {
+	lm := ix.regs[0].lmask
+	o := dopen{x: ix.rank(b&lm, w&lm), y: ix.rank(ix.rev(b)&lm, ix.rev(w)&lm)}
+	if m := ix.regs[0].mid; m >= 0 {
+		o.md = b>>m&1 + 2*(w>>m&1)
+	}
+	return o
+}
+
+// add returns o with the digit d added at the empty point p (or, d
+// negative as a uint64, taken away from p).
+func (ix *dindex) add(o dopen, p int, d uint64) dopen {
+	switch {
+	case p < ix.h:
+		o.x += d * ix.pow3[p]
+	case p >= ix.n-ix.h:
+		o.y += d * ix.pow3[ix.n-1-p]
+	default:
+		o.md += d
+	}
+	return o
+}
+
 // child returns the number of the state after the player to move (White if
 // white) places on p, an empty point that is not forbidden, on the board
-// (b, w) whose rank is full.
-func (ix *dindex) child(b, w, full uint64, white bool, p int) uint64 {
+// (b, w) whose dopen is o.
+func (ix *dindex) child(b, w uint64, o dopen, white bool, p int) uint64 {
 	bit := uint64(1) << p
-	me, op, d, od, next := b, w, uint64(1), uint64(2), &ix.regs[1]
+	me, op, d, next := b, w, uint64(1), &ix.regs[1]
 	if white {
-		me, op, d, od, next = w, b, 2, 1, &ix.regs[0]
+		me, op, d, next = w, b, 2, &ix.regs[0]
 	}
 	capt := ix.ln.CapturesFlat(op, me|bit, bit)
 	if capt == 0 {
-		return next.off + full + d*ix.pow3[p]
+		o = ix.add(o, p, d)
+		return pair(next, o.x, o.y, o.md)
+	}
+	nb, nw := b|bit, w&^capt
+	if white {
+		nb, nw = b&^capt, w|bit
 	}
 	if !ix.ko {
-		return next.off + full + d*ix.pow3[p] - od*ix.e(capt)
+		return ix.at(next, nb, nw)
 	}
 	a, c := bits.TrailingZeros64(capt), 63-bits.LeadingZeros64(capt)
 	m := 0
@@ -340,11 +468,11 @@ func (ix *dindex) child(b, w, full uint64, white bool, p int) uint64 {
 	if white {
 		side = 0
 	}
-	reg := &ix.regs[ix.key[side][(a*ix.n+c)*ix.n+m]]
-	if white {
-		return ix.at(reg, b&^capt, w|bit)
+	id := ix.key[side][(a*ix.n+c)*ix.n+m]
+	if id&1 != 0 {
+		nb, nw = ix.rev(nb), ix.rev(nw)
 	}
-	return ix.at(reg, b|bit, w&^capt)
+	return ix.at(&ix.regs[id>>1], nb, nw)
 }
 
 // dstate is a state with its number: the board, the forbidden points and
@@ -355,8 +483,9 @@ type dstate struct {
 
 // preds appends to out every predecessor of the state (b, w, f, White to
 // move if white): every state with a placement that leads to it, once per
-// such placement (a state has at most one placement to any other). The
-// player to move in each is the one who did not move in the state.
+// such placement (a state has at most one placement to any other), by
+// number (its mirror image's, where that is the number). The player to move
+// in each is the one who did not move in the state.
 func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 	mover, op := b, w // the player who just moved, and the other
 	if !white {
@@ -406,11 +535,13 @@ func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 	return out
 }
 
-// dcand is a forbidden-point shape of a board: its region and the
-// number of the board in it.
+// dcand is a forbidden-point shape of a board: its region, whether the
+// board is mirrored in it, and the board's number in it (asymmetric
+// regions).
 type dcand struct {
-	reg  *dregion
-	base uint64
+	reg      *dregion
+	mirrored bool
+	base     uint64
 }
 
 // predsOpen is preds for a state with no forbidden point under
@@ -428,11 +559,20 @@ func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
 	}
 	var cands [2 * denseMaxPoints]dcand
 	nc := 0
-	ix.shapes(mover, op, side, func(reg *dregion) {
-		cands[nc] = dcand{reg, ix.at(reg, b, w)}
+	ix.shapes(mover, op, side, func(reg *dregion, mirrored bool) {
+		c := dcand{reg: reg, mirrored: mirrored}
+		if !reg.sym {
+			if mirrored {
+				c.base = ix.at(reg, ix.rev(b), ix.rev(w))
+			} else {
+				c.base = ix.at(reg, b, w)
+			}
+		}
+		cands[nc] = c
 		nc++
 	})
-	open := ix.regs[side].off + ix.rank(b, w)
+	o := ix.open(b, w)
+	open := &ix.regs[side]
 	for ps := mover; ps != 0; ps &= ps - 1 {
 		p := bits.TrailingZeros64(ps)
 		bit := uint64(1) << p
@@ -445,13 +585,31 @@ func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
 		} else {
 			pw &^= bit
 		}
-		out = append(out, dstate{open - d*ix.pow3[p], pb, pw, 0})
+		po := ix.add(o, p, -d)
+		out = append(out, dstate{pair(open, po.x, po.y, po.md), pb, pw, 0})
 		for _, c := range cands[:nc] {
-			wt := ix.pow3[p]
-			if p >= int(c.reg.lo) {
-				wt = c.reg.p3 * ix.pow3[p-int(c.reg.s)]
+			var i uint64
+			switch {
+			case c.reg.sym && c.mirrored:
+				i = ix.at(c.reg, ix.rev(pb), ix.rev(pw))
+			case c.reg.sym:
+				i = ix.at(c.reg, pb, pw)
+			default:
+				q := p
+				if c.mirrored {
+					q = ix.n - 1 - p
+				}
+				wt := ix.pow3[q]
+				if q >= int(c.reg.lo) {
+					wt = c.reg.p3 * ix.pow3[q-int(c.reg.s)]
+				}
+				i = c.base - d*wt
 			}
-			out = append(out, dstate{c.base - d*wt, pb, pw, c.reg.f})
+			f := c.reg.f
+			if c.mirrored {
+				f = ix.rev(f)
+			}
+			out = append(out, dstate{i, pb, pw, f})
 		}
 	}
 	return out
@@ -459,10 +617,11 @@ func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
 
 // shapes calls fn with the region of every forbidden-point shape the
 // placement of the player with the stones op can have left on the board
-// (me, op) with the player me to move (side): every run of empty points
-// closed on both sides by op's stones or an end (one stone at least), and
-// every two such runs around one of op's stones.
-func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion)) {
+// (me, op) with the player me to move (side), and whether the shape is
+// the mirror image of the region's: every run of empty points closed on
+// both sides by op's stones or an end (one stone at least), and every two
+// such runs around one of op's stones.
+func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion, bool)) {
 	n := ix.n
 	edge := ix.ln.Edge()
 	empty := ix.mask &^ (me | op)
@@ -478,9 +637,11 @@ func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion)) {
 			prevA = -1
 			continue
 		}
-		fn(&ix.regs[ix.key[side][(a*n+c)*n]])
+		id := ix.key[side][(a*n+c)*n]
+		fn(&ix.regs[id>>1], id&1 != 0)
 		if prevA >= 0 && prevC+2 == a {
-			fn(&ix.regs[ix.key[side][(prevA*n+c)*n+a-1]])
+			id := ix.key[side][(prevA*n+c)*n+a-1]
+			fn(&ix.regs[id>>1], id&1 != 0)
 		}
 		prevA, prevC = a, c
 	}
@@ -495,22 +656,34 @@ func (ix *dindex) predsWith(me, op uint64, p int, white bool, out []dstate) []ds
 	if white {
 		b, w, side = op, me, 1
 	}
-	out = append(out, dstate{ix.regs[side].off + ix.rank(b, w), b, w, 0})
+	out = append(out, dstate{ix.at(&ix.regs[side], b, w), b, w, 0})
 	if !ix.ko {
 		return out
 	}
 	pbit := uint64(1) << p
-	ix.shapes(me, op, side, func(reg *dregion) {
-		if reg.f&pbit == 0 {
-			out = append(out, dstate{ix.at(reg, b, w), b, w, reg.f})
+	rb, rw := ix.rev(b), ix.rev(w)
+	ix.shapes(me, op, side, func(reg *dregion, mirrored bool) {
+		f := reg.f
+		if mirrored {
+			f = ix.rev(f)
+		}
+		if f&pbit != 0 {
+			return
+		}
+		if mirrored {
+			out = append(out, dstate{ix.at(reg, rb, rw), b, w, f})
+		} else {
+			out = append(out, dstate{ix.at(reg, b, w), b, w, f})
 		}
 	})
 	return out
 }
 
-// terminals calls fn with the number and the margin (half points) of
-// every finished state of the region reg: those whose free points all hold
-// stones, so that every empty point is forbidden.
+// terminals calls fn with every finished state of the region reg (in the
+// region's orientation) and its margin (half points): those whose free
+// points all hold stones, so that every empty point is forbidden. A state
+// of a symmetric region may come twice (as itself and as its mirror
+// image).
 func (ix *dindex) terminals(reg *dregion, fn func(s dstate, m int32)) {
 	var sb, sw uint64 // the descriptor's stones
 	if reg.white {
