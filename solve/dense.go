@@ -60,7 +60,7 @@ func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 // bits, set when one of them may be.
 const (
 	denseBlock      = 64              // pending words a summary bit covers (4,096 states)
-	denseChunkWords = 64              // summary words a worker takes at once
+	denseChunkWords = 1               // summary words a worker takes at once
 	densePoll       = 1 << 16         // states a worker handles between two polls
 	denseNoValue    = int32(-1 << 31) // a watched state in no won set (yet)
 )
