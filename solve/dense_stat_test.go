@@ -17,6 +17,9 @@ func cpuTime() time.Duration {
 
 func TestDenseStatsTmp(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("DN"))
+	if n == 0 {
+		t.Skip("DN unset")
+	}
 	jobs, _ := strconv.Atoi(os.Getenv("DJ"))
 	margins := os.Getenv("DM") != ""
 	g := newGame(t, "alak", n)
