@@ -1,9 +1,14 @@
 package solve
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"math/bits"
 	"runtime/debug"
 	"slices"
@@ -42,10 +47,15 @@ type DenseOptions struct {
 	// Margins keeps the margin of every state, one byte a state: the
 	// DenseTable returned then answers every position. Without it only the
 	// values of the position, of its moves and of a principal variation
-	// are kept, and the memory is two bits a state (three while the second
-	// pass runs, to keep the first pass's answer for the principal
-	// variation).
-	Margins  bool
+	// are kept, and the memory is 1.5 bits a state, and one more bit
+	// while the second pass runs, to keep the first pass's answer for the
+	// principal variation (unless it is spilled to a file).
+	Margins bool
+	// Spill keeps the first pass's answer (one bit a state, kept for the
+	// principal variation when Margins is off) in a temporary file in
+	// SpillDir (the system's default when "") rather than in memory.
+	Spill    bool
+	SpillDir string
 	Progress func(Progress)
 }
 
@@ -54,10 +64,14 @@ type DenseOptions struct {
 // state history-free (edge capture, ko=captured|none, repetition, komi).
 func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 
-// Bitmap layout: for every 64 states two words, the won bits then the
-// pending bits, so that the won bit and the pending bit of a state share a
-// cache line; and one summary bit for every denseBlock words of pending
-// bits, set when one of them may be.
+// Bitmap layout. Only the defender's states are ever pending (an
+// attacker's state joins, or not, when a move leads into the won set), and
+// the two players' halves of the index are the same size, so a pass takes
+// 1.5 bits a state: for every 64 of the defender's states two words, the
+// won bits then the pending bits (a won bit and its pending bit share a
+// cache line), then for every 64 of the attacker's states a word of won
+// bits; and one summary bit for every denseBlock words of pending bits,
+// set when one of them may be.
 const (
 	denseBlock      = 64              // pending words a summary bit covers (4,096 states)
 	denseChunkWords = 1               // summary words a worker takes at once
@@ -70,13 +84,16 @@ type dsolver struct {
 	ix      *dindex
 	ctx     context.Context
 	jobs    int
-	bm      []uint64 // won and pending words, interleaved
+	bm      []uint64 // the defender's won and pending words, interleaved, then the attacker's won words
 	summary []uint64 // one bit per denseBlock pending words
 	margin  []int8   // Black's margin of every state (half points), or nil
-	// The pass under way: the attacker, and the value a joining state
-	// takes (its margin in half points).
+	// The pass under way: the attacker, the value a joining state takes
+	// (its margin in half points), the defender's states (dlo, and dn of
+	// them) and the attacker's (from alo), whose words start at abase.
 	attackerWhite bool
 	val           int8
+	dlo, dn       uint64
+	alo, abase    uint64
 	// handled counts the states handled by the sweeps (progress).
 	handled  atomic.Int64
 	start    time.Time
@@ -85,18 +102,48 @@ type dsolver struct {
 	repMu    sync.Mutex
 }
 
-func (d *dsolver) words() uint64 { return (d.ix.total + 63) / 64 }
+// denseWords is the number of words of the bitmap of a pass over ix.
+func denseWords(ix *dindex) uint64 {
+	half := (ix.half + 63) / 64
+	return 3 * half
+}
+
+// setAttacker lays the bitmap out for a pass of the attacker (White if
+// white): it must be cleared.
+func (d *dsolver) setAttacker(white bool) {
+	d.attackerWhite = white
+	ix := d.ix
+	d.dlo, d.alo = ix.half, 0 // White defends
+	if white {
+		d.dlo, d.alo = 0, ix.half
+	}
+	d.dn = ix.half
+	d.abase = 2 * ((ix.half + 63) / 64)
+}
+
+// words is the number of pending words (the defender's).
+func (d *dsolver) words() uint64 { return (d.dn + 63) / 64 }
+
+// wonWord returns the word holding the won bit of state i and the bit.
+func (d *dsolver) wonWord(i uint64) (*uint64, uint64) {
+	if j := i - d.dlo; j < d.dn {
+		return &d.bm[2*(j>>6)], 1 << (j & 63)
+	}
+	j := i - d.alo
+	return &d.bm[d.abase+j>>6], 1 << (j & 63)
+}
 
 // won reports whether state i is in the won set.
 func (d *dsolver) won(i uint64) bool {
-	return atomic.LoadUint64(&d.bm[2*(i>>6)])>>(i&63)&1 != 0
+	p, bit := d.wonWord(i)
+	return atomic.LoadUint64(p)&bit != 0
 }
 
 // join adds state i to the won set, writing its value, and reports
 // whether it was not in it.
 func (d *dsolver) join(i uint64) bool {
-	bit := uint64(1) << (i & 63)
-	if atomic.OrUint64(&d.bm[2*(i>>6)], bit)&bit != 0 {
+	p, bit := d.wonWord(i)
+	if atomic.OrUint64(p, bit)&bit != 0 {
 		return false
 	}
 	if d.margin != nil {
@@ -105,10 +152,12 @@ func (d *dsolver) join(i uint64) bool {
 	return true
 }
 
-// mark sets the pending bit of state i (and its block's summary bit).
+// mark sets the pending bit of the defender's state i (and its block's
+// summary bit).
 func (d *dsolver) mark(i uint64) {
-	k := i >> 6
-	bit := uint64(1) << (i & 63)
+	j := i - d.dlo
+	k := j >> 6
+	bit := uint64(1) << (j & 63)
 	p := &d.bm[2*k+1]
 	if atomic.LoadUint64(p)&bit != 0 {
 		return
@@ -160,10 +209,10 @@ func (wk *dworker) expand(b, w, f uint64, white bool) {
 // expanded; then the defender's that are not won are marked.
 func (wk *dworker) flush() {
 	d := wk.d
-	bm := d.bm
 	var sum uint64
 	for _, q := range wk.att {
-		sum += bm[2*(q.i>>6)]
+		p, _ := d.wonWord(q.i)
+		sum += *p
 	}
 	if m := d.margin; m != nil {
 		for _, q := range wk.att {
@@ -179,7 +228,8 @@ func (wk *dworker) flush() {
 	}
 	wk.att = wk.att[:0]
 	for _, q := range wk.def {
-		sum += bm[2*(q.i>>6)]
+		p, _ := d.wonWord(q.i)
+		sum += *p
 	}
 	wk.sink += sum
 	for _, q := range wk.def {
@@ -199,9 +249,9 @@ func (d *dsolver) settled(b, w, f uint64, white bool) bool {
 	ix := d.ix
 	pts := ix.legal(b, w, f)
 	o := ix.open(b, w)
-	op, next, dg := w, &ix.regs[1], uint64(1)
+	op, next, dg := w, ix.openReg(true), uint64(1)
 	if white {
-		op, next, dg = b, &ix.regs[0], 2
+		op, next, dg = b, ix.openReg(false), 2
 	}
 	quiet := pts &^ (op<<1 | op>>1)
 	quietWon := func(p int) bool {
@@ -241,7 +291,7 @@ func (wk *dworker) block(blk uint64) {
 	d, ix := wk.d, wk.d.ix
 	lo := blk * denseBlock
 	hi := min(lo+denseBlock, d.words())
-	r := ix.region(lo * 64)
+	r := ix.region(d.dlo + lo*64)
 	end := r.off + r.size
 	for k := lo; k < hi; k++ {
 		p := &d.bm[2*k+1]
@@ -250,7 +300,7 @@ func (wk *dworker) block(blk uint64) {
 		}
 		x := atomic.SwapUint64(p, 0) &^ atomic.LoadUint64(&d.bm[2*k])
 		for ; x != 0; x &= x - 1 {
-			i := k*64 + uint64(bits.TrailingZeros64(x))
+			i := d.dlo + k*64 + uint64(bits.TrailingZeros64(x))
 			for i >= end {
 				r = ix.region(end)
 				end = r.off + r.size
@@ -396,7 +446,7 @@ type watch struct {
 // set (Black: the states worth more than 0; White: less than 0).
 func (d *dsolver) pass(white, exact bool, ws []watch) error {
 	ts, zero := d.ix.thresholds()
-	d.attackerWhite = white
+	d.setAttacker(white)
 	step := func(lo, hi, val int32) error {
 		d.val = int8(val)
 		if err := d.seed(lo, hi); err != nil {
@@ -469,27 +519,115 @@ func (d *dsolver) clear() {
 	clear(d.summary)
 }
 
-// wonBits copies the won bits out of the bitmap: one bit a state.
-func (d *dsolver) wonBits() []uint64 {
-	out := make([]uint64, d.words())
-	for k := range out {
-		out[k] = d.bm[2*k]
+// sideWord returns the q-th word of won bits of the defender's states
+// (defender) or the attacker's, 0 past their end.
+func (d *dsolver) sideWord(defender bool, q uint64) uint64 {
+	if q >= (d.dn+63)/64 {
+		return 0
 	}
-	return out
+	if defender {
+		return d.bm[2*q]
+	}
+	return d.bm[d.abase+q]
 }
 
-func bitOf(set []uint64, i uint64) bool { return set[i>>6]>>(i&63)&1 != 0 }
+// won64 returns the won bits of the 64 states from i, a multiple of 64:
+// bit j for state i+j.
+func (d *dsolver) won64(i uint64) uint64 {
+	lo, def := d.alo, false
+	if i-d.dlo < d.dn {
+		lo, def = d.dlo, true
+	}
+	if j := i - lo; j+64 <= d.dn { // the 64 states are one player's
+		q, sh := j>>6, j&63
+		x := d.sideWord(def, q) >> sh
+		if sh != 0 {
+			x |= d.sideWord(def, q+1) << (64 - sh)
+		}
+		return x
+	}
+	var x uint64
+	for j := i; j < min(i+64, d.ix.total); j++ {
+		if d.won(j) {
+			x |= 1 << (j - i)
+		}
+	}
+	return x
+}
 
-// denseBytes is the memory a dense solve of ix takes: the bitmaps, the
-// margins if kept, else the first pass's answer kept for the principal
-// variation.
-func denseBytes(ix *dindex, margins bool) uint64 {
-	words := (ix.total + 63) / 64
-	b := 16*words + words/denseBlock/8 + 8
-	if margins {
+// wonBits writes the won bits of every state, one bit a state in index
+// order (little-endian words), to w.
+func (d *dsolver) wonBits(w io.Writer) error {
+	buf := make([]byte, 0, 1<<16)
+	for k := uint64(0); k < (d.ix.total+63)/64; k++ {
+		buf = binary.LittleEndian.AppendUint64(buf, d.won64(64*k))
+		if len(buf) == cap(buf) {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// dbits is a set of states kept by wonBits: in memory, or in a file.
+type dbits struct {
+	mem  []byte
+	file *os.File
+}
+
+// has reports whether state i is in the set.
+func (s *dbits) has(i uint64) bool {
+	var b [1]byte
+	if s.mem != nil {
+		b[0] = s.mem[i>>3]
+	} else if _, err := s.file.ReadAt(b[:], int64(i>>3)); err != nil {
+		panic(fmt.Sprintf("dense solve: reading back the first pass's answer: %v", err))
+	}
+	return b[0]>>(i&7)&1 != 0
+}
+
+// keep stores the won set of the bitmap in a dbits: in a temporary file
+// in dir when spill, else in memory.
+func (d *dsolver) keep(spill bool, dir string) (*dbits, error) {
+	if !spill {
+		var buf bytes.Buffer
+		buf.Grow(int((d.ix.total + 7) / 8))
+		if err := d.wonBits(&buf); err != nil {
+			return nil, err
+		}
+		return &dbits{mem: buf.Bytes()}, nil
+	}
+	f, err := os.CreateTemp(dir, "alak-dense-*.bits")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name()) // the file lives while it is open
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err := d.wonBits(bw); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &dbits{file: f}, nil
+}
+
+// denseBytes is the memory a dense solve of ix takes: the bitmaps of a
+// pass, and the margins if kept, else the first pass's answer kept for the
+// principal variation (in memory unless spilled).
+func denseBytes(ix *dindex, margins, spill bool) uint64 {
+	words := denseWords(ix)
+	b := 8*words + words/denseBlock/8 + 8
+	switch {
+	case margins:
 		b += ix.total
-	} else {
-		b += 8 * words
+	case !spill:
+		b += (ix.total + 7) / 8
 	}
 	return b
 }
@@ -523,7 +661,7 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if !ok {
 		return res, nil, fmt.Errorf("dense solve: the position's forbidden points are not the captures of a placement (a set-up position): %w", ErrUnsupported)
 	}
-	need := denseBytes(ix, opt.Margins)
+	need := denseBytes(ix, opt.Margins, opt.Spill)
 	if opt.MemoryMB > 0 && need > uint64(opt.MemoryMB)<<20 {
 		return res, nil, fmt.Errorf("%d states need %d MB: %w", ix.total, need>>20, ErrMemory)
 	}
@@ -532,10 +670,10 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		jobs = 1
 	}
 	d := &dsolver{ix: ix, ctx: ctx, jobs: jobs, start: start, progress: opt.Progress, lastRep: start}
-	words := d.words()
-	d.bm = make([]uint64, 2*words)
+	d.setAttacker(false)
+	d.bm = make([]uint64, denseWords(ix))
 	hugePages(d.bm)
-	d.summary = make([]uint64, (words+denseBlock*64-1)/(denseBlock*64))
+	d.summary = make([]uint64, (d.words()+denseBlock*64-1)/(denseBlock*64))
 	if opt.Margins {
 		d.margin = make([]int8, ix.total)
 		hugePages(d.margin)
@@ -569,9 +707,15 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if err := d.pass(false, opt.Margins, ws); err != nil {
 		return res, nil, denseCut(d, err)
 	}
-	var plus []uint64 // Black's won set: the states worth more than 0
+	var plus *dbits // Black's won set: the states worth more than 0
 	if !opt.Margins {
-		plus = d.wonBits()
+		var err error
+		if plus, err = d.keep(opt.Spill, opt.SpillDir); err != nil {
+			return res, nil, err
+		}
+		if plus.file != nil {
+			defer plus.file.Close()
+		}
 		if err := d.refine(false, ws, make([]bool, len(ws))); err != nil {
 			return res, nil, denseCut(d, err)
 		}
@@ -592,8 +736,7 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		tab = &DenseTable{rules: r, ix: ix, margins: d.margin}
 		value = func(i uint64) (int32, bool) { return int32(d.margin[i]), true }
 	} else {
-		minus := d.wonBits()
-		d.bm, d.summary = nil, nil
+		// The bitmap holds White's won set: the states worth less than 0.
 		value = func(i uint64) (int32, bool) {
 			for _, x := range ws {
 				if x.i == i {
@@ -606,7 +749,7 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 			// Off the watched states only the sign is known: exact for
 			// the draws.
 			switch {
-			case bitOf(plus, i), bitOf(minus, i):
+			case plus.has(i), d.won(i):
 				return 0, false
 			}
 			return 0, true

@@ -52,14 +52,16 @@ const denseMaxPoints = 24
 
 // dindex is the dense index of one rule set.
 type dindex struct {
-	ln    bitline.Line
-	n     int
-	mask  uint64
-	ko    bool // KoCaptured: the regions with forbidden points exist
-	komi2 int32
-	pow3  [denseMaxPoints + 1]uint64
-	total uint64    // states
-	regs  []dregion // in index order; regs[0] and regs[1] are the open regions
+	ln     bitline.Line
+	n      int
+	mask   uint64
+	ko     bool // KoCaptured: the regions with forbidden points exist
+	komi2  int32
+	pow3   [denseMaxPoints + 1]uint64
+	total  uint64    // states
+	regs   []dregion // in index order: Black to move, then White to move
+	openAt [2]int    // the open regions' places in regs, by player to move
+	half   uint64    // the first state with White to move (the two halves are the same size)
 	// key maps the player to move (0 Black, 1 White) and a descriptor's
 	// key (a*n+c)*n+m to its region's number times 2, plus 1 when the
 	// descriptor is the mirror image of the region's: -1 for none.
@@ -144,9 +146,8 @@ func newDindex(r rules.Rules) *dindex {
 		if n%2 == 1 {
 			reg.mid, reg.size = int8(h), 3*pairs
 		}
+		ix.openAt[side] = len(ix.regs)
 		ix.regs = append(ix.regs, reg)
-	}
-	for side := range 2 {
 		ix.key[side] = make([]int32, n*n*n)
 		for i := range ix.key[side] {
 			ix.key[side][i] = -1
@@ -173,6 +174,7 @@ func newDindex(r rules.Rules) *dindex {
 		off += ix.regs[i].size
 	}
 	ix.total = off
+	ix.half = ix.regs[ix.openAt[1]].off
 	return ix
 }
 
@@ -238,6 +240,14 @@ func (ix *dindex) e(x uint64) uint64 {
 // rank is the base-3 rank of the board (b, w): digit 1 for x, 2 for o.
 func (ix *dindex) rank(b, w uint64) uint64 { return ix.e(b) + 2*ix.e(w) }
 
+// openReg returns the open region with White to move if white.
+func (ix *dindex) openReg(white bool) *dregion {
+	if white {
+		return &ix.regs[ix.openAt[1]]
+	}
+	return &ix.regs[ix.openAt[0]]
+}
+
 // rev returns the mirror image of a word of the line.
 func (ix *dindex) rev(x uint64) uint64 { return bitline.Rev(x, ix.n) }
 
@@ -301,11 +311,7 @@ func (ix *dindex) index(b, w, f uint64, white bool) (uint64, bool) {
 		return 0, false
 	}
 	if f == 0 {
-		reg := &ix.regs[0]
-		if white {
-			reg = &ix.regs[1]
-		}
-		return ix.at(reg, b, w), true
+		return ix.at(ix.openReg(white), b, w), true
 	}
 	reg, mirrored, ok := ix.descriptorOf(f, white)
 	if !ok {
@@ -416,9 +422,10 @@ type dopen struct{ x, y, md uint64 }
 
 // open returns the dopen of the board (b, w).
 func (ix *dindex) open(b, w uint64) dopen {
-	lm := ix.regs[0].lmask
+	reg := ix.openReg(false)
+	lm := reg.lmask
 	o := dopen{x: ix.rank(b&lm, w&lm), y: ix.rank(ix.rev(b)&lm, ix.rev(w)&lm)}
-	if m := ix.regs[0].mid; m >= 0 {
+	if m := reg.mid; m >= 0 {
 		o.md = b>>m&1 + 2*(w>>m&1)
 	}
 	return o
@@ -443,9 +450,9 @@ func (ix *dindex) add(o dopen, p int, d uint64) dopen {
 // (b, w) whose dopen is o.
 func (ix *dindex) child(b, w uint64, o dopen, white bool, p int) uint64 {
 	bit := uint64(1) << p
-	me, op, d, next := b, w, uint64(1), &ix.regs[1]
+	me, op, d, next := b, w, uint64(1), ix.openReg(true)
 	if white {
-		me, op, d, next = w, b, 2, &ix.regs[0]
+		me, op, d, next = w, b, 2, ix.openReg(false)
 	}
 	capt := ix.ln.CapturesFlat(op, me|bit, bit)
 	if capt == 0 {
@@ -572,7 +579,7 @@ func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
 		nc++
 	})
 	o := ix.open(b, w)
-	open := &ix.regs[side]
+	open := &ix.regs[ix.openAt[side]]
 	for ps := mover; ps != 0; ps &= ps - 1 {
 		p := bits.TrailingZeros64(ps)
 		bit := uint64(1) << p
@@ -656,7 +663,7 @@ func (ix *dindex) predsWith(me, op uint64, p int, white bool, out []dstate) []ds
 	if white {
 		b, w, side = op, me, 1
 	}
-	out = append(out, dstate{ix.at(&ix.regs[side], b, w), b, w, 0})
+	out = append(out, dstate{ix.at(&ix.regs[ix.openAt[side]], b, w), b, w, 0})
 	if !ix.ko {
 		return out
 	}

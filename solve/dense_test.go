@@ -391,8 +391,9 @@ func TestDenseAgainstCompact(t *testing.T) {
 }
 
 // TestDenseSolveAgainstSolve: the result for the empty line (value, best
-// moves, every move's value) is Solve's, with and without margins, and
-// the principal variation keeps the value at every ply.
+// moves, every move's value) is Solve's, with and without margins (the
+// first pass's answer in memory and in a file), and the principal
+// variation keeps the value at every ply.
 func TestDenseSolveAgainstSolve(t *testing.T) {
 	for n := 1; n <= 10; n++ {
 		g := newGame(t, "alak", n)
@@ -400,12 +401,14 @@ func TestDenseSolveAgainstSolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, margins := range []bool{true, false} {
-			got, tab, err := DenseSolve(context.Background(), g, DenseOptions{Jobs: 2, Margins: margins})
+		for _, o := range []DenseOptions{{Margins: true}, {}, {Spill: true, SpillDir: t.TempDir()}} {
+			o.Jobs = 2
+			margins := o.Margins
+			got, tab, err := DenseSolve(context.Background(), g, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := fmt.Sprintf("alak %d (margins %v)", n, margins)
+			name := fmt.Sprintf("alak %d (margins %v, spill %v)", n, margins, o.Spill)
 			if got.Value != want.Value || !slices.Equal(got.Best, want.Best) || fmt.Sprint(got.Moves) != fmt.Sprint(want.Moves) {
 				t.Errorf("%s: dense %v best %v moves %v; Solve %v best %v moves %v", name, got.Value, got.Best, got.Moves, want.Value, want.Best, want.Moves)
 			}
