@@ -240,15 +240,15 @@ func (wk *dworker) flush() {
 	wk.def = wk.def[:0]
 }
 
-// settled reports whether the state (b, w, f, white), not finished, is won
+// settled reports whether the state (b, w, f, white), not finished, whose
+// board's place in the open regions is o, is won
 // for the attacker now: one move into the won set if the attacker is to
 // move, every move if the defender is. Placements that cannot capture (no
 // enemy stone next to them) are tried first: their successors' numbers
 // follow from the board's.
-func (d *dsolver) settled(b, w, f uint64, white bool) bool {
+func (d *dsolver) settled(b, w, f uint64, o dopen, white bool) bool {
 	ix := d.ix
 	pts := ix.legal(b, w, f)
-	o := ix.open(b, w)
 	op, next, dg := w, ix.openReg(true), uint64(1)
 	if white {
 		op, next, dg = b, ix.openReg(false), 2
@@ -305,9 +305,9 @@ func (wk *dworker) block(blk uint64) {
 				r = ix.region(end)
 				end = r.off + r.size
 			}
-			b, w, f, white := ix.state(r, i)
+			b, w, f, white, o := ix.stateOpen(r, i)
 			wk.handled++
-			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, white) && d.join(i) {
+			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, o, white) && d.join(i) {
 				wk.expand(b, w, f, white)
 			}
 		}

@@ -405,6 +405,33 @@ func (ix *dindex) state(reg *dregion, i uint64) (b, w, f uint64, white bool) {
 	return b, w, reg.f, reg.white
 }
 
+// stateOpen is state, with the board's place in the open regions, which
+// the number of a state of an open region gives at once.
+func (ix *dindex) stateOpen(reg *dregion, i uint64) (b, w, f uint64, white bool, o dopen) {
+	if !reg.sym || reg.stone != 0 {
+		b, w, f, white = ix.state(reg, i)
+		return b, w, f, white, ix.open(b, w)
+	}
+	r := i - reg.off
+	if reg.mid >= 0 {
+		o.md = r / reg.p3
+		r -= o.md * reg.p3
+	}
+	o.y = triRoot(r)
+	o.x = r - o.y*(o.y+1)/2
+	b, w = ix.digits(o.x)
+	yb, yw := ix.digits(o.y)
+	b |= ix.rev(yb)
+	w |= ix.rev(yw)
+	switch o.md {
+	case 1:
+		b |= 1 << reg.mid
+	case 2:
+		w |= 1 << reg.mid
+	}
+	return b, w, 0, reg.white, o
+}
+
 // legal returns the points the player to move may place on; none means the
 // game is over.
 func (ix *dindex) legal(b, w, f uint64) uint64 { return ix.mask &^ (b | w | f) }
