@@ -394,8 +394,8 @@ func (d *dsolver) seed(lo, hi int32) error {
 			return false
 		}
 		reg := &d.ix.regs[r]
-		d.ix.terminals(reg, func(s dstate, v int32) {
-			if v >= lo && v <= hi && d.join(s.i) {
+		d.ix.terminals(reg, lo, hi, func(s dstate) {
+			if d.join(s.i) {
 				wk.handled++
 				wk.expand(s.b, s.w, s.f, reg.white)
 			}

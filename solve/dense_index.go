@@ -714,11 +714,12 @@ func (ix *dindex) predsWith(me, op uint64, p int, white bool, out []dstate) []ds
 }
 
 // terminals calls fn with every finished state of the region reg (in the
-// region's orientation) and its margin (half points): those whose free
-// points all hold stones, so that every empty point is forbidden. A state
-// of a symmetric region may come twice (as itself and as its mirror
-// image).
-func (ix *dindex) terminals(reg *dregion, fn func(s dstate, m int32)) {
+// region's orientation) whose margin (half points) is from lo to hi: those
+// whose free points all hold stones, so that every empty point is
+// forbidden. Their margin depends only on how many of the free points hold
+// x stones, so only those counts are enumerated. A state of a symmetric
+// region may come twice (as itself and as its mirror image).
+func (ix *dindex) terminals(reg *dregion, lo, hi int32, fn func(s dstate)) {
 	var sb, sw uint64 // the descriptor's stones
 	if reg.white {
 		sb = reg.stone
@@ -726,11 +727,28 @@ func (ix *dindex) terminals(reg *dregion, fn func(s dstate, m int32)) {
 		sw = reg.stone
 	}
 	free := reg.free
-	for x := uint64(0); ; x = (x - free) & free {
-		b, w := x|sb, free&^x|sw
-		fn(dstate{ix.at(reg, b, w), b, w, reg.f}, ix.margin2(b, w))
-		if x == free {
-			break
+	nf := bits.OnesCount64(free)
+	// The free points are [0, low) and [high, n): a number v of nf bits
+	// is put on them as v's low bits and the rest from high up.
+	low, high := uint(reg.lo), uint(reg.s)
+	if reg.stone == 0 {
+		low, high = uint(ix.n), uint(ix.n)
+	}
+	for k := 0; k <= nf; k++ {
+		m := 2*int32(k+bits.OnesCount64(sb)-(nf-k)-bits.OnesCount64(sw)) - ix.komi2
+		if m < lo || m > hi {
+			continue
+		}
+		for v := uint64(1)<<k - 1; v < 1<<nf; {
+			x := v&(1<<low-1) | v>>low<<high
+			b, w := x|sb, free&^x|sw
+			fn(dstate{ix.at(reg, b, w), b, w, reg.f})
+			if v == 0 {
+				break
+			}
+			c := v & -v // the next number of k bits (Gosper)
+			r := v + c
+			v = (r^v)>>2/c | r
 		}
 	}
 }

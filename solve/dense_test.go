@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 	"testing"
@@ -468,3 +469,34 @@ func BenchmarkDenseAlak14(b *testing.B)      { benchDense(b, 14, 1, true) }
 func BenchmarkDenseAlak16(b *testing.B)      { benchDense(b, 16, 1, true) }
 func BenchmarkDenseAlak16Jobs2(b *testing.B) { benchDense(b, 16, 2, true) }
 func BenchmarkDenseAlak18Value(b *testing.B) { benchDense(b, 18, 2, false) }
+
+// TestDenseTerminals: the finished states terminals enumerates, margin by
+// margin, are every finished state of the index with that margin.
+func TestDenseTerminals(t *testing.T) {
+	for _, opts := range denseVariants {
+		for n := 1; n <= 8; n++ {
+			ix := newDindex(denseRules(t, n, opts...))
+			want := map[uint64]int32{}
+			eachState(ix, func(i, b, w, f uint64, white bool) {
+				if ix.legal(b, w, f) == 0 {
+					want[i] = ix.margin2(b, w)
+				}
+			})
+			got := map[uint64]int32{}
+			ts, _ := ix.thresholds()
+			for _, m := range ts {
+				for r := range ix.regs {
+					ix.terminals(&ix.regs[r], m, m, func(s dstate) {
+						if ix.legal(s.b, s.w, s.f) != 0 || ix.margin2(s.b, s.w) != m {
+							t.Fatalf("%d %v: terminals gave %s, margin %d", n, opts, diagram(n, s.b, s.w, s.f), m)
+						}
+						got[s.i] = m
+					})
+				}
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%d %v: %d finished states enumerated, %d in the index", n, opts, len(got), len(want))
+			}
+		}
+	}
+}
