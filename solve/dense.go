@@ -212,12 +212,7 @@ func (wk *dworker) flush() {
 	var sum uint64
 	for _, q := range wk.att {
 		p, _ := d.wonWord(q.i)
-		sum += *p
-	}
-	if m := d.margin; m != nil {
-		for _, q := range wk.att {
-			sum += uint64(m[q.i])
-		}
+		sum += atomic.LoadUint64(p)
 	}
 	wk.sink += sum
 	for _, q := range wk.att {
@@ -229,7 +224,7 @@ func (wk *dworker) flush() {
 	wk.att = wk.att[:0]
 	for _, q := range wk.def {
 		p, _ := d.wonWord(q.i)
-		sum += *p
+		sum += atomic.LoadUint64(p)
 	}
 	wk.sink += sum
 	for _, q := range wk.def {

@@ -396,7 +396,11 @@ func TestDenseAgainstCompact(t *testing.T) {
 // first pass's answer in memory and in a file), and the principal
 // variation keeps the value at every ply.
 func TestDenseSolveAgainstSolve(t *testing.T) {
-	for n := 1; n <= 10; n++ {
+	maxN := 10
+	if raceEnabled {
+		maxN = 8
+	}
+	for n := 1; n <= maxN; n++ {
 		g := newGame(t, "alak", n)
 		want, err := Solve(context.Background(), g, Options{MemoryMB: 256})
 		if err != nil {
