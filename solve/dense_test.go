@@ -2,6 +2,8 @@ package solve
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"maps"
 	"math/bits"
@@ -350,7 +352,7 @@ func denseAgreesWithCompact(t *testing.T, r rules.Rules, tab *DenseTable) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSearcher(context.Background(), r, Options{MemoryMB: 2048})
+	s := newSearcher(context.Background(), r, Options{MemoryMB: 8000})
 	cg, err := s.solveCompact(g.Position())
 	if err != nil {
 		t.Fatal(err)
@@ -371,13 +373,18 @@ func denseAgreesWithCompact(t *testing.T, r rules.Rules, tab *DenseTable) {
 	}
 }
 
+// denseCompare is the largest alak line TestDenseAgainstCompact checks:
+// `go test ./solve -run DenseAgainstCompact -dense.compare 14` is the
+// documented run of docs/solver.md.
+var denseCompare = flag.Int("dense.compare", 11, "TestDenseAgainstCompact: check every alak line up to this many points")
+
 // TestDenseAgainstCompact: every state reachable from the empty line, up
-// to 10 points (11 without -short), the variants up to 8; sizes 12 to 14
-// are a documented run (docs/solver.md).
+// to 11 points (9 with -short; -dense.compare N for more), the variants up
+// to 8.
 func TestDenseAgainstCompact(t *testing.T) {
-	maxN := 11
+	maxN := *denseCompare
 	if testing.Short() || raceEnabled {
-		maxN = 9
+		maxN = min(maxN, 9)
 	}
 	for n := 1; n <= maxN; n++ {
 		r := denseRules(t, n)
@@ -501,6 +508,62 @@ func TestDenseTerminals(t *testing.T) {
 			if !maps.Equal(got, want) {
 				t.Errorf("%d %v: %d finished states enumerated, %d in the index", n, opts, len(got), len(want))
 			}
+		}
+	}
+}
+
+// TestDenseCancelAndLimits: a cancelled context stops a dense solve with
+// the context's error, from the start or from the progress callback (which
+// a solve of a second or more calls); the memory bound is refused
+// beforehand; a history that used up a position, a set-up position and
+// other rules are refused.
+func TestDenseCancelAndLimits(t *testing.T) {
+	g := newGame(t, "alak", 13)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := DenseSolve(ctx, g, DenseOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	if !testing.Short() && !raceEnabled {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		calls := 0
+		_, _, err := DenseSolve(ctx, newGame(t, "alak", 15), DenseOptions{Jobs: 2, Margins: true, Progress: func(p Progress) {
+			calls++
+			if p.Nodes <= 0 || p.Elapsed <= 0 {
+				t.Errorf("progress %+v", p)
+			}
+			cancel()
+		}})
+		if !errors.Is(err, context.Canceled) || calls == 0 {
+			t.Errorf("cancelled from the progress callback: %v after %d calls", err, calls)
+		}
+	}
+	if _, _, err := DenseSolve(context.Background(), g, DenseOptions{MemoryMB: 1, Margins: true}); !errors.Is(err, ErrMemory) {
+		t.Errorf("1 MB: %v, want ErrMemory", err)
+	}
+	h := newGame(t, "alak", 4, "ko", "none", "repetition", "2")
+	for _, m := range []int{0, 3, 1, 2} {
+		if err := h.Play(rules.Place(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pos, err := rules.ParseDiagram(g.Rules(), "x/-o-/-------", rules.Black)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		g    *rules.Game
+		want error
+	}{
+		{"a set-up position", rules.NewGameFrom(pos), ErrUnsupported},
+		{"tromp-taylor", newGame(t, "tromp-taylor", 5), ErrUnsupported},
+		{"a line of 25 points", newGame(t, "alak", 25), ErrUnsupported},
+		{"a used-up earlier position", h, ErrDenseHistory},
+	} {
+		if _, _, err := DenseSolve(context.Background(), c.g, DenseOptions{}); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
 }
