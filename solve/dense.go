@@ -440,6 +440,17 @@ type watch struct {
 // joined take its value; after, the bitmap holds the attacker's whole won
 // set (Black: the states worth more than 0; White: less than 0).
 func (d *dsolver) pass(white, exact bool, ws []watch) error {
+	return d.passUntil(white, exact, ws, nil)
+}
+
+// errDenseStop ends a pass early (passUntil).
+var errDenseStop = errors.New("stop")
+
+// passUntil is pass, calling after (when not nil) after each threshold
+// with the value of the states that joined at it (Black: the won set is
+// then the states worth at least that; White: at most that); the pass
+// stops when after returns true.
+func (d *dsolver) passUntil(white, exact bool, ws []watch, after func(val int32) (bool, error)) error {
 	ts, zero := d.ix.thresholds()
 	d.setAttacker(white)
 	step := func(lo, hi, val int32) error {
@@ -455,6 +466,15 @@ func (d *dsolver) pass(white, exact bool, ws []watch) error {
 				ws[k].v = val
 			}
 		}
+		if after != nil {
+			stop, err := after(val)
+			if err != nil {
+				return err
+			}
+			if stop {
+				return errDenseStop
+			}
+		}
 		return nil
 	}
 	top, bottom := ts[len(ts)-1], ts[0]
@@ -466,17 +486,61 @@ func (d *dsolver) pass(white, exact bool, ws []watch) error {
 	case !white:
 		for x := len(ts) - 1; x > zero; x-- {
 			if err := step(ts[x], ts[x], ts[x]); err != nil {
-				return err
+				return ignoreStop(err)
 			}
 		}
 	default:
 		for x := 1; x <= zero; x++ {
 			if err := step(ts[x-1], ts[x-1], ts[x-1]); err != nil {
-				return err
+				return ignoreStop(err)
 			}
 		}
 	}
 	return nil
+}
+
+func ignoreStop(err error) error {
+	if err == errDenseStop {
+		return nil
+	}
+	return err
+}
+
+// exactly returns the set of the states worth exactly v (not 0), in the
+// form of a test: it runs the pass of the player v favours again, on the
+// cleared bitmap, down (or up) to v, keeping the won set of the threshold
+// before (kept as keep keeps it); the bitmap is then that pass's.
+func (d *dsolver) exactly(v int32, spill bool, dir string) (func(i uint64) bool, func(), error) {
+	var before *dbits
+	d.clear()
+	ts, _ := d.ix.thresholds()
+	x := slices.Index(ts, v)
+	var prev int32 // the threshold whose set is kept: v's neighbour away from 0
+	switch {
+	case v > 0 && x+1 < len(ts):
+		prev = ts[x+1]
+	case v < 0 && x > 0:
+		prev = ts[x-1]
+	default:
+		prev = v // v is the extreme value: nothing beyond it
+	}
+	err := d.passUntil(v < 0, true, nil, func(val int32) (bool, error) {
+		if val == prev && prev != v {
+			var err error
+			before, err = d.keep(spill, dir)
+			return false, err
+		}
+		return val == v, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	done := func() {
+		if before != nil && before.file != nil {
+			before.file.Close()
+		}
+	}
+	return func(i uint64) bool { return d.won(i) && (before == nil || !before.has(i)) }, done, nil
 }
 
 // refine gives the watched states that joined the attacker's won set in a
@@ -727,27 +791,38 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	}
 	var value func(i uint64) (int32, bool)
 	var tab *DenseTable
-	if opt.Margins {
+	rootV := ws[0].v
+	switch {
+	case opt.Margins:
 		tab = &DenseTable{rules: r, ix: ix, margins: d.margin}
 		value = func(i uint64) (int32, bool) { return int32(d.margin[i]), true }
-	} else {
-		// The bitmap holds White's won set: the states worth less than 0.
+	case rootV == denseNoValue || rootV == 0:
+		// The bitmap holds White's won set: the states worth less than 0;
+		// plus Black's: more than 0. That tells the draws, the value of
+		// the principal variation.
 		value = func(i uint64) (int32, bool) {
-			for _, x := range ws {
-				if x.i == i {
-					if x.v == denseNoValue {
-						return 0, true
-					}
-					return x.v, true
-				}
-			}
-			// Off the watched states only the sign is known: exact for
-			// the draws.
-			switch {
-			case plus.has(i), d.won(i):
+			if plus.has(i) || d.won(i) {
 				return 0, false
 			}
 			return 0, true
+		}
+	default:
+		// The principal variation's value is not 0: one more pass tells
+		// the states worth exactly that.
+		if plus.file != nil {
+			plus.file.Close()
+		}
+		plus = nil
+		is, done, err := d.exactly(rootV, opt.Spill, opt.SpillDir)
+		if err != nil {
+			return res, nil, denseCut(d, err)
+		}
+		defer done()
+		value = func(i uint64) (int32, bool) {
+			if is(i) {
+				return rootV, true
+			}
+			return 0, false
 		}
 	}
 	denseResult(&res, g, ix, moves, ws, value)
