@@ -60,8 +60,9 @@ type DenseOptions struct {
 }
 
 // DenseApplies reports whether the dense solver handles the rules: the
-// alak preset on a line of up to 24 points, and its variants that keep the
-// state history-free (edge capture, ko=captured|none, repetition, komi).
+// alak preset on a line of up to 24 points and its variants that keep the
+// state history-free (edge capture, ko=captured|none, repetition, komi),
+// and the alterigo preset on a line (with or without edge captures).
 func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 
 // Bitmap layout. Only the defender's states are ever pending (an
@@ -244,6 +245,9 @@ func (wk *dworker) flush() {
 func (d *dsolver) settled(b, w, f uint64, o dopen, white bool) bool {
 	ix := d.ix
 	pts := ix.legal(b, w, f)
+	if ix.kind != denseAlak {
+		return d.settledTogether(b, w, pts, white)
+	}
 	op, next, dg := w, ix.openReg(true), uint64(1)
 	if white {
 		op, next, dg = b, ix.openReg(false), 2
@@ -277,6 +281,24 @@ func (d *dsolver) settled(b, w, f uint64, o dopen, white bool) bool {
 		}
 	}
 	return true
+}
+
+// settledTogether is settled under the Alter Igo rules, where a placement
+// that leaves the board unchanged loses at once: a loss for the attacker
+// if the attacker plays it, a win if the defender does.
+func (d *dsolver) settledTogether(b, w, pts uint64, white bool) bool {
+	attacker := white == d.attackerWhite
+	for ; pts != 0; pts &= pts - 1 {
+		c := d.ix.childTogether(b, w, white, bits.TrailingZeros64(pts))
+		in := !attacker
+		if c != denseLoss {
+			in = d.won(c)
+		}
+		if in == attacker {
+			return attacker
+		}
+	}
+	return !attacker
 }
 
 // block re-checks the pending states of pending-word block blk (a
@@ -397,7 +419,37 @@ func (d *dsolver) seed(lo, hi int32) error {
 		})
 		return true
 	})
+	if v := loss2(!d.attackerWhite); d.ix.kind == denseAlterIgo && v >= lo && v <= hi {
+		d.seedLosses()
+	}
 	return d.ctx.Err()
+}
+
+// seedLosses adds to the won set the defender's states where every
+// placement of the defender leaves the board unchanged (Alter Igo rules):
+// the defender loses at once. They are found by a scan of the defender's
+// states.
+func (d *dsolver) seedLosses() {
+	const chunk = 1 << 16
+	var next atomic.Uint64
+	d.parallel(func(wk *dworker) bool {
+		lo := d.dlo + next.Add(chunk) - chunk
+		if lo >= d.dlo+d.dn {
+			return false
+		}
+		r := d.ix.region(lo)
+		for i := lo; i < min(lo+chunk, d.dlo+d.dn); i++ {
+			if i >= r.off+r.size {
+				r = d.ix.region(i)
+			}
+			b, w, f, white := d.ix.state(r, i)
+			wk.handled++
+			if d.ix.allLose(b, w, white) && d.join(i) {
+				wk.expand(b, w, f, white)
+			}
+		}
+		return true
+	})
 }
 
 // grow sweeps until no state is pending.
@@ -417,6 +469,9 @@ func (d *dsolver) grow() error {
 // points: the margins of finished states (2d - komi for d from -n to n)
 // and 0, and the index of 0.
 func (ix *dindex) thresholds() ([]int32, int) {
+	if ix.kind == denseAlterIgo {
+		return []int32{-2, 0, 2}, 1 // a win or loss by rule, or a draw
+	}
 	ts := []int32{0}
 	for d := -ix.n; d <= ix.n; d++ {
 		ts = append(ts, int32(2*d)-ix.komi2)
@@ -430,8 +485,9 @@ func (ix *dindex) thresholds() ([]int32, int) {
 // after its moves) when it keeps no margins: the value it joined a won set
 // with, or denseNoValue.
 type watch struct {
-	i uint64
-	v int32
+	i     uint64
+	v     int32
+	fixed bool // a finished position: v is its outcome
 }
 
 // pass runs the thresholds of one attacker on a cleared bitmap: Black's
@@ -550,7 +606,7 @@ func (d *dsolver) exactly(v int32, spill bool, dir string) (func(i uint64) bool,
 func (d *dsolver) refine(white bool, ws []watch, before []bool) error {
 	var again []int
 	for k := range ws {
-		if !before[k] && ws[k].v != denseNoValue {
+		if !before[k] && !ws[k].fixed && ws[k].v != denseNoValue {
 			ws[k].v = denseNoValue
 			again = append(again, k)
 		}
@@ -713,6 +769,9 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if err := denseFreshHistory(g); err != nil {
 		return res, nil, err
 	}
+	if o := g.Outcome(); o.Over() {
+		return res, nil, fmt.Errorf("dense solve: the game is over (%v): nothing to solve: %w", o, ErrUnsupported)
+	}
 	ix := newDindex(r)
 	pos := g.Position()
 	b, w, f, _ := pos.Line()
@@ -748,6 +807,10 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		c, err := pos.Play(m)
 		if err != nil {
 			return res, nil, fmt.Errorf("dense solve: the kernel refused its own legal move %v: %w", m, err)
+		}
+		if c.Over() { // its outcome is its value
+			ws = append(ws, watch{v: half(c.Outcome().Margin), fixed: true})
+			continue
 		}
 		cb, cw, cf, _ := c.Line()
 		ci, _ := ix.index(cb, cw, cf, c.ToMove() == rules.White)
@@ -917,9 +980,13 @@ func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(ui
 				continue
 			}
 			c, _ := pos.Play(rules.Place(p))
-			cb, cw, cf, _ := c.Line()
-			ci, _ := ix.index(cb, cw, cf, !white)
-			if cv, ok := value(ci); ok && cv == v {
+			cv, ok := half(c.Outcome().Margin), true
+			if !c.Over() {
+				cb, cw, cf, _ := c.Line()
+				ci, _ := ix.index(cb, cw, cf, !white)
+				cv, ok = value(ci)
+			}
+			if ok && cv == v {
 				next = rules.Place(p)
 				pos = c
 				break

@@ -50,6 +50,9 @@ func (t *DenseTable) Lookup(pos rules.Position) (float64, bool) {
 	if pos.Rules().String() != t.rules.String() {
 		return 0, false
 	}
+	if o := pos.Outcome(); o.Over() {
+		return o.Margin, true // (under Alter Igo an unchanged board has a live state's stones)
+	}
 	b, w, f, ok := pos.Line()
 	if !ok {
 		return 0, false

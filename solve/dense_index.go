@@ -57,6 +57,7 @@ type dindex struct {
 	mask   uint64
 	ko     bool // KoCaptured: the regions with forbidden points exist
 	komi2  int32
+	kind   int // denseAlak or denseAlterIgo
 	pow3   [denseMaxPoints + 1]uint64
 	total  uint64    // states
 	regs   []dregion // in index order: Black to move, then White to move
@@ -86,16 +87,44 @@ type dregion struct {
 	mid   int8   // a symmetric open region of odd length: the middle point; else -1
 }
 
-// denseApplies reports whether the dense index covers the rules: the alak
-// rules on a line of at most denseMaxPoints points, with the options that
-// keep a state's value a property of the state (a repetition rule, no
-// superko, no passing) and komi in half points that keeps every margin
-// within a byte.
+// The rule families of the dense index.
+const (
+	denseAlak     = iota // the mover's own chains stay, ko=captured|none, stones counted (alak)
+	denseAlterIgo        // every chain without a liberty goes, an unchanged board loses, no count (alterigo on a line)
+)
+
+// denseLoss is the successor "number" of a placement that leaves the board
+// unchanged under the Alter Igo rules: the mover loses at once.
+const denseLoss = ^uint64(0)
+
+// denseApplies reports whether the dense index covers the rules.
 func denseApplies(r rules.Rules) bool {
-	return r.Validate() == nil && r.IsLine() && r.Movement == rules.Placement && r.Width <= denseMaxPoints &&
-		r.Own == rules.OwnStays && (r.Ko == rules.KoCaptured || r.Ko == rules.KoNone) &&
-		!r.Pass && r.Scoring == rules.ScoreStones && !r.UnchangedLoses && r.Repetition >= 2 &&
-		r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127
+	_, ok := denseKind(r)
+	return ok
+}
+
+// denseKind returns the family of rules r, and false when the dense index
+// does not cover them: placement on a line of at most denseMaxPoints
+// points, with the options that keep a state's value a property of the
+// state (a repetition rule, no superko, no passing), and either the alak
+// rules (own chains stay, ko=captured|none, stones counted, komi in half
+// points that keeps every margin within a byte) or the Alter Igo rules
+// (every chain without a liberty removed together, no ko, an unchanged
+// board loses, no count).
+func denseKind(r rules.Rules) (int, bool) {
+	if r.Validate() != nil || !r.IsLine() || r.Movement != rules.Placement || r.Width > denseMaxPoints ||
+		r.Pass || r.Repetition < 2 {
+		return 0, false
+	}
+	switch {
+	case r.Own == rules.OwnStays && (r.Ko == rules.KoCaptured || r.Ko == rules.KoNone) &&
+		r.Scoring == rules.ScoreStones && !r.UnchangedLoses &&
+		r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127:
+		return denseAlak, true
+	case r.Own == rules.OwnRemovedTogether && r.Ko == rules.KoNone && r.Scoring == rules.ScoreNone && r.UnchangedLoses:
+		return denseAlterIgo, true
+	}
+	return 0, false
 }
 
 func abs32(x int32) int32 {
@@ -109,7 +138,8 @@ func abs32(x int32) int32 {
 func newDindex(r rules.Rules) *dindex {
 	n := r.Width
 	ln, _ := rules.Bitline(r)
-	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured, komi2: half(r.Komi)}
+	kind, _ := denseKind(r)
+	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured, komi2: half(r.Komi), kind: kind}
 	ix.pow3[0] = 1
 	for i := 1; i <= denseMaxPoints; i++ {
 		ix.pow3[i] = 3 * ix.pow3[i-1]
@@ -437,9 +467,22 @@ func (ix *dindex) stateOpen(reg *dregion, i uint64) (b, w, f uint64, white bool,
 func (ix *dindex) legal(b, w, f uint64) uint64 { return ix.mask &^ (b | w | f) }
 
 // margin2 is the score of a finished state: Black's stones minus White's
-// minus komi, in half points.
+// minus komi, in half points (0 under the Alter Igo rules, which count
+// nothing).
 func (ix *dindex) margin2(b, w uint64) int32 {
+	if ix.kind != denseAlak {
+		return 0
+	}
 	return 2*int32(bits.OnesCount64(b)-bits.OnesCount64(w)) - ix.komi2
+}
+
+// loss2 is the margin (half points) of a game the player to move (White if
+// white) loses by rule: -2 for Black, 2 for White.
+func loss2(white bool) int32 {
+	if white {
+		return 2
+	}
+	return -2
 }
 
 // dopen is a board's place in the open regions: the ranks of its prefix
@@ -476,6 +519,9 @@ func (ix *dindex) add(o dopen, p int, d uint64) dopen {
 // white) places on p, an empty point that is not forbidden, on the board
 // (b, w) whose dopen is o.
 func (ix *dindex) child(b, w uint64, o dopen, white bool, p int) uint64 {
+	if ix.kind != denseAlak {
+		return ix.childTogether(b, w, white, p)
+	}
 	bit := uint64(1) << p
 	me, op, d, next := b, w, uint64(1), ix.openReg(true)
 	if white {
@@ -521,6 +567,9 @@ type dstate struct {
 // number (its mirror image's, where that is the number). The player to move
 // in each is the one who did not move in the state.
 func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
+	if ix.kind != denseAlak {
+		return ix.predsTogether(b, w, white, out)
+	}
 	mover, op := b, w // the player who just moved, and the other
 	if !white {
 		mover, op = w, b
@@ -736,6 +785,9 @@ func (ix *dindex) terminals(reg *dregion, lo, hi int32, fn func(s dstate)) {
 	}
 	for k := 0; k <= nf; k++ {
 		m := 2*int32(k+bits.OnesCount64(sb)-(nf-k)-bits.OnesCount64(sw)) - ix.komi2
+		if ix.kind != denseAlak {
+			m = 0
+		}
 		if m < lo || m > hi {
 			continue
 		}
@@ -751,4 +803,114 @@ func (ix *dindex) terminals(reg *dregion, lo, hi int32, fn func(s dstate)) {
 			v = (r^v)>>2/c | r
 		}
 	}
+}
+
+// childTogether is child under the Alter Igo rules: the number of the
+// state after the placement, or denseLoss when it leaves the board
+// unchanged.
+func (ix *dindex) childTogether(b, w uint64, white bool, p int) uint64 {
+	me, op := b, w
+	if white {
+		me, op = w, b
+	}
+	nme, nop, _, _, _ := ix.ln.Place(me, op, p)
+	if nme == me && nop == op {
+		return denseLoss
+	}
+	if white {
+		return ix.at(ix.openReg(false), nop, nme)
+	}
+	return ix.at(ix.openReg(true), nme, nop)
+}
+
+// allLose reports whether every placement of the player to move (one at
+// least) leaves the board unchanged under the Alter Igo rules: the player
+// to move loses.
+func (ix *dindex) allLose(b, w uint64, white bool) bool {
+	pts := ix.legal(b, w, 0)
+	if pts == 0 {
+		return false
+	}
+	for ; pts != 0; pts &= pts - 1 {
+		if ix.childTogether(b, w, white, bits.TrailingZeros64(pts)) != denseLoss {
+			return false
+		}
+	}
+	return true
+}
+
+// predsTogether is preds under the Alter Igo rules (no forbidden points).
+// The mover placed p and captured the other player's runs next to it, or
+// had its own run, p's, removed with them. If p's stone stayed, it is one
+// of the mover's stones, and the captured runs are empty runs next to it,
+// closed on their far side by the mover. If it went, the points removed,
+// p's run and the captured runs beside it (only on a side where p has no
+// stone of its own), make a whole empty run of the state: each split of an
+// empty run into a run of the mover's around p and the other player's
+// runs at its ends is a candidate. Every candidate is replayed: kept only
+// if the placement leads to the state (and changes the board).
+func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate {
+	mover, op := b, w // the player who just moved, and the other
+	if !white {
+		mover, op = w, b
+	}
+	empty := ix.mask &^ (b | w)
+	try := func(me, opQ uint64, p int) {
+		nme, nop, _, _, _ := ix.ln.Place(me, opQ, p)
+		if nme != mover || nop != op || (nme == me && nop == opQ) {
+			return
+		}
+		qb, qw := me, opQ // the predecessor, the mover to move
+		if !white {
+			qb, qw = opQ, me
+		}
+		out = append(out, dstate{ix.at(ix.openReg(!white), qb, qw), qb, qw, 0})
+	}
+	for ps := mover; ps != 0; ps &= ps - 1 {
+		p := bits.TrailingZeros64(ps)
+		bit := uint64(1) << p
+		var l, r uint64
+		if empty&(bit>>1) != 0 {
+			if run, closed := ix.ln.LeftRun(empty, mover, bit); closed {
+				l = run
+			}
+		}
+		if empty&(bit<<1) != 0 {
+			if run, closed := ix.ln.RightRun(empty, mover, bit); closed {
+				r = run
+			}
+		}
+		try(mover&^bit, op, p)
+		if l != 0 {
+			try(mover&^bit, op|l, p)
+		}
+		if r != 0 {
+			try(mover&^bit, op|r, p)
+		}
+		if l != 0 && r != 0 {
+			try(mover&^bit, op|l|r, p)
+		}
+	}
+	for rem := empty; rem != 0; {
+		lo := rem & -rem
+		up := (rem + lo) &^ rem
+		run := (up - lo) & rem
+		rem &^= run
+		e0, e1 := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
+		for l0 := e0; l0 <= e1; l0++ {
+			for l1 := l0; l1 <= e1; l1++ {
+				own := (uint64(1)<<(l1+1) - 1) &^ (uint64(1)<<l0 - 1) // the mover's run removed
+				capt := run &^ own                                    // the other player's, beside it
+				for p := l0; p <= l1; p++ {
+					// Captures are next to p: a captured run below the
+					// removed run needs p at its start, above at its end.
+					if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
+						continue
+					}
+					try(mover|own&^(1<<p), op|capt, p)
+				}
+			}
+		}
+	}
+	return out
 }

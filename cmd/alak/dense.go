@@ -48,7 +48,7 @@ func denseOptions(e *env, r rules.Rules, sf solveFlags) solve.DenseOptions {
 func solveDense(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
 	r := g.Rules()
 	if !solve.DenseApplies(r) {
-		return solve.Result{}, fmt.Errorf("--dense takes the alak rules on a line of up to 24 points with a repetition rule and no passing, not %s: %w", r.String(), solve.ErrUnsupported)
+		return solve.Result{}, fmt.Errorf("--dense takes the alak rules (own chains stay, ko=captured or none) or the alterigo rules on a line of up to 24 points, with a repetition rule and no passing, not %s: %w", r.String(), solve.ErrUnsupported)
 	}
 	opt := denseOptions(e, r, sf)
 	res, dt, err := solve.DenseSolve(ctx, g, opt)
