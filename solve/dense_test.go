@@ -516,10 +516,11 @@ func checkPV(t *testing.T, name string, g *rules.Game, pv []rules.Move, v float6
 	}
 }
 
-// benchDense solves every state of the alak preset on n points (margins
-// kept) with jobs goroutines, and reports states per second.
-func benchDense(b *testing.B, n, jobs int, margins bool) {
-	g := newGame(b, "alak", n)
+// benchDense solves every state of preset on n points (every state's
+// margin kept, or the value and openings only) with jobs goroutines, and
+// reports states per second.
+func benchDense(b *testing.B, preset string, n, jobs int, margins bool) {
+	g := newGame(b, preset, n)
 	var states uint64
 	for b.Loop() {
 		res, _, err := DenseSolve(context.Background(), g, DenseOptions{Jobs: jobs, Margins: margins})
@@ -529,13 +530,20 @@ func benchDense(b *testing.B, n, jobs int, margins bool) {
 		states += uint64(res.Nodes)
 	}
 	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(states)/float64(b.N), "states/op")
 }
 
-func BenchmarkDenseAlak11(b *testing.B)      { benchDense(b, 11, 1, true) }
-func BenchmarkDenseAlak14(b *testing.B)      { benchDense(b, 14, 1, true) }
-func BenchmarkDenseAlak16(b *testing.B)      { benchDense(b, 16, 1, true) }
-func BenchmarkDenseAlak16Jobs2(b *testing.B) { benchDense(b, 16, 2, true) }
-func BenchmarkDenseAlak18Value(b *testing.B) { benchDense(b, 18, 2, false) }
+// The dense solver's benchmarks (docs/results.md, "Speed"): every state's
+// margin of alak on 11, 14 and 16 points with one goroutine and on 16
+// with two (the target: under 8 s), the value and openings of alak on 19
+// points with two (the target: under 2 minutes; 0.9 GB), and Alter Igo on
+// a line of 13 points.
+func BenchmarkDenseAlak11(b *testing.B)      { benchDense(b, "alak", 11, 1, true) }
+func BenchmarkDenseAlak14(b *testing.B)      { benchDense(b, "alak", 14, 1, true) }
+func BenchmarkDenseAlak16(b *testing.B)      { benchDense(b, "alak", 16, 1, true) }
+func BenchmarkDenseAlak16Jobs2(b *testing.B) { benchDense(b, "alak", 16, 2, true) }
+func BenchmarkDenseAlak19Value(b *testing.B) { benchDense(b, "alak", 19, 2, false) }
+func BenchmarkDenseAlterIgo13(b *testing.B)  { benchDense(b, "alterigo", 13, 1, true) }
 
 // TestDenseTerminals: the finished states terminals enumerates, margin by
 // margin, are every finished state of the index with that margin.
