@@ -39,6 +39,9 @@ func denseOptions(e *env, r rules.Rules, sf solveFlags) solve.DenseOptions {
 	if sf.memorySet {
 		opt.MemoryMB = *sf.memory
 	}
+	if sf.denseSpill != nil && *sf.denseSpill != "" {
+		opt.Spill, opt.SpillDir = true, *sf.denseSpill
+	}
 	return opt
 }
 

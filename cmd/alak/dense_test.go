@@ -77,7 +77,8 @@ func TestSolveDenseBadInput(t *testing.T) {
 	}{
 		{[]string{"solve", "--dense", "--rules", "tromp-taylor", "--size", "5", "--table-dir", "none"}, "--dense takes the alak rules"},
 		{[]string{"solve", "--dense", "--at-least", "1", "--table-dir", "none"}, "not with --at-least"},
-		{[]string{"solve", "--dense-margins", "--table-dir", "none"}, "goes with --dense"},
+		{[]string{"solve", "--dense-margins", "--table-dir", "none"}, "go with --dense"},
+		{[]string{"solve", "--dense-spill", "/tmp", "--table-dir", "none"}, "go with --dense"},
 		{[]string{"solve", "--dense", "--size", "12", "--memory", "1", "--table-dir", "none"}, "need"},
 	} {
 		_, errOut, code := solveSession(t, c.args...)

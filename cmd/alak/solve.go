@@ -56,7 +56,8 @@ type solveFlags struct {
 	// dense: solve with solve.DenseSolve; denseMargins: keep every state's
 	// margin whatever the size (solve only; nil for analyze).
 	dense, denseMargins *bool
-	memorySet           bool // --memory was given
+	denseSpill          *string // solve only: --dense-spill
+	memorySet           bool    // --memory was given
 }
 
 func solveAddFlags(fs *flag.FlagSet) solveFlags {
@@ -96,6 +97,7 @@ func solveRun(e *env, args []string) int {
 	sf.jobs = jobs
 	sf.dense = fs.Bool("dense", false, "solve every position of the line with the dense solver (alak rules, up to 24 points), on --jobs cores")
 	sf.denseMargins = fs.Bool("dense-margins", false, "with --dense: keep and save every position's value whatever the size (one byte a position; done anyway up to 16 points)")
+	sf.denseSpill = fs.String("dense-spill", "", "with --dense, without margins: keep the first pass's answer (one bit a position) in a temporary file in this directory instead of memory")
 	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
 	proofFile := fs.String("proof", "", "with --split: when the answer is settled, write the parts it rests on (the proof's leaves and the lines above them) to this file, as a parts file")
 	plan := fs.Bool("plan", false, "with --split: search nothing; list the lines the --parts file leaves open")
@@ -117,8 +119,8 @@ func solveRun(e *env, args []string) int {
 	if *sf.dense && (*atLeast != "" || *sf.valueOnly) {
 		return fail(e, "solve", errors.New("--dense solves every position: not with --at-least or --value-only"))
 	}
-	if *sf.denseMargins && !*sf.dense {
-		return fail(e, "solve", errors.New("--dense-margins goes with --dense"))
+	if (*sf.denseMargins || *sf.denseSpill != "") && !*sf.dense {
+		return fail(e, "solve", errors.New("--dense-margins and --dense-spill go with --dense"))
 	}
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
