@@ -15,14 +15,17 @@ import (
 )
 
 // Table holds exact values of solved positions for one rule set and size,
-// kept in a file so that later queries answer at once. A Table is safe for
-// use by one solve at a time; its methods lock.
+// kept in a file so that later queries answer at once, and the dense table
+// of the rules when the directory has one (every position's value: see
+// DenseTable). A Table is safe for use by one solve at a time; its methods
+// lock.
 type Table struct {
 	mu      sync.Mutex
 	rules   rules.Rules
 	path    string
 	vals    map[ttKey]int16
 	changed bool
+	dense   *DenseTable
 }
 
 // tableMagic starts every table file; the version is its last byte.
@@ -52,12 +55,18 @@ func FileName(r rules.Rules) string {
 }
 
 // LoadTable opens the table of rules r in dir, or an empty one if the file
-// does not exist yet.
+// does not exist yet, with the dense table of r in dir if there is one
+// (OpenDense; a dense file that fails its checks is an error).
 func LoadTable(dir string, r rules.Rules) (*Table, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	t := &Table{rules: r, path: filepath.Join(dir, FileName(r)), vals: map[ttKey]int16{}}
+	d, err := OpenDense(dir, r)
+	if err != nil {
+		return nil, err
+	}
+	t.dense = d
 	f, err := os.Open(t.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return t, nil
@@ -122,10 +131,42 @@ func (t *Table) Len() int {
 	return len(t.vals)
 }
 
+// Dense returns the dense table the table answers from, nil if none.
+func (t *Table) Dense() *DenseTable {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dense
+}
+
+// SetDense makes the table answer from d (nil: no dense table) for the
+// positions its entries do not hold; d must be of the table's rules.
+func (t *Table) SetDense(d *DenseTable) error {
+	if d != nil && d.rules.String() != t.rules.String() {
+		return fmt.Errorf("a dense table of %q given to the table of %q: %w", d.rules.String(), t.rules.String(), ErrDenseFormat)
+	}
+	t.mu.Lock()
+	t.dense = d
+	t.mu.Unlock()
+	return nil
+}
+
+// get returns the value of the position keyed k for its player to move
+// (half points): from the entries, else from the dense table, which keys
+// alak positions (no pass, no prisoners: k.x is the player to move).
 func (t *Table) get(k ttKey) (int16, bool) {
 	t.mu.Lock()
 	v, ok := t.vals[k]
+	d := t.dense
 	t.mu.Unlock()
+	if !ok && d != nil && k.x <= 1 {
+		m, found := d.value(k.b, k.w, k.f, k.x == 1)
+		if found {
+			if k.x == 1 {
+				m = -m
+			}
+			return int16(m), true
+		}
+	}
 	return v, ok
 }
 

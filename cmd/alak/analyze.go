@@ -86,7 +86,7 @@ func analyzeRun(e *env, args []string) int {
 	}
 	ctx, stop := e.searchContext()
 	defer stop()
-	plies, aerr := analyzeGame(ctx, g, sf, solveProgress(e))
+	plies, aerr := analyzeGame(ctx, e, g, sf, solveProgress(e))
 	if e.terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
@@ -143,10 +143,15 @@ func sameFile(a, b string) bool {
 }
 
 // analyzeGame solves the position before every move of g (solve.Analyze),
-// answering from and adding to the results table of the flags.
-func analyzeGame(ctx context.Context, g *rules.Game, sf solveFlags, progress func(solve.Progress)) ([]solve.PlyValue, error) {
+// answering from and adding to the results table of the flags (made with
+// the dense table of every position first, on alak lines of up to 16
+// points).
+func analyzeGame(ctx context.Context, e *env, g *rules.Game, sf solveFlags, progress func(solve.Progress)) ([]solve.PlyValue, error) {
 	tab, err := openTable(*sf.tableDir, g.Rules())
 	if err != nil {
+		return nil, err
+	}
+	if err := ensureDense(ctx, e, g.Rules(), sf, tab); err != nil {
 		return nil, err
 	}
 	plies, err := solve.Analyze(ctx, g, solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: progress})

@@ -22,8 +22,8 @@ func init() {
 	register(command{name: "solve", summary: "find the exact value of a position under perfect play, or print a results table", run: solveRun})
 }
 
-const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only | --at-least V] [MOVE ... | --position ROW --to-move x|o]
-       alak solve --table [--rules R] --sizes A-B [--value-only] [--OPTION VALUE ...]
+const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only | --at-least V | --dense [--jobs J]] [MOVE ... | --position ROW --to-move x|o]
+       alak solve --table [--rules R] --sizes A-B [--value-only | --dense [--jobs J]] [--OPTION VALUE ...]
 Finds the game-theoretic value of the position after the moves (or of the
 --position diagram): Black's margin under perfect play, the outcome, every
 best move, a principal variation and the value of every legal move. Solved
@@ -35,7 +35,14 @@ value of every move (tromp-taylor on lines then searches less).
 bound proved (tromp-taylor on lines proves that bound alone). With --split
 B it asks the question again after each move wherever one search passes B
 positions; --parts FILE keeps those parts, so a stopped split resumes, and
---plan lists the lines such a file leaves open, searching nothing.`
+--plan lists the lines such a file leaves open, searching nothing.
+--dense solves every position of the line at once with the dense solver
+(the alak rules on up to 24 points), on --jobs cores; it keeps every
+position's value (one byte a position) on up to 16 points or with
+--dense-margins, and writes them to the table directory, where every later
+solve, analyze, hint and perfect player of those rules reads them. With
+a table directory, alak solve makes that file by itself for alak lines of
+up to 16 points.`
 
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
@@ -45,6 +52,12 @@ type solveFlags struct {
 	tableDir  *string
 	maxNodes  *int64
 	valueOnly *bool // solve only; nil for analyze
+	jobs      *int  // solve only: --jobs; nil for analyze
+	// dense: solve with solve.DenseSolve; denseMargins: keep every state's
+	// margin whatever the size (solve only; nil for analyze).
+	dense, denseMargins *bool
+	denseSpill          *string // solve only: --dense-spill
+	memorySet           bool    // --memory was given
 }
 
 func solveAddFlags(fs *flag.FlagSet) solveFlags {
@@ -80,7 +93,11 @@ func solveRun(e *env, args []string) int {
 	atLeast := fs.String("at-least", "", "only answer whether Black's margin is at least this (a multiple of 0.5), with a proved bound")
 	split := fs.Int64("split", 0, "with --at-least: split the question over the moves when one search passes this many positions (0: never)")
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
-	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory (1-64)")
+	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory; with --dense: goroutines that sweep (1-64)")
+	sf.jobs = jobs
+	sf.dense = fs.Bool("dense", false, "solve every position of the line with the dense solver (alak rules, up to 24 points), on --jobs cores")
+	sf.denseMargins = fs.Bool("dense-margins", false, "with --dense: keep and save every position's value whatever the size (one byte a position; done anyway up to 16 points)")
+	sf.denseSpill = fs.String("dense-spill", "", "with --dense, without margins: keep the first pass's answer (one bit a position) in a temporary file in this directory instead of memory")
 	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
 	proofFile := fs.String("proof", "", "with --split: when the answer is settled, write the parts it rests on (the proof's leaves and the lines above them) to this file, as a parts file")
 	plan := fs.Bool("plan", false, "with --split: search nothing; list the lines the --parts file leaves open")
@@ -96,8 +113,15 @@ func solveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "solve", err)
 	}
+	fs.Visit(func(f *flag.Flag) { sf.memorySet = sf.memorySet || f.Name == "memory" })
 	ctx, stop := e.searchContext()
 	defer stop()
+	if *sf.dense && (*atLeast != "" || *sf.valueOnly) {
+		return fail(e, "solve", errors.New("--dense solves every position: not with --at-least or --value-only"))
+	}
+	if (*sf.denseMargins || *sf.denseSpill != "") && !*sf.dense {
+		return fail(e, "solve", errors.New("--dense-margins and --dense-spill go with --dense"))
+	}
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
 	}
@@ -405,8 +429,17 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 // solveWithTable solves g within the flags' limits, answering from and
 // filling tab (nil: no table), with a progress line on a terminal; it saves
 // the table, also after a cut-off or an interrupted solve, which keeps in
-// it the values it proved (those of the moves it finished).
+// it the values it proved (those of the moves it finished). With --dense it
+// solves with the dense solver (solveDense), and for alak lines of up to 16
+// points with a table it first makes the table directory's dense table if
+// it has none.
 func solveWithTable(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
+	if sf.dense != nil && *sf.dense {
+		return solveDense(ctx, e, g, sf, tab)
+	}
+	if err := ensureDense(ctx, e, g.Rules(), sf, tab); err != nil {
+		return solve.Result{}, err
+	}
 	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
 	opt.ValueOnly = sf.valueOnly != nil && *sf.valueOnly
 	res, err := solve.Solve(ctx, g, opt)

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestSolveDense: alak solve --dense gives the value, best moves and move
+// values of the default solver, from the start and after moves, and
+// writes the dense table of every position, from which the next solve
+// answers without searching.
+func TestSolveDense(t *testing.T) {
+	dir := t.TempDir()
+	for _, moves := range [][]string{nil, {"5", "4"}, {"1", "2", "3"}} {
+		args := append([]string{"--size", "9", "--table-dir", "none"}, moves...)
+		want := solveJSONRun(t, args...)
+		got := solveJSONRun(t, append([]string{"--dense", "--jobs", "2", "--table-dir", dir, "--size", "9"}, moves...)...)
+		if got.Value != want.Value || !reflect.DeepEqual(got.Best, want.Best) || !reflect.DeepEqual(got.Moves, want.Moves) {
+			t.Errorf("after %v: --dense %+v; solve %+v", moves, got, want)
+		}
+		if got.Nodes != 35472 { // the states of the dense index of 9 points
+			t.Errorf("after %v: --dense counted %d states", moves, got.Nodes)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "alak_size=9.dense")); err != nil {
+		t.Fatal(err)
+	}
+	again := solveJSONRun(t, "--size", "9", "--table-dir", dir, "5", "4")
+	if again.Nodes != 0 {
+		t.Errorf("with the dense table: %d positions searched, want 0", again.Nodes)
+	}
+}
+
+// TestSolveMakesDense: with a table directory, solving an alak line of up
+// to 16 points makes its dense table first; analyze reads it.
+func TestSolveMakesDense(t *testing.T) {
+	dir := t.TempDir()
+	_, errOut, code := solveSession(t, "solve", "--size", "8", "--table-dir", dir, "4")
+	if code != 0 || !strings.Contains(errOut, "alak_size=8.dense") {
+		t.Fatalf("status %d, stderr %q", code, errOut)
+	}
+	out, errOut, code := solveSession(t, "analyze", "--size", "8", "--table-dir", dir, "4", "5", "3")
+	if code != 0 || !strings.Contains(out, "3. x 3") || strings.Contains(errOut, ".dense") {
+		t.Errorf("analyze: status %d, %q, stderr %q", code, out, errOut)
+	}
+	// Other rules have no dense table.
+	_, errOut, _ = solveSession(t, "solve", "--rules", "tromp-taylor", "--size", "4", "--table-dir", dir)
+	if strings.Contains(errOut, ".dense") {
+		t.Errorf("tromp-taylor: %q", errOut)
+	}
+}
+
+// TestSolveDenseTable: --table --dense prints the rows of the default
+// solver's values.
+func TestSolveDenseTable(t *testing.T) {
+	out, errOut, code := solveSession(t, "solve", "--table", "--dense", "--sizes", "1-5", "--table-dir", "none")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	want := []string{"| 1 | 1 | x | 1 |", "| 2 | -1 | o | 1 2 |", "| 3 | 1 | x | 2 |", "| 4 | -2 | o | 1 2 3 4 |", "| 5 | 1 | x | 2 3 4 |"}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, w := range want {
+		if len(lines) < i+3 || !strings.HasPrefix(lines[i+2], w) {
+			t.Errorf("row %d: %q, want it to start %q", i+1, lines, w)
+		}
+	}
+}
+
+// TestSolveDenseBadInput: what --dense refuses.
+func TestSolveDenseBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--dense", "--rules", "tromp-taylor", "--size", "5", "--table-dir", "none"}, "--dense takes the alak rules"},
+		{[]string{"solve", "--dense", "--at-least", "1", "--table-dir", "none"}, "not with --at-least"},
+		{[]string{"solve", "--dense-margins", "--table-dir", "none"}, "go with --dense"},
+		{[]string{"solve", "--dense-spill", "/tmp", "--table-dir", "none"}, "go with --dense"},
+		{[]string{"solve", "--dense", "--size", "12", "--memory", "1", "--table-dir", "none"}, "need"},
+	} {
+		_, errOut, code := solveSession(t, c.args...)
+		if code == 0 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
