@@ -12,8 +12,10 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/argon2"
@@ -38,13 +40,34 @@ const (
 	apiTokenLife  = 365 * 24 * time.Hour
 )
 
+// hashSlots bounds the password hashes computed at once: each takes
+// argonMemory (64 MiB), so a burst of sign-ups or sign-ins from many
+// addresses (each within its rate limit) waits here instead of taking
+// gigabytes. One a core: more would only share the cores.
+var hashSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
+// hashesAtOnce and hashesMost count the hashes under way and the most
+// seen at once (for the test of the bound).
+var hashesAtOnce, hashesMost atomic.Int64
+
+// argonKey is argon2.IDKey within one of the hashSlots.
+func argonKey(password, salt []byte, t, m uint32, p uint8, n uint32) []byte {
+	hashSlots <- struct{}{}
+	defer func() { <-hashSlots }()
+	now := hashesAtOnce.Add(1)
+	defer hashesAtOnce.Add(-1)
+	for most := hashesMost.Load(); now > most && !hashesMost.CompareAndSwap(most, now); most = hashesMost.Load() {
+	}
+	return argon2.IDKey(password, salt, t, m, p, n)
+}
+
 // hashPassword returns the argon2id hash of password in the PHC string form.
 func hashPassword(password string) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argonKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
 	enc := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
 		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
@@ -70,7 +93,7 @@ func checkPassword(hash, password string) bool {
 	if err1 != nil || err2 != nil || len(want) == 0 {
 		return false
 	}
-	got := argon2.IDKey([]byte(password), salt, uint32(t), uint32(m), p, uint32(len(want)))
+	got := argonKey([]byte(password), salt, uint32(t), uint32(m), p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1
 }
 

@@ -652,3 +652,35 @@ func TestSessionCookieFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackPasswordHashMemory: sign-ins from many addresses at once (each
+// within its own rate limit) never compute more password hashes at once
+// than hashSlots holds, so memory stays at most cap(hashSlots) x 64 MiB
+// whatever the burst; every attempt is still answered.
+func TestAttackPasswordHashMemory(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.client().signUp("ada")
+	hashesMost.Store(0)
+	const burst = 10 // the name's limit: every one is judged
+	codes := make(chan int, burst)
+	clients := make([]*client, burst)
+	for i := range clients {
+		clients[i] = loopbackClient(t, h, fmt.Sprintf("127.0.1.%d", 10+i))
+	}
+	for _, c := range clients {
+		go func() {
+			a, _ := c.send("POST", "/api/login", `{"name":"ada","password":"a wrong guess"}`, nil)
+			codes <- a.status
+		}()
+	}
+	for range burst {
+		if code := <-codes; code != 401 {
+			t.Errorf("a wrong password in the burst: %d, want 401", code)
+		}
+	}
+	bound := int64(max(2, runtime.NumCPU())) // one a core, at least two (auth.go)
+	if most := hashesMost.Load(); most < 1 || most > bound {
+		t.Errorf("hashes at once: %d, want 1 to %d", most, bound)
+	}
+	t.Logf("%d sign-ins at once: at most %d hashes at once (%d MiB)", burst, hashesMost.Load(), hashesMost.Load()*argonMemory/1024)
+}

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -25,7 +26,7 @@ func init() {
 }
 
 const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smtp URL] [--base-url URL] [--log-level info]
-       [--trusted-proxy CIDR,...] [--metrics-addr ADDR]
+       [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--cpuprofile FILE]
 Runs the play server: open the address in a browser to play live games by
 link and against the computer, and, with an account, correspondence games,
 the lobby and the archive. Games are kept in the SQLite file --db (created
@@ -45,6 +46,7 @@ func serveRun(e *env, args []string) int {
 	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address or one name may make a minute (default 10)")
 	proxies := fs.String("trusted-proxy", "", "addresses of the reverse proxies in front (127.0.0.1, 10.0.0.0/8, comma-separated): their X-Forwarded-For names the client")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
+	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -66,6 +68,17 @@ func serveRun(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fail(e, "serve", fmt.Errorf("--cpuprofile: %w", err))
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fail(e, "serve", fmt.Errorf("--cpuprofile: %w", err))
+		}
+		defer pprof.StopCPUProfile()
+	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
 		return fail(e, "serve", fmt.Errorf("--db %s: %w", pgstore.Redact(*db), err))

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -548,5 +549,28 @@ func TestServeSIGTERM(t *testing.T) {
 	x.url = q.url
 	if _, err := x.call("GET", "/api/games/"+slow.ID, nil, &v); err != nil || v.Ply != 1 || v.State != "active" {
 		t.Errorf("after the restart: %v ply %d %s", err, v.Ply, v.State)
+	}
+}
+
+// TestServeCPUProfile: --cpuprofile writes a CPU profile (pprof's gzip
+// format) when the server stops on SIGTERM.
+func TestServeCPUProfile(t *testing.T) {
+	bin := buildServe(t)
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.prof")
+	p := startServe(t, bin, filepath.Join(dir, "alak.db"), "--cpuprofile", prof)
+	serveAccount(t, p.url, "ada", &http.Client{Timeout: 30 * time.Second})
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("alak serve exited %d after SIGTERM\n%s", code, p.stderr)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("the profile is %d bytes and not gzip", len(b))
 	}
 }
