@@ -111,11 +111,25 @@ func TestTokenCache(t *testing.T) {
 	if code := status(t, me2); code != http.StatusOK {
 		t.Fatalf("me with the cookie: %d", code)
 	}
+	onB, _ := http.NewRequest("GET", b.http.URL+"/api/me", nil)
+	onB.AddCookie(cookies[0])
+	if code := status(t, onB); code != http.StatusOK { // b caches the token now
+		t.Fatalf("me with the cookie on b: %d", code)
+	}
 	if code := ada.do("POST", "/api/logout", nil, nil); code != http.StatusOK {
 		t.Fatalf("logout: %d", code)
 	}
 	if code := status(t, me2); code != http.StatusUnauthorized {
 		t.Errorf("the cookie after signing out: %d, want 401", code)
+	}
+	// The other process honours it until its cache entry is tokenTTL old
+	// (docs/security.md says so), and not a moment longer.
+	if code := status(t, onB); code != http.StatusOK {
+		t.Errorf("the cookie on the other process at once after signing out: %d; docs/security.md says 200 for up to %v", code, tokenTTL)
+	}
+	a.clock.Add(tokenTTL)
+	if code := status(t, onB); code != http.StatusUnauthorized {
+		t.Errorf("the cookie on the other process %v after signing out: %d, want 401", tokenTTL, code)
 	}
 }
 
