@@ -51,10 +51,11 @@ type analyses struct {
 	queue   chan string
 	mu      sync.Mutex
 	pending map[string]bool
+	nodes   int64 // the solver's budget a position (analysisNodes; tests lower it)
 }
 
 func newAnalyses(s *Server) *analyses {
-	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}}
+	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}, nodes: analysisNodes}
 }
 
 // request queues game id unless it is queued already; false when the
@@ -101,7 +102,17 @@ func (a *analyses) run(id string) {
 		return
 	}
 	out := AnalysisView{Game: id, Moves: []PlyView{}, At: s.now()}
-	plies, err := solve.Analyze(ctx, st.sess.Game(), solve.Options{MaxNodes: analysisNodes, MemoryMB: analysisMemMB})
+	opt := solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB}
+	if s.cfg.TableDir != "" {
+		// A damaged table file is refused (solve.ErrDenseFormat): the
+		// analysis then searches, within its budget.
+		if tab, err := solve.LoadTable(s.cfg.TableDir, st.r); err != nil {
+			s.log.Warn("the table directory", "dir", s.cfg.TableDir, "rules", st.r.String(), "err", err)
+		} else {
+			opt.Table = tab
+		}
+	}
+	plies, err := solve.Analyze(ctx, st.sess.Game(), opt)
 	switch {
 	case errors.Is(err, context.Canceled):
 		return // the server stops: not a verdict on the game

@@ -75,6 +75,11 @@ type Config struct {
 	// MetricsElsewhere leaves /metrics out of Handler: the metrics are
 	// served by MetricsHandler on an address of their own.
 	MetricsElsewhere bool
+	// TableDir is a directory of solver tables (alak solve --table-dir):
+	// the post-game analysis reads them, so a dense table (alak solve
+	// --dense) answers every position of its rules at once. Empty: none.
+	// The server only reads it.
+	TableDir string
 }
 
 // Server is the play server. Its methods are safe for concurrent use.

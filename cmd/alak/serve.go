@@ -26,7 +26,7 @@ func init() {
 }
 
 const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smtp URL] [--base-url URL] [--log-level info]
-       [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--cpuprofile FILE]
+       [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--table-dir DIR] [--cpuprofile FILE]
 Runs the play server: open the address in a browser to play live games by
 link and against the computer, and, with an account, correspondence games,
 the lobby and the archive. Games are kept in the SQLite file --db (created
@@ -46,6 +46,7 @@ func serveRun(e *env, args []string) int {
 	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address or one name may make a minute (default 10)")
 	proxies := fs.String("trusted-proxy", "", "addresses of the reverse proxies in front (127.0.0.1, 10.0.0.0/8, comma-separated): their X-Forwarded-For names the client")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
+	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis reads: a dense table answers every position of its rules at once (default: none)")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -85,7 +86,7 @@ func serveRun(e *env, args []string) int {
 	}
 	defer st.Close()
 	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate,
-		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != ""}
+		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir}
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the
 		// others' changes for the streams it holds.

@@ -1,0 +1,97 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"alak/rules"
+	"alak/solve"
+)
+
+// TestAnalysisReadsTables: with Config.TableDir holding the dense table of
+// alak on 9 points (alak solve --dense writes the same file), the
+// post-game analysis answers from it: with a budget of one position a
+// solve, it still judges every move, and its values are solve.Analyze's
+// with no budget. Without the directory the same budget fails, so the
+// table is what answered.
+func TestAnalysisReadsTables(t *testing.T) {
+	r, err := rules.Parse("alak size=9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	_, tab, err := solve.DenseSolve(context.Background(), g, solve.DenseOptions{Margins: true, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tab.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	moves := []string{"5", "4", "6", "3", "7"}
+	analyse := func(cfg Config) AnalysisView {
+		h := newHarness(t, cfg)
+		h.srv.analyses.nodes = 1
+		ada := h.client().signUp("ada")
+		bo := h.client().signUp("bo")
+		gv := ada.create(map[string]string{"rules": "alak size=9", "color": "x", "opponent": "bo", "clock": "none"})
+		bo.do("POST", "/api/games/"+gv.ID+"/join", nil, nil)
+		for i, m := range moves {
+			if code, _, e := []*client{ada, bo}[i%2].move(gv.ID, m, i); code != http.StatusOK {
+				t.Fatalf("move %s: %d %+v", m, code, e)
+			}
+		}
+		if code := bo.do("POST", "/api/games/"+gv.ID+"/resign", map[string]any{"ply": len(moves)}, nil); code != http.StatusOK {
+			t.Fatalf("resign: %d", code)
+		}
+		deadline := time.Now().Add(time.Minute)
+		for {
+			a, raw := ada.send("GET", "/api/games/"+gv.ID+"/analysis", "", nil)
+			if a.status == http.StatusOK {
+				var v AnalysisView
+				if err := json.Unmarshal(raw, &v); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			if a.status != http.StatusAccepted || time.Now().After(deadline) {
+				t.Fatalf("analysis: %v %s", a, raw)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	played := rules.NewGameFrom(g.Start())
+	for _, m := range moves {
+		mv, err := r.ParseMoveText(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := played.Play(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := solve.Analyze(context.Background(), played, solve.Options{MemoryMB: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	got := analyse(Config{TableDir: dir})
+	if got.Error != "" || len(got.Moves) != len(moves) {
+		t.Fatalf("with the table: %d moves judged, error %q; want %d, none", len(got.Moves), got.Error, len(moves))
+	}
+	for i, p := range got.Moves {
+		if p.ValueBefore != want[i].Before || p.ValueAfter != want[i].After {
+			t.Errorf("ply %d: %v -> %v from the table; solve.Analyze %v -> %v", i+1, p.ValueBefore, p.ValueAfter, want[i].Before, want[i].After)
+		}
+	}
+	if none := analyse(Config{}); none.Error == "" {
+		t.Errorf("without the table a budget of one position judged %d moves with no error: the test does not show the table answering", len(none.Moves))
+	}
+}
