@@ -510,14 +510,16 @@ func (pos Position) hasLegal() bool {
 // the player to move may place on (bit i = point i), superko aside. It is the
 // fast path for playouts and search; ok is false on grids and sliding rules.
 //
-// It is small enough to be inlined, so that a playout calling it copies no
-// position; the points are the line's XOR the stones and forbidden points,
-// all on the line.
-func (pos Position) LegalPoints() (pts uint64, ok bool) {
+// It takes a pointer, unlike the other accessors, because it is on the
+// chain of a playout: a position passed by value is copied in 16-byte
+// words, and reading the stones Apply has just stored in 8-byte words
+// through such a copy stalls until the stores are written out. The points
+// are the line's XOR the stones and forbidden points, all on the line.
+func (pos *Position) LegalPoints() (pts uint64, ok bool) {
 	if e := pos.e; e != nil && e.openLegal && pos.end == NotOver {
 		return e.mask ^ (pos.st[0] | pos.st[1] | pos.forbid), true
 	}
-	return legalPointsSlow(&pos)
+	return legalPointsSlow(pos)
 }
 
 // legalPointsSlow is LegalPoints' path for the rules and positions where
