@@ -31,7 +31,7 @@ func (x *xorshift) next() uint64 {
 // conditional move.
 func nthBit(set uint64, k int) int {
 	if set < 1<<16 {
-		lo := bits.OnesCount64(set & 0xff)
+		lo := bits.OnesCount8(uint8(set))
 		inLo := int(selectInByte[set&0xff][k&7])
 		p := 8 + int(selectInByte[set>>8&0xff][(k-lo)&7])
 		if k < lo {

@@ -132,6 +132,14 @@ var runKeys = [2]bitline.RunKeys{
 	bitline.NewRunKeys((*[64]uint64)(zobrist.stone[White][:64])),
 }
 
+// byteKeys holds the keys of every set of points within each of the two
+// low bytes, by colour: the key of any set of stones on a line of up to 16
+// points in two look-ups.
+var byteKeys = [2]bitline.ByteKeys{
+	bitline.NewByteKeys((*[64]uint64)(zobrist.stone[Black][:64])),
+	bitline.NewByteKeys((*[64]uint64)(zobrist.stone[White][:64])),
+}
+
 // forbidKey mixes the forbidden points of a line into a key.
 func forbidKey(set uint64) uint64 {
 	return bitline.Key((*[64]uint64)(zobrist.forbid[:64]), set)

@@ -26,6 +26,19 @@ func TestRunKeysMatchHashRun(t *testing.T) {
 	}
 }
 
+// TestByteKeysMatchHashRun checks the byte keys the alak fast path takes
+// the captures' key from on lines of up to 16 points against hashRun: every
+// set of up to 16 points, both colours.
+func TestByteKeysMatchHashRun(t *testing.T) {
+	for c := Black; c <= White; c++ {
+		for set := range uint64(1 << 16) {
+			if got, want := byteKeys[c].Low16(set), hashRun(c, set); got != want {
+				t.Fatalf("%v: %016b: byte key %x, hashRun %x", c, set, got, want)
+			}
+		}
+	}
+}
+
 // stayCases are rule sets Apply plays through placeStays: alak on every
 // line size, and with captures against the ends off and without the ko
 // rule.

@@ -413,11 +413,14 @@ func (pos *Position) placeLine(p int) error {
 // without branches. It reports false, leaving *pos unchanged, when p is
 // not empty or forbidden; placeLine then says why.
 //
-// Nothing here branches on the captures: the captured runs' key comes from
-// the prefix keys (two look-ups a run, none for an empty run), the
-// prisoners grow by the count (0 when nothing is captured), and the ko
-// rule's forbidden points are the captures under a mask. The colour is
-// reduced to 0 or 1 so that its indices need no bounds checks.
+// Nothing here branches on the captures: their key comes from the byte
+// keys on lines of up to 16 points (two look-ups, alak's 11 points and the
+// sizes the solvers reach), else from the prefix keys (two look-ups a run,
+// the same entry twice for an empty run); the prisoners grow by the count
+// (0 when nothing is captured), and the ko rule's forbidden points are the
+// captures under a mask. The branch on the size goes the same way for a
+// whole game. The colour is reduced to 0 or 1 so that its indices need no
+// bounds checks.
 func (pos *Position) placeStays(p int) bool {
 	e := pos.e
 	bit := uint64(1) << (p & 63)
@@ -433,7 +436,13 @@ func (pos *Position) placeStays(p int) bool {
 	forbid := capt & e.koMask
 	pos.forbid, pos.removed = forbid, capt
 	pos.last, pos.toMove, pos.passes, pos.ply = Place(p), c^1, 0, pos.ply+1
-	pos.hash ^= zobrist.stone[c][p&63] ^ runKeys[c^1].Around(capt, bit)
+	var key uint64
+	if e.n <= 16 {
+		key = byteKeys[c^1].Low16(capt)
+	} else {
+		key = runKeys[c^1].Around(capt, bit)
+	}
+	pos.hash ^= zobrist.stone[c][p&63] ^ key
 	pos.prisoners[c] += int16(bits.OnesCount64(capt))
 	if e.mask&^(me|op|forbid) == 0 {
 		pos.end = NoMoves // every empty point is forbidden: no legal placement

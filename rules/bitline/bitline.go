@@ -309,3 +309,25 @@ func (k *RunKeys) Around(set, bit uint64) uint64 {
 	lo := set & (bit - 1)
 	return k.Run(lo) ^ k.Run(set^lo)
 }
+
+// ByteKeys holds, for each of the two low bytes of a word, the key of every
+// set of points within it: ByteKeys[b][v] is the XOR of keys[8b+i] over the
+// set bits i of v. The key of a set of points of a line of up to 16 points
+// is then the XOR of two entries, whatever the set.
+type ByteKeys [2][256]uint64
+
+// NewByteKeys returns the byte keys of the first 16 keys.
+func NewByteKeys(keys *[64]uint64) (k ByteKeys) {
+	for b := range k {
+		for v := 1; v < 256; v++ {
+			low := v & -v
+			k[b][v] = k[b][v&^low] ^ keys[8*b+bits.TrailingZeros(uint(low))]
+		}
+	}
+	return k
+}
+
+// Low16 returns Key(keys, set) for a set of the 16 low points.
+func (k *ByteKeys) Low16(set uint64) uint64 {
+	return k[0][set&0xff] ^ k[1][set>>8&0xff]
+}

@@ -650,3 +650,19 @@ func TestRunKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestByteKeys checks the byte keys against Key on every set of the 16 low
+// points.
+func TestByteKeys(t *testing.T) {
+	var keys [64]uint64
+	rng := xorshift(13)
+	for i := range keys {
+		keys[i] = rng.next()
+	}
+	bk := NewByteKeys(&keys)
+	for set := range uint64(1 << 16) {
+		if got, want := bk.Low16(set), Key(&keys, set); got != want {
+			t.Fatalf("Low16(%016b) = %x, Key %x", set, got, want)
+		}
+	}
+}
