@@ -18,9 +18,12 @@ type engine struct {
 	// stay (OwnStays), with no passing, no simple ko and no unchanged-board
 	// rule: Apply's branch-free fast path (the alak preset).
 	stays bool
-	ln    bitline.Line // lines: the word-level primitives of the line's rules
-	gm    gridMasks    // grids: board, column and border masks
-	gw    int          // grids: the bitboard words in use (the rest stay 0)
+	// koMask: lines, all ones when the points a placement captures are
+	// forbidden to the next player (KoCaptured), else 0.
+	koMask uint64
+	ln     bitline.Line // lines: the word-level primitives of the line's rules
+	gm     gridMasks    // grids: board, column and border masks
+	gw     int          // grids: the bitboard words in use (the rest stay 0)
 }
 
 // zobrist holds the keys of the incremental hash: one per colour and point
@@ -60,6 +63,9 @@ func newEngine(r Rules) (*engine, error) {
 			!(r.Ko == KoSimple && r.Pass && r.Own != OwnStays)
 		e.stays = r.Movement == Placement && r.Own == OwnStays && !r.Pass &&
 			!r.UnchangedLoses && (r.Ko == KoNone || r.Ko == KoCaptured)
+		if r.Ko == KoCaptured {
+			e.koMask = ^uint64(0)
+		}
 		e.ln = lineOf(r)
 		e.mask = e.ln.Mask()
 		return e, nil
@@ -117,6 +123,21 @@ func (e *engine) buildGrid() {
 // hashRun returns the XOR of the stone keys of colour c on the points of set.
 func hashRun(c Color, set uint64) uint64 {
 	return bitline.Key((*[64]uint64)(zobrist.stone[c][:64]), set)
+}
+
+// runKeys holds the prefix keys of the stone keys of the first 64 points
+// of each colour: the key of a run of stones in two look-ups.
+var runKeys = [2]bitline.RunKeys{
+	bitline.NewRunKeys((*[64]uint64)(zobrist.stone[Black][:64])),
+	bitline.NewRunKeys((*[64]uint64)(zobrist.stone[White][:64])),
+}
+
+// byteKeys holds the keys of every set of points within each of the two
+// low bytes, by colour: the key of any set of stones on a line of up to 16
+// points in two look-ups.
+var byteKeys = [2]bitline.ByteKeys{
+	bitline.NewByteKeys((*[64]uint64)(zobrist.stone[Black][:64])),
+	bitline.NewByteKeys((*[64]uint64)(zobrist.stone[White][:64])),
 }
 
 // forbidKey mixes the forbidden points of a line into a key.

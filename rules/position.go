@@ -412,26 +412,39 @@ func (pos *Position) placeLine(p int) error {
 // no suicide, no simple ko, no unchanged-board rule, and captures computed
 // without branches. It reports false, leaving *pos unchanged, when p is
 // not empty or forbidden; placeLine then says why.
+//
+// Nothing here branches on the captures: their key comes from the byte
+// keys on lines of up to 16 points (two look-ups, alak's 11 points and the
+// sizes the solvers reach), else from the prefix keys (two look-ups a run,
+// the same entry twice for an empty run); the prisoners grow by the count
+// (0 when nothing is captured), and the ko rule's forbidden points are the
+// captures under a mask. The branch on the size goes the same way for a
+// whole game. The colour is reduced to 0 or 1 so that its indices need no
+// bounds checks.
 func (pos *Position) placeStays(p int) bool {
 	e := pos.e
-	bit := uint64(1) << p
+	bit := uint64(1) << (p & 63)
 	if (pos.st[Black]|pos.st[White]|pos.forbid)&bit != 0 {
 		return false
 	}
-	c := pos.toMove
-	me, op := pos.st[c]|bit, pos.st[c^1]
+	c := pos.toMove & 1
+	me, op := pos.st[c], pos.st[c^1]
 	capt := e.ln.CapturesFlat(op, me, bit)
-	op &^= capt
-	pos.placed(c, p, me, op)
-	pos.removed, pos.forbid = capt, 0
-	if capt != 0 {
-		pos.hash ^= hashRun(c^1, capt)
-		pos.prisoners[c] += int16(bits.OnesCount64(capt))
-		if e.r.Ko == KoCaptured {
-			pos.forbid = capt
-		}
+	me |= bit
+	op ^= capt // capt is a subset of op
+	pos.st[c], pos.st[c^1] = me, op
+	forbid := capt & e.koMask
+	pos.forbid, pos.removed = forbid, capt
+	pos.last, pos.toMove, pos.passes, pos.ply = Place(p), c^1, 0, pos.ply+1
+	var key uint64
+	if e.n <= 16 {
+		key = byteKeys[c^1].Low16(capt)
+	} else {
+		key = runKeys[c^1].Around(capt, bit)
 	}
-	if e.mask&^(me|op|pos.forbid) == 0 {
+	pos.hash ^= zobrist.stone[c][p&63] ^ key
+	pos.prisoners[c] += int16(bits.OnesCount64(capt))
+	if e.mask&^(me|op|forbid) == 0 {
 		pos.end = NoMoves // every empty point is forbidden: no legal placement
 	}
 	return true
@@ -505,14 +518,22 @@ func (pos Position) hasLegal() bool {
 // LegalPoints returns, on a line under placement rules, the set of points
 // the player to move may place on (bit i = point i), superko aside. It is the
 // fast path for playouts and search; ok is false on grids and sliding rules.
-func (pos Position) LegalPoints() (pts uint64, ok bool) {
+//
+// It takes a pointer, unlike the other accessors, because it is on the
+// chain of a playout: a position passed by value is copied in 16-byte
+// words, and reading the stones Apply has just stored in 8-byte words
+// through such a copy stalls until the stores are written out. The points
+// are the line's XOR the stones and forbidden points, all on the line.
+func (pos *Position) LegalPoints() (pts uint64, ok bool) {
 	if e := pos.e; e != nil && e.openLegal && pos.end == NotOver {
-		return e.mask &^ (pos.st[0] | pos.st[1] | pos.forbid), true
+		return e.mask ^ (pos.st[0] | pos.st[1] | pos.forbid), true
 	}
-	return pos.legalPointsSlow()
+	return legalPointsSlow(pos)
 }
 
-func (pos *Position) legalPointsSlow() (pts uint64, ok bool) {
+// legalPointsSlow is LegalPoints' path for the rules and positions where
+// not every empty point that is not forbidden is legal.
+func legalPointsSlow(pos *Position) (pts uint64, ok bool) {
 	e := pos.e
 	if e == nil || pos.g != nil || e.r.Movement != Placement {
 		return 0, false

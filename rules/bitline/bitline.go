@@ -136,23 +136,27 @@ func nonzero(x uint64) uint64 { return (x | -x) >> 63 }
 
 // CapturesFlat is Captures without branches, for hot loops where whether
 // a neighbour is an enemy stone is a coin toss: the mispredicted branches
-// of Captures cost more than computing both sides. The run of op above bit
-// is found with a carry: adding the bit above bit to op clears the run and
-// sets the point just past it. The run below is bounded by the highest
-// point under bit that op does not hold.
+// of Captures cost more than computing both sides. me may hold bit or not.
+// It is small enough to be inlined, and its steps are few, since in a
+// playout they are on the chain from one placement to the next.
+//
+// Above bit, adding the bit above bit to op carries through op's run there
+// and stops on the point just past it, the one point the sum shares with
+// the wall on that side (me's points, and the point past the line when the
+// ends are not liberties). That point less the bit above bit is the run;
+// when no point is shared, the subtraction wraps and sets the word's top
+// bit, which voids the run, unless the carry left the word at the end of a
+// 64-point line that closes runs. Below bit, the run ends just above the
+// highest point under bit that op does not hold, point k-1 (or k = 0), and
+// is closed when bit k of the wall shifted up one point is set (me's stone
+// on point k-1, or at k = 0 the low end): bit less that bit is then the run
+// from k, and bit less nothing has no point below bit.
 func (l *Line) CapturesFlat(op, me, bit uint64) uint64 {
-	t := op + bit<<1
-	diff := t ^ op
-	runR := diff & op // op's stones from bit+1 upwards
-	qR := diff &^ op  // the point past them (0 only past the 64th point)
-	closedR := nonzero(qR&(me|l.edgeHi)) | l.edgeTop&(nonzero(qR)^1)
-	below := bit - 1
-	x := below &^ op // points under bit that op does not hold
-	low := uint64(1)<<bits.Len64(x) - 1
-	runL := below &^ low // op's stones from bit-1 downwards
-	qL := (low + 1) >> 1 // the point past them (0 at the low end)
-	closedL := nonzero(qL&me) | l.edgeLo&(nonzero(x)^1)
-	return runR&-closedR | runL&-closedL
+	sum, carry := bits.Add64(op, bit<<1, 0)
+	runR := sum&((me|l.edgeHi)&^op) - bit<<1
+	runR &= runR>>63 - (carry&l.edgeTop + 1) // all ones when closed, else 0
+	k := bits.Len64((bit - 1) &^ op)         // at most 63: bit is at most point 63
+	return runR | (bit-(me<<1|l.edgeLo)&(1<<(k&63)))&(bit-1)
 }
 
 // Place puts a stone of the mover on the empty point p and applies the
@@ -277,4 +281,53 @@ func Key(keys *[64]uint64, set uint64) uint64 {
 		set &= set - 1
 	}
 	return h
+}
+
+// RunKeys holds the prefix keys of a table of 64 keys: RunKeys[i] is the
+// XOR of keys[0] to keys[i-1]. The key of a run of consecutive points is
+// then the XOR of two entries, where Key loops over the points.
+type RunKeys [65]uint64
+
+// NewRunKeys returns the prefix keys of keys.
+func NewRunKeys(keys *[64]uint64) (k RunKeys) {
+	for i, key := range keys {
+		k[i+1] = k[i] ^ key
+	}
+	return k
+}
+
+// Run returns Key(keys, run) for a run of consecutive points, or the empty
+// set (its two look-ups are then the same entry): the prefix up to its end
+// XOR the prefix up to its start.
+func (k *RunKeys) Run(run uint64) uint64 {
+	return k[bits.Len64(run)] ^ k[bits.TrailingZeros64(run)&63]
+}
+
+// Around returns Key(keys, set) for a set made of one run (or none) below
+// bit and one above it, such as the points a stone on bit captures.
+func (k *RunKeys) Around(set, bit uint64) uint64 {
+	lo := set & (bit - 1)
+	return k.Run(lo) ^ k.Run(set^lo)
+}
+
+// ByteKeys holds, for each of the two low bytes of a word, the key of every
+// set of points within it: ByteKeys[b][v] is the XOR of keys[8b+i] over the
+// set bits i of v. The key of a set of points of a line of up to 16 points
+// is then the XOR of two entries, whatever the set.
+type ByteKeys [2][256]uint64
+
+// NewByteKeys returns the byte keys of the first 16 keys.
+func NewByteKeys(keys *[64]uint64) (k ByteKeys) {
+	for b := range k {
+		for v := 1; v < 256; v++ {
+			low := v & -v
+			k[b][v] = k[b][v&^low] ^ keys[8*b+bits.TrailingZeros(uint(low))]
+		}
+	}
+	return k
+}
+
+// Low16 returns Key(keys, set) for a set of the 16 low points.
+func (k *ByteKeys) Low16(set uint64) uint64 {
+	return k[0][set&0xff] ^ k[1][set>>8&0xff]
 }

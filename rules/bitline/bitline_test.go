@@ -605,3 +605,64 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+// TestRunKeys checks the prefix keys against Key, which loops over the
+// points: Run on every run of consecutive points of the word (and the empty
+// set), and Around on random captures, a run or none on each side of a
+// point.
+func TestRunKeys(t *testing.T) {
+	var keys [64]uint64
+	rng := xorshift(11)
+	for i := range keys {
+		keys[i] = rng.next()
+	}
+	rk := NewRunKeys(&keys)
+	if got := rk.Run(0); got != 0 {
+		t.Fatalf("Run(0) = %x, want 0", got)
+	}
+	for lo := range 64 {
+		for hi := lo + 1; hi <= 64; hi++ {
+			run := ^uint64(0) >> (64 - (hi - lo)) << lo // points lo to hi-1
+			if got, want := rk.Run(run), Key(&keys, run); got != want {
+				t.Fatalf("Run(points %d to %d) = %x, Key %x", lo, hi-1, got, want)
+			}
+		}
+	}
+	for range 20000 {
+		p := int(rng.next() % 64)
+		bit := uint64(1) << p
+		// A run ending just below p and one starting just above it, each
+		// kept or not.
+		var set uint64
+		if lo := int(rng.next() % uint64(p+1)); rng.next()&1 == 0 {
+			set |= (bit - 1) &^ (uint64(1)<<lo - 1)
+		}
+		if p < 63 && rng.next()&1 == 0 {
+			hi := p + 1 + int(rng.next()%uint64(64-p)) // the point past the run, up to 64
+			above := ^uint64(0) << (p + 1)
+			if hi < 64 {
+				above &= uint64(1)<<hi - 1
+			}
+			set |= above
+		}
+		if got, want := rk.Around(set, bit), Key(&keys, set); got != want {
+			t.Fatalf("Around(%b, point %d) = %x, Key %x", set, p, got, want)
+		}
+	}
+}
+
+// TestByteKeys checks the byte keys against Key on every set of the 16 low
+// points.
+func TestByteKeys(t *testing.T) {
+	var keys [64]uint64
+	rng := xorshift(13)
+	for i := range keys {
+		keys[i] = rng.next()
+	}
+	bk := NewByteKeys(&keys)
+	for set := range uint64(1 << 16) {
+		if got, want := bk.Low16(set), Key(&keys, set); got != want {
+			t.Fatalf("Low16(%016b) = %x, Key %x", set, got, want)
+		}
+	}
+}
