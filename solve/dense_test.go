@@ -37,14 +37,16 @@ func (v denseVariant) rules(t testing.TB, n int) rules.Rules {
 }
 
 // denseVariants are the rule sets the dense solver handles: the alak
-// preset and the variants of the compact solver, and Alter Igo on a line
-// (with and without edge captures).
+// preset and the variants of the compact solver, Alter Igo on a line
+// (with and without edge captures), and the generic family's variants
+// (dense_generic_test.go).
 var denseVariants = func() []denseVariant {
 	var vs []denseVariant
 	for _, o := range compactVariants {
 		vs = append(vs, denseVariant{"alak", o})
 	}
-	return append(vs, denseVariant{"alterigo", nil}, denseVariant{"alterigo", []string{"edge", "off"}})
+	vs = append(vs, denseVariant{"alterigo", nil}, denseVariant{"alterigo", []string{"edge", "off"}})
+	return append(vs, denseGenericVariants...)
 }()
 
 // denseRules returns the alak rules on n points with the options opts.
@@ -117,8 +119,15 @@ func TestDenseIndexRoundTrip(t *testing.T) {
 							mover = w
 						}
 						fs := []uint64{0}
-						if r.Ko == rules.KoCaptured {
+						switch r.Ko {
+						case rules.KoCaptured:
 							fs = geo.forbidCandidates(ix.mask&^(b|w), mover, nil)
+						case rules.KoSimple: // single points only
+							for _, f := range geo.forbidCandidates(ix.mask&^(b|w), mover, nil) {
+								if bits.OnesCount64(f) == 1 {
+									fs = append(fs, f)
+								}
+							}
 						}
 						for _, f := range fs {
 							i, ok := ix.index(b, w, f, white)
@@ -187,7 +196,7 @@ func TestDenseMovesAgainstKernel(t *testing.T) {
 				}
 				pos, err := rules.ParseDiagram(r, diagram(r.Width, b, w, f), side)
 				if err != nil {
-					if v.preset == "alterigo" {
+					if v.preset == "alterigo" || r.Own != rules.OwnStays {
 						return // a chain with no liberty: not a position of these rules
 					}
 					t.Fatal(err)
@@ -196,7 +205,7 @@ func TestDenseMovesAgainstKernel(t *testing.T) {
 				for _, m := range pos.LegalMoves(nil) {
 					want |= 1 << m.Point()
 				}
-				pts := ix.legal(b, w, f)
+				pts := ix.legalFor(b, w, f, white)
 				if pts != want || (pts == 0) != pos.Over() {
 					t.Fatalf("%d %v: %v: legal %b, kernel %b", n, v, pos, pts, want)
 				}
@@ -240,7 +249,7 @@ func densePredsAgree(t *testing.T, r rules.Rules) {
 	want := make([][]uint64, ix.total)
 	eachState(ix, func(i, b, w, f uint64, white bool) {
 		o := ix.open(b, w)
-		for pts := ix.legal(b, w, f); pts != 0; pts &= pts - 1 {
+		for pts := ix.legalFor(b, w, f, white); pts != 0; pts &= pts - 1 {
 			if c := ix.child(b, w, o, white, bits.TrailingZeros64(pts)); c != denseLoss {
 				want[c] = append(want[c], i)
 			}
@@ -292,7 +301,7 @@ func plainRetro(ix *dindex) []int32 {
 	over := make([]bool, ix.total)
 	losses := make([]int, ix.total)
 	eachState(ix, func(i, b, w, f uint64, white bool) {
-		pts := ix.legal(b, w, f)
+		pts := ix.legalFor(b, w, f, white)
 		if pts == 0 {
 			over[i], term[i] = true, ix.margin2(b, w)
 		}
@@ -449,6 +458,9 @@ func TestDenseAgainstCompact(t *testing.T) {
 		}
 		for n := 1; n <= 8; n++ {
 			r := v.rules(t, n)
+			if !newSearcher(context.Background(), r, Options{}).compactEligible() {
+				break // the generic family: against Solve in TestDenseGenericAgainstSolve
+			}
 			denseAgreesWithCompact(t, r, denseTable(t, r, 1))
 		}
 	}
@@ -546,10 +558,14 @@ func BenchmarkDenseAlak19Value(b *testing.B) { benchDense(b, "alak", 19, 2, fals
 func BenchmarkDenseAlterIgo13(b *testing.B)  { benchDense(b, "alterigo", 13, 1, true) }
 
 // TestDenseTerminals: the finished states terminals enumerates, margin by
-// margin, are every finished state of the index with that margin.
+// margin, are every finished state of the index with that margin (but
+// under own=illegal, where a scan finds them: TestDenseGenericFinished).
 func TestDenseTerminals(t *testing.T) {
 	for _, v := range denseVariants {
 		for n := 1; n <= 8; n++ {
+			if v.rules(t, n).Own == rules.OwnIllegal {
+				break
+			}
 			ix := newDindex(v.rules(t, n))
 			want := map[uint64]int32{}
 			eachState(ix, func(i, b, w, f uint64, white bool) {
