@@ -62,7 +62,7 @@ func TestSolveLabTable(t *testing.T) {
 	}
 	for k, v := range cols {
 		line := lines[len(lines)-len(cols)+k]
-		method := "| 1b (dense) |"
+		method := "1b (dense) |" // (own=illegal on 1 point: over at once, given by Solve)
 		if v.String() == "own=together" {
 			method = "| 1 (state graph) |"
 		}
