@@ -61,8 +61,9 @@ type DenseOptions struct {
 
 // DenseApplies reports whether the dense solver handles the rules: the
 // alak preset on a line of up to 24 points and its variants that keep the
-// state history-free (edge capture, ko=captured|none, repetition, komi),
-// and the alterigo preset on a line (with or without edge captures).
+// state history-free (edge capture, own=stays|illegal|removed,
+// ko=captured|none|simple, score=stones|area, repetition, komi), and the
+// alterigo preset on a line (with or without edge captures).
 func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 
 // Bitmap layout. Only the defender's states are ever pending (an
@@ -88,6 +89,10 @@ type dsolver struct {
 	bm      []uint64 // the defender's won and pending words, interleaved, then the attacker's won words
 	summary []uint64 // one bit per denseBlock pending words
 	margin  []int8   // Black's margin of every state (half points), or nil
+	// finished lists the finished states and their margins (half points)
+	// where they are found by a scan (dense_generic.go), once a solve.
+	finished     []dfinished
+	finishedDone bool
 	// The pass under way: the attacker, the value a joining state takes
 	// (its margin in half points), the defender's states (dlo, and dn of
 	// them) and the attacker's (from alo), whose words start at abase.
@@ -244,10 +249,13 @@ func (wk *dworker) flush() {
 // follow from the board's.
 func (d *dsolver) settled(b, w, f uint64, o dopen, white bool) bool {
 	ix := d.ix
-	pts := ix.legal(b, w, f)
-	if ix.kind != denseAlak {
-		return d.settledTogether(b, w, pts, white)
+	switch ix.kind {
+	case denseGeneric:
+		return d.settledGeneric(b, w, f, white)
+	case denseAlterIgo:
+		return d.settledTogether(b, w, ix.legal(b, w, f), white)
 	}
+	pts := ix.legal(b, w, f)
 	op, next, dg := w, ix.openReg(true), uint64(1)
 	if white {
 		op, next, dg = b, ix.openReg(false), 2
@@ -324,7 +332,7 @@ func (wk *dworker) block(blk uint64) {
 			}
 			b, w, f, white, o := ix.stateOpen(r, i)
 			wk.handled++
-			if ix.legal(b, w, f) != 0 && d.settled(b, w, f, o, white) && d.join(i) {
+			if ix.legalFor(b, w, f, white) != 0 && d.settled(b, w, f, o, white) && d.join(i) {
 				wk.expand(b, w, f, white)
 			}
 		}
@@ -404,6 +412,9 @@ func (d *dsolver) report() {
 // seed adds the finished states whose margin is from lo to hi to the won
 // set and expands them.
 func (d *dsolver) seed(lo, hi int32) error {
+	if d.ix.kind == denseGeneric && d.ix.own == rules.OwnIllegal {
+		return d.seedFinished(lo, hi)
+	}
 	var next atomic.Int64
 	d.parallel(func(wk *dworker) bool {
 		r := int(next.Add(1) - 1)
@@ -973,7 +984,7 @@ func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(ui
 		seen[pos.Hash()] = true
 		b, w, f, _ := pos.Line()
 		white := pos.ToMove() == rules.White
-		pts := ix.legal(b, w, f)
+		pts := ix.legalFor(b, w, f, white)
 		next := rules.NoMove
 		for _, p := range order {
 			if pts>>p&1 == 0 {

@@ -52,12 +52,18 @@ const denseMaxPoints = 24
 
 // dindex is the dense index of one rule set.
 type dindex struct {
-	ln     bitline.Line
-	n      int
-	mask   uint64
-	ko     bool // KoCaptured: the regions with forbidden points exist
-	komi2  int32
-	kind   int // denseAlak or denseAlterIgo
+	ln    bitline.Line
+	n     int
+	mask  uint64
+	ko    bool // KoCaptured or KoSimple: the regions with forbidden points exist
+	komi2 int32
+	kind  int // denseAlak, denseAlterIgo or denseGeneric
+	// The rules of the generic family (dense_generic.go): ko=simple (only
+	// single points are ever forbidden), the own-liberty rule, area
+	// scoring (the captured points a finished state holds are territory).
+	simple bool
+	own    rules.OwnLiberty
+	area   bool
 	pow3   [denseMaxPoints + 1]uint64
 	total  uint64    // states
 	regs   []dregion // in index order: Black to move, then White to move
@@ -91,6 +97,7 @@ type dregion struct {
 const (
 	denseAlak     = iota // the mover's own chains stay, ko=captured|none, stones counted (alak)
 	denseAlterIgo        // every chain without a liberty goes, an unchanged board loses, no count (alterigo on a line)
+	denseGeneric         // the alak family's other history-free rules: own=illegal|removed, ko=simple, score=area (dense_generic.go)
 )
 
 // denseLoss is the successor "number" of a placement that leaves the board
@@ -110,7 +117,11 @@ func denseApplies(r rules.Rules) bool {
 // rules (own chains stay, ko=captured|none, stones counted, komi in half
 // points that keeps every margin within a byte) or the Alter Igo rules
 // (every chain without a liberty removed together, no ko, an unchanged
-// board loses, no count).
+// board loses, no count), or the other rules of the alak family whose
+// forbidden points are still the shapes captures leave, answered by the
+// generic moves of dense_generic.go: the own chain stays, is illegal or
+// is removed after the captures, ko=captured|none|simple, stones or area
+// counted.
 func denseKind(r rules.Rules) (int, bool) {
 	if r.Validate() != nil || !r.IsLine() || r.Movement != rules.Placement || r.Width > denseMaxPoints ||
 		r.Pass || r.Repetition < 2 {
@@ -123,6 +134,11 @@ func denseKind(r rules.Rules) (int, bool) {
 		return denseAlak, true
 	case r.Own == rules.OwnRemovedTogether && r.Ko == rules.KoNone && r.Scoring == rules.ScoreNone && r.UnchangedLoses:
 		return denseAlterIgo, true
+	case (r.Own == rules.OwnStays || r.Own == rules.OwnIllegal || r.Own == rules.OwnRemoved) &&
+		(r.Ko == rules.KoCaptured || r.Ko == rules.KoNone || r.Ko == rules.KoSimple) &&
+		(r.Scoring == rules.ScoreStones || r.Scoring == rules.ScoreArea) && !r.UnchangedLoses &&
+		r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127:
+		return denseGeneric, true
 	}
 	return 0, false
 }
@@ -139,7 +155,8 @@ func newDindex(r rules.Rules) *dindex {
 	n := r.Width
 	ln, _ := rules.Bitline(r)
 	kind, _ := denseKind(r)
-	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured, komi2: half(r.Komi), kind: kind}
+	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured || r.Ko == rules.KoSimple,
+		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea}
 	ix.pow3[0] = 1
 	for i := 1; i <= denseMaxPoints; i++ {
 		ix.pow3[i] = 3 * ix.pow3[i-1]
@@ -188,9 +205,15 @@ func newDindex(r rules.Rules) *dindex {
 		// m = 0: the single run [a, c]; a < m < c: the runs [a, m-1]
 		// and [m+1, c] around the stone m. Keys ascend, so of a
 		// descriptor and its mirror image the one with the smaller key
-		// comes first.
+		// comes first. Under simple ko only single points are forbidden.
 		for a := range n {
 			for c := a; c < n; c++ {
+				if ix.simple {
+					if c == a {
+						ix.addDescriptor(a, c, 0, side == 1)
+					}
+					continue
+				}
 				ix.addDescriptor(a, c, 0, side == 1)
 				for m := a + 1; m < c; m++ {
 					ix.addDescriptor(a, c, m, side == 1)
@@ -462,16 +485,32 @@ func (ix *dindex) stateOpen(reg *dregion, i uint64) (b, w, f uint64, white bool,
 	return b, w, 0, reg.white, o
 }
 
-// legal returns the points the player to move may place on; none means the
-// game is over.
+// legal returns the points the player to move may place on (under every
+// rule but own=illegal: see legalFor); none means the game is over.
 func (ix *dindex) legal(b, w, f uint64) uint64 { return ix.mask &^ (b | w | f) }
+
+// legalFor is legal with the player to move (White if white) known: under
+// own=illegal it leaves out the suicides.
+func (ix *dindex) legalFor(b, w, f uint64, white bool) uint64 {
+	if ix.kind == denseGeneric && ix.own == rules.OwnIllegal {
+		if white {
+			return ix.ln.Legal(w, b, f)
+		}
+		return ix.ln.Legal(b, w, f)
+	}
+	return ix.mask &^ (b | w | f)
+}
 
 // margin2 is the score of a finished state: Black's stones minus White's
 // minus komi, in half points (0 under the Alter Igo rules, which count
 // nothing).
 func (ix *dindex) margin2(b, w uint64) int32 {
-	if ix.kind != denseAlak {
+	switch {
+	case ix.kind == denseAlterIgo:
 		return 0
+	case ix.area:
+		tb, tw := ix.ln.Territory(b, w)
+		b, w = b|tb, w|tw
 	}
 	return 2*int32(bits.OnesCount64(b)-bits.OnesCount64(w)) - ix.komi2
 }
@@ -519,7 +558,10 @@ func (ix *dindex) add(o dopen, p int, d uint64) dopen {
 // white) places on p, an empty point that is not forbidden, on the board
 // (b, w) whose dopen is o.
 func (ix *dindex) child(b, w uint64, o dopen, white bool, p int) uint64 {
-	if ix.kind != denseAlak {
+	switch ix.kind {
+	case denseGeneric:
+		return ix.childGeneric(b, w, white, p)
+	case denseAlterIgo:
 		return ix.childTogether(b, w, white, p)
 	}
 	bit := uint64(1) << p
@@ -567,7 +609,10 @@ type dstate struct {
 // number (its mirror image's, where that is the number). The player to move
 // in each is the one who did not move in the state.
 func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
-	if ix.kind != denseAlak {
+	switch ix.kind {
+	case denseGeneric:
+		return ix.predsGeneric(b, w, f, white, out)
+	case denseAlterIgo:
 		return ix.predsTogether(b, w, white, out)
 	}
 	mover, op := b, w // the player who just moved, and the other
@@ -720,11 +765,14 @@ func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion, bool)) {
 			prevA = -1
 			continue
 		}
-		id := ix.key[side][(a*n+c)*n]
-		fn(&ix.regs[id>>1], id&1 != 0)
-		if prevA >= 0 && prevC+2 == a {
-			id := ix.key[side][(prevA*n+c)*n+a-1]
+		// Under simple ko only single points have regions.
+		if id := ix.key[side][(a*n+c)*n]; id >= 0 {
 			fn(&ix.regs[id>>1], id&1 != 0)
+		}
+		if prevA >= 0 && prevC+2 == a {
+			if id := ix.key[side][(prevA*n+c)*n+a-1]; id >= 0 {
+				fn(&ix.regs[id>>1], id&1 != 0)
+			}
 		}
 		prevA, prevC = a, c
 	}
@@ -783,9 +831,19 @@ func (ix *dindex) terminals(reg *dregion, lo, hi int32, fn func(s dstate)) {
 	if reg.stone == 0 {
 		low, high = uint(ix.n), uint(ix.n)
 	}
+	// Under area scoring the forbidden points, every empty point of a
+	// finished state, are the territory of the previous mover, whose
+	// stones (or an end) close them.
+	terr := int32(0)
+	if ix.area {
+		terr = 2 * int32(bits.OnesCount64(reg.f))
+		if !reg.white {
+			terr = -terr
+		}
+	}
 	for k := 0; k <= nf; k++ {
-		m := 2*int32(k+bits.OnesCount64(sb)-(nf-k)-bits.OnesCount64(sw)) - ix.komi2
-		if ix.kind != denseAlak {
+		m := 2*int32(k+bits.OnesCount64(sb)-(nf-k)-bits.OnesCount64(sw)) - ix.komi2 + terr
+		if ix.kind == denseAlterIgo {
 			m = 0
 		}
 		if m < lo || m > hi {

@@ -37,14 +37,16 @@ func (v denseVariant) rules(t testing.TB, n int) rules.Rules {
 }
 
 // denseVariants are the rule sets the dense solver handles: the alak
-// preset and the variants of the compact solver, and Alter Igo on a line
-// (with and without edge captures).
+// preset and the variants of the compact solver, Alter Igo on a line
+// (with and without edge captures), and the generic family's variants
+// (dense_generic_test.go).
 var denseVariants = func() []denseVariant {
 	var vs []denseVariant
 	for _, o := range compactVariants {
 		vs = append(vs, denseVariant{"alak", o})
 	}
-	return append(vs, denseVariant{"alterigo", nil}, denseVariant{"alterigo", []string{"edge", "off"}})
+	vs = append(vs, denseVariant{"alterigo", nil}, denseVariant{"alterigo", []string{"edge", "off"}})
+	return append(vs, denseGenericVariants...)
 }()
 
 // denseRules returns the alak rules on n points with the options opts.
@@ -117,8 +119,15 @@ func TestDenseIndexRoundTrip(t *testing.T) {
 							mover = w
 						}
 						fs := []uint64{0}
-						if r.Ko == rules.KoCaptured {
+						switch r.Ko {
+						case rules.KoCaptured:
 							fs = geo.forbidCandidates(ix.mask&^(b|w), mover, nil)
+						case rules.KoSimple: // single points only
+							for _, f := range geo.forbidCandidates(ix.mask&^(b|w), mover, nil) {
+								if bits.OnesCount64(f) == 1 {
+									fs = append(fs, f)
+								}
+							}
 						}
 						for _, f := range fs {
 							i, ok := ix.index(b, w, f, white)
@@ -171,6 +180,30 @@ func kernelPosition(t testing.TB, r rules.Rules, b, w, f uint64, white bool) rul
 	return pos
 }
 
+// simpleKoPosition returns the kernel's position of a state with a ko
+// point f under ko=simple: a diagram marks the stone just played by a
+// capital letter, which the kernel needs to see that retaking on f would
+// bring back the board before it; false when neither neighbour of f the
+// previous mover holds makes f the ko point.
+func simpleKoPosition(r rules.Rules, b, w, f uint64, white bool) (rules.Position, bool) {
+	side, mover, capital := rules.Black, w, byte('O')
+	if white {
+		side, mover, capital = rules.White, b, 'X'
+	}
+	for _, q := range []uint64{f >> 1, f << 1} {
+		if q&mover == 0 {
+			continue
+		}
+		d := []byte(diagram(r.Width, b, w, f))
+		d[bits.TrailingZeros64(q)] = capital
+		pos, err := rules.ParseDiagram(r, string(d), side)
+		if _, _, pf, _ := pos.Line(); err == nil && pf == f {
+			return pos, true
+		}
+	}
+	return rules.Position{}, false
+}
+
 // TestDenseMovesAgainstKernel: in every state of up to 7 points, the
 // legal points are the kernel's, the game is over exactly when the kernel
 // says so (with the kernel's margin), and each placement leads to the
@@ -186,8 +219,15 @@ func TestDenseMovesAgainstKernel(t *testing.T) {
 					side = rules.White
 				}
 				pos, err := rules.ParseDiagram(r, diagram(r.Width, b, w, f), side)
+				if r.Ko == rules.KoSimple && f != 0 {
+					var ok bool
+					if pos, ok = simpleKoPosition(r, b, w, f, white); !ok {
+						return // no placement leaves this ko point: not a position of these rules
+					}
+					err = nil
+				}
 				if err != nil {
-					if v.preset == "alterigo" {
+					if v.preset == "alterigo" || r.Own != rules.OwnStays {
 						return // a chain with no liberty: not a position of these rules
 					}
 					t.Fatal(err)
@@ -196,7 +236,7 @@ func TestDenseMovesAgainstKernel(t *testing.T) {
 				for _, m := range pos.LegalMoves(nil) {
 					want |= 1 << m.Point()
 				}
-				pts := ix.legal(b, w, f)
+				pts := ix.legalFor(b, w, f, white)
 				if pts != want || (pts == 0) != pos.Over() {
 					t.Fatalf("%d %v: %v: legal %b, kernel %b", n, v, pos, pts, want)
 				}
@@ -240,7 +280,7 @@ func densePredsAgree(t *testing.T, r rules.Rules) {
 	want := make([][]uint64, ix.total)
 	eachState(ix, func(i, b, w, f uint64, white bool) {
 		o := ix.open(b, w)
-		for pts := ix.legal(b, w, f); pts != 0; pts &= pts - 1 {
+		for pts := ix.legalFor(b, w, f, white); pts != 0; pts &= pts - 1 {
 			if c := ix.child(b, w, o, white, bits.TrailingZeros64(pts)); c != denseLoss {
 				want[c] = append(want[c], i)
 			}
@@ -292,7 +332,7 @@ func plainRetro(ix *dindex) []int32 {
 	over := make([]bool, ix.total)
 	losses := make([]int, ix.total)
 	eachState(ix, func(i, b, w, f uint64, white bool) {
-		pts := ix.legal(b, w, f)
+		pts := ix.legalFor(b, w, f, white)
 		if pts == 0 {
 			over[i], term[i] = true, ix.margin2(b, w)
 		}
@@ -382,6 +422,9 @@ func TestDenseAgainstPlainRetro(t *testing.T) {
 	for _, v := range denseVariants {
 		for n := 1; n <= maxN; n++ {
 			r := v.rules(t, n)
+			if g, _ := rules.NewGame(r); g.Over() {
+				continue // one point under own=illegal: nothing to solve
+			}
 			want := plainRetro(newDindex(r))
 			for _, jobs := range []int{1, 2} {
 				tab := denseTable(t, r, jobs)
@@ -449,6 +492,9 @@ func TestDenseAgainstCompact(t *testing.T) {
 		}
 		for n := 1; n <= 8; n++ {
 			r := v.rules(t, n)
+			if !newSearcher(context.Background(), r, Options{}).compactEligible() {
+				break // the generic family: against Solve in TestDenseGenericAgainstSolve
+			}
 			denseAgreesWithCompact(t, r, denseTable(t, r, 1))
 		}
 	}
@@ -546,10 +592,14 @@ func BenchmarkDenseAlak19Value(b *testing.B) { benchDense(b, "alak", 19, 2, fals
 func BenchmarkDenseAlterIgo13(b *testing.B)  { benchDense(b, "alterigo", 13, 1, true) }
 
 // TestDenseTerminals: the finished states terminals enumerates, margin by
-// margin, are every finished state of the index with that margin.
+// margin, are every finished state of the index with that margin (but
+// under own=illegal, where a scan finds them: TestDenseGenericFinished).
 func TestDenseTerminals(t *testing.T) {
 	for _, v := range denseVariants {
 		for n := 1; n <= 8; n++ {
+			if v.rules(t, n).Own == rules.OwnIllegal {
+				break
+			}
 			ix := newDindex(v.rules(t, n))
 			want := map[uint64]int32{}
 			eachState(ix, func(i, b, w, f uint64, white bool) {

@@ -24,11 +24,17 @@ func init() {
 
 const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only | --at-least V | --dense [--jobs J]] [MOVE ... | --position ROW --to-move x|o]
        alak solve --table [--rules R] --sizes A-B [--value-only | --dense [--jobs J]] [--OPTION VALUE ...]
+       alak solve --table --variants all|NAME=VALUE,... --sizes A-B [--jobs J] [--memory MB]
 Finds the game-theoretic value of the position after the moves (or of the
 --position diagram): Black's margin under perfect play, the outcome, every
 best move, a principal variation and the value of every legal move. Solved
 positions are kept in a table file under --table-dir (none: do not keep).
 --table prints a Markdown table of the start positions of a range of sizes.
+--variants makes it the rule lab's table: one column for the alak preset
+and one for each variant, the preset with one option changed (all: every
+such option that keeps a position's value free of the game's history),
+each cell the value and the best openings; the dense solver answers where
+it applies, the state graph (within --memory) elsewhere.
 --value-only gives the value, one best move and its line, but not the
 value of every move (tromp-taylor on lines then searches less).
 --at-least V only answers whether Black's margin is at least V, with the
@@ -105,6 +111,7 @@ func solveRun(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	table := fs.Bool("table", false, "print a Markdown table of the start positions of --sizes")
 	sizes := fs.String("sizes", "", "with --table: a range of sizes such as 1-11")
+	variants := fs.String("variants", "", "with --table: the rule lab: all, or alak options as NAME=VALUE separated by commas (edge=off,ko=none), one column each")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -144,9 +151,15 @@ func solveRun(e *env, args []string) int {
 	case *plan && *partsFile == "":
 		return fail(e, "solve", errors.New("--plan lists what a --parts file leaves open: give --split B and --parts FILE"))
 	}
+	if *variants != "" && !*table {
+		return fail(e, "solve", errors.New("--variants makes the rule lab's table: give --table --sizes A-B too"))
+	}
 	if *table {
 		if len(words) > 0 || positionGiven(fs) {
 			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
+		}
+		if *variants != "" {
+			return solveLabRun(ctx, e, r, *sizes, *variants, sf)
 		}
 		return solveTableRun(ctx, e, r, *sizes, sf)
 	}

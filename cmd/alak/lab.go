@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"alak/rules"
+	"alak/solve"
+)
+
+// labStat is what the rule lab's table records of one column.
+type labStat struct {
+	methods []string // the methods that answered, in the order they first did
+	seconds float64
+	stopped string // why the column stopped: the size and the error
+}
+
+// solveLabRun prints the rule lab's table (--table --variants, docs/rulelab.md):
+// a row a size, a column for the alak preset and one for each variant, each
+// cell the value of the empty line and its best openings; then a table of
+// the columns: their rules, the method that answered them and their
+// seconds. A column whose solve fails (the state graph outgrowing --memory)
+// says so at that size and is not tried at larger ones.
+func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec string, sf solveFlags) int {
+	if base.Preset != "alak" || len(base.Changed(false)) > 0 {
+		return fail(e, "solve", fmt.Errorf("--variants changes one option of the alak preset at a time: give no --rules but alak and no rule options (got %s)", strings.Join(append([]string{base.Preset}, base.Changed(false)...), " ")))
+	}
+	if *sf.dense || *sf.valueOnly {
+		return fail(e, "solve", errors.New("--variants picks the solver of each column itself and gives every value and best opening: not with --dense or --value-only"))
+	}
+	if sizes == "" {
+		return fail(e, "solve", errors.New("--table needs --sizes, such as --sizes 1-11"))
+	}
+	lo, hi, err := solveRange(sizes)
+	if err != nil {
+		return fail(e, "solve", err)
+	}
+	if hi > 24 {
+		return fail(e, "solve", fmt.Errorf("--sizes %q: the rule lab takes lines of up to 24 points (the dense solver's limit)", sizes))
+	}
+	vs, err := solve.ParseVariants(spec)
+	if err != nil {
+		return fail(e, "solve", fmt.Errorf("--variants: %w", err))
+	}
+	cols := append([]solve.Variant{{}}, vs...)
+	head, align := "| size |", "|---:|"
+	for _, v := range cols {
+		head += " " + v.String() + " |"
+		align += ":---|"
+	}
+	fmt.Fprintln(e.stdout, head+" seconds |")
+	fmt.Fprintln(e.stdout, align+"---:|")
+	stats := make([]labStat, len(cols))
+	for n := lo; n <= hi; n++ {
+		row := fmt.Sprintf("| %d |", n)
+		var rowSecs float64
+		for k, v := range cols {
+			st := &stats[k]
+			if st.stopped != "" {
+				row += " – |"
+				continue
+			}
+			r, err := v.Rules(n)
+			if err != nil {
+				return fail(e, "solve", err)
+			}
+			d := solve.DenseOptions{Jobs: *sf.jobs, Progress: denseProgress(e)}
+			if sf.memorySet {
+				d.MemoryMB = *sf.memory
+			}
+			o := solve.Options{MemoryMB: *sf.memory, MaxNodes: *sf.maxNodes, Progress: solveProgress(e)}
+			start := time.Now()
+			res, method, serr := solve.SolveLab(ctx, r, d, o)
+			secs := time.Since(start).Seconds()
+			if e.terminal {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
+			if serr != nil && ctx.Err() != nil {
+				fmt.Fprintf(e.stderr, "alak solve: interrupted at size %d, %s: the rows above are proved\n", n, v)
+				return exitInterrupted
+			}
+			rowSecs += secs
+			st.seconds += secs
+			if method != "" && !slices.Contains(st.methods, method) {
+				st.methods = append(st.methods, method)
+			}
+			if serr != nil {
+				st.stopped = fmt.Sprintf("at %d points: %v", n, serr)
+				row += " not solved |"
+				continue
+			}
+			row += " " + labCell(r, res) + " |"
+		}
+		fmt.Fprintf(e.stdout, "%s %.2f |\n", row, rowSecs)
+	}
+	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(e.stdout, "| column | rules | method | seconds | not solved |")
+	fmt.Fprintln(e.stdout, "|:---|:---|:---|---:|:---|")
+	for k, v := range cols {
+		r, _ := v.Rules(lo)
+		rs := strings.Join(append([]string{r.Preset}, r.Changed(false)...), " ")
+		names := make([]string, len(stats[k].methods))
+		for i, m := range stats[k].methods {
+			names[i] = labMethodName(m)
+		}
+		stop := stats[k].stopped
+		if stop == "" {
+			stop = "–"
+		}
+		fmt.Fprintf(e.stdout, "| %s | %s | %s | %.2f | %s |\n", v, rs, strings.Join(names, ", "), stats[k].seconds, stop)
+	}
+	return 0
+}
+
+// labCell writes a cell of the rule lab's table: the value, then the best
+// openings in parentheses ("all" when every opening keeps the value).
+func labCell(r rules.Rules, res solve.Result) string {
+	best := strings.Join(solveMoveList(r, res.Best), " ")
+	switch {
+	case len(res.Best) == 0:
+		best = "no move"
+	case len(res.Best) == len(res.Moves):
+		best = "all"
+	}
+	return fmt.Sprintf("%s (%s)", solveNum(res.Value), best)
+}
+
+// labMethodName names a method of solve.SolveLab as docs/solver.md does.
+func labMethodName(m string) string {
+	switch m {
+	case solve.LabDense:
+		return "1b (dense)"
+	case solve.LabGraph:
+		return "1 (state graph)"
+	}
+	return m
+}

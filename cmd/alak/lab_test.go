@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"alak/rules"
+	"alak/solve"
+)
+
+// TestSolveLabTable: the rule lab's table on 1 to 6 points. Its header
+// names the preset and every variant; the alak column is docs/results.md's
+// alak table (1, -1, 1, -2, 1, 0 and the same best openings); every other
+// cell is solve.Solve's value and best openings for that variant; the
+// column table names the method of each (the state graph only for
+// own=together).
+func TestSolveLabTable(t *testing.T) {
+	out, errOut, code := solveSession(t, "solve", "--table", "--variants", "all", "--sizes", "1-6", "--jobs", "2")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	cols := append([]solve.Variant{{}}, solve.LabVariants()...)
+	head := "| size |"
+	for _, v := range cols {
+		head += " " + v.String() + " |"
+	}
+	if len(lines) != 2+6+1+2+len(cols) || lines[0] != head+" seconds |" || lines[1] != "|---:|"+strings.Repeat(":---|", len(cols))+"---:|" {
+		t.Fatalf("table:\n%s", out)
+	}
+	results := []string{"1 (all)", "-1 (all)", "1 (2)", "-2 (all)", "1 (2 3 4)", "0 (all)"} // docs/results.md, alak
+	for n := 1; n <= 6; n++ {
+		cells := strings.Split(strings.Trim(lines[1+n], "| "), " | ")
+		if len(cells) != len(cols)+2 || cells[0] != fmt.Sprint(n) {
+			t.Fatalf("row %d: %q", n, lines[1+n])
+		}
+		if cells[1] != results[n-1] {
+			t.Errorf("alak %d: %q, docs/results.md has %q", n, cells[1], results[n-1])
+		}
+		for k, v := range cols {
+			r, err := v.Rules(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := rules.NewGame(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := solve.Solve(context.Background(), g, solve.Options{MemoryMB: 256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := labCell(r, res); cells[1+k] != want {
+				t.Errorf("%v %d: %q, Solve gives %q", v, n, cells[1+k], want)
+			}
+		}
+	}
+	if lines[8] != "" || !strings.HasPrefix(lines[9], "| column | rules | method | seconds | not solved |") {
+		t.Errorf("no column table after the rows:\n%s", out)
+	}
+	for k, v := range cols {
+		line := lines[len(lines)-len(cols)+k]
+		method := "1b (dense) |" // (own=illegal on 1 point: over at once, given by Solve)
+		if v.String() == "own=together" {
+			method = "| 1 (state graph) |"
+		}
+		if !strings.HasPrefix(line, "| "+v.String()+" | alak") || !strings.Contains(line, method) || !strings.HasSuffix(line, "| – |") {
+			t.Errorf("column %v: %q, want its rules and %s", v, line, method)
+		}
+	}
+}
+
+// TestSolveLabMemory: a column whose state graph outgrows --memory says
+// "not solved" at that size, is not tried at larger ones, and the column
+// table says why; the other columns go on.
+func TestSolveLabMemory(t *testing.T) {
+	out, errOut, code := solveSession(t, "solve", "--table", "--variants", "own=together,ko=none", "--sizes", "8-9", "--memory", "1")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 10 || !strings.HasPrefix(lines[2], "| 8 | 0 (all) | not solved | ") || !strings.HasPrefix(lines[3], "| 9 | 0 (all) | – | ") {
+		t.Fatalf("table:\n%s", out)
+	}
+	if !strings.HasPrefix(lines[8], "| own=together |") || !strings.Contains(lines[8], "at 8 points") || !strings.Contains(lines[8], "memory") {
+		t.Errorf("column table: %q", lines[8])
+	}
+}
+
+// TestSolveLabRefused: inputs the rule lab refuses, each with a sentence
+// saying why (exit status 2).
+func TestSolveLabRefused(t *testing.T) {
+	table := []string{"solve", "--table", "--sizes", "1-3", "--variants"}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"superko", append(table, "ko=superko"), "ko=superko: under these rules a position's value depends on the game's history"},
+		{"passing", append(table, "pass=on"), "count of passes"},
+		{"prisoners", append(table, "all,score=territory"), "prisoners"},
+		{"no repetition rule", append(table, "repetition=off"), "need not end"},
+		{"the preset's value", append(table, "edge=on"), "the alak preset's own value"},
+		{"no effect", append(table, "unchanged=on"), "no effect"},
+		{"twice", append(table, "all,own=illegal"), "listed twice"},
+		{"not an option", append(table, "edge"), "NAME=VALUE"},
+		{"without --table", []string{"solve", "--variants", "all"}, "--table"},
+		{"another preset", []string{"solve", "--rules", "traditional", "--table", "--sizes", "1-3", "--variants", "all"}, "the alak preset"},
+		{"a rule option", []string{"solve", "--edge", "off", "--table", "--sizes", "1-3", "--variants", "all"}, "no rule options"},
+		{"with --dense", []string{"solve", "--dense", "--table", "--sizes", "1-3", "--variants", "all"}, "not with --dense"},
+		{"too long", []string{"solve", "--table", "--sizes", "1-30", "--variants", "all"}, "24 points"},
+		{"no sizes", []string{"solve", "--table", "--variants", "all"}, "--sizes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := solveSession(t, c.args...)
+			if code != 2 || !strings.Contains(errOut, c.want) || out != "" {
+				t.Errorf("status %d, stdout %q, stderr %q; want status 2 and %q", code, out, errOut, c.want)
+			}
+		})
+	}
+}
