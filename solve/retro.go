@@ -110,7 +110,7 @@ func (s *searcher) enumerate(root rules.Position, budget int) (*retro, error) {
 // add returns the node of pos, adding it if it is new, and whether pos is
 // the mirror image of the node's canonical form.
 func (g *retro) add(pos rules.Position) (int32, bool) {
-	k := g.s.keys(pos)
+	k := g.nodeKeys(pos)
 	id, found := g.index.insert(k.tt, int32(len(g.pos)))
 	if !found {
 		g.pos = append(g.pos, pos)
@@ -119,6 +119,23 @@ func (g *retro) add(pos rules.Position) (int32, bool) {
 		g.mir = append(g.mir, k.mirrored)
 	}
 	return id, k.mirrored
+}
+
+// finishedKey marks the key of a finished position. Under Alter Igo a
+// placement that leaves the board unchanged ends the game (the mover
+// loses), so the finished position has the board, forbidden points and
+// player to move of a live one; keyed alike, whichever the enumeration met
+// first stood for both, and live positions took wrong values (28 of the 276
+// nodes from the empty line of 6 points).
+const finishedKey = 1 << 62
+
+// nodeKeys is the searcher's keys of pos, a finished position keyed apart.
+func (g *retro) nodeKeys(pos rules.Position) nodeKeys {
+	k := g.s.keys(pos)
+	if pos.Over() {
+		k.tt.x |= finishedKey
+	}
+	return k
 }
 
 // solve computes the value of every node (attract).
@@ -233,7 +250,7 @@ func (g *retro) valueOf(pos rules.Position) (int32, bool) {
 	if g.compact != nil {
 		return g.compact.valueOf(pos)
 	}
-	id, ok := g.index.get(g.s.key(pos))
+	id, ok := g.index.get(g.nodeKeys(pos).tt)
 	if !ok {
 		return 0, false
 	}
