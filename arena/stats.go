@@ -1,6 +1,10 @@
 package arena
 
-import "math"
+import (
+	"math"
+
+	"alak/player"
+)
 
 // z95 is the normal quantile of a two-sided 95% interval.
 const z95 = 1.959963984540054
@@ -23,6 +27,9 @@ func Summarize(players [2]string, games []Game) Result {
 			res.Draws++
 		}
 		points += g.P1Score
+		for k := range res.Reports {
+			res.Reports[k] = res.Reports[k].Add(g.Reports[k])
+		}
 	}
 	if res.Games == 0 {
 		return res

@@ -2,6 +2,8 @@ package player
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -11,16 +13,23 @@ import (
 
 // Perfect plays a best move of the exact solver (package solve): a move
 // that keeps the game-theoretic value of the position, Black's margin under
-// perfect play, chosen at random among the best with the seeded source.
-// Where the solve does not finish within the budget (time, nodes or
-// memory), or the board is a grid (the solver handles lines), it plays the
-// alpha-beta player's move instead with the time that is left.
+// perfect play. Among the moves of that value it chooses by depth
+// (solve.Depths): in a lost position the move whose loss comes latest when
+// the winner hurries and the loser resists, in a won position the quickest
+// win, and in a drawn position the drawing move that leaves the opponent
+// the most losing replies; remaining ties at random with the seeded
+// source. Where the solve does not finish within the budget (time, nodes
+// or memory), or the board is a grid of more than 64 points, it plays the
+// alpha-beta player's move instead with the time that is left. It never
+// does so silently: Report counts the moves by how they were made, and the
+// arena and `alak match` print it.
 //
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
-// solver gets up to 80% of it), nodes=N (the solver's node limit),
-// mem=MB (the solver's transposition table, default 64), table=DIR (answer
-// from and add to the solver's table file of the rules in DIR, see
-// solve.LoadTable; "default" is solve.DefaultDir()).
+// solver gets up to 80% of it, the choice among the best moves up to 95%),
+// nodes=N (the solver's node limit), mem=MB (the solver's transposition
+// table and the depth pass's graph, default 64), table=DIR (answer from and
+// add to the solver's table file of the rules in DIR, see solve.LoadTable;
+// "default" is solve.DefaultDir()).
 type Perfect struct {
 	spec     string
 	movetime time.Duration
@@ -33,7 +42,21 @@ type Perfect struct {
 
 	solved   bool // the last move came from a complete solve
 	fallback *AlphaBeta
+	report   Report
 }
+
+// Kinds of moves in the perfect player's Report.
+const (
+	// PerfectExact is a move of the best value chosen as the spec says.
+	PerfectExact = "exact"
+	// PerfectUntied prefixes a move of the best value chosen at random
+	// among the best because the depths or the replies could not be
+	// computed; the reason follows.
+	PerfectUntied = "exact, tie broken at random"
+	// PerfectFallback prefixes a move of the alpha-beta fallback; the
+	// reason follows.
+	PerfectFallback = "alpha-beta fallback"
+)
 
 func newPerfectSpec(args string, seed uint64) (Player, error) {
 	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table")
@@ -72,6 +95,11 @@ func (p *Perfect) Close() error { return nil }
 // than from the alpha-beta fallback).
 func (p *Perfect) Solved() bool { return p.solved }
 
+// Report counts the player's moves since it was made: exact, exact with a
+// tie broken at random (and why), or from the alpha-beta fallback (and
+// why).
+func (p *Perfect) Report() Report { return p.report.Add(Report{}) }
+
 // Move returns a best move of the solver, or the fallback's move.
 func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	if err := ctx.Err(); err != nil {
@@ -83,14 +111,30 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		return rules.NoMove, ErrNoMove
 	}
 	start := time.Now()
+	why := "more than 64 points"
 	if g.Rules().Points() <= 64 {
-		if m, ok, err := p.solve(ctx, g); err != nil {
-			return rules.NoMove, err
-		} else if ok {
+		res, err := p.solve(ctx, g)
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err == nil {
 			p.solved = true
+			m, kind := p.choose(ctx, g, res, start)
+			if ctx.Err() != nil {
+				return rules.NoMove, ctx.Err()
+			}
+			p.report.add(kind)
 			return m, nil
 		}
+		if errors.Is(err, errTable) {
+			return rules.NoMove, err
+		}
+		why = reason(err)
+		if repeats(g) {
+			why += " (repetitions in the history)"
+		}
 	}
+	p.report.add(PerfectFallback + ": " + why)
 	if p.fallback == nil {
 		p.fallback = NewAlphaBeta("alphabeta", 0, 0, 0, p.seed)
 	}
@@ -98,26 +142,140 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	return p.fallback.Move(ctx, g)
 }
 
-// solve runs the solver within 80% of the move time; ok is false when it
-// did not finish.
-func (p *Perfect) solve(ctx context.Context, g *rules.Game) (rules.Move, bool, error) {
+// errTable marks an error reading the table, which ends the game rather
+// than falling back.
+var errTable = errors.New("perfect: the table")
+
+// solve runs the solver within 80% of the move time; it returns the error
+// that kept it from a complete result.
+func (p *Perfect) solve(ctx context.Context, g *rules.Game) (solve.Result, error) {
 	if p.tableDir != "" && (p.table == nil || p.table.Rules().String() != g.Rules().String()) {
 		t, err := solve.LoadTable(p.tableDir, g.Rules())
 		if err != nil {
-			return rules.NoMove, false, err
+			return solve.Result{}, fmt.Errorf("%w: %w", errTable, err)
 		}
 		p.table = t
 	}
 	sctx, cancel := context.WithTimeout(ctx, p.movetime*4/5)
 	defer cancel()
 	res, err := solve.Solve(sctx, g, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB, Table: p.table})
-	if err != nil || !res.Complete || len(res.Best) == 0 {
-		if ctx.Err() != nil {
-			return rules.NoMove, false, ctx.Err()
-		}
-		// Out of time, nodes or memory, or rules the solver cannot settle:
-		// the fallback plays.
-		return rules.NoMove, false, nil
+	switch {
+	case err != nil:
+		return res, err
+	case !res.Complete || len(res.Best) == 0:
+		return res, errors.New("the solve found no best move")
 	}
-	return res.Best[p.rng.n(len(res.Best))], true, nil
+	return res, nil
+}
+
+// choose picks among the best moves of res (see Perfect) within 95% of the
+// move time from start, and says how it chose (a Report kind).
+func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, start time.Time) (rules.Move, string) {
+	best := res.Best
+	if len(best) == 1 {
+		return best[0], PerfectExact
+	}
+	dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*19/20))
+	defer cancel()
+	mover := g.Position().ToMove()
+	outcome := solve.Sign(sideSign(mover) * res.Value) // 1 won, -1 lost, 0 drawn
+	var score func(m rules.Move) int                   // higher is better
+	if outcome == 0 && p.table != nil {
+		// Drawn, with a table: each best move's replies from the table.
+		losing := map[rules.Move]int{}
+		for _, m := range best {
+			n, err := p.losingReplies(dctx, g, m, mover)
+			if err != nil {
+				return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
+			}
+			losing[m] = n
+		}
+		score = func(m rules.Move) int { return losing[m] }
+	} else {
+		ds, err := solve.Depths(dctx, g, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
+		if err != nil {
+			return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
+		}
+		for _, m := range best {
+			if d, ok := ds[m]; !ok || d.Value != res.Moves[m] {
+				// The two solvers disagree: a bug, not a budget. Say so.
+				return best[p.rng.n(len(best))], PerfectUntied + ": depths disagree with the solve"
+			}
+		}
+		switch outcome {
+		case 1:
+			score = func(m rules.Move) int { return -ds[m].Plies }
+		case -1:
+			score = func(m rules.Move) int { return ds[m].Plies }
+		default:
+			score = func(m rules.Move) int { return ds[m].Losing }
+		}
+	}
+	var top []rules.Move
+	for _, m := range best {
+		switch {
+		case len(top) == 0 || score(m) > score(top[0]):
+			top = append(top[:0], m)
+		case score(m) == score(top[0]):
+			top = append(top, m)
+		}
+	}
+	return top[p.rng.n(len(top))], PerfectExact
+}
+
+// losingReplies counts the replies to m whose value is worse than a draw
+// for the player who makes them (the mover of g wins after them).
+func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move, mover rules.Color) (int, error) {
+	h := g.Clone()
+	if err := h.Play(m); err != nil {
+		return 0, err
+	}
+	if h.Over() {
+		return 0, nil
+	}
+	res, err := solve.Solve(ctx, h, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB, Table: p.table})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, v := range res.Moves {
+		if solve.Sign(sideSign(mover)*v) > 0 {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// reason says in a few words why the solver could not answer.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "out of time"
+	case errors.Is(err, solve.ErrNodeLimit):
+		return "node limit"
+	case errors.Is(err, solve.ErrMemory):
+		return "memory limit"
+	case errors.Is(err, solve.ErrNoDepth):
+		return "no depths for these rules"
+	case errors.Is(err, solve.ErrUnsupported):
+		return "rules the solver does not take"
+	case errors.Is(err, solve.ErrEndless):
+		return "endless game"
+	}
+	return err.Error()
+}
+
+// repeats reports whether a position of the game occurred more than once:
+// the solver's values then depend on the history, and no table answers
+// them.
+func repeats(g *rules.Game) bool {
+	seen := map[uint64]bool{}
+	for i := 0; i <= g.Len(); i++ {
+		h := g.PositionAt(i).Hash()
+		if seen[h] {
+			return true
+		}
+		seen[h] = true
+	}
+	return false
 }
