@@ -1,10 +1,6 @@
 package arena
 
-import (
-	"math"
-
-	"alak/player"
-)
+import "math"
 
 // z95 is the normal quantile of a two-sided 95% interval.
 const z95 = 1.959963984540054

@@ -26,8 +26,9 @@ type MoveDepth struct {
 }
 
 // ErrNoDepth is wrapped by Depths for rules whose values are not those of
-// a state graph (passes, prisoners, superko, no repetition rule).
-var ErrNoDepth = fmt.Errorf("depths are computed for rules whose value is a property of the position (a repetition rule, no passes, no prisoners, no superko): %w", ErrUnsupported)
+// a state graph (passes, prisoners, superko, no repetition rule) and for
+// Alter Igo's rule that a placement changing nothing loses.
+var ErrNoDepth = fmt.Errorf("depths are computed for rules whose value is a property of the position (a repetition rule, no passes, no prisoners, no superko) and whose finished positions the state graph keys apart (not unchanged-loses): %w", ErrUnsupported)
 
 // Depths returns, for every legal move of the game's position, its value,
 // its depth to the end under best play and the number of losing replies
@@ -52,7 +53,11 @@ func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]Mov
 	}
 	s.graph = r.Repetition > 0 && r.Ko != rules.KoPositional && r.Ko != rules.KoSituational
 	s.prisoner = r.Scoring == rules.ScoreTerritory || r.Scoring == rules.ScoreAreaPrisoners
-	if !s.retroEligible() {
+	if !s.retroEligible() || r.UnchangedLoses {
+		// UnchangedLoses: retro.go keys the finished position after a
+		// placement that changes nothing like the live one with the same
+		// board (docs/solver.md, "What the Alter Igo checks found in
+		// method 1"), so its graph is not the game's.
 		return nil, fmt.Errorf("depths %s: %w", r, ErrNoDepth)
 	}
 	out := map[rules.Move]MoveDepth{}
@@ -69,7 +74,8 @@ func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]Mov
 		return nil, fmt.Errorf("depths: %w", err)
 	}
 	h := gr.unfold()
-	value := h.solve(s.usedUp(gr, hist))
+	used := s.usedUp(gr, hist)
+	value := h.solve(used)
 	plies := h.depths(value)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -93,8 +99,8 @@ func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]Mov
 	// which can use up one more position (that one) than hist does.
 	for _, m := range pos.LegalMoves(nil) {
 		c, _ := pos.Play(m)
-		if c.Over() {
-			continue
+		if u, _ := gr.node(c); c.Over() || slices.Contains(used, u) {
+			continue // the game ends with the move (a used-up position: a repetition draw)
 		}
 		vals := h.solve(s.usedUp(gr, append(hist, c)))
 		d := out[m]
