@@ -40,7 +40,8 @@ type Perfect struct {
 	rng      fastRand
 	seed     uint64
 
-	solved   bool // the last move came from a complete solve
+	solved   bool         // the last move came from a complete solve
+	graph    *solve.Graph // the state graph made for an earlier move, if any
 	fallback *AlphaBeta
 	report   Report
 }
@@ -111,6 +112,19 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		return rules.NoMove, ErrNoMove
 	}
 	start := time.Now()
+	if p.graph != nil && p.graph.Contains(g.Position()) {
+		// The graph of an earlier move holds the position: its values
+		// are exact under any history, so no solve is needed.
+		ds, err := p.graph.Depths(ctx, g)
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err == nil {
+			p.solved = true
+			p.report.add(PerfectExact)
+			return p.best(g, ds), nil
+		}
+	}
 	why := "more than 64 points"
 	if g.Rules().Points() <= 64 {
 		res, err := p.solve(ctx, g)
@@ -178,9 +192,7 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 	dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*19/20))
 	defer cancel()
 	mover := g.Position().ToMove()
-	outcome := solve.Sign(sideSign(mover) * res.Value) // 1 won, -1 lost, 0 drawn
-	var score func(m rules.Move) int                   // higher is better
-	if outcome == 0 && p.table != nil {
+	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil {
 		// Drawn, with a table: each best move's replies from the table.
 		losing := map[rules.Move]int{}
 		for _, m := range best {
@@ -190,29 +202,64 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 			}
 			losing[m] = n
 		}
-		score = func(m rules.Move) int { return losing[m] }
-	} else {
-		ds, err := solve.Depths(dctx, g, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
-		if err != nil {
-			return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
-		}
-		for _, m := range best {
-			if d, ok := ds[m]; !ok || d.Value != res.Moves[m] {
-				// The two solvers disagree: a bug, not a budget. Say so.
-				return best[p.rng.n(len(best))], PerfectUntied + ": depths disagree with the solve"
-			}
-		}
-		switch outcome {
-		case 1:
-			score = func(m rules.Move) int { return -ds[m].Plies }
-		case -1:
-			score = func(m rules.Move) int { return ds[m].Plies }
-		default:
-			score = func(m rules.Move) int { return ds[m].Losing }
+		return p.pick(best, func(m rules.Move) int { return losing[m] }), PerfectExact
+	}
+	ds, err := p.depths(dctx, g)
+	if err != nil {
+		return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
+	}
+	for _, m := range best {
+		if d, ok := ds[m]; !ok || d.Value != res.Moves[m] {
+			// The two solvers disagree: a bug, not a budget. Say so.
+			return best[p.rng.n(len(best))], PerfectUntied + ": depths disagree with the solve"
 		}
 	}
+	return p.best(g, ds), PerfectExact
+}
+
+// depths answers from the player's graph when it holds the position, else
+// makes the graph of the positions reachable from the position and keeps
+// it for the rest of the game.
+func (p *Perfect) depths(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
+	if p.graph == nil || !p.graph.Contains(g.Position()) {
+		gr, err := solve.NewGraph(ctx, g.Rules(), g.Position(), solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
+		if err != nil {
+			return nil, err
+		}
+		p.graph = gr
+	}
+	return p.graph.Depths(ctx, g)
+}
+
+// best returns the move the spec asks for among the moves of ds: the best
+// value for the mover, then the quickest win, the slowest loss, or the
+// draw with the most losing replies; ties at random.
+func (p *Perfect) best(g *rules.Game, ds map[rules.Move]solve.MoveDepth) rules.Move {
+	sign := sideSign(g.Position().ToMove())
+	var best []rules.Move
+	bestV := math.Inf(-1)
+	for _, m := range g.LegalMoves(nil) {
+		switch v := sign * ds[m].Value; {
+		case v > bestV:
+			best, bestV = append(best[:0], m), v
+		case v == bestV:
+			best = append(best, m)
+		}
+	}
+	switch {
+	case bestV > 0:
+		return p.pick(best, func(m rules.Move) int { return -ds[m].Plies })
+	case bestV < 0:
+		return p.pick(best, func(m rules.Move) int { return ds[m].Plies })
+	}
+	return p.pick(best, func(m rules.Move) int { return ds[m].Losing })
+}
+
+// pick returns a move of moves with the highest score, at random among
+// equals.
+func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Move {
 	var top []rules.Move
-	for _, m := range best {
+	for _, m := range moves {
 		switch {
 		case len(top) == 0 || score(m) > score(top[0]):
 			top = append(top[:0], m)
@@ -220,7 +267,7 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 			top = append(top, m)
 		}
 	}
-	return top[p.rng.n(len(top))], PerfectExact
+	return top[p.rng.n(len(top))]
 }
 
 // losingReplies counts the replies to m whose value is worse than a draw

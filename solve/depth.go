@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -38,9 +39,31 @@ var ErrNoDepth = fmt.Errorf("depths are computed for rules whose value is a prop
 // opt.MemoryMB (about 700 bytes a position) and opt.MaxNodes, and returns
 // the error (wrapped) when cut off by them or by ctx. It answers for the
 // rules of method 1 (ErrNoDepth otherwise); it does not read or fill a
-// table.
+// table. NewGraph and Graph.Depths answer many positions of one game.
 func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]MoveDepth, error) {
-	r := g.Rules()
+	gr, err := NewGraph(ctx, g.Rules(), g.Position(), opt)
+	if err != nil {
+		return nil, err
+	}
+	return gr.Depths(ctx, g)
+}
+
+// Graph is the state graph of the positions reachable from a start, with
+// the values and depths of its last Depths call, kept to answer Depths for
+// the positions of a game that passes through the start. Not safe for
+// concurrent use.
+type Graph struct {
+	s     *searcher
+	g     *retro
+	h     *unfolded
+	used  []int32 // the blocked nodes of value and depth
+	value []int16
+	depth []int32
+}
+
+// NewGraph enumerates the positions reachable from start under r (see
+// Depths for the limits and the rules taken).
+func NewGraph(ctx context.Context, r rules.Rules, start rules.Position, opt Options) (*Graph, error) {
 	if r.Points() > 64 {
 		return nil, fmt.Errorf("depths %s: %d points, more than 64: %w", r.SizeString(), r.Points(), ErrUnsupported)
 	}
@@ -60,32 +83,70 @@ func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]Mov
 		// method 1"), so its graph is not the game's.
 		return nil, fmt.Errorf("depths %s: %w", r, ErrNoDepth)
 	}
+	gr, err := s.enumerate(start, s.memoryMB<<20/(retroBytes+unfoldedBytes+depthBytes))
+	if err != nil {
+		return nil, fmt.Errorf("depths: %w", err)
+	}
+	return &Graph{s: s, g: gr, h: gr.unfold()}, nil
+}
+
+// Len returns the number of positions in the graph (one of each mirror
+// pair).
+func (gr *Graph) Len() int { return len(gr.g.pos) }
+
+// Contains reports whether pos is in the graph.
+func (gr *Graph) Contains(pos rules.Position) bool {
+	_, ok := gr.g.node(pos)
+	return ok
+}
+
+// ErrNotInGraph is returned by Graph.Depths for a position the graph does
+// not hold (not reachable from its start).
+var ErrNotInGraph = errors.New("the position is not reachable from the graph's start")
+
+// solve sets the values and depths for the blocked nodes used.
+func (gr *Graph) solve(used []int32) []int16 {
+	if gr.value == nil || !slices.Equal(used, gr.used) {
+		gr.value = gr.h.solve(used)
+		gr.depth = gr.h.depths(gr.value)
+		gr.used = used
+	}
+	return gr.value
+}
+
+// Depths is Depths for a game whose position is in the graph, under the
+// game's rules (those of NewGraph). Values are recomputed (one attractor
+// pass over the graph) only when the positions the history used up
+// change.
+func (gr *Graph) Depths(ctx context.Context, g *rules.Game) (map[rules.Move]MoveDepth, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if g.Rules().String() != gr.s.r.String() {
+		return nil, fmt.Errorf("depths: a graph of %s asked about %s: %w", gr.s.r, g.Rules(), ErrUnsupported)
+	}
 	out := map[rules.Move]MoveDepth{}
 	pos := g.Position()
 	if pos.Over() {
 		return out, nil
 	}
+	if !gr.Contains(pos) {
+		return nil, ErrNotInGraph
+	}
+	s := gr.s
 	hist := make([]rules.Position, 0, g.Len()+2)
 	for i := 0; i <= g.Len(); i++ {
 		hist = append(hist, g.PositionAt(i))
 	}
-	gr, err := s.enumerate(pos, s.memoryMB<<20/(retroBytes+unfoldedBytes+depthBytes))
-	if err != nil {
-		return nil, fmt.Errorf("depths: %w", err)
-	}
-	h := gr.unfold()
-	used := s.usedUp(gr, hist)
-	value := h.solve(used)
-	plies := h.depths(value)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	used := s.usedUp(gr.g, hist)
+	value := gr.solve(used)
+	plies := gr.depth
 	for _, m := range pos.LegalMoves(nil) {
 		c, err := pos.Play(m)
 		if err != nil {
 			return nil, fmt.Errorf("depths: the kernel refused its own legal move %v: %w", m, err)
 		}
-		u, ok := gr.node(c)
+		u, ok := gr.g.node(c)
 		if !ok {
 			return nil, fmt.Errorf("depths: move %v leads out of the graph", m)
 		}
@@ -99,17 +160,17 @@ func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]Mov
 	// which can use up one more position (that one) than hist does.
 	for _, m := range pos.LegalMoves(nil) {
 		c, _ := pos.Play(m)
-		if u, _ := gr.node(c); c.Over() || slices.Contains(used, u) {
+		if u, _ := gr.g.node(c); c.Over() || slices.Contains(used, u) {
 			continue // the game ends with the move (a used-up position: a repetition draw)
 		}
-		vals := h.solve(s.usedUp(gr, append(hist, c)))
+		vals := gr.solve(s.usedUp(gr.g, append(hist, c)))
 		d := out[m]
 		for _, rm := range c.LegalMoves(nil) {
 			gc, err := c.Play(rm)
 			if err != nil {
 				return nil, fmt.Errorf("depths: the kernel refused its own legal move %v: %w", rm, err)
 			}
-			u, ok := gr.node(gc)
+			u, ok := gr.g.node(gc)
 			if !ok {
 				return nil, fmt.Errorf("depths: reply %v leads out of the graph", rm)
 			}
@@ -119,7 +180,7 @@ func Depths(ctx context.Context, g *rules.Game, opt Options) (map[rules.Move]Mov
 		}
 		out[m] = d
 	}
-	return out, nil
+	return out, ctx.Err()
 }
 
 // depthBytes is the cost of one position of the unfolded graph in the
