@@ -126,6 +126,25 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		}
 	}
 	why := "more than 64 points"
+	if repeats(g) && g.Rules().Points() <= 64 {
+		// The history has repeated a position: no table answers, and the
+		// solve would enumerate the graph anyway (solve/history.go). Make
+		// it here, once, and keep it.
+		dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*4/5))
+		ds, err := p.depths(dctx, g)
+		cancel()
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err == nil {
+			p.solved = true
+			p.report.add(PerfectExact)
+			return p.best(g, ds), nil
+		}
+		if !errors.Is(err, solve.ErrNoDepth) {
+			return p.fallBack(ctx, g, start, reason(err)+" (repetitions in the history)")
+		}
+	}
 	if g.Rules().Points() <= 64 {
 		res, err := p.solve(ctx, g)
 		if ctx.Err() != nil {
@@ -148,6 +167,12 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 			why += " (repetitions in the history)"
 		}
 	}
+	return p.fallBack(ctx, g, start, why)
+}
+
+// fallBack plays the alpha-beta player's move with the time left (at least
+// a fifth of the move time) and counts it in the report with its reason.
+func (p *Perfect) fallBack(ctx context.Context, g *rules.Game, start time.Time, why string) (rules.Move, error) {
 	p.report.add(PerfectFallback + ": " + why)
 	if p.fallback == nil {
 		p.fallback = NewAlphaBeta("alphabeta", 0, 0, 0, p.seed)
