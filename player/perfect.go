@@ -18,7 +18,12 @@ import (
 // the winner hurries and the loser resists, in a won position the quickest
 // win, and in a drawn position the drawing move that leaves the opponent
 // the most losing replies; remaining ties at random with the seeded
-// source. Where the solve does not finish within the budget (time, nodes
+// source. The state graph made for the depths (solve.Graph, the positions
+// reachable from the position where it was made) is kept for the rest of
+// the game: every later position is in it, and its values are exact under
+// any history, so from then on no solve is needed. With repetitions in the
+// history, where no table answers, it makes that graph first. Where
+// neither the solve nor the graph finishes within the budget (time, nodes
 // or memory), or the board is a grid of more than 64 points, it plays the
 // alpha-beta player's move instead with the time that is left. It never
 // does so silently: Report counts the moves by how they were made, and the
@@ -29,16 +34,24 @@ import (
 // nodes=N (the solver's node limit), mem=MB (the solver's transposition
 // table and the depth pass's graph, default 64), table=DIR (answer from and
 // add to the solver's table file of the rules in DIR, see solve.LoadTable;
-// "default" is solve.DefaultDir()).
+// "default" is solve.DefaultDir()), graph=DURATION (the most one move of a
+// game may spend making the state graph, once; default 80% of time: a
+// longer one lets the graph that then answers every later move be made
+// even when the move time is short, at the cost of that one move).
 type Perfect struct {
 	spec     string
 	movetime time.Duration
-	nodes    int64
-	memMB    int
-	tableDir string
-	table    *solve.Table
-	rng      fastRand
-	seed     uint64
+	// graphTime is the most one move may spend making the state graph
+	// (once a game: later positions are in it); graphTried that a move
+	// has spent it and failed, after which graphs get the move's time.
+	graphTime  time.Duration
+	graphTried bool
+	nodes      int64
+	memMB      int
+	tableDir   string
+	table      *solve.Table
+	rng        fastRand
+	seed       uint64
 
 	solved   bool         // the last move came from a complete solve
 	graph    *solve.Graph // the state graph made for an earlier move, if any
@@ -60,11 +73,15 @@ const (
 )
 
 func newPerfectSpec(args string, seed uint64) (Player, error) {
-	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table")
+	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table", "graph")
 	if err != nil {
 		return nil, err
 	}
 	t, err := o.duration("perfect", "time", 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	gt, err := o.duration("perfect", "graph", t*4/5)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +99,7 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 			return nil, err
 		}
 	}
-	return &Perfect{spec: specName("perfect", args), movetime: t, nodes: int64(nodes), memMB: mem,
+	return &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
 		tableDir: dir, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
 }
 
@@ -130,9 +147,7 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		// The history has repeated a position: no table answers, and the
 		// solve would enumerate the graph anyway (solve/history.go). Make
 		// it here, once, and keep it.
-		dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*4/5))
-		ds, err := p.depths(dctx, g)
-		cancel()
+		ds, err := p.depths(ctx, g, start, start.Add(p.movetime*4/5))
 		if ctx.Err() != nil {
 			return rules.NoMove, ctx.Err()
 		}
@@ -229,7 +244,7 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 		}
 		return p.pick(best, func(m rules.Move) int { return losing[m] }), PerfectExact
 	}
-	ds, err := p.depths(dctx, g)
+	ds, err := p.depths(ctx, g, start, start.Add(p.movetime*19/20))
 	if err != nil {
 		return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
 	}
@@ -245,15 +260,26 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 // depths answers from the player's graph when it holds the position, else
 // makes the graph of the positions reachable from the position and keeps
 // it for the rest of the game.
-func (p *Perfect) depths(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
+//
+// deadline is the move's own limit; the graph may take up to graphTime
+// from start instead, once, when that is longer.
+func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline time.Time) (map[rules.Move]solve.MoveDepth, error) {
 	if p.graph == nil || !p.graph.Contains(g.Position()) {
-		gr, err := solve.NewGraph(ctx, g.Rules(), g.Position(), solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
+		if long := start.Add(p.graphTime); !p.graphTried && long.After(deadline) {
+			deadline = long
+			p.graphTried = true
+		}
+		gctx, cancel := context.WithDeadline(ctx, deadline)
+		gr, err := solve.NewGraph(gctx, g.Rules(), g.Position(), solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
+		cancel()
 		if err != nil {
 			return nil, err
 		}
-		p.graph = gr
+		p.graph, p.graphTried = gr, false
 	}
-	return p.graph.Depths(ctx, g)
+	dctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	return p.graph.Depths(dctx, g)
 }
 
 // best returns the move the spec asks for among the moves of ds: the best

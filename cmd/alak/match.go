@@ -166,9 +166,34 @@ func matchPrint(w io.Writer, r rules.Rules, players [2]string, res arena.Result,
 	fmt.Fprintf(w, "score %.3f (95%% CI %.3f to %.3f)\n", res.Score, res.ScoreCI[0], res.ScoreCI[1])
 	fmt.Fprintf(w, "Elo %+d (95%% CI %+d to %+d)\n", matchElo(res.Elo), matchElo(res.EloCI[0]), matchElo(res.EloCI[1]))
 	for k, rep := range res.Reports {
-		if rep.Moves > 0 {
-			fmt.Fprintf(w, "P%d %s: %s\n", k+1, players[k], rep)
+		if rep.Moves == 0 {
+			continue
 		}
+		fmt.Fprintf(w, "P%d %s: %s\n", k+1, players[k], rep)
+		if rep.Count(player.PerfectFallback) == 0 {
+			continue
+		}
+		// The games it played without falling back, by result for it.
+		var n, won, drawn, lost int
+		for _, g := range res.Played {
+			if g.Reports[k].Moves == 0 || g.Reports[k].Count(player.PerfectFallback) > 0 {
+				continue
+			}
+			n++
+			score := g.P1Score
+			if k == 1 {
+				score = 1 - score
+			}
+			switch score {
+			case 1:
+				won++
+			case 0:
+				lost++
+			default:
+				drawn++
+			}
+		}
+		fmt.Fprintf(w, "P%d %s: %d of %d games without a fallback: %d wins, %d draws, %d losses\n", k+1, players[k], n, res.Games, won, drawn, lost)
 	}
 }
 

@@ -190,6 +190,11 @@ func TestMatchReportsFallback(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^P1 perfect:time=30ms: \d+ moves: .*\d+ alpha-beta fallback: out of time`).MatchString(out) {
 		t.Errorf("the fallback is not reported:\n%s", out)
 	}
+	// Every move of both games fell back (30 points cannot be solved in
+	// 24 ms), so no game was played without a fallback.
+	if !strings.Contains(out, "P1 perfect:time=30ms: 0 of 2 games without a fallback: 0 wins, 0 draws, 0 losses") {
+		t.Errorf("the games without a fallback are not counted:\n%s", out)
+	}
 	out, stderr, code = matchSession(t, false, "random", "perfect", "--games", "2", "--size", "6", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
