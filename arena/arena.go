@@ -77,6 +77,9 @@ type Game struct {
 	Limit   bool // ended as a draw at the move limit
 	// P1Score is 1 for a win of P1, 0.5 for a draw, 0 for a loss.
 	P1Score float64
+	// Reports are P1's and P2's reports of how they made their moves, for
+	// players that give one (player.Reporter); zero otherwise.
+	Reports [2]player.Report
 }
 
 // Result is a match's result, P1's point of view.
@@ -90,6 +93,10 @@ type Result struct {
 	Elo     float64    // the Elo difference P1 minus P2 that the score implies
 	EloCI   [2]float64 // 95% interval, from ScoreCI
 	Played  []Game     // every game, by index
+	// Reports sums the games' reports of P1 and P2 (player.Reporter): how
+	// a player made its moves, such as how often the perfect player fell
+	// back to alpha-beta. Zero for players that give none.
+	Reports [2]player.Report
 }
 
 // ErrConfig is wrapped by errors about a match that cannot be played.
@@ -256,6 +263,7 @@ func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (pl
 	}
 	seed := gameSeed(cfg.Seed, i)
 	var seats [2]session.Seat // P1's and P2's
+	var reporters [2]player.Reporter
 	for k, spec := range cfg.Players {
 		p, err := newPlayer(spec, seed+uint64(k))
 		if err != nil {
@@ -265,6 +273,7 @@ func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (pl
 			return nil, err
 		}
 		seats[k] = session.Seat{Name: spec, Player: p}
+		reporters[k], _ = p.(player.Reporter)
 	}
 	p1Black := i%2 == 0
 	if !p1Black {
@@ -284,6 +293,11 @@ func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (pl
 	}
 	moves := s.Moves()
 	out := &Game{Index: i, P1Black: p1Black, Opening: plies, Moves: moves, Outcome: s.Outcome(), Limit: limit}
+	for k, r := range reporters {
+		if r != nil {
+			out.Reports[k] = r.Report()
+		}
+	}
 	if out.Outcome.Reason == rules.Resigned {
 		// The session ends the game at a resignation without playing it:
 		// the game's moves end with it all the same.

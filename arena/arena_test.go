@@ -60,8 +60,26 @@ func (p counted) Close() error {
 	return p.Player.Close()
 }
 
+// reporting plays at random and reports every move as "tested" (a
+// player.Reporter), counting its moves.
+type reporting struct {
+	player.Player
+	moves int
+}
+
+func (p *reporting) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
+	p.moves++
+	return p.Player.Move(ctx, g)
+}
+
+func (p *reporting) Report() player.Report {
+	return player.Report{Moves: p.moves, Kinds: map[string]int{"tested": p.moves}}
+}
+
 func withTestPlayers(spec string, seed uint64) (player.Player, error) {
 	switch spec {
+	case "reporting":
+		return &reporting{Player: player.NewRandom(seed)}, nil
 	case "resigner":
 		return resigner{}, nil
 	case "failing":
@@ -274,5 +292,35 @@ func TestMatchMoveTime(t *testing.T) {
 	})
 	if !errors.Is(err, session.ErrMoveTime) || !strings.Contains(err.Error(), "stalling") {
 		t.Fatalf("a player that never moves: error %v, want %v naming it", err, session.ErrMoveTime)
+	}
+}
+
+// TestMatchReports checks that the reports of players that give one are
+// kept per game and summed per player, P1's and P2's apart, whichever
+// colour they had.
+func TestMatchReports(t *testing.T) {
+	res, err := Match(context.Background(), Config{
+		Rules: rules.MustPreset("alak"), Players: [2]string{"random", "reporting"}, Games: 6,
+		Openings: "random:2", Workers: 2, NewPlayer: withTestPlayers,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, g := range res.Played {
+		// The reporting player (P2) moves after the opening on every
+		// other ply: second when P1 has Black.
+		n := len(g.Moves) - g.Opening
+		mine := n / 2
+		if n%2 == 1 && !g.P1Black {
+			mine++
+		}
+		if g.Reports[0].Moves != 0 || g.Reports[1].Moves != mine || g.Reports[1].Kinds["tested"] != mine {
+			t.Errorf("game %d (%d moves after the opening, P1 black %v): reports %v", g.Index, n, g.P1Black, g.Reports)
+		}
+		want += mine
+	}
+	if res.Reports[0].Moves != 0 || res.Reports[1].Moves != want || res.Reports[1].Kinds["tested"] != want {
+		t.Errorf("summed reports %v, want P2 %d moves", res.Reports, want)
 	}
 }

@@ -23,6 +23,9 @@ func Summarize(players [2]string, games []Game) Result {
 			res.Draws++
 		}
 		points += g.P1Score
+		for k := range res.Reports {
+			res.Reports[k] = res.Reports[k].Add(g.Reports[k])
+		}
 	}
 	if res.Games == 0 {
 		return res

@@ -2,6 +2,8 @@ package player
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -11,36 +13,75 @@ import (
 
 // Perfect plays a best move of the exact solver (package solve): a move
 // that keeps the game-theoretic value of the position, Black's margin under
-// perfect play, chosen at random among the best with the seeded source.
-// Where the solve does not finish within the budget (time, nodes or
-// memory), or the board is a grid (the solver handles lines), it plays the
-// alpha-beta player's move instead with the time that is left.
+// perfect play. Among the moves of that value it chooses by depth
+// (solve.Depths): in a lost position the move whose loss comes latest when
+// the winner hurries and the loser resists, in a won position the quickest
+// win, and in a drawn position the drawing move that leaves the opponent
+// the most losing replies; remaining ties at random with the seeded
+// source. The state graph made for the depths (solve.Graph, the positions
+// reachable from the position where it was made) is kept for the rest of
+// the game: every later position is in it, and its values are exact under
+// any history, so from then on no solve is needed. With repetitions in the
+// history, where no table answers, it makes that graph first. Where
+// neither the solve nor the graph finishes within the budget (time, nodes
+// or memory), or the board is a grid of more than 64 points, it plays the
+// alpha-beta player's move instead with the time that is left. It never
+// does so silently: Report counts the moves by how they were made, and the
+// arena and `alak match` print it.
 //
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
-// solver gets up to 80% of it), nodes=N (the solver's node limit),
-// mem=MB (the solver's transposition table, default 64), table=DIR (answer
-// from and add to the solver's table file of the rules in DIR, see
-// solve.LoadTable; "default" is solve.DefaultDir()).
+// solver gets up to 80% of it, the choice among the best moves up to 95%),
+// nodes=N (the solver's node limit), mem=MB (the solver's transposition
+// table and the depth pass's graph, default 64), table=DIR (answer from and
+// add to the solver's table file of the rules in DIR, see solve.LoadTable;
+// "default" is solve.DefaultDir()), graph=DURATION (the most one move of a
+// game may spend making the state graph, once; default 80% of time: a
+// longer one lets the graph that then answers every later move be made
+// even when the move time is short, at the cost of that one move).
 type Perfect struct {
 	spec     string
 	movetime time.Duration
-	nodes    int64
-	memMB    int
-	tableDir string
-	table    *solve.Table
-	rng      fastRand
-	seed     uint64
+	// graphTime is the most one move may spend making the state graph
+	// (once a game: later positions are in it); graphTried that a move
+	// has spent it and failed, after which graphs get the move's time.
+	graphTime  time.Duration
+	graphTried bool
+	nodes      int64
+	memMB      int
+	tableDir   string
+	table      *solve.Table
+	rng        fastRand
+	seed       uint64
 
-	solved   bool // the last move came from a complete solve
+	solved   bool         // the last move came from a complete solve
+	graph    *solve.Graph // the state graph made for an earlier move, if any
 	fallback *AlphaBeta
+	report   Report
 }
 
+// Kinds of moves in the perfect player's Report.
+const (
+	// PerfectExact is a move of the best value chosen as the spec says.
+	PerfectExact = "exact"
+	// PerfectUntied prefixes a move of the best value chosen at random
+	// among the best because the depths or the replies could not be
+	// computed; the reason follows.
+	PerfectUntied = "exact, tie broken at random"
+	// PerfectFallback prefixes a move of the alpha-beta fallback; the
+	// reason follows.
+	PerfectFallback = "alpha-beta fallback"
+)
+
 func newPerfectSpec(args string, seed uint64) (Player, error) {
-	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table")
+	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table", "graph")
 	if err != nil {
 		return nil, err
 	}
 	t, err := o.duration("perfect", "time", 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	gt, err := o.duration("perfect", "graph", t*4/5)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +99,7 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 			return nil, err
 		}
 	}
-	return &Perfect{spec: specName("perfect", args), movetime: t, nodes: int64(nodes), memMB: mem,
+	return &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
 		tableDir: dir, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
 }
 
@@ -72,6 +113,11 @@ func (p *Perfect) Close() error { return nil }
 // than from the alpha-beta fallback).
 func (p *Perfect) Solved() bool { return p.solved }
 
+// Report counts the player's moves since it was made: exact, exact with a
+// tie broken at random (and why), or from the alpha-beta fallback (and
+// why).
+func (p *Perfect) Report() Report { return p.report.Add(Report{}) }
+
 // Move returns a best move of the solver, or the fallback's move.
 func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	if err := ctx.Err(); err != nil {
@@ -83,14 +129,66 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		return rules.NoMove, ErrNoMove
 	}
 	start := time.Now()
-	if g.Rules().Points() <= 64 {
-		if m, ok, err := p.solve(ctx, g); err != nil {
-			return rules.NoMove, err
-		} else if ok {
+	if p.graph != nil && p.graph.Contains(g.Position()) {
+		// The graph of an earlier move holds the position: its values
+		// are exact under any history, so no solve is needed.
+		ds, err := p.graph.Depths(ctx, g)
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err == nil {
 			p.solved = true
-			return m, nil
+			p.report.add(PerfectExact)
+			return p.best(g, ds), nil
 		}
 	}
+	why := "more than 64 points"
+	if repeats(g) && g.Rules().Points() <= 64 {
+		// The history has repeated a position: no table answers, and the
+		// solve would enumerate the graph anyway (solve/history.go). Make
+		// it here, once, and keep it.
+		ds, err := p.depths(ctx, g, start, start.Add(p.movetime*4/5))
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err == nil {
+			p.solved = true
+			p.report.add(PerfectExact)
+			return p.best(g, ds), nil
+		}
+		if !errors.Is(err, solve.ErrNoDepth) {
+			return p.fallBack(ctx, g, start, reason(err)+" (repetitions in the history)")
+		}
+	}
+	if g.Rules().Points() <= 64 {
+		res, err := p.solve(ctx, g)
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err == nil {
+			p.solved = true
+			m, kind := p.choose(ctx, g, res, start)
+			if ctx.Err() != nil {
+				return rules.NoMove, ctx.Err()
+			}
+			p.report.add(kind)
+			return m, nil
+		}
+		if errors.Is(err, errTable) {
+			return rules.NoMove, err
+		}
+		why = reason(err)
+		if repeats(g) {
+			why += " (repetitions in the history)"
+		}
+	}
+	return p.fallBack(ctx, g, start, why)
+}
+
+// fallBack plays the alpha-beta player's move with the time left (at least
+// a fifth of the move time) and counts it in the report with its reason.
+func (p *Perfect) fallBack(ctx context.Context, g *rules.Game, start time.Time, why string) (rules.Move, error) {
+	p.report.add(PerfectFallback + ": " + why)
 	if p.fallback == nil {
 		p.fallback = NewAlphaBeta("alphabeta", 0, 0, 0, p.seed)
 	}
@@ -98,26 +196,184 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	return p.fallback.Move(ctx, g)
 }
 
-// solve runs the solver within 80% of the move time; ok is false when it
-// did not finish.
-func (p *Perfect) solve(ctx context.Context, g *rules.Game) (rules.Move, bool, error) {
+// errTable marks an error reading the table, which ends the game rather
+// than falling back.
+var errTable = errors.New("perfect: the table")
+
+// solve runs the solver within 80% of the move time; it returns the error
+// that kept it from a complete result.
+func (p *Perfect) solve(ctx context.Context, g *rules.Game) (solve.Result, error) {
 	if p.tableDir != "" && (p.table == nil || p.table.Rules().String() != g.Rules().String()) {
 		t, err := solve.LoadTable(p.tableDir, g.Rules())
 		if err != nil {
-			return rules.NoMove, false, err
+			return solve.Result{}, fmt.Errorf("%w: %w", errTable, err)
 		}
 		p.table = t
 	}
 	sctx, cancel := context.WithTimeout(ctx, p.movetime*4/5)
 	defer cancel()
 	res, err := solve.Solve(sctx, g, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB, Table: p.table})
-	if err != nil || !res.Complete || len(res.Best) == 0 {
-		if ctx.Err() != nil {
-			return rules.NoMove, false, ctx.Err()
-		}
-		// Out of time, nodes or memory, or rules the solver cannot settle:
-		// the fallback plays.
-		return rules.NoMove, false, nil
+	switch {
+	case err != nil:
+		return res, err
+	case !res.Complete || len(res.Best) == 0:
+		return res, errors.New("the solve found no best move")
 	}
-	return res.Best[p.rng.n(len(res.Best))], true, nil
+	return res, nil
+}
+
+// choose picks among the best moves of res (see Perfect) within 95% of the
+// move time from start, and says how it chose (a Report kind).
+func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, start time.Time) (rules.Move, string) {
+	best := res.Best
+	if len(best) == 1 {
+		return best[0], PerfectExact
+	}
+	dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*19/20))
+	defer cancel()
+	mover := g.Position().ToMove()
+	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil {
+		// Drawn, with a table: each best move's replies from the table.
+		losing := map[rules.Move]int{}
+		for _, m := range best {
+			n, err := p.losingReplies(dctx, g, m, mover)
+			if err != nil {
+				return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
+			}
+			losing[m] = n
+		}
+		return p.pick(best, func(m rules.Move) int { return losing[m] }), PerfectExact
+	}
+	ds, err := p.depths(ctx, g, start, start.Add(p.movetime*19/20))
+	if err != nil {
+		return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
+	}
+	for _, m := range best {
+		if d, ok := ds[m]; !ok || d.Value != res.Moves[m] {
+			// The two solvers disagree: a bug, not a budget. Say so.
+			return best[p.rng.n(len(best))], PerfectUntied + ": depths disagree with the solve"
+		}
+	}
+	return p.best(g, ds), PerfectExact
+}
+
+// depths answers from the player's graph when it holds the position, else
+// makes the graph of the positions reachable from the position and keeps
+// it for the rest of the game.
+//
+// deadline is the move's own limit; the graph may take up to graphTime
+// from start instead, once, when that is longer.
+func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline time.Time) (map[rules.Move]solve.MoveDepth, error) {
+	if p.graph == nil || !p.graph.Contains(g.Position()) {
+		if long := start.Add(p.graphTime); !p.graphTried && long.After(deadline) {
+			deadline = long
+			p.graphTried = true
+		}
+		gctx, cancel := context.WithDeadline(ctx, deadline)
+		gr, err := solve.NewGraph(gctx, g.Rules(), g.Position(), solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		p.graph, p.graphTried = gr, false
+	}
+	dctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	return p.graph.Depths(dctx, g)
+}
+
+// best returns the move the spec asks for among the moves of ds: the best
+// value for the mover, then the quickest win, the slowest loss, or the
+// draw with the most losing replies; ties at random.
+func (p *Perfect) best(g *rules.Game, ds map[rules.Move]solve.MoveDepth) rules.Move {
+	sign := sideSign(g.Position().ToMove())
+	var best []rules.Move
+	bestV := math.Inf(-1)
+	for _, m := range g.LegalMoves(nil) {
+		switch v := sign * ds[m].Value; {
+		case v > bestV:
+			best, bestV = append(best[:0], m), v
+		case v == bestV:
+			best = append(best, m)
+		}
+	}
+	switch {
+	case bestV > 0:
+		return p.pick(best, func(m rules.Move) int { return -ds[m].Plies })
+	case bestV < 0:
+		return p.pick(best, func(m rules.Move) int { return ds[m].Plies })
+	}
+	return p.pick(best, func(m rules.Move) int { return ds[m].Losing })
+}
+
+// pick returns a move of moves with the highest score, at random among
+// equals.
+func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Move {
+	var top []rules.Move
+	for _, m := range moves {
+		switch {
+		case len(top) == 0 || score(m) > score(top[0]):
+			top = append(top[:0], m)
+		case score(m) == score(top[0]):
+			top = append(top, m)
+		}
+	}
+	return top[p.rng.n(len(top))]
+}
+
+// losingReplies counts the replies to m whose value is worse than a draw
+// for the player who makes them (the mover of g wins after them).
+func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move, mover rules.Color) (int, error) {
+	h := g.Clone()
+	if err := h.Play(m); err != nil {
+		return 0, err
+	}
+	if h.Over() {
+		return 0, nil
+	}
+	res, err := solve.Solve(ctx, h, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB, Table: p.table})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, v := range res.Moves {
+		if solve.Sign(sideSign(mover)*v) > 0 {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// reason says in a few words why the solver could not answer.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "out of time"
+	case errors.Is(err, solve.ErrNodeLimit):
+		return "node limit"
+	case errors.Is(err, solve.ErrMemory):
+		return "memory limit"
+	case errors.Is(err, solve.ErrNoDepth):
+		return "no depths for these rules"
+	case errors.Is(err, solve.ErrUnsupported):
+		return "rules the solver does not take"
+	case errors.Is(err, solve.ErrEndless):
+		return "endless game"
+	}
+	return err.Error()
+}
+
+// repeats reports whether a position of the game occurred more than once:
+// the solver's values then depend on the history, and no table answers
+// them.
+func repeats(g *rules.Game) bool {
+	seen := map[uint64]bool{}
+	for i := 0; i <= g.Len(); i++ {
+		h := g.PositionAt(i).Hash()
+		if seen[h] {
+			return true
+		}
+		seen[h] = true
+	}
+	return false
 }

@@ -141,9 +141,23 @@ func matchJSON(players [2]string, res arena.Result) string {
 		return string(b)
 	}
 	score := math.Round(res.Score*10000) / 10000
-	return fmt.Sprintf(`{"players": [%s, %s], "games": %d, "wins": [%d, %d], "draws": %d, "score": %s, "elo": %d, "elo_ci95": [%d, %d]}`,
+	out := fmt.Sprintf(`{"players": [%s, %s], "games": %d, "wins": [%d, %d], "draws": %d, "score": %s, "elo": %d, "elo_ci95": [%d, %d]`,
 		j(players[0]), j(players[1]), res.Games, res.Wins[0], res.Wins[1], res.Draws, j(score),
 		matchElo(res.Elo), matchElo(res.EloCI[0]), matchElo(res.EloCI[1]))
+	if res.Reports[0].Moves > 0 || res.Reports[1].Moves > 0 {
+		// How the players that report it made their moves (player.Report):
+		// a count of moves by kind, {} for a player that gives none.
+		out += fmt.Sprintf(`, "moves_by_kind": [%s, %s]`, j(kinds(res.Reports[0])), j(kinds(res.Reports[1])))
+	}
+	return out + "}"
+}
+
+// kinds is a report's counts by kind, never nil (JSON {}).
+func kinds(r player.Report) map[string]int {
+	if r.Kinds == nil {
+		return map[string]int{}
+	}
+	return r.Kinds
 }
 
 func matchPrint(w io.Writer, r rules.Rules, players [2]string, res arena.Result, openings string) {
@@ -151,6 +165,36 @@ func matchPrint(w io.Writer, r rules.Rules, players [2]string, res arena.Result,
 	fmt.Fprintf(w, "P1 %s: %d wins, %d draws, %d losses\n", players[0], res.Wins[0], res.Draws, res.Wins[1])
 	fmt.Fprintf(w, "score %.3f (95%% CI %.3f to %.3f)\n", res.Score, res.ScoreCI[0], res.ScoreCI[1])
 	fmt.Fprintf(w, "Elo %+d (95%% CI %+d to %+d)\n", matchElo(res.Elo), matchElo(res.EloCI[0]), matchElo(res.EloCI[1]))
+	for k, rep := range res.Reports {
+		if rep.Moves == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "P%d %s: %s\n", k+1, players[k], rep)
+		if rep.Count(player.PerfectFallback) == 0 {
+			continue
+		}
+		// The games it played without falling back, by result for it.
+		var n, won, drawn, lost int
+		for _, g := range res.Played {
+			if g.Reports[k].Moves == 0 || g.Reports[k].Count(player.PerfectFallback) > 0 {
+				continue
+			}
+			n++
+			score := g.P1Score
+			if k == 1 {
+				score = 1 - score
+			}
+			switch score {
+			case 1:
+				won++
+			case 0:
+				lost++
+			default:
+				drawn++
+			}
+		}
+		fmt.Fprintf(w, "P%d %s: %d of %d games without a fallback: %d wins, %d draws, %d losses\n", k+1, players[k], n, res.Games, won, drawn, lost)
+	}
 }
 
 func matchLadder(ctx context.Context, e *env, r rules.Rules, names []string, budget func(string) string, cfg arena.LadderConfig, asJSON bool) int {

@@ -177,3 +177,35 @@ func TestMatchErrors(t *testing.T) {
 		t.Errorf("match -h: exit %d", code)
 	}
 }
+
+// TestMatchReportsFallback checks that the match output says how the
+// perfect player made its moves: on 30 points its solve cannot finish in
+// 24 ms (80% of 30 ms), so it falls back to alpha-beta, and says so in the
+// text and in the JSON; on 6 points every move is exact.
+func TestMatchReportsFallback(t *testing.T) {
+	out, stderr, code := matchSession(t, false, "perfect:time=30ms", "random", "--games", "2", "--size", "30", "--openings", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`(?m)^P1 perfect:time=30ms: \d+ moves: .*\d+ alpha-beta fallback: out of time`).MatchString(out) {
+		t.Errorf("the fallback is not reported:\n%s", out)
+	}
+	// Every move of both games fell back (30 points cannot be solved in
+	// 24 ms), so no game was played without a fallback.
+	if !strings.Contains(out, "P1 perfect:time=30ms: 0 of 2 games without a fallback: 0 wins, 0 draws, 0 losses") {
+		t.Errorf("the games without a fallback are not counted:\n%s", out)
+	}
+	out, stderr, code = matchSession(t, false, "random", "perfect", "--games", "2", "--size", "6", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Kinds []map[string]int `json:"moves_by_kind"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(v.Kinds) != 2 || len(v.Kinds[0]) != 0 || len(v.Kinds[1]) != 1 || v.Kinds[1]["exact"] == 0 {
+		t.Errorf("moves_by_kind %v, want [{} {exact: N}]: %s", v.Kinds, out)
+	}
+}
