@@ -87,7 +87,7 @@ func (s *searcher) historyValue(hist []rules.Position, pos rules.Position) (int3
 
 // node returns the node of pos in the unfolded graph.
 func (g *retro) node(pos rules.Position) (int32, bool) {
-	k := g.s.keys(pos)
+	k := g.nodeKeys(pos)
 	id, ok := g.index.get(k.tt)
 	if !ok {
 		return 0, false
