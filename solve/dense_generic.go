@@ -101,32 +101,11 @@ func (ix *dindex) predsGeneric(b, w, f uint64, white bool, out []dstate) []dstat
 	}
 	for ; ps != 0; ps &= ps - 1 {
 		p := bits.TrailingZeros64(ps)
-		bit := uint64(1) << p
 		if ix.ko && !ix.simple {
-			try(mover&^bit, op|f, p) // ko=captured: the captured points are the forbidden ones
+			try(mover&^(1<<p), op|f, p) // ko=captured: the captured points are the forbidden ones
 			continue
 		}
-		var l, r uint64
-		if empty&(bit>>1) != 0 {
-			if run, closed := ix.ln.LeftRun(empty, mover, bit); closed {
-				l = run
-			}
-		}
-		if empty&(bit<<1) != 0 {
-			if run, closed := ix.ln.RightRun(empty, mover, bit); closed {
-				r = run
-			}
-		}
-		try(mover&^bit, op, p)
-		if l != 0 {
-			try(mover&^bit, op|l, p)
-		}
-		if r != 0 {
-			try(mover&^bit, op|r, p)
-		}
-		if l != 0 && r != 0 {
-			try(mover&^bit, op|l|r, p)
-		}
+		ix.undoPlacement(empty, mover, op, p, try)
 	}
 	if ix.own != rules.OwnRemoved || f != 0 {
 		return out

@@ -925,29 +925,7 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 		out = append(out, dstate{ix.at(ix.openReg(!white), qb, qw), qb, qw, 0})
 	}
 	for ps := mover; ps != 0; ps &= ps - 1 {
-		p := bits.TrailingZeros64(ps)
-		bit := uint64(1) << p
-		var l, r uint64
-		if empty&(bit>>1) != 0 {
-			if run, closed := ix.ln.LeftRun(empty, mover, bit); closed {
-				l = run
-			}
-		}
-		if empty&(bit<<1) != 0 {
-			if run, closed := ix.ln.RightRun(empty, mover, bit); closed {
-				r = run
-			}
-		}
-		try(mover&^bit, op, p)
-		if l != 0 {
-			try(mover&^bit, op|l, p)
-		}
-		if r != 0 {
-			try(mover&^bit, op|r, p)
-		}
-		if l != 0 && r != 0 {
-			try(mover&^bit, op|l|r, p)
-		}
+		ix.undoPlacement(empty, mover, op, bits.TrailingZeros64(ps), try)
 	}
 	for rem := empty; rem != 0; {
 		lo := rem & -rem
@@ -971,4 +949,35 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 		}
 	}
 	return out
+}
+
+// undoPlacement calls try with each predecessor of a placement at point p
+// by the player whose stones are mover (op: the other player's stones,
+// empty: the empty points): the stone taken off, with none, either or both
+// of the empty runs next to it that its placement could have captured (a
+// run closed on its other side by mover's stones or an end) given back to
+// the other player.
+func (ix *dindex) undoPlacement(empty, mover, op uint64, p int, try func(pm, po uint64, p int)) {
+	bit := uint64(1) << p
+	var l, r uint64
+	if empty&(bit>>1) != 0 {
+		if run, closed := ix.ln.LeftRun(empty, mover, bit); closed {
+			l = run
+		}
+	}
+	if empty&(bit<<1) != 0 {
+		if run, closed := ix.ln.RightRun(empty, mover, bit); closed {
+			r = run
+		}
+	}
+	try(mover&^bit, op, p)
+	if l != 0 {
+		try(mover&^bit, op|l, p)
+	}
+	if r != 0 {
+		try(mover&^bit, op|r, p)
+	}
+	if l != 0 && r != 0 {
+		try(mover&^bit, op|l|r, p)
+	}
 }
