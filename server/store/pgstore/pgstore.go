@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -54,18 +53,7 @@ func Open(ctx context.Context, dsn string) (*sqlstore.Store, error) {
 
 // Migrate applies the embedded migrations that db lacks.
 func Migrate(ctx context.Context, db *sql.DB) error {
-	sub, err := fs.Sub(migrations.Postgres, "postgres")
-	if err != nil {
-		return err
-	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, sub)
-	if err != nil {
-		return err
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrating the database: %w", err)
-	}
-	return nil
+	return sqlstore.Migrate(ctx, db, goose.DialectPostgres, migrations.Postgres, "postgres")
 }
 
 // Redact returns the URL without its password, for messages and logs.

@@ -17,8 +17,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"io/fs"
 	"net/url"
 	"runtime"
 
@@ -79,16 +77,5 @@ func OpenGroupCommit(ctx context.Context, path string, gc sqlstore.GroupCommit) 
 
 // Migrate applies the embedded migrations that db lacks.
 func Migrate(ctx context.Context, db *sql.DB) error {
-	sub, err := fs.Sub(migrations.SQLite, "sqlite")
-	if err != nil {
-		return err
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub)
-	if err != nil {
-		return err
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrating the database: %w", err)
-	}
-	return nil
+	return sqlstore.Migrate(ctx, db, goose.DialectSQLite3, migrations.SQLite, "sqlite")
 }
