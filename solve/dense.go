@@ -250,6 +250,8 @@ func (wk *dworker) flush() {
 func (d *dsolver) settled(b, w, f uint64, o dopen, white bool) bool {
 	ix := d.ix
 	switch ix.kind {
+	case denseSlide:
+		return d.settledSlide(b, w, o, white)
 	case denseGeneric:
 		return d.settledGeneric(b, w, f, white)
 	case denseAlterIgo:
@@ -412,7 +414,10 @@ func (d *dsolver) report() {
 // seed adds the finished states whose margin is from lo to hi to the won
 // set and expands them.
 func (d *dsolver) seed(lo, hi int32) error {
-	if d.ix.kind == denseGeneric && d.ix.own == rules.OwnIllegal {
+	switch {
+	case d.ix.kind == denseSlide:
+		return d.seedSlide(lo, hi)
+	case d.ix.kind == denseGeneric && d.ix.own == rules.OwnIllegal:
 		return d.seedFinished(lo, hi)
 	}
 	var next atomic.Int64
@@ -484,6 +489,9 @@ func (ix *dindex) thresholds() ([]int32, int) {
 		return []int32{-2, 0, 2}, 1 // a win or loss by rule, or a draw
 	}
 	ts := []int32{0}
+	if ix.kind == denseSlide && ix.minPieces > 0 {
+		ts = append(ts, -2, 2) // a player left short of pieces loses
+	}
 	for d := -ix.n; d <= ix.n; d++ {
 		ts = append(ts, int32(2*d)-ix.komi2)
 	}
@@ -980,17 +988,25 @@ func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(ui
 	}
 	line := []rules.Move{first}
 	pos, _ := g.Position().Play(first)
+	var cands []rules.Move
 	for len(line) < 4*n+8 && !pos.Over() && !seen[pos.Hash()] {
 		seen[pos.Hash()] = true
 		b, w, f, _ := pos.Line()
 		white := pos.ToMove() == rules.White
-		pts := ix.legalFor(b, w, f, white)
-		next := rules.NoMove
-		for _, p := range order {
-			if pts>>p&1 == 0 {
-				continue
+		cands = cands[:0]
+		if ix.kind == denseSlide {
+			cands = pos.LegalMoves(cands) // slides, by the slot they start from
+		} else {
+			pts := ix.legalFor(b, w, f, white)
+			for _, p := range order {
+				if pts>>p&1 != 0 {
+					cands = append(cands, rules.Place(p))
+				}
 			}
-			c, _ := pos.Play(rules.Place(p))
+		}
+		next := rules.NoMove
+		for _, m := range cands {
+			c, _ := pos.Play(m)
 			cv, ok := half(c.Outcome().Margin), true
 			if !c.Over() {
 				cb, cw, cf, _ := c.Line()
@@ -998,7 +1014,7 @@ func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(ui
 				cv, ok = value(ci)
 			}
 			if ok && cv == v {
-				next = rules.Place(p)
+				next = m
 				pos = c
 				break
 			}

@@ -76,6 +76,11 @@ type dindex struct {
 	e8  [3][256]uint64
 	dec [6561]uint16 // 8 base-3 digits: the x points in the low byte, the o points in the high byte
 	h   int          // the open regions' prefix length: n/2
+
+	// The sliding games (dense_slide.go): a player left with fewer pieces
+	// than minPieces loses; the self-capture rule.
+	minPieces   int
+	selfCapture rules.SelfCapture
 }
 
 // dregion is a block of states: one player to move and one descriptor.
@@ -98,6 +103,7 @@ const (
 	denseAlak     = iota // the mover's own chains stay, ko=captured|none, stones counted (alak)
 	denseAlterIgo        // every chain without a liberty goes, an unchanged board loses, no count (alterigo on a line)
 	denseGeneric         // the alak family's other history-free rules: own=illegal|removed, ko=simple, score=area (dense_generic.go)
+	denseSlide           // the sliding games: dewdney, golf and their options (dense_slide.go)
 )
 
 // denseLoss is the successor "number" of a placement that leaves the board
@@ -123,11 +129,14 @@ func denseApplies(r rules.Rules) bool {
 // is removed after the captures, ko=captured|none|simple, stones or area
 // counted.
 func denseKind(r rules.Rules) (int, bool) {
-	if r.Validate() != nil || !r.IsLine() || r.Movement != rules.Placement || r.Width > denseMaxPoints ||
-		r.Pass || r.Repetition < 2 {
+	if r.Validate() != nil || !r.IsLine() || r.Width > denseMaxPoints || r.Pass || r.Repetition < 2 {
 		return 0, false
 	}
 	switch {
+	case r.Movement == rules.Sliding:
+		return denseSlide, slideApplies(r)
+	case r.Movement != rules.Placement:
+		return 0, false
 	case r.Own == rules.OwnStays && (r.Ko == rules.KoCaptured || r.Ko == rules.KoNone) &&
 		r.Scoring == rules.ScoreStones && !r.UnchangedLoses &&
 		r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127:
@@ -156,7 +165,8 @@ func newDindex(r rules.Rules) *dindex {
 	ln, _ := rules.Bitline(r)
 	kind, _ := denseKind(r)
 	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured || r.Ko == rules.KoSimple,
-		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea}
+		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea,
+		minPieces: r.MinPieces, selfCapture: r.SelfCapture}
 	ix.pow3[0] = 1
 	for i := 1; i <= denseMaxPoints; i++ {
 		ix.pow3[i] = 3 * ix.pow3[i-1]
@@ -614,6 +624,8 @@ func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 		return ix.predsGeneric(b, w, f, white, out)
 	case denseAlterIgo:
 		return ix.predsTogether(b, w, white, out)
+	case denseSlide:
+		return ix.predsSlide(b, w, white, out)
 	}
 	mover, op := b, w // the player who just moved, and the other
 	if !white {

@@ -1,0 +1,325 @@
+package solve
+
+import (
+	"math/bits"
+	"sync/atomic"
+
+	"alak/rules"
+)
+
+// The sliding family of the dense index (denseSlide): Dewdney's game as
+// Burke read it (dewdney), the code-golf reading (golf), and their
+// options (edge, selfcapture=off|piece|run, min, komi, start, repetition)
+// on a line of up to denseMaxPoints slots.
+//
+// A state is the board and the player to move: sliding rules have no
+// forbidden points, so only the index's two open regions exist, and every
+// board of the line has a number, whatever the start layout and however
+// many pieces each side has (a set-up position included). A move slides
+// one of the mover's pieces to the nearest empty slot on its left or its
+// right (bitline.SlideTargets) and applies the captures and the
+// self-capture rule (bitline.Slide, the kernel's own primitive). A state
+// is finished when a side has fewer pieces than the minimum (the player
+// who just moved wins if the player to move is short, else the player to
+// move wins: the mover's captures come first), or when the player to move
+// cannot move (no empty slot, or no piece under min=0): then the pieces
+// are counted. The finished states are enumerated family by family for
+// each threshold (seedSlide); predecessors undo a slide (predsSlide).
+// docs/solver.md, "The dense solver", "Other presets".
+
+// slideApplies reports whether the dense index covers the sliding rules r
+// (valid, on a line of at most denseMaxPoints slots, with a repetition
+// rule): komi in half points that keeps every margin within a byte.
+func slideApplies(r rules.Rules) bool {
+	return r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127
+}
+
+// slideOver returns the margin (Black's, half points) of the state (b, w,
+// White to move if white) and true when the game is over there, as the
+// kernel decides it (rules.Position.Outcome of a position reached by a
+// move): a side short of pieces loses, captures first; a player to move
+// with no piece or no empty slot ends the game, and the pieces are
+// counted.
+func (ix *dindex) slideOver(b, w uint64, white bool) (int32, bool) {
+	nb, nw := bits.OnesCount64(b), bits.OnesCount64(w)
+	if nb < ix.minPieces || nw < ix.minPieces {
+		short := nb < ix.minPieces // the player to move is short
+		if white {
+			short = nw < ix.minPieces
+		}
+		if short {
+			return loss2(white), true
+		}
+		return -loss2(white), true
+	}
+	mover := b
+	if white {
+		mover = w
+	}
+	if ix.mask&^(b|w) == 0 || mover == 0 {
+		return 2*int32(nb-nw) - ix.komi2, true
+	}
+	return 0, false
+}
+
+// slideSucc is the number of the state after the player to move (White if
+// white) on the board (b, w), whose place in the open regions is o, slides
+// the piece on from to the slot to (a target of SlideTargets). A slide
+// that captures nothing and loses nothing moves one digit: the number
+// follows from o.
+func (ix *dindex) slideSucc(b, w uint64, o dopen, white bool, from, to int) uint64 {
+	me, op, next, dg := b, w, ix.openReg(true), uint64(1)
+	if white {
+		me, op, next, dg = w, b, ix.openReg(false), 2
+	}
+	nme, nop, capt, lost := ix.ln.Slide(me, op, from, to)
+	switch {
+	case capt|lost == 0:
+		q := ix.add(ix.add(o, from, -dg), to, dg)
+		return pair(next, q.x, q.y, q.md)
+	case white:
+		return ix.at(next, nop, nme)
+	}
+	return ix.at(next, nme, nop)
+}
+
+// settledSlide is settled for the sliding games: the state (b, w, White to
+// move if white), live, whose place in the open regions is o.
+func (d *dsolver) settledSlide(b, w uint64, o dopen, white bool) bool {
+	ix := d.ix
+	me := b
+	if white {
+		me = w
+	}
+	empty := ix.mask &^ (b | w)
+	attacker := white == d.attackerWhite
+	for ps := me; ps != 0; ps &= ps - 1 {
+		from := bits.TrailingZeros64(ps)
+		l, r := ix.ln.SlideTargets(empty, from)
+		if l >= 0 && d.won(ix.slideSucc(b, w, o, white, from, l)) == attacker {
+			return attacker
+		}
+		if r >= 0 && d.won(ix.slideSucc(b, w, o, white, from, r)) == attacker {
+			return attacker
+		}
+	}
+	return !attacker
+}
+
+// predsSlide is preds for the sliding games: every live state with a
+// slide leading to (b, w, White to move if white), once per such slide.
+// The player who just moved (the mover) slid a piece from a slot that is
+// now empty to the slot to, which was empty before, and either
+//
+//   - the piece stayed: to is one of the mover's pieces, and the runs it
+//     captured are none, either or both of the empty runs next to it closed
+//     on their far side by the mover's pieces (or an end, with edge
+//     captures), put back as the other player's; or
+//   - the piece was lost (selfcapture=piece or run; nothing captured, the
+//     capture making a gap next to it): the run it joined, which is then
+//     a whole empty run closed on both sides by the other player's pieces
+//     (or an end, with edge captures), one slot under selfcapture=piece,
+//     put back as the mover's, to among it.
+//
+// The piece came from the nearest slot on one side of to that is empty
+// now and was not put back: the slots between were full before the slide.
+// Each candidate is replayed (bitline.Slide) and kept only if the
+// predecessor is live, the slide is one of its moves, and it leads to the
+// state.
+func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
+	mover, op := b, w // the player who just moved, and the other
+	if !white {
+		mover, op = w, b
+	}
+	empty := ix.mask &^ (b | w)
+	try := func(pm, po uint64, from, to int) {
+		if bits.OnesCount64(pm) < ix.minPieces || bits.OnesCount64(po) < ix.minPieces {
+			return // finished: no moves
+		}
+		if l, r := ix.ln.SlideTargets(ix.mask&^(pm|po), from); to != l && to != r {
+			return
+		}
+		if nm, no, _, _ := ix.ln.Slide(pm, po, from, to); nm != mover || no != op {
+			return
+		}
+		pb, pw := pm, po // the predecessor: the mover to move
+		if !white {
+			pb, pw = po, pm
+		}
+		out = append(out, dstate{ix.at(ix.openReg(!white), pb, pw), pb, pw, 0})
+	}
+	// from tries the nearest slot of avail on each side of to.
+	from := func(avail, pm, po uint64, to int) {
+		bit := uint64(1) << to
+		if x := avail & (bit - 1); x != 0 {
+			f := 63 - bits.LeadingZeros64(x)
+			try(pm|1<<f, po, f, to)
+		}
+		if x := avail &^ (bit<<1 - 1); x != 0 {
+			f := bits.TrailingZeros64(x)
+			try(pm|1<<f, po, f, to)
+		}
+	}
+	for ps := mover; ps != 0; ps &= ps - 1 {
+		to := bits.TrailingZeros64(ps)
+		bit := uint64(1) << to
+		l, r := ix.capturableRuns(empty, mover, bit)
+		for k, capt := range [4]uint64{0, l, r, l | r} {
+			if k > 0 && (capt == 0 || k == 3 && (l == 0 || r == 0)) {
+				continue
+			}
+			from(empty&^capt, mover&^bit, op|capt, to)
+		}
+	}
+	if ix.selfCapture == rules.SelfOff {
+		return out
+	}
+	edge := ix.ln.Edge()
+	for rem := empty; rem != 0; {
+		lo := rem & -rem
+		up := (rem + lo) &^ rem // the slot just above the run
+		run := (up - lo) & rem
+		rem &^= run
+		a, c := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
+		if !(a == 0 && edge || a > 0 && op>>(a-1)&1 != 0) || !(c == ix.n-1 && edge || c < ix.n-1 && op>>(c+1)&1 != 0) {
+			continue
+		}
+		if ix.selfCapture == rules.SelfPiece && a != c {
+			continue
+		}
+		for to := a; to <= c; to++ {
+			from(empty&^run, mover|run&^(1<<to), op, to)
+		}
+	}
+	return out
+}
+
+// slideItem is a block of finished states that seedSlide enumerates: the
+// player to move, and
+//
+//   - kind slideShort: the side short (short: 0 x, 1 o) has exactly the
+//     pieces set, fewer than the minimum; the other side any of the other
+//     slots;
+//   - kind slideFull: no empty slot, x on count slots;
+//   - kind slideBare (min=0): the player to move has no piece, the other
+//     count pieces anywhere.
+type slideItem struct {
+	white bool
+	kind  uint8
+	short uint8
+	set   uint64
+	count int
+}
+
+const (
+	slideShort = iota
+	slideFull
+	slideBare
+)
+
+// slideItems lists the blocks of finished states whose margins can be
+// from lo to hi (half points).
+func (ix *dindex) slideItems(lo, hi int32) []slideItem {
+	var items []slideItem
+	in := func(m int32) bool { return m >= lo && m <= hi }
+	for _, white := range []bool{false, true} {
+		if ix.minPieces > 0 && (in(2) || in(-2)) {
+			for short := range uint8(2) {
+				for k := 0; k < ix.minPieces && k <= ix.n; k++ {
+					eachSubset(ix.n, k, func(s uint64) {
+						items = append(items, slideItem{white: white, kind: slideShort, short: short, set: s})
+					})
+				}
+			}
+		}
+		for k := 0; k <= ix.n; k++ {
+			// Every state of a block has the same counts, hence the same
+			// margin: that of any one of them.
+			x := uint64(1)<<k - 1
+			if m, over := ix.slideOver(x, ix.mask&^x, white); over && in(m) {
+				items = append(items, slideItem{white: white, kind: slideFull, count: k})
+			}
+			if ix.minPieces > 0 {
+				continue
+			}
+			b, w := x, uint64(0) // White to move with no piece
+			if !white {
+				b, w = 0, x
+			}
+			if m, _ := ix.slideOver(b, w, white); in(m) {
+				items = append(items, slideItem{white: white, kind: slideBare, count: k})
+			}
+		}
+	}
+	return items
+}
+
+// eachSubset calls fn with every set of k of the points 0 to n-1 (n <=
+// 63), in increasing order (Gosper's hack).
+func eachSubset(n, k int, fn func(uint64)) {
+	if k > n {
+		return
+	}
+	if k == 0 {
+		fn(0)
+		return
+	}
+	for v := uint64(1)<<k - 1; v < 1<<n; {
+		fn(v)
+		c := v & -v
+		r := v + c
+		v = (r^v)>>2/c | r
+	}
+}
+
+// seedSlide is seed for the sliding games: the finished states whose
+// margin is from lo to hi join the won set and are expanded, enumerated
+// block by block (slideItems), the blocks shared among the workers.
+func (d *dsolver) seedSlide(lo, hi int32) error {
+	ix := d.ix
+	items := ix.slideItems(lo, hi)
+	var next atomic.Int64
+	d.parallel(func(wk *dworker) bool {
+		k := int(next.Add(1) - 1)
+		if k >= len(items) {
+			return false
+		}
+		it := items[k]
+		reg := ix.openReg(it.white)
+		add := func(b, w uint64) {
+			if m, over := ix.slideOver(b, w, it.white); !over || m < lo || m > hi {
+				return
+			}
+			wk.handled++
+			if d.join(ix.at(reg, b, w)) {
+				wk.expand(b, w, 0, it.white)
+			}
+		}
+		switch it.kind {
+		case slideShort:
+			free := ix.mask &^ it.set
+			for t := free; ; t = (t - 1) & free {
+				if it.short == 0 {
+					add(it.set, t)
+				} else {
+					add(t, it.set)
+				}
+				if t == 0 {
+					break
+				}
+			}
+		case slideFull:
+			eachSubset(ix.n, it.count, func(x uint64) { add(x, ix.mask&^x) })
+		case slideBare:
+			eachSubset(ix.n, it.count, func(x uint64) {
+				if it.white {
+					add(x, 0)
+				} else {
+					add(0, x)
+				}
+			})
+		}
+		return true
+	})
+	return d.ctx.Err()
+}
