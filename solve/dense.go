@@ -628,7 +628,13 @@ func (d *dsolver) refine(white bool, ws []watch, before []bool) error {
 		if !before[k] && !ws[k].fixed && ws[k].v != denseNoValue {
 			ws[k].v = denseNoValue
 			again = append(again, k)
+			if d.ix.slideSigned() {
+				ws[k].v = -loss2(white)
+			}
 		}
+	}
+	if d.ix.slideSigned() {
+		return nil
 	}
 	if len(again) == 0 {
 		return nil
@@ -887,6 +893,16 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 				return 0, false
 			}
 			return 0, true
+		}
+	case ix.slideSigned():
+		// Every state with an empty slot, as every state of the principal
+		// variation, is worth 1, 0 or -1: Black's won set (plus) holds
+		// those worth 1, White's (the bitmap) those worth -1.
+		value = func(i uint64) (int32, bool) {
+			if rootV > 0 && plus.has(i) || rootV < 0 && d.won(i) {
+				return rootV, true
+			}
+			return 0, false
 		}
 	default:
 		// The principal variation's value is not 0: one more pass tells

@@ -34,6 +34,14 @@ func slideApplies(r rules.Rules) bool {
 	return r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127
 }
 
+// slideSigned reports whether the only values of the states with an empty
+// slot are -1, 0 and 1 (half points: -2, 0, 2): sliding rules where a side
+// short of pieces loses. The pieces are counted only when no slot is
+// empty, and no slide fills the last one, so from a state with an empty
+// slot a game ends by a loss, or never. A solve without margins then needs
+// no exact pass: a state's sign is its value.
+func (ix *dindex) slideSigned() bool { return ix.kind == denseSlide && ix.minPieces > 0 }
+
 // slideOver returns the margin (Black's, half points) of the state (b, w,
 // White to move if white) and true when the game is over there, as the
 // kernel decides it (rules.Position.Outcome of a position reached by a
@@ -62,25 +70,30 @@ func (ix *dindex) slideOver(b, w uint64, white bool) (int32, bool) {
 	return 0, false
 }
 
+// addSet returns o with the digit d added at every point of set, all
+// empty (or, d negative as a uint64, taken away from them).
+func (ix *dindex) addSet(o dopen, set uint64, d uint64) dopen {
+	for ; set != 0; set &= set - 1 {
+		o = ix.add(o, bits.TrailingZeros64(set), d)
+	}
+	return o
+}
+
 // slideSucc is the number of the state after the player to move (White if
 // white) on the board (b, w), whose place in the open regions is o, slides
-// the piece on from to the slot to (a target of SlideTargets). A slide
-// that captures nothing and loses nothing moves one digit: the number
-// follows from o.
+// the piece on from to the slot to (a target of SlideTargets): the digits
+// of the slots the slide changes are moved in o.
 func (ix *dindex) slideSucc(b, w uint64, o dopen, white bool, from, to int) uint64 {
-	me, op, next, dg := b, w, ix.openReg(true), uint64(1)
+	me, op, next, dm, do := b, w, ix.openReg(true), uint64(1), uint64(2)
 	if white {
-		me, op, next, dg = w, b, ix.openReg(false), 2
+		me, op, next, dm, do = w, b, ix.openReg(false), 2, 1
 	}
-	nme, nop, capt, lost := ix.ln.Slide(me, op, from, to)
-	switch {
-	case capt|lost == 0:
-		q := ix.add(ix.add(o, from, -dg), to, dg)
-		return pair(next, q.x, q.y, q.md)
-	case white:
-		return ix.at(next, nop, nme)
+	_, _, capt, lost := ix.ln.Slide(me, op, from, to)
+	o = ix.add(ix.add(o, from, -dm), to, dm)
+	if capt|lost != 0 {
+		o = ix.addSet(ix.addSet(o, capt, -do), lost, -dm)
 	}
-	return ix.at(next, nme, nop)
+	return pair(next, o.x, o.y, o.md)
 }
 
 // settledSlide is settled for the sliding games: the state (b, w, White to
@@ -122,56 +135,62 @@ func (d *dsolver) settledSlide(b, w uint64, o dopen, white bool) bool {
 //     put back as the mover's, to among it.
 //
 // The piece came from the nearest slot on one side of to that is empty
-// now and was not put back: the slots between were full before the slide.
-// Each candidate is replayed (bitline.Slide) and kept only if the
-// predecessor is live, the slide is one of its moves, and it leads to the
-// state.
+// now and was not put back: the slots between were full before the slide,
+// so the slide is one of the predecessor's moves. A predecessor is kept
+// when it is live (each side has its minimum) and the slide, played, gives
+// the state: where the piece stayed, when it captures exactly the runs put
+// back and the piece, on the state's board, would not be lost (which does
+// not depend on the slot it came from); where it was lost, by replaying
+// it (bitline.Slide). Numbers follow from the state's by moving digits.
 func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
-	mover, op := b, w // the player who just moved, and the other
+	mover, op, dm, do := b, w, uint64(1), uint64(2) // the player who just moved, the other, their digits
 	if !white {
-		mover, op = w, b
+		mover, op, dm, do = w, b, 2, 1
 	}
+	nop := bits.OnesCount64(op)
 	empty := ix.mask &^ (b | w)
-	try := func(pm, po uint64, from, to int) {
-		if bits.OnesCount64(pm) < ix.minPieces || bits.OnesCount64(po) < ix.minPieces {
-			return // finished: no moves
-		}
-		if l, r := ix.ln.SlideTargets(ix.mask&^(pm|po), from); to != l && to != r {
-			return
-		}
-		if nm, no, _, _ := ix.ln.Slide(pm, po, from, to); nm != mover || no != op {
-			return
-		}
-		pb, pw := pm, po // the predecessor: the mover to move
+	o := ix.open(b, w)
+	reg := ix.openReg(!white)
+	// add appends the predecessor where the mover's pieces are pm, the
+	// other's po, and whose place in the open regions is q.
+	add := func(pm, po uint64, q dopen) {
+		pb, pw := pm, po
 		if !white {
 			pb, pw = po, pm
 		}
-		out = append(out, dstate{ix.at(ix.openReg(!white), pb, pw), pb, pw, 0})
+		out = append(out, dstate{pair(reg, q.x, q.y, q.md), pb, pw, 0})
 	}
-	// from tries the nearest slot of avail on each side of to.
-	from := func(avail, pm, po uint64, to int) {
-		bit := uint64(1) << to
-		if x := avail & (bit - 1); x != 0 {
-			f := 63 - bits.LeadingZeros64(x)
-			try(pm|1<<f, po, f, to)
-		}
-		if x := avail &^ (bit<<1 - 1); x != 0 {
-			f := bits.TrailingZeros64(x)
-			try(pm|1<<f, po, f, to)
-		}
+	stayed := mover
+	if bits.OnesCount64(mover) < ix.minPieces {
+		stayed = 0 // the mover was short before the slide too: finished
 	}
-	for ps := mover; ps != 0; ps &= ps - 1 {
+	for ps := stayed; ps != 0; ps &= ps - 1 {
 		to := bits.TrailingZeros64(ps)
 		bit := uint64(1) << to
+		if ix.slideLost(mover, op, to) {
+			continue // a piece that arrived on to would be lost
+		}
 		l, r := ix.capturableRuns(empty, mover, bit)
 		for k, capt := range [4]uint64{0, l, r, l | r} {
 			if k > 0 && (capt == 0 || k == 3 && (l == 0 || r == 0)) {
 				continue
 			}
-			from(empty&^capt, mover&^bit, op|capt, to)
+			if nop+bits.OnesCount64(capt) < ix.minPieces || ix.ln.Captures(op|capt, mover, bit) != capt {
+				continue
+			}
+			q := ix.add(ix.addSet(o, capt, do), to, -dm)
+			avail := empty &^ capt // the slots the piece can have come from
+			if x := avail & (bit - 1); x != 0 {
+				f := 63 - bits.LeadingZeros64(x)
+				add(mover&^bit|1<<f, op|capt, ix.add(q, f, dm))
+			}
+			if x := avail &^ (bit<<1 - 1); x != 0 {
+				f := bits.TrailingZeros64(x)
+				add(mover&^bit|1<<f, op|capt, ix.add(q, f, dm))
+			}
 		}
 	}
-	if ix.selfCapture == rules.SelfOff {
+	if ix.selfCapture == rules.SelfOff || nop < ix.minPieces {
 		return out
 	}
 	edge := ix.ln.Edge()
@@ -187,11 +206,51 @@ func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
 		if ix.selfCapture == rules.SelfPiece && a != c {
 			continue
 		}
+		if bits.OnesCount64(mover|run) < ix.minPieces {
+			continue
+		}
+		avail := empty &^ run
 		for to := a; to <= c; to++ {
-			from(empty&^run, mover|run&^(1<<to), op, to)
+			bit := uint64(1) << to
+			pm := mover | run&^bit
+			q := ix.addSet(o, run&^bit, dm)
+			var froms [2]int
+			froms[0], froms[1] = -1, -1
+			if x := avail & (bit - 1); x != 0 {
+				froms[0] = 63 - bits.LeadingZeros64(x)
+			}
+			if x := avail &^ (bit<<1 - 1); x != 0 {
+				froms[1] = bits.TrailingZeros64(x)
+			}
+			for _, f := range froms {
+				if f < 0 {
+					continue
+				}
+				if nm, no, _, _ := ix.ln.Slide(pm|1<<f, op, f, to); nm == mover && no == op {
+					add(pm|1<<f, op, ix.add(q, f, dm))
+				}
+			}
 		}
 	}
 	return out
+}
+
+// slideLost reports whether a piece of the mover (pieces me, the other
+// player's op) that slid to the slot to, where it stands on the board
+// (me, op) after the captures, is lost by the self-capture rule.
+func (ix *dindex) slideLost(me, op uint64, to int) bool {
+	bit := uint64(1) << to
+	switch ix.selfCapture {
+	case rules.SelfPiece:
+		left := op&(bit>>1) != 0 || to == 0 && ix.ln.Edge()
+		right := op&(bit<<1) != 0 || to == ix.n-1 && ix.ln.Edge()
+		return left && right
+	case rules.SelfRun:
+		_, lc := ix.ln.LeftRun(me, op, bit)
+		_, rc := ix.ln.RightRun(me, op, bit)
+		return lc && rc
+	}
+	return false
 }
 
 // slideItem is a block of finished states that seedSlide enumerates: the

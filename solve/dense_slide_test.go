@@ -359,3 +359,7 @@ func TestDenseSlideTable(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkDenseDewdney14(b *testing.B)      { benchDense(b, "dewdney", 14, 1, true) }
+func BenchmarkDenseGolf14(b *testing.B)         { benchDense(b, "golf", 14, 1, true) }
+func BenchmarkDenseDewdney17Value(b *testing.B) { benchDense(b, "dewdney", 17, 2, false) }
