@@ -127,7 +127,7 @@ func denseApplies(r rules.Rules) bool {
 // forbidden points are still the shapes captures leave, answered by the
 // generic moves of dense_generic.go: the own chain stays, is illegal or
 // is removed after the captures, ko=captured|none|simple, stones or area
-// counted.
+// counted; or sliding rules (dewdney, golf: dense_slide.go).
 func denseKind(r rules.Rules) (int, bool) {
 	if r.Validate() != nil || !r.IsLine() || r.Width > denseMaxPoints || r.Pass || r.Repetition < 2 {
 		return 0, false
