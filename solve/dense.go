@@ -805,6 +805,9 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if !ok {
 		return res, nil, fmt.Errorf("dense solve: the position's forbidden points are not the captures of a placement (a set-up position): %w", ErrUnsupported)
 	}
+	if ix.kind == denseSlide && !opt.Margins {
+		ix.slideCone(b, w) // no table: only the states the position can reach
+	}
 	need := denseBytes(ix, opt.Margins, opt.Spill)
 	if opt.MemoryMB > 0 && need > uint64(opt.MemoryMB)<<20 {
 		return res, nil, fmt.Errorf("%d states need %d MB: %w", ix.total, need>>20, ErrMemory)
@@ -854,6 +857,14 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	}
 	if err := d.pass(false, opt.Margins, ws); err != nil {
 		return res, nil, denseCut(d, err)
+	}
+	if !opt.Margins && ix.slideSwaps() {
+		// White's won set is Black's with the colours swapped (dense_slide.go).
+		denseResult(&res, g, ix, moves, ws, d.slideSwapped(ws))
+		res.Nodes = int64(ix.total)
+		res.Elapsed = time.Since(start)
+		res.Complete = true
+		return res, nil, nil
 	}
 	var plus *dbits // Black's won set: the states worth more than 0
 	if !opt.Margins {

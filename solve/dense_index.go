@@ -78,9 +78,12 @@ type dindex struct {
 	h   int          // the open regions' prefix length: n/2
 
 	// The sliding games (dense_slide.go): a player left with fewer pieces
-	// than minPieces loses; the self-capture rule.
+	// than minPieces loses; the self-capture rule; and in a solve without
+	// margins, the most pieces of each side (x, o) a state that is solved
+	// has (slideCone).
 	minPieces   int
 	selfCapture rules.SelfCapture
+	maxPieces   [2]int
 }
 
 // dregion is a block of states: one player to move and one descriptor.
@@ -166,7 +169,7 @@ func newDindex(r rules.Rules) *dindex {
 	kind, _ := denseKind(r)
 	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured || r.Ko == rules.KoSimple,
 		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea,
-		minPieces: r.MinPieces, selfCapture: r.SelfCapture}
+		minPieces: r.MinPieces, selfCapture: r.SelfCapture, maxPieces: [2]int{n, n}}
 	ix.pow3[0] = 1
 	for i := 1; i <= denseMaxPoints; i++ {
 		ix.pow3[i] = 3 * ix.pow3[i-1]

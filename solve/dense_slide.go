@@ -42,6 +42,62 @@ func slideApplies(r rules.Rules) bool {
 // no exact pass: a state's sign is its value.
 func (ix *dindex) slideSigned() bool { return ix.kind == denseSlide && ix.minPieces > 0 }
 
+// slideCone limits a solve to the states where neither side has more
+// pieces than the side with more on the board (b, w): pieces are never
+// added, so these states, which hold every one a game from (b, w) reaches
+// and the same with the colours swapped (slideSwapped), have successors
+// only among themselves, and their won sets are those of the whole index.
+// The others are left out of every won set: their values are not solved
+// (a solve that keeps no table). On the default layouts it leaves out 18%
+// of the states of 20 slots, 25% of 21, 29% of 19.
+func (ix *dindex) slideCone(b, w uint64) {
+	m := max(bits.OnesCount64(b), bits.OnesCount64(w))
+	ix.maxPieces = [2]int{m, m}
+}
+
+// slideSwaps reports whether the rules treat the colours alike (sliding,
+// a short side loses, no komi): then White can force a win from a state
+// exactly when Black can from the state with the colours swapped (each
+// piece the other colour's, the other player to move), and one pass,
+// Black's, gives every value.
+func (ix *dindex) slideSwaps() bool { return ix.slideSigned() && ix.komi2 == 0 }
+
+// swapped is the number of the state (b, w, White to move if white) with
+// the colours swapped.
+func (ix *dindex) swapped(b, w uint64, white bool) uint64 {
+	return ix.at(ix.openReg(!white), w, b)
+}
+
+// slideSwapped completes a solve without margins after Black's pass, when
+// the colours are alike (slideSwaps): a state is worth 1 when it is in
+// Black's won set (the bitmap), -1 when the state with the colours swapped
+// is, else 0 (a state with an empty slot, slideSigned). It gives the
+// watched states their values and returns the values of states.
+func (d *dsolver) slideSwapped(ws []watch) func(uint64) (int32, bool) {
+	ix := d.ix
+	value := func(i uint64) (int32, bool) {
+		if d.won(i) {
+			return 2, true
+		}
+		b, w, _, white := ix.state(ix.region(i), i)
+		if d.won(ix.swapped(b, w, white)) {
+			return -2, true
+		}
+		return 0, true
+	}
+	for k := range ws {
+		if !ws[k].fixed {
+			ws[k].v, _ = value(ws[k].i)
+		}
+	}
+	return value
+}
+
+// inCone reports whether the board (b, w) is among the states solved.
+func (ix *dindex) inCone(b, w uint64) bool {
+	return bits.OnesCount64(b) <= ix.maxPieces[0] && bits.OnesCount64(w) <= ix.maxPieces[1]
+}
+
 // slideOver returns the margin (Black's, half points) of the state (b, w,
 // White to move if white) and true when the game is over there, as the
 // kernel decides it (rules.Position.Outcome of a position reached by a
@@ -88,9 +144,11 @@ func (ix *dindex) slideSucc(b, w uint64, o dopen, white bool, from, to int) uint
 	if white {
 		me, op, next, dm, do = w, b, ix.openReg(false), 2, 1
 	}
-	_, _, capt, lost := ix.ln.Slide(me, op, from, to)
 	o = ix.add(ix.add(o, from, -dm), to, dm)
-	if capt|lost != 0 {
+	// With no piece of the other player beside to, the slide captures
+	// nothing and, but under selfcapture=run, loses nothing.
+	if bit := uint64(1) << to; op&(bit<<1|bit>>1) != 0 || ix.selfCapture == rules.SelfRun {
+		_, _, capt, lost := ix.ln.Slide(me, op, from, to)
 		o = ix.addSet(ix.addSet(o, capt, -do), lost, -dm)
 	}
 	return pair(next, o.x, o.y, o.md)
@@ -158,7 +216,9 @@ func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
 		if !white {
 			pb, pw = po, pm
 		}
-		out = append(out, dstate{pair(reg, q.x, q.y, q.md), pb, pw, 0})
+		if ix.inCone(pb, pw) {
+			out = append(out, dstate{pair(reg, q.x, q.y, q.md), pb, pw, 0})
+		}
 	}
 	stayed := mover
 	if bits.OnesCount64(mover) < ix.minPieces {
@@ -346,7 +406,7 @@ func (d *dsolver) seedSlide(lo, hi int32) error {
 		it := items[k]
 		reg := ix.openReg(it.white)
 		add := func(b, w uint64) {
-			if m, over := ix.slideOver(b, w, it.white); !over || m < lo || m > hi {
+			if m, over := ix.slideOver(b, w, it.white); !over || m < lo || m > hi || !ix.inCone(b, w) {
 				return
 			}
 			wk.handled++

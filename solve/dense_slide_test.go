@@ -243,13 +243,41 @@ func TestDenseSlideAgainstPlainRetro(t *testing.T) {
 	}
 }
 
+// TestDenseSlideColours: where the rules treat the colours alike
+// (slideSwaps), every state of up to 8 slots is worth, by the textbook
+// retrograde analysis, minus the state with the colours swapped: the
+// ground on which a solve without margins runs Black's pass only.
+func TestDenseSlideColours(t *testing.T) {
+	swaps := 0
+	for _, v := range slideVariants {
+		for n := 1; n <= 8; n++ {
+			ix := newDindex(v.rules(t, n))
+			if !ix.slideSwaps() {
+				continue
+			}
+			swaps++
+			val := plainRetro(ix)
+			eachState(ix, func(i, b, w, _ uint64, white bool) {
+				if j := ix.swapped(b, w, white); val[j] != -val[i] {
+					t.Fatalf("%v %d: %s (white %v) is worth %d, with the colours swapped %d", v, n, diagram(n, b, w, 0), white, val[i], val[j])
+				}
+			})
+		}
+	}
+	if swaps == 0 {
+		t.Error("no rule set treats the colours alike")
+	}
+}
+
 // TestDenseSlideAgainstSolve: two methods, one answer. For dewdney and
 // golf on 6 to 11 slots (9 with the race detector), every live position
 // of method 1's graph from the start (retro.go, which plays the kernel's
 // moves) has the dense solver's value; the result for the start (value,
 // best moves, every move's value) is Solve's with margins, without, and
 // with the first pass spilled; and on up to 8 slots each principal
-// variation keeps the value at every ply (Solve). Set-up positions too.
+// variation keeps the value at every ply (Solve). Five set-up
+// positions too, two with more pieces on one side (the solve without
+// margins keeps to the states with no more pieces a side than it has).
 func TestDenseSlideAgainstSolve(t *testing.T) {
 	maxN := 11
 	if raceEnabled {
@@ -260,7 +288,7 @@ func TestDenseSlideAgainstSolve(t *testing.T) {
 		for n := 6; n <= maxN; n++ {
 			games = append(games, newGame(t, preset, n))
 		}
-		for _, d := range []string{"x_o_xxo_o_", "ox__xo_xo", "xx_oo__oxx_o"} {
+		for _, d := range []string{"x_o_xxo_o_", "ox__xo_xo", "xx_oo__oxx_o", "xxx_o__o_x", "ox_oo_x_oo_"} {
 			g := newGame(t, preset, len(d))
 			pos, err := rules.ParseDiagram(g.Rules(), d, rules.White)
 			if err != nil {
