@@ -49,7 +49,8 @@ type DenseOptions struct {
 	// values of the position, of its moves and of a principal variation
 	// are kept, and the memory is 1.5 bits a state, and one more bit
 	// while the second pass runs, to keep the first pass's answer for the
-	// principal variation (unless it is spilled to a file).
+	// principal variation (unless it is spilled to a file; dewdney and golf
+	// without komi take one pass and no more: dense_slide.go).
 	Margins bool
 	// Spill keeps the first pass's answer (one bit a state, kept for the
 	// principal variation when Margins is off) in a temporary file in
