@@ -405,6 +405,79 @@ func TestPerfectReportsFallback(t *testing.T) {
 	}
 }
 
+// TestPerfectUseTable: with a budget of one position a solve, perfect
+// cannot solve alak on 10 points and falls back to alpha-beta; given the
+// dense table of those rules (made here by solve.DenseSolve, as alak solve
+// --dense makes it) with UseTable, its moves are exact and keep the value
+// the table gives, and a table of other rules is not used.
+func TestPerfectUseTable(t *testing.T) {
+	r := mustRules(t, "alak size=10")
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	_, dt, err := solve.DenseSolve(context.Background(), g, solve.DenseOptions{Margins: true, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dt.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := solve.LoadTable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Freeze()
+	other, err := solve.LoadTable(dir, mustRules(t, "alak size=11"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const spec = "perfect:time=200ms,nodes=1"
+	play := func(use *solve.Table) Report {
+		p, err := New(spec, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if use != nil {
+			p.(*Perfect).UseTable(use)
+		}
+		h := g.Clone()
+		for range 4 {
+			before, err := solve.Solve(context.Background(), h, solve.Options{Table: tab})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := p.Move(context.Background(), h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			if use == tab {
+				after, err := solve.Solve(context.Background(), h, solve.Options{Table: tab})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if after.Value != before.Value {
+					t.Errorf("%v changed the value from %v to %v", m, before.Value, after.Value)
+				}
+			}
+		}
+		return p.(Reporter).Report()
+	}
+	if rep := play(nil); rep.Count(PerfectFallback) != 4 {
+		t.Errorf("without the table: %v; want 4 fallbacks (the budget is one position)", rep)
+	}
+	if rep := play(other); rep.Count(PerfectFallback) != 4 {
+		t.Errorf("with a table of 11 points: %v; want 4 fallbacks", rep)
+	}
+	if rep := play(tab); rep.Count(PerfectFallback) != 0 || rep.Moves != 4 {
+		t.Errorf("with the table: %v; want 4 moves, none a fallback", rep)
+	}
+}
+
 // TestReportString checks the sum of reports and its one-line form.
 func TestReportString(t *testing.T) {
 	var a, b Report
