@@ -221,7 +221,10 @@ func TestSelectNibbles(t *testing.T) {
 			}
 			k++
 		}
-		if set != 0 && selectNibbles[set]>>(4*k) != 0 {
+		if got := selectNibbles[set] >> 60; got != uint64(k) {
+			t.Fatalf("selectNibbles[%#x] counts %d bits, want %d", set, got, k)
+		}
+		if k < 15 && selectNibbles[set]<<4>>(4+4*k) != 0 {
 			t.Fatalf("selectNibbles[%#x] = %#x has entries past its %d bits", set, selectNibbles[set], k)
 		}
 	}
