@@ -28,10 +28,11 @@ func BenchmarkPlayoutAlak11(b *testing.B) {
 	rng := Rand(88172645463325252)
 	// Every placement adds a stone and every capture takes one off the
 	// board into the capturer's prisoners (a placed stone always stays).
+	// The tally reads the fields: the accessors copy the position.
 	var prisoners, gone int
 	tally := func(pos *Position) {
-		prisoners += pos.Prisoners(Black) + pos.Prisoners(White)
-		gone += pos.Ply() - pos.Count(Black) - pos.Count(White)
+		prisoners += int(pos.prisoners[Black]) + int(pos.prisoners[White])
+		gone += int(pos.ply) - bits.OnesCount64(pos.st[Black]|pos.st[White])
 	}
 	b.ResetTimer()
 	for left := b.N; left > 0; {
@@ -40,7 +41,7 @@ func BenchmarkPlayoutAlak11(b *testing.B) {
 			b.Fatal("the kernel refused alak")
 		}
 		left -= n
-		if pos.Over() {
+		if pos.end != NotOver {
 			tally(&pos)
 			pos = root
 		}
