@@ -19,20 +19,25 @@ func (x *xorshift) next() uint64 {
 // alak rules with the playout kernel, Position.Playout, from the empty
 // board to the end of each game; one op is one placement. Each placement
 // is a uniform choice among the legal points, and the hash and prisoners
-// are kept; the prisoners of every game are checked against its stones and
-// placements, and the last position's hash against one recomputed from the
-// stones.
+// are kept; the prisoners and the hash every game ends with are checked
+// against its stones and placements.
 func BenchmarkPlayoutAlak11(b *testing.B) {
 	root := start(b, MustPreset("alak"))
 	pos := root
 	rng := Rand(88172645463325252)
-	// Every placement adds a stone and every capture takes one off the
-	// board into the capturer's prisoners (a placed stone always stays).
-	// The tally reads the fields: the accessors copy the position.
-	var prisoners, gone int
+	// At the end of every game: every placement added a stone and every
+	// capture took one off the board into the capturer's prisoners (a
+	// placed stone always stays), and the hash is the one of the stones
+	// on the board, from the byte keys (checked against hashRun by
+	// TestByteKeysMatchHashRun). The tally reads the fields: the accessors
+	// copy the position.
+	var prisoners, gone, wrongHash int
 	tally := func(pos *Position) {
 		prisoners += int(pos.prisoners[Black]) + int(pos.prisoners[White])
 		gone += int(pos.ply) - bits.OnesCount64(pos.st[Black]|pos.st[White])
+		if pos.hash != byteKeys[Black].Low16(pos.st[Black])^byteKeys[White].Low16(pos.st[White]) {
+			wrongHash++
+		}
 	}
 	b.ResetTimer()
 	for left := b.N; left > 0; {
@@ -51,8 +56,8 @@ func BenchmarkPlayoutAlak11(b *testing.B) {
 	if prisoners != gone {
 		b.Fatalf("%d prisoners, %d stones placed and gone", prisoners, gone)
 	}
-	if got, want := pos.BoardHash(), recomputeHash(pos); got != want {
-		b.Fatalf("%s: hash %x, recomputed %x", pos, got, want)
+	if wrongHash != 0 {
+		b.Fatalf("%d games ended with a wrong hash", wrongHash)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "placements/s")
 }
