@@ -43,6 +43,9 @@ func PlayoutRules(r Rules) bool {
 // the number of placements played. *pos is then exactly the position that
 // Apply would have left after the same placements: stones, hash,
 // prisoners, forbidden and removed points, last move, ply and end of game.
+// Without the Game's repetition rule some games never end (on 2 points
+// under ko=none each placement captures the other stone), so limit is what
+// bounds the work.
 //
 // It is the playout kernel: one loop over the position's words held in
 // locals, where Apply keeps them in the Position in memory and puts a

@@ -285,3 +285,26 @@ func FuzzPlayout(f *testing.F) {
 		checkPlayout(t, pos, seed, 6*n+40, 1+int(chunk))
 	})
 }
+
+// TestPlayoutLongGame plays a game that never ends (on 2 points without a
+// ko rule every placement captures the other stone) for 100,000
+// placements in one call and checks it against Apply: the prisoners pass
+// the 16-bit counters' limit and wrap as Apply's do.
+func TestPlayoutLongGame(t *testing.T) {
+	r := playoutRules(t, 2, " ko=none")
+	pos := start(t, r)
+	ref, kr, rr := pos, Rand(11), Rand(11)
+	const plies = 100000
+	if n, ok := pos.Playout(&kr, plies); n != plies || !ok {
+		t.Fatalf("Playout(%d) = %d, %v", plies, n, ok)
+	}
+	for range plies {
+		refPlacement(t, &ref, &rr)
+	}
+	if pos != ref || kr != rr {
+		t.Fatalf("after %d placements:\nkernel    %+v\nreference %+v", plies, pos, ref)
+	}
+	if ref.Prisoners(Black) >= 0 && ref.Prisoners(White) >= 0 {
+		t.Fatalf("prisoners %d-%d: the counters did not wrap", ref.Prisoners(Black), ref.Prisoners(White))
+	}
+}
