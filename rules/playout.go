@@ -1,6 +1,10 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"alak/rules/bitline"
+)
 
 // Rand is the seeded generator the playout kernel draws from (wyrand): its
 // value is its whole state, so Rand(seed) is a generator and the caller
@@ -62,7 +66,7 @@ func (pos *Position) Playout(rng *Rand, limit int) (plies int, ok bool) {
 	if pos.end != NotOver || limit <= 0 {
 		return 0, true
 	}
-	if e.n > selectBits {
+	if e.n > smallPoints {
 		return playoutWide(pos, rng, limit), true
 	}
 	for plies < limit && pos.end == NotOver {
@@ -83,6 +87,10 @@ func (pos *Position) Playout(rng *Rand, limit int) (plies int, ok bool) {
 // needed one placement later. Under ko=none the captured points are legal
 // at once. The branch on the ko rule goes the same way for a whole loop.
 
+// smallPoints is the longest line playoutSmall plays on: its tables
+// (selectNibbles, and CapturesShort's) serve lines of up to 12 points.
+const smallPoints = min(selectBits, bitline.ShortPoints)
+
 // smallChunk bounds the placements of one call of playoutSmall, whose
 // 32-bit prisoner counters (two in a word) must not overflow: a placement
 // on up to 12 points captures at most 11 stones.
@@ -90,8 +98,8 @@ const smallChunk = 1 << 26
 
 // playoutSmall is Playout's loop on lines of up to 12 points (alak's 11).
 // One entry of selectNibbles gives the legal points' indices and their
-// number, another the captures' count, and the captures' key comes from
-// the byte keys. The loop is written out for two placements a round, one
+// number, another the captures' count; the captures come from
+// CapturesShort and their key from the byte keys. The loop is written out for two placements a round, one
 // by each player, so that nothing in it is indexed by the colour: a holds
 // the stones of the player to move at the start, b the other's, and their
 // prisoners are the low and the high half of one word. The two halves of
@@ -118,9 +126,6 @@ func playoutSmall(pos *Position, rng *Rand, limit int) int {
 	left := limit
 	for {
 		// a's placement.
-		if left == 0 {
-			break
-		}
 		left--
 		r += 0xa0761d6478bd642f
 		hi, lo := bits.Mul64(r, r^0xe7037ed1a0b428db)
@@ -128,7 +133,7 @@ func playoutSmall(pos *Position, rng *Rand, limit int) int {
 		k, _ := bits.Mul64(hi^lo, list>>60)
 		p = list >> (k * 4 & 63) & 15
 		bit := uint64(1) << p
-		capt = ln.CapturesFlat(b, a, bit)
+		capt = ln.CapturesShort(b, a, bit)
 		a |= bit
 		b ^= capt
 		hash ^= ka[p] ^ bkb.Low16(capt)
@@ -144,10 +149,10 @@ func playoutSmall(pos *Position, rng *Rand, limit int) int {
 			pos.end = NoMoves
 			break
 		}
-		// b's placement.
 		if left == 0 {
 			break
 		}
+		// b's placement.
 		left--
 		r += 0xa0761d6478bd642f
 		hi, lo = bits.Mul64(r, r^0xe7037ed1a0b428db)
@@ -155,7 +160,7 @@ func playoutSmall(pos *Position, rng *Rand, limit int) int {
 		k, _ = bits.Mul64(hi^lo, list>>60)
 		p = list >> (k * 4 & 63) & 15
 		bit = uint64(1) << p
-		capt = ln.CapturesFlat(a, b, bit)
+		capt = ln.CapturesShort(a, b, bit)
 		b |= bit
 		a ^= capt
 		hash ^= kb[p] ^ bka.Low16(capt)
@@ -169,6 +174,9 @@ func playoutSmall(pos *Position, rng *Rand, limit int) int {
 		}
 		if legal == 0 {
 			pos.end = NoMoves
+			break
+		}
+		if left == 0 {
 			break
 		}
 	}
