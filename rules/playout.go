@@ -105,7 +105,7 @@ const smallChunk = 1 << 26
 // prisoners are the low and the high half of one word. The two halves of
 // the round are the same steps with a and b swapped. (One placement a
 // round, with the colours swapped at each, as playoutWide does, took 10%
-// more time: the compiler kept more of the loop's values in memory.)
+// more time: its compiled loop kept more of its values on the stack.)
 func playoutSmall(pos *Position, rng *Rand, limit int) int {
 	e := pos.e
 	ln := &e.ln
