@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -205,6 +206,67 @@ func TestLabTogetherColumn(t *testing.T) {
 		}
 		if got.Value != 0 || len(got.Best) != n {
 			t.Errorf("%d points: %v with best openings %v; docs/rulelab.md (method 1): 0 (all)", n, got.Value, got.Best)
+		}
+	}
+}
+
+// denseTogether: how many points TestDenseTogetherLiveDraws goes to
+// (docs/rulelab.md's 16 by hand).
+var denseTogether = flag.Int("dense.together", 12, "TestDenseTogetherLiveDraws: check the own=together lines up to this many points")
+
+// TestDenseTogetherLiveDraws: under the alak rules with own=together every
+// state of the index that is not finished is a draw: its margin is 0 in
+// the dense solver's table, on every line up to -dense.together points
+// (12; docs/rulelab.md gives the counts up to 16). The table is checked
+// state by state against the textbook retrograde analysis up to 8 points
+// (TestDenseAgainstPlainRetro); here, up to 6 points, every position the
+// kernel sets up (no chain without liberties) that is not over is also a
+// draw by Solve's state graph (method 1).
+func TestDenseTogetherLiveDraws(t *testing.T) {
+	maxN := *denseTogether
+	if testing.Short() || raceEnabled {
+		maxN = 8
+	}
+	for n := 1; n <= maxN; n++ {
+		r := denseRules(t, n, "own", "together")
+		tab := denseTable(t, r, 2)
+		ix := tab.ix
+		decisive := 0
+		for i, m := range tab.margins {
+			if m == 0 {
+				continue
+			}
+			decisive++
+			b, w, f, white := ix.state(ix.region(uint64(i)), uint64(i))
+			if ix.legal(b, w, f) != 0 {
+				t.Fatalf("%d points: %s (white %v) is not finished and its margin is %d half points", n, diagram(n, b, w, f), white, m)
+			}
+		}
+		t.Logf("%d points: %d states, %d of them not draws, all finished", n, ix.total, decisive)
+		if n > 6 {
+			continue
+		}
+		solved := 0
+		eachState(ix, func(i, b, w, f uint64, white bool) {
+			side := rules.Black
+			if white {
+				side = rules.White
+			}
+			pos, err := rules.ParseDiagram(r, diagram(n, b, w, f), side)
+			if err != nil || pos.Over() {
+				return
+			}
+			res, err := Solve(context.Background(), rules.NewGameFrom(pos), Options{MemoryMB: 256})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Value != 0 {
+				t.Fatalf("%d points: %v: Solve gives %v", n, pos, res.Value)
+			}
+			solved++
+		})
+		if solved == 0 {
+			t.Fatalf("%d points: no position solved", n)
 		}
 	}
 }
