@@ -61,9 +61,8 @@ type DenseOptions struct {
 
 // DenseApplies reports whether the dense solver handles the rules: the
 // alak preset on a line of up to 24 points and its variants that keep the
-// state history-free (edge capture, own=stays|illegal|removed|together,
-// ko=captured|none|simple but not own=together with ko=simple,
-// score=stones|area, repetition, komi), and the
+// state history-free (edge capture, own=stays|illegal|removed,
+// ko=captured|none|simple, score=stones|area, repetition, komi), and the
 // alterigo preset on a line (with or without edge captures).
 func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 

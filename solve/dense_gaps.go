@@ -1,6 +1,10 @@
 package solve
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"alak/rules"
+)
 
 // The gap descriptors of the dense index: the forbidden points that
 // own=together (every chain left without a liberty is removed at once, the
@@ -38,6 +42,14 @@ import "math/bits"
 // capture): the state with the empty board and those forbidden points.
 // A gap descriptor's states are never finished: the player to move may
 // place on the gap.
+
+// together reports whether the index has the gap descriptors: own=together
+// under ko=captured (the generic family), whose captures can leave their
+// runs beside empty points; the two runs around a stone, which these rules
+// never leave, then have no region.
+func (ix *dindex) together() bool {
+	return ix.kind == denseGeneric && ix.own == rules.OwnRemovedTogether && ix.ko && !ix.simple
+}
 
 // The kinds of descriptors: a descriptor (a, c, m) of kind dk has the key
 // dk*n^3 + (a*n+c)*n + m.

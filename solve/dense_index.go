@@ -79,12 +79,6 @@ type dindex struct {
 	e8  [3][256]uint64
 	dec [6561]uint16 // 8 base-3 digits: the x points in the low byte, the o points in the high byte
 	h   int          // the open regions' prefix length: n/2
-
-	// together: own=together under ko=captured, whose captures can leave
-	// their runs beside empty points: the gap descriptors (dense_gaps.go)
-	// have regions, and the two runs around a stone, which these rules
-	// never leave, have none.
-	together bool
 }
 
 // dregion is a block of states: one player to move and one descriptor.
@@ -110,7 +104,7 @@ type dregion struct {
 const (
 	denseAlak     = iota // the mover's own chains stay, ko=captured|none, stones counted (alak)
 	denseAlterIgo        // every chain without a liberty goes, an unchanged board loses, no count (alterigo on a line)
-	denseGeneric         // the alak family's other history-free rules: own=illegal|removed|together, ko=simple, score=area (dense_generic.go)
+	denseGeneric         // the alak family's other history-free rules: own=illegal|removed, ko=simple, score=area (dense_generic.go)
 )
 
 // denseLoss is the successor "number" of a placement that leaves the board
@@ -133,9 +127,8 @@ func denseApplies(r rules.Rules) bool {
 // board loses, no count), or the other rules of the alak family whose
 // forbidden points are still the shapes captures leave, answered by the
 // generic moves of dense_generic.go: the own chain stays, is illegal or
-// is removed after the captures, ko=captured|none|simple, or is removed
-// together with the captures, ko=captured|none (the gap descriptors of
-// dense_gaps.go), stones or area counted.
+// is removed after the captures, ko=captured|none|simple, stones or area
+// counted.
 func denseKind(r rules.Rules) (int, bool) {
 	if r.Validate() != nil || !r.IsLine() || r.Movement != rules.Placement || r.Width > denseMaxPoints ||
 		r.Pass || r.Repetition < 2 {
@@ -149,6 +142,8 @@ func denseKind(r rules.Rules) (int, bool) {
 	case r.Own == rules.OwnRemovedTogether && r.Ko == rules.KoNone && r.Scoring == rules.ScoreNone && r.UnchangedLoses:
 		return denseAlterIgo, true
 	case (r.Own == rules.OwnStays || r.Own == rules.OwnIllegal || r.Own == rules.OwnRemoved ||
+		// own=together, removed with the captures: the gap
+		// descriptors (dense_gaps.go), not with ko=simple.
 		r.Own == rules.OwnRemovedTogether && r.Ko != rules.KoSimple) &&
 		(r.Ko == rules.KoCaptured || r.Ko == rules.KoNone || r.Ko == rules.KoSimple) &&
 		(r.Scoring == rules.ScoreStones || r.Scoring == rules.ScoreArea) && !r.UnchangedLoses &&
@@ -171,8 +166,7 @@ func newDindex(r rules.Rules) *dindex {
 	ln, _ := rules.Bitline(r)
 	kind, _ := denseKind(r)
 	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured || r.Ko == rules.KoSimple,
-		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea,
-		together: kind == denseGeneric && r.Own == rules.OwnRemovedTogether && r.Ko == rules.KoCaptured}
+		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea}
 	ix.pow3[0] = 1
 	for i := 1; i <= denseMaxPoints; i++ {
 		ix.pow3[i] = 3 * ix.pow3[i-1]
@@ -211,7 +205,7 @@ func newDindex(r rules.Rules) *dindex {
 		}
 		ix.openAt[side] = len(ix.regs)
 		ix.regs = append(ix.regs, reg)
-		ix.key[side] = make([]int32, n*n*n*dkKinds(ix.together))
+		ix.key[side] = make([]int32, n*n*n*dkKinds(ix.together()))
 		for i := range ix.key[side] {
 			ix.key[side][i] = -1
 		}
@@ -231,12 +225,12 @@ func newDindex(r rules.Rules) *dindex {
 					continue
 				}
 				ix.addDescriptor(dkStone, a, c, 0, side == 1)
-				for m := a + 1; m < c && !ix.together; m++ {
+				for m := a + 1; m < c && !ix.together(); m++ {
 					ix.addDescriptor(dkStone, a, c, m, side == 1)
 				}
 			}
 		}
-		if ix.together {
+		if ix.together() {
 			ix.addGapDescriptors(side == 1)
 		}
 	}
@@ -296,7 +290,7 @@ func (ix *dindex) addDescriptor(dk, a, c, m int, white bool) {
 	case !ix.ln.Edge():
 		return
 	}
-	if stone == 0 && dk == dkStone || ix.together && ix.noPlacementLeaves(dk, a, c, m) {
+	if stone == 0 && dk == dkStone || ix.together() && ix.noPlacementLeaves(dk, a, c, m) {
 		return // the whole line: no stone captured it; or no placement leaves it
 	}
 	free := ix.mask&^(uint64(1)<<(hi+1)-1) | (uint64(1)<<lo - 1)
@@ -388,7 +382,7 @@ func (ix *dindex) descriptorOf(b, w, f uint64, white bool) (reg *dregion, mirror
 		side = 1
 	}
 	k := (a*n+c)*n + m
-	if ix.together {
+	if ix.together() {
 		k = ix.gapKey(b, w, f, a, c, m)
 	}
 	id := ix.key[side][k]
@@ -785,7 +779,7 @@ func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
 // such runs around one of op's stones; under own=together also the gap
 // shapes (gapShapes, dense_gaps.go).
 func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion, bool)) {
-	if ix.together {
+	if ix.together() {
 		ix.gapShapes(me, op, side, fn)
 	}
 	n := ix.n
