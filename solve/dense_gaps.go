@@ -42,6 +42,13 @@ import (
 // capture): the state with the empty board and those forbidden points.
 // A gap descriptor's states are never finished: the player to move may
 // place on the gap.
+//
+// A window cannot say whether the placed stone's chain, which runs on
+// into the free points, was closed on its far side (and so went with the
+// captures), so under own=together the index also numbers states no
+// placement leaves, a stone descriptor's among them: unreachable states,
+// solved and never asked. The regions no placement leaves whatever the
+// free points hold are left out (noPlacementLeaves).
 
 // together reports whether the index has the gap descriptors: own=together
 // under ko=captured (the generic family), whose captures can leave their
