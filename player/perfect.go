@@ -106,6 +106,15 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 // Name returns the player's spec.
 func (p *Perfect) Name() string { return p.spec }
 
+// UseTable makes the player answer from t, a table its caller loaded
+// (solve.LoadTable; frozen with Table.Freeze when several players share
+// it), in place of the spec's table= directory; a table of other rules
+// than the game's is not used. The play server gives its computer seats
+// the tables of its table directory this way: a spec from outside may not
+// name a directory (NewUntrusted refuses table=), the server's operator
+// may.
+func (p *Perfect) UseTable(t *solve.Table) { p.table, p.tableDir = t, "" }
+
 // Close releases nothing: the player holds no process or file open.
 func (p *Perfect) Close() error { return nil }
 

@@ -18,9 +18,11 @@ type playoutResult struct {
 func playoutLimit(r rules.Rules) int { return 3*r.Points() + 30 }
 
 // playouter plays random games (playouts) from positions of one rule set:
-// the fast simulators where they cover the rules, the kernel otherwise.
+// the rules' playout kernel (rules.Position.Playout) or the fast simulators
+// where they cover the rules, the kernel's Apply and LegalMoves otherwise.
 type playouter struct {
 	limit  int
+	kernel bool // rules.PlayoutRules: alak and the line rules like it
 	line   lineSim
 	lineOK bool
 	grid   *gridSim
@@ -28,7 +30,7 @@ type playouter struct {
 }
 
 func newPlayouter(r rules.Rules) *playouter {
-	p := &playouter{limit: playoutLimit(r), buf: make([]rules.Move, 0, 64)}
+	p := &playouter{limit: playoutLimit(r), kernel: rules.PlayoutRules(r), buf: make([]rules.Move, 0, 64)}
 	p.line, p.lineOK = lineSimFor(r)
 	p.grid, _ = gridSimFor(r)
 	return p
@@ -38,9 +40,11 @@ func newPlayouter(r rules.Rules) *playouter {
 // Black's margin. It follows the position's own rules (ko, forbidden points,
 // the unchanged-board loss) but not the game's history: a playout is a
 // sample, and the tree above it follows the history exactly. Its policy:
-//   - on lines under placement rules, a uniformly random legal point: on
-//     the bitboards (lineSim) where it covers the rules, otherwise from
-//     Position.LegalPoints;
+//   - on lines under placement rules, a uniformly random legal point: by
+//     the rules' playout kernel (Position.Playout) where it plays under
+//     the rules, else on the bitboards (lineSim) where it covers them,
+//     otherwise from Position.LegalPoints; the three draw the same
+//     numbers from rng and choose the same points;
 //   - never fill one's own eye (an empty point whose neighbours are all
 //     one's own stones or the edge) where passing is allowed, or on grids,
 //     and pass only when nothing else is left;
@@ -54,6 +58,9 @@ func (p *playouter) run(pos rules.Position, rng *fastRand) playoutResult {
 	}
 	r := pos.Rules()
 	switch {
+	case p.kernel:
+		pos.Playout((*rules.Rand)(&rng.s), p.limit)
+		return countOutcome(pos)
 	case p.lineOK:
 		black, white, forbid, _ := pos.Line()
 		return p.line.run(black, white, forbid, pos.ToMove(), rng, p.limit)

@@ -229,3 +229,62 @@ func TestLineSimPlayoutsMatchKernel(t *testing.T) {
 		})
 	}
 }
+
+// TestKernelPlayoutsMatchSimulators checks that the playouts the rules'
+// playout kernel plays, for the rules it plays under, are the games the
+// playouts played before it (lineSim where it covers the rules, otherwise
+// linePlayout from Position.LegalPoints): from positions of random games,
+// with the same seed, the margins are equal and the generators end in the
+// same state, having made the same draws. A game that ends on the last
+// placement the limit allows is ended for the kernel and cut off for the
+// simulators, which test for the end before a placement; otherwise both
+// say whether the game ended alike. The rules outside the kernel must not
+// use it.
+func TestKernelPlayoutsMatchSimulators(t *testing.T) {
+	for _, spec := range []string{"alak", "alak size=7 edge=off", "alak ko=none size=9", "alak komi=0.5",
+		"alak size=3", "alak size=13", "alak size=20 edge=off", "alak size=40 ko=none", "alak score=area size=10"} {
+		t.Run(spec, func(t *testing.T) {
+			r := mustRules(t, spec)
+			play := newPlayouter(r)
+			if !play.kernel {
+				t.Fatalf("the playouts of %s do not use the playout kernel", spec)
+			}
+			sim, simOK := lineSimFor(r)
+			games, cutOff := 0, 0
+			randomGames(t, r, 30, 40, 5, func(g *rules.Game) {
+				pos := g.Position()
+				black, white, forbid, _ := pos.Line()
+				for seed := range uint64(5) {
+					a, b := fastRand{seed}, fastRand{seed}
+					got := play.run(pos, &a)
+					var want playoutResult
+					if simOK {
+						want = sim.run(black, white, forbid, pos.ToMove(), &b, playoutLimit(r))
+					} else {
+						want = linePlayout(pos, &b, playoutLimit(r))
+					}
+					if got.margin != want.margin || a != b || (want.ended && !got.ended) {
+						t.Fatalf("%v seed %d: kernel %+v (generator %x), before %+v (%x)", pos, seed, got, a.s, want, b.s)
+					}
+					if got.ended != want.ended {
+						end, rng := pos, rules.Rand(seed)
+						if n, _ := end.Playout(&rng, playoutLimit(r)); n != playoutLimit(r) || !end.Over() {
+							t.Fatalf("%v seed %d: kernel %+v, before %+v, after %d placements of %d", pos, seed, got, want, n, playoutLimit(r))
+						}
+						cutOff++
+					}
+					games++
+				}
+			})
+			if games < 500 {
+				t.Fatalf("only %d playouts compared", games)
+			}
+			t.Logf("%d playouts, %d ended on the limit's last placement", games, cutOff)
+		})
+	}
+	for _, spec := range []string{"alak own=removed", "alak ko=simple", "alak unchanged=on", "traditional", "alterigo size=11", "dewdney"} {
+		if newPlayouter(mustRules(t, spec)).kernel {
+			t.Errorf("the playouts of %s use the playout kernel, which does not play under them", spec)
+		}
+	}
+}

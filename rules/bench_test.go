@@ -15,59 +15,58 @@ func (x *xorshift) next() uint64 {
 	return uint64(*x)
 }
 
-// nthBit returns the index of the k-th set bit of set (k from 0, below the
-// number of set bits), without a branch on the bits (the one branch, on
-// the size of the set, goes the same way for a whole playout): a loop clearing k bits ends after
-// a random number of rounds, and its mispredicted exit cost a fifth of a
-// placement. The bits are counted per byte, the counts summed into running
-// totals by one multiplication, the byte holding the bit found by comparing
-// all eight totals with k at once, and the bit within it looked up.
-//
-// A set of the 16 low points (lines of up to 16 points, alak's 11) takes a
-// shorter path, since the choice is on the playout's chain of dependent
-// steps (the legal points, the choice, the captures, the next legal
-// points), whose length bounds the time a placement: the bit is in the low byte when k is below the low byte's count,
-// else in the high byte; both bytes are looked up and one result kept by a
-// conditional move.
-func nthBit(set uint64, k int) int {
-	if set < 1<<16 {
-		lo := bits.OnesCount8(uint8(set))
-		inLo := int(selectInByte[set&0xff][k&7])
-		p := 8 + int(selectInByte[set>>8&0xff][(k-lo)&7])
-		if k < lo {
-			p = inLo
+// BenchmarkPlayoutAlak11 plays random playouts on the 11-point board under
+// alak rules with the playout kernel, Position.Playout, from the empty
+// board to the end of each game; one op is one placement. Each placement
+// is a uniform choice among the legal points, and the hash and prisoners
+// are kept; the prisoners and the hash every game ends with are checked
+// against its stones and placements.
+func BenchmarkPlayoutAlak11(b *testing.B) {
+	root := start(b, MustPreset("alak"))
+	pos := root
+	rng := Rand(88172645463325252)
+	// At the end of every game: every placement added a stone and every
+	// capture took one off the board into the capturer's prisoners (a
+	// placed stone always stays), and the hash is the one of the stones
+	// on the board, from the byte keys (checked against hashRun by
+	// TestByteKeysMatchHashRun). The tally reads the fields: the accessors
+	// copy the position.
+	var prisoners, gone, wrongHash int
+	tally := func(pos *Position) {
+		prisoners += int(pos.prisoners[Black]) + int(pos.prisoners[White])
+		gone += int(pos.ply) - bits.OnesCount64(pos.st[Black]|pos.st[White])
+		if pos.hash != byteKeys[Black].Low16(pos.st[Black])^byteKeys[White].Low16(pos.st[White]) {
+			wrongHash++
 		}
-		return p
 	}
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	c := set - set>>1&0x5555555555555555
-	c = c&0x3333333333333333 + c>>2&0x3333333333333333
-	c = (c + c>>4) & 0x0f0f0f0f0f0f0f0f
-	sums := c * ones // byte i: the bits set in bytes 0..i
-	upTo := (uint64(k)*ones | highs) - sums
-	b := uint(bits.OnesCount64(upTo&highs)) * 8 // bytes whose running total is at most k
-	before := sums << 8 >> b & 0xff
-	return int(b) + int(selectInByte[set>>b&0xff][uint64(k)-before])
+	b.ResetTimer()
+	for left := b.N; left > 0; {
+		n, ok := pos.Playout(&rng, left)
+		if !ok {
+			b.Fatal("the kernel refused alak")
+		}
+		left -= n
+		if pos.end != NotOver {
+			tally(&pos)
+			pos = root
+		}
+	}
+	b.StopTimer()
+	tally(&pos)
+	if prisoners != gone {
+		b.Fatalf("%d prisoners, %d stones placed and gone", prisoners, gone)
+	}
+	if wrongHash != 0 {
+		b.Fatalf("%d games ended with a wrong hash", wrongHash)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "placements/s")
 }
 
-// selectInByte[v][k] is the index of the k-th set bit of the byte v.
-var selectInByte = func() (t [256][8]uint8) {
-	for v := range 256 {
-		k := 0
-		for i := range 8 {
-			if v>>i&1 != 0 {
-				t[v][k] = uint8(i)
-				k++
-			}
-		}
-	}
-	return t
-}()
-
-// BenchmarkPlayoutAlak11 plays random playouts on the 11-point board under
-// alak rules with the fast paths LegalPoints and Apply; one op is one
-// placement.
-func BenchmarkPlayoutAlak11(b *testing.B) {
+// BenchmarkApplyPlayoutAlak11 is BenchmarkPlayoutAlak11 through the API of
+// searches and games: each placement chosen from LegalPoints and played
+// with Apply (until issue 21's playout kernel, this was
+// BenchmarkPlayoutAlak11); one op is one placement.
+func BenchmarkApplyPlayoutAlak11(b *testing.B) {
 	pl := newLinePlayout(start(b, MustPreset("alak")))
 	for b.Loop() {
 		if err := pl.place(); err != nil {
@@ -159,29 +158,4 @@ func benchPlayout(b *testing.B, r Rules) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
-}
-
-// TestNthBit checks the benchmarks' bit choice against counting the set
-// bits one by one.
-func TestNthBit(t *testing.T) {
-	rng := xorshift(7)
-	for range 20000 {
-		set := rng.next()
-		switch rng.next() % 3 {
-		case 0:
-			set &= 1<<11 - 1
-		case 1:
-			set &= 1<<16 - 1
-		}
-		k := 0
-		for i := range 64 {
-			if set>>i&1 == 0 {
-				continue
-			}
-			if got := nthBit(set, k); got != i {
-				t.Fatalf("nthBit(%#x, %d) = %d, want %d", set, k, got, i)
-			}
-			k++
-		}
-	}
 }

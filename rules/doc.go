@@ -1,8 +1,10 @@
 // Package rules is the rules kernel of alak: positions, moves, rule options
 // and presets for Alak and its family (Baljeu's Alak, Traditional Alak,
 // Tromp-Taylor linear Go, Alter Igo, and Dewdney's sliding game as Burke and
-// the code-golf text read it). It is pure: no I/O, no randomness, no mutable
-// globals. docs/rules.md gives the seed passage behind every rule.
+// the code-golf text read it). It is pure: no I/O, no randomness of its own
+// (the playout kernel, Position.Playout, draws from a Rand the caller seeds
+// and owns), no mutable globals. docs/rules.md gives the seed passage behind
+// every rule.
 //
 // A rule set is data: a Rules value made by Preset or Parse and changed by
 // Set. A Position is an immutable value; Play returns a new one, so

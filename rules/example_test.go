@@ -75,3 +75,16 @@ func ExampleRules_MarshalText() {
 	// Output:
 	// {"Rules":"alak size=6","Position":"x--oX- o","Move":"6"}
 }
+
+// A random game of alak on 11 points played in place by the playout kernel
+// from a seeded generator: the same seed plays the same game.
+func ExamplePosition_Playout() {
+	pos, _ := rules.NewPosition(rules.MustPreset("alak"))
+	rng := rules.Rand(2024)
+	plies, ok := pos.Playout(&rng, 1000)
+	fmt.Println(ok, plies, pos.Ply(), pos.Over())
+	fmt.Println(pos, pos.Outcome(), pos.Prisoners(rules.Black), pos.Prisoners(rules.White))
+	// Output:
+	// true 35 35 true
+	// /X//xxxooxx 6-2 15 12
+}

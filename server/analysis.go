@@ -103,14 +103,8 @@ func (a *analyses) run(id string) {
 	}
 	out := AnalysisView{Game: id, Moves: []PlyView{}, At: s.now()}
 	opt := solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB}
-	if s.cfg.TableDir != "" {
-		// A damaged table file is refused (solve.ErrDenseFormat): the
-		// analysis then searches, within its budget.
-		if tab, err := solve.LoadTable(s.cfg.TableDir, st.r); err != nil {
-			s.log.Warn("the table directory", "dir", s.cfg.TableDir, "rules", st.r.String(), "err", err)
-		} else {
-			opt.Table = tab
-		}
+	if tab := s.tables.get(st.r); tab != nil {
+		opt.Table = tab // a damaged file is not used: the analysis then searches, within its budget
 	}
 	plies, err := solve.Analyze(ctx, st.sess.Game(), opt)
 	switch {

@@ -169,13 +169,17 @@ func (s *Server) seat(row store.Game, seat store.Seat, side int) session.Seat {
 	if seat.Bot != "" {
 		h := fnv.New64a()
 		fmt.Fprintf(h, "%s/%d", row.ID, side)
-		return session.Seat{Name: "computer " + seat.Bot, Player: &botPlayer{spec: seat.Bot, seed: h.Sum64()}}
+		return session.Seat{Name: "computer " + seat.Bot, Player: &botPlayer{s: s, spec: seat.Bot, seed: h.Sum64()}}
 	}
 	return session.Seat{Name: fmt.Sprintf("#%d", seat.AccountID)}
 }
 
-// botPlayer is a computer seat: its player is built at its first move.
+// botPlayer is a computer seat: its player is built at its first move. A
+// perfect player (perfect, or a level that is perfect) answers from the
+// server's table of the game's rules when it has one (Config.TableDir),
+// and its moves are counted by how they were made (alak_perfect_moves_total).
 type botPlayer struct {
+	s    *Server
 	spec string
 	seed uint64
 	p    player.Player
@@ -189,9 +193,21 @@ func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error)
 		if err != nil {
 			return rules.NoMove, err
 		}
+		if pf, ok := p.(*player.Perfect); ok {
+			if tab := b.s.tables.get(g.Rules()); tab != nil {
+				pf.UseTable(tab)
+			}
+		}
 		b.p = p
 	}
-	return b.p.Move(ctx, g)
+	rep, ok := b.p.(player.Reporter)
+	if !ok {
+		return b.p.Move(ctx, g)
+	}
+	before := rep.Report()
+	m, err := b.p.Move(ctx, g)
+	b.s.metrics.perfect.observe(before, rep.Report())
+	return m, err
 }
 
 func (b *botPlayer) Close() error {

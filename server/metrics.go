@@ -23,6 +23,8 @@ type metrics struct {
 	// liveGames is the number of active games, as the store counted them
 	// at the last sweep; -1 before the first count.
 	liveGames atomic.Int64
+	// perfect counts the perfect seats' moves by how they were made.
+	perfect perfectMoves
 	// moveLatency is the time from a move's request to its
 	// acknowledgement, of the moves acknowledged.
 	moveLatency prometheus.Histogram
@@ -64,6 +66,8 @@ func (s *Server) registry() *prometheus.Registry {
 	gauge := func(name, help string, labels prometheus.Labels, f func() float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, f)
 	}
+	const perfectHelp = "Moves of the computer's perfect seats by how they were made: exact (a best move, chosen by depth or replies), " +
+		"a best move with the tie broken at random (no depths within the budget), or the alpha-beta fallback (no solve within the budget)."
 	const queueHelp = "Jobs waiting in a queue: the computer's moves, the post-game analyses, the mail."
 	reg.MustRegister(
 		m.moveLatency,
@@ -76,6 +80,9 @@ func (s *Server) registry() *prometheus.Registry {
 		counter("alak_db_errors_total", "Database operations that failed (not conflicts): writes of a change, the sweep's queries, readiness checks.", &m.dbErrors, nil),
 		counter("alak_adjudications_total", "Games ended on time by the server.", &m.adjudications, nil),
 		counter("alak_mails_total", "Mails handed to the mail queue (your move, time running out).", &m.mails, nil),
+		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.exact, prometheus.Labels{"how": "exact"}),
+		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.untied, prometheus.Labels{"how": "tie_at_random"}),
+		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.fallback, prometheus.Labels{"how": "fallback"}),
 		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.streams.Load()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),

@@ -76,9 +76,10 @@ type Config struct {
 	// served by MetricsHandler on an address of their own.
 	MetricsElsewhere bool
 	// TableDir is a directory of solver tables (alak solve --table-dir):
-	// the post-game analysis reads them, so a dense table (alak solve
-	// --dense) answers every position of its rules at once. Empty: none.
-	// The server only reads it.
+	// the post-game analysis and the computer's perfect seats read them,
+	// so a dense table (alak solve --dense) answers every position of its
+	// rules at once. Empty: none. The server only reads it, each rule
+	// set's files once a process (server/tables.go).
 	TableDir string
 }
 
@@ -95,6 +96,7 @@ type Server struct {
 	broker   *broker
 	bots     *bots
 	analyses *analyses
+	tables   *tables
 	mailer   *mailer
 
 	logins *limiters // by address and by name
@@ -147,6 +149,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
+	s.tables = newTables(cfg.TableDir, cfg.Logger)
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
 		if err != nil {

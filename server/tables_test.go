@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -93,5 +94,87 @@ func TestAnalysisReadsTables(t *testing.T) {
 	}
 	if none := analyse(Config{}); none.Error == "" {
 		t.Errorf("without the table a budget of one position judged %d moves with no error: the test does not show the table answering", len(none.Moves))
+	}
+}
+
+// TestComputerReadsTables: with Config.TableDir holding the dense table of
+// alak on 10 points, a computer seat "perfect" whose budget is one position
+// a solve answers every move from the table (alak_perfect_moves_total
+// counts them exact, none a fallback) and never gives up the value the
+// table gives; without the directory the same seat falls back to
+// alpha-beta on every move, so the table is what answered.
+func TestComputerReadsTables(t *testing.T) {
+	r, err := rules.Parse("alak size=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	_, dt, err := solve.DenseSolve(context.Background(), g, solve.DenseOptions{Margins: true, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dt.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := solve.LoadTable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(moves []string) float64 {
+		h := rules.NewGameFrom(g.Start())
+		for _, m := range moves {
+			mv, err := r.ParseMoveText(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Play(mv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := solve.Solve(context.Background(), h, solve.Options{Table: tab})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Value
+	}
+	const replies = 3
+	play := func(cfg Config) (exact, fallback float64) {
+		h := newHarness(t, cfg)
+		c := h.client().signUp("ada")
+		gv := c.create(map[string]string{"rules": "alak size=10", "color": "x", "clock": "none", "opponent": "computer:perfect:time=200ms,nodes=1"})
+		var moves []string
+		for i := range replies {
+			v := c.game(gv.ID)
+			m := fmt.Sprint(v.Legal[len(v.Legal)/2])
+			if code, _, e := c.move(gv.ID, m, 2*i); code != http.StatusOK {
+				t.Fatalf("move %s: %d %+v", m, code, e)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for c.game(gv.ID).Ply < 2*i+2 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			v = c.game(gv.ID)
+			if v.Ply != 2*i+2 {
+				t.Fatalf("the computer did not answer move %d: ply %d", i+1, v.Ply)
+			}
+			moves = append(moves, m)
+			before := value(moves)
+			moves = append(moves, v.Moves[len(v.Moves)-1])
+			if cfg.TableDir != "" && value(moves) != before {
+				t.Errorf("the computer's reply %s to %v changed the value from %v to %v", moves[len(moves)-1], moves[:len(moves)-1], before, value(moves))
+			}
+		}
+		m := scrape(t, h.http.URL)
+		return m[`alak_perfect_moves_total{how="exact"}`], m[`alak_perfect_moves_total{how="fallback"}`]
+	}
+	if exact, fallback := play(Config{TableDir: dir}); exact != replies || fallback != 0 {
+		t.Errorf("with the table: %v exact, %v fallbacks; want %d, 0", exact, fallback, replies)
+	}
+	if exact, fallback := play(Config{}); fallback != replies {
+		t.Errorf("without the table: %v exact, %v fallbacks; want %d fallbacks (the budget is one position): the test does not show the table answering", exact, fallback, replies)
 	}
 }

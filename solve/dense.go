@@ -62,10 +62,11 @@ type DenseOptions struct {
 
 // DenseApplies reports whether the dense solver handles the rules: the
 // alak preset on a line of up to 24 points and its variants that keep the
-// state history-free (edge capture, own=stays|illegal|removed,
-// ko=captured|none|simple, score=stones|area, repetition, komi), the
-// alterigo preset on a line (with or without edge captures), and the
-// sliding games, dewdney and golf, with their options (dense_slide.go).
+// state history-free (edge capture, own=stays|illegal|removed|together,
+// ko=captured|none|simple, score=stones|area, repetition, komi; not
+// own=together with ko=simple), the alterigo preset on a line (with or
+// without edge captures), and the sliding games, dewdney and golf, with
+// their options (dense_slide.go).
 func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 
 // Bitmap layout. Only the defender's states are ever pending (an

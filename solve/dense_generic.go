@@ -19,17 +19,23 @@ import (
 //   - ko=simple: a single stone captured is forbidden to its owner when
 //     taking back at once would bring back the board before the capture
 //     (the kernel's rule), so only single points are ever forbidden;
-//   - score=area: stones plus territory.
+//   - score=area: stones plus territory;
+//   - own=together with ko=captured or none: every chain left without a
+//     liberty is removed at once, the mover's included.
 //
-// Under each of them the points a placement captures are closed by the
-// mover's stones (or an end), which stay: own=removed removes the mover's
-// chain only when nothing was captured. So the forbidden points are the
-// shapes of the index (dense_index.go) and every state keeps its number.
-// Successors replay the placement with bitline.Place; predecessors undo it
-// (the stone placed, the runs it captured put back, or, under own=removed,
-// the mover's run it removed put back) and keep only the candidates whose
-// replay leads to the state; finished states are those with no legal
-// placement, which under own=illegal are found by a scan of the index.
+// Under each of the first three the points a placement captures are
+// closed by the mover's stones (or an end), which stay: own=removed
+// removes the mover's chain only when nothing was captured. So the
+// forbidden points are the shapes of the index (dense_index.go) and every
+// state keeps its number. Under own=together the mover's chain can go
+// with its captures, which leaves them beside empty points: the gap
+// descriptors of dense_gaps.go number those states. Successors replay the
+// placement with bitline.Place; predecessors undo it (the stone placed,
+// the runs it captured put back, or, under own=removed and own=together,
+// the mover's run it removed put back, dindex.undoRemoved) and keep only
+// the candidates whose replay leads to the state; finished states are
+// those with no legal placement, which under own=illegal are found by a
+// scan of the index.
 // docs/solver.md, "The dense solver", "Other presets".
 
 // placeGeneric plays the mover's (me) placement on the empty point p
@@ -106,6 +112,10 @@ func (ix *dindex) predsGeneric(b, w, f uint64, white bool, out []dstate) []dstat
 			continue
 		}
 		ix.undoPlacement(empty, mover, op, p, try)
+	}
+	if ix.own == rules.OwnRemovedTogether {
+		ix.undoRemoved(empty, mover, op, f, try) // dense_gaps.go
+		return out
 	}
 	if ix.own != rules.OwnRemoved || f != 0 {
 		return out

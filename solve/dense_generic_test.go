@@ -25,13 +25,17 @@ var denseGenericVariants = []denseVariant{
 	{"alak", []string{"score", "area"}},
 	{"alak", []string{"own", "illegal", "ko", "simple", "edge", "off"}},
 	{"alak", []string{"own", "removed", "ko", "none", "score", "area", "komi", "0.5"}},
+	{"alak", []string{"own", "together"}},
+	{"alak", []string{"own", "together", "edge", "off", "score", "area"}},
+	{"alak", []string{"own", "together", "ko", "none", "komi", "-0.5"}},
 }
 
 // TestDenseGenericAgainstSolve: the result for the empty line (value, best
 // moves, every move's value) of each generic variant is Solve's (method 1,
 // retro.go, itself checked against the brute force on small boards, and
-// here on up to 4 points, 3 without a ko rule), with and without margins, up to 9 points (7
-// with the race detector), and each principal variation keeps the value.
+// here on up to 4 points, 3 without a ko rule or under own=together), with
+// and without margins, up to 9 points (7 with the race detector), and each
+// principal variation keeps the value.
 func TestDenseGenericAgainstSolve(t *testing.T) {
 	maxN := 9
 	if raceEnabled || testing.Short() {
@@ -49,9 +53,10 @@ func TestDenseGenericAgainstSolve(t *testing.T) {
 				}
 				continue
 			}
-			if n <= 3 || n == 4 && g.Rules().Ko != rules.KoNone {
+			if n <= 3 || n == 4 && g.Rules().Ko != rules.KoNone && g.Rules().Own != rules.OwnRemovedTogether {
 				// (The brute force, memoised on the whole history, does not
-				// finish 4 points without a ko rule in minutes.)
+				// finish 4 points without a ko rule, or under own=together,
+				// in minutes.)
 				t.Run(fmt.Sprintf("brute/%v/%d", v, n), func(t *testing.T) { agreesWithBrute(t, g, 64) })
 			}
 			want, err := Solve(context.Background(), g, Options{MemoryMB: 512})
@@ -107,11 +112,12 @@ func TestDenseGenericFinished(t *testing.T) {
 
 // TestDenseGenericRefused: the dense solver refuses the rules its index
 // does not cover, with ErrUnsupported: filling the last liberty removing
-// the chain together with the captures under ko=captured (the forbidden
-// points are then not closed by stones), superko, passing.
+// the chain together with the captures under simple ko (whose ko point
+// can then be beside the point of the removed chain, a shape the gap
+// descriptors do not take), superko, passing.
 func TestDenseGenericRefused(t *testing.T) {
 	for _, opts := range [][]string{
-		{"own", "together"},
+		{"own", "together", "ko", "simple"},
 		{"ko", "superko"},
 		{"pass", "on"},
 		{"score", "territory"},

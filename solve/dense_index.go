@@ -19,7 +19,9 @@ import (
 // ko=captured the forbidden points are none, or what the last placement
 // captured: one run of empty points closed on both sides by the previous
 // mover's stones (or, with edge capture, by an end of the line), or two
-// such runs on either side of the stone just placed. The states are split
+// such runs on either side of the stone just placed (under own=together
+// also the shapes of dense_gaps.go, where the mover's chain went with
+// its captures). The states are split
 // into regions, each a block of consecutive numbers, one per player to move
 // and shape of the forbidden points, the region's descriptor: none (the
 // open regions, first), the run [a, c] (m = 0), or the runs [a, m-1] and
@@ -70,7 +72,8 @@ type dindex struct {
 	openAt [2]int    // the open regions' places in regs, by player to move
 	half   uint64    // the first state with White to move (the two halves are the same size)
 	// key maps the player to move (0 Black, 1 White) and a descriptor's
-	// key (a*n+c)*n+m to its region's number times 2, plus 1 when the
+	// key (a*n+c)*n+m (plus kind*n^3 for the gap descriptors,
+	// dense_gaps.go) to its region's number times 2, plus 1 when the
 	// descriptor is the mirror image of the region's: -1 for none.
 	key [2][]int32
 	e8  [3][256]uint64
@@ -99,6 +102,10 @@ type dregion struct {
 	white bool   // White to move
 	sym   bool   // the descriptor is its own mirror image
 	mid   int8   // a symmetric open region of odd length: the middle point; else -1
+
+	// The gap descriptors (dense_gaps.go) also fix stones of the player
+	// to move (tstone) and empty points that are not forbidden (gap).
+	tstone, gap uint64
 }
 
 // The rule families of the dense index.
@@ -146,7 +153,10 @@ func denseKind(r rules.Rules) (int, bool) {
 		return denseAlak, true
 	case r.Own == rules.OwnRemovedTogether && r.Ko == rules.KoNone && r.Scoring == rules.ScoreNone && r.UnchangedLoses:
 		return denseAlterIgo, true
-	case (r.Own == rules.OwnStays || r.Own == rules.OwnIllegal || r.Own == rules.OwnRemoved) &&
+	case (r.Own == rules.OwnStays || r.Own == rules.OwnIllegal || r.Own == rules.OwnRemoved ||
+		// own=together, removed with the captures: the gap
+		// descriptors (dense_gaps.go), not with ko=simple.
+		r.Own == rules.OwnRemovedTogether && r.Ko != rules.KoSimple) &&
 		(r.Ko == rules.KoCaptured || r.Ko == rules.KoNone || r.Ko == rules.KoSimple) &&
 		(r.Scoring == rules.ScoreStones || r.Scoring == rules.ScoreArea) && !r.UnchangedLoses &&
 		r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127:
@@ -208,7 +218,7 @@ func newDindex(r rules.Rules) *dindex {
 		}
 		ix.openAt[side] = len(ix.regs)
 		ix.regs = append(ix.regs, reg)
-		ix.key[side] = make([]int32, n*n*n)
+		ix.key[side] = make([]int32, n*n*n*dkKinds(ix.together()))
 		for i := range ix.key[side] {
 			ix.key[side][i] = -1
 		}
@@ -223,15 +233,18 @@ func newDindex(r rules.Rules) *dindex {
 			for c := a; c < n; c++ {
 				if ix.simple {
 					if c == a {
-						ix.addDescriptor(a, c, 0, side == 1)
+						ix.addDescriptor(dkStone, a, c, 0, side == 1)
 					}
 					continue
 				}
-				ix.addDescriptor(a, c, 0, side == 1)
-				for m := a + 1; m < c; m++ {
-					ix.addDescriptor(a, c, m, side == 1)
+				ix.addDescriptor(dkStone, a, c, 0, side == 1)
+				for m := a + 1; m < c && !ix.together(); m++ {
+					ix.addDescriptor(dkStone, a, c, m, side == 1)
 				}
 			}
+		}
+		if ix.together() {
+			ix.addGapDescriptors(side == 1)
 		}
 	}
 	var off uint64
@@ -244,52 +257,69 @@ func newDindex(r rules.Rules) *dindex {
 	return ix
 }
 
-// addDescriptor adds the region of the descriptor (a, c, m) with White to
-// move if white, when the descriptor is the shape of a capture.
-func (ix *dindex) addDescriptor(a, c, m int, white bool) {
+// addDescriptor adds the region of the descriptor (a, c, m) of the kind
+// dk (dkStone, or a gap kind of dense_gaps.go) with White to move if
+// white, when the descriptor is the shape of a capture.
+func (ix *dindex) addDescriptor(dk, a, c, m int, white bool) {
 	n := ix.n
-	f := (uint64(1)<<(c+1) - 1) &^ (uint64(1)<<a - 1)
-	var stone uint64
-	if m != 0 {
+	f := span(a, c)
+	var stone, tstone, gap uint64
+	lo, hi := a, c // the window, without its closers
+	switch dk {
+	case dkStone:
+		if m != 0 {
+			f &^= 1 << m
+			stone |= 1 << m
+		}
+	case dkGap:
 		f &^= 1 << m
-		stone |= 1 << m
+		gap = 1 << m
+	case dkBelow:
+		gap, lo = span(m, a-1), m
+	case dkAbove:
+		gap, hi = span(c+1, m), m
 	}
-	lo, hi := a, c
+	// The closers: the previous mover's stones, except beside a gap
+	// descriptor's empty run, where they are the player to move's (the
+	// previous mover's chain removed went up to them); or an end with
+	// edge capture.
 	switch {
-	case a > 0:
-		stone |= 1 << (a - 1)
-		lo = a - 1
+	case lo > 0 && dk == dkBelow:
+		tstone |= 1 << (lo - 1)
+		lo--
+	case lo > 0:
+		stone |= 1 << (lo - 1)
+		lo--
 	case !ix.ln.Edge():
 		return
 	}
 	switch {
-	case c < n-1:
-		stone |= 1 << (c + 1)
-		hi = c + 1
+	case hi < n-1 && dk == dkAbove:
+		tstone |= 1 << (hi + 1)
+		hi++
+	case hi < n-1:
+		stone |= 1 << (hi + 1)
+		hi++
 	case !ix.ln.Edge():
 		return
 	}
-	if stone == 0 {
-		return // the whole line: no stone captured it
+	if stone == 0 && dk == dkStone || ix.together() && ix.noPlacementLeaves(dk, a, c, m) {
+		return // the whole line: no stone captured it; or no placement leaves it
 	}
 	free := ix.mask&^(uint64(1)<<(hi+1)-1) | (uint64(1)<<lo - 1)
 	side := 0
 	if white {
 		side = 1
 	}
-	k := (a*n+c)*n + m
-	mm := 0
-	if m != 0 {
-		mm = n - 1 - m
-	}
-	mk := ((n-1-c)*n+n-1-a)*n + mm // the mirror image's key
+	k := ix.dkey(dk, a, c, m)
+	mk := ix.mirrorKey(dk, a, c, m)
 	if mk < k {
 		ix.key[side][k] = ix.key[side][mk] | 1
 		return
 	}
 	ix.key[side][k] = int32(2 * len(ix.regs))
 	reg := dregion{size: ix.pow3[bits.OnesCount64(free)], p3: ix.pow3[lo], lmask: uint64(1)<<lo - 1,
-		f: f, stone: stone, free: free, lo: uint8(lo), s: uint8(hi + 1), white: white, mid: -1}
+		f: f, stone: stone, tstone: tstone, gap: gap, free: free, lo: uint8(lo), s: uint8(hi + 1), white: white, mid: -1}
 	if mk == k {
 		pairs := ix.pow3[lo] * (ix.pow3[lo] + 1) / 2
 		reg.sym, reg.size, reg.p3 = true, pairs, pairs
@@ -343,9 +373,11 @@ func (ix *dindex) at(reg *dregion, b, w uint64) uint64 {
 }
 
 // descriptorOf returns the region of the forbidden points f (not empty)
-// with White to move if white and whether f is the mirror image of its
-// descriptor, and false when f is not the shape of a capture.
-func (ix *dindex) descriptorOf(f uint64, white bool) (reg *dregion, mirrored, ok bool) {
+// on the board (b, w) with White to move if white and whether the state
+// is the mirror image of its descriptor's, and false when f is not the
+// shape of a capture. Only the gap descriptors (dense_gaps.go) depend on
+// the board.
+func (ix *dindex) descriptorOf(b, w, f uint64, white bool) (reg *dregion, mirrored, ok bool) {
 	if !ix.ko || f&^ix.mask != 0 || f == 0 {
 		return nil, false, false
 	}
@@ -362,7 +394,11 @@ func (ix *dindex) descriptorOf(f uint64, white bool) (reg *dregion, mirrored, ok
 	if white {
 		side = 1
 	}
-	id := ix.key[side][(a*n+c)*n+m]
+	k := (a*n+c)*n + m
+	if ix.together() {
+		k = ix.gapKey(b, w, f, a, c, m)
+	}
+	id := ix.key[side][k]
 	if id < 0 {
 		return nil, false, false
 	}
@@ -379,18 +415,18 @@ func (ix *dindex) index(b, w, f uint64, white bool) (uint64, bool) {
 	if f == 0 {
 		return ix.at(ix.openReg(white), b, w), true
 	}
-	reg, mirrored, ok := ix.descriptorOf(f, white)
+	reg, mirrored, ok := ix.descriptorOf(b, w, f, white)
 	if !ok {
 		return 0, false
 	}
 	if mirrored {
 		b, w = ix.rev(b), ix.rev(w)
 	}
-	mover := b // the player who just moved owns the descriptor's stones
+	mover, next := b, w // the player who just moved owns the descriptor's stones
 	if !white {
-		mover = w
+		mover, next = w, b
 	}
-	if mover&reg.stone != reg.stone {
+	if mover&reg.stone != reg.stone || next&reg.tstone != reg.tstone {
 		return 0, false
 	}
 	return ix.at(reg, b, w), true
@@ -465,8 +501,10 @@ func (ix *dindex) state(reg *dregion, i uint64) (b, w, f uint64, white bool) {
 	}
 	if reg.white {
 		b |= reg.stone
+		w |= reg.tstone
 	} else {
 		w |= reg.stone
+		b |= reg.tstone
 	}
 	return b, w, reg.f, reg.white
 }
@@ -474,7 +512,7 @@ func (ix *dindex) state(reg *dregion, i uint64) (b, w, f uint64, white bool) {
 // stateOpen is state, with the board's place in the open regions, which
 // the number of a state of an open region gives at once.
 func (ix *dindex) stateOpen(reg *dregion, i uint64) (b, w, f uint64, white bool, o dopen) {
-	if !reg.sym || reg.stone != 0 {
+	if !reg.sym || reg.f != 0 {
 		b, w, f, white = ix.state(reg, i)
 		return b, w, f, white, ix.open(b, w)
 	}
@@ -753,8 +791,12 @@ func (ix *dindex) predsOpen(b, w uint64, white bool, out []dstate) []dstate {
 // (me, op) with the player me to move (side), and whether the shape is
 // the mirror image of the region's: every run of empty points closed on
 // both sides by op's stones or an end (one stone at least), and every two
-// such runs around one of op's stones.
+// such runs around one of op's stones; under own=together also the gap
+// shapes (gapShapes, dense_gaps.go).
 func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion, bool)) {
+	if ix.together() {
+		ix.gapShapes(me, op, side, fn)
+	}
 	n := ix.n
 	edge := ix.ln.Edge()
 	empty := ix.mask &^ (me | op)
@@ -822,6 +864,9 @@ func (ix *dindex) predsWith(me, op uint64, p int, white bool, out []dstate) []ds
 // x stones, so only those counts are enumerated. A state of a symmetric
 // region may come twice (as itself and as its mirror image).
 func (ix *dindex) terminals(reg *dregion, lo, hi int32, fn func(s dstate)) {
+	if reg.gap != 0 {
+		return // an empty point that is not forbidden: a legal placement
+	}
 	var sb, sw uint64 // the descriptor's stones
 	if reg.white {
 		sb = reg.stone

@@ -27,9 +27,8 @@ type MoveDepth struct {
 }
 
 // ErrNoDepth is wrapped by Depths for rules whose values are not those of
-// a state graph (passes, prisoners, superko, no repetition rule) and for
-// Alter Igo's rule that a placement changing nothing loses.
-var ErrNoDepth = fmt.Errorf("depths are computed for rules whose value is a property of the position (a repetition rule, no passes, no prisoners, no superko) and whose finished positions the state graph keys apart (not unchanged-loses): %w", ErrUnsupported)
+// a state graph (passes, prisoners, superko, no repetition rule).
+var ErrNoDepth = fmt.Errorf("depths are computed for rules whose value is a property of the position (a repetition rule, no passes, no prisoners, no superko): %w", ErrUnsupported)
 
 // Depths returns, for every legal move of the game's position, its value,
 // its depth to the end under best play and the number of losing replies
@@ -76,13 +75,13 @@ func NewGraph(ctx context.Context, r rules.Rules, start rules.Position, opt Opti
 	}
 	s.graph = r.Repetition > 0 && r.Ko != rules.KoPositional && r.Ko != rules.KoSituational
 	s.prisoner = r.Scoring == rules.ScoreTerritory || r.Scoring == rules.ScoreAreaPrisoners
-	if !s.retroEligible() || r.UnchangedLoses {
-		// UnchangedLoses (Alter Igo): retro.go now keys the finished
+	if !s.retroEligible() {
+		// Alter Igo (UnchangedLoses) is taken: retro.go keys the finished
 		// position after a placement that changes nothing apart from the
 		// live one (docs/solver.md, "What the Alter Igo checks found in
-		// method 1, fixed"), but the depths have not been checked
-		// against a brute force there (the test's is too slow on Alter
-		// Igo's graphs), so they are not offered.
+		// method 1, fixed"); TestDepthsAgainstBruteForce checks its depths
+		// on the boards a brute force finishes, TestDepthsAlterIgoValues
+		// its values on longer lines against the dense solver.
 		return nil, fmt.Errorf("depths %s: %w", r, ErrNoDepth)
 	}
 	gr, err := s.enumerate(start, s.memoryMB<<20/(retroBytes+unfoldedBytes+depthBytes))

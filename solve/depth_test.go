@@ -78,10 +78,14 @@ func TestDepthsAgainstBruteForce(t *testing.T) {
 		{"alak size=4", 20}, {"alak size=5", 20}, {"alak size=6", 10},
 		{"alak size=5 repetition=2", 10}, {"alak size=4 ko=none", 20}, {"alak size=4 ko=none repetition=2", 20},
 		{"dewdney size=4 min=1", 20}, {"golf size=4 min=1", 20},
+		{"alterigo size=3", 20}, {"alterigo size=4 repetition=2", 10}, {"alterigo size=2x2", 10},
 	}
 	won, lost, losing := 0, 0, 0
+	ends := map[rules.Reason]int{} // how the moves checked that end the game end it
 	for _, tc := range cases {
+		w0, l0, n0 := won, lost, losing
 		t.Run(tc.rules, func(t *testing.T) {
+			defer func() { t.Logf("%d winning, %d losing moves; %d losing replies", won-w0, lost-l0, losing-n0) }()
 			r, err := rules.Parse(tc.rules)
 			if err != nil {
 				t.Fatal(err)
@@ -128,6 +132,7 @@ func TestDepthsAgainstBruteForce(t *testing.T) {
 								}
 							}
 						}
+						ends[h.Outcome().Reason]++
 						got := ds[m]
 						if got.Value != want.v || got.Plies != want.plies || got.Losing != n {
 							t.Errorf("game %d, %v %c (history %v), move %v: Depths %+v, brute force value %v plies %d losing replies %d",
@@ -148,16 +153,100 @@ func TestDepthsAgainstBruteForce(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("moves checked: %d winning, %d losing; %d losing replies", won, lost, losing)
+	t.Logf("moves checked: %d winning, %d losing; %d losing replies; ends %v", won, lost, losing, ends)
+	// Alter Igo's placement that changes nothing (its player loses) and the
+	// repetition draw are among the ends checked.
+	if ends[rules.Unchanged] < 20 || ends[rules.Repetition] < 20 {
+		t.Errorf("moves ending the game by an unchanged board: %d, by repetition: %d; want 20 of each at least", ends[rules.Unchanged], ends[rules.Repetition])
+	}
 	if won < 100 || lost < 100 || losing < 100 {
 		t.Errorf("too few decided moves checked: %d winning, %d losing, %d losing replies", won, lost, losing)
 	}
 }
 
+// TestDepthsAlterIgoValues: on Alter Igo lines too long for the brute
+// force of TestDepthsAgainstBruteForce (5 to 8 points, edge captures on
+// and off), the value Depths gives every move of positions of seeded
+// random games is the dense solver's value of the position it leads to (a
+// second method, every state of the line), wherever the history has not
+// repeated a position (the dense values are those of the position alone).
+// Depths' values on Alter Igo once depended on retro.go keying a finished
+// position apart from the live one with the same board (docs/solver.md).
+func TestDepthsAlterIgoValues(t *testing.T) {
+	checked := 0
+	for _, edge := range []string{"on", "off"} {
+		for n := 5; n <= 8; n++ {
+			g := newGame(t, "alterigo", n, "edge", edge)
+			r := g.Rules()
+			tab, err := LoadTable(t.TempDir(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tab.SetDense(denseTable(t, r, 1)); err != nil {
+				t.Fatal(err)
+			}
+			tab.Freeze()
+			rng := rand.New(rand.NewPCG(uint64(n), 5))
+			for gi := range 4 {
+				g := newGame(t, "alterigo", n, "edge", edge)
+				for !g.Over() && g.Len() < 30 && !repeated(g) {
+					ds, err := Depths(context.Background(), g, Options{MemoryMB: 64})
+					if err != nil {
+						t.Fatalf("%v game %d ply %d: %v", r, gi, g.Len(), err)
+					}
+					moves := g.LegalMoves(nil)
+					for _, m := range moves {
+						h := g.Clone()
+						if err := h.Play(m); err != nil {
+							t.Fatal(err)
+						}
+						var want float64
+						if o := h.Outcome(); o.Over() {
+							want = o.Margin
+						} else if repeated(h) {
+							continue
+						} else {
+							res, err := Solve(context.Background(), h, Options{MemoryMB: 16, Table: tab})
+							if err != nil || res.Nodes != 0 {
+								t.Fatalf("%v: the dense table does not answer %v: %v, %d positions searched", r, h.Position(), err, res.Nodes)
+							}
+							want = res.Value
+						}
+						if ds[m].Value != want {
+							t.Errorf("%v game %d, %v (history %v), move %v: Depths %v, dense %v", r, gi, g.Position(), g.Moves(), m, ds[m].Value, want)
+						}
+						checked++
+					}
+					if err := g.Play(moves[rng.IntN(len(moves))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d moves checked", checked)
+	if checked < 500 {
+		t.Errorf("%d moves checked; want 500 at least", checked)
+	}
+}
+
+// repeated reports whether a position of the game occurred twice.
+func repeated(g *rules.Game) bool {
+	seen := map[uint64]bool{}
+	for i := 0; i <= g.Len(); i++ {
+		h := g.PositionAt(i).Hash()
+		if seen[h] {
+			return true
+		}
+		seen[h] = true
+	}
+	return false
+}
+
 // TestDepthsRefuses checks the rules Depths does not take and a cut-off
 // solve.
 func TestDepthsRefuses(t *testing.T) {
-	for _, rs := range []string{"traditional size=3", "tromp-taylor size=3", "alterigo size=4"} {
+	for _, rs := range []string{"traditional size=3", "tromp-taylor size=3"} {
 		r, err := rules.Parse(rs)
 		if err != nil {
 			t.Fatal(err)

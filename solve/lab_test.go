@@ -63,12 +63,11 @@ func TestParseVariants(t *testing.T) {
 // preset and each variant (with half-point komi either way), up to 8
 // points (6 with the race detector or -short), gives Solve's value, best
 // openings and the value of every opening; the dense solver answers every
-// column but own=together, whose forbidden points the dense index does not
-// have (Solve's state graph answers it). Solve is itself checked against
-// the brute force on small boards (brute_test.go; the generic family's
-// variants in TestDenseGenericAgainstSolve, own=together here up to 3
-// points, where the brute force finishes). A game over at the start (one
-// point under own=illegal) is Solve's.
+// column (own=together by the gap descriptors of dense_gaps.go). Solve is
+// itself checked against the brute force on small boards (brute_test.go;
+// the generic family's variants in TestDenseGenericAgainstSolve,
+// own=together here up to 3 points, where the brute force finishes). A
+// game over at the start (one point under own=illegal) is Solve's.
 func TestSolveLabAgainstSolve(t *testing.T) {
 	maxN := 8
 	if raceEnabled || testing.Short() {
@@ -98,7 +97,7 @@ func TestSolveLabAgainstSolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantMethod := LabDense
-			if v.Option == "own" && v.Value == "together" || g.Over() {
+			if g.Over() {
 				wantMethod = LabGraph
 			}
 			if method != wantMethod {

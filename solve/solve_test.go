@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"alak/rules"
@@ -127,6 +129,47 @@ func TestTableRoundTrip(t *testing.T) {
 	other, err := LoadTable(dir, r)
 	if err != nil || other.Len() != 0 {
 		t.Errorf("other rules: %v, %d entries", err, other.Len())
+	}
+}
+
+// TestTableFrozen: a frozen table answers as before but takes nothing
+// from a solve, and Save then writes no file; the same solve with the
+// table not frozen adds entries (so the check can fail).
+func TestTableFrozen(t *testing.T) {
+	g := newGame(t, "alak", 7)
+	solveInto := func(freeze bool) (*Table, string) {
+		dir := t.TempDir()
+		tab, err := LoadTable(dir, g.Rules())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if freeze {
+			tab.Freeze()
+		}
+		if _, err := Solve(context.Background(), g, Options{MemoryMB: 16, Table: tab}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tab.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return tab, dir
+	}
+	open, _ := solveInto(false)
+	if open.Len() == 0 {
+		t.Fatal("an open table took no entries from a complete solve")
+	}
+	frozen, dir := solveInto(true)
+	if !frozen.Frozen() || frozen.Len() != 0 {
+		t.Errorf("frozen table: Frozen %v, %d entries after a solve; want true, 0", frozen.Frozen(), frozen.Len())
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName(g.Rules()))); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Save of a frozen table wrote a file: %v", err)
+	}
+	// A frozen table of earlier results still answers without a search.
+	open.Freeze()
+	again, err := Solve(context.Background(), g, Options{MemoryMB: 16, Table: open})
+	if err != nil || again.Nodes != 0 || !again.Complete {
+		t.Errorf("from a frozen table: %+v, %v; want no search", again, err)
 	}
 }
 

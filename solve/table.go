@@ -18,7 +18,7 @@ import (
 // kept in a file so that later queries answer at once, and the dense table
 // of the rules when the directory has one (every position's value: see
 // DenseTable). A Table is safe for use by one solve at a time; its methods
-// lock.
+// lock. A frozen table (Freeze) is safe for any number of solves at once.
 type Table struct {
 	mu      sync.Mutex
 	rules   rules.Rules
@@ -26,6 +26,7 @@ type Table struct {
 	vals    map[ttKey]int16
 	changed bool
 	dense   *DenseTable
+	frozen  bool
 }
 
 // tableMagic starts every table file; the version is its last byte.
@@ -170,8 +171,29 @@ func (t *Table) get(k ttKey) (int16, bool) {
 	return v, ok
 }
 
+// Freeze makes the table take nothing more: solves answer from it and add
+// nothing, so its memory stays what it was when loaded, and Save writes
+// nothing. A server freezes the tables it shares between games (each solve
+// of an unfrozen table may add up to maxTableEntries entries).
+func (t *Table) Freeze() {
+	t.mu.Lock()
+	t.frozen = true
+	t.mu.Unlock()
+}
+
+// Frozen reports whether Freeze was called.
+func (t *Table) Frozen() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.frozen
+}
+
 func (t *Table) put(k ttKey, v int16) {
 	t.mu.Lock()
+	if t.frozen {
+		t.mu.Unlock()
+		return
+	}
 	if old, ok := t.vals[k]; !ok || old != v {
 		t.vals[k] = v
 		t.changed = true
@@ -231,6 +253,9 @@ func (t *Table) Save() error {
 // fill adds what a complete solve proved: the root's value and the exact
 // values in the transposition table (up to a bound).
 func (s *searcher) fill(hist []rules.Position, v int32) {
+	if s.table.Frozen() {
+		return
+	}
 	pos := hist[len(hist)-1]
 	k := s.keys(pos)
 	if s.graph {

@@ -17,6 +17,7 @@ import (
 	"alak/arena"
 	"alak/player"
 	"alak/rules"
+	"alak/solve"
 )
 
 func init() {
@@ -25,6 +26,7 @@ func init() {
 
 const matchUsage = `usage: alak match P1 P2 [--rules R] [--size N] [--OPTION VALUE ...] [--games K]
                   [--movetime 100ms | --playouts N] [--openings random:2] [--json] [--sgf-dir DIR]
+                  [--judge-openings [--table-dir DIR] [--memory MB]]
        alak match --ladder [--players P,P,...] [--rules R] [--size N] [--games K] [--movetime 100ms]
 Plays K games between two players, alternating colours, from random openings
 shared by each pair of games, in parallel on every core. It prints P1's wins,
@@ -35,7 +37,10 @@ mcts:playouts=2000, perfect, level:5, or "gtp:PATH ARGS..." (one argument,
 quoted) for an external engine, which may start with time limits:
 "gtp:setup=10s genmove=30s PATH ARGS..." (the defaults). --movetime and
 --playouts set the budget of search players whose spec sets none; --movetime
-also limits an engine's genmove to twice the move time plus 5s.`
+also limits an engine's genmove to twice the move time plus 5s.
+--judge-openings solves the position after each game's opening (with the
+tables of --table-dir, if given) and prints P1's wins, draws and losses by
+the value the game started with for P1: won, drawn or lost.`
 
 // matchLadderPlayers are the built-in players a ladder plays by default.
 var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
@@ -52,6 +57,9 @@ func matchRun(e *env, args []string) int {
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players")
 	workers := fs.Int("workers", 0, "games played at once (default: one per core)")
 	ladder := fs.Bool("ladder", false, "play every player against every other and print an Elo table")
+	judgeOpenings := fs.Bool("judge-openings", false, "solve each game's start (the position after the opening) and count P1's results by its value")
+	judgeTables := fs.String("table-dir", "", "with --judge-openings: a directory of solver tables to answer from (default: none)")
+	judgeMemory := fs.Int("memory", 1024, "with --judge-openings: the solver's memory in MB")
 	ladderPlayers := fs.String("players", strings.Join(matchLadderPlayers, ","), "with --ladder: the players, comma-separated")
 	pos, err := matchParse(fs, args)
 	if err != nil {
@@ -107,12 +115,46 @@ func matchRun(e *env, args []string) int {
 		}
 		return fail(e, "match", err)
 	}
+	var judged *arena.Judgement
+	if *judgeOpenings {
+		opt := solve.Options{MemoryMB: *judgeMemory}
+		if *judgeTables != "" {
+			tab, err := solve.LoadTable(*judgeTables, r)
+			if err != nil {
+				return fail(e, "match", fmt.Errorf("--table-dir: %w", err))
+			}
+			tab.Freeze()
+			opt.Table = tab
+		}
+		j, err := arena.JudgeOpenings(ctx, r, res.Played, opt)
+		if err != nil {
+			return fail(e, "match", fmt.Errorf("judging the openings: %w", err))
+		}
+		judged = &j
+	}
 	if *asJSON {
-		fmt.Fprintln(e.stdout, matchJSON([2]string{pos[0], pos[1]}, res))
+		fmt.Fprintln(e.stdout, matchJSON([2]string{pos[0], pos[1]}, res, judged))
 		return 0
 	}
 	matchPrint(e.stdout, r, cfg.Players, res, *openings)
+	if judged != nil {
+		matchPrintStarts(e.stdout, cfg.Players[0], *judged)
+	}
 	return 0
+}
+
+// matchPrintStarts writes P1's results by the value of the games' starts.
+func matchPrintStarts(w io.Writer, p1 string, j arena.Judgement) {
+	fmt.Fprintf(w, "P1 %s by the start's value for it (solved after the opening):\n", p1)
+	for _, s := range []arena.Start{arena.StartWon, arena.StartDrawn, arena.StartLost, arena.StartUnknown} {
+		c := j.Results[s]
+		if n := c.Wins + c.Draws + c.Losses; n > 0 || s != arena.StartUnknown {
+			fmt.Fprintf(w, "  started %s: %d games, %d wins, %d draws, %d losses\n", s, n, c.Wins, c.Draws, c.Losses)
+		}
+	}
+	for _, why := range j.Why {
+		fmt.Fprintf(w, "  not judged: %s\n", why)
+	}
 }
 
 // matchParse parses flags placed before, between and after the players.
@@ -135,7 +177,7 @@ func matchParse(fs *flag.FlagSet, args []string) ([]string, error) {
 func matchElo(x float64) int { return int(math.Trunc(x)) }
 
 // matchJSON writes the result as the issue specifies, keys in that order.
-func matchJSON(players [2]string, res arena.Result) string {
+func matchJSON(players [2]string, res arena.Result, judged *arena.Judgement) string {
 	j := func(v any) string {
 		b, _ := json.Marshal(v)
 		return string(b)
@@ -148,6 +190,14 @@ func matchJSON(players [2]string, res arena.Result) string {
 		// How the players that report it made their moves (player.Report):
 		// a count of moves by kind, {} for a player that gives none.
 		out += fmt.Sprintf(`, "moves_by_kind": [%s, %s]`, j(kinds(res.Reports[0])), j(kinds(res.Reports[1])))
+	}
+	if judged != nil {
+		// P1's wins, draws and losses by the value of the start for P1.
+		starts := map[string][3]int{}
+		for s, c := range judged.Results {
+			starts[strings.ReplaceAll(arena.Start(s).String(), " ", "_")] = [3]int{c.Wins, c.Draws, c.Losses}
+		}
+		out += fmt.Sprintf(`, "p1_by_start": %s`, j(starts))
 	}
 	return out + "}"
 }

@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"alak/rules"
+	"alak/solve"
 )
 
 func matchSession(t *testing.T, terminal bool, args ...string) (stdout, stderr string, code int) {
@@ -207,5 +210,56 @@ func TestMatchReportsFallback(t *testing.T) {
 	}
 	if len(v.Kinds) != 2 || len(v.Kinds[0]) != 0 || len(v.Kinds[1]) != 1 || v.Kinds[1]["exact"] == 0 {
 		t.Errorf("moves_by_kind %v, want [{} {exact: N}]: %s", v.Kinds, out)
+	}
+}
+
+// TestMatchJudgeOpenings: --judge-openings counts P1's results by the
+// value of each game's start. Alak on 5 points is won by Black
+// (docs/results.md), so with no opening perfect starts won in the games it
+// plays as Black and lost in the others; the JSON form's counts add up to
+// the games and to P1's wins, draws and losses.
+func TestMatchJudgeOpenings(t *testing.T) {
+	out, stderr, code := matchSession(t, false, "perfect", "random", "--size", "5", "--games", "4", "--openings", "none", "--judge-openings")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"started won: 2 games, 2 wins, 0 draws, 0 losses", "started drawn: 0 games", "started lost: 2 games"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, stderr, code = matchSession(t, false, "perfect", "greedy", "--size", "7", "--games", "6", "--openings", "random:3", "--judge-openings", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Games   int
+		Wins    []int
+		Draws   int
+		ByStart map[string][3]int `json:"p1_by_start"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var sum [3]int
+	for _, c := range v.ByStart {
+		for i := range c {
+			sum[i] += c[i]
+		}
+	}
+	if len(v.ByStart) != 4 || sum != [3]int{v.Wins[0], v.Draws, v.Wins[1]} || sum[0]+sum[1]+sum[2] != v.Games {
+		t.Errorf("p1_by_start %v: sums %v; want P1's %d wins, %d draws, %d losses of %d games", v.ByStart, sum, v.Wins[0], v.Draws, v.Wins[1], v.Games)
+	}
+	// A damaged table file is refused, not trusted.
+	dir := t.TempDir()
+	r, err := rules.Parse("alak size=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, solve.FileName(r)), []byte("not a table"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := matchSession(t, false, "perfect", "random", "--size", "5", "--games", "2", "--judge-openings", "--table-dir", dir); code == 0 || !strings.Contains(stderr, "--table-dir") {
+		t.Errorf("a damaged table file: exit %d, %q; want an error naming --table-dir", code, stderr)
 	}
 }

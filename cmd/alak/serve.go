@@ -46,7 +46,7 @@ func serveRun(e *env, args []string) int {
 	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address or one name may make a minute (default 10)")
 	proxies := fs.String("trusted-proxy", "", "addresses of the reverse proxies in front (127.0.0.1, 10.0.0.0/8, comma-separated): their X-Forwarded-For names the client")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
-	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis reads: a dense table answers every position of its rules at once (default: none)")
+	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis and the computer's perfect player read: a dense table answers every position of its rules at once (default: none)")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {

@@ -159,6 +159,29 @@ func (l *Line) CapturesFlat(op, me, bit uint64) uint64 {
 	return runR | (bit-(me<<1|l.edgeLo)&(1<<(k&63)))&(bit-1)
 }
 
+// ShortPoints is the longest line CapturesShort serves.
+const ShortPoints = 12
+
+// CapturesShort is CapturesFlat for lines of up to ShortPoints points
+// (it is wrong on longer ones), in fewer steps: the carry out of the top
+// of the word cannot close a run there, and the point past the run below
+// bit comes from a table (the bit just above the highest point of a set
+// of 12 points) where CapturesFlat scans for it, which at GOAMD64=v1 is a
+// BSR, a conditional move for the empty set, an increment and a shift.
+func (l *Line) CapturesShort(op, me, bit uint64) uint64 {
+	runR := (op+bit<<1)&((me|l.edgeHi)&^op) - bit<<1
+	runR &= runR>>63 - 1 // all ones when closed, else 0
+	return runR | (bit-(me<<1|l.edgeLo)&uint64(aboveHighest[(bit-1)&^op&(1<<ShortPoints-1)]))&(bit-1)
+}
+
+// aboveHighest[x] is the bit just above the highest set bit of x, 1 for 0.
+var aboveHighest = func() (t [1 << ShortPoints]uint16) {
+	for x := range t {
+		t[x] = uint16(1) << bits.Len(uint(x))
+	}
+	return t
+}()
+
 // Place puts a stone of the mover on the empty point p and applies the
 // captures and the own-liberty rule. It returns both sides' stones after
 // it, the enemy points captured and the mover's points removed; ok is false,

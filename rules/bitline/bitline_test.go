@@ -464,6 +464,43 @@ func TestCapturesFlat(t *testing.T) {
 	}
 }
 
+// TestCapturesShort checks CapturesShort against Captures on every board
+// of every line of up to ShortPoints points (each point empty, the mover's
+// or the opponent's), edges on and off, for every empty point, with the
+// new stone in me and not yet in it.
+func TestCapturesShort(t *testing.T) {
+	for n := 1; n <= ShortPoints; n++ {
+		for _, edge := range []bool{true, false} {
+			l := New(n, edge, OwnStays, SelfOff)
+			boards := 1
+			for range n {
+				boards *= 3
+			}
+			for code := range boards {
+				var me, op uint64
+				for i, c := 0, code; i < n; i, c = i+1, c/3 {
+					switch c % 3 {
+					case 1:
+						me |= 1 << i
+					case 2:
+						op |= 1 << i
+					}
+				}
+				for empty := l.Mask() &^ (me | op); empty != 0; empty &= empty - 1 {
+					bit := empty & -empty
+					want := l.Captures(op, me|bit, bit)
+					if got := l.CapturesShort(op, me, bit); got != want {
+						t.Fatalf("n=%d edge=%v me=%#x op=%#x bit=%#x: CapturesShort %#x, Captures %#x", n, edge, me, op, bit, got, want)
+					}
+					if got := l.CapturesShort(op, me|bit, bit); got != want {
+						t.Fatalf("n=%d edge=%v me=%#x op=%#x bit=%#x (in me): CapturesShort %#x, Captures %#x", n, edge, me|bit, op, bit, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestRuns checks LeftRun, RightRun and RunAt on hand-worked diagrams: the
 // run of x next to the point marked ^, and the run through it.
 func TestRuns(t *testing.T) {
