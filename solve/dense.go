@@ -49,7 +49,8 @@ type DenseOptions struct {
 	// values of the position, of its moves and of a principal variation
 	// are kept, and the memory is 1.5 bits a state, and one more bit
 	// while the second pass runs, to keep the first pass's answer for the
-	// principal variation (unless it is spilled to a file).
+	// principal variation (unless it is spilled to a file; dewdney and golf
+	// without komi take one pass and no more: dense_slide.go).
 	Margins bool
 	// Spill keeps the first pass's answer (one bit a state, kept for the
 	// principal variation when Margins is off) in a temporary file in
@@ -63,8 +64,9 @@ type DenseOptions struct {
 // alak preset on a line of up to 24 points and its variants that keep the
 // state history-free (edge capture, own=stays|illegal|removed|together,
 // ko=captured|none|simple, score=stones|area, repetition, komi; not
-// own=together with ko=simple), and the alterigo preset on a line (with or
-// without edge captures).
+// own=together with ko=simple), the alterigo preset on a line (with or
+// without edge captures), and the sliding games, dewdney and golf, with
+// their options (dense_slide.go).
 func DenseApplies(r rules.Rules) bool { return denseApplies(r) }
 
 // Bitmap layout. Only the defender's states are ever pending (an
@@ -251,6 +253,8 @@ func (wk *dworker) flush() {
 func (d *dsolver) settled(b, w, f uint64, o dopen, white bool) bool {
 	ix := d.ix
 	switch ix.kind {
+	case denseSlide:
+		return d.settledSlide(b, w, o, white)
 	case denseGeneric:
 		return d.settledGeneric(b, w, f, white)
 	case denseAlterIgo:
@@ -413,7 +417,10 @@ func (d *dsolver) report() {
 // seed adds the finished states whose margin is from lo to hi to the won
 // set and expands them.
 func (d *dsolver) seed(lo, hi int32) error {
-	if d.ix.kind == denseGeneric && d.ix.own == rules.OwnIllegal {
+	switch {
+	case d.ix.kind == denseSlide:
+		return d.seedSlide(lo, hi)
+	case d.ix.kind == denseGeneric && d.ix.own == rules.OwnIllegal:
 		return d.seedFinished(lo, hi)
 	}
 	var next atomic.Int64
@@ -485,6 +492,9 @@ func (ix *dindex) thresholds() ([]int32, int) {
 		return []int32{-2, 0, 2}, 1 // a win or loss by rule, or a draw
 	}
 	ts := []int32{0}
+	if ix.kind == denseSlide && ix.minPieces > 0 {
+		ts = append(ts, -2, 2) // a player left short of pieces loses
+	}
 	for d := -ix.n; d <= ix.n; d++ {
 		ts = append(ts, int32(2*d)-ix.komi2)
 	}
@@ -621,7 +631,13 @@ func (d *dsolver) refine(white bool, ws []watch, before []bool) error {
 		if !before[k] && !ws[k].fixed && ws[k].v != denseNoValue {
 			ws[k].v = denseNoValue
 			again = append(again, k)
+			if d.ix.slideSigned() {
+				ws[k].v = -loss2(white)
+			}
 		}
+	}
+	if d.ix.slideSigned() {
+		return nil
 	}
 	if len(again) == 0 {
 		return nil
@@ -791,6 +807,9 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if !ok {
 		return res, nil, fmt.Errorf("dense solve: the position's forbidden points are not the captures of a placement (a set-up position): %w", ErrUnsupported)
 	}
+	if ix.kind == denseSlide && !opt.Margins {
+		ix.slideCone(b, w) // no table: only the states the position can reach
+	}
 	need := denseBytes(ix, opt.Margins, opt.Spill)
 	if opt.MemoryMB > 0 && need > uint64(opt.MemoryMB)<<20 {
 		return res, nil, fmt.Errorf("%d states need %d MB: %w", ix.total, need>>20, ErrMemory)
@@ -841,6 +860,14 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if err := d.pass(false, opt.Margins, ws); err != nil {
 		return res, nil, denseCut(d, err)
 	}
+	if !opt.Margins && ix.slideSwaps() {
+		// White's won set is Black's with the colours swapped (dense_slide.go).
+		denseResult(&res, g, ix, moves, ws, d.slideSwapped(ws))
+		res.Nodes = int64(ix.total)
+		res.Elapsed = time.Since(start)
+		res.Complete = true
+		return res, nil, nil
+	}
 	var plus *dbits // Black's won set: the states worth more than 0
 	if !opt.Margins {
 		var err error
@@ -880,6 +907,16 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 				return 0, false
 			}
 			return 0, true
+		}
+	case ix.slideSigned():
+		// Every state with an empty slot, as every state of the principal
+		// variation, is worth 1, 0 or -1: Black's won set (plus) holds
+		// those worth 1, White's (the bitmap) those worth -1.
+		value = func(i uint64) (int32, bool) {
+			if rootV > 0 && plus.has(i) || rootV < 0 && d.won(i) {
+				return rootV, true
+			}
+			return 0, false
 		}
 	default:
 		// The principal variation's value is not 0: one more pass tells
@@ -981,17 +1018,25 @@ func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(ui
 	}
 	line := []rules.Move{first}
 	pos, _ := g.Position().Play(first)
+	var cands []rules.Move
 	for len(line) < 4*n+8 && !pos.Over() && !seen[pos.Hash()] {
 		seen[pos.Hash()] = true
 		b, w, f, _ := pos.Line()
 		white := pos.ToMove() == rules.White
-		pts := ix.legalFor(b, w, f, white)
-		next := rules.NoMove
-		for _, p := range order {
-			if pts>>p&1 == 0 {
-				continue
+		cands = cands[:0]
+		if ix.kind == denseSlide {
+			cands = pos.LegalMoves(cands) // slides, by the slot they start from
+		} else {
+			pts := ix.legalFor(b, w, f, white)
+			for _, p := range order {
+				if pts>>p&1 != 0 {
+					cands = append(cands, rules.Place(p))
+				}
 			}
-			c, _ := pos.Play(rules.Place(p))
+		}
+		next := rules.NoMove
+		for _, m := range cands {
+			c, _ := pos.Play(m)
 			cv, ok := half(c.Outcome().Margin), true
 			if !c.Over() {
 				cb, cw, cf, _ := c.Line()
@@ -999,7 +1044,7 @@ func densePV(g *rules.Game, ix *dindex, first rules.Move, v int32, value func(ui
 				cv, ok = value(ci)
 			}
 			if ok && cv == v {
-				next = rules.Place(p)
+				next = m
 				pos = c
 				break
 			}

@@ -79,6 +79,14 @@ type dindex struct {
 	e8  [3][256]uint64
 	dec [6561]uint16 // 8 base-3 digits: the x points in the low byte, the o points in the high byte
 	h   int          // the open regions' prefix length: n/2
+
+	// The sliding games (dense_slide.go): a player left with fewer pieces
+	// than minPieces loses; the self-capture rule; and in a solve without
+	// margins, the most pieces of each side (x, o) a state that is solved
+	// has (slideCone).
+	minPieces   int
+	selfCapture rules.SelfCapture
+	maxPieces   [2]int
 }
 
 // dregion is a block of states: one player to move and one descriptor.
@@ -105,6 +113,7 @@ const (
 	denseAlak     = iota // the mover's own chains stay, ko=captured|none, stones counted (alak)
 	denseAlterIgo        // every chain without a liberty goes, an unchanged board loses, no count (alterigo on a line)
 	denseGeneric         // the alak family's other history-free rules: own=illegal|removed, ko=simple, score=area (dense_generic.go)
+	denseSlide           // the sliding games: dewdney, golf and their options (dense_slide.go)
 )
 
 // denseLoss is the successor "number" of a placement that leaves the board
@@ -128,13 +137,16 @@ func denseApplies(r rules.Rules) bool {
 // forbidden points are still the shapes captures leave, answered by the
 // generic moves of dense_generic.go: the own chain stays, is illegal or
 // is removed after the captures, ko=captured|none|simple, stones or area
-// counted.
+// counted; or sliding rules (dewdney, golf: dense_slide.go).
 func denseKind(r rules.Rules) (int, bool) {
-	if r.Validate() != nil || !r.IsLine() || r.Movement != rules.Placement || r.Width > denseMaxPoints ||
-		r.Pass || r.Repetition < 2 {
+	if r.Validate() != nil || !r.IsLine() || r.Width > denseMaxPoints || r.Pass || r.Repetition < 2 {
 		return 0, false
 	}
 	switch {
+	case r.Movement == rules.Sliding:
+		return denseSlide, slideApplies(r)
+	case r.Movement != rules.Placement:
+		return 0, false
 	case r.Own == rules.OwnStays && (r.Ko == rules.KoCaptured || r.Ko == rules.KoNone) &&
 		r.Scoring == rules.ScoreStones && !r.UnchangedLoses &&
 		r.Komi*2 == float64(half(r.Komi)) && 2*r.Width+int(abs32(half(r.Komi))) <= 127:
@@ -166,7 +178,8 @@ func newDindex(r rules.Rules) *dindex {
 	ln, _ := rules.Bitline(r)
 	kind, _ := denseKind(r)
 	ix := &dindex{ln: ln, n: n, mask: ln.Mask(), ko: r.Ko == rules.KoCaptured || r.Ko == rules.KoSimple,
-		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea}
+		komi2: half(r.Komi), kind: kind, simple: r.Ko == rules.KoSimple, own: r.Own, area: r.Scoring == rules.ScoreArea,
+		minPieces: r.MinPieces, selfCapture: r.SelfCapture, maxPieces: [2]int{n, n}}
 	ix.pow3[0] = 1
 	for i := 1; i <= denseMaxPoints; i++ {
 		ix.pow3[i] = 3 * ix.pow3[i-1]
@@ -652,6 +665,8 @@ func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 		return ix.predsGeneric(b, w, f, white, out)
 	case denseAlterIgo:
 		return ix.predsTogether(b, w, white, out)
+	case denseSlide:
+		return ix.predsSlide(b, w, white, out)
 	}
 	mover, op := b, w // the player who just moved, and the other
 	if !white {

@@ -358,6 +358,13 @@ func plainRetro(ix *dindex) []int32 {
 	over := make([]bool, ix.total)
 	losses := make([]int, ix.total)
 	eachState(ix, func(i, b, w, f uint64, white bool) {
+		if ix.kind == denseSlide { // dense_slide_test.go
+			term[i], over[i], succ[i] = slideEdges(ix, b, w, white)
+			for _, c := range succ[i] {
+				pred[c] = append(pred[c], i)
+			}
+			return
+		}
 		pts := ix.legalFor(b, w, f, white)
 		if pts == 0 {
 			over[i], term[i] = true, ix.margin2(b, w)

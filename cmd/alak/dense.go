@@ -11,9 +11,10 @@ import (
 	"alak/solve"
 )
 
-// denseAuto is the longest alak line whose dense table alak solve makes by
-// itself when it keeps tables: 16 points, 96 million states, a 92 MB file,
-// a few seconds.
+// denseAuto is the longest line whose dense table alak solve makes by
+// itself when it keeps tables: on 16 points, for alak 96 million states, a
+// 92 MB file, a few seconds; for dewdney or golf 43 million, about 20 s
+// of CPU.
 const denseAuto = 16
 
 // denseProgress returns a progress callback for the dense solver that
@@ -51,7 +52,7 @@ func denseOptions(e *env, r rules.Rules, sf solveFlags) solve.DenseOptions {
 func solveDense(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
 	r := g.Rules()
 	if !solve.DenseApplies(r) {
-		return solve.Result{}, fmt.Errorf("--dense takes the alak rules (own chains stay, ko=captured or none) or the alterigo rules on a line of up to 24 points, with a repetition rule and no passing, not %s: %w", r.String(), solve.ErrUnsupported)
+		return solve.Result{}, fmt.Errorf("--dense takes the alak rules and their variants that keep a position's value free of the game's history, the alterigo rules, or the sliding rules (dewdney, golf), on a line of up to 24 points, with a repetition rule and no passing, not %s: %w", r.String(), solve.ErrUnsupported)
 	}
 	opt := denseOptions(e, r, sf)
 	res, dt, err := solve.DenseSolve(ctx, g, opt)
@@ -76,7 +77,7 @@ func saveDense(e *env, dt *solve.DenseTable, tab *solve.Table) error {
 }
 
 // ensureDense makes the dense table of r when there is a results table
-// (tab), the rules are the alak rules on a line of up to denseAuto points,
+// (tab), the dense solver takes the rules, the line has up to denseAuto points,
 // and the table's directory has none yet.
 func ensureDense(ctx context.Context, e *env, r rules.Rules, sf solveFlags, tab *solve.Table) error {
 	if tab == nil || tab.Dense() != nil || !solve.DenseApplies(r) || r.Width > denseAuto {

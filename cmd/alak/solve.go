@@ -43,12 +43,12 @@ B it asks the question again after each move wherever one search passes B
 positions; --parts FILE keeps those parts, so a stopped split resumes, and
 --plan lists the lines such a file leaves open, searching nothing.
 --dense solves every position of the line at once with the dense solver
-(the alak rules on up to 24 points), on --jobs cores; it keeps every
-position's value (one byte a position) on up to 16 points or with
---dense-margins, and writes them to the table directory, where every later
-solve, analyze, hint and perfect player of those rules reads them. With
-a table directory, alak solve makes that file by itself for alak lines of
-up to 16 points.`
+(the alak, alterigo, dewdney and golf rules on up to 24 points), on
+--jobs cores; it keeps every position's value (one byte a position) on up
+to 16 points or with --dense-margins, and writes them to the table
+directory, where every later solve, analyze, hint and perfect player of
+those rules reads them. With a table directory, alak solve makes that file
+by itself for lines of up to 16 points of those rules.`
 
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
@@ -101,7 +101,7 @@ func solveRun(e *env, args []string) int {
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
 	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory; with --dense: goroutines that sweep (1-64)")
 	sf.jobs = jobs
-	sf.dense = fs.Bool("dense", false, "solve every position of the line with the dense solver (alak rules, up to 24 points), on --jobs cores")
+	sf.dense = fs.Bool("dense", false, "solve every position of the line with the dense solver (alak, alterigo, dewdney and golf rules, up to 24 points), on --jobs cores")
 	sf.denseMargins = fs.Bool("dense-margins", false, "with --dense: keep and save every position's value whatever the size (one byte a position; done anyway up to 16 points)")
 	sf.denseSpill = fs.String("dense-spill", "", "with --dense, without margins: keep the first pass's answer (one bit a position) in a temporary file in this directory instead of memory")
 	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
