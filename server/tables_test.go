@@ -12,14 +12,12 @@ import (
 	"alak/solve"
 )
 
-// TestAnalysisReadsTables: with Config.TableDir holding the dense table of
-// alak on 9 points (alak solve --dense writes the same file), the
-// post-game analysis answers from it: with a budget of one position a
-// solve, it still judges every move, and its values are solve.Analyze's
-// with no budget. Without the directory the same budget fails, so the
-// table is what answered.
-func TestAnalysisReadsTables(t *testing.T) {
-	r, err := rules.Parse("alak size=9")
+// denseDir makes the dense table of the rules spec (every position's
+// value, as alak solve --dense makes it) in a new directory and returns
+// the rules, a game at their start and the directory.
+func denseDir(t *testing.T, spec string) (rules.Rules, *rules.Game, string) {
+	t.Helper()
+	r, err := rules.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +33,17 @@ func TestAnalysisReadsTables(t *testing.T) {
 	if _, err := tab.Save(dir); err != nil {
 		t.Fatal(err)
 	}
+	return r, g, dir
+}
+
+// TestAnalysisReadsTables: with Config.TableDir holding the dense table of
+// alak on 9 points (alak solve --dense writes the same file), the
+// post-game analysis answers from it: with a budget of one position a
+// solve, it still judges every move, and its values are solve.Analyze's
+// with no budget. Without the directory the same budget fails, so the
+// table is what answered.
+func TestAnalysisReadsTables(t *testing.T) {
+	r, g, dir := denseDir(t, "alak size=9")
 	moves := []string{"5", "4", "6", "3", "7"}
 	analyse := func(cfg Config) AnalysisView {
 		h := newHarness(t, cfg)
@@ -104,22 +113,7 @@ func TestAnalysisReadsTables(t *testing.T) {
 // table gives; without the directory the same seat falls back to
 // alpha-beta on every move, so the table is what answered.
 func TestComputerReadsTables(t *testing.T) {
-	r, err := rules.Parse("alak size=10")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := rules.NewGame(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	_, dt, err := solve.DenseSolve(context.Background(), g, solve.DenseOptions{Margins: true, Jobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dt.Save(dir); err != nil {
-		t.Fatal(err)
-	}
+	r, g, dir := denseDir(t, "alak size=10")
 	tab, err := solve.LoadTable(dir, r)
 	if err != nil {
 		t.Fatal(err)
