@@ -722,7 +722,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat
 	default:
 		if checkName(opp) != nil {
-			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "opponent is a player's name, open (the lobby), link (an invitation) or computer:level:N")
+			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
 		if err != nil {

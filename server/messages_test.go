@@ -16,7 +16,7 @@ import (
 // notForPlayers are the words an error a player reads must not hold: API
 // paths and methods, the docs' file names, the solver's internals. The
 // machine-readable code and docs/api.md are where API clients read those.
-var notForPlayers = []string{"/api/", "GET ", "POST ", "PUT ", "docs/", "solver", "dense", "table", "more than 64", "fetch"}
+var notForPlayers = []string{"/api/", "GET ", "POST ", "PUT ", "docs/", "computer:", "solver", "dense", "table", "more than 64", "fetch"}
 
 // TestPlayerMessages: every refusal the page can meet (the forms of the
 // home page, the game page's buttons and clicks, an expired sign-in) says

@@ -259,12 +259,11 @@ function tick() {
 }
 setInterval(tick, 200);
 
-// notice shows a sentence under the board (the server's are written from
-// their first letter up); offline marks the one saying the server cannot
-// be reached, which goes once the server answers again.
+// notice shows a sentence under the board; offline marks the one saying
+// the server cannot be reached, which goes once the server answers again.
 let offlineNotice = false;
 function notice(text, offline = false) {
-  $('#notice').textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : '';
+  $('#notice').textContent = text;
   offlineNotice = offline;
 }
 function reachable() {
