@@ -662,7 +662,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s: choose one of the listed presets, or write a preset and options such as alak size=11 edge=off", err)
+		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: req.Position, ToMove: req.ToMove}
 	game, err := setup.Game()
