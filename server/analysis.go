@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
 
 	"alak/notation"
+	"alak/rules"
 	"alak/server/store"
 	"alak/solve"
 )
@@ -28,7 +30,8 @@ const (
 type AnalysisView struct {
 	Game  string      `json:"game"`
 	Moves []PlyView   `json:"moves"`
-	Error string      `json:"error,omitempty"` // why there is no analysis
+	Error string      `json:"error,omitempty"` // why there is no analysis (or only part of it), in a player's words
+	Code  string      `json:"code,omitempty"`  // the same as a name: too_large, unsupported, budget, failed
 	At    time.Time   `json:"at"`
 	Nodes interface{} `json:"-"`
 }
@@ -111,7 +114,8 @@ func (a *analyses) run(id string) {
 	case errors.Is(err, context.Canceled):
 		return // the server stops: not a verdict on the game
 	case err != nil:
-		out.Error = "the solver could not judge this game within its budget (" + err.Error() + ")"
+		out.Code, out.Error = analysisFailure(st.r, err)
+		s.log.Info("an analysis is incomplete", "game", id, "code", out.Code, "err", err)
 	}
 	for _, p := range plies {
 		best := make([]string, len(p.Best))
@@ -128,6 +132,20 @@ func (a *analyses) run(id string) {
 	if err != nil && !errors.Is(err, store.ErrDuplicate) {
 		s.log.Error("saving an analysis", "game", id, "err", err)
 	}
+}
+
+// analysisFailure says why an analysis is missing or incomplete, as a
+// code and in a player's words (the solver's own words go to the log).
+func analysisFailure(r rules.Rules, err error) (code, words string) {
+	switch {
+	case errors.Is(err, solve.ErrUnsupported) && r.Points() > 64:
+		return "too_large", fmt.Sprintf("this %s board is too large to analyse: games on boards of at most 64 points are analysed", r.SizeString())
+	case errors.Is(err, solve.ErrUnsupported), errors.Is(err, solve.ErrEndless):
+		return "unsupported", "games under these rules are not analysed"
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, solve.ErrNodeLimit), errors.Is(err, solve.ErrMemory):
+		return "budget", "the analysis ran out of time before judging every move: the moves judged are listed"
+	}
+	return "failed", "the analysis failed: the moves judged are listed"
 }
 
 // contextOf is a context done when done is closed.

@@ -662,7 +662,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (rules are a preset and options, such as alak size=11 edge=off; GET /api/rules lists them)", err)
+		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: req.Position, ToMove: req.ToMove}
 	game, err := setup.Game()
@@ -722,7 +722,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat
 	default:
 		if checkName(opp) != nil {
-			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "opponent is a player's name, open (the lobby), link (an invitation) or computer:level:N")
+			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
 		if err != nil {
@@ -949,7 +949,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		if *req.Ply != st.sess.Ply() {
-			return nil, apiErr(http.StatusConflict, "stale_ply", "the game is at ply %d, not %d: the move was made on an old position (or sent twice); fetch the game again", st.sess.Ply(), *req.Ply)
+			return nil, apiErr(http.StatusConflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the move was chosen on an older board, or sent twice; look at the board again", st.sess.Ply(), *req.Ply)
 		}
 		if tm := st.sess.ToMove(); c != tm {
 			return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
@@ -1004,7 +1004,7 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 			return nil, err
 		}
 		if req.Ply != nil && *req.Ply != st.sess.Ply() {
-			return nil, apiErr(http.StatusConflict, "stale_ply", "the game is at ply %d, not %d: fetch the game again", st.sess.Ply(), *req.Ply)
+			return nil, apiErr(http.StatusConflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): look at the board again", st.sess.Ply(), *req.Ply)
 		}
 		return f(st, c, req.Accept, now)
 	})
@@ -1028,13 +1028,23 @@ func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleDraw: no "accept", an offer (accepted at once when the opponent
-// offered too); "accept": true or false answers the opponent's offer.
+// offered too); "accept": true or false answers the opponent's offer. The
+// computer answers an offer at once: it accepts where the server's table
+// for the rules shows the position drawn (session.OfferDraw), and
+// otherwise declines, which is answered 409 draw_declined.
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 	s.simpleAction(w, r, func(st *gameState, c rules.Color, accept *bool, now time.Time) (*change, error) {
 		if accept != nil {
 			return &change{}, st.sess.AnswerDraw(c, *accept)
 		}
-		_, err := st.sess.OfferDraw(c)
+		computer := !st.sess.Seat(c.Opp()).Human()
+		if computer && !st.sess.Over() && st.sess.DrawOffer() == rules.None {
+			st.sess.SetHintTable(s.tables.get(st.r)) // frozen: read only, shared
+		}
+		agreed, err := st.sess.OfferDraw(c)
+		if err == nil && computer && !agreed {
+			return nil, errDrawDeclined
+		}
 		return &change{}, err
 	})
 }

@@ -29,8 +29,10 @@ func apiErr(status int, code, format string, a ...any) *apiError {
 }
 
 var (
-	errNotSignedIn = apiErr(http.StatusUnauthorized, "not_signed_in", "sign in first: a session cookie (POST /api/login) or an Authorization: Bearer token (POST /api/tokens)")
+	errNotSignedIn = apiErr(http.StatusUnauthorized, "not_signed_in", "you are not signed in: sign in, or start a game as a guest, and try again")
 	errNotFound    = apiErr(http.StatusNotFound, "not_found", "no such game")
+	// The computer answers a draw offer at once; declined, nothing changes.
+	errDrawDeclined = apiErr(http.StatusConflict, "draw_declined", "the computer declines the draw: play on")
 )
 
 // asAPIError turns any error into the answer the API gives: errors of the
@@ -53,7 +55,7 @@ func asAPIError(err error) *apiError {
 	case errors.Is(err, session.ErrNotYourTurn):
 		return &apiError{Status: http.StatusForbidden, Code: "not_your_turn", Msg: err.Error(), err: err}
 	case errors.Is(err, store.ErrConflict):
-		return &apiError{Status: http.StatusConflict, Code: "conflict", Msg: "the game changed meanwhile: fetch it again and retry", err: err}
+		return &apiError{Status: http.StatusConflict, Code: "conflict", Msg: "the game changed meanwhile: look at the board again and retry", err: err}
 	case errors.Is(err, store.ErrNotFound):
 		return &apiError{Status: http.StatusNotFound, Code: "not_found", Msg: "not found", err: err}
 	case errors.Is(err, session.ErrNoOffer), errors.Is(err, session.ErrOfferPending), errors.Is(err, session.ErrTooLate),
@@ -61,6 +63,17 @@ func asAPIError(err error) *apiError {
 		return &apiError{Status: http.StatusConflict, Code: "not_now", Msg: err.Error(), err: err}
 	}
 	return &apiError{Status: http.StatusInternalServerError, Code: "internal", Msg: "the server failed; the request may be retried", err: err}
+}
+
+// moveRefused words a move the rules refuse, for the API and the page:
+// the move in the game's notation and the kernel's reason, "illegal move
+// 4: the point is occupied". Other errors are returned as they are.
+func moveRefused(r rules.Rules, err error) error {
+	var me *rules.MoveError
+	if !errors.As(err, &me) || errors.Is(err, rules.ErrGameOver) {
+		return err
+	}
+	return &apiError{Status: http.StatusUnprocessableEntity, Code: "illegal_move", Msg: "illegal move " + r.MoveText(me.Move) + ": " + me.Why(), err: err}
 }
 
 // writeError answers err as JSON: {"error": sentence, "code": name}.

@@ -131,11 +131,7 @@ func (st *gameState) restoreEnd() error {
 	case rules.Timeout.String():
 		return s.Timeout(winner.Opp())
 	case rules.Agreement.String():
-		if _, err := s.OfferDraw(rules.Black); err != nil {
-			return err
-		}
-		_, err := s.OfferDraw(rules.White)
-		return err
+		return s.AgreeDraw()
 	case rules.Aborted.String():
 		return s.Abort(rules.Black)
 	}
@@ -413,7 +409,7 @@ func (st *gameState) entry(move string, undo int, by int64, now time.Time) store
 // playMove plays m for c, charging the clock, and returns its entry.
 func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, now time.Time) (*change, error) {
 	if err := st.sess.Legal(m); err != nil {
-		return nil, err
+		return nil, moveRefused(st.r, err)
 	}
 	if !st.spend(c, now) {
 		if err := st.sess.Timeout(c); err != nil {
@@ -422,7 +418,7 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 		return &change{reply: apiErr(http.StatusConflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
 	}
 	if err := st.sess.Play(c, m); err != nil {
-		return nil, err
+		return nil, moveRefused(st.r, err)
 	}
 	st.startTurn(now)
 	e := st.entry(st.r.MoveText(m), 0, by, now)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"alak/rules"
+	"alak/server/store/sqlitestore"
+	"alak/solve"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
@@ -726,4 +732,117 @@ func TestBrowserReconnect(t *testing.T) {
 	tb.waitMoves("2", "6")
 	tb.wait("the connection back", `!document.querySelector('#game').classList.contains('offline')`)
 	tb.waitStatus("Your move")
+}
+
+// stopListening stops the harness's server and its listener (the page's
+// requests are then refused) and returns the address it listened on.
+func (h *harness) stopListening() string {
+	addr := h.http.Listener.Addr().String()
+	h.stop()
+	return addr
+}
+
+// startOn starts a new server on the same database at addr, the address
+// the stopped one listened on, so that an open page finds it again.
+func (h *harness) startOn(addr string) {
+	st, err := sqlitestore.Open(context.Background(), h.path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	srv, err := New(h.cfg, st)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var l net.Listener
+	for try := 0; ; try++ { // the port may take a moment to be free again
+		if l, err = net.Listen("tcp", addr); err == nil || try == 50 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		h.t.Fatalf("listening on %s again: %v", addr, err)
+	}
+	ts := httptest.NewUnstartedServer(srv.Handler())
+	ts.Listener.Close()
+	ts.Listener = l
+	ts.Start()
+	h.st, h.srv, h.http = st, srv, ts
+	h.srv.cfg.BaseURL = ts.URL
+}
+
+// TestBrowserReconnectNotice: the server stops while the page is open;
+// the page says it is offline, and a button pressed meanwhile says that
+// the server cannot be reached. Once a server listens again the notice
+// goes by itself (no move needed to clear it), and a move made then
+// arrives by the stream.
+func TestBrowserReconnectNotice(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	x, o := h.client(), h.client()
+	g := x.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "link"})
+	if code := o.do("POST", "/api/games/"+g.ID+"/join", map[string]string{"invite": g.Invite[strings.Index(g.Invite, "=")+1:]}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(x)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	tb.play("2")
+	tb.waitMoves("2")
+
+	addr := h.stopListening()
+	tb.wait("the lost connection", `document.querySelector('#game').classList.contains('offline')`)
+	tb.click(`#draw`)
+	const unreachable = "The server cannot be reached"
+	tb.wait("the notice", fmt.Sprintf(`document.querySelector('#notice').textContent.includes(%q)`, unreachable))
+
+	h.startOn(addr)
+	tb.wait("the connection back", `!document.querySelector('#game').classList.contains('offline')`)
+	tb.wait("the notice gone", fmt.Sprintf(`!document.querySelector('#notice').textContent.includes(%q)`, unreachable))
+	if code, _, e := o.move(g.ID, "6", 1); code != http.StatusOK {
+		t.Fatalf("White's move: %d %+v", code, e)
+	}
+	tb.waitMoves("2", "6")
+	tb.waitStatus("Your move")
+}
+
+// TestBrowserRefusalsAndDraws: against the computer, with the table of
+// alak on 8 points in Config.TableDir, a click on an occupied point says
+// why it is refused (the kernel's reason, as for forbidden points); a draw
+// offered in a position the table does not show drawn is declined, and
+// the page says so; one offered in a drawn position is accepted and the
+// game ends drawn by agreement.
+func TestBrowserRefusalsAndDraws(t *testing.T) {
+	r, g0, dir := denseDir(t, "alak size=8")
+	tab, err := solve.LoadTable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn, won := drawnAndNot(t, r, g0.Start(), tab)
+	h := newHarness(t, Config{Now: time.Now, TableDir: dir})
+	b := newBrowser(t, h)
+	guest := h.client()
+	tb := b.user("ada")
+
+	g := guest.create(map[string]string{"rules": "alak size=8", "position": won, "to_move": "x", "color": "x", "opponent": "computer:level:1"})
+	tb.signInAs(guest)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	occupied := strings.IndexAny(strings.ToLower(won), "xo") + 1 // 1-based: the first stone of the diagram
+	tb.play(strconv.Itoa(occupied))
+	want := fmt.Sprintf("Illegal move %d: %s", occupied, rules.ErrOccupied)
+	tb.wait("the reason", fmt.Sprintf(`document.querySelector('#notice').textContent.includes(%q)`, want))
+	if n := tb.eval(`moveTexts().length`); n != "0" {
+		t.Errorf("after the refused click the page lists %s moves, want none", n)
+	}
+	tb.click(`#draw`)
+	tb.wait("the computer's answer", `document.querySelector('#notice').textContent.includes('The computer declines the draw')`)
+	tb.waitStatus("Your move")
+
+	g = guest.create(map[string]string{"rules": "alak size=8", "position": drawn, "to_move": "x", "color": "x", "opponent": "computer:level:1"})
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	tb.click(`#draw`)
+	tb.wait("the draw agreed", `/draw by agreement/i.test(statusText()) && document.querySelector('#status').classList.contains('over')`)
 }

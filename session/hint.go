@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"alak/rules"
 	"alak/solve"
@@ -57,6 +58,27 @@ func (s *Session) Hint(ctx context.Context) (Hint, error) {
 		return h, fmt.Errorf("%w: no move is legal", ErrNoHint)
 	}
 	return h, nil
+}
+
+// The budget of a computer's answer to a draw offer: a look-up in the
+// session's table with a little search around it, never a long solve.
+const (
+	drawNodes    = 20_000
+	drawMemoryMB = 4
+	drawTime     = 500 * time.Millisecond
+)
+
+// drawn reports whether the session's table (HintTable) shows the current
+// position drawn under perfect play, within the draw budget; false without
+// a table, or when the budget ends first.
+func (s *Session) drawn() bool {
+	if s.opt.HintTable == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, drawTime)
+	defer cancel()
+	res, err := solve.Solve(ctx, s.game.Clone(), solve.Options{Table: s.opt.HintTable, MaxNodes: drawNodes, MemoryMB: drawMemoryMB, ValueOnly: true})
+	return err == nil && res.Complete && res.Value == 0
 }
 
 // ValueWords says in words what a solver value (Black's margin under

@@ -364,8 +364,10 @@ func (s *Session) Abort(c rules.Color) error {
 
 // OfferDraw offers a draw for c. When the opponent's offer already waits,
 // the players agree and the game is drawn (accepted is true). A computer
-// opponent declines at once. The offer stands until the opponent answers
-// or moves.
+// opponent answers at once: it accepts when the session's table (see
+// SetHintTable) shows the position drawn under perfect play within a small
+// budget, and declines otherwise (accepted false, no offer waiting). The
+// offer to a person stands until the opponent answers or moves.
 func (s *Session) OfferDraw(c rules.Color) (accepted bool, err error) {
 	if err := seatOK(c); err != nil {
 		return false, err
@@ -381,10 +383,25 @@ func (s *Session) OfferDraw(c rules.Color) (accepted bool, err error) {
 		return false, ErrOfferPending
 	}
 	if !s.seats[c.Opp()].Human() {
-		return false, nil // computers play on
+		if s.drawn() {
+			s.finish(rules.Agreement, rules.None)
+			return true, nil
+		}
+		return false, nil // the computer plays on
 	}
 	s.draw = c
 	return false, nil
+}
+
+// AgreeDraw ends the game drawn by agreement, whoever sits in the seats:
+// for a game rebuilt from its moves whose players had agreed (a computer
+// that accepted an offer, or two people).
+func (s *Session) AgreeDraw() error {
+	if s.Over() {
+		return s.over(rules.NoMove)
+	}
+	s.finish(rules.Agreement, rules.None)
+	return nil
 }
 
 // AnswerDraw accepts (the game is drawn by agreement) or declines the

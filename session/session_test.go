@@ -11,6 +11,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/solve"
 )
 
 // alak6 is seed 002's Alak-6 game (Baljeu, 2001), 1-based points; it ends
@@ -395,5 +396,58 @@ func TestHint(t *testing.T) {
 	s = New(newGame(t, Setup{Rules: parse(t, "alterigo size=9x9")}), Seat{}, Seat{}, Options{})
 	if _, err := s.Hint(context.Background()); !errors.Is(err, ErrNoHint) || flagName.MatchString(err.Error()) {
 		t.Errorf("hint on 9x9: %v", err)
+	}
+}
+
+// TestComputerDrawAnswer: a computer seat answers a draw offer at once.
+// With the session's table (the dense table of alak on 8 points, as alak
+// solve --dense writes it) it accepts in /O------ (Black to move), which
+// an exact solve with no budget finds drawn, and declines in O-x-----,
+// which it finds won; without a table it declines both. AgreeDraw ends a
+// game drawn by agreement whoever sits in the seats.
+func TestComputerDrawAnswer(t *testing.T) {
+	r := parse(t, "alak size=8")
+	start, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dense, err := solve.DenseSolve(context.Background(), start, solve.DenseOptions{Margins: true, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := dense.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := solve.LoadTable(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		diagram string
+		drawn   bool
+	}{{"/O------", true}, {"O-x-----", false}} {
+		res, err := solve.Solve(context.Background(), newGame(t, Setup{Rules: r, Diagram: c.diagram, ToMove: "x"}), solve.Options{})
+		if err != nil || (res.Value == 0) != c.drawn {
+			t.Fatalf("%s: the exact value is %v (%v); the case says drawn %v", c.diagram, res.Value, err, c.drawn)
+		}
+		for _, withTable := range []bool{false, true} {
+			s := New(newGame(t, Setup{Rules: r, Diagram: c.diagram, ToMove: "x"}), Seat{}, Seat{Player: &scripted{}}, Options{})
+			if withTable {
+				s.SetHintTable(tab)
+			}
+			ok, err := s.OfferDraw(rules.Black)
+			want := withTable && c.drawn
+			if err != nil || ok != want || (s.Outcome().Reason == rules.Agreement) != want || s.DrawOffer() != rules.None {
+				t.Errorf("%s, table %v: accepted %v (%v), outcome %v, offer waiting %v; want accepted %v", c.diagram, withTable, ok, err, s.Outcome(), s.DrawOffer(), want)
+			}
+		}
+	}
+	s := New(newGame(t, Setup{Rules: r}), Seat{}, Seat{Player: &scripted{}}, Options{})
+	if err := s.AgreeDraw(); err != nil || s.Outcome().Reason != rules.Agreement || s.Record().Result != "0" {
+		t.Errorf("AgreeDraw: %v, outcome %v, record result %q", err, s.Outcome(), s.Record().Result)
+	}
+	if err := s.AgreeDraw(); !errors.Is(err, rules.ErrGameOver) {
+		t.Errorf("AgreeDraw on a finished game: %v, want ErrGameOver", err)
 	}
 }

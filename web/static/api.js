@@ -22,9 +22,12 @@ export async function api(method, path, body) {
   }
   let data = null;
   try { data = await r.json(); } catch { /* SGF, empty */ }
-  if (!r.ok) throw new APIError(r.status, data && data.code, (data && data.error) || `The server answered ${r.status}.`);
+  if (!r.ok) throw new APIError(r.status, data && data.code, sentence((data && data.error) || `The server answered ${r.status}.`));
   return { status: r.status, data, date: r.headers.get('Date') };
 }
+
+// sentence writes the server's sentence as a page shows it, from a capital.
+const sentence = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // el builds an element: el('a', {href: '/'}, 'text', child...). Attributes
 // named on* are not accepted (no inline handlers under the page's policy).

@@ -259,8 +259,15 @@ function tick() {
 }
 setInterval(tick, 200);
 
-function notice(text) {
+// notice shows a sentence under the board; offline marks the one saying
+// the server cannot be reached, which goes once the server answers again.
+let offlineNotice = false;
+function notice(text, offline = false) {
   $('#notice').textContent = text;
+  offlineNotice = offline;
+}
+function reachable() {
+  if (offlineNotice) notice('');
 }
 
 async function act(path, body) {
@@ -272,7 +279,7 @@ async function act(path, body) {
     apply(data);
     return data;
   } catch (e) {
-    notice(e.message);
+    notice(e.message, e.code === 'offline');
     if (e.status === 409) refresh();
     return null;
   } finally {
@@ -309,8 +316,14 @@ function choose(i) {
   } else if (v.targets.has(i)) {
     move = geo.name(i);
   }
+  if (!move && slides) {
+    notice(picked >= 0 ? `The piece on ${picked + 1} cannot go to ${i + 1}.` : 'Pick one of your pieces first.');
+    return;
+  }
   if (!move) {
-    notice(slides ? (picked >= 0 ? `The piece on ${picked + 1} cannot go to ${i + 1}.` : 'Pick one of your pieces first.') : `${geo.name(i)} is not a legal move.`);
+    // Not a legal point: the server answers with the rules' reason
+    // ("illegal move 4: the point is occupied") and plays nothing.
+    play(geo.name(i));
     return;
   }
   if (confirmMoves() && pending !== move) {
@@ -517,9 +530,10 @@ async function refresh() {
       const d = new Date(date).getTime() - Date.now();
       skew = Math.abs(d) > 2000 ? d : 0;
     }
+    reachable();
     apply(data);
   } catch (e) {
-    notice(e.message);
+    notice(e.message, e.code === 'offline');
   }
   if (g && !terminal(g.state) && (!stream || stream.readyState === EventSource.CLOSED)) listen();
 }
@@ -527,7 +541,10 @@ async function refresh() {
 function listen() {
   stream = new EventSource(`/api/games/${id}/events`);
   stream.addEventListener('message', (e) => apply(JSON.parse(e.data)));
-  stream.addEventListener('open', () => root.classList.remove('offline'));
+  stream.addEventListener('open', () => {
+    root.classList.remove('offline');
+    reachable();
+  });
   stream.addEventListener('error', () => {
     root.classList.add('offline');
     if (stream && stream.readyState === EventSource.CLOSED) {
