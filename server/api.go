@@ -126,6 +126,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	guest := guestOf(r) // checked before the new account's cookie replaces the guest's
 	a, err := s.store.CreateAccount(r.Context(), store.Account{Name: c.Name, PassHash: hash, Email: c.Email, Created: s.now()})
 	if errors.Is(err, store.ErrDuplicate) {
 		s.writeError(w, r, apiErr(http.StatusConflict, "name_taken", "the name %s is taken: choose another", c.Name))
@@ -135,12 +136,29 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	s.log.InfoContext(r.Context(), "account created", "account", a.ID)
+	out := AccountView{MeView: meView(a)}
+	if guest != nil {
+		// Signing up from a guest's session takes the guest's games over,
+		// before the guest's cookie is replaced: if the claim fails, the
+		// browser still holds the guest, and signing in can claim again.
+		if out.Claimed, err = s.claimGuestGames(r, guest, a); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
 	if err := s.startSession(w, r, a); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.log.InfoContext(r.Context(), "account created", "account", a.ID)
-	writeJSON(w, http.StatusCreated, meView(a))
+	writeJSON(w, http.StatusCreated, out)
+}
+
+// AccountView is what signing up and signing in answer: the account, and
+// the guest's games it took over, if any.
+type AccountView struct {
+	MeView
+	Claimed *ClaimView `json:"claimed,omitempty"`
 }
 
 func checkEmail(email string) error {
@@ -180,22 +198,41 @@ func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
 // dummyHash is checked against when the name is unknown.
 var dummyHash, _ = hashPassword("a password nobody has")
 
+// handleLogin is POST /api/login {"name", "password", "claim_guest_games"}:
+// a session cookie; from a guest's session, with claim_guest_games, the
+// guest's games move to the account.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	var c credentials
-	if err := decode(w, r, &c); err != nil {
+	var req struct {
+		credentials
+		ClaimGuestGames bool `json:"claim_guest_games"`
+	}
+	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := s.signIn(r, c)
+	guest := guestOf(r)
+	if req.ClaimGuestGames && guest == nil {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "not_a_guest",
+			"claim_guest_games takes over the games of the guest session this browser plays in, and this request has none"))
+		return
+	}
+	a, err := s.signIn(r, req.credentials)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	out := AccountView{MeView: meView(a)}
+	if req.ClaimGuestGames {
+		if out.Claimed, err = s.claimGuestGames(r, guest, a); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 	}
 	if err := s.startSession(w, r, a); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, meView(a))
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
@@ -331,7 +368,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 		key := []string{"x", "o"}[i]
 		switch {
 		case seat.Bot != "":
-			out.Players[key] = PlayerView{Name: "computer (" + seat.Bot + ")", Computer: true}
+			out.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
 		case seat.AccountID != 0:
 			pv, ok := names[seat.AccountID]
 			if !ok {
@@ -386,9 +423,10 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// Challenges addressed to me by name wait in the store under the
-	// creator only; they are found through the lobby list.
-	invites, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Limit: 200})
+	// Challenges addressed to me by name: the creator sits, I do not yet;
+	// the query selects them by their named opponent.
+	invites, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed,
+		Opponent: a.ID, Live: s.now(), Limit: 200})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -400,9 +438,7 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	}
 	var challenges []GameSummary
 	for _, g := range invites {
-		if g.Kind == store.KindNamed && g.Opponent == a.ID {
-			challenges = append(challenges, s.summary(r.Context(), g, a.ID, names))
-		}
+		challenges = append(challenges, s.summary(r.Context(), g, a.ID, names))
 	}
 	sort.SliceStable(mine, func(i, j int) bool {
 		if mine[i].MyTurn != mine[j].MyTurn {
@@ -500,9 +536,11 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"games": out})
 }
 
-// handleLobby is GET /api/lobby: the open challenges anyone may take.
+// handleLobby is GET /api/lobby: the open challenges anyone may take, the
+// 200 most recently made that have not expired (selected by the query,
+// whatever other games wait).
 func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
-	games, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Limit: 200})
+	games, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Kind: store.KindOpen, Live: s.now(), Limit: 200})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -514,40 +552,25 @@ func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
 	names := map[int64]PlayerView{}
 	out := []GameSummary{}
 	for _, g := range games {
-		if g.Kind == store.KindOpen && (g.Expires.IsZero() || s.now().Before(g.Expires)) {
-			out = append(out, s.summary(r.Context(), g, me, names))
-		}
+		out = append(out, s.summary(r.Context(), g, me, names))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": out})
 }
 
+// handlePlayer is GET /api/players/{name}: the player's record, counted by
+// the database over all their finished games.
 func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 	a, err := s.store.AccountByName(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.writeError(w, r, apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(r.PathValue("name"))))
 		return
 	}
-	games, err := s.store.Games(r.Context(), store.Filter{Player: a.ID, States: []string{store.StateFinished}, Limit: 200})
+	st, err := s.store.PlayerStats(r.Context(), a.ID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	wins, losses, draws := 0, 0, 0
-	for _, g := range games {
-		mine := "x"
-		if g.White.AccountID == a.ID {
-			mine = "o"
-		}
-		switch g.Winner {
-		case mine:
-			wins++
-		case "draw":
-			draws++
-		case "x", "o":
-			losses++
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "since": a.Created, "finished": len(games), "wins": wins, "losses": losses, "draws": draws})
+	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws})
 }
 
 // RulesInfo describes the presets and options for the create form.
@@ -717,6 +740,10 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		if err != nil {
 			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_computer", "%s (write computer:level:N, N from 1 to %d, or computer:NAME)", err, player.Levels())
 		}
+		// Stored as the player package built it (its canonical spec: the
+		// name in lower case, the options in a fixed order, the bounds
+		// added), never as typed.
+		bot = p.Name()
 		p.Close()
 		g.Kind = store.KindComputer
 		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat

@@ -147,12 +147,16 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	}
 	files := http.StripPrefix("/static/", http.FileServerFS(static))
 	mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
+		// Files only: a folder (/static/ itself too) is not listed.
+		tag, ok := staticETags[strings.TrimPrefix(r.URL.Path, "/static/")]
+		if !ok {
+			s.notFound(w, r, "There is no such file.")
+			return
+		}
 		// The files change only with the binary: revalidated by their
 		// hash, never fetched twice unchanged.
-		if tag, ok := staticETags[strings.TrimPrefix(r.URL.Path, "/static/")]; ok {
-			w.Header().Set("ETag", tag)
-			w.Header().Set("Cache-Control", "no-cache")
-		}
+		w.Header().Set("ETag", tag)
+		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

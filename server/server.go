@@ -218,6 +218,9 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 			id = newID()
 		}
 		w.Header().Set("X-Request-Id", id)
+		// No answer of this server is to be read as another type than it
+		// says (a file, an SGF, a stream, JSON, a page).
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK, log: s.log, ctx: ctx}
 		next.ServeHTTP(sw, r.WithContext(ctx))

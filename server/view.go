@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"alak/notation"
@@ -56,6 +57,13 @@ type ClockView struct {
 	Deadline  int64  `json:"deadline,omitempty"`   // when the player to move loses on time, ms since 1970
 }
 
+// botName names a computer seat by its spec, which is canonical (stored
+// as the player package built it): "mcts:time=1s,playouts=300000" is
+// computer (mcts time=1s playouts=300000).
+func botName(spec string) string {
+	return "computer (" + strings.Join(strings.FieldsFunc(spec, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }), " ") + ")"
+}
+
 // eventID is the id of a state in the event stream: the ply, then the
 // game's version, which grows with every change (moves, offers, the end).
 func eventID(row store.Game) string {
@@ -81,7 +89,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		key := []string{"x", "o"}[i]
 		switch {
 		case seat.Bot != "":
-			v.Players[key] = PlayerView{Name: "computer (" + seat.Bot + ")", Computer: true}
+			v.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
 		case seat.AccountID != 0:
 			if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
 				v.Players[key] = pv

@@ -846,3 +846,42 @@ func TestBrowserRefusalsAndDraws(t *testing.T) {
 	tb.click(`#draw`)
 	tb.wait("the draw agreed", `/draw by agreement/i.test(statusText()) && document.querySelector('#status').classList.contains('over')`)
 }
+
+// TestBrowserGuestTakesItsGamesOver: a guest with a game under way signs
+// in to an existing account with the sign-in form's box ticked (the form
+// offers it to guests only), and finds the game under "My games" with the
+// account's name in its seat; another guest signs up with the form and
+// finds its finished game there (issue 26, item 12).
+func TestBrowserGuestTakesItsGamesOver(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	h.client().signUp("ada")
+
+	g1 := h.client()
+	live := g1.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "computer:level:1"})
+	p1 := b.user("guest one")
+	p1.signInAs(g1)
+	p1.open("/")
+	p1.wait("the offer to move the guest's games", `(() => { const c = document.querySelector('#sign-in input[name=claim_guest_games]');
+		return c !== null && c.checked && c.closest('label').textContent.includes(document.body.dataset.me + "'s games") })()`)
+	p1.do("filling in the sign-in form",
+		chromedp.SendKeys(chromedp.CSS(`#sign-in input[name=name]`), "ada"),
+		chromedp.SendKeys(chromedp.CSS(`#sign-in input[name=password]`), "correct horse"))
+	p1.clickTo(`#sign-in button[type=submit]`, "/")
+	p1.wait("signed in as ada", `document.body.dataset.me === 'ada' && document.querySelector('#sign-in') === null`)
+	p1.wait("the guest's game under My games", fmt.Sprintf(`[...document.querySelectorAll('#my-list li')].some((li) =>
+		li.querySelector('a[href="/g/%s"]') && li.textContent.includes('Black: ada'))`, live.ID))
+
+	g2 := h.client()
+	done := g2.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "computer:level:1"})
+	if code := g2.do("POST", "/api/games/"+done.ID+"/resign", nil, nil); code != http.StatusOK {
+		t.Fatalf("resigning: %d", code)
+	}
+	p2 := b.user("guest two")
+	p2.signInAs(g2)
+	p2.open("/")
+	p2.wait("the sign-up's note", `document.querySelector('#sign-up').textContent.includes(document.body.dataset.me + "'s games move to the new account")`)
+	p2.signUp("newbie")
+	p2.wait("the guest's finished game under My games", fmt.Sprintf(`[...document.querySelectorAll('#my-list li')].some((li) =>
+		li.querySelector('a[href="/g/%s"]') && li.textContent.includes('Black: newbie'))`, done.ID))
+}

@@ -143,7 +143,28 @@ type Filter struct {
 	Preset string   // "" for every preset
 	Size   string   // "" for every size
 	Before time.Time
-	Limit  int // at most this many (the store caps it at 200)
+	Kind   string // "" for every kind; else KindNamed, KindOpen, KindLink or KindComputer
+	// Opponent selects the challenges addressed to this account (the
+	// named opponent of a KindNamed game; 0: any).
+	Opponent int64
+	// Live, when set, leaves out the games whose Expires has come by then
+	// (a waiting game the sweep has not yet expired).
+	Live  time.Time
+	Limit int // at most this many (the store caps it at 200)
+}
+
+// Stats is a player's record: the finished games where the account sits,
+// counted by the database over all of them.
+type Stats struct {
+	Finished, Wins, Losses, Draws int
+}
+
+// Claim is what ClaimGames did: the games moved to the new account, and
+// those kept by the guest because the new account already sits in them
+// (moving them would seat one account on both sides).
+type Claim struct {
+	Moved []string
+	Kept  []string
 }
 
 // Store keeps the server's data. Every method is safe for concurrent use.
@@ -168,6 +189,15 @@ type Store interface {
 	Update(ctx context.Context, g Game, expect int, entries []Entry) error
 	// Games lists games by the filter, the most recently updated first.
 	Games(ctx context.Context, f Filter) ([]Game, error)
+	// PlayerStats counts the account's finished games, won, lost and drawn.
+	PlayerStats(ctx context.Context, account int64) (Stats, error)
+	// ClaimGames moves the games of account from (a guest's) to account to,
+	// in one transaction: every seat, creator and named opponent that is
+	// from becomes to, and each game moved gets one more Version (so a
+	// cached copy of it fails its next Update with ErrConflict). A game in
+	// which to already has a part is kept by from, unchanged. The log's
+	// entries keep the account that made them.
+	ClaimGames(ctx context.Context, from, to int64) (Claim, error)
 	// Due lists the active games whose deadline is at or before t, and the
 	// waiting games that expire by then.
 	Due(ctx context.Context, t time.Time) ([]Game, error)

@@ -180,7 +180,10 @@ function accountForm(sel, path) {
     const err = $('.error', f);
     err.textContent = '';
     try {
-      await api('POST', path, { name: f.elements.name.value.trim(), password: f.elements.password.value });
+      const body = { name: f.elements.name.value.trim(), password: f.elements.password.value };
+      // A guest signing in may take its games over (signing up always does).
+      if (f.elements.claim_guest_games && f.elements.claim_guest_games.checked) body.claim_guest_games = true;
+      await api('POST', path, body);
       location.href = '/';
     } catch (x) {
       err.textContent = x.message;

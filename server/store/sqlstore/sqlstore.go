@@ -19,6 +19,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -515,7 +516,7 @@ func (s *Store) changed(ctx context.Context, tx *sql.Tx, res sql.Result, g store
 }
 
 // Games lists games by the filter, the most recently updated first. Each
-// shape of the filter is one prepared statement (at most 32).
+// shape of the filter is one prepared statement (a few dozen are used).
 func (s *Store) Games(ctx context.Context, f store.Filter) ([]store.Game, error) {
 	var where []string
 	var args []any
@@ -541,6 +542,18 @@ func (s *Store) Games(ctx context.Context, f store.Filter) ([]store.Game, error)
 		where = append(where, "updated_ms < ?")
 		args = append(args, ms(f.Before))
 	}
+	if f.Kind != "" {
+		where = append(where, "kind = ?")
+		args = append(args, f.Kind)
+	}
+	if f.Opponent != 0 {
+		where = append(where, "opponent_id = ?")
+		args = append(args, f.Opponent)
+	}
+	if !f.Live.IsZero() {
+		where = append(where, "(expires_ms = 0 OR expires_ms > ?)")
+		args = append(args, ms(f.Live))
+	}
 	q := `SELECT ` + gameCols + ` FROM games`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
@@ -551,6 +564,84 @@ func (s *Store) Games(ctx context.Context, f store.Filter) ([]store.Game, error)
 	}
 	q += " ORDER BY updated_ms DESC, id LIMIT ?"
 	return s.games(ctx, q, append(args, limit)...)
+}
+
+// PlayerStats counts the account's finished games in one query, over all
+// of them.
+func (s *Store) PlayerStats(ctx context.Context, account int64) (store.Stats, error) {
+	var st store.Stats
+	err := s.row(ctx, nil, `SELECT COUNT(*),
+		COALESCE(SUM(CASE WHEN (black_id = ? AND winner = 'x') OR (white_id = ? AND winner = 'o') THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN (black_id = ? AND winner = 'o') OR (white_id = ? AND winner = 'x') THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN winner = 'draw' THEN 1 ELSE 0 END), 0)
+		FROM games WHERE state = ? AND (black_id = ? OR white_id = ?)`,
+		account, account, account, account, store.StateFinished, account, account).
+		Scan(&st.Finished, &st.Wins, &st.Losses, &st.Draws)
+	return st, err
+}
+
+// claimGames selects the games where account ? sits or is challenged (the
+// creator always sits); claimShared is the condition that account ? has a
+// part in a game.
+const (
+	claimGames  = `SELECT id FROM games WHERE black_id = ? UNION SELECT id FROM games WHERE white_id = ? UNION SELECT id FROM games WHERE opponent_id = ?`
+	claimShared = `(black_id = ? OR white_id = ? OR creator_id = ? OR opponent_id = ?)`
+)
+
+// ClaimGames moves a guest's games to an account in one transaction: the
+// games the account already has a part in are listed and kept, the others
+// rewritten, each one version on.
+func (s *Store) ClaimGames(ctx context.Context, from, to int64) (store.Claim, error) {
+	var c store.Claim
+	if from == 0 || to == 0 || from == to {
+		return c, fmt.Errorf("claiming the games of account %d for %d: two different accounts are needed", from, to)
+	}
+	err := s.write(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
+		c = store.Claim{}
+		kept, err := s.ids(ctx, tx, `SELECT id FROM games WHERE id IN (`+claimGames+`) AND `+claimShared+` ORDER BY id`,
+			from, from, from, to, to, to, to)
+		if err != nil {
+			return err
+		}
+		moved, err := s.ids(ctx, tx, `UPDATE games SET
+			black_id = CASE WHEN black_id = ? THEN ? ELSE black_id END,
+			white_id = CASE WHEN white_id = ? THEN ? ELSE white_id END,
+			creator_id = CASE WHEN creator_id = ? THEN ? ELSE creator_id END,
+			opponent_id = CASE WHEN opponent_id = ? THEN ? ELSE opponent_id END,
+			version = version + 1
+			WHERE id IN (`+claimGames+`) AND NOT `+claimShared+` RETURNING id`,
+			from, to, from, to, from, to, from, to, from, from, from, to, to, to, to)
+		if err != nil {
+			return err
+		}
+		slices.Sort(moved)
+		c.Moved, c.Kept = moved, kept
+		return nil
+	})
+	return c, err
+}
+
+// ids runs a statement that returns one column of ids, in tx (or on the
+// database when tx is nil).
+func (s *Store) ids(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
+	st, err := s.on(ctx, tx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 func (s *Store) games(ctx context.Context, q string, args ...any) ([]store.Game, error) {

@@ -31,6 +31,9 @@ func Run(t *testing.T, o Open) {
 	t.Run("ConcurrentUpdates", func(t *testing.T) { testConcurrent(t, o.New(t)) })
 	t.Run("ManyGamesAtOnce", func(t *testing.T) { testManyGames(t, o.New(t)) })
 	t.Run("Lists", func(t *testing.T) { testLists(t, o.New(t)) })
+	t.Run("ListsPastAWindow", func(t *testing.T) { testListsPastAWindow(t, o.New(t)) })
+	t.Run("PlayerStats", func(t *testing.T) { testPlayerStats(t, o.New(t)) })
+	t.Run("ClaimGames", func(t *testing.T) { testClaimGames(t, o.New(t)) })
 	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })

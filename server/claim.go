@@ -1,0 +1,80 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"alak/server/store"
+)
+
+// ClaimView says which of a guest's games an account took over when it
+// signed up or signed in from the guest's session (POST /api/accounts,
+// POST /api/login with "claim_guest_games"): the games moved to it, and
+// those kept by the guest because the account already sat in them (one
+// account cannot hold both seats of a game).
+type ClaimView struct {
+	From  string   `json:"from"` // the guest's name, guest-N
+	Moved []string `json:"moved"`
+	Kept  []string `json:"kept"`
+}
+
+// guestOf returns the request's account when it is a guest signed in by
+// its session cookie (the only way a guest signs in), else nil.
+func guestOf(r *http.Request) *store.Account {
+	a := account(r)
+	if a == nil || !a.Guest() || r.Header.Get("Authorization") != "" {
+		return nil
+	}
+	return a
+}
+
+// claimGuestGames moves the games of guest, the request's own session, to
+// account to, and ends the guest's session: its browser has just been
+// given to's cookie. Each game moved is read again and published, so that
+// its streams show the new name and this process's cached copy (the
+// guest's seat) is dropped; a computer to move in one is scheduled again,
+// since the claim's new version makes its pending move stale.
+func (s *Server) claimGuestGames(r *http.Request, guest *store.Account, to store.Account) (*ClaimView, error) {
+	ctx := r.Context()
+	c, err := s.store.ClaimGames(ctx, guest.ID, to.ID)
+	if err != nil {
+		return nil, err
+	}
+	if ck, err := r.Cookie(sessionCookie); err == nil {
+		if err := s.deleteToken(ctx, hashSecret(ck.Value)); err != nil {
+			s.log.WarnContext(ctx, "ending a claimed guest's session", "account", guest.ID, "err", err)
+		}
+	}
+	s.caches.tokens.forgetAccount(guest.ID)
+	for _, id := range c.Moved {
+		s.refreshGame(ctx, id)
+	}
+	s.log.InfoContext(ctx, "guest games claimed", "guest", guest.ID, "account", to.ID, "moved", len(c.Moved), "kept", len(c.Kept))
+	return &ClaimView{From: displayName(*guest), Moved: nonNilIDs(c.Moved), Kept: nonNilIDs(c.Kept)}, nil
+}
+
+// refreshGame reads a game changed outside a game action (a claim), under
+// its lock, replaces this process's cached state, publishes it here and to
+// the other processes, and schedules the computer if it is to move.
+func (s *Server) refreshGame(ctx context.Context, id string) {
+	unlock := s.lockGame(id)
+	defer unlock()
+	s.caches.states.take(id)
+	st, err := s.loadGame(ctx, id)
+	if err != nil {
+		s.log.WarnContext(ctx, "reading a claimed game", "game", id, "err", err)
+		return
+	}
+	s.publish(st)
+	s.caches.states.put(st)
+	if st.botToMove() {
+		s.bots.schedule(id, st.row.Version)
+	}
+}
+
+func nonNilIDs(ids []string) []string {
+	if ids == nil {
+		return []string{}
+	}
+	return ids
+}
