@@ -449,9 +449,6 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		if err != nil {
 			return fail(e, "solve", err)
 		}
-		if sf.method == solve.MethodDense && !solve.DenseApplies(r) {
-			return fail(e, "solve", fmt.Errorf("--dense %w", solve.DenseRefusal(r)))
-		}
 		res, serr := solveWith(ctx, e, ts, g, sf)
 		if serr != nil && ctx.Err() != nil {
 			fmt.Fprintf(e.stderr, "alak solve: interrupted at size %d: the rows above are proved\n", n)
