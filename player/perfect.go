@@ -11,7 +11,8 @@ import (
 	"alak/solve"
 )
 
-// Perfect plays a best move of the exact solver (package solve): a move
+// Perfect plays a best move of the exact solver (package solve, through
+// solve.Tables: the fastest exact method that answers): a move
 // that keeps the game-theoretic value of the position, Black's margin under
 // perfect play. Among the moves of that value it chooses by depth
 // (solve.Depths): in a lost position the move whose loss comes latest when
@@ -32,9 +33,10 @@ import (
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
 // solver gets up to 80% of it, the choice among the best moves up to 95%),
 // nodes=N (the solver's node limit), mem=MB (the solver's transposition
-// table and the depth pass's graph, default 64), table=DIR (answer from and
-// add to the solver's table file of the rules in DIR, see solve.LoadTable;
-// "default" is solve.DefaultDir()), graph=DURATION (the most one move of a
+// table and the depth pass's graph, and the dense solver's bitmaps,
+// default 64), table=DIR (answer from the solver's table files of the
+// rules in DIR, solve.Tables with ReadOnly: added to in memory, never
+// written; "default" is solve.DefaultDir()), graph=DURATION (the most one move of a
 // game may spend making the state graph, once; default 80% of time: a
 // longer one lets the graph that then answers every later move be made
 // even when the move time is short, at the cost of that one move).
@@ -48,8 +50,9 @@ type Perfect struct {
 	graphTried bool
 	nodes      int64
 	memMB      int
-	tableDir   string
-	table      *solve.Table
+	tableDir   string        // the spec's table= directory ("": none)
+	tables     *solve.Tables // the solver: the spec's table=, or its caller's
+	table      *solve.Table  // the table of the last solve's rules, if any
 	rng        fastRand
 	seed       uint64
 
@@ -100,7 +103,7 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 		}
 	}
 	return &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
-		tableDir: dir, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
+		tableDir: dir, tables: &solve.Tables{Dir: dir, ReadOnly: true}, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
 }
 
 // Name returns the player's spec.
@@ -113,7 +116,15 @@ func (p *Perfect) Name() string { return p.spec }
 // the tables of its table directory this way: a spec from outside may not
 // name a directory (NewUntrusted refuses table=), the server's operator
 // may.
-func (p *Perfect) UseTable(t *solve.Table) { p.table, p.tableDir = t, "" }
+func (p *Perfect) UseTable(t *solve.Table) {
+	p.tables, p.tableDir = &solve.Tables{ReadOnly: true}, ""
+	p.tables.Use(t)
+}
+
+// UseTables makes the player solve through ts (the tables it reads, the
+// method), in place of its spec's: the play server gives its computer
+// seats its own, frozen and shared.
+func (p *Perfect) UseTables(ts *solve.Tables) { p.tables, p.tableDir = ts, "" }
 
 // Close releases nothing: the player holds no process or file open.
 func (p *Perfect) Close() error { return nil }
@@ -212,16 +223,14 @@ var errTable = errors.New("perfect: the table")
 // solve runs the solver within 80% of the move time; it returns the error
 // that kept it from a complete result.
 func (p *Perfect) solve(ctx context.Context, g *rules.Game) (solve.Result, error) {
-	if p.tableDir != "" && (p.table == nil || p.table.Rules().String() != g.Rules().String()) {
-		t, err := solve.LoadTable(p.tableDir, g.Rules())
-		if err != nil {
-			return solve.Result{}, fmt.Errorf("%w: %w", errTable, err)
-		}
-		p.table = t
+	t, err := p.tables.For(g.Rules())
+	if err != nil {
+		return solve.Result{}, fmt.Errorf("%w: %w", errTable, err)
 	}
+	p.table = t
 	sctx, cancel := context.WithTimeout(ctx, p.movetime*4/5)
 	defer cancel()
-	res, err := solve.Solve(sctx, g, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB, Table: p.table})
+	res, err := p.tables.Solve(sctx, g, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
 	switch {
 	case err != nil:
 		return res, err
@@ -340,7 +349,7 @@ func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move
 	if h.Over() {
 		return 0, nil
 	}
-	res, err := solve.Solve(ctx, h, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB, Table: p.table})
+	res, err := p.tables.Solve(ctx, h, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
 	if err != nil {
 		return 0, err
 	}

@@ -105,11 +105,9 @@ func (a *analyses) run(id string) {
 		return
 	}
 	out := AnalysisView{Game: id, Moves: []PlyView{}, At: s.now()}
-	opt := solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB}
-	if tab := s.tables.get(st.r); tab != nil {
-		opt.Table = tab // a damaged file is not used: the analysis then searches, within its budget
-	}
-	plies, err := solve.Analyze(ctx, st.sess.Game(), opt)
+	// A damaged table file is not used: the analysis then solves within
+	// its budget.
+	plies, err := s.tables.solver.Analyze(ctx, st.sess.Game(), solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB})
 	switch {
 	case errors.Is(err, context.Canceled):
 		return // the server stops: not a verdict on the game

@@ -190,9 +190,7 @@ func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error)
 			return rules.NoMove, err
 		}
 		if pf, ok := p.(*player.Perfect); ok {
-			if tab := b.s.tables.get(g.Rules()); tab != nil {
-				pf.UseTable(tab)
-			}
+			pf.UseTables(b.s.tables.solver)
 		}
 		b.p = p
 	}

@@ -29,8 +29,9 @@ func (h Hint) Words(r rules.Rules) string { return ValueWords(r, h.Value) }
 
 // Hint asks the exact solver for the best moves of the player to move,
 // under the game's history (repetitions and superko count), within the
-// session's HintTime and HintNodes and ctx. It reads the HintTable when the
-// session has one. Its errors wrap ErrNoHint and say why in words.
+// session's HintTime, HintNodes, HintMemoryMB and ctx, by the fastest
+// method that answers (solve.Tables.Solve, with the session's HintTables
+// when it has one). Its errors wrap ErrNoHint and say why in words.
 func (s *Session) Hint(ctx context.Context) (Hint, error) {
 	if s.Over() {
 		return Hint{}, fmt.Errorf("%w: the game is over", ErrNoHint)
@@ -39,7 +40,11 @@ func (s *Session) Hint(ctx context.Context) (Hint, error) {
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
-	res, err := solve.Solve(ctx, s.game.Clone(), solve.Options{Table: s.opt.HintTable, MaxNodes: s.opt.HintNodes, MemoryMB: s.opt.HintMemoryMB})
+	ts := s.opt.HintTables
+	if ts == nil {
+		ts = &solve.Tables{}
+	}
+	res, err := ts.Solve(ctx, s.game.Clone(), solve.Options{MaxNodes: s.opt.HintNodes, MemoryMB: s.opt.HintMemoryMB})
 	h := Hint{Best: res.Best, PV: res.PV, Value: res.Value, Nodes: res.Nodes}
 	switch {
 	case errors.Is(err, solve.ErrUnsupported) && s.Rules().Points() > 64:

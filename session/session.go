@@ -59,9 +59,10 @@ type Options struct {
 	HintNodes int64
 	// HintMemoryMB is the solver's table memory for a hint; 0: its default.
 	HintMemoryMB int
-	// HintTable answers hints from a solver results table (see
-	// solve.LoadTable); nil: none. Opened by the caller.
-	HintTable *solve.Table
+	// HintTables is the solver a hint asks (solve.Tables: the method,
+	// the tables it reads); nil: a solve.Tables without a directory (the
+	// fastest method that answers, no table).
+	HintTables *solve.Tables
 }
 
 // Errors of a session. Moves the rules refuse are *rules.MoveError values
@@ -134,9 +135,9 @@ func (s *Session) Close() error {
 	return errors.Join(errs...)
 }
 
-// SetHintTable gives Hint a solver results table to answer from (nil:
-// none), such as one loaded at the first hint.
-func (s *Session) SetHintTable(t *solve.Table) { s.opt.HintTable = t }
+// SetHintTables gives Hint the solver to ask (nil: none with a
+// directory), such as one made at the first hint.
+func (s *Session) SetHintTables(ts *solve.Tables) { s.opt.HintTables = ts }
 
 // Rules returns the game's rules.
 func (s *Session) Rules() rules.Rules { return s.game.Rules() }

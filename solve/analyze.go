@@ -29,6 +29,11 @@ func (p PlyValue) Changed() bool { return Sign(p.Before) != Sign(p.After) }
 // what the play server shows after a game. On an error (ctx ended, a limit
 // of opt reached) it returns the plies it finished with the error.
 func Analyze(ctx context.Context, g *rules.Game, opt Options) ([]PlyValue, error) {
+	return analyze(g, func(replay *rules.Game) (Result, error) { return Solve(ctx, replay, opt) })
+}
+
+// analyze is Analyze with each position solved by solve.
+func analyze(g *rules.Game, solve func(*rules.Game) (Result, error)) ([]PlyValue, error) {
 	r := g.Rules()
 	replay := rules.NewGameFrom(g.Start())
 	var plies []PlyValue
@@ -36,7 +41,7 @@ func Analyze(ctx context.Context, g *rules.Game, opt Options) ([]PlyValue, error
 		if m == rules.Resign {
 			break
 		}
-		res, err := Solve(ctx, replay, opt)
+		res, err := solve(replay)
 		if err != nil {
 			return plies, fmt.Errorf("ply %d: %w", i+1, err)
 		}

@@ -828,8 +828,13 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		hugePages(d.margin)
 	}
 	// The bitmaps are most of the heap: keep the collector from letting
-	// garbage grow to their size.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(need) + 256<<20))
+	// garbage grow to their size. (The limit is the process's: a small
+	// solve, whose garbage the collector's default pace keeps below
+	// need+256 MB anyway, leaves it alone, so that the solves of a server
+	// or of players in parallel do not change it under each other.)
+	if need > 256<<20 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(need) + 256<<20))
+	}
 
 	// The watched states: the root and the position after each move.
 	moves := g.LegalMoves(nil)

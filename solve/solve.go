@@ -22,6 +22,9 @@ type Options struct {
 	// (tromp-taylor on lines) saves work by it; the other methods find
 	// every move's value anyway and return them all.
 	ValueOnly bool
+	// Method is the method Tables.Solve uses (MethodAuto when ""); Solve
+	// itself is MethodSearch and ignores it.
+	Method Method
 
 	// exactHistory makes the solver key every value by the whole history
 	// (slow, exact by definition); tests use it to check graph mode.
@@ -59,6 +62,9 @@ type Result struct {
 	// Moves are proved, and Value, Outcome and Best are those of the moves
 	// solved so far (a bound for the player to move, not the value).
 	Complete bool
+	// Method is the method that answered, set by Tables.Solve ("" from
+	// Solve, DenseSolve and the others called directly).
+	Method Method
 }
 
 // Errors a solve can return besides the context's.

@@ -142,25 +142,16 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// analyzeGame solves the position before every move of g (solve.Analyze),
-// answering from and adding to the results table of the flags (made with
-// the dense table of every position first, on alak lines of up to 16
-// points).
+// analyzeGame solves the position before every move of g by the flags'
+// solver (solve.Tables.Analyze: on an alak line of up to 16 points it
+// makes the dense table of every position first, then answers every ply
+// from it).
 func analyzeGame(ctx context.Context, e *env, g *rules.Game, sf solveFlags, progress func(solve.Progress)) ([]solve.PlyValue, error) {
-	tab, err := openTable(*sf.tableDir, g.Rules())
+	ts, err := sf.solveTables(e, "analyze")
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureDense(ctx, e, g.Rules(), sf, tab); err != nil {
-		return nil, err
-	}
-	plies, err := solve.Analyze(ctx, g, solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: progress})
-	if tab != nil {
-		if serr := tab.Save(); serr != nil && err == nil {
-			err = serr
-		}
-	}
-	return plies, err
+	return ts.Analyze(ctx, g, solve.Options{MaxNodes: *sf.maxNodes, Progress: progress})
 }
 
 func analyzeComment(r rules.Rules, p solve.PlyValue) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,13 +10,13 @@ import (
 )
 
 // TestSolveDense: alak solve --dense gives the value, best moves and move
-// values of the default solver, from the start and after moves, and
-// writes the dense table of every position, from which the next solve
-// answers without searching.
+// values of the search, from the start and after moves, and writes the
+// dense table of every position, from which the next solve answers
+// without searching.
 func TestSolveDense(t *testing.T) {
 	dir := t.TempDir()
 	for _, moves := range [][]string{nil, {"5", "4"}, {"1", "2", "3"}} {
-		args := append([]string{"--size", "9", "--table-dir", "none"}, moves...)
+		args := append([]string{"--size", "9", "--table-dir", "none", "--method", "search"}, moves...)
 		want := solveJSONRun(t, args...)
 		got := solveJSONRun(t, append([]string{"--dense", "--jobs", "2", "--table-dir", dir, "--size", "9"}, moves...)...)
 		if got.Value != want.Value || !reflect.DeepEqual(got.Best, want.Best) || !reflect.DeepEqual(got.Moves, want.Moves) {
@@ -85,5 +86,60 @@ func TestSolveDenseBadInput(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: status %d, stderr %q, want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestSolveDefaultMethod: alak solve picks the fastest exact method that
+// answers and says which (--json "method", the text's method line): the
+// dense solver on alak lines, the search on tromp-taylor; --method forces
+// one, with the same answer; --dense goes with --value-only; on 20 points
+// the default --memory is too small for the dense solver, which says so at
+// once (before, the search ran without end).
+func TestSolveDefaultMethod(t *testing.T) {
+	type out struct {
+		solveJSONOut
+		Method string `json:"method"`
+	}
+	solveM := func(args ...string) out {
+		t.Helper()
+		o, errOut, code := solveSession(t, append([]string{"solve", "--json", "--table-dir", "none"}, args...)...)
+		var res out
+		if err := json.Unmarshal([]byte(o), &res); code != 0 || err != nil {
+			t.Fatalf("alak solve %v: status %d, %v, %q", args, code, err, errOut)
+		}
+		return res
+	}
+	auto := solveM("--size", "9", "4")
+	for _, c := range []struct {
+		args   []string
+		method string
+	}{
+		{[]string{"--size", "9", "4"}, "dense"},
+		{[]string{"--size", "9", "--method", "dense", "4"}, "dense"},
+		{[]string{"--size", "9", "--dense", "--value-only", "4"}, "dense"},
+		{[]string{"--size", "9", "--method", "search", "4"}, "search"},
+		{[]string{"--rules", "dewdney", "--size", "7"}, "dense"},
+		{[]string{"--rules", "tromp-taylor", "--size", "4"}, "search"},
+		{[]string{"--rules", "alterigo", "--size", "2x2"}, "search"},
+	} {
+		res := solveM(c.args...)
+		if res.Method != c.method {
+			t.Errorf("%v: method %q, want %q", c.args, res.Method, c.method)
+		}
+		if c.args[0] == "--size" && (res.Value != auto.Value || !reflect.DeepEqual(res.Best, auto.Best) || !reflect.DeepEqual(res.Moves, auto.Moves)) {
+			t.Errorf("%v: %+v; the default gives %+v", c.args, res, auto)
+		}
+	}
+	o, _, code := solveSession(t, "solve", "--size", "9", "--table-dir", "none")
+	if code != 0 || !strings.Contains(o, "\nmethod:   dense") {
+		t.Errorf("text: status %d, %q", code, o)
+	}
+	_, errOut, code := solveSession(t, "solve", "--method", "graph", "--table-dir", "none")
+	if code != 2 || !strings.Contains(errOut, "want auto") {
+		t.Errorf("--method graph: status %d, %q", code, errOut)
+	}
+	_, errOut, code = solveSession(t, "solve", "--size", "20", "--table-dir", "none")
+	if code != 1 || !strings.Contains(errOut, "dense solver") || !strings.Contains(errOut, "raise it with --memory") {
+		t.Errorf("size 20: status %d, %q", code, errOut)
 	}
 }

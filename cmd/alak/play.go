@@ -17,6 +17,7 @@ import (
 	"alak/player"
 	"alak/rules"
 	"alak/session"
+	"alak/solve"
 )
 
 func init() {
@@ -463,11 +464,13 @@ var (
 func (g *playGame) hint() {
 	if !g.tableLoaded {
 		g.tableLoaded = true
-		if t, err := openTable(g.tableDir, g.r); err != nil {
+		dir, err := tableDir(g.tableDir)
+		if err != nil {
 			fmt.Fprintf(g.e.stderr, "alak play: hint goes on without the results table: %v\n", err)
-		} else if t != nil {
-			g.s.SetHintTable(t)
 		}
+		g.s.SetHintTables(&solve.Tables{Dir: dir, ReadOnly: true, Bad: func(_ rules.Rules, err error) {
+			fmt.Fprintf(g.e.stderr, "alak play: hint goes on without the results table: %v\n", err)
+		}})
 	}
 	h, err := g.s.Hint(context.Background())
 	if err != nil {

@@ -99,20 +99,16 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// openTable loads the solver's results table of r from dir: the solver's
-// default directory when dir is "", no table (nil) when dir is "none".
-func openTable(dir string, r rules.Rules) (*solve.Table, error) {
+// tableDir reads --table-dir: the solver's default directory when dir is
+// "", no directory ("") when dir is "none".
+func tableDir(dir string) (string, error) {
 	switch dir {
 	case "none":
-		return nil, nil
+		return "", nil
 	case "":
-		d, err := solve.DefaultDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
+		return solve.DefaultDir()
 	}
-	return solve.LoadTable(dir, r)
+	return dir, nil
 }
 
 // flagUsage holds each subcommand's usage text, printed before its flags.

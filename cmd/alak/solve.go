@@ -22,13 +22,19 @@ func init() {
 	register(command{name: "solve", summary: "find the exact value of a position under perfect play, or print a results table", run: solveRun})
 }
 
-const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only | --at-least V | --dense [--jobs J]] [MOVE ... | --position ROW --to-move x|o]
-       alak solve --table [--rules R] --sizes A-B [--value-only | --dense [--jobs J]] [--OPTION VALUE ...]
+const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only] [--at-least V] [--method auto|dense|search] [--jobs J] [MOVE ... | --position ROW --to-move x|o]
+       alak solve --table [--rules R] --sizes A-B [--value-only] [--method M] [--OPTION VALUE ...]
        alak solve --table --variants all|NAME=VALUE,... --sizes A-B [--jobs J] [--memory MB]
 Finds the game-theoretic value of the position after the moves (or of the
 --position diagram): Black's margin under perfect play, the outcome, every
 best move, a principal variation and the value of every legal move. Solved
 positions are kept in a table file under --table-dir (none: do not keep).
+The fastest exact method that answers is chosen (--method auto): the
+table directory's dense table of the rules; else the dense solver, for
+the alak, alterigo, dewdney and golf rules on lines of up to 24 points,
+within --memory (it fails at once when the line needs more); else the
+search the rules take. --method dense or search forces one, to compare;
+the answer says which method gave it.
 --table prints a Markdown table of the start positions of a range of sizes.
 --variants makes it the rule lab's table: one column for the alak preset
 and one for each variant, the preset with one option changed (all: every
@@ -42,19 +48,19 @@ bound proved (tromp-taylor on lines proves that bound alone). With --split
 B it asks the question again after each move wherever one search passes B
 positions; --parts FILE keeps those parts, so a stopped split resumes, and
 --plan lists the lines such a file leaves open, searching nothing.
---dense solves every position of the line at once with the dense solver
-(the alak, alterigo, dewdney and golf rules on up to 24 points), on
---jobs cores; it keeps every position's value (one byte a position) on up
-to 16 points or with --dense-margins, and writes them to the table
-directory, where every later solve, analyze, hint and perfect player of
-those rules reads them. With a table directory, alak solve makes that file
-by itself for lines of up to 16 points of those rules.`
+--dense (--method dense) solves every position of the line at once with
+the dense solver, on --jobs cores, with no memory bound unless --memory
+is given; the dense solver keeps every position's value (one byte a
+position) on up to 16 points or with --dense-margins, and writes them to
+the table directory, where every later solve, analyze, hint and perfect
+player of those rules reads them.`
 
 // solveFlags are the flags solve and analyze share.
 type solveFlags struct {
 	rules     func() (rules.Rules, error)
 	setup     func(r rules.Rules, moves []string) session.Setup
 	memory    *int
+	method    solve.Method // --method, or dense for --dense
 	tableDir  *string
 	maxNodes  *int64
 	valueOnly *bool // solve only; nil for analyze
@@ -101,7 +107,8 @@ func solveRun(e *env, args []string) int {
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
 	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory; with --dense: goroutines that sweep (1-64)")
 	sf.jobs = jobs
-	sf.dense = fs.Bool("dense", false, "solve every position of the line with the dense solver (alak, alterigo, dewdney and golf rules, up to 24 points), on --jobs cores")
+	sf.dense = fs.Bool("dense", false, "the same as --method dense")
+	method := fs.String("method", "auto", "auto (the fastest exact method that answers), dense (every position of the line at once: alak, alterigo, dewdney and golf rules, up to 24 points, on --jobs cores) or search")
 	sf.denseMargins = fs.Bool("dense-margins", false, "with --dense: keep and save every position's value whatever the size (one byte a position; done anyway up to 16 points)")
 	sf.denseSpill = fs.String("dense-spill", "", "with --dense, without margins: keep the first pass's answer (one bit a position) in a temporary file in this directory instead of memory")
 	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
@@ -123,10 +130,13 @@ func solveRun(e *env, args []string) int {
 	fs.Visit(func(f *flag.Flag) { sf.memorySet = sf.memorySet || f.Name == "memory" })
 	ctx, stop := e.searchContext()
 	defer stop()
-	if *sf.dense && (*atLeast != "" || *sf.valueOnly) {
-		return fail(e, "solve", errors.New("--dense solves every position: not with --at-least or --value-only"))
+	if err := sf.solveMethod(*method, *sf.dense); err != nil {
+		return fail(e, "solve", err)
 	}
-	if (*sf.denseMargins || *sf.denseSpill != "") && !*sf.dense {
+	if sf.method != solve.MethodAuto && *atLeast != "" {
+		return fail(e, "solve", errors.New("--dense and --method choose how every move is solved: not with --at-least, which has its own search"))
+	}
+	if (*sf.denseMargins || *sf.denseSpill != "") && sf.method != solve.MethodDense {
 		return fail(e, "solve", errors.New("--dense-margins and --dense-spill go with --dense"))
 	}
 	if *table && *atLeast != "" {
@@ -171,17 +181,20 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", err)
 	}
 	r = g.Rules()
-	if r.Points() > 64 {
-		return fail(e, "solve", fmt.Errorf("a %s board has %d points: %w (alak prove takes any board)", r.SizeString(), r.Points(), solve.ErrUnsupported))
+	if err := solve.Check(r); err != nil {
+		return fail(e, "solve", fmt.Errorf("%w (alak prove takes any board)", err))
+	}
+	if sf.method == solve.MethodDense && !solve.DenseApplies(r) {
+		return fail(e, "solve", fmt.Errorf("--dense %w", solve.DenseRefusal(r)))
 	}
 	if *atLeast != "" {
 		return solveAtLeastRun(ctx, e, g, *atLeast, sf, so, splitFiles{parts: *partsFile, proof: *proofFile}, *asJSON)
 	}
-	tab, err := openTable(*sf.tableDir, r)
+	ts, err := sf.solveTables(e, "solve")
 	if err != nil {
 		return fail(e, "solve", err)
 	}
-	res, serr := solveWithTable(ctx, e, g, sf, tab)
+	res, serr := solveWith(ctx, e, ts, g, sf)
 	if *asJSON {
 		if err := solveWriteJSON(e.stdout, r, res); err != nil {
 			return fail(e, "solve", err)
@@ -194,7 +207,7 @@ func solveRun(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "alak solve: interrupted: %v; no value was proved, only the move values printed\n", serr)
 		return exitInterrupted
 	case errors.Is(serr, solve.ErrMemory):
-		fmt.Fprintf(e.stderr, "alak solve: %v: raise it with --memory; only the move values printed are proved\n", serr)
+		fmt.Fprintf(e.stderr, "alak solve: %v: raise it with --memory (or try another --method); only the move values printed are proved\n", serr)
 		return 1
 	case serr != nil:
 		fmt.Fprintf(e.stderr, "alak solve: %v; only the move values printed are proved\n", serr)
@@ -337,7 +350,8 @@ func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
 		Moves    map[string]float64 `json:"moves"`
 		Nodes    int64              `json:"nodes"`
 		Seconds  seconds            `json:"seconds"`
-	}{Complete: res.Complete, Best: []string{}, PV: []string{}, Moves: map[string]float64{}, Nodes: res.Nodes, Seconds: seconds(res.Elapsed)}
+		Method   solve.Method       `json:"method,omitempty"`
+	}{Complete: res.Complete, Best: []string{}, PV: []string{}, Moves: map[string]float64{}, Nodes: res.Nodes, Seconds: seconds(res.Elapsed), Method: res.Method}
 	if res.Complete {
 		v := res.Value
 		out.Value, out.Outcome = &v, solveOutcome(res.Outcome)
@@ -369,6 +383,7 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 		fmt.Fprintf(w, "cut off:  the search stopped before the value was proved\n")
 		fmt.Fprintf(w, "proved:   %s\n", strings.Join(parts, " "))
 		fmt.Fprintf(w, "searched: %d positions in %.3fs\n", res.Nodes, res.Elapsed.Seconds())
+		solveWriteMethod(w, res)
 		return
 	}
 	word := map[rules.Color]string{rules.Black: "x (Black) wins", rules.White: "o (White) wins", rules.None: "draw"}[res.Outcome]
@@ -377,6 +392,19 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 	fmt.Fprintf(w, "pv:       %s\n", strings.Join(solveMoveList(r, res.PV), " "))
 	fmt.Fprintf(w, "moves:    %s\n", strings.Join(parts, " "))
 	fmt.Fprintf(w, "searched: %d positions in %.3fs\n", res.Nodes, res.Elapsed.Seconds())
+	solveWriteMethod(w, res)
+}
+
+// solveWriteMethod says which method answered (solve.Tables).
+func solveWriteMethod(w io.Writer, res solve.Result) {
+	words := map[solve.Method]string{
+		solve.MethodDense:  "dense (every state of the line solved at once; positions searched are its states)",
+		solve.MethodTable:  "table (the dense table of every position's value)",
+		solve.MethodSearch: "search",
+	}[res.Method]
+	if words != "" {
+		fmt.Fprintf(w, "method:   %s\n", words)
+	}
 }
 
 // solveRange reads "A-B" or "A".
@@ -401,6 +429,10 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 	if err != nil {
 		return fail(e, "solve", err)
 	}
+	ts, err := sf.solveTables(e, "solve")
+	if err != nil {
+		return fail(e, "solve", err)
+	}
 	fmt.Fprintln(e.stdout, "| size | value | outcome | best openings | positions searched | seconds |")
 	fmt.Fprintln(e.stdout, "|---:|---:|:---|:---|---:|---:|")
 	for n := lo; n <= hi; n++ {
@@ -417,11 +449,7 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		if err != nil {
 			return fail(e, "solve", err)
 		}
-		tab, err := openTable(*sf.tableDir, r)
-		if err != nil {
-			return fail(e, "solve", err)
-		}
-		res, serr := solveWithTable(ctx, e, g, sf, tab)
+		res, serr := solveWith(ctx, e, ts, g, sf)
 		if serr != nil && ctx.Err() != nil {
 			fmt.Fprintf(e.stderr, "alak solve: interrupted at size %d: the rows above are proved\n", n)
 			return exitInterrupted
@@ -439,30 +467,14 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 	return 0
 }
 
-// solveWithTable solves g within the flags' limits, answering from and
-// filling tab (nil: no table), with a progress line on a terminal; it saves
-// the table, also after a cut-off or an interrupted solve, which keeps in
-// it the values it proved (those of the moves it finished). With --dense it
-// solves with the dense solver (solveDense), and for alak lines of up to 16
-// points with a table it first makes the table directory's dense table if
-// it has none.
-func solveWithTable(ctx context.Context, e *env, g *rules.Game, sf solveFlags, tab *solve.Table) (solve.Result, error) {
-	if sf.dense != nil && *sf.dense {
-		return solveDense(ctx, e, g, sf, tab)
-	}
-	if err := ensureDense(ctx, e, g.Rules(), sf, tab); err != nil {
-		return solve.Result{}, err
-	}
-	opt := solve.Options{MaxNodes: *sf.maxNodes, MemoryMB: *sf.memory, Table: tab, Progress: solveProgress(e)}
+// solveWith solves g by ts (solve.Tables: the method, the tables) within
+// the flags' limits, with a progress line on a terminal.
+func solveWith(ctx context.Context, e *env, ts *solve.Tables, g *rules.Game, sf solveFlags) (solve.Result, error) {
+	opt := solve.Options{MaxNodes: *sf.maxNodes, Progress: solveProgress(e), Method: sf.method}
 	opt.ValueOnly = sf.valueOnly != nil && *sf.valueOnly
-	res, err := solve.Solve(ctx, g, opt)
-	if opt.Progress != nil {
+	res, err := ts.Solve(ctx, g, opt)
+	if e.terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
-	}
-	if tab != nil {
-		if serr := tab.Save(); serr != nil {
-			fmt.Fprintf(e.stderr, "alak solve: could not save the table: %v\n", serr)
-		}
 	}
 	return res, err
 }
