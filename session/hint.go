@@ -73,16 +73,17 @@ const (
 	drawTime     = 500 * time.Millisecond
 )
 
-// drawn reports whether the session's table (HintTable) shows the current
-// position drawn under perfect play, within the draw budget; false without
-// a table, or when the budget ends first.
+// drawn reports whether the table of the session's solver (HintTables)
+// shows the current position drawn under perfect play, within the draw
+// budget; false without a table, or when the budget ends first.
 func (s *Session) drawn() bool {
-	if s.opt.HintTable == nil {
+	tab, err := s.opt.HintTables.For(s.Rules())
+	if err != nil || tab == nil {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, drawTime)
 	defer cancel()
-	res, err := solve.Solve(ctx, s.game.Clone(), solve.Options{Table: s.opt.HintTable, MaxNodes: drawNodes, MemoryMB: drawMemoryMB, ValueOnly: true})
+	res, err := solve.Solve(ctx, s.game.Clone(), solve.Options{Table: tab, MaxNodes: drawNodes, MemoryMB: drawMemoryMB, ValueOnly: true})
 	return err == nil && res.Complete && res.Value == 0
 }
 

@@ -365,9 +365,9 @@ func (s *Session) Abort(c rules.Color) error {
 
 // OfferDraw offers a draw for c. When the opponent's offer already waits,
 // the players agree and the game is drawn (accepted is true). A computer
-// opponent answers at once: it accepts when the session's table (see
-// SetHintTable) shows the position drawn under perfect play within a small
-// budget, and declines otherwise (accepted false, no offer waiting). The
+// opponent answers at once: it accepts when the table of the session's
+// solver (see SetHintTables) shows the position drawn under perfect play
+// within a small budget, and declines otherwise (accepted false, no offer waiting). The
 // offer to a person stands until the opponent answers or moves.
 func (s *Session) OfferDraw(c rules.Color) (accepted bool, err error) {
 	if err := seatOK(c); err != nil {

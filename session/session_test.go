@@ -434,7 +434,9 @@ func TestComputerDrawAnswer(t *testing.T) {
 		for _, withTable := range []bool{false, true} {
 			s := New(newGame(t, Setup{Rules: r, Diagram: c.diagram, ToMove: "x"}), Seat{}, Seat{Player: &scripted{}}, Options{})
 			if withTable {
-				s.SetHintTable(tab)
+				ts := &solve.Tables{}
+				ts.Use(tab)
+				s.SetHintTables(ts)
 			}
 			ok, err := s.OfferDraw(rules.Black)
 			want := withTable && c.drawn
