@@ -68,9 +68,12 @@ func (s *Server) heartbeat() {
 	}
 }
 
-// stopped records the process's clean stop, once its background work is
-// over.
-func (s *Server) stopped() {
+// RecordStop records the process's clean stop in the store: the downtime
+// counts from it. Close calls it once the background work is over; a
+// caller that still answers requests after Close (alak serve finishes
+// those under way while it shuts down) calls it again when the last is
+// answered, so that a move made then is not given back the time between.
+func (s *Server) RecordStop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := s.store.Beat(ctx, s.proc, s.now(), true); err != nil {

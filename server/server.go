@@ -211,7 +211,7 @@ func (s *Server) Close() error {
 	s.close.Do(func() {
 		close(s.done)
 		s.wg.Wait()
-		s.stopped()
+		s.RecordStop()
 	})
 	s.wg.Wait()
 	return nil
