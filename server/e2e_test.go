@@ -388,15 +388,18 @@ func TestLiveClock(t *testing.T) {
 	bo := h.client().signUp("bo")
 	g := ada.create(map[string]string{"rules": "alak size=9", "color": "x", "clock": "live:1m+2s", "opponent": "bo"})
 	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
+	// The first moves are not timed (TestFirstMoveClock).
+	ada.move(g.ID, "5", 0)
+	bo.move(g.ID, "4", 1)
 	h.clock.Add(10 * time.Second)
-	_, v, _ := ada.move(g.ID, "5", 0)
+	_, v, _ := ada.move(g.ID, "7", 2)
 	// Fischer: 60 s - 10 s + 2 s.
 	if v.Clock.XMillis != 52000 || v.Clock.OMillis != 60000 || v.Clock.Running != "o" {
 		t.Errorf("clock after 10 s: %+v", v.Clock)
 	}
 	// White thinks past its minute: the move comes too late.
 	h.clock.Add(61 * time.Second)
-	code, _, e := bo.move(g.ID, "4", 1)
+	code, _, e := bo.move(g.ID, "3", 3)
 	if code != http.StatusConflict || e.Code != "game_over" {
 		t.Errorf("a move after the flag fell: %d %+v", code, e)
 	}

@@ -26,7 +26,10 @@ type gameState struct {
 	sess  *session.Session
 	r     rules.Rules
 	clock Clock
-	ev    event
+	// firstMove is the time each player of a live game has for their
+	// first move (Config.FirstMove).
+	firstMove time.Duration
+	ev        event
 	// rulesText is the rules in sentences, for the view (the same for
 	// every state of the game: made once, when the state is rebuilt).
 	rulesText string
@@ -99,7 +102,7 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
-	st := &gameState{row: row, log: log, r: r, clock: clock, rulesText: notation.RulesText(r)}
+	st := &gameState{row: row, log: log, r: r, clock: clock, firstMove: s.cfg.FirstMove, rulesText: notation.RulesText(r)}
 	st.sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)
@@ -278,6 +281,9 @@ func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState,
 		if err := s.commitTimeout(ctx, st, now); err != nil {
 			return event{}, false, err
 		}
+		if st.row.State == store.StateAborted {
+			return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
+		}
 		return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
@@ -293,14 +299,35 @@ func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState,
 	return st.ev, true, ch.reply
 }
 
-// overdue reports whether the player to move has run out of time.
+// overdue reports whether the player to move has run out of time, or of
+// the time for their first move.
 func (st *gameState) overdue(now time.Time) bool {
 	return st.row.State == store.StateActive && !st.row.Deadline.IsZero() && !now.Before(st.row.Deadline)
 }
 
-// commitTimeout ends a game on time and stores it.
+// firstMoveDue reports whether the player to move in a live game has yet to
+// make their first move: Black from the start (or the join), White from
+// Black's first move. Their clock does not run then; they have
+// gameState.firstMove for the move, after which the game is aborted
+// (no result, not rated), as a player may abort it until then.
+func (st *gameState) firstMoveDue() bool {
+	return st.clock.Kind == "live" && st.row.State == store.StateActive && st.sess.Ply() < 2
+}
+
+// commitTimeout ends a game on time and stores it: a loss on time, or an
+// abort when the time that ran out was for a first move.
 func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time) error {
 	c := st.sess.ToMove()
+	if st.firstMoveDue() {
+		if err := st.sess.Abort(c); err != nil {
+			return err
+		}
+		if err := s.commit(ctx, st, st.row.Deadline, nil); err != nil {
+			return err
+		}
+		s.metrics.adjudications.Add(1)
+		return nil
+	}
 	if err := st.sess.Timeout(c); err != nil {
 		return err
 	}
@@ -363,11 +390,16 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	return nil
 }
 
-// startTurn sets the clock for the player to move from now.
+// startTurn sets the clock for the player to move from now: in a live
+// game, before their first move, the deadline is the first move's.
 func (st *gameState) startTurn(now time.Time) {
 	st.row.TurnStart = now
 	switch st.clock.Kind {
 	case "live":
+		if st.firstMoveDue() {
+			st.row.Deadline = now.Add(st.firstMove)
+			return
+		}
 		left := st.row.BlackLeft
 		if st.sess.ToMove() == rules.White {
 			left = st.row.WhiteLeft
@@ -381,9 +413,10 @@ func (st *gameState) startTurn(now time.Time) {
 }
 
 // spend charges the mover's clock for the turn that ends now; it reports
-// false when the mover's time ran out.
+// false when the mover's time ran out. A first move costs nothing (and
+// earns no increment): the clock starts after it.
 func (st *gameState) spend(c rules.Color, now time.Time) bool {
-	if st.clock.Kind != "live" {
+	if st.clock.Kind != "live" || st.firstMoveDue() {
 		return true
 	}
 	left := &st.row.BlackLeft

@@ -54,6 +54,15 @@ type Config struct {
 	// BotWorkers is how many computer moves are computed at once (default:
 	// the number of CPUs).
 	BotWorkers int
+	// FirstMove is how long each player of a live game has for their first
+	// move (default 30s): Black from the start, White from Black's first
+	// move. Their clock does not run until they have moved; past it the
+	// game is aborted.
+	FirstMove time.Duration
+	// Heartbeat is how often the process records in the store that it is
+	// alive (default 2s), so that a process starting after a time when
+	// none was can give the running clocks that time back (downtime.go).
+	Heartbeat time.Duration
 	// ChallengeLife is how long a challenge or an invitation waits for an
 	// opponent: live games (default 1h); correspondence games wait 7 days.
 	ChallengeLife time.Duration
@@ -87,6 +96,7 @@ type Config struct {
 type Server struct {
 	cfg           Config
 	store         store.Store
+	proc          string // this process's id among those serving the store
 	log           *slog.Logger
 	now           func() time.Time
 	secureCookies bool
@@ -131,6 +141,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.BotWorkers <= 0 {
 		cfg.BotWorkers = runtime.NumCPU()
 	}
+	if cfg.FirstMove <= 0 {
+		cfg.FirstMove = 30 * time.Second
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = 2 * time.Second
+	}
 	if cfg.ChallengeLife <= 0 {
 		cfg.ChallengeLife = time.Hour
 	}
@@ -159,6 +175,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		s.mailer = m
 	}
 	s.reg = s.registry()
+	// Before the sweep: a clock that ran out while no process served the
+	// games is given its time back, not adjudicated.
+	if err := s.resume(); err != nil {
+		return nil, err
+	}
+	s.spawn(s.heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
 		s.spawn(s.bots.work)
@@ -182,10 +204,15 @@ func (s *Server) spawn(f func()) {
 }
 
 // Close stops the background work and the event streams, waiting for a
-// computer move or an analysis under way to finish or give up. It does not
-// close the store.
+// computer move or an analysis under way to finish or give up, and records
+// the process's clean stop in the store (downtime.go). It does not close
+// the store.
 func (s *Server) Close() error {
-	s.close.Do(func() { close(s.done) })
+	s.close.Do(func() {
+		close(s.done)
+		s.wg.Wait()
+		s.RecordStop()
+	})
 	s.wg.Wait()
 	return nil
 }

@@ -55,6 +55,11 @@ type ClockView struct {
 	Running   string `json:"running,omitempty"`    // whose clock runs: "x", "o", or "" when none does
 	TurnStart int64  `json:"turn_start,omitempty"` // when the running clock started, ms since 1970
 	Deadline  int64  `json:"deadline,omitempty"`   // when the player to move loses on time, ms since 1970
+	// FirstMoveDeadline: in a live game whose player to move has yet to
+	// make their first move, when the game is aborted unless they move, ms
+	// since 1970. No clock runs then (running, turn_start and deadline
+	// are absent).
+	FirstMoveDeadline int64 `json:"first_move_deadline,omitempty"`
 }
 
 // botName names a computer seat by its spec, which is canonical (stored
@@ -99,7 +104,10 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		}
 	}
 	v.Clock = ClockView{Spec: st.clock.String(), Words: st.clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
-	if row.State == store.StateActive && st.clock.Kind != "none" {
+	switch {
+	case st.firstMoveDue():
+		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
+	case row.State == store.StateActive && st.clock.Kind != "none":
 		v.Clock.Running = sym(st.sess.ToMove())
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}

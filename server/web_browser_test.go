@@ -596,6 +596,46 @@ func TestBrowserConfirmMoves(t *testing.T) {
 	tb.waitStatus("White to move: bob")
 }
 
+// TestBrowserFirstMoveCountdown: in a live game the page shows, beside
+// the standing clock of the player to make their first move, the time left
+// for that move (issue 26, item 10); once both have moved it is gone and
+// the clock of the player to move runs.
+func TestBrowserFirstMoveCountdown(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
+	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "live:5m", "opponent": "bob"})
+	if code := bob.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("bob accepts: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(ada)
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Your move")
+	clock := func(c string) string {
+		return tb.eval(`document.querySelector('.player[data-color="` + c + `"] .clock').textContent`)
+	}
+	// 30 s from the join, some of it gone by the time the page shows it.
+	tb.wait("Black's first-move countdown", `/^5:00 · first move: 0:[0-3][0-9]/.test(document.querySelector('.player[data-color="x"] .clock').textContent)`)
+	if x, o := clock("x"), clock("o"); !strings.Contains(x, "first move") || o != "5:00" {
+		t.Errorf("before Black's first move: Black's clock %q, White's %q", x, o)
+	}
+	tb.play("4")
+	tb.waitMoves("4")
+	tb.wait("White's first-move countdown", `document.querySelector('.player[data-color="o"] .clock').textContent.startsWith('5:00 · first move: 0:')`)
+	if x := clock("x"); x != "5:00" {
+		t.Errorf("after Black's first move, Black's clock shows %q, want 5:00 standing", x)
+	}
+	if code, _, e := bob.move(g.ID, "2", 1); code != http.StatusOK {
+		t.Fatalf("bob's first move: %d %+v", code, e)
+	}
+	tb.waitMoves("4", "2")
+	tb.wait("Black's clock running", `!document.querySelector('.player[data-color="x"] .clock').textContent.includes('first move') && document.querySelector('.player[data-color="x"] .clock').classList.contains('run')`)
+	if o := clock("o"); o != "5:00" {
+		t.Errorf("after both first moves, White's clock shows %q, want 5:00", o)
+	}
+}
+
 // signUp creates an account with the home page's form.
 func (tb *tab) signUp(name string) {
 	tb.t.Helper()

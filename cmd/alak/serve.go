@@ -130,7 +130,9 @@ func serveRun(e *env, args []string) int {
 	srv.Close() // ends the event streams and the background work
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = hs.Shutdown(sctx)
+	srv.RecordStop() // the clocks' downtime counts from the last answer
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("shutdown", "err", err)
 		return 1
 	}

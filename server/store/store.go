@@ -205,9 +205,32 @@ type Store interface {
 	// before t and whose current entry has not been warned about.
 	Warnable(ctx context.Context, t time.Time) ([]Game, error)
 
+	// Beat records that server process proc is alive at now, or, stopped,
+	// that it stopped cleanly at now.
+	Beat(ctx context.Context, proc string, now time.Time, stopped bool) error
+	// Resume registers a process starting (its first beat) and, when no
+	// other process is alive (r.Stale), gives the running clocks back the
+	// time nobody served them: from the last beat of any process to r.Now.
+	// It returns that time (0 when another process is alive). The check
+	// and the shift are one transaction, so of several processes starting
+	// at once one shifts the clocks and the others see it alive.
+	Resume(ctx context.Context, r Resume) (time.Duration, error)
+
 	SaveAnalysis(ctx context.Context, gameID string, body []byte) error
 	Analysis(ctx context.Context, gameID string) ([]byte, error) // ErrNotFound
 
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// Resume is a process's start, for Store.Resume.
+type Resume struct {
+	Process string    // the process's id
+	Now     time.Time // its start
+	// Stale: a process whose last beat is older than this (and not a clean
+	// stop) is taken as gone.
+	Stale time.Duration
+	// DaysAfter: the deadlines of correspondence games move only after a
+	// downtime longer than this; live clocks move after any.
+	DaysAfter time.Duration
 }

@@ -235,7 +235,9 @@ function renderMoves() {
 }
 
 // The clocks: live clocks count down from the snapshot's times; a
-// correspondence clock shows the time left for the move.
+// correspondence clock shows the time left for the move. Before a live
+// player's first move their clock stands and the time left for that
+// move counts down beside it (the game is aborted when it runs out).
 function tick() {
   if (!g) return;
   const c = g.clock;
@@ -244,7 +246,11 @@ function tick() {
     let text = '';
     let ms = Infinity;
     const runs = c.running === s && active();
-    if (c.spec.startsWith('live:')) {
+    const first = c.first_move_deadline && g.to_move === s && active();
+    if (first) {
+      ms = c.first_move_deadline - Date.now() - skew;
+      text = `${duration(c[s + '_ms'])} · first move: ${duration(ms)}`;
+    } else if (c.spec.startsWith('live:')) {
       ms = c[s + '_ms'] - (runs ? Date.now() + skew - c.turn_start : 0);
       text = duration(ms);
     } else if (c.spec.startsWith('days:') && runs) {
@@ -252,9 +258,9 @@ function tick() {
       text = duration(ms) + ' left';
     }
     if (box.textContent !== text) box.textContent = text;
-    box.classList.toggle('run', runs);
+    box.classList.toggle('run', runs || first);
     box.classList.toggle('days', c.spec.startsWith('days:'));
-    box.classList.toggle('low', runs && ms < 20000);
+    box.classList.toggle('low', (runs || first) && ms < 20000);
   }
 }
 setInterval(tick, 200);

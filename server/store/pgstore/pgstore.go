@@ -51,9 +51,15 @@ func Open(ctx context.Context, dsn string) (*sqlstore.Store, error) {
 	return sqlstore.New(db, Dialect, Redact(dsn)), nil
 }
 
-// Migrate applies the embedded migrations that db lacks.
+// MigrationLock is the advisory lock the migrations hold, so that of
+// several processes starting at once on a fresh database one migrates and
+// the others wait (the number is alak's own: "alak" in ASCII).
+const MigrationLock = 0x616c616b
+
+// Migrate applies the embedded migrations that db lacks, under the
+// migration lock.
 func Migrate(ctx context.Context, db *sql.DB) error {
-	return sqlstore.Migrate(ctx, db, goose.DialectPostgres, migrations.Postgres, "postgres")
+	return sqlstore.Migrate(ctx, db, goose.DialectPostgres, migrations.Postgres, "postgres", sqlstore.AdvisoryLocker{ID: MigrationLock})
 }
 
 // Redact returns the URL without its password, for messages and logs.

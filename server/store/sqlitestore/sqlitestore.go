@@ -75,7 +75,9 @@ func OpenGroupCommit(ctx context.Context, path string, gc sqlstore.GroupCommit) 
 	return sqlstore.NewGroupCommit(db, Dialect, path, gc), nil
 }
 
-// Migrate applies the embedded migrations that db lacks.
+// Migrate applies the embedded migrations that db lacks. Another process
+// migrating the same file at the same time makes one of them fail a
+// migration's transaction; it then finds the work done (sqlstore.Migrate).
 func Migrate(ctx context.Context, db *sql.DB) error {
-	return sqlstore.Migrate(ctx, db, goose.DialectSQLite3, migrations.SQLite, "sqlite")
+	return sqlstore.Migrate(ctx, db, goose.DialectSQLite3, migrations.SQLite, "sqlite", nil)
 }

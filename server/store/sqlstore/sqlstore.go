@@ -676,6 +676,67 @@ func (s *Store) Warnable(ctx context.Context, t time.Time) ([]store.Game, error)
 		AND warned_entry < entries AND clock LIKE 'days:%' ORDER BY id LIMIT 500`, store.StateActive, ms(t))
 }
 
+// Beat records that process proc is alive, or stopped, at now.
+func (s *Store) Beat(ctx context.Context, proc string, now time.Time, stopped bool) error {
+	return s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := s.exec(ctx, tx, qBeat, proc, ms(now), b2i(stopped))
+		return err
+	})
+}
+
+const qBeat = `INSERT INTO processes (id, beat_ms, stopped) VALUES (?, ?, ?)
+	ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms, stopped = excluded.stopped`
+
+// resumeLock is the PostgreSQL advisory lock that serialises the starts of
+// processes ("alak" + 1 in ASCII; pgstore's migration lock is "alak").
+const resumeLock = 0x616c616c
+
+// Resume registers process r.Process and, when no other is alive, moves
+// the active games' clocks on by the time since the last beat, in one
+// transaction: on PostgreSQL under an advisory lock held to its end, on
+// SQLite under the database's write lock (every writing transaction takes
+// it at its start).
+func (s *Store) Resume(ctx context.Context, r store.Resume) (time.Duration, error) {
+	var down time.Duration
+	err := s.write(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
+		down = 0
+		if s.d.Name == "postgres" {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, resumeLock); err != nil {
+				return err
+			}
+		}
+		now := ms(r.Now)
+		var last, alive int64
+		err := s.row(ctx, tx, `SELECT COALESCE(MAX(beat_ms), 0), COALESCE(SUM(CASE WHEN stopped = 0 AND beat_ms > ? THEN 1 ELSE 0 END), 0)
+			FROM processes WHERE id <> ?`, now-r.Stale.Milliseconds(), r.Process).Scan(&last, &alive)
+		if err != nil {
+			return err
+		}
+		if alive == 0 && last > 0 && now > last {
+			down = dur(now - last)
+			kinds := []string{"live:%"}
+			if down > r.DaysAfter {
+				kinds = append(kinds, "days:%")
+			}
+			for _, k := range kinds {
+				_, err := s.exec(ctx, tx, `UPDATE games SET turn_ms = turn_ms + ?, deadline_ms = deadline_ms + ?, version = version + 1
+					WHERE state = ? AND deadline_ms > 0 AND clock LIKE ?`, now-last, now-last, store.StateActive, k)
+				if err != nil {
+					return err
+				}
+			}
+		}
+		// The others that stopped or are gone are no longer needed: this
+		// process's beat is now the last.
+		if _, err := s.exec(ctx, tx, `DELETE FROM processes WHERE id <> ? AND (stopped = 1 OR beat_ms <= ?)`, r.Process, now-r.Stale.Milliseconds()); err != nil {
+			return err
+		}
+		_, err = s.exec(ctx, tx, qBeat, r.Process, now, 0)
+		return err
+	})
+	return down, err
+}
+
 // SaveAnalysis keeps a finished game's analysis.
 func (s *Store) SaveAnalysis(ctx context.Context, gameID string, body []byte) error {
 	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {

@@ -35,6 +35,7 @@ func Run(t *testing.T, o Open) {
 	t.Run("PlayerStats", func(t *testing.T) { testPlayerStats(t, o.New(t)) })
 	t.Run("ClaimGames", func(t *testing.T) { testClaimGames(t, o.New(t)) })
 	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
+	t.Run("Resume", func(t *testing.T) { testResume(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}
@@ -431,4 +432,118 @@ func testReopen(t *testing.T, o Open) {
 	if _, err := s.AccountByName(ctx, "KEPT"); err != nil {
 		t.Errorf("account after reopening: %v", err)
 	}
+}
+
+// testResume: a process starting when none is alive moves the running
+// clocks on by the time since the last beat (live ones always,
+// correspondence ones after a downtime longer than DaysAfter); one
+// starting while another is alive moves nothing; of several starting at
+// once, one moves them.
+func testResume(t *testing.T, s store.Store) {
+	defer s.Close()
+	a, err := s.CreateAccount(ctx, store.Account{Name: "ada"})
+	must(t, err)
+	b, err := s.CreateAccount(ctx, store.Account{Name: "bo"})
+	must(t, err)
+	live := newGame("live", a.ID, b.ID)
+	live.Clock, live.Deadline = "live:5m", at.Add(4*time.Minute)
+	days := newGame("days", a.ID, b.ID)
+	over := newGame("over", a.ID, b.ID)
+	over.Clock, over.State, over.Deadline = "live:5m", store.StateFinished, time.Time{}
+	for _, g := range []store.Game{live, days, over} {
+		must(t, s.CreateGame(ctx, g))
+	}
+	// check wants the games' turn starts and deadlines moved by the
+	// durations given, and their versions up by one for each move.
+	check := func(when string, liveBy, daysBy time.Duration, liveV, daysV int) {
+		t.Helper()
+		for _, c := range []struct {
+			g  store.Game
+			by time.Duration
+			v  int
+		}{{live, liveBy, liveV}, {days, daysBy, daysV}, {over, 0, 1}} {
+			got, _, err := s.Game(ctx, c.g.ID)
+			must(t, err)
+			if !got.TurnStart.Equal(c.g.TurnStart.Add(c.by)) || !got.Deadline.Equal(c.g.Deadline.Add(c.by)) && !c.g.Deadline.IsZero() || got.Version != c.v {
+				t.Errorf("%s: game %s turn %v deadline %v version %d; want moved by %v, version %d", when, c.g.ID, got.TurnStart, got.Deadline, got.Version, c.by, c.v)
+			}
+		}
+	}
+	resume := func(proc string, now time.Time) time.Duration {
+		t.Helper()
+		down, err := s.Resume(ctx, store.Resume{Process: proc, Now: now, Stale: 10 * time.Second, DaysAfter: time.Hour})
+		must(t, err)
+		return down
+	}
+	// The first process ever: nothing to give back.
+	if down := resume("p1", at); down != 0 {
+		t.Errorf("first start: downtime %v", down)
+	}
+	check("first start", 0, 0, 1, 1)
+	// A second process while p1 beats: nothing moves.
+	must(t, s.Beat(ctx, "p1", at.Add(5*time.Second), false))
+	if down := resume("p2", at.Add(12*time.Second)); down != 0 {
+		t.Errorf("start beside a live process: downtime %v", down)
+	}
+	check("start beside a live process", 0, 0, 1, 1)
+	// Both stop cleanly, p2 last at 20 s; p3 starts at 50 s: 30 s of
+	// downtime, live clocks only.
+	must(t, s.Beat(ctx, "p1", at.Add(15*time.Second), true))
+	must(t, s.Beat(ctx, "p2", at.Add(20*time.Second), true))
+	if down := resume("p3", at.Add(50*time.Second)); down != 30*time.Second {
+		t.Errorf("start after a clean stop: downtime %v, want 30s", down)
+	}
+	check("start after 30 s down", 30*time.Second, 0, 2, 1)
+	// p3 crashes after its beat at 60 s; p4 starts 5 s later: p3 is taken
+	// for alive (within Stale), nothing moves.
+	must(t, s.Beat(ctx, "p3", at.Add(60*time.Second), false))
+	if down := resume("p4", at.Add(65*time.Second)); down != 0 {
+		t.Errorf("start 5 s after a crash: downtime %v", down)
+	}
+	// p3 and p4 crash (last beats 60 s and 65 s); two hours later 16
+	// processes start at once: one of them gives back 2 h less 65 s, to
+	// the correspondence deadlines too, and the others nothing.
+	start := at.Add(2 * time.Hour)
+	downs := make([]time.Duration, 16)
+	var wg sync.WaitGroup
+	// Reads at once first, so that the store's pool holds connections
+	// ready for the starts to overlap.
+	for range downs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Games(ctx, store.Filter{})
+		}()
+	}
+	wg.Wait()
+	gate := make(chan struct{})
+	for i := range downs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-gate
+			d, err := s.Resume(ctx, store.Resume{Process: fmt.Sprintf("q%d", i), Now: start, Stale: 10 * time.Second, DaysAfter: time.Hour})
+			if err != nil {
+				t.Error(err)
+			}
+			downs[i] = d
+		}()
+	}
+	close(gate)
+	wg.Wait()
+	want := 2*time.Hour - 65*time.Second
+	shifted := 0
+	for _, d := range downs {
+		switch d {
+		case want:
+			shifted++
+		case 0:
+		default:
+			t.Errorf("one of 16 starting at once: downtime %v, want %v or 0", d, want)
+		}
+	}
+	if shifted != 1 {
+		t.Errorf("of 16 processes starting at once %d gave the time back, want 1 (%v)", shifted, downs)
+	}
+	check("16 starts after 2 h down", 30*time.Second+want, want, 3, 2)
 }
