@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -244,8 +247,9 @@ func versionOf(id string) int {
 // "data:" snapshot (the GameView) per change, with "id: PLY.VERSION". A
 // client that reconnects with Last-Event-ID (or ?last=) is sent the current
 // state at once when it has moved on since; otherwise the first event is
-// the current state. A comment line every 15 s keeps proxies from closing
-// the stream.
+// the current state. A comment line every 15 s (Config.StreamKeepAlive)
+// keeps proxies from closing the stream. A client that does not take a
+// write within Config.StreamWriteTimeout is cut off.
 //
 // The stream watches the game before it reads its state, so that no change
 // falls between the two. The state is the one this process's cache holds
@@ -259,8 +263,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFound)
 		return
 	}
-	flusher, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		s.writeError(w, r, fmt.Errorf("streaming unsupported"))
 		return
 	}
@@ -289,15 +292,34 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	s.metrics.streams.Add(1)
 	defer s.metrics.streams.Add(-1)
 
-	// The stream lives until the client leaves or the server stops: no
-	// write deadline for it.
+	// The stream lives until the client leaves or the server stops, but
+	// every write to it (the headers, each event, each keep-alive) must
+	// reach the socket within the stream's write timeout: a client that
+	// stops reading would otherwise hold the stream, its goroutine and the
+	// socket's buffers (megabytes of kernel memory) for as long as it
+	// likes. A stream that cannot take a write in time is cut off.
 	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	write := func(b []byte) error {
+		rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
+		if len(b) > 0 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return rc.Flush()
+	}
+	failed := func(err error) {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			s.metrics.slowStreams.Add(1)
+			s.log.InfoContext(r.Context(), "event stream closed: the client did not read it", "game", id, "timeout", s.cfg.StreamWriteTimeout)
+			abort(rc)
+		}
+	}
 
 	sent := versionOf(last)
 	if sent > first.version { // a client from the future (a restored backup): start again
@@ -308,40 +330,55 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return nil
 		}
 		sent = ev.version
-		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
 		if ev.frame == nil { // an event made without newEvent
 			ev = newEvent(ev.id, ev.version, ev.data)
 		}
-		if _, err := w.Write(ev.frame); err != nil {
-			return err
-		}
-		rc.SetWriteDeadline(time.Time{})
-		flusher.Flush()
-		return nil
+		return write(ev.frame)
 	}
-	if err := send(first); err != nil {
+	if err := write(nil); err != nil { // the headers
+		failed(err)
 		return
 	}
-	flusher.Flush()
-	tick := time.NewTicker(15 * time.Second)
+	if err := send(first); err != nil {
+		failed(err)
+		return
+	}
+	tick := time.NewTicker(s.cfg.StreamKeepAlive)
 	defer tick.Stop()
 	for {
+		var err error
 		select {
 		case <-r.Context().Done():
 			return
 		case <-s.done:
 			return
 		case ev := <-wt.ch:
-			if err := send(ev); err != nil {
-				return
-			}
+			err = send(ev)
 		case <-tick.C:
-			rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
-				return
-			}
-			rc.SetWriteDeadline(time.Time{})
-			flusher.Flush()
+			err = write(keepAlive)
+		}
+		if err != nil {
+			failed(err)
+			return
 		}
 	}
+}
+
+// keepAlive is the comment a stream sends when it has had nothing to send
+// for a while.
+var keepAlive = []byte(": keep-alive\n\n")
+
+// abort closes a stream's connection at once, with a reset: closed the
+// usual way, the kernel would keep its unsent data, and keep offering it
+// to the client that does not read, for minutes. Over HTTP/2 (no
+// connection of its own) the stream just ends.
+func abort(rc *http.ResponseController) {
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
 }
