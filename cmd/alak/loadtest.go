@@ -98,7 +98,7 @@ func loadtestRun(e *env, args []string) int {
 		for _, k := range kinds {
 			fmt.Fprintf(e.stdout, "errors: %s: %d\n", k, rep.Errors[k])
 		}
-		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (unanswered requests: %d)\n", rep.Lost, rep.Doubled, rep.Unanswered)
+		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (of unknown outcome: %d requests unanswered, %d answered 5xx)\n", rep.Lost, rep.Doubled, rep.Unanswered, rep.ServerErrors)
 		fmt.Fprintf(e.stdout, "the tool's own CPU: %.1f s; load average at the start %s, at the end %s\n", rep.ToolCPU, rep.LoadAvg[0], rep.LoadAvg[1])
 	}
 	if err != nil {
