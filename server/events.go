@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"alak/rules"
+	"alak/server/store"
 )
 
 // event is one state of a game, as the stream sends it.
@@ -19,6 +22,10 @@ type event struct {
 	version int
 	data    []byte // the GameView's JSON
 	frame   []byte // the whole event as a stream sends it (data is part of it)
+	// written, when set, is told by a stream that it wrote the event (or
+	// had sent it already): the change's request waits for the streams of
+	// the player to move before it answers (Server.publish).
+	written chan struct{}
 }
 
 // newEvent makes the event of a state: its view's JSON, within the frame
@@ -79,24 +86,44 @@ func (b *broker) unwatch(game string, w *watcher) {
 }
 
 // publish hands ev to every watcher of the game, replacing a state the
-// watcher has not read yet.
-func (b *broker) publish(game string, ev event) {
+// watcher has not read yet. The streams of account first (0: none) are
+// handed it last, with ev.written: the goroutine woken last is the one
+// the scheduler runs next, when the publisher waits. It returns how many
+// streams of first were handed it.
+func (b *broker) publish(game string, ev event, first int64) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.watchers[game]) == 0 {
-		return
+		return 0
 	}
 	b.latest[game] = max(b.latest[game], ev.version) // each stream skips what it has sent
+	written := ev.written
+	ev.written = nil
+	var firsts []*watcher
 	for w := range b.watchers[game] {
-		select {
-		case w.ch <- ev:
-		default:
-			select { // drop the unread state, keep the newer
-			case <-w.ch:
-			default:
-			}
-			w.ch <- ev
+		if first != 0 && w.account == first {
+			firsts = append(firsts, w)
+			continue
 		}
+		w.give(ev)
+	}
+	ev.written = written
+	for _, w := range firsts {
+		w.give(ev)
+	}
+	return len(firsts)
+}
+
+// give hands the watcher ev, in place of a state it has not read yet.
+func (w *watcher) give(ev event) {
+	select {
+	case w.ch <- ev:
+	default:
+		select { // drop the unread state, keep the newer
+		case <-w.ch:
+		default:
+		}
+		w.ch <- ev
 	}
 }
 
@@ -143,10 +170,34 @@ func (b *broker) streams() int {
 	return n
 }
 
+// eventLead bounds how long a change's request waits, before it answers,
+// for the streams of the player to move to write the change's event.
+const eventLead = 10 * time.Millisecond
+
 // publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
+//
+// It waits (at most eventLead) for the streams of the player to move to
+// write the event, so that the opponent's event leaves before the mover's
+// answer: handed over and left to the scheduler, a stream's goroutine
+// waited in the run queue behind the requests, and with the two cores
+// busy the opponent saw the move hundreds of milliseconds after the mover
+// had its answer (docs/load.md). Waiting parks the request's goroutine,
+// and the stream woken last runs next.
 func (s *Server) publish(st *gameState) {
-	s.publishLocal(st)
+	if n := s.publishLocal(st, s.toMove(st)); n > 0 {
+		wait := time.NewTimer(eventLead)
+	written:
+		for range min(n, cap(st.ev.written)) {
+			select {
+			case <-st.ev.written:
+			case <-wait.C:
+				break written
+			}
+		}
+		wait.Stop()
+	}
+	st.ev.written = nil
 	if s.cfg.Notifier != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -156,19 +207,35 @@ func (s *Server) publish(st *gameState) {
 	}
 }
 
+// toMove is the account of the player to move (0: none, or the computer).
+func (s *Server) toMove(st *gameState) int64 {
+	if st.row.State != store.StateActive {
+		return 0
+	}
+	if st.sess.ToMove() == rules.White {
+		return st.row.White.AccountID
+	}
+	return st.row.Black.AccountID
+}
+
 // publishLocal sends a game's state to this process's watchers: the event
-// commit built, or for a state read from the store, one built now.
-func (s *Server) publishLocal(st *gameState) {
+// commit built, or for a state read from the store, one built now. The
+// streams of account first (0: none) are told it last, and write to
+// st.ev.written when they have sent it; it returns how many they are.
+func (s *Server) publishLocal(st *gameState, first int64) int {
 	if !s.broker.watched(st.row.ID) {
-		return
+		return 0
 	}
 	if st.ev.data == nil || st.ev.version != st.row.Version {
 		st.ev = s.event(context.Background(), st)
 	}
 	if st.ev.data == nil {
-		return
+		return 0
 	}
-	s.broker.publish(st.row.ID, st.ev)
+	if first != 0 {
+		st.ev.written = make(chan struct{}, 4)
+	}
+	return s.broker.publish(st.row.ID, st.ev, first)
 }
 
 // republisher reads again the games other processes changed, on a few
@@ -353,7 +420,12 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		case <-s.done:
 			return
 		case ev := <-wt.ch:
-			err = send(ev)
+			if err = send(ev); err == nil && ev.written != nil {
+				select {
+				case ev.written <- struct{}{}:
+				default: // more streams of the player than the publisher waits for
+				}
+			}
 		case <-tick.C:
 			err = write(keepAlive)
 		}
