@@ -192,6 +192,7 @@ func (s *Server) publish(st *gameState) {
 			select {
 			case <-st.ev.written:
 			case <-wait.C:
+				s.metrics.leadMissed.Add(1)
 				break written
 			}
 		}
