@@ -64,8 +64,8 @@ type Config struct {
 	Seed     uint64
 	Progress func(Report) // called every second, when set
 	// Record, when set, is told of every move request answered 200
-	// (acked) and of every one left without an answer (not acked: it may
-	// have been stored), with its game, ply and move, from many goroutines
+	// (acked) and of every one left without an answer or answered 5xx
+	// (not acked: it may have been stored), with its game, ply and move, from many goroutines
 	// at once: a fault test compares them with the games read back after
 	// the server was killed.
 	Record func(game string, ply int, move string, acked bool)
@@ -73,28 +73,29 @@ type Config struct {
 
 // Report is what a run measured. Latencies are in milliseconds.
 type Report struct {
-	Moves      int64            `json:"moves"`       // moves acknowledged
-	MovesPerS  float64          `json:"moves_per_s"` // acknowledged moves per second of the run
-	P50        float64          `json:"p50_ms"`      // request to acknowledgement
-	P95        float64          `json:"p95_ms"`
-	P99        float64          `json:"p99_ms"`
-	Max        float64          `json:"max_ms"`
-	EventP50   float64          `json:"event_p50_ms"` // acknowledgement to the opponent's event
-	EventP95   float64          `json:"event_p95_ms"`
-	EventP99   float64          `json:"event_p99_ms"`
-	Events     int64            `json:"events"`  // opponents' events timed
-	Errors     map[string]int64 `json:"errors"`  // by kind: "409 stale_ply", "timeout", ...
-	Lost       int64            `json:"lost"`    // acknowledged moves missing from the stored games
-	Doubled    int64            `json:"doubled"` // moves stored more often than they were made
-	Games      int              `json:"games"`   // games played (started) in the run
-	Finished   int              `json:"finished"`
-	Streams    int              `json:"streams"`     // event streams open (players' and spectators') at the end of the moves, before the tool stops
-	StreamsMax int              `json:"streams_max"` // the most open at once
-	Seconds    float64          `json:"seconds"`
-	Unanswered int64            `json:"unanswered"` // move requests without an answer (a stored move may be among them)
-	URLs       int              `json:"urls"`       // servers the load was spread over
-	ToolCPU    float64          `json:"tool_cpu_s"` // CPU seconds (user and system) the tool itself used in the run, setup and check aside
-	LoadAvg    [2]string        `json:"load_avg"`   // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
+	Moves        int64            `json:"moves"`       // moves acknowledged
+	MovesPerS    float64          `json:"moves_per_s"` // acknowledged moves per second of the run
+	P50          float64          `json:"p50_ms"`      // request to acknowledgement
+	P95          float64          `json:"p95_ms"`
+	P99          float64          `json:"p99_ms"`
+	Max          float64          `json:"max_ms"`
+	EventP50     float64          `json:"event_p50_ms"` // acknowledgement to the opponent's event
+	EventP95     float64          `json:"event_p95_ms"`
+	EventP99     float64          `json:"event_p99_ms"`
+	Events       int64            `json:"events"`  // opponents' events timed
+	Errors       map[string]int64 `json:"errors"`  // by kind: "409 stale_ply", "timeout", ...
+	Lost         int64            `json:"lost"`    // acknowledged moves missing from the stored games
+	Doubled      int64            `json:"doubled"` // moves stored more often than they were made: stored moves beyond the acknowledged ones and those of unknown outcome (unanswered or answered 5xx)
+	Games        int              `json:"games"`   // games played (started) in the run
+	Finished     int              `json:"finished"`
+	Streams      int              `json:"streams"`     // event streams open (players' and spectators') at the end of the moves, before the tool stops
+	StreamsMax   int              `json:"streams_max"` // the most open at once
+	Seconds      float64          `json:"seconds"`
+	Unanswered   int64            `json:"unanswered"`    // move requests without an answer (a stored move may be among them)
+	ServerErrors int64            `json:"server_errors"` // move requests answered 5xx (likewise: stored or not)
+	URLs         int              `json:"urls"`          // servers the load was spread over
+	ToolCPU      float64          `json:"tool_cpu_s"`    // CPU seconds (user and system) the tool itself used in the run, setup and check aside
+	LoadAvg      [2]string        `json:"load_avg"`      // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
 }
 
 // Loopback reports whether the URL names this machine.
@@ -162,6 +163,7 @@ type run struct {
 	stop     chan struct{}
 
 	moves, events, unanswered atomic.Int64
+	serverErrors              atomic.Int64
 	games, finished           atomic.Int64
 	streams, streamsMax       atomic.Int64
 
@@ -530,11 +532,27 @@ func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) 
 		r.mu.Lock()
 		r.ackLat = append(r.ackLat, lat)
 		r.mu.Unlock()
+	case status >= 500:
+		// A server error, like a lost connection, says nothing of the
+		// move: the store may have taken it before the failure.
+		if r.cfg.Record != nil {
+			r.cfg.Record(g.id, ply, m, false)
+		}
+		r.serverErrors.Add(1)
+		g.mu.Lock()
+		g.unknown++
+		g.mu.Unlock()
+		r.errorOf(statusError(status, body))
 	default:
-		var e struct{ Code string }
-		json.Unmarshal(body, &e)
-		r.errorOf(fmt.Sprintf("%d %s", status, e.Code))
+		r.errorOf(statusError(status, body))
 	}
+}
+
+// statusError names a refusal by its status and the API's code.
+func statusError(status int, body []byte) string {
+	var e struct{ Code string }
+	json.Unmarshal(body, &e)
+	return fmt.Sprintf("%d %s", status, e.Code)
 }
 
 // event records one acknowledgement-to-event latency.
@@ -673,7 +691,8 @@ func (r *run) report(elapsed time.Duration) Report {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rep := Report{Moves: r.moves.Load(), Events: r.events.Load(), Errors: map[string]int64{}, Games: int(r.games.Load()),
-		Finished: int(r.finished.Load()), Streams: int(r.streams.Load()), Seconds: elapsed.Seconds(), Unanswered: r.unanswered.Load()}
+		Finished: int(r.finished.Load()), Streams: int(r.streams.Load()), Seconds: elapsed.Seconds(), Unanswered: r.unanswered.Load(),
+		ServerErrors: r.serverErrors.Load()}
 	if s := elapsed.Seconds(); s > 0 {
 		rep.MovesPerS = float64(rep.Moves) / s
 	}

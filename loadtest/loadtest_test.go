@@ -2,14 +2,18 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"alak/server"
+	"alak/server/store"
 	"alak/server/store/pgstore"
 	"alak/server/store/pgstore/pgtest"
 	"alak/server/store/sqlitestore"
@@ -81,6 +85,82 @@ func TestRunTwoProcesses(t *testing.T) {
 	check(t, rep, err, 2*8+4)
 	if rep.URLs != 2 {
 		t.Errorf("%d servers", rep.URLs)
+	}
+}
+
+// storedThenFailed is a SQLite store whose every 25th move, up to 4, is
+// stored and then reported failed, and the game's next read fails too, as
+// when the connection to the database breaks after the commit: the server
+// answers 500 though the move is in the database. (The read matters: on
+// a failed write the server reads the game again and re-runs the move,
+// which the stored move then refuses as stale, 409.)
+type storedThenFailed struct {
+	*sqlstore.Store
+	moves, failed atomic.Int64
+	mu            sync.Mutex
+	unread        map[string]bool // games whose next read fails
+}
+
+func (s *storedThenFailed) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
+	if err := s.Store.Update(ctx, g, expect, entries); err != nil {
+		return err
+	}
+	if len(entries) == 1 && entries[0].Move != "" && s.moves.Add(1)%25 == 0 && s.failed.Add(1) <= 4 {
+		s.mu.Lock()
+		s.unread[g.ID] = true
+		s.mu.Unlock()
+		return errors.New("the move is stored, then the connection breaks")
+	}
+	return nil
+}
+
+func (s *storedThenFailed) Game(ctx context.Context, id string) (store.Game, []store.Entry, error) {
+	s.mu.Lock()
+	fail := s.unread[id]
+	delete(s.unread, id)
+	s.mu.Unlock()
+	if fail {
+		return store.Game{}, nil, errors.New("the database is away for a moment")
+	}
+	return s.Store.Game(ctx, id)
+}
+
+// TestRunServerErrorAfterStore: a move answered 500 may or may not be
+// stored, like one left without an answer, so a 500 whose move was
+// stored is not counted as doubled (nor is the run failed for it).
+func TestRunServerErrorAfterStore(t *testing.T) {
+	st, err := sqlitestore.Open(context.Background(), filepath.Join(t.TempDir(), "alak.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	fs := &storedThenFailed{Store: st, unread: map[string]bool{}}
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SignupRate: 10000}, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer func() {
+		srv.Close()
+		hs.Close()
+	}()
+	rep, err := Run(context.Background(), Config{URLs: []string{hs.URL}, Games: 8, Rate: 200, Duration: 3 * time.Second,
+		Rules: "alak size=7", Seed: 3})
+	t.Logf("%+v", rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := min(fs.failed.Load(), 4)
+	if failed == 0 {
+		t.Fatalf("no move failed after being stored (%d moves stored): the test proves nothing", fs.moves.Load())
+	}
+	// Each stored-then-failed move is answered 500 (the run's only
+	// errors), and counted among those of unknown outcome.
+	if rep.Errors["500 internal"] != failed || len(rep.Errors) != 1 || rep.ServerErrors != failed {
+		t.Errorf("%d moves stored then answered 500; the report counts errors %v, %d server errors", failed, rep.Errors, rep.ServerErrors)
+	}
+	if rep.Doubled != 0 || rep.Lost != 0 || rep.Moves == 0 {
+		t.Errorf("doubled %d, lost %d, moves %d; want 0, 0 and some", rep.Doubled, rep.Lost, rep.Moves)
 	}
 }
 

@@ -2,12 +2,18 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"alak/rules"
+	"alak/server/store"
 )
 
 // event is one state of a game, as the stream sends it.
@@ -16,6 +22,10 @@ type event struct {
 	version int
 	data    []byte // the GameView's JSON
 	frame   []byte // the whole event as a stream sends it (data is part of it)
+	// written, when set, is told by a stream that it wrote the event (or
+	// had sent it already): the change's request waits for the streams of
+	// the player to move before it answers (Server.publish).
+	written chan struct{}
 }
 
 // newEvent makes the event of a state: its view's JSON, within the frame
@@ -76,24 +86,44 @@ func (b *broker) unwatch(game string, w *watcher) {
 }
 
 // publish hands ev to every watcher of the game, replacing a state the
-// watcher has not read yet.
-func (b *broker) publish(game string, ev event) {
+// watcher has not read yet. The streams of account first (0: none) are
+// handed it last, with ev.written: the goroutine woken last is the one
+// the scheduler runs next, when the publisher waits. It returns how many
+// streams of first were handed it.
+func (b *broker) publish(game string, ev event, first int64) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.watchers[game]) == 0 {
-		return
+		return 0
 	}
 	b.latest[game] = max(b.latest[game], ev.version) // each stream skips what it has sent
+	written := ev.written
+	ev.written = nil
+	var firsts []*watcher
 	for w := range b.watchers[game] {
-		select {
-		case w.ch <- ev:
-		default:
-			select { // drop the unread state, keep the newer
-			case <-w.ch:
-			default:
-			}
-			w.ch <- ev
+		if first != 0 && w.account == first {
+			firsts = append(firsts, w)
+			continue
 		}
+		w.give(ev)
+	}
+	ev.written = written
+	for _, w := range firsts {
+		w.give(ev)
+	}
+	return len(firsts)
+}
+
+// give hands the watcher ev, in place of a state it has not read yet.
+func (w *watcher) give(ev event) {
+	select {
+	case w.ch <- ev:
+	default:
+		select { // drop the unread state, keep the newer
+		case <-w.ch:
+		default:
+		}
+		w.ch <- ev
 	}
 }
 
@@ -140,10 +170,35 @@ func (b *broker) streams() int {
 	return n
 }
 
+// eventLead bounds how long a change's request waits, before it answers,
+// for the streams of the player to move to write the change's event.
+const eventLead = 10 * time.Millisecond
+
 // publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
+//
+// It waits (at most eventLead) for the streams of the player to move to
+// write the event, so that the opponent's event leaves before the mover's
+// answer: handed over and left to the scheduler, a stream's goroutine
+// waited in the run queue behind the requests, and with the two cores
+// busy the opponent saw the move hundreds of milliseconds after the mover
+// had its answer (docs/load.md). Waiting parks the request's goroutine,
+// and the stream woken last runs next.
 func (s *Server) publish(st *gameState) {
-	s.publishLocal(st)
+	if n := s.publishLocal(st, s.toMove(st)); n > 0 {
+		wait := time.NewTimer(eventLead)
+	written:
+		for range min(n, cap(st.ev.written)) {
+			select {
+			case <-st.ev.written:
+			case <-wait.C:
+				s.metrics.leadMissed.Add(1)
+				break written
+			}
+		}
+		wait.Stop()
+	}
+	st.ev.written = nil
 	if s.cfg.Notifier != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -153,19 +208,35 @@ func (s *Server) publish(st *gameState) {
 	}
 }
 
+// toMove is the account of the player to move (0: none, or the computer).
+func (s *Server) toMove(st *gameState) int64 {
+	if st.row.State != store.StateActive {
+		return 0
+	}
+	if st.sess.ToMove() == rules.White {
+		return st.row.White.AccountID
+	}
+	return st.row.Black.AccountID
+}
+
 // publishLocal sends a game's state to this process's watchers: the event
-// commit built, or for a state read from the store, one built now.
-func (s *Server) publishLocal(st *gameState) {
+// commit built, or for a state read from the store, one built now. The
+// streams of account first (0: none) are told it last, and write to
+// st.ev.written when they have sent it; it returns how many they are.
+func (s *Server) publishLocal(st *gameState, first int64) int {
 	if !s.broker.watched(st.row.ID) {
-		return
+		return 0
 	}
 	if st.ev.data == nil || st.ev.version != st.row.Version {
 		st.ev = s.event(context.Background(), st)
 	}
 	if st.ev.data == nil {
-		return
+		return 0
 	}
-	s.broker.publish(st.row.ID, st.ev)
+	if first != 0 {
+		st.ev.written = make(chan struct{}, 4)
+	}
+	return s.broker.publish(st.row.ID, st.ev, first)
 }
 
 // republisher reads again the games other processes changed, on a few
@@ -244,8 +315,9 @@ func versionOf(id string) int {
 // "data:" snapshot (the GameView) per change, with "id: PLY.VERSION". A
 // client that reconnects with Last-Event-ID (or ?last=) is sent the current
 // state at once when it has moved on since; otherwise the first event is
-// the current state. A comment line every 15 s keeps proxies from closing
-// the stream.
+// the current state. A comment line every 15 s (Config.StreamKeepAlive)
+// keeps proxies from closing the stream. A client that does not take a
+// write within Config.StreamWriteTimeout is cut off.
 //
 // The stream watches the game before it reads its state, so that no change
 // falls between the two. The state is the one this process's cache holds
@@ -259,8 +331,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFound)
 		return
 	}
-	flusher, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		s.writeError(w, r, fmt.Errorf("streaming unsupported"))
 		return
 	}
@@ -289,15 +360,34 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	s.metrics.streams.Add(1)
 	defer s.metrics.streams.Add(-1)
 
-	// The stream lives until the client leaves or the server stops: no
-	// write deadline for it.
+	// The stream lives until the client leaves or the server stops, but
+	// every write to it (the headers, each event, each keep-alive) must
+	// reach the socket within the stream's write timeout: a client that
+	// stops reading would otherwise hold the stream, its goroutine and the
+	// socket's buffers (megabytes of kernel memory) for as long as it
+	// likes. A stream that cannot take a write in time is cut off.
 	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	write := func(b []byte) error {
+		rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
+		if len(b) > 0 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return rc.Flush()
+	}
+	failed := func(err error) {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			s.metrics.slowStreams.Add(1)
+			s.log.InfoContext(r.Context(), "event stream closed: the client did not read it", "game", id, "timeout", s.cfg.StreamWriteTimeout)
+			abort(rc)
+		}
+	}
 
 	sent := versionOf(last)
 	if sent > first.version { // a client from the future (a restored backup): start again
@@ -308,40 +398,60 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return nil
 		}
 		sent = ev.version
-		rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
 		if ev.frame == nil { // an event made without newEvent
 			ev = newEvent(ev.id, ev.version, ev.data)
 		}
-		if _, err := w.Write(ev.frame); err != nil {
-			return err
-		}
-		rc.SetWriteDeadline(time.Time{})
-		flusher.Flush()
-		return nil
+		return write(ev.frame)
 	}
-	if err := send(first); err != nil {
+	if err := write(nil); err != nil { // the headers
+		failed(err)
 		return
 	}
-	flusher.Flush()
-	tick := time.NewTicker(15 * time.Second)
+	if err := send(first); err != nil {
+		failed(err)
+		return
+	}
+	tick := time.NewTicker(s.cfg.StreamKeepAlive)
 	defer tick.Stop()
 	for {
+		var err error
 		select {
 		case <-r.Context().Done():
 			return
 		case <-s.done:
 			return
 		case ev := <-wt.ch:
-			if err := send(ev); err != nil {
-				return
+			if err = send(ev); err == nil && ev.written != nil {
+				select {
+				case ev.written <- struct{}{}:
+				default: // more streams of the player than the publisher waits for
+				}
 			}
 		case <-tick.C:
-			rc.SetWriteDeadline(time.Now().Add(30 * time.Second))
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
-				return
-			}
-			rc.SetWriteDeadline(time.Time{})
-			flusher.Flush()
+			err = write(keepAlive)
+		}
+		if err != nil {
+			failed(err)
+			return
 		}
 	}
+}
+
+// keepAlive is the comment a stream sends when it has had nothing to send
+// for a while.
+var keepAlive = []byte(": keep-alive\n\n")
+
+// abort closes a stream's connection at once, with a reset: closed the
+// usual way, the kernel would keep its unsent data, and keep offering it
+// to the client that does not read, for minutes. Over HTTP/2 (no
+// connection of its own) the stream just ends.
+func abort(rc *http.ResponseController) {
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
 }

@@ -18,6 +18,8 @@ import (
 type metrics struct {
 	moves, conflicts, dbErrors, adjudications, mails atomic.Int64
 	streams                                          atomic.Int64
+	slowStreams                                      atomic.Int64 // closed because the client did not read
+	leadMissed                                       atomic.Int64 // changes answered before the opponent's stream wrote the event
 	moveRequests, moveFailures                       atomic.Int64
 	moveNanos                                        atomic.Int64
 	// liveGames is the number of active games, as the store counted them
@@ -84,6 +86,8 @@ func (s *Server) registry() *prometheus.Registry {
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.untied, prometheus.Labels{"how": "tie_at_random"}),
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.fallback, prometheus.Labels{"how": "fallback"}),
 		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.streams.Load()) }),
+		counter("alak_event_lead_missed_total", "Changes answered before the streams of the player to move had written the change's event (they took more than 10 ms).", &m.leadMissed, nil),
+		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.slowStreams, nil),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "mail"}, func() float64 {

@@ -60,6 +60,6 @@ func (s *Server) republish(ctx context.Context, game string) {
 		s.log.Warn("reading a game another process changed", "game", game, "err", err)
 		return
 	}
-	s.publishLocal(st)
+	s.publishLocal(st, 0)
 	s.caches.states.put(st)
 }

@@ -90,6 +90,13 @@ type Config struct {
 	// rules at once. Empty: none. The server only reads it, each rule
 	// set's files once a process (server/tables.go).
 	TableDir string
+	// StreamWriteTimeout is how long a write to an event stream (an event,
+	// a keep-alive) may wait for the client to read before the stream is
+	// closed as too slow (default 30s).
+	StreamWriteTimeout time.Duration
+	// StreamKeepAlive is how often an idle event stream sends a comment,
+	// so that proxies keep it open (default 15s).
+	StreamKeepAlive time.Duration
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
@@ -149,6 +156,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	if cfg.ChallengeLife <= 0 {
 		cfg.ChallengeLife = time.Hour
+	}
+	if cfg.StreamWriteTimeout <= 0 {
+		cfg.StreamWriteTimeout = 30 * time.Second
+	}
+	if cfg.StreamKeepAlive <= 0 {
+		cfg.StreamKeepAlive = 15 * time.Second
 	}
 	if cfg.LoginRate <= 0 {
 		cfg.LoginRate = 10
@@ -344,6 +357,13 @@ func (w *statusWriter) WriteHeader(code int) {
 
 // Unwrap lets http.ResponseController reach the flusher and deadlines.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// FlushError flushes and says whether the bytes reached the connection
+// (http.ResponseController.Flush calls it): an event stream learns so that
+// its client stopped reading.
+func (w *statusWriter) FlushError() error {
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
 
 func (w *statusWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 	"sort"
 	"strings"
 	"time"
@@ -16,7 +17,7 @@ func init() {
 	register(command{name: "loadtest", summary: "load a play server on this machine with simulated players and check that no move is lost", run: loadtestRun})
 }
 
-const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--json] [--cpuprofile FILE]
+const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--json] [--cpuprofile FILE] [--trace FILE]
 Creates accounts and games through the API of a server on this machine
 (start it with a high --signup-rate), plays them with concurrent simulated
 players who follow the event streams, and prints moves per second, the
@@ -42,6 +43,7 @@ func loadtestRun(e *env, args []string) int {
 	seed := fs.Uint64("seed", 1, "seed of the players' moves")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	cpuprofile := fs.String("cpuprofile", "", "write the load tool's own CPU profile to this file (is the tool the bottleneck?)")
+	traceFile := fs.String("trace", "", "write the load tool's own execution trace (go tool trace) to this file: for short runs")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -62,6 +64,13 @@ func loadtestRun(e *env, args []string) int {
 			return fail(e, "loadtest", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *traceFile != "" {
+		stopTrace, err := startTrace(*traceFile)
+		if err != nil {
+			return fail(e, "loadtest", err)
+		}
+		defer stopTrace()
 	}
 	cfg := loadtest.Config{URLs: urls, Games: *games, Rate: *rate, Duration: *duration, Accounts: *accounts, Streams: *streams,
 		Rules: *rulesText, Clock: *clock, Seed: *seed}
@@ -98,7 +107,7 @@ func loadtestRun(e *env, args []string) int {
 		for _, k := range kinds {
 			fmt.Fprintf(e.stdout, "errors: %s: %d\n", k, rep.Errors[k])
 		}
-		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (unanswered requests: %d)\n", rep.Lost, rep.Doubled, rep.Unanswered)
+		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (of unknown outcome: %d requests unanswered, %d answered 5xx)\n", rep.Lost, rep.Doubled, rep.Unanswered, rep.ServerErrors)
 		fmt.Fprintf(e.stdout, "the tool's own CPU: %.1f s; load average at the start %s, at the end %s\n", rep.ToolCPU, rep.LoadAvg[0], rep.LoadAvg[1])
 	}
 	if err != nil {
@@ -110,6 +119,23 @@ func loadtestRun(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// startTrace writes the execution trace to path until the returned
+// function is called (--trace of alak serve and alak loadtest).
+func startTrace(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--trace: %w", err)
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--trace: %w", err)
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
+	}, nil
 }
 
 // urlList is a flag given once per server.

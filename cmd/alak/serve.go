@@ -26,7 +26,7 @@ func init() {
 }
 
 const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smtp URL] [--base-url URL] [--log-level info]
-       [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--table-dir DIR] [--cpuprofile FILE]
+       [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--table-dir DIR] [--cpuprofile FILE] [--trace FILE]
 Runs the play server: open the address in a browser to play live games by
 link and against the computer, and, with an account, correspondence games,
 the lobby and the archive. Games are kept in the SQLite file --db (created
@@ -48,6 +48,7 @@ func serveRun(e *env, args []string) int {
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
 	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis and the computer's perfect player read: a dense table answers every position of its rules at once (default: none)")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
+	traceFile := fs.String("trace", "", "write the server's execution trace (go tool trace) to this file until it stops: for short runs, it grows by megabytes a second under load")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -79,6 +80,13 @@ func serveRun(e *env, args []string) int {
 			return fail(e, "serve", fmt.Errorf("--cpuprofile: %w", err))
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *traceFile != "" {
+		stopTrace, err := startTrace(*traceFile)
+		if err != nil {
+			return fail(e, "serve", err)
+		}
+		defer stopTrace()
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
