@@ -798,17 +798,11 @@ func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion, bool)) {
 		ix.gapShapes(me, op, side, fn)
 	}
 	n := ix.n
-	edge := ix.ln.Edge()
-	empty := ix.mask &^ (me | op)
 	prevA, prevC := -1, 0 // the last run closed on both sides, -1 if the last run was not
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem // the point just above the run
-		rem &^= up - lo
-		a, c := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
-		lstone := a > 0 && op>>(a-1)&1 != 0
-		rstone := c < n-1 && op>>(c+1)&1 != 0
-		if !(lstone || a == 0 && edge) || !(rstone || c == n-1 && edge) || !(lstone || rstone) {
+	for r := range bitline.Runs(ix.mask &^ (me | op)) {
+		a, c := r.First, r.Last
+		// Closed on both sides, one stone at least: not the whole line.
+		if below, above := ix.ln.Closed(r, op); !below || !above || r.Points == ix.mask {
 			prevA = -1
 			continue
 		}
@@ -977,28 +971,31 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 	for ps := mover; ps != 0; ps &= ps - 1 {
 		ix.undoPlacement(empty, mover, op, bits.TrailingZeros64(ps), try)
 	}
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem
-		run := (up - lo) & rem
-		rem &^= run
-		e0, e1 := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
-		for l0 := e0; l0 <= e1; l0++ {
-			for l1 := l0; l1 <= e1; l1++ {
-				own := (uint64(1)<<(l1+1) - 1) &^ (uint64(1)<<l0 - 1) // the mover's run removed
-				capt := run &^ own                                    // the other player's, beside it
-				for p := l0; p <= l1; p++ {
-					// Captures are next to p: a captured run below the
-					// removed run needs p at its start, above at its end.
-					if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
-						continue
-					}
-					try(mover|own&^(1<<p), op|capt, p)
+	for r := range bitline.Runs(empty) {
+		undoSplits(r, mover, op, try)
+	}
+	return out
+}
+
+// undoSplits calls try with each split of the empty run r into a run of
+// the mover's, removed with the other player's runs it captured at its
+// ends, and the point p placed: the mover's stones mover with the run but
+// p given back, the other player's op with the captured runs. The
+// captures are next to p: a captured run below the mover's run needs p at
+// its start, one above at its end.
+func undoSplits(r bitline.Run, mover, op uint64, try func(pm, po uint64, p int)) {
+	e0, e1 := r.First, r.Last
+	for l0 := e0; l0 <= e1; l0++ {
+		for l1 := l0; l1 <= e1; l1++ {
+			own := span(l0, l1) // the mover's run removed; the other player's beside it
+			for p := l0; p <= l1; p++ {
+				if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
+					continue
 				}
+				try(mover|own&^(uint64(1)<<p), op|r.Points&^own, p)
 			}
 		}
 	}
-	return out
 }
 
 // undoPlacement calls try with each predecessor of a placement at point p
