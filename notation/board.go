@@ -78,7 +78,7 @@ func DrawBoard(r rules.Rules, diagramText string, color bool) string {
 		}
 		labels := make([]string, r.Width)
 		for x := range labels {
-			labels[x] = GTPColumn(x)
+			labels[x] = rules.Column(x)
 		}
 		labelRow(&b, labels, strings.Repeat(" ", rw), cw, color)
 	}

@@ -147,7 +147,7 @@ func WriteSGF(w io.Writer, rec Record) error {
 	c := start.ToMove()
 	for i, m := range rec.Moves {
 		if m == rules.Resign || m == rules.NoMove {
-			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, FormatMove(r, m))
+			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, Human.Encode(r, m))
 		}
 		bw.WriteString(";")
 		id := []string{"B", "W"}[c]
