@@ -49,7 +49,7 @@ const partStartKey = "(start)"
 // PartsHeader returns the rules and start lines of a parts file for g.
 func PartsHeader(g *rules.Game) string {
 	s := g.Start()
-	return fmt.Sprintf("rules: %s\nstart: %s, %s to move\n", g.Rules().String(), s.String(), string(s.ToMove().Symbol()))
+	return fmt.Sprintf("rules: %s\nstart: %s, %s to move\n", g.Rules().String(), s.String(), s.ToMove().Letter())
 }
 
 // PartMovesKey writes a line of play as a parts file does.
@@ -117,7 +117,7 @@ func ReadParts(data []byte, g *rules.Game) ([]PartLine, error) {
 			continue
 		case "start":
 			s := g.Start()
-			want := fmt.Sprintf("%s, %s to move", s.String(), string(s.ToMove().Symbol()))
+			want := fmt.Sprintf("%s, %s to move", s.String(), s.ToMove().Letter())
 			if val != want {
 				return nil, fmt.Errorf("parts line %d: the file starts from %q, this game from %q", n, val, want)
 			}

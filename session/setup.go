@@ -74,7 +74,7 @@ func (s Setup) Game() (*rules.Game, error) {
 			return nil, partErr("moves", fmt.Errorf("move %d %q: %w", i+1, clip.Text(w), err))
 		}
 		if err := g.Play(m); err != nil {
-			return nil, partErr("moves", fmt.Errorf("move %d %q (%s to play): %w", i+1, clip.Text(w), string(g.Position().ToMove().Symbol()), err))
+			return nil, partErr("moves", fmt.Errorf("move %d %q (%s to play): %w", i+1, clip.Text(w), g.Position().ToMove().Letter(), err))
 		}
 	}
 	return g, nil

@@ -179,7 +179,7 @@ func (g *playGame) loop() int {
 			}
 			continue
 		}
-		prompt := string(g.s.ToMove().Symbol()) + "> "
+		prompt := g.s.ToMove().Letter() + "> "
 		if over {
 			prompt = "> "
 		}

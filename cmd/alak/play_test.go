@@ -121,7 +121,7 @@ func playReplay(t *testing.T, r rules.Rules, moves []string, computer rules.Colo
 	}
 	for i, s := range moves {
 		side, text, _ := strings.Cut(s, " ")
-		if want := string(g.Position().ToMove().Symbol()); side != want {
+		if want := g.Position().ToMove().Letter(); side != want {
 			t.Fatalf("move %d %q: announced for %s, but %s is to move", i+1, s, side, want)
 		}
 		m, err := notation.Human.Decode(r, text)
