@@ -79,27 +79,17 @@ func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answe
 		flags |= 2
 	}
 	ck, mirrored := s.canon(k)
-	i := s.slot(ck, flags)
-	first := -2
+	var hitEntry skEntry // the slot may be replaced during the search below
 	var hit *skEntry
-	for j := uint64(0); j < 2; j++ {
-		e := &s.tt[i+j]
-		if e.flags&skUsed != 0 && e.key == ck && e.flags&^skUsed == flags && s.valid(i+j, mirrored) {
-			if int(e.lo) >= beta || int(e.hi) < beta {
-				s.use(i+j, d, mirrored)
-				s.trim(d)
-				if int(e.lo) >= beta {
-					return skTrue, int(e.lo)
-				}
-				return skFalse, int(e.hi)
-			}
-			c := *e // the slot may be replaced during the search below
-			hit = &c
-			first = int(c.move)
-			if first >= 0 && mirrored {
-				first = n - 1 - first
-			}
-			break
+	first := -2
+	switch a, v, found := s.probe(d, ck, flags, mirrored, beta, &hitEntry); {
+	case a != skUnknown:
+		return a, v
+	case found:
+		hit = &hitEntry
+		first = int(hit.move)
+		if first >= 0 && mirrored {
+			first = n - 1 - first
 		}
 	}
 	if left <= 0 {
@@ -181,19 +171,7 @@ func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answe
 		cut = passTry()
 	}
 	if !cut && s.abort == nil {
-		// The order of search: captures, the pass, the other points next to
-		// an enemy stone, the rest, each from the centre out.
-		var capts, contact uint64
-		for e := empty; e != 0; e &= e - 1 {
-			bit := e & -e
-			if (bit<<1|bit>>1)&opp != 0 {
-				contact |= bit
-				if s.ln.Captures(opp, own|bit, bit) != 0 {
-					capts |= bit
-				}
-			}
-		}
-		phases := [3]uint64{capts, contact &^ capts, empty &^ contact}
+		phases := s.movePhases(empty, own, opp)
 		passDone := passed || first == -1
 		for ph := 0; ph < 3 && !cut && s.abort == nil; ph++ {
 			if ph == skPassPhase && !passDone {
@@ -230,6 +208,48 @@ func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answe
 	s.trim(d)
 	s.store(d, ck, flags, mirrored, -n-1, upper, upMove, hit)
 	return skFalse, upper
+}
+
+// probe looks the node (canonical board ck, flags, mirrored when the
+// node is ck's mirror image) up in the transposition table: an entry that
+// holds under the node's history and answers beta gives the answer (its
+// conditions used at depth d); one that does not answer it is copied to
+// hit (found true) for its move, searched first, and its bounds.
+func (s *superkoSolver) probe(d int32, ck skBoard, flags uint8, mirrored bool, beta int, hit *skEntry) (answer, v int, found bool) {
+	i := s.slot(ck, flags)
+	for j := uint64(0); j < 2; j++ {
+		e := &s.tt[i+j]
+		if e.flags&skUsed != 0 && e.key == ck && e.flags&^skUsed == flags && s.valid(i+j, mirrored) {
+			if int(e.lo) >= beta || int(e.hi) < beta {
+				s.use(i+j, d, mirrored)
+				s.trim(d)
+				if int(e.lo) >= beta {
+					return skTrue, int(e.lo), true
+				}
+				return skFalse, int(e.hi), true
+			}
+			*hit = *e
+			return skUnknown, 0, true
+		}
+	}
+	return skUnknown, 0, false
+}
+
+// movePhases returns the empty points in the order of search, the pass
+// going between the first two phases: captures, the other points next to
+// an enemy stone, the rest (each searched from the centre out, s.order).
+func (s *superkoSolver) movePhases(empty, own, opp uint64) [3]uint64 {
+	var capts, contact uint64
+	for e := empty; e != 0; e &= e - 1 {
+		bit := e & -e
+		if (bit<<1|bit>>1)&opp != 0 {
+			contact |= bit
+			if s.ln.Captures(opp, own|bit, bit) != 0 {
+				capts |= bit
+			}
+		}
+	}
+	return [3]uint64{capts, contact &^ capts, empty &^ contact}
 }
 
 func (s *superkoSolver) missSlot(key skBoard, flags uint8) uint64 {
