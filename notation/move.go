@@ -49,11 +49,8 @@ func (HumanNotation) Encode(r rules.Rules, m rules.Move) string { return r.MoveT
 // Decode reads a move in any of the forms people use.
 func (HumanNotation) Decode(r rules.Rules, s string) (rules.Move, error) {
 	t := strings.TrimSpace(s)
-	switch strings.ToLower(t) {
-	case "pass":
-		return rules.Pass, nil
-	case "resign":
-		return rules.Resign, nil
+	if m, ok := passOrResign(t); ok {
+		return m, nil
 	}
 	if r.Movement == rules.Sliding {
 		a, b, ok := strings.Cut(t, "-")
@@ -107,11 +104,8 @@ func (GTPNotation) Encode(r rules.Rules, m rules.Move) string {
 
 // Decode reads what Encode writes.
 func (GTPNotation) Decode(r rules.Rules, s string) (rules.Move, error) {
-	switch strings.ToLower(s) {
-	case "pass":
-		return rules.Pass, nil
-	case "resign":
-		return rules.Resign, nil
+	if m, ok := passOrResign(s); ok {
+		return m, nil
 	}
 	if r.Movement == rules.Sliding {
 		a, b, ok := strings.Cut(s, "-")
@@ -133,6 +127,18 @@ func (GTPNotation) Decode(r rules.Rules, s string) (rules.Move, error) {
 		return rules.NoMove, fmt.Errorf("%w; a move is a vertex, pass or resign", err)
 	}
 	return rules.Place(p), nil
+}
+
+// passOrResign reads "pass" or "resign" in any case, the words every
+// notation shares.
+func passOrResign(s string) (rules.Move, bool) {
+	switch strings.ToLower(s) {
+	case "pass":
+		return rules.Pass, true
+	case "resign":
+		return rules.Resign, true
+	}
+	return rules.NoMove, false
 }
 
 // FormatMove is Human.Encode.
