@@ -244,8 +244,19 @@ func (ix *dindex) undoRemoved(empty, mover, op, f uint64, try func(pm, po uint64
 			}
 			continue
 		}
-		// ko=none: any split of the run into the chain and the captured
-		// runs beside it (dense_index.go).
-		undoSplits(r, mover, op, try)
+		// ko=none: any split of the run into the chain [l0, l1] and the
+		// captured runs beside it, p at the chain's end next to each (the
+		// loops of predsTogether, dense_index.go, where try inlines).
+		for l0 := e0; l0 <= e1; l0++ {
+			for l1 := l0; l1 <= e1; l1++ {
+				own := span(l0, l1)
+				for p := l0; p <= l1; p++ {
+					if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
+						continue
+					}
+					try(mover|own&^(uint64(1)<<p), op|run&^own, p)
+				}
+			}
+		}
 	}
 }

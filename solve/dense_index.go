@@ -971,31 +971,25 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 	for ps := mover; ps != 0; ps &= ps - 1 {
 		ix.undoPlacement(empty, mover, op, bits.TrailingZeros64(ps), try)
 	}
+	// Each split of an empty run into the mover's run [l0, l1] and the
+	// captured runs beside it, p at the mover's run's end next to each (as
+	// undoRemoved's, dense_gaps.go; written here so that the closure try,
+	// called directly, inlines).
 	for r := range bitline.Runs(empty) {
-		undoSplits(r, mover, op, try)
-	}
-	return out
-}
-
-// undoSplits calls try with each split of the empty run r into a run of
-// the mover's, removed with the other player's runs it captured at its
-// ends, and the point p placed: the mover's stones mover with the run but
-// p given back, the other player's op with the captured runs. The
-// captures are next to p: a captured run below the mover's run needs p at
-// its start, one above at its end.
-func undoSplits(r bitline.Run, mover, op uint64, try func(pm, po uint64, p int)) {
-	e0, e1 := r.First, r.Last
-	for l0 := e0; l0 <= e1; l0++ {
-		for l1 := l0; l1 <= e1; l1++ {
-			own := span(l0, l1) // the mover's run removed; the other player's beside it
-			for p := l0; p <= l1; p++ {
-				if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
-					continue
+		e0, e1 := r.First, r.Last
+		for l0 := e0; l0 <= e1; l0++ {
+			for l1 := l0; l1 <= e1; l1++ {
+				own := span(l0, l1) // the mover's run removed; the other player's beside it
+				for p := l0; p <= l1; p++ {
+					if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
+						continue
+					}
+					try(mover|own&^(uint64(1)<<p), op|r.Points&^own, p)
 				}
-				try(mover|own&^(uint64(1)<<p), op|r.Points&^own, p)
 			}
 		}
 	}
+	return out
 }
 
 // undoPlacement calls try with each predecessor of a placement at point p
