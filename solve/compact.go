@@ -574,17 +574,7 @@ func (g *cgraph) predsOf(b, w, f uint64, white bool, out []uint64) []uint64 {
 			// of p, if it is closed on its far side by mover.
 			capts[0], nc = 0, 1
 			empty := geo.mask &^ (b | w)
-			var l, r uint64
-			if empty&(bit>>1) != 0 {
-				if run, closed := geo.ln.LeftRun(empty, mover, bit); closed {
-					l = run
-				}
-			}
-			if empty&(bit<<1) != 0 {
-				if run, closed := geo.ln.RightRun(empty, mover, bit); closed {
-					r = run
-				}
-			}
+			l, r := geo.ln.ClosedRuns(empty, mover, bit)
 			if l != 0 {
 				capts[nc] = l
 				nc++

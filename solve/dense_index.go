@@ -692,7 +692,7 @@ func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 		// No ko: the captured runs are the empty runs next to p closed on
 		// their far side by the mover, or none.
 		empty := ix.mask &^ (b | w)
-		l, r := ix.capturableRuns(empty, mover, bit)
+		l, r := ix.ln.ClosedRuns(empty, mover, bit)
 		capts := [4]uint64{0, l, r, l | r}
 		for k, capt := range capts {
 			if k > 0 && (capt == 0 || k == 3 && (l == 0 || r == 0)) {
@@ -1000,7 +1000,7 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 // the other player.
 func (ix *dindex) undoPlacement(empty, mover, op uint64, p int, try func(pm, po uint64, p int)) {
 	bit := uint64(1) << p
-	l, r := ix.capturableRuns(empty, mover, bit)
+	l, r := ix.ln.ClosedRuns(empty, mover, bit)
 	try(mover&^bit, op, p)
 	if l != 0 {
 		try(mover&^bit, op|l, p)
@@ -1011,22 +1011,4 @@ func (ix *dindex) undoPlacement(empty, mover, op uint64, p int, try func(pm, po 
 	if l != 0 && r != 0 {
 		try(mover&^bit, op|l|r, p)
 	}
-}
-
-// capturableRuns returns the empty runs next to bit, left and right, that
-// a placement there by the player whose stones are mover could have
-// captured: each closed on its far side by mover's stones or an end (0:
-// none on that side).
-func (ix *dindex) capturableRuns(empty, mover, bit uint64) (l, r uint64) {
-	if empty&(bit>>1) != 0 {
-		if run, closed := ix.ln.LeftRun(empty, mover, bit); closed {
-			l = run
-		}
-	}
-	if empty&(bit<<1) != 0 {
-		if run, closed := ix.ln.RightRun(empty, mover, bit); closed {
-			r = run
-		}
-	}
-	return l, r
 }

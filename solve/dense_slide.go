@@ -231,7 +231,7 @@ func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
 		if ix.slideLost(mover, op, to) {
 			continue // a piece that arrived on to would be lost
 		}
-		l, r := ix.capturableRuns(empty, mover, bit)
+		l, r := ix.ln.ClosedRuns(empty, mover, bit)
 		for k, capt := range [4]uint64{0, l, r, l | r} {
 			if k > 0 && (capt == 0 || k == 3 && (l == 0 || r == 0)) {
 				continue

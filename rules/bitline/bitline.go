@@ -157,6 +157,26 @@ func (l *Line) Closed(r Run, wall uint64) (below, above bool) {
 	return below, above
 }
 
+// ClosedRuns returns the runs of run next to bit, on its left and on its
+// right, each closed on its far side by wall (or by an end of the line
+// that is not a liberty); 0 on a side where there is no such run. A
+// placement on bit by the player whose stones are wall captures them when
+// run is the other player's stones; the solvers undo placements with run
+// the empty points.
+func (l *Line) ClosedRuns(run, wall, bit uint64) (left, right uint64) {
+	if run&(bit>>1) != 0 {
+		if r, closed := l.LeftRun(run, wall, bit); closed {
+			left = r
+		}
+	}
+	if run&(bit<<1) != 0 {
+		if r, closed := l.RightRun(run, wall, bit); closed {
+			right = r
+		}
+	}
+	return left, right
+}
+
 // Captures returns the runs of op next to the stone bit that are closed on
 // their far side by me (or by an end of the line that is not a liberty):
 // the stones a stone of me on bit captures.

@@ -603,6 +603,28 @@ func TestRunIterator(t *testing.T) {
 	}
 }
 
+// TestClosedRuns checks ClosedRuns against Captures, checked itself
+// against the seeds and the reference (TestPlaceReference): on every board
+// of 1 to 8 points and every point, the two runs are the captures of a
+// stone of me there, the left one below the point, the right one above.
+func TestClosedRuns(t *testing.T) {
+	for n := 1; n <= 8; n++ {
+		for _, edge := range []bool{false, true} {
+			l := New(n, edge, OwnStays, SelfOff)
+			eachBoard(n, func(cells []byte) {
+				me, op := words(cells)
+				for p := range n {
+					bit := uint64(1) << p
+					left, right := l.ClosedRuns(op, me, bit)
+					if left|right != l.Captures(op, me, bit) || left >= bit || right != 0 && right <= bit {
+						t.Fatalf("%s edge=%v point %d: ClosedRuns %b %b, Captures %b", diagram(n, me, op), edge, p+1, left, right, l.Captures(op, me, bit))
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestTerritory checks Territory on the seed's words and against a
 // reference that walks every board of up to 8 points.
 func TestTerritory(t *testing.T) {
