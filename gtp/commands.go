@@ -197,7 +197,7 @@ func cmdPlay(e *Engine, _ context.Context, args []string) (string, error) {
 		return "", err
 	}
 	r := e.Rules()
-	m, err := ParseMove(r, args[1])
+	m, err := notation.GTP.Decode(r, args[1])
 	if err != nil {
 		return "", failf(err, "syntax error: %v", err)
 	}
@@ -234,12 +234,12 @@ func cmdGenmove(e *Engine, ctx context.Context, args []string) (string, error) {
 	if err != nil {
 		var me *rules.MoveError
 		if errors.As(err, &me) {
-			return "", failf(err, "genmove %s: player %s chose %s, which is illegal: %s", args[0], seat.DisplayName(), FormatMove(e.Rules(), me.Move), me.Why())
+			return "", failf(err, "genmove %s: player %s chose %s, which is illegal: %s", args[0], seat.DisplayName(), notation.GTP.Encode(e.Rules(), me.Move), me.Why())
 		}
 		return "", failf(err, "genmove %s: %v", args[0], err)
 	}
 	e.s, e.steps = s, append(e.steps, step{c, m})
-	return FormatMove(e.Rules(), m), nil
+	return notation.GTP.Encode(e.Rules(), m), nil
 }
 
 // cmdUndo takes back the last move told or chosen, whatever its colour: the
@@ -285,7 +285,7 @@ func cmdLegalMoves(e *Engine, _ context.Context, _ []string) (string, error) {
 	moves := e.s.LegalMoves()
 	out := make([]string, len(moves))
 	for i, m := range moves {
-		out[i] = FormatMove(e.Rules(), m)
+		out[i] = notation.GTP.Encode(e.Rules(), m)
 	}
 	return strings.Join(out, " "), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"alak/internal/clip"
 	"alak/internal/version"
+	"alak/notation"
 	"alak/rules"
 	"alak/session"
 )
@@ -175,7 +176,7 @@ func (e *Engine) replay(r rules.Rules, base rules.Position, steps []step) (*sess
 	for i, st := range steps {
 		var err error
 		if s, err = e.play(s, st.c, st.m); err != nil {
-			return nil, base, fmt.Errorf("move %d (%s %s): %w", i+1, st.c, FormatMove(r, st.m), err)
+			return nil, base, fmt.Errorf("move %d (%s %s): %w", i+1, st.c, notation.GTP.Encode(r, st.m), err)
 		}
 	}
 	return s, base, nil
@@ -200,7 +201,7 @@ func illegal(r rules.Rules, text string, err error) error {
 	if !errors.As(err, &me) {
 		return failf(err, "illegal move %s: %v", clip.Text(text), err)
 	}
-	msg := fmt.Sprintf("illegal move %s: %s", FormatMove(r, me.Move), me.Why())
+	msg := fmt.Sprintf("illegal move %s: %s", notation.GTP.Encode(r, me.Move), me.Why())
 	if errors.Is(err, rules.ErrGameOver) {
 		msg += "; clear_board starts a new game"
 	}

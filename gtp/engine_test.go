@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"alak/notation"
 	"alak/rules"
 	"alak/session"
 )
@@ -53,7 +54,7 @@ func newTestEngine(t testing.TB, desc string, p session.Player) *Engine {
 // TestMoves checks the GTP writing of moves on lines, grids and slides. The
 // expected vertices follow GTP (columns A.. without I, row 1 at the bottom,
 // so kernel point y*width+x is row height-y) and, past 25 columns, the
-// project's two-letter columns (notation.GTPColumn: the 26th is AA).
+// project's two-letter columns (rules.Column: the 26th is AA).
 func TestMoves(t *testing.T) {
 	cases := []struct {
 		name, rules string
@@ -82,13 +83,13 @@ func TestMoves(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := FormatMove(r, tc.move); got != tc.want {
-				t.Errorf("FormatMove(%v) = %q, want %q", tc.move, got, tc.want)
+			if got := notation.GTP.Encode(r, tc.move); got != tc.want {
+				t.Errorf("notation.GTP.Encode(%v) = %q, want %q", tc.move, got, tc.want)
 			}
 			for _, s := range []string{tc.want, strings.ToLower(tc.want)} {
-				m, err := ParseMove(r, s)
+				m, err := notation.GTP.Decode(r, s)
 				if err != nil || m != tc.move {
-					t.Errorf("ParseMove(%q) = %v, %v; want %v", s, m, err, tc.move)
+					t.Errorf("notation.GTP.Decode(%q) = %v, %v; want %v", s, m, err, tc.move)
 				}
 			}
 		})
@@ -98,13 +99,13 @@ func TestMoves(t *testing.T) {
 			r, _ := rules.Parse(desc)
 			seen := map[string]bool{}
 			for p := range r.Points() {
-				s := FormatMove(r, rules.Place(p))
+				s := notation.GTP.Encode(r, rules.Place(p))
 				if seen[s] {
 					t.Errorf("%s: two points written %s", desc, s)
 				}
 				seen[s] = true
-				if m, err := ParseMove(r, s); err != nil || m != rules.Place(p) {
-					t.Errorf("%s: ParseMove(%q) = %v, %v; want point %d", desc, s, m, err, p)
+				if m, err := notation.GTP.Decode(r, s); err != nil || m != rules.Place(p) {
+					t.Errorf("%s: notation.GTP.Decode(%q) = %v, %v; want point %d", desc, s, m, err, p)
 				}
 			}
 		}
@@ -122,8 +123,8 @@ func TestMoves(t *testing.T) {
 	for _, tc := range bad {
 		t.Run("bad "+tc.name, func(t *testing.T) {
 			r, _ := rules.Parse(tc.rules)
-			if _, err := ParseMove(r, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("ParseMove(%q) error %v, want one saying %q", tc.text, err, tc.want)
+			if _, err := notation.GTP.Decode(r, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("notation.GTP.Decode(%q) error %v, want one saying %q", tc.text, err, tc.want)
 			}
 		})
 	}

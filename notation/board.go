@@ -78,7 +78,7 @@ func DrawBoard(r rules.Rules, diagramText string, color bool) string {
 		}
 		labels := make([]string, r.Width)
 		for x := range labels {
-			labels[x] = GTPColumn(x)
+			labels[x] = rules.Column(x)
 		}
 		labelRow(&b, labels, strings.Repeat(" ", rw), cw, color)
 	}
@@ -138,13 +138,10 @@ func colorWord(c rules.Color) string {
 // PlayerName names a player in words with its diagram letter: "Black (x)",
 // "White (o)".
 func PlayerName(c rules.Color) string {
-	switch c {
-	case rules.Black:
-		return "Black (x)"
-	case rules.White:
-		return "White (o)"
+	if c == rules.None {
+		return "nobody"
 	}
-	return "nobody"
+	return colorWord(c) + " (" + c.Letter() + ")"
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

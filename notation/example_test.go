@@ -47,14 +47,26 @@ func ExampleRecord_Game() {
 	// move 5 (5 by Black): point 5: the point is forbidden: your stones were just captured there
 }
 
-func ExampleParseMove() {
+// A person's move under the golf rules (a slide, typed with a space) and
+// on Alter Igo's grid (a vertex, in either case), written in the stored
+// form.
+func ExampleHumanNotation() {
 	golf := rules.MustPreset("golf")
-	m, _ := notation.ParseMove(golf, "1 4")
-	fmt.Println(notation.FormatMove(golf, m))
+	m, _ := notation.Human.Decode(golf, "1 4")
+	fmt.Println(notation.Human.Encode(golf, m))
 	grid := rules.MustPreset("alterigo")
-	p, _ := notation.ParseMove(grid, "c3")
-	fmt.Println(notation.FormatMove(grid, p), int(p))
+	p, _ := notation.Human.Decode(grid, "c3")
+	fmt.Println(notation.Human.Encode(grid, p), int(p))
 	// Output:
 	// 1-4
 	// C3 56
+}
+
+// The same moves in GTP's form: vertices, a slide as two of them.
+func ExampleGTPNotation() {
+	golf := rules.MustPreset("golf")
+	m, _ := notation.GTP.Decode(golf, "a1-d1")
+	fmt.Println(notation.GTP.Encode(golf, m), notation.Human.Encode(golf, m))
+	// Output:
+	// A1-D1 1-4
 }

@@ -58,8 +58,8 @@ func FuzzParseGTPVertex(f *testing.F) {
 		if p < 0 || p >= r.Points() {
 			t.Fatalf("ParseGTPVertex(%s, %q) = %d, off the board", r, s, p)
 		}
-		if q, err := ParseGTPVertex(r, GTPVertex(r, p)); err != nil || q != p {
-			t.Fatalf("GTPVertex(%d) = %q reads back as %d, %v", p, GTPVertex(r, p), q, err)
+		if q, err := ParseGTPVertex(r, r.Vertex(p)); err != nil || q != p {
+			t.Fatalf("Vertex(%d) = %q reads back as %d, %v", p, r.Vertex(p), q, err)
 		}
 	})
 }
@@ -72,15 +72,15 @@ func FuzzParseMove(f *testing.F) {
 	rs := fuzzRules()
 	f.Fuzz(func(t *testing.T, which uint8, s string) {
 		r := rs[int(which)%len(rs)]
-		m, err := ParseMove(r, s)
+		m, err := Human.Decode(r, s)
 		if err != nil {
 			return
 		}
 		if m.IsPlace() && m.Point() >= r.Points() || m.IsSlide() && (m.From() >= r.Points() || m.To() >= r.Points()) {
-			t.Fatalf("ParseMove(%s, %q) = %v, off the board", r, s, m)
+			t.Fatalf("Human.Decode(%s, %q) = %v, off the board", r, s, m)
 		}
-		if back, err := ParseMove(r, FormatMove(r, m)); err != nil || back != m {
-			t.Fatalf("FormatMove(%v) = %q reads back as %v, %v", m, FormatMove(r, m), back, err)
+		if back, err := Human.Decode(r, Human.Encode(r, m)); err != nil || back != m {
+			t.Fatalf("Human.Encode(%v) = %q reads back as %v, %v", m, Human.Encode(r, m), back, err)
 		}
 	})
 }

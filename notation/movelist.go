@@ -23,7 +23,7 @@ var moveListKeys = []string{"rules", "position", "prisoners", "black", "white", 
 // The first line gives the rules (rules.Rules.String); a set-up start adds
 // "# position: DIAGRAM x|o" followed, where they apply, by prisoners=B-W,
 // passes=N and last=MOVE (rules.Position.MarshalText); names, date and result follow as "# black:",
-// "# white:", "# date:", "# result:". Moves are written as FormatMove writes
+// "# white:", "# date:", "# result:". Moves are written as Human.Encode writes
 // them, ten to a line; a comment follows its move on lines starting "# ".
 func WriteMoveList(w io.Writer, rec Record) error {
 	r := rec.Rules
@@ -64,12 +64,12 @@ func WriteMoveList(w io.Writer, rec Record) error {
 	onLine := 0
 	for i, m := range rec.Moves {
 		if m == rules.Resign || m == rules.NoMove {
-			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, FormatMove(r, m))
+			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, Human.Encode(r, m))
 		}
 		if onLine > 0 {
 			bw.WriteByte(' ')
 		}
-		bw.WriteString(FormatMove(r, m))
+		bw.WriteString(Human.Encode(r, m))
 		onLine++
 		t := rec.Comments[i+1]
 		if onLine == 10 || t != "" || i == len(rec.Moves)-1 {
@@ -94,7 +94,7 @@ func oneLine(s string) string {
 // the first move, "# key: value" lines set the rules (default: alak on 11
 // points), a set-up position, the names, the date and the result; other
 // lines starting with # are the opening comment. Moves are separated by
-// blank space and read by ParseMove; "resign" may end the list. After the
+// blank space and read by Human.Decode; "resign" may end the list. After the
 // first move, # starts a comment that runs to the end of the line and
 // belongs to the move before it.
 func ReadMoveList(data []byte) (Record, error) {
@@ -188,7 +188,7 @@ func ReadMoveList(data []byte) (Record, error) {
 			if resigned {
 				return rec, fmt.Errorf("%w: move list line %d: %q after resign: a resignation ends the game", ErrNotation, lineNo, tok)
 			}
-			m, err := ParseMove(rec.Rules, tok)
+			m, err := Human.Decode(rec.Rules, tok)
 			if err != nil {
 				return rec, fmt.Errorf("move list line %d, move %d: %w", lineNo, len(rec.Moves)+1, err)
 			}

@@ -23,7 +23,7 @@ import (
 //	4 7 1: at most 1 (34916219 positions, 27.2s)
 //	4 7 2 8: at least 4 (13382193 positions, 8.3s)
 //
-// Each line of play is the moves from the game's start (as FormatMove
+// Each line of play is the moves from the game's start (as Human.Encode
 // writes them, "(start)" for none), then what is proved of Black's margin
 // after them: "at least B" or "at most B", or "cut off" when a search of
 // that line ran out of its budget (so a resumed split splits it at once),
@@ -49,7 +49,7 @@ const partStartKey = "(start)"
 // PartsHeader returns the rules and start lines of a parts file for g.
 func PartsHeader(g *rules.Game) string {
 	s := g.Start()
-	return fmt.Sprintf("rules: %s\nstart: %s, %s to move\n", g.Rules().String(), s.String(), string(s.ToMove().Symbol()))
+	return fmt.Sprintf("rules: %s\nstart: %s, %s to move\n", g.Rules().String(), s.String(), s.ToMove().Letter())
 }
 
 // PartMovesKey writes a line of play as a parts file does.
@@ -59,7 +59,7 @@ func PartMovesKey(r rules.Rules, moves []rules.Move) string {
 	}
 	w := make([]string, len(moves))
 	for i, m := range moves {
-		w[i] = FormatMove(r, m)
+		w[i] = Human.Encode(r, m)
 	}
 	return strings.Join(w, " ")
 }
@@ -117,7 +117,7 @@ func ReadParts(data []byte, g *rules.Game) ([]PartLine, error) {
 			continue
 		case "start":
 			s := g.Start()
-			want := fmt.Sprintf("%s, %s to move", s.String(), string(s.ToMove().Symbol()))
+			want := fmt.Sprintf("%s, %s to move", s.String(), s.ToMove().Letter())
 			if val != want {
 				return nil, fmt.Errorf("parts line %d: the file starts from %q, this game from %q", n, val, want)
 			}
@@ -130,7 +130,7 @@ func ReadParts(data []byte, g *rules.Game) ([]PartLine, error) {
 		if key != partStartKey {
 			c := start.Clone()
 			for i, w := range strings.Fields(key) {
-				m, err := ParseMove(r, w)
+				m, err := Human.Decode(r, w)
 				if err != nil {
 					return nil, fmt.Errorf("parts line %d: move %d: %w", n, i+1, err)
 				}

@@ -43,16 +43,8 @@ func Letter(p int) string {
 // Number returns the 1-based number of point p.
 func Number(p int) string { return strconv.Itoa(p + 1) }
 
-// GTPColumn returns the GTP column name of column x (0-based): A to Z
-// skipping I for the first 25 columns, then, as this project's extension for
-// lines longer than 25 points, two letters AA, AB, ... (again skipping I).
-func GTPColumn(x int) string { return rules.Column(x) }
-
-// GTPVertex returns the GTP vertex of point p: column letters then the row
-// number, row 1 at the bottom. A line is one row: point 3 is "C1".
-func GTPVertex(r rules.Rules, p int) string { return r.Vertex(p) }
-
-// ParseGTPVertex reads a GTP vertex such as "C1" or "c3" (any case).
+// ParseGTPVertex reads a GTP vertex such as "C1" or "c3" (any case), as
+// rules.Rules.Vertex writes it.
 func ParseGTPVertex(r rules.Rules, s string) (int, error) {
 	t := strings.TrimSpace(s)
 	i := 0
@@ -76,7 +68,7 @@ func FormatPoint(r rules.Rules, p int) string {
 	if r.IsLine() {
 		return Number(p)
 	}
-	return GTPVertex(r, p)
+	return r.Vertex(p)
 }
 
 // ParsePoint reads a point in any accepted form: on a line a number from 1

@@ -113,7 +113,7 @@ func (rec Record) Game() (*rules.Game, error) {
 	r := start.Rules()
 	for i, m := range rec.Moves {
 		if err := g.Play(m); err != nil {
-			return g, fmt.Errorf("move %d (%s by %s): %w", i+1, FormatMove(r, m), colorWord(g.Position().ToMove()), err)
+			return g, fmt.Errorf("move %d (%s by %s): %w", i+1, Human.Encode(r, m), colorWord(g.Position().ToMove()), err)
 		}
 	}
 	if loser, ok := resignedBy(rec.Result); ok && !g.Over() && g.Position().ToMove() == loser {

@@ -51,7 +51,7 @@ func randomGame(t testing.TB, start rules.Position, seed uint64, n int) *rules.G
 
 // sameRecord fails unless a and b hold the same game.
 // checkRead compares a record read from text with the rules, start
-// position (MarshalText form) and moves (FormatMove, space-separated)
+// position (MarshalText form) and moves (Human.Encode, space-separated)
 // expected of it.
 func checkRead(t *testing.T, rec Record, rules, start, moves string) {
 	t.Helper()
@@ -63,7 +63,7 @@ func checkRead(t *testing.T, rec Record, rules, start, moves string) {
 	}
 	var ms []string
 	for _, m := range rec.Moves {
-		ms = append(ms, FormatMove(rec.Rules, m))
+		ms = append(ms, Human.Encode(rec.Rules, m))
 	}
 	if got := strings.Join(ms, " "); got != moves {
 		t.Errorf("moves %q, want %q", got, moves)

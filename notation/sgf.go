@@ -147,7 +147,7 @@ func WriteSGF(w io.Writer, rec Record) error {
 	c := start.ToMove()
 	for i, m := range rec.Moves {
 		if m == rules.Resign || m == rules.NoMove {
-			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, FormatMove(r, m))
+			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, Human.Encode(r, m))
 		}
 		bw.WriteString(";")
 		id := []string{"B", "W"}[c]
@@ -342,26 +342,74 @@ func ReadSGF(data []byte) (Record, error) {
 		return Record{}, err
 	}
 	root := nodes[0]
-	get := func(id string) (string, bool) {
-		for _, pr := range root.props {
-			if pr.id == id {
-				return pr.vals[0], true
-			}
-		}
-		return "", false
-	}
 	rec := Record{}
-	if gm, ok := get("GM"); ok && strings.TrimSpace(gm) != "1" {
-		return rec, fmt.Errorf("%w: SGF GM[%s]: only GM[1] (Go and its family) is read", ErrNotation, gm)
+	r, sw, sh, err := sgfRulesOf(root)
+	if err != nil {
+		return rec, err
 	}
-	r := rules.MustPreset("alak")
-	if ru, ok := get("RU"); ok {
-		if r, err = rules.Parse(ru); err != nil {
-			return rec, fmt.Errorf("%w: SGF RU[%s]: %w", ErrNotation, ru, err)
+	rec.Rules = r
+	rec.Black, _ = root.get("PB")
+	rec.White, _ = root.get("PW")
+	rec.Date, _ = root.get("DT")
+	rec.Result, _ = root.get("RE")
+	rec.Result = strings.TrimSpace(rec.Result)
+
+	// The player to move at the start: PL, else the first move's colour.
+	toMove := rules.None
+	if pl, ok := root.get("PL"); ok {
+		c, err := rules.ParseColor(pl)
+		if err != nil {
+			return rec, fmt.Errorf("%w: SGF PL[%s]: write PL[B] or PL[W]", ErrNotation, pl)
+		}
+		toMove = c
+	}
+	moves, comments, err := sgfMoves(nodes)
+	if err != nil {
+		return rec, err
+	}
+	if toMove == rules.None {
+		toMove = rules.Black
+		if len(moves) > 0 {
+			toMove = moves[0].c
 		}
 	}
-	sw, sh := r.Width, r.Height
-	if sz, ok := get("SZ"); ok {
+	if rec.Start, err = sgfSetUp(root, r, sw, sh, toMove); err != nil {
+		return rec, err
+	}
+	if rec.Moves, err = sgfReadMoves(moves, r, sw, sh, toMove); err != nil {
+		return rec, err
+	}
+	if len(comments) > 0 {
+		rec.Comments = comments
+	}
+	return rec, nil
+}
+
+// get returns the first value of the node's property id.
+func (n sgfNode) get(id string) (string, bool) {
+	for _, pr := range n.props {
+		if pr.id == id {
+			return pr.vals[0], true
+		}
+	}
+	return "", false
+}
+
+// sgfRulesOf reads the rules of a record from its root node: GM (only 1),
+// RU (the rules, alak when absent), SZ (the board's width and height, which
+// it also returns) and KM.
+func sgfRulesOf(root sgfNode) (r rules.Rules, sw, sh int, err error) {
+	if gm, ok := root.get("GM"); ok && strings.TrimSpace(gm) != "1" {
+		return r, 0, 0, fmt.Errorf("%w: SGF GM[%s]: only GM[1] (Go and its family) is read", ErrNotation, gm)
+	}
+	r = rules.MustPreset("alak")
+	if ru, ok := root.get("RU"); ok {
+		if r, err = rules.Parse(ru); err != nil {
+			return r, 0, 0, fmt.Errorf("%w: SGF RU[%s]: %w", ErrNotation, ru, err)
+		}
+	}
+	sw, sh = r.Width, r.Height
+	if sz, ok := root.get("SZ"); ok {
 		a, b, grid := strings.Cut(strings.TrimSpace(sz), ":")
 		w, err1 := strconv.Atoi(strings.TrimSpace(a))
 		h, err2 := w, error(nil)
@@ -369,62 +417,57 @@ func ReadSGF(data []byte) (Record, error) {
 			h, err2 = strconv.Atoi(strings.TrimSpace(b))
 		}
 		if err1 != nil || err2 != nil || w < 1 || h < 1 || w > 64 || h > 64 {
-			return rec, fmt.Errorf("%w: SGF SZ[%s]: write SZ[n:1] for a line of n points or SZ[w:h] for a grid", ErrNotation, sz)
+			return r, 0, 0, fmt.Errorf("%w: SGF SZ[%s]: write SZ[n:1] for a line of n points or SZ[w:h] for a grid", ErrNotation, sz)
 		}
 		if r.Movement == rules.Sliding && r.Start != "" && len(r.Start) != max(w, h) {
-			return rec, fmt.Errorf("%w: SGF SZ[%s] does not fit the start layout %s of RU", ErrNotation, sz, r.Start)
+			return r, 0, 0, fmt.Errorf("%w: SGF SZ[%s] does not fit the start layout %s of RU", ErrNotation, sz, r.Start)
 		}
 		sw, sh = w, h
 		r.SetSize(w, h)
 	}
-	if km, ok := get("KM"); ok {
+	if km, ok := root.get("KM"); ok {
 		if err := r.Set("komi", km); err != nil {
-			return rec, fmt.Errorf("%w: SGF KM[%s]: %w", ErrNotation, km, err)
+			return r, 0, 0, fmt.Errorf("%w: SGF KM[%s]: %w", ErrNotation, km, err)
 		}
 	}
 	if err := r.Validate(); err != nil {
-		return rec, fmt.Errorf("%w: SGF: %w", ErrNotation, err)
+		return r, 0, 0, fmt.Errorf("%w: SGF: %w", ErrNotation, err)
 	}
-	rec.Rules = r
-	rec.Black, _ = get("PB")
-	rec.White, _ = get("PW")
-	rec.Date, _ = get("DT")
-	rec.Result, _ = get("RE")
-	rec.Result = strings.TrimSpace(rec.Result)
+	return r, sw, sh, nil
+}
 
-	// The player to move at the start: PL, else the first move's colour.
-	toMove := rules.None
-	if pl, ok := get("PL"); ok {
-		c, err := rules.ParseColor(pl)
-		if err != nil {
-			return rec, fmt.Errorf("%w: SGF PL[%s]: write PL[B] or PL[W]", ErrNotation, pl)
-		}
-		toMove = c
-	}
-	type mv struct {
-		c  rules.Color
-		v  string
-		at int
-	}
-	var moves []mv
+// sgfNodeMove is a move property of a node, not yet read: the colour, the
+// value and the byte it stands at.
+type sgfNodeMove struct {
+	c  rules.Color
+	v  string
+	at int
+}
+
+// sgfMoves collects the move of each node (B, W, or this project's XB, XW
+// for slides; one a node at most, rules.MaxGameMoves in all) and the
+// comments, keyed by the number of moves before them; a set-up property
+// after the first node is an error.
+func sgfMoves(nodes []sgfNode) ([]sgfNodeMove, map[int]string, error) {
+	var moves []sgfNodeMove
 	comments := map[int]string{}
 	for i, n := range nodes {
-		var m *mv
+		var m *sgfNodeMove
 		var cmt []string
 		for _, pr := range n.props {
 			switch pr.id {
 			case "B", "W", "XB", "XW":
 				if m != nil {
-					return rec, fmt.Errorf("%w: SGF at byte %d: a node holds at most one move", ErrNotation, pr.at)
+					return nil, nil, fmt.Errorf("%w: SGF at byte %d: a node holds at most one move", ErrNotation, pr.at)
 				}
 				if len(moves) >= rules.MaxGameMoves {
-					return rec, fmt.Errorf("%w: SGF at byte %d: more than %d moves", ErrNotation, pr.at, rules.MaxGameMoves)
+					return nil, nil, fmt.Errorf("%w: SGF at byte %d: more than %d moves", ErrNotation, pr.at, rules.MaxGameMoves)
 				}
 				c := rules.Black
 				if pr.id == "W" || pr.id == "XW" {
 					c = rules.White
 				}
-				m = &mv{c: c, v: strings.TrimSpace(pr.vals[0]), at: pr.at}
+				m = &sgfNodeMove{c: c, v: strings.TrimSpace(pr.vals[0]), at: pr.at}
 			case "C":
 				for _, v := range pr.vals {
 					if v != "" {
@@ -433,7 +476,7 @@ func ReadSGF(data []byte) (Record, error) {
 				}
 			case "AB", "AW", "AE", "XD", "XP", "XN", "XL", "PL":
 				if i > 0 {
-					return rec, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
+					return nil, nil, fmt.Errorf("%w: SGF at byte %d: set-up property %s is only read in the first node", ErrNotation, pr.at, pr.id)
 				}
 			}
 		}
@@ -448,28 +491,29 @@ func ReadSGF(data []byte) (Record, error) {
 			comments[k] = strings.Join(cmt, "\n")
 		}
 	}
-	if toMove == rules.None {
-		toMove = rules.Black
-		if len(moves) > 0 {
-			toMove = moves[0].c
-		}
-	}
+	return moves, comments, nil
+}
+
+// sgfSetUp reads the start position from the root node: the stones
+// (sgfStart), the prisoners taken before it (XP), the passes before it
+// (XN) and its last move (XL).
+func sgfSetUp(root sgfNode, r rules.Rules, sw, sh int, toMove rules.Color) (rules.Position, error) {
 	start, err := sgfStart(root, r, sw, sh, toMove)
 	if err != nil {
-		return rec, err
+		return start, err
 	}
-	if xp, ok := get("XP"); ok {
+	if xp, ok := root.get("XP"); ok {
 		b, w, err := parsePrisoners(xp, ":")
 		if err == nil {
 			start, err = start.WithPrisoners(b, w)
 		}
 		if err != nil {
-			return rec, fmt.Errorf("%w: SGF XP[%s]: %w", ErrNotation, clip.Text(xp), err)
+			return start, fmt.Errorf("%w: SGF XP[%s]: %w", ErrNotation, clip.Text(xp), err)
 		}
 	}
 	var extra []string
 	for _, k := range []struct{ id, key string }{{"XN", "passes"}, {"XL", "last"}} {
-		if v, ok := get(k.id); ok {
+		if v, ok := root.get(k.id); ok {
 			extra = append(extra, k.key+"="+strings.TrimSpace(v))
 		}
 	}
@@ -477,26 +521,28 @@ func ReadSGF(data []byte) (Record, error) {
 		text, _ := start.MarshalText()
 		start, err = rules.ParsePosition(r, string(text)+" "+strings.Join(extra, " "))
 		if err != nil {
-			return rec, fmt.Errorf("%w: SGF XN or XL: %w", ErrNotation, err)
+			return start, fmt.Errorf("%w: SGF XN or XL: %w", ErrNotation, err)
 		}
 	}
-	rec.Start = start
+	return start, nil
+}
+
+// sgfReadMoves reads the moves, which must alternate from toMove on.
+func sgfReadMoves(moves []sgfNodeMove, r rules.Rules, sw, sh int, toMove rules.Color) ([]rules.Move, error) {
+	var out []rules.Move
 	c := toMove
 	for i, m := range moves {
 		if m.c != c {
-			return rec, fmt.Errorf("%w: SGF at byte %d: move %d is %s's but %s is to move: moves must alternate", ErrNotation, m.at, i+1, colorWord(m.c), colorWord(c))
+			return out, fmt.Errorf("%w: SGF at byte %d: move %d is %s's but %s is to move: moves must alternate", ErrNotation, m.at, i+1, colorWord(m.c), colorWord(c))
 		}
 		move, err := sgfReadMove(m.v, r, sw, sh)
 		if err != nil {
-			return rec, fmt.Errorf("%w: SGF at byte %d: move %d %s[%s]: %s", ErrNotation, m.at, i+1, []string{"B", "W"}[m.c], m.v, err)
+			return out, fmt.Errorf("%w: SGF at byte %d: move %d %s[%s]: %s", ErrNotation, m.at, i+1, []string{"B", "W"}[m.c], m.v, err)
 		}
-		rec.Moves = append(rec.Moves, move)
+		out = append(out, move)
 		c = c.Opp()
 	}
-	if len(comments) > 0 {
-		rec.Comments = comments
-	}
-	return rec, nil
+	return out, nil
 }
 
 // sgfReadMove reads a move value on an sw×sh SGF board.

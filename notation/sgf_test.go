@@ -136,7 +136,7 @@ func TestReadSGF(t *testing.T) {
 		sgf   string
 		rules string // rules.Rules.String of the record
 		start string // Start.MarshalText
-		moves string // the moves, FormatMove, space-separated
+		moves string // the moves, Human.Encode, space-separated
 		check func(t *testing.T, rec Record)
 	}{
 		{

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"alak/gtp"
+	"alak/notation"
 	"alak/rules"
 )
 
@@ -211,7 +212,7 @@ func (p *GTP) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 	}
 	for _, m := range moves[len(p.sent):] {
 		colour := gtpColour(g.PositionAt(len(p.sent)).ToMove())
-		if _, err := p.do(ctx, p.setupT, "play", colour, gtp.FormatMove(r, m)); err != nil {
+		if _, err := p.do(ctx, p.setupT, "play", colour, notation.GTP.Encode(r, m)); err != nil {
 			p.rules = "" // out of step: set up again next time
 			return rules.NoMove, err
 		}
@@ -222,7 +223,7 @@ func (p *GTP) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		p.rules = ""
 		return rules.NoMove, err
 	}
-	m, err := gtp.ParseMove(r, strings.TrimSpace(reply))
+	m, err := notation.GTP.Decode(r, strings.TrimSpace(reply))
 	if err != nil {
 		p.rules = ""
 		return rules.NoMove, fmt.Errorf("%s: genmove answered %q: %w", p.spec, reply, err)

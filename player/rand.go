@@ -12,8 +12,6 @@ import (
 // s is, so that the rules' playout kernel draws from it in turn.
 type fastRand struct{ s uint64 }
 
-func (r *fastRand) next() uint64 { return (*rules.Rand)(&r.s).Uint64() }
-
 // n returns a number in [0, k) for k > 0 (Lemire's multiply-shift; the
 // bias is below 2^-58 for the small k used here).
 func (r *fastRand) n(k int) int { return (*rules.Rand)(&r.s).IntN(k) }

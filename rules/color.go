@@ -1,5 +1,10 @@
 package rules
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Color is a player or the content of a point.
 type Color int8
 
@@ -22,6 +27,30 @@ func (c Color) Symbol() byte {
 		return 'o'
 	}
 	return '-'
+}
+
+// Letter returns the player's letter as the diagrams, the JSON snapshot,
+// the database and the messages write it: "x" or "o" ("" for None).
+func (c Color) Letter() string {
+	switch c {
+	case Black:
+		return "x"
+	case White:
+		return "o"
+	}
+	return ""
+}
+
+// ParseColor reads a player as Letter or String writes it: x, o, b, w,
+// black or white (any case).
+func ParseColor(s string) (Color, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "x", "b", "black":
+		return Black, nil
+	case "o", "w", "white":
+		return White, nil
+	}
+	return None, fmt.Errorf("%w: player %q: write x (black) or o (white)", ErrSyntax, s)
 }
 
 // String returns "black", "white" or "none".

@@ -56,7 +56,7 @@ func (pos Position) MarshalText() ([]byte, error) {
 	if pos.e == nil {
 		return nil, fmt.Errorf("%w: the zero Position has no rules; use NewPosition", ErrSetup)
 	}
-	s := pos.String() + " " + string(pos.toMove.Symbol())
+	s := pos.String() + " " + pos.toMove.Letter()
 	if pos.prisoners != [2]int16{} {
 		s += fmt.Sprintf(" prisoners=%d-%d", pos.prisoners[Black], pos.prisoners[White])
 	}
@@ -165,17 +165,6 @@ func ParsePosition(r Rules, text string) (Position, error) {
 		}
 	}
 	return pos, nil
-}
-
-// ParseColor reads a player: x, o, b, w, black or white (any case).
-func ParseColor(s string) (Color, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "x", "b", "black":
-		return Black, nil
-	case "o", "w", "white":
-		return White, nil
-	}
-	return None, fmt.Errorf("%w: player %q: write x (black) or o (white)", ErrSyntax, s)
 }
 
 // ParseDiagram sets up a position from a diagram in the form String writes,

@@ -23,6 +23,9 @@
 //	}
 //	fmt.Println(g.Position()) // x--o/O: White's stone on 6 captured the x on 5
 //
-// Points are 0-based in the kernel; the notation package writes them 1-based,
-// as letters, or as GTP vertices.
+// Points are 0-based in the kernel. Rules.MoveText writes a move in the one
+// stored form (a point 1-based on a line, a GTP vertex on a grid: Vertex,
+// ParseVertex, Column; a slide from-to) and ParseMoveText reads it back;
+// package notation reads the other forms people type (the mail server's
+// letters a..z, vertices on a line) and writes GTP's.
 package rules

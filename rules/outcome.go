@@ -43,7 +43,7 @@ func (o Outcome) String() string {
 		return "draw by agreement"
 	case Timeout:
 		if o.Winner != None {
-			return string(o.Winner.Symbol()) + " wins on time"
+			return o.Winner.Letter() + " wins on time"
 		}
 		return "draw on time"
 	case Aborted:
@@ -51,7 +51,7 @@ func (o Outcome) String() string {
 	}
 	sym := "draw"
 	if o.Winner != None {
-		sym = string(o.Winner.Symbol()) + " wins"
+		sym = o.Winner.Letter() + " wins"
 	}
 	return sym + " by " + o.Reason.String()
 }

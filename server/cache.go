@@ -180,10 +180,3 @@ func (c *stateCache) stale(id string, version int) {
 		delete(c.m, id)
 	}
 }
-
-// len is the number of games cached.
-func (c *stateCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
-}

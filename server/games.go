@@ -114,12 +114,12 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 // which the log does not hold.
 func (st *gameState) restoreEnd() error {
 	s := st.sess
-	if c, ok := colorOf(st.row.DrawOffer); ok && !s.Over() {
+	if c, err := rules.ParseColor(st.row.DrawOffer); err == nil && !s.Over() {
 		if _, err := s.OfferDraw(c); err != nil {
 			return err
 		}
 	}
-	if c, ok := colorOf(st.row.Takeback); ok && !s.Over() {
+	if c, err := rules.ParseColor(st.row.Takeback); err == nil && !s.Over() {
 		if _, err := s.RequestTakeback(c); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (st *gameState) restoreEnd() error {
 	if st.row.State != store.StateFinished && st.row.State != store.StateAborted || s.Over() {
 		return nil
 	}
-	winner, _ := colorOf(st.row.Winner)
+	winner, _ := rules.ParseColor(st.row.Winner)
 	switch st.row.Reason {
 	case rules.Resigned.String():
 		return s.Resign(winner.Opp())
@@ -141,25 +141,7 @@ func (st *gameState) restoreEnd() error {
 	return fmt.Errorf("finished by %q, which the moves do not give", st.row.Reason)
 }
 
-func colorOf(sym string) (rules.Color, bool) {
-	switch sym {
-	case "x":
-		return rules.Black, true
-	case "o":
-		return rules.White, true
-	}
-	return rules.None, false
-}
-
-func sym(c rules.Color) string {
-	switch c {
-	case rules.Black:
-		return "x"
-	case rules.White:
-		return "o"
-	}
-	return ""
-}
+func sym(c rules.Color) string { return c.Letter() }
 
 // seat builds the session's seat of a stored seat: a person by name, or a
 // computer player built on demand from its spec (NewUntrusted: no process,

@@ -207,7 +207,7 @@ func (s *Session) Play(c rules.Color, m rules.Move) error {
 		return s.over(m)
 	}
 	if tm := s.ToMove(); c != tm {
-		return fmt.Errorf("%w: %s is to move", ErrNotYourTurn, string(tm.Symbol()))
+		return fmt.Errorf("%w: %s is to move", ErrNotYourTurn, tm.Letter())
 	}
 	if err := s.game.Play(m); err != nil {
 		return err
@@ -247,7 +247,7 @@ func (s *Session) Reply(ctx context.Context) (rules.Move, error) {
 	c := s.ToMove()
 	seat := s.seats[c]
 	if seat.Human() {
-		return rules.NoMove, fmt.Errorf("%w: %s is played by %s", ErrNotComputer, string(c.Symbol()), seat.DisplayName())
+		return rules.NoMove, fmt.Errorf("%w: %s is played by %s", ErrNotComputer, c.Letter(), seat.DisplayName())
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opt.MoveTime)
 	defer cancel()
@@ -256,12 +256,12 @@ func (s *Session) Reply(ctx context.Context) (rules.Move, error) {
 	m, err := seat.Player.Move(ctx, s.game.Clone())
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && s.ctx.Err() == nil {
-			return rules.NoMove, fmt.Errorf("%s (%s): %w (%v): %v", string(c.Symbol()), seat.DisplayName(), ErrMoveTime, s.opt.MoveTime, err)
+			return rules.NoMove, fmt.Errorf("%s (%s): %w (%v): %v", c.Letter(), seat.DisplayName(), ErrMoveTime, s.opt.MoveTime, err)
 		}
-		return rules.NoMove, fmt.Errorf("%s (%s) could not move: %w", string(c.Symbol()), seat.DisplayName(), err)
+		return rules.NoMove, fmt.Errorf("%s (%s) could not move: %w", c.Letter(), seat.DisplayName(), err)
 	}
 	if err := s.Play(c, m); err != nil {
-		return rules.NoMove, fmt.Errorf("%s (%s) chose %s: %w", string(c.Symbol()), seat.DisplayName(), s.Rules().MoveText(m), err)
+		return rules.NoMove, fmt.Errorf("%s (%s) chose %s: %w", c.Letter(), seat.DisplayName(), s.Rules().MoveText(m), err)
 	}
 	return m, nil
 }
@@ -285,7 +285,7 @@ func (s *Session) Undo(c rules.Color) (int, error) {
 		if n == 0 {
 			return 0, ErrNothingToUndo
 		}
-		return 0, fmt.Errorf("%w: %s has not moved yet", ErrNothingToUndo, string(c.Symbol()))
+		return 0, fmt.Errorf("%w: %s has not moved yet", ErrNothingToUndo, c.Letter())
 	}
 	for range k + 1 {
 		if err := s.game.Undo(); err != nil {
@@ -415,7 +415,7 @@ func (s *Session) AnswerDraw(c rules.Color, accept bool) error {
 		return s.over(rules.NoMove)
 	}
 	if s.draw != c.Opp() {
-		return fmt.Errorf("%w: %s has not offered a draw", ErrNoOffer, string(c.Opp().Symbol()))
+		return fmt.Errorf("%w: %s has not offered a draw", ErrNoOffer, c.Opp().Letter())
 	}
 	if accept {
 		s.finish(rules.Agreement, rules.None)
@@ -436,7 +436,7 @@ func (s *Session) RequestTakeback(c rules.Color) (done bool, err error) {
 		return false, s.over(rules.NoMove)
 	}
 	if _, ok := s.lastMoveOf(c); !ok {
-		return false, fmt.Errorf("%w: %s has not moved yet", ErrNothingToUndo, string(c.Symbol()))
+		return false, fmt.Errorf("%w: %s has not moved yet", ErrNothingToUndo, c.Letter())
 	}
 	if s.taken != rules.None {
 		return false, ErrOfferPending
@@ -456,7 +456,7 @@ func (s *Session) AnswerTakeback(c rules.Color, accept bool) error {
 		return err
 	}
 	if s.taken != c.Opp() {
-		return fmt.Errorf("%w: %s has not asked for a takeback", ErrNoOffer, string(c.Opp().Symbol()))
+		return fmt.Errorf("%w: %s has not asked for a takeback", ErrNoOffer, c.Opp().Letter())
 	}
 	s.taken = rules.None
 	if !accept {

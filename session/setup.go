@@ -31,7 +31,7 @@ type Setup struct {
 	// first ("2-1"); "" is none. Only rules that count prisoners take them.
 	Prisoners string
 	// Moves are played from the start, each in any notation
-	// notation.ParseMove reads; an element may hold several moves separated
+	// notation.Human.Decode reads; an element may hold several moves separated
 	// by blank space (under sliding rules "1 4" alone is one slide).
 	Moves []string
 }
@@ -69,12 +69,12 @@ func (s Setup) Game() (*rules.Game, error) {
 	g := rules.NewGameFrom(start)
 	r := start.Rules()
 	for i, w := range s.moveWords(r) {
-		m, err := notation.ParseMove(r, w)
+		m, err := notation.Human.Decode(r, w)
 		if err != nil {
 			return nil, partErr("moves", fmt.Errorf("move %d %q: %w", i+1, clip.Text(w), err))
 		}
 		if err := g.Play(m); err != nil {
-			return nil, partErr("moves", fmt.Errorf("move %d %q (%s to play): %w", i+1, clip.Text(w), string(g.Position().ToMove().Symbol()), err))
+			return nil, partErr("moves", fmt.Errorf("move %d %q (%s to play): %w", i+1, clip.Text(w), g.Position().ToMove().Letter(), err))
 		}
 	}
 	return g, nil

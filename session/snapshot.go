@@ -66,7 +66,7 @@ func (s *Session) Snapshot() Snapshot {
 	sn := Snapshot{
 		Rules:     r.Preset,
 		Size:      r.SizeString(),
-		ToMove:    string(pos.ToMove().Symbol()),
+		ToMove:    pos.ToMove().Letter(),
 		Forbidden: []any{},
 		Legal:     []any{},
 		Diagram:   pos.String(),
@@ -125,7 +125,7 @@ func (s *Session) Snapshot() Snapshot {
 		winner := "draw"
 		switch {
 		case o.Winner != rules.None:
-			winner = string(o.Winner.Symbol())
+			winner = o.Winner.Letter()
 		case o.Reason == rules.Aborted:
 			winner = "none"
 		}
@@ -133,11 +133,11 @@ func (s *Session) Snapshot() Snapshot {
 		sn.Result, sn.Winner, sn.Reason, sn.ResultWords = &result, &winner, &reason, &words
 	}
 	if s.draw != rules.None {
-		w := string(s.draw.Symbol())
+		w := s.draw.Letter()
 		sn.DrawOffer = &w
 	}
 	if s.taken != rules.None {
-		w := string(s.taken.Symbol())
+		w := s.taken.Letter()
 		sn.TakebackRequest = &w
 	}
 	return sn
@@ -154,24 +154,23 @@ func (sn Snapshot) Text(r rules.Rules, color bool) string {
 	if sn.Over {
 		parts = append(parts, "Game over: "+*sn.ResultWords+".")
 	} else {
-		parts = append(parts, notation.PlayerName(sideOf(sn.ToMove))+" to move.")
+		parts = append(parts, playerName(sn.ToMove)+" to move.")
 	}
 	parts = append(parts, notation.Counts(r, [2]int{sn.Stones["x"], sn.Stones["o"]},
 		[2]int{sn.Prisoners["x"], sn.Prisoners["o"]}, [2]float64{sn.Score["x"], sn.Score["o"]}))
 	if sn.DrawOffer != nil {
-		parts = append(parts, notation.PlayerName(sideOf(*sn.DrawOffer))+" offers a draw.")
+		parts = append(parts, playerName(*sn.DrawOffer)+" offers a draw.")
 	}
 	if sn.TakebackRequest != nil {
-		parts = append(parts, notation.PlayerName(sideOf(*sn.TakebackRequest))+" asks to take back a move.")
+		parts = append(parts, playerName(*sn.TakebackRequest)+" asks to take back a move.")
 	}
 	b.WriteString(strings.Join(parts, " "))
 	b.WriteByte('\n')
 	return b.String()
 }
 
-func sideOf(sym string) rules.Color {
-	if sym == "o" {
-		return rules.White
-	}
-	return rules.Black
+// playerName names the player whose letter a snapshot holds: "Black (x)".
+func playerName(letter string) string {
+	c, _ := rules.ParseColor(letter)
+	return notation.PlayerName(c)
 }

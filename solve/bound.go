@@ -32,9 +32,9 @@ func AtLeast(ctx context.Context, g *rules.Game, v float64, opt Options) (Bound,
 // atLeast is AtLeast. For positional linear Go, keep (when not nil) holds
 // the solver to search with: one of an earlier search on a board of the
 // same size is reset to g's line and keeps its table, whose entries hold
-// wherever their conditions do (pgSolver.reset); otherwise a new one is
+// wherever their conditions do (superkoSolver.reset); otherwise a new one is
 // made and left in keep.
-func atLeast(ctx context.Context, g *rules.Game, v float64, opt Options, keep **pgSolver) (Bound, error) {
+func atLeast(ctx context.Context, g *rules.Game, v float64, opt Options, keep **superkoSolver) (Bound, error) {
 	start := time.Now()
 	out := Bound{AtLeast: v}
 	r := g.Rules()
@@ -53,12 +53,12 @@ func atLeast(ctx context.Context, g *rules.Game, v float64, opt Options, keep **
 		out.Holds, out.Bound = res.Value >= v, res.Value
 		return out, nil
 	}
-	var s *pgSolver
+	var s *superkoSolver
 	if keep != nil && *keep != nil && (*keep).n == r.Width {
 		s = *keep
 		s.reset(ctx, g, opt, start)
 	} else {
-		s = newPgSolverFor(ctx, g, opt, start)
+		s = newSuperkoSolverFor(ctx, g, opt, start)
 		if keep != nil {
 			*keep = s
 		}
@@ -75,13 +75,13 @@ func atLeast(ctx context.Context, g *rules.Game, v float64, opt Options, keep **
 	}
 	a, bound := s.decide(int32(len(s.path)-1), white, pos.Passes() > 0, beta)
 	out.Nodes, out.Elapsed = s.nodes, time.Since(start)
-	if s.abort != nil || a == pgUnknown {
+	if s.abort != nil || a == skUnknown {
 		return out, fmt.Errorf("bound search cut off after %d positions: %w", s.nodes, s.abort)
 	}
 	if white {
 		bound = -bound // Black's margin; a true answer for White bounds m from above
 	}
-	out.Holds = (a == pgTrue) != white
+	out.Holds = (a == skTrue) != white
 	out.Bound = float64(bound) - r.Komi + 0
 	return out, nil
 }

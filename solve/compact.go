@@ -518,25 +518,18 @@ func (g *cgraph) enumerate(b, w, f uint64, white bool) error {
 // either side of one stone.
 func (g *cgraph) forbidCandidates(empty, mover uint64, buf []uint64) []uint64 {
 	buf = append(buf, 0)
-	var prev, prevAfter uint64 // the last closed run and the point after it
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		run := (rem + lo) &^ rem // the point just above the run
-		after := run & g.g.mask
-		run = (run - lo) & rem
-		rem &^= run
-		before := lo >> 1
-		lok := before == 0 && g.g.ln.Edge() || mover&before != 0
-		rok := after == 0 && g.g.ln.Edge() || mover&after != 0
-		if !lok || !rok || mover&(before|after) == 0 {
-			prev, prevAfter = 0, 0
+	var prev bitline.Run // the last run closed on both sides (no points if the last run was not)
+	for r := range bitline.Runs(empty) {
+		// Closed on both sides, one stone at least: not the whole line.
+		if below, above := g.g.ln.Closed(r, mover); !below || !above || r.Points == g.g.mask {
+			prev = bitline.Run{}
 			continue
 		}
-		if prev != 0 && prevAfter == before {
-			buf = append(buf, prev|run) // both sides of the stone between
+		if prev.Points != 0 && prev.Last+2 == r.First {
+			buf = append(buf, prev.Points|r.Points) // both sides of the stone between
 		}
-		buf = append(buf, run)
-		prev, prevAfter = run, after
+		buf = append(buf, r.Points)
+		prev = r
 	}
 	return buf
 }
@@ -581,17 +574,7 @@ func (g *cgraph) predsOf(b, w, f uint64, white bool, out []uint64) []uint64 {
 			// of p, if it is closed on its far side by mover.
 			capts[0], nc = 0, 1
 			empty := geo.mask &^ (b | w)
-			var l, r uint64
-			if empty&(bit>>1) != 0 {
-				if run, closed := geo.ln.LeftRun(empty, mover, bit); closed {
-					l = run
-				}
-			}
-			if empty&(bit<<1) != 0 {
-				if run, closed := geo.ln.RightRun(empty, mover, bit); closed {
-					r = run
-				}
-			}
+			l, r := geo.ln.ClosedRuns(empty, mover, bit)
 			if l != 0 {
 				capts[nc] = l
 				nc++

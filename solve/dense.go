@@ -790,42 +790,9 @@ var ErrDenseHistory = errors.New("the game's history has used up a position (its
 func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *DenseTable, error) {
 	start := time.Now()
 	res := Result{Moves: map[rules.Move]float64{}}
-	r := g.Rules()
-	if !denseApplies(r) {
-		return res, nil, fmt.Errorf("dense solve of %s: %w", r.String(), ErrUnsupported)
-	}
-	if err := denseFreshHistory(g); err != nil {
+	d, root, need, err := newDenseSolve(ctx, g, opt, start)
+	if err != nil {
 		return res, nil, err
-	}
-	if o := g.Outcome(); o.Over() {
-		return res, nil, fmt.Errorf("dense solve: the game is over (%v): nothing to solve: %w", o, ErrUnsupported)
-	}
-	ix := newDindex(r)
-	pos := g.Position()
-	b, w, f, _ := pos.Line()
-	root, ok := ix.index(b, w, f, pos.ToMove() == rules.White)
-	if !ok {
-		return res, nil, fmt.Errorf("dense solve: the position's forbidden points are not the captures of a placement (a set-up position): %w", ErrUnsupported)
-	}
-	if ix.kind == denseSlide && !opt.Margins {
-		ix.slideCone(b, w) // no table: only the states the position can reach
-	}
-	need := denseBytes(ix, opt.Margins, opt.Spill)
-	if opt.MemoryMB > 0 && need > uint64(opt.MemoryMB)<<20 {
-		return res, nil, fmt.Errorf("%d states need %d MB: %w", ix.total, need>>20, ErrMemory)
-	}
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = 1
-	}
-	d := &dsolver{ix: ix, ctx: ctx, jobs: jobs, start: start, progress: opt.Progress, lastRep: start}
-	d.setAttacker(false)
-	d.bm = make([]uint64, denseWords(ix))
-	hugePages(d.bm)
-	d.summary = make([]uint64, (d.words()+denseBlock*64-1)/(denseBlock*64))
-	if opt.Margins {
-		d.margin = make([]int8, ix.total)
-		hugePages(d.margin)
 	}
 	// The bitmaps are most of the heap: keep the collector from letting
 	// garbage grow to their size. (The limit is the process's: a small
@@ -835,14 +802,83 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 	if need > 256<<20 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(need) + 256<<20))
 	}
+	moves, ws, err := denseWatches(g, d.ix, root)
+	if err != nil {
+		return res, nil, err
+	}
+	var cleanup []func() // what the value function needs until the result is read
+	defer func() {
+		for _, f := range slices.Backward(cleanup) {
+			f()
+		}
+	}()
+	value, tab, err := d.solveWatched(g.Rules(), opt, ws, &cleanup)
+	if err != nil {
+		return res, nil, err
+	}
+	denseResult(&res, g, d.ix, moves, ws, value)
+	res.Nodes = int64(d.ix.total)
+	res.Elapsed = time.Since(start)
+	res.Complete = true
+	return res, tab, nil
+}
 
-	// The watched states: the root and the position after each move.
+// newDenseSolve checks that the dense solver takes g's rules, history
+// and position, and makes the solver of its index with the bitmaps (and
+// the margins) allocated; it returns the position's state and the bytes
+// the solve needs.
+func newDenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions, start time.Time) (d *dsolver, root, need uint64, err error) {
+	r := g.Rules()
+	if !denseApplies(r) {
+		return nil, 0, 0, fmt.Errorf("dense solve of %s: %w", r.String(), ErrUnsupported)
+	}
+	if err := denseFreshHistory(g); err != nil {
+		return nil, 0, 0, err
+	}
+	if o := g.Outcome(); o.Over() {
+		return nil, 0, 0, fmt.Errorf("dense solve: the game is over (%v): nothing to solve: %w", o, ErrUnsupported)
+	}
+	ix := newDindex(r)
+	pos := g.Position()
+	b, w, f, _ := pos.Line()
+	root, ok := ix.index(b, w, f, pos.ToMove() == rules.White)
+	if !ok {
+		return nil, 0, 0, fmt.Errorf("dense solve: the position's forbidden points are not the captures of a placement (a set-up position): %w", ErrUnsupported)
+	}
+	if ix.kind == denseSlide && !opt.Margins {
+		ix.slideCone(b, w) // no table: only the states the position can reach
+	}
+	need = denseBytes(ix, opt.Margins, opt.Spill)
+	if opt.MemoryMB > 0 && need > uint64(opt.MemoryMB)<<20 {
+		return nil, 0, 0, fmt.Errorf("%d states need %d MB: %w", ix.total, need>>20, ErrMemory)
+	}
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = 1
+	}
+	d = &dsolver{ix: ix, ctx: ctx, jobs: jobs, start: start, progress: opt.Progress, lastRep: start}
+	d.setAttacker(false)
+	d.bm = make([]uint64, denseWords(ix))
+	hugePages(d.bm)
+	d.summary = make([]uint64, (d.words()+denseBlock*64-1)/(denseBlock*64))
+	if opt.Margins {
+		d.margin = make([]int8, ix.total)
+		hugePages(d.margin)
+	}
+	return d, root, need, nil
+}
+
+// denseWatches returns the legal moves of g's position and the watched
+// states: the root (state root) and the position after each move, a
+// finished one with its outcome as its value.
+func denseWatches(g *rules.Game, ix *dindex, root uint64) ([]rules.Move, []watch, error) {
+	pos := g.Position()
 	moves := g.LegalMoves(nil)
 	ws := []watch{{i: root, v: denseNoValue}}
 	for _, m := range moves {
 		c, err := pos.Play(m)
 		if err != nil {
-			return res, nil, fmt.Errorf("dense solve: the kernel refused its own legal move %v: %w", m, err)
+			return nil, nil, fmt.Errorf("dense solve: the kernel refused its own legal move %v: %w", m, err)
 		}
 		if c.Over() { // its outcome is its value
 			ws = append(ws, watch{v: half(c.Outcome().Margin), fixed: true})
@@ -852,9 +888,16 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		ci, _ := ix.index(cb, cw, cf, c.ToMove() == rules.White)
 		ws = append(ws, watch{i: ci, v: denseNoValue})
 	}
-	// Black's pass, then White's: with margins every threshold; without,
-	// first only the last one, which tells the sign of every state, and
-	// every threshold again only if a watched state is not a draw.
+	return moves, ws, nil
+}
+
+// solveWatched runs Black's pass, then White's: with margins every
+// threshold; without, first only the last one, which tells the sign of
+// every state, and every threshold again only if a watched state is not a
+// draw. It returns the value of a state as the result reads it (values,
+// with the table under opt.Margins), and appends to cleanup what must run
+// once the result is read.
+func (d *dsolver) solveWatched(r rules.Rules, opt DenseOptions, ws []watch, cleanup *[]func()) (func(uint64) (int32, bool), *DenseTable, error) {
 	known := func() []bool {
 		in := make([]bool, len(ws))
 		for k := range ws {
@@ -863,90 +906,85 @@ func DenseSolve(ctx context.Context, g *rules.Game, opt DenseOptions) (Result, *
 		return in
 	}
 	if err := d.pass(false, opt.Margins, ws); err != nil {
-		return res, nil, denseCut(d, err)
+		return nil, nil, denseCut(d, err)
 	}
-	if !opt.Margins && ix.slideSwaps() {
+	if !opt.Margins && d.ix.slideSwaps() {
 		// White's won set is Black's with the colours swapped (dense_slide.go).
-		denseResult(&res, g, ix, moves, ws, d.slideSwapped(ws))
-		res.Nodes = int64(ix.total)
-		res.Elapsed = time.Since(start)
-		res.Complete = true
-		return res, nil, nil
+		return d.slideSwapped(ws), nil, nil
 	}
 	var plus *dbits // Black's won set: the states worth more than 0
 	if !opt.Margins {
 		var err error
 		if plus, err = d.keep(opt.Spill, opt.SpillDir); err != nil {
-			return res, nil, err
+			return nil, nil, err
 		}
-		if plus.file != nil {
-			defer plus.file.Close()
+		if f := plus.file; f != nil {
+			*cleanup = append(*cleanup, func() { f.Close() })
 		}
 		if err := d.refine(false, ws, make([]bool, len(ws))); err != nil {
-			return res, nil, denseCut(d, err)
+			return nil, nil, denseCut(d, err)
 		}
 	}
 	d.clear()
 	before := known()
 	if err := d.pass(true, opt.Margins, ws); err != nil {
-		return res, nil, denseCut(d, err)
+		return nil, nil, denseCut(d, err)
 	}
 	if !opt.Margins {
 		if err := d.refine(true, ws, before); err != nil {
-			return res, nil, denseCut(d, err)
+			return nil, nil, denseCut(d, err)
 		}
 	}
-	var value func(i uint64) (int32, bool)
-	var tab *DenseTable
+	return d.values(r, opt, ws, plus, cleanup)
+}
+
+// values returns the value of a state as the result reads it after both
+// passes (ok false: not needed, the state is not on the principal
+// variation's value), from the margins, from the two won sets (White's in
+// the bitmap, Black's in plus), or from one more pass.
+func (d *dsolver) values(r rules.Rules, opt DenseOptions, ws []watch, plus *dbits, cleanup *[]func()) (func(uint64) (int32, bool), *DenseTable, error) {
 	rootV := ws[0].v
 	switch {
 	case opt.Margins:
-		tab = &DenseTable{rules: r, ix: ix, margins: d.margin}
-		value = func(i uint64) (int32, bool) { return int32(d.margin[i]), true }
+		return func(i uint64) (int32, bool) { return int32(d.margin[i]), true }, &DenseTable{rules: r, ix: d.ix, margins: d.margin}, nil
 	case rootV == denseNoValue || rootV == 0:
 		// The bitmap holds White's won set: the states worth less than 0;
 		// plus Black's: more than 0. That tells the draws, the value of
 		// the principal variation.
-		value = func(i uint64) (int32, bool) {
+		return func(i uint64) (int32, bool) {
 			if plus.has(i) || d.won(i) {
 				return 0, false
 			}
 			return 0, true
-		}
-	case ix.slideSigned():
+		}, nil, nil
+	case d.ix.slideSigned():
 		// Every state with an empty slot, as every state of the principal
 		// variation, is worth 1, 0 or -1: Black's won set (plus) holds
 		// those worth 1, White's (the bitmap) those worth -1.
-		value = func(i uint64) (int32, bool) {
+		return func(i uint64) (int32, bool) {
 			if rootV > 0 && plus.has(i) || rootV < 0 && d.won(i) {
 				return rootV, true
 			}
 			return 0, false
-		}
-	default:
-		// The principal variation's value is not 0: one more pass tells
-		// the states worth exactly that.
-		if plus.file != nil {
-			plus.file.Close()
-		}
-		plus = nil
-		is, done, err := d.exactly(rootV, opt.Spill, opt.SpillDir)
-		if err != nil {
-			return res, nil, denseCut(d, err)
-		}
-		defer done()
-		value = func(i uint64) (int32, bool) {
-			if is(i) {
-				return rootV, true
-			}
-			return 0, false
-		}
+		}, nil, nil
 	}
-	denseResult(&res, g, ix, moves, ws, value)
-	res.Nodes = int64(ix.total)
-	res.Elapsed = time.Since(start)
-	res.Complete = true
-	return res, tab, nil
+	// The principal variation's value is not 0: one more pass tells the
+	// states worth exactly that.
+	if plus.file != nil {
+		plus.file.Close()
+	}
+	plus = nil // the closures above hold the variable: let the collector have the set
+	is, done, err := d.exactly(rootV, opt.Spill, opt.SpillDir)
+	if err != nil {
+		return nil, nil, denseCut(d, err)
+	}
+	*cleanup = append(*cleanup, done)
+	return func(i uint64) (int32, bool) {
+		if is(i) {
+			return rootV, true
+		}
+		return 0, false
+	}, nil, nil
 }
 
 // denseCut wraps the error of a cut-off dense solve.

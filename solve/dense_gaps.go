@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 // The gap descriptors of the dense index: the forbidden points that
@@ -182,23 +183,15 @@ func (ix *dindex) gapKey(b, w, f uint64, a, c, m int) int {
 // end and above by op's stone or an end, every split into an empty run
 // and a forbidden one (dkBelow); and its mirror image (dkAbove).
 func (ix *dindex) gapShapes(me, op uint64, side int, fn func(*dregion, bool)) {
-	n := ix.n
-	edge := ix.ln.Edge()
 	call := func(k int) {
 		if id := ix.key[side][k]; id >= 0 {
 			fn(&ix.regs[id>>1], id&1 != 0)
 		}
 	}
-	empty := ix.mask &^ (me | op)
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem // the point just above the run
-		rem &^= up - lo
-		e0, e1 := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
-		loOp := e0 == 0 && edge || e0 > 0 && op>>(e0-1)&1 != 0
-		loMe := e0 == 0 && edge || e0 > 0 && me>>(e0-1)&1 != 0
-		hiOp := e1 == n-1 && edge || e1 < n-1 && op>>(e1+1)&1 != 0
-		hiMe := e1 == n-1 && edge || e1 < n-1 && me>>(e1+1)&1 != 0
+	for r := range bitline.Runs(ix.mask &^ (me | op)) {
+		e0, e1 := r.First, r.Last
+		loOp, hiOp := ix.ln.Closed(r, op)
+		loMe, hiMe := ix.ln.Closed(r, me)
 		if loOp && hiOp {
 			for m := e0 + 1; m < e1; m++ {
 				call(ix.dkey(dkGap, e0, e1, m))
@@ -226,12 +219,8 @@ func (ix *dindex) gapShapes(me, op uint64, side int, fn func(*dregion, bool)) {
 // the one placed, which is next to the captured runs (any point of the
 // chain when none was captured). The caller replays each candidate.
 func (ix *dindex) undoRemoved(empty, mover, op, f uint64, try func(pm, po uint64, p int)) {
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem
-		run := (up - lo) & rem
-		rem &^= run
-		e0, e1 := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
+	for r := range bitline.Runs(empty) {
+		run, e0, e1 := r.Points, r.First, r.Last
 		if ix.ko {
 			// Under ko=captured the captured runs are f.
 			switch {
@@ -256,7 +245,8 @@ func (ix *dindex) undoRemoved(empty, mover, op, f uint64, try func(pm, po uint64
 			continue
 		}
 		// ko=none: any split of the run into the chain [l0, l1] and the
-		// captured runs beside it, p at the chain's end next to each.
+		// captured runs beside it, p at the chain's end next to each (the
+		// loops of predsTogether, dense_index.go, where try inlines).
 		for l0 := e0; l0 <= e1; l0++ {
 			for l1 := l0; l1 <= e1; l1++ {
 				own := span(l0, l1)

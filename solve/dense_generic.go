@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 // The generic family of the dense index (denseGeneric): the rules of the
@@ -120,18 +121,12 @@ func (ix *dindex) predsGeneric(b, w, f uint64, white bool, out []dstate) []dstat
 	if ix.own != rules.OwnRemoved || f != 0 {
 		return out
 	}
-	edge := ix.ln.Edge()
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem // the point just above the run
-		run := (up - lo) & rem
-		rem &^= run
-		a, c := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
-		if !(a == 0 && edge || a > 0 && op>>(a-1)&1 != 0) || !(c == ix.n-1 && edge || c < ix.n-1 && op>>(c+1)&1 != 0) {
+	for r := range bitline.Runs(empty) {
+		if below, above := ix.ln.Closed(r, op); !below || !above {
 			continue
 		}
-		for p := a; p <= c; p++ {
-			try(mover|run&^(uint64(1)<<p), op, p)
+		for p := r.First; p <= r.Last; p++ {
+			try(mover|r.Points&^(uint64(1)<<p), op, p)
 		}
 	}
 	return out

@@ -692,7 +692,7 @@ func (ix *dindex) preds(b, w, f uint64, white bool, out []dstate) []dstate {
 		// No ko: the captured runs are the empty runs next to p closed on
 		// their far side by the mover, or none.
 		empty := ix.mask &^ (b | w)
-		l, r := ix.capturableRuns(empty, mover, bit)
+		l, r := ix.ln.ClosedRuns(empty, mover, bit)
 		capts := [4]uint64{0, l, r, l | r}
 		for k, capt := range capts {
 			if k > 0 && (capt == 0 || k == 3 && (l == 0 || r == 0)) {
@@ -798,17 +798,11 @@ func (ix *dindex) shapes(me, op uint64, side int, fn func(*dregion, bool)) {
 		ix.gapShapes(me, op, side, fn)
 	}
 	n := ix.n
-	edge := ix.ln.Edge()
-	empty := ix.mask &^ (me | op)
 	prevA, prevC := -1, 0 // the last run closed on both sides, -1 if the last run was not
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem // the point just above the run
-		rem &^= up - lo
-		a, c := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
-		lstone := a > 0 && op>>(a-1)&1 != 0
-		rstone := c < n-1 && op>>(c+1)&1 != 0
-		if !(lstone || a == 0 && edge) || !(rstone || c == n-1 && edge) || !(lstone || rstone) {
+	for r := range bitline.Runs(ix.mask &^ (me | op)) {
+		a, c := r.First, r.Last
+		// Closed on both sides, one stone at least: not the whole line.
+		if below, above := ix.ln.Closed(r, op); !below || !above || r.Points == ix.mask {
 			prevA = -1
 			continue
 		}
@@ -977,23 +971,20 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 	for ps := mover; ps != 0; ps &= ps - 1 {
 		ix.undoPlacement(empty, mover, op, bits.TrailingZeros64(ps), try)
 	}
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem
-		run := (up - lo) & rem
-		rem &^= run
-		e0, e1 := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
+	// Each split of an empty run into the mover's run [l0, l1] and the
+	// captured runs beside it, p at the mover's run's end next to each (as
+	// undoRemoved's, dense_gaps.go; written here so that the closure try,
+	// called directly, inlines).
+	for r := range bitline.Runs(empty) {
+		e0, e1 := r.First, r.Last
 		for l0 := e0; l0 <= e1; l0++ {
 			for l1 := l0; l1 <= e1; l1++ {
-				own := (uint64(1)<<(l1+1) - 1) &^ (uint64(1)<<l0 - 1) // the mover's run removed
-				capt := run &^ own                                    // the other player's, beside it
+				own := span(l0, l1) // the mover's run removed; the other player's beside it
 				for p := l0; p <= l1; p++ {
-					// Captures are next to p: a captured run below the
-					// removed run needs p at its start, above at its end.
 					if l0 > e0 && p != l0 || l1 < e1 && p != l1 {
 						continue
 					}
-					try(mover|own&^(1<<p), op|capt, p)
+					try(mover|own&^(uint64(1)<<p), op|r.Points&^own, p)
 				}
 			}
 		}
@@ -1009,7 +1000,7 @@ func (ix *dindex) predsTogether(b, w uint64, white bool, out []dstate) []dstate 
 // the other player.
 func (ix *dindex) undoPlacement(empty, mover, op uint64, p int, try func(pm, po uint64, p int)) {
 	bit := uint64(1) << p
-	l, r := ix.capturableRuns(empty, mover, bit)
+	l, r := ix.ln.ClosedRuns(empty, mover, bit)
 	try(mover&^bit, op, p)
 	if l != 0 {
 		try(mover&^bit, op|l, p)
@@ -1020,22 +1011,4 @@ func (ix *dindex) undoPlacement(empty, mover, op uint64, p int, try func(pm, po 
 	if l != 0 && r != 0 {
 		try(mover&^bit, op|l|r, p)
 	}
-}
-
-// capturableRuns returns the empty runs next to bit, left and right, that
-// a placement there by the player whose stones are mover could have
-// captured: each closed on its far side by mover's stones or an end (0:
-// none on that side).
-func (ix *dindex) capturableRuns(empty, mover, bit uint64) (l, r uint64) {
-	if empty&(bit>>1) != 0 {
-		if run, closed := ix.ln.LeftRun(empty, mover, bit); closed {
-			l = run
-		}
-	}
-	if empty&(bit<<1) != 0 {
-		if run, closed := ix.ln.RightRun(empty, mover, bit); closed {
-			r = run
-		}
-	}
-	return l, r
 }

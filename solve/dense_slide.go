@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"alak/rules"
+	"alak/rules/bitline"
 )
 
 // The sliding family of the dense index (denseSlide): Dewdney's game as
@@ -230,7 +231,7 @@ func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
 		if ix.slideLost(mover, op, to) {
 			continue // a piece that arrived on to would be lost
 		}
-		l, r := ix.capturableRuns(empty, mover, bit)
+		l, r := ix.ln.ClosedRuns(empty, mover, bit)
 		for k, capt := range [4]uint64{0, l, r, l | r} {
 			if k > 0 && (capt == 0 || k == 3 && (l == 0 || r == 0)) {
 				continue
@@ -253,14 +254,9 @@ func (ix *dindex) predsSlide(b, w uint64, white bool, out []dstate) []dstate {
 	if ix.selfCapture == rules.SelfOff || nop < ix.minPieces {
 		return out
 	}
-	edge := ix.ln.Edge()
-	for rem := empty; rem != 0; {
-		lo := rem & -rem
-		up := (rem + lo) &^ rem // the slot just above the run
-		run := (up - lo) & rem
-		rem &^= run
-		a, c := bits.TrailingZeros64(lo), bits.TrailingZeros64(up)-1
-		if !(a == 0 && edge || a > 0 && op>>(a-1)&1 != 0) || !(c == ix.n-1 && edge || c < ix.n-1 && op>>(c+1)&1 != 0) {
+	for r := range bitline.Runs(empty) {
+		run, a, c := r.Points, r.First, r.Last
+		if below, above := ix.ln.Closed(r, op); !below || !above {
 			continue
 		}
 		if ix.selfCapture == rules.SelfPiece && a != c {

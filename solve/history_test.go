@@ -420,7 +420,7 @@ func TestAnalyzeShuffleDewdney(t *testing.T) {
 	g := newGame(t, "dewdney", 11)
 	used := 0
 	for i, s := range strings.Fields(shuffleDewdney) {
-		m, err := notation.ParseMove(g.Rules(), s)
+		m, err := notation.Human.Decode(g.Rules(), s)
 		if err != nil {
 			t.Fatal(err)
 		}

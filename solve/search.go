@@ -327,15 +327,16 @@ func (s *searcher) moves(pos rules.Position, first rules.Move, buf []rules.Move)
 // path depth of a repetition its result depended on (graph mode; noHit if
 // none). k has been pushed (history mode) or entered in s.path (graph mode).
 func (s *searcher) search(pos rules.Position, k *nodeKeys, depth int32, alpha, beta int32) (int32, int32) {
-	v, hit, _ := s.search3(pos, k, depth, alpha, beta)
+	v, hit, _ := s.searchPrisoners(pos, k, depth, alpha, beta)
 	return v, hit
 }
 
-// search3 is search that also reports whether the result depends on the
-// prisoners taken before the node (a repetition draw, worth 0 in absolute
-// terms, or a table entry keyed by them); results that do not are stored
-// relative to those prisoners, so that they serve every capture history.
-func (s *searcher) search3(pos rules.Position, k *nodeKeys, depth int32, alpha, beta int32) (int32, int32, bool) {
+// searchPrisoners is search that also reports whether the result depends
+// on the prisoners taken before the node (a repetition draw, worth 0 in
+// absolute terms, or a table entry keyed by them); results that do not are
+// stored relative to those prisoners, so that they serve every capture
+// history.
+func (s *searcher) searchPrisoners(pos rules.Position, k *nodeKeys, depth int32, alpha, beta int32) (int32, int32, bool) {
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
@@ -402,7 +403,7 @@ func (s *searcher) search3(pos rules.Position, k *nodeKeys, depth int32, alpha, 
 				v, dep = 0, true
 			} else {
 				s.path[ck.rep] = depth + 1
-				cv, ch, cd := s.search3(c, &ck, depth+1, -beta, -max(alpha, best))
+				cv, ch, cd := s.searchPrisoners(c, &ck, depth+1, -beta, -max(alpha, best))
 				delete(s.path, ck.rep)
 				v, h, dep = -cv, ch, dep || cd
 			}

@@ -145,13 +145,13 @@ type splitter struct {
 	parts []Part
 	// idle holds the positional linear Go solvers not searching now, one
 	// made for each job at most: a part searches with the table an earlier
-	// part left (see pgSolver.reset for why that is sound), so a line split
+	// part left (see superkoSolver.reset for why that is sound), so a line split
 	// after its search was cut off starts from what that search proved.
-	idle []*pgSolver
+	idle []*superkoSolver
 }
 
 // solver returns an idle solver, or nil when none is (the search makes one).
-func (sp *splitter) solver() *pgSolver {
+func (sp *splitter) solver() *superkoSolver {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if len(sp.idle) == 0 {
@@ -163,7 +163,7 @@ func (sp *splitter) solver() *pgSolver {
 }
 
 // release makes s idle again for the next part (nil: nothing to keep).
-func (sp *splitter) release(s *pgSolver) {
+func (sp *splitter) release(s *superkoSolver) {
 	if s == nil {
 		return
 	}

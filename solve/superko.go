@@ -38,30 +38,30 @@ func superkoApplies(r rules.Rules) bool {
 		r.Repetition == 0 && !r.UnchangedLoses
 }
 
-// pgBoard packs a line board: Black's stones in bits 0..31, White's in
+// skBoard packs a line board: Black's stones in bits 0..31, White's in
 // bits 32..63.
-type pgBoard = uint64
+type skBoard = uint64
 
-func pgPack(b, w uint64) pgBoard { return b | w<<32 }
+func skPack(b, w uint64) skBoard { return b | w<<32 }
 
-// pgRef is a board whose presence on the line excluded a placement, with
+// skRef is a board whose presence on the line excluded a placement, with
 // the latest depth it occurs at. For a node at depth d, a ref at depth >= d
 // lies on the node's own line (the same under every history of the node);
 // a ref above d is a condition of the node's result.
-type pgRef struct {
-	key   pgBoard
+type skRef struct {
+	key   skBoard
 	depth int32
 }
 
-// pgEntry is a transposition-table slot: bounds lo <= value <= hi for the
+// skEntry is a transposition-table slot: bounds lo <= value <= hi for the
 // player to move, in the canonical orientation. Beside it are its
 // conditions: S, the boards its subtree played, as a set of mirror classes
 // (a board and its mirror image are one class), kept as its ns words that
-// are not zero, from soff on in pgSolver's ring; and in pgSolver.dref, D,
+// are not zero, from soff on in superkoSolver's ring; and in superkoSolver.dref, D,
 // the nd earlier boards whose presence it used. It holds under every
 // history that contains every board of D and no board of a class of S.
-type pgEntry struct {
-	key   pgBoard
+type skEntry struct {
+	key   skBoard
 	soff  uint64 // where S starts in the ring, counted from the ring's first write
 	flags uint8  // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
 	lo    int8
@@ -72,13 +72,13 @@ type pgEntry struct {
 	ns    uint16
 }
 
-// pgMaxD is the most boards a table entry's D holds; a result that rests on
+// skMaxD is the most boards a table entry's D holds; a result that rests on
 // more earlier boards is not stored.
-const pgMaxD = 6
+const skMaxD = 6
 
-const pgUsed = 1 << 7
+const skUsed = 1 << 7
 
-type pgSolver struct {
+type superkoSolver struct {
 	ctx      context.Context
 	n        int
 	full     uint64 // the board's points
@@ -91,16 +91,16 @@ type pgSolver struct {
 	done     int
 	total    int
 
-	tt     []pgEntry
+	tt     []skEntry
 	ttMask uint64
-	miss   []pgMiss // unknown answers of the current deepening round (superko_id.go)
+	miss   []skMiss // unknown answers of the current deepening round (superko_id.go)
 	gen    uint32
 	// S sets are bitsets over the mirror classes of the legal boards.
 	// A table slot's S is kept sparse, as the words that are not zero
 	// (ringJ their indices, ringX the words) in a ring written in order:
 	// head counts the words ever written, and an entry whose words were
 	// written over since (soff+ringLen < head) is no longer used. dref
-	// holds D (pgMaxD boards a slot); sets[d] and refs[d] gather S and the
+	// holds D (skMaxD boards a slot); sets[d] and refs[d] gather S and the
 	// refs of the node at depth d while it is searched, and scratch (with
 	// scratchJ, its words that are not zero) merges two sets.
 	words    int
@@ -113,16 +113,16 @@ type pgSolver struct {
 	scratchJ []int32
 	// touched[d] lists the words of sets[d] that are not zero.
 	touched [][]int32
-	dref    []pgBoard
+	dref    []skBoard
 	sets    [][]uint64
-	refs    [][]pgRef
+	refs    [][]skRef
 
 	// The line: path[i] is the board at depth i (the game's history, then
 	// the search path). occ holds, for every board, one more than the
 	// latest depth it occurs at on the line (0: not on it), by ternary
 	// index. cnt counts, by mirror class, the boards of the class on the
 	// line (0, 1 or 2), and on is the set of classes with a board there.
-	path  []pgBoard
+	path  []skBoard
 	cnt   []uint8
 	on    []uint64
 	tern  []uint32
@@ -131,8 +131,8 @@ type pgSolver struct {
 	ln    bitline.Line
 }
 
-func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
-	s := &pgSolver{ctx: ctx, n: n, full: uint64(1)<<n - 1, maxNodes: opt.MaxNodes, progress: opt.Progress}
+func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
+	s := &superkoSolver{ctx: ctx, n: n, full: uint64(1)<<n - 1, maxNodes: opt.MaxNodes, progress: opt.Progress}
 	// The rules superkoApplies accepts: captures against the ends, no suicide.
 	s.ln = bitline.New(n, true, bitline.OwnIllegal, bitline.SelfOff)
 	s.tern = make([]uint32, 1<<n)
@@ -161,7 +161,7 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	for b := uint64(0); b <= s.full; b++ {
 		free := s.full &^ b
 		for w := free; ; w = (w - 1) & free {
-			k := pgPack(b, w)
+			k := skPack(b, w)
 			switch i := s.index(k); {
 			case s.cls[i] != -2: // numbered with its mirror image
 			case !s.legalBoard(b, w):
@@ -182,11 +182,11 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	if mb <= 0 {
 		mb = 256
 	}
-	// A slot takes its entry, D and half a pgMiss, and its S some words
+	// A slot takes its entry, D and half a skMiss, and its S some words
 	// of the ring: the sizes measured on 1×13 (at most 127 words not zero
 	// in a set, mostly fewer than 16) give the table as many slots as
 	// leave the ring at least 32 words a slot, and the ring the rest.
-	fixed := int(unsafe.Sizeof(pgEntry{})) + 8*pgMaxD + int(unsafe.Sizeof(pgMiss{}))/2
+	fixed := int(unsafe.Sizeof(skEntry{})) + 8*skMaxD + int(unsafe.Sizeof(skMiss{}))/2
 	ring := min(s.words, 32)
 	size := 1 << 10
 	for size*2*(fixed+12*ring) <= mb<<20 && size < 1<<min(24, 4+2*n) {
@@ -201,10 +201,10 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 	s.ringJ = make([]uint32, rl)
 	s.ringX = make([]uint64, rl)
 	s.scratch = make([]uint64, s.words)
-	s.tt = make([]pgEntry, size)
+	s.tt = make([]skEntry, size)
 	s.ttMask = uint64(size/2 - 1)
-	s.dref = make([]pgBoard, size*pgMaxD)
-	s.miss = make([]pgMiss, size/2)
+	s.dref = make([]skBoard, size*skMaxD)
+	s.miss = make([]skMiss, size/2)
 	for d := 0; d < n; d++ {
 		for _, p := range []int{(n-1)/2 - d, n/2 + d} {
 			if p >= 0 && p < n && !contains(s.order, p) {
@@ -216,7 +216,7 @@ func newPgSolver(ctx context.Context, n int, opt Options) *pgSolver {
 }
 
 // legalBoard reports whether every chain of the board has a liberty.
-func (s *pgSolver) legalBoard(b, w uint64) bool {
+func (s *superkoSolver) legalBoard(b, w uint64) bool {
 	empty := s.full &^ (b | w)
 	for _, m := range []uint64{b, w} {
 		for r := m; r != 0; {
@@ -232,10 +232,10 @@ func (s *pgSolver) legalBoard(b, w uint64) bool {
 	return true
 }
 
-func (s *pgSolver) index(k pgBoard) uint32 { return s.tern[k&0xFFFFFFFF] + 2*s.tern[k>>32] }
+func (s *superkoSolver) index(k skBoard) uint32 { return s.tern[k&0xFFFFFFFF] + 2*s.tern[k>>32] }
 
 // frame empties the class set and the ref list of depth d.
-func (s *pgSolver) frame(d int32) {
+func (s *superkoSolver) frame(d int32) {
 	for int(d) >= len(s.sets) {
 		s.sets = append(s.sets, make([]uint64, s.words))
 		s.touched = append(s.touched, nil)
@@ -246,7 +246,7 @@ func (s *pgSolver) frame(d int32) {
 }
 
 // clearSet empties the class set of depth d, word by touched word.
-func (s *pgSolver) clearSet(d int32) {
+func (s *superkoSolver) clearSet(d int32) {
 	set := s.sets[d]
 	for _, j := range s.touched[d] {
 		set[j] = 0
@@ -255,7 +255,7 @@ func (s *pgSolver) clearSet(d int32) {
 }
 
 // addClass adds class c to the set of depth d.
-func (s *pgSolver) addClass(d int32, c int32) {
+func (s *superkoSolver) addClass(d int32, c int32) {
 	set := s.sets[d]
 	if set[c>>6] == 0 {
 		s.touched[d] = append(s.touched[d], c>>6)
@@ -265,7 +265,7 @@ func (s *pgSolver) addClass(d int32, c int32) {
 
 // orSet adds a sparse set (words xs at the indices js) to the set of
 // depth d.
-func (s *pgSolver) orSet(d int32, js []uint32, xs []uint64) {
+func (s *superkoSolver) orSet(d int32, js []uint32, xs []uint64) {
 	set := s.sets[d]
 	for k, j := range js {
 		if set[j] == 0 {
@@ -276,7 +276,7 @@ func (s *pgSolver) orSet(d int32, js []uint32, xs []uint64) {
 }
 
 // addRef records at depth d that board k, latest at depth dep, was used.
-func (s *pgSolver) addRef(d int32, k pgBoard, dep int32) {
+func (s *superkoSolver) addRef(d int32, k skBoard, dep int32) {
 	rs := s.refs[d]
 	for i := range rs {
 		if rs[i].key == k {
@@ -284,11 +284,11 @@ func (s *pgSolver) addRef(d int32, k pgBoard, dep int32) {
 			return
 		}
 	}
-	s.refs[d] = append(rs, pgRef{k, dep})
+	s.refs[d] = append(rs, skRef{k, dep})
 }
 
 // gather adds what the child at depth d+1 depended on to the node at d.
-func (s *pgSolver) gather(d int32) {
+func (s *superkoSolver) gather(d int32) {
 	set, child := s.sets[d], s.sets[d+1]
 	for _, j := range s.touched[d+1] {
 		if set[j] == 0 {
@@ -302,7 +302,7 @@ func (s *pgSolver) gather(d int32) {
 }
 
 // trim drops the refs of depth d that lie on the line at or below d.
-func (s *pgSolver) trim(d int32) {
+func (s *superkoSolver) trim(d int32) {
 	rs := s.refs[d][:0]
 	for _, r := range s.refs[d] {
 		if r.depth < d {
@@ -312,18 +312,18 @@ func (s *pgSolver) trim(d int32) {
 	s.refs[d] = rs
 }
 
-func (s *pgSolver) mirror(k pgBoard) pgBoard {
-	return pgPack(bitline.Rev(k&0xFFFFFFFF, s.n), bitline.Rev(k>>32, s.n))
+func (s *superkoSolver) mirror(k skBoard) skBoard {
+	return skPack(bitline.Rev(k&0xFFFFFFFF, s.n), bitline.Rev(k>>32, s.n))
 }
 
 // latest returns one more than the latest depth board k occurs at on the
 // line, 0 when it is not on it.
-func (s *pgSolver) latest(k pgBoard) int32 { return s.occ[s.index(k)] }
+func (s *superkoSolver) latest(k skBoard) int32 { return s.occ[s.index(k)] }
 
-func (s *pgSolver) setLatest(k pgBoard, v int32) { s.occ[s.index(k)] = v }
+func (s *superkoSolver) setLatest(k skBoard, v int32) { s.occ[s.index(k)] = v }
 
 // push appends board k at the next depth and returns what pop needs.
-func (s *pgSolver) push(k pgBoard) int32 {
+func (s *superkoSolver) push(k skBoard) int32 {
 	old := s.latest(k)
 	s.setLatest(k, int32(len(s.path))+1)
 	s.path = append(s.path, k)
@@ -337,7 +337,7 @@ func (s *pgSolver) push(k pgBoard) int32 {
 	return old
 }
 
-func (s *pgSolver) pop(old int32) {
+func (s *superkoSolver) pop(old int32) {
 	k := s.path[len(s.path)-1]
 	s.path = s.path[:len(s.path)-1]
 	s.setLatest(k, old)
@@ -351,18 +351,18 @@ func (s *pgSolver) pop(old int32) {
 }
 
 // class returns the mirror class of board k (a legal board).
-func (s *pgSolver) class(k pgBoard) int32 { return s.cls[s.index(k)] }
+func (s *superkoSolver) class(k skBoard) int32 { return s.cls[s.index(k)] }
 
 // area returns Black's area score minus White's: stones plus empty runs
 // bordered by one colour only (the ends of the line border no one).
-func (s *pgSolver) area(b, w uint64) int {
+func (s *superkoSolver) area(b, w uint64) int {
 	tb, tw := s.ln.Territory(b, w)
 	return bits.OnesCount64(b|tb) - bits.OnesCount64(w|tw)
 }
 
 // hasPlacement reports whether the owner of own has a placement that is not
 // suicide (superko aside).
-func (s *pgSolver) hasPlacement(own, opp uint64) bool {
+func (s *superkoSolver) hasPlacement(own, opp uint64) bool {
 	for e := s.full &^ (own | opp); e != 0; e &= e - 1 {
 		if _, _, _, _, ok := s.ln.Place(own, opp, bits.TrailingZeros64(e)); ok {
 			return true
@@ -371,7 +371,7 @@ func (s *pgSolver) hasPlacement(own, opp uint64) bool {
 	return false
 }
 
-func (s *pgSolver) poll() {
+func (s *superkoSolver) poll() {
 	if s.abort = limitErr(s.ctx, s.nodes, s.maxNodes); s.abort != nil {
 		return
 	}
@@ -386,7 +386,7 @@ func (s *pgSolver) poll() {
 
 // canon returns the canonical orientation of board k and whether it is the
 // mirror image.
-func (s *pgSolver) canon(k pgBoard) (pgBoard, bool) {
+func (s *superkoSolver) canon(k skBoard) (skBoard, bool) {
 	m := s.mirror(k)
 	if m < k {
 		return m, true
@@ -394,15 +394,15 @@ func (s *pgSolver) canon(k pgBoard) (pgBoard, bool) {
 	return k, false
 }
 
-func (s *pgSolver) slot(key pgBoard, flags uint8) uint64 {
+func (s *superkoSolver) slot(key skBoard, flags uint8) uint64 {
 	return (mix(key^uint64(flags)<<56) & s.ttMask) * 2
 }
 
 // conds returns the S set (indices and words) and the D boards of table
 // slot i; ok is false when the ring has been written over S since.
-func (s *pgSolver) conds(i uint64) (js []uint32, xs []uint64, D []pgBoard, ok bool) {
+func (s *superkoSolver) conds(i uint64) (js []uint32, xs []uint64, D []skBoard, ok bool) {
 	e := &s.tt[i]
-	D = s.dref[i*pgMaxD : i*pgMaxD+uint64(e.nd)]
+	D = s.dref[i*skMaxD : i*skMaxD+uint64(e.nd)]
 	if e.ns == 0 {
 		return nil, nil, D, true
 	}
@@ -414,12 +414,12 @@ func (s *pgSolver) conds(i uint64) (js []uint32, xs []uint64, D []pgBoard, ok bo
 }
 
 // intact reports whether the ring still holds e's S.
-func (s *pgSolver) intact(e *pgEntry) bool { return e.ns == 0 || e.soff+s.ringLen >= s.head }
+func (s *superkoSolver) intact(e *skEntry) bool { return e.ns == 0 || e.soff+s.ringLen >= s.head }
 
 // writeSet appends to the ring the words of a dense set that are not zero
 // (their indices listed in js), where they fit without wrapping, and
 // returns where they start; ok is false for a set too big to keep.
-func (s *pgSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool) {
+func (s *superkoSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool) {
 	n := uint64(len(js))
 	if n == 0 {
 		return 0, true
@@ -447,7 +447,7 @@ func (s *pgSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool) {
 // entry's orientation. A class check is the board check made coarser
 // (it also refuses the entry when a board's mirror image is on the line),
 // so it can only refuse more.
-func (s *pgSolver) valid(i uint64, mirrored bool) bool {
+func (s *superkoSolver) valid(i uint64, mirrored bool) bool {
 	js, xs, D, ok := s.conds(i)
 	if !ok {
 		return false
@@ -480,7 +480,7 @@ func (s *pgSolver) valid(i uint64, mirrored bool) bool {
 
 // use adds the conditions of the entry of slot i, found valid at the node
 // at depth d, to the node's: D as refs at their latest depths, and S.
-func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
+func (s *superkoSolver) use(i uint64, d int32, mirrored bool) {
 	js, xs, D, _ := s.conds(i) // valid: the ring holds S
 	for _, b := range D {
 		if mirrored {
@@ -491,19 +491,19 @@ func (s *pgSolver) use(i uint64, d int32, mirrored bool) {
 	s.orSet(d, js, xs)
 }
 
-// pgPassPhase is where the pass comes in the move order of a node whose
+// skPassPhase is where the pass comes in the move order of a node whose
 // previous move was not a pass: after the captures (1), after the other
 // points next to an enemy stone (2), or last (3).
-const pgPassPhase = 1
+const skPassPhase = 1
 
 // store records the result of the node at depth d (canonical board ck) with
 // the conditions gathered in s.sets[d] and s.refs[d]; hit is a copy of the
 // entry found valid for this node before its search, if any.
-func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi, move int, hit *pgEntry) {
+func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, lo, hi, move int, hit *skEntry) {
 	if mirrored && move >= 0 {
 		move = s.n - 1 - move
 	}
-	e := pgEntry{key: ck, flags: flags | pgUsed, lo: int8(lo), hi: int8(hi), move: int8(move), work: 1}
+	e := skEntry{key: ck, flags: flags | skUsed, lo: int8(lo), hi: int8(hi), move: int8(move), work: 1}
 	i := s.slot(ck, flags)
 	a, c := &s.tt[i], &s.tt[i+1]
 	var slot uint64
@@ -513,7 +513,7 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 		slot, keep = i, true
 	case hit != nil && *c == *hit && s.intact(c):
 		slot, keep = i+1, true
-	case a.flags&pgUsed != 0 && (c.flags&pgUsed == 0 || c.work < a.work):
+	case a.flags&skUsed != 0 && (c.flags&skUsed == 0 || c.work < a.work):
 		slot = i + 1
 	default:
 		slot = i
@@ -529,12 +529,12 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 	}
 	// D in the entry's orientation: the hit's boards (when kept) and
 	// the refs of the node; a result that rests on too many is dropped.
-	var dbuf [pgMaxD]pgBoard
+	var dbuf [skMaxD]skBoard
 	D := dbuf[:0]
 	var oldJ []uint32
 	var oldX []uint64
 	if keep {
-		var old []pgBoard
+		var old []skBoard
 		oldJ, oldX, old, _ = s.conds(slot)
 		D = append(D, old...)
 	}
@@ -546,7 +546,7 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 		if slices.Contains(D, b) {
 			continue
 		}
-		if len(D) == pgMaxD {
+		if len(D) == skMaxD {
 			return
 		}
 		D = append(D, b)
@@ -579,18 +579,18 @@ func (s *pgSolver) store(d int32, ck pgBoard, flags uint8, mirrored bool, lo, hi
 	}
 	e.soff, e.ns = off, uint16(len(js))
 	e.nd = uint8(len(D))
-	copy(s.dref[slot*pgMaxD:], D)
+	copy(s.dref[slot*skMaxD:], D)
 	s.tt[slot] = e
 }
 
-// newPgSolverFor returns a solver for g's rules, started at start, with g's
+// newSuperkoSolverFor returns a solver for g's rules, started at start, with g's
 // positions on the line (the last one being the position to solve).
-func newPgSolverFor(ctx context.Context, g *rules.Game, opt Options, start time.Time) *pgSolver {
-	s := newPgSolver(ctx, g.Rules().Width, opt)
+func newSuperkoSolverFor(ctx context.Context, g *rules.Game, opt Options, start time.Time) *superkoSolver {
+	s := newSuperkoSolver(ctx, g.Rules().Width, opt)
 	s.start, s.lastProg = start, start
 	for i := 0; i <= g.Len(); i++ {
 		b, w, _, _ := g.PositionAt(i).Line()
-		s.push(pgPack(b, w))
+		s.push(skPack(b, w))
 	}
 	return s
 }
@@ -605,7 +605,7 @@ func newPgSolverFor(ctx context.Context, g *rules.Game, opt Options, start time.
 // before it is stored), and only proved answers are stored, so a search cut
 // off at its budget leaves nothing false behind. Unknown notes (miss) are
 // tied to a deepening round, and the next search starts new rounds.
-func (s *pgSolver) reset(ctx context.Context, g *rules.Game, opt Options, start time.Time) {
+func (s *superkoSolver) reset(ctx context.Context, g *rules.Game, opt Options, start time.Time) {
 	for _, k := range s.path {
 		s.setLatest(k, 0)
 		s.cnt[s.class(k)] = 0
@@ -618,7 +618,7 @@ func (s *pgSolver) reset(ctx context.Context, g *rules.Game, opt Options, start 
 	s.gen++
 	for i := 0; i <= g.Len(); i++ {
 		b, w, _, _ := g.PositionAt(i).Line()
-		s.push(pgPack(b, w))
+		s.push(skPack(b, w))
 	}
 }
 
@@ -627,7 +627,7 @@ func (s *pgSolver) reset(ctx context.Context, g *rules.Game, opt Options, start 
 // would allocate a second table while the garbage collector still held the
 // first, twice the memory asked for. The deepening notes (miss) need no
 // clearing: reset starts a new generation.
-func (s *pgSolver) forget() {
+func (s *superkoSolver) forget() {
 	clear(s.tt)
 	s.head = 0
 }
@@ -642,7 +642,7 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	s := newPgSolverFor(ctx, g, opt, start)
+	s := newSuperkoSolverFor(ctx, g, opt, start)
 	if opt.ringWritten != nil {
 		defer func() { *opt.ringWritten = s.head }()
 	}
@@ -688,7 +688,7 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 
 // valueOnly finds the value of g's position, the last on the line, and one
 // best move with its principal variation (Options.ValueOnly).
-func (s *pgSolver) valueOnly(g *rules.Game, res Result, start time.Time) (Result, error) {
+func (s *superkoSolver) valueOnly(g *rules.Game, res Result, start time.Time) (Result, error) {
 	pos := g.Position()
 	komi := g.Rules().Komi
 	white := pos.ToMove() == rules.White
@@ -728,14 +728,14 @@ func (s *pgSolver) valueOnly(g *rules.Game, res Result, start time.Time) (Result
 
 // moveValue returns Black's area margin (komi aside) after m is played from
 // pos, the last position on the line, under perfect play.
-func (s *pgSolver) moveValue(pos rules.Position, m rules.Move) int {
+func (s *superkoSolver) moveValue(pos rules.Position, m rules.Move) int {
 	c, err := pos.Play(m)
 	if err != nil {
 		s.abort = fmt.Errorf("solve: the kernel refused its own legal move %v: %w", m, err)
 		return 0
 	}
 	b, w, _, _ := c.Line()
-	old := s.push(pgPack(b, w))
+	old := s.push(skPack(b, w))
 	defer s.pop(old)
 	if c.Over() {
 		return s.area(b, w)
@@ -751,14 +751,14 @@ func (s *pgSolver) moveValue(pos rules.Position, m rules.Move) int {
 // line), keeps Black's margin (komi aside) at want for the player who plays
 // it, the best that player can do: at least want for Black, at most want
 // for White.
-func (s *pgSolver) reaches(pos rules.Position, m rules.Move, want int) bool {
+func (s *superkoSolver) reaches(pos rules.Position, m rules.Move, want int) bool {
 	c, err := pos.Play(m)
 	if err != nil {
 		s.abort = fmt.Errorf("solve: the kernel refused its own legal move %v: %w", m, err)
 		return false
 	}
 	b, w, _, _ := c.Line()
-	old := s.push(pgPack(b, w))
+	old := s.push(skPack(b, w))
 	defer s.pop(old)
 	if c.Over() {
 		return s.area(b, w) == want
@@ -769,13 +769,13 @@ func (s *pgSolver) reaches(pos rules.Position, m rules.Move, want int) bool {
 		t = -want
 	}
 	a, _ := s.decide(int32(len(s.path)-1), c.ToMove() == rules.White, c.Passes() > 0, t+1)
-	return a == pgFalse
+	return a == skFalse
 }
 
 // pv follows best moves from pos (the last position on the line), starting
 // with first, whose value for the player who plays it is v (komi aside),
 // until the game ends or the line is long.
-func (s *pgSolver) pv(pos rules.Position, first rules.Move, v float64) []rules.Move {
+func (s *superkoSolver) pv(pos rules.Position, first rules.Move, v float64) []rules.Move {
 	line := []rules.Move{first}
 	depth0 := len(s.path)
 	var olds []int32
@@ -787,7 +787,7 @@ func (s *pgSolver) pv(pos rules.Position, first rules.Move, v float64) []rules.M
 	}()
 	cur, _ := pos.Play(first)
 	b, w, _, _ := cur.Line()
-	olds = append(olds, s.push(pgPack(b, w)))
+	olds = append(olds, s.push(skPack(b, w)))
 	want := int(v) // Black's margin
 	for len(line) < 4*s.n+8 && s.abort == nil && !cur.Over() {
 		next := rules.NoMove
@@ -805,14 +805,14 @@ func (s *pgSolver) pv(pos rules.Position, first rules.Move, v float64) []rules.M
 		line = append(line, next)
 		cur = nextPos
 		b, w, _, _ := cur.Line()
-		olds = append(olds, s.push(pgPack(b, w)))
+		olds = append(olds, s.push(skPack(b, w)))
 	}
 	return line
 }
 
 // legal lists the legal moves of pos, the last position on the line, with
 // superko applied against the line.
-func (s *pgSolver) legal(pos rules.Position) []rules.Move {
+func (s *superkoSolver) legal(pos rules.Position) []rules.Move {
 	var out []rules.Move
 	for _, m := range pos.LegalMoves(nil) {
 		c, err := pos.Play(m)
@@ -820,7 +820,7 @@ func (s *pgSolver) legal(pos rules.Position) []rules.Move {
 			continue
 		}
 		b, w, _, _ := c.Line()
-		if m.IsPlace() && s.latest(pgPack(b, w)) != 0 {
+		if m.IsPlace() && s.latest(skPack(b, w)) != 0 {
 			continue
 		}
 		out = append(out, m)

@@ -15,17 +15,17 @@ package solve
 
 // Answers of test.
 const (
-	pgUnknown = iota // not decided within the plies left
-	pgTrue           // the value is at least beta
-	pgFalse          // the value is below beta
+	skUnknown = iota // not decided within the plies left
+	skTrue           // the value is at least beta
+	skFalse          // the value is below beta
 )
 
-// pgMiss records that a node was searched, in the deepening round gen, with
+// skMiss records that a node was searched, in the deepening round gen, with
 // at least left plies for the same beta and stayed unknown. It is a hint
 // (the node's history may differ), never a result: using it can only leave
 // a node unknown in this round, and the next round searches it again.
-type pgMiss struct {
-	key  pgBoard
+type skMiss struct {
+	key  skBoard
 	gen  uint32
 	left int16
 	beta int8
@@ -34,25 +34,25 @@ type pgMiss struct {
 
 // test answers whether the node at depth d, the last board on the line, is
 // worth at least beta to the player to move, searching at most left more
-// plies. passed says the previous move was a pass. With pgTrue, v is a
-// proved lower bound (v >= beta); with pgFalse, a proved upper bound
+// plies. passed says the previous move was a pass. With skTrue, v is a
+// proved lower bound (v >= beta); with skFalse, a proved upper bound
 // (v < beta). What a proved answer depends on is left in s.sets[d] and
 // s.refs[d].
-func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v int) {
+func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answer, v int) {
 	s.frame(d)
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
 	}
 	if s.abort != nil {
-		return pgUnknown, 0
+		return skUnknown, 0
 	}
 	n := s.n
 	if beta > n {
-		return pgFalse, n // no result exceeds the whole board
+		return skFalse, n // no result exceeds the whole board
 	}
 	if beta <= -n {
-		return pgTrue, -n
+		return skTrue, -n
 	}
 	k := s.path[d]
 	b, w := k&0xFFFFFFFF, k>>32
@@ -68,7 +68,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 	// placement, the mover's pass leaves it only a pass. Either way the
 	// value is at least the count, under every history.
 	if sc >= beta && (passed || !s.hasPlacement(opp, own)) {
-		return pgTrue, sc
+		return skTrue, sc
 	}
 
 	flags := uint8(0)
@@ -79,35 +79,25 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		flags |= 2
 	}
 	ck, mirrored := s.canon(k)
-	i := s.slot(ck, flags)
+	var hitEntry skEntry // the slot may be replaced during the search below
+	var hit *skEntry
 	first := -2
-	var hit *pgEntry
-	for j := uint64(0); j < 2; j++ {
-		e := &s.tt[i+j]
-		if e.flags&pgUsed != 0 && e.key == ck && e.flags&^pgUsed == flags && s.valid(i+j, mirrored) {
-			if int(e.lo) >= beta || int(e.hi) < beta {
-				s.use(i+j, d, mirrored)
-				s.trim(d)
-				if int(e.lo) >= beta {
-					return pgTrue, int(e.lo)
-				}
-				return pgFalse, int(e.hi)
-			}
-			c := *e // the slot may be replaced during the search below
-			hit = &c
-			first = int(c.move)
-			if first >= 0 && mirrored {
-				first = n - 1 - first
-			}
-			break
+	switch a, v, found := s.probe(d, ck, flags, mirrored, beta, &hitEntry); {
+	case a != skUnknown:
+		return a, v
+	case found:
+		hit = &hitEntry
+		first = int(hit.move)
+		if first >= 0 && mirrored {
+			first = n - 1 - first
 		}
 	}
 	if left <= 0 {
-		return pgUnknown, 0
+		return skUnknown, 0
 	}
 	mi := s.missSlot(ck, flags)
 	if m := &s.miss[mi]; m.gen == s.gen && m.key == ck && m.flag == flags && int(m.beta) == beta && int(m.left) >= left {
-		return pgUnknown, 0
+		return skUnknown, 0
 	}
 
 	empty := s.full &^ (b | w)
@@ -121,9 +111,9 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 	// child handles the answer of a child searched at d+1: it returns true
 	// when the child's answer proves this node's (a cut-off), having left
 	// in the node's frame what the proof rests on.
-	child := func(a, cv int, board pgBoard, p int) bool {
+	child := func(a, cv int, board skBoard, p int) bool {
 		switch a {
-		case pgFalse: // the child is worth less than 1-beta: this move reaches beta
+		case skFalse: // the child is worth less than 1-beta: this move reaches beta
 			s.clearSet(d)
 			s.refs[d] = s.refs[d][:0]
 			if p >= 0 {
@@ -132,7 +122,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 			s.gather(d)
 			v, cutMove = -cv, p
 			return true
-		case pgTrue:
+		case skTrue:
 			if !unknown {
 				if p >= 0 {
 					s.addClass(d, s.class(board))
@@ -158,7 +148,7 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		if !ok {
 			return false
 		}
-		c := pgPack(nb, nw)
+		c := skPack(nb, nw)
 		if l := s.latest(c); l != 0 {
 			s.addRef(d, c, l-1) // superko
 			return false
@@ -181,22 +171,10 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		cut = passTry()
 	}
 	if !cut && s.abort == nil {
-		// The order of search: captures, the pass, the other points next to
-		// an enemy stone, the rest, each from the centre out.
-		var capts, contact uint64
-		for e := empty; e != 0; e &= e - 1 {
-			bit := e & -e
-			if (bit<<1|bit>>1)&opp != 0 {
-				contact |= bit
-				if s.ln.Captures(opp, own|bit, bit) != 0 {
-					capts |= bit
-				}
-			}
-		}
-		phases := [3]uint64{capts, contact &^ capts, empty &^ contact}
+		phases := s.movePhases(empty, own, opp)
 		passDone := passed || first == -1
 		for ph := 0; ph < 3 && !cut && s.abort == nil; ph++ {
-			if ph == pgPassPhase && !passDone {
+			if ph == skPassPhase && !passDone {
 				passDone = true
 				if cut = passTry(); cut || s.abort != nil {
 					break
@@ -216,41 +194,83 @@ func (s *pgSolver) test(d int32, white, passed bool, beta, left int) (answer, v 
 		}
 	}
 	if s.abort != nil {
-		return pgUnknown, 0
+		return skUnknown, 0
 	}
 	if cut {
 		s.trim(d)
 		s.store(d, ck, flags, mirrored, v, n+1, cutMove, hit)
-		return pgTrue, v
+		return skTrue, v
 	}
 	if unknown {
-		s.miss[mi] = pgMiss{key: ck, gen: s.gen, left: int16(left), beta: int8(beta), flag: flags}
-		return pgUnknown, 0
+		s.miss[mi] = skMiss{key: ck, gen: s.gen, left: int16(left), beta: int8(beta), flag: flags}
+		return skUnknown, 0
 	}
 	s.trim(d)
 	s.store(d, ck, flags, mirrored, -n-1, upper, upMove, hit)
-	return pgFalse, upper
+	return skFalse, upper
 }
 
-func (s *pgSolver) missSlot(key pgBoard, flags uint8) uint64 {
+// probe looks the node (canonical board ck, flags, mirrored when the
+// node is ck's mirror image) up in the transposition table: an entry that
+// holds under the node's history and answers beta gives the answer (its
+// conditions used at depth d); one that does not answer it is copied to
+// hit (found true) for its move, searched first, and its bounds.
+func (s *superkoSolver) probe(d int32, ck skBoard, flags uint8, mirrored bool, beta int, hit *skEntry) (answer, v int, found bool) {
+	i := s.slot(ck, flags)
+	for j := uint64(0); j < 2; j++ {
+		e := &s.tt[i+j]
+		if e.flags&skUsed != 0 && e.key == ck && e.flags&^skUsed == flags && s.valid(i+j, mirrored) {
+			if int(e.lo) >= beta || int(e.hi) < beta {
+				s.use(i+j, d, mirrored)
+				s.trim(d)
+				if int(e.lo) >= beta {
+					return skTrue, int(e.lo), true
+				}
+				return skFalse, int(e.hi), true
+			}
+			*hit = *e
+			return skUnknown, 0, true
+		}
+	}
+	return skUnknown, 0, false
+}
+
+// movePhases returns the empty points in the order of search, the pass
+// going between the first two phases: captures, the other points next to
+// an enemy stone, the rest (each searched from the centre out, s.order).
+func (s *superkoSolver) movePhases(empty, own, opp uint64) [3]uint64 {
+	var capts, contact uint64
+	for e := empty; e != 0; e &= e - 1 {
+		bit := e & -e
+		if (bit<<1|bit>>1)&opp != 0 {
+			contact |= bit
+			if s.ln.Captures(opp, own|bit, bit) != 0 {
+				capts |= bit
+			}
+		}
+	}
+	return [3]uint64{capts, contact &^ capts, empty &^ contact}
+}
+
+func (s *superkoSolver) missSlot(key skBoard, flags uint8) uint64 {
 	return mix(key^uint64(flags)<<56^0x9e3779b97f4a7c15) & uint64(len(s.miss)-1)
 }
 
-// decide answers test at the node at depth d with 2, 2+pgDeepen, ... plies
-// left until it is answered (or the search is stopped: pgUnknown).
-func (s *pgSolver) decide(d int32, white, passed bool, beta int) (answer, v int) {
-	for left := 2; s.abort == nil; left += pgDeepen {
+// decide answers test at the node at depth d with 2, 2+skDeepen, ... plies
+// left until it is answered (or the search is stopped: skUnknown).
+func (s *superkoSolver) decide(d int32, white, passed bool, beta int) (answer, v int) {
+	for left := 2; s.abort == nil; left += skDeepen {
 		s.gen++
-		if a, v := s.test(d, white, passed, beta, left); a != pgUnknown {
+		if a, v := s.test(d, white, passed, beta, left); a != skUnknown {
 			return a, v
 		}
 	}
-	return pgUnknown, 0
+	return skUnknown, 0
 }
 
 // mtdfID returns the exact value of the node at depth d by null-window
 // tests (MTD(f)) from the guess g, each deepened until it is answered.
-func (s *pgSolver) mtdfID(d int32, white, passed bool, g int) int {
+func (s *superkoSolver) mtdfID(d int32, white, passed bool, g int) int {
 	lo, hi := -s.n, s.n
 	for lo < hi && s.abort == nil {
 		beta := g
@@ -258,17 +278,17 @@ func (s *pgSolver) mtdfID(d int32, white, passed bool, g int) int {
 			beta = g + 1
 		}
 		switch a, v := s.decide(d, white, passed, beta); a {
-		case pgTrue:
+		case skTrue:
 			lo, g = v, v
-		case pgFalse:
+		case skFalse:
 			hi, g = v, v
 		}
 	}
 	return lo
 }
 
-// pgDeepen is the plies added from one deepening round to the next.
+// skDeepen is the plies added from one deepening round to the next.
 // Measured with the table at 1 GB (positions searched, 1×9 and 1×10): by
 // 1, 1.47 and 10.9 million; by 2, 1.01 and 6.9 million; by 4, 0.63 and 4.1
 // million; by 8, 0.47 and 3.8 million; by 12, 0.48 and 4.2 million.
-const pgDeepen = 8
+const skDeepen = 8

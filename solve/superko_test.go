@@ -334,7 +334,7 @@ func TestSuperkoLine(t *testing.T) {
 			t.Fatalf("%v: not positional linear Go", r)
 		}
 		want, _ := rules.Bitline(r)
-		if got := newPgSolver(context.Background(), n, Options{MemoryMB: 1}).ln; got != want {
+		if got := newSuperkoSolver(context.Background(), n, Options{MemoryMB: 1}).ln; got != want {
 			t.Errorf("%v: the solver's line %+v, the kernel's %+v", r, got, want)
 		}
 	}
@@ -474,7 +474,7 @@ func TestSuperkoKeptTable(t *testing.T) {
 			}
 			games = append(games, line)
 		}
-		var pg *pgSolver
+		var pg *superkoSolver
 		checked, reused := 0, 0
 		for round := 0; round < 30; round++ {
 			for _, line := range games {
@@ -558,7 +558,7 @@ func TestSuperkoSmallRing(t *testing.T) {
 		if small.Value != big.Value || !maps.Equal(small.Moves, big.Moves) {
 			t.Errorf("1×%d: small ring %v %v; large ring %v %v", n, small.Value, small.Moves, big.Value, big.Moves)
 		}
-		ring := uint64(sets * newPgSolver(context.Background(), n, Options{MemoryMB: 1}).words)
+		ring := uint64(sets * newSuperkoSolver(context.Background(), n, Options{MemoryMB: 1}).words)
 		if smallW < 5*ring {
 			t.Errorf("1×%d: %d words written to a ring of %d: it did not wrap often enough to test anything", n, smallW, ring)
 		}

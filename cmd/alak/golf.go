@@ -100,13 +100,9 @@ func golfParse(line string, n int) (rules.Move, bool) {
 func golfBoard(pos rules.Position) string {
 	b := make([]byte, pos.Points())
 	for p := range b {
-		switch pos.At(p) {
-		case rules.Black:
-			b[p] = 'x'
-		case rules.White:
-			b[p] = 'o'
-		default:
-			b[p] = '_'
+		b[p] = '_'
+		if c := pos.At(p); c != rules.None {
+			b[p] = c.Symbol()
 		}
 	}
 	return string(b)

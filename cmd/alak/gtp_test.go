@@ -410,7 +410,7 @@ func TestGTPAlterIgo(t *testing.T) {
 				}
 				continue
 			}
-			m, err := gtp.ParseMove(r, reply.text)
+			m, err := notation.GTP.Decode(r, reply.text)
 			if err != nil {
 				t.Fatalf("genmove %d answered %q: %v", i+1, reply.text, err)
 			}
@@ -500,7 +500,7 @@ func TestGTPEnginesPlayEachOther(t *testing.T) {
 				color := []string{"b", "w"}[side]
 				mover, other := engines[side], engines[1-side]
 				mv := do(mover, "genmove", color)
-				m, err := gtp.ParseMove(r, mv)
+				m, err := notation.GTP.Decode(r, mv)
 				if err != nil {
 					t.Fatalf("move %d: genmove %s answered %q: %v", ply+1, color, mv, err)
 				}

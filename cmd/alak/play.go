@@ -180,7 +180,7 @@ func (g *playGame) loop() int {
 			}
 			continue
 		}
-		prompt := string(g.s.ToMove().Symbol()) + "> "
+		prompt := g.s.ToMove().Letter() + "> "
 		if over {
 			prompt = "> "
 		}
@@ -299,12 +299,12 @@ func (g *playGame) moveForms() string {
 		forms = fmt.Sprintf("a slide from-to such as 1-4 (slots 1 to %d)", r.Width)
 	case r.IsLine() && r.Width <= 26:
 		forms = fmt.Sprintf("a point as a number 1 to %d, a letter a to %s or a GTP vertex A1 to %s",
-			r.Width, notation.Letter(r.Width-1), notation.GTPVertex(r, r.Width-1))
+			r.Width, notation.Letter(r.Width-1), r.Vertex(r.Width-1))
 	case r.IsLine():
-		forms = fmt.Sprintf("a point as a number 1 to %d or a GTP vertex A1 to %s", r.Width, notation.GTPVertex(r, r.Width-1))
+		forms = fmt.Sprintf("a point as a number 1 to %d or a GTP vertex A1 to %s", r.Width, r.Vertex(r.Width-1))
 	default:
 		forms = fmt.Sprintf("a point as a GTP vertex such as %s (columns A to %s without I, rows 1 to %d from the bottom)",
-			notation.GTPVertex(r, 0), notation.GTPColumn(r.Width-1), r.Height)
+			r.Vertex(0), rules.Column(r.Width-1), r.Height)
 	}
 	if r.Pass {
 		forms += ", pass"
@@ -314,14 +314,14 @@ func (g *playGame) moveForms() string {
 
 func (g *playGame) exampleMove() string {
 	if ms := g.s.LegalMoves(); len(ms) > 0 {
-		return notation.FormatMove(g.r, ms[0])
+		return notation.Human.Encode(g.r, ms[0])
 	}
 	return "resign"
 }
 
 // humanMove reads and plays the human's move, or says why it cannot.
 func (g *playGame) humanMove(s string) {
-	m, err := notation.ParseMove(g.r, s)
+	m, err := notation.Human.Decode(g.r, s)
 	var pe *notation.ParseError
 	if errors.As(err, &pe) {
 		g.printf("Cannot read %q: %s; type help for the commands.\n", pe.Input, pe.Msg)
@@ -332,7 +332,7 @@ func (g *playGame) humanMove(s string) {
 		return
 	}
 	if err := g.s.Play(g.s.ToMove(), m); err != nil {
-		g.printf("%s is not legal now: %s; %s.\n", sentence(notation.FormatMove(g.r, m)), g.why(err), g.legalList())
+		g.printf("%s is not legal now: %s; %s.\n", sentence(notation.Human.Encode(g.r, m)), g.why(err), g.legalList())
 		return
 	}
 	g.announce(m)
@@ -367,7 +367,7 @@ func (g *playGame) legalList() string {
 	}
 	names := make([]string, len(ms))
 	for i, m := range ms {
-		names[i] = notation.FormatMove(g.r, m)
+		names[i] = notation.Human.Encode(g.r, m)
 	}
 	return "legal now: " + strings.Join(names, ", ")
 }
@@ -398,7 +398,7 @@ func (g *playGame) computerMove() error {
 // announce prints the move just played and the board after it.
 func (g *playGame) announce(m rules.Move) {
 	mover := g.s.ToMove().Opp()
-	g.printf("%c plays %s\n", mover.Symbol(), notation.FormatMove(g.r, m))
+	g.printf("%c plays %s\n", mover.Symbol(), notation.Human.Encode(g.r, m))
 	g.showBoard()
 }
 
@@ -479,11 +479,11 @@ func (g *playGame) hint() {
 	}
 	best := make([]string, len(h.Best))
 	for i, m := range h.Best {
-		best[i] = notation.FormatMove(g.r, m)
+		best[i] = notation.Human.Encode(g.r, m)
 	}
 	pv := make([]string, len(h.PV))
 	for i, m := range h.PV {
-		pv[i] = notation.FormatMove(g.r, m)
+		pv[i] = notation.Human.Encode(g.r, m)
 	}
 	what := "best move"
 	if len(best) > 1 {

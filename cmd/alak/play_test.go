@@ -121,10 +121,10 @@ func playReplay(t *testing.T, r rules.Rules, moves []string, computer rules.Colo
 	}
 	for i, s := range moves {
 		side, text, _ := strings.Cut(s, " ")
-		if want := string(g.Position().ToMove().Symbol()); side != want {
+		if want := g.Position().ToMove().Letter(); side != want {
 			t.Fatalf("move %d %q: announced for %s, but %s is to move", i+1, s, side, want)
 		}
-		m, err := notation.ParseMove(r, text)
+		m, err := notation.Human.Decode(r, text)
 		if err != nil {
 			t.Fatalf("move %d %q: %v", i+1, s, err)
 		}
@@ -134,7 +134,7 @@ func playReplay(t *testing.T, r rules.Rules, moves []string, computer rules.Colo
 				t.Fatalf("move %d: %s: %v", i+1, spec, err)
 			}
 			if want != m {
-				t.Fatalf("move %d: the session's %s played %s, the player itself plays %s", i+1, spec, text, notation.FormatMove(r, want))
+				t.Fatalf("move %d: the session's %s played %s, the player itself plays %s", i+1, spec, text, notation.Human.Encode(r, want))
 			}
 		}
 		if err := g.Play(m); err != nil {
@@ -341,7 +341,7 @@ func TestPlaySave(t *testing.T) {
 			}
 			var got []string
 			for _, m := range rec.Moves {
-				got = append(got, notation.FormatMove(rec.Rules, m))
+				got = append(got, notation.Human.Encode(rec.Rules, m))
 			}
 			if strings.Join(got, " ") != strings.Join(c.moves, " ") {
 				t.Errorf("moves read back %v, want %v", got, c.moves)
@@ -440,7 +440,7 @@ func TestPlayEndOfInput(t *testing.T) {
 }
 
 // Every preset starts and accepts a first move; the move is the kernel's
-// first legal move, written by notation.FormatMove.
+// first legal move, written by notation.Human.Encode.
 func TestPlayPresets(t *testing.T) {
 	for _, name := range rules.Presets() {
 		t.Run(name, func(t *testing.T) {
@@ -452,7 +452,7 @@ func TestPlayPresets(t *testing.T) {
 			if len(ms) == 0 {
 				t.Fatal("no legal move at the start")
 			}
-			move := notation.FormatMove(g.Rules(), ms[0])
+			move := notation.Human.Encode(g.Rules(), ms[0])
 			out, errOut, code := playSession(t, false, move+"\n", "--rules", name, "--white", "human")
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -607,7 +607,7 @@ func FuzzPlayLine(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, s := range strings.Fields(setup.moves) {
-			m, err := notation.ParseMove(r, s)
+			m, err := notation.Human.Decode(r, s)
 			if err == nil {
 				err = game.Play(m)
 			}
@@ -620,7 +620,7 @@ func FuzzPlayLine(f *testing.F) {
 		g := &playGame{e: &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out}, s: sess, r: r, tableDir: "none"}
 		g.in = bufio.NewReader(g.e.stdin)
 		before, n := game.Position().Hash(), game.Len()
-		parsed, perr := notation.ParseMove(r, line)
+		parsed, perr := notation.Human.Decode(r, line)
 		legal := perr == nil && game.Legal(parsed) == nil
 		g.handle(line)
 		game = sess.Game()
@@ -744,7 +744,7 @@ func TestPlayHint(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range c.moves {
-				m, err := notation.ParseMove(r, s)
+				m, err := notation.Human.Decode(r, s)
 				if err == nil {
 					err = g.Play(m)
 				}
@@ -755,7 +755,7 @@ func TestPlayHint(t *testing.T) {
 			value, best := playBrute(g.Clone())
 			var wantBest []string
 			for _, m := range best {
-				wantBest = append(wantBest, notation.FormatMove(r, m))
+				wantBest = append(wantBest, notation.Human.Encode(r, m))
 			}
 			wantWords := "the game is a draw"
 			switch {
@@ -779,7 +779,7 @@ func TestPlayHint(t *testing.T) {
 			}
 			line := g.Clone()
 			for _, s := range strings.Fields(sub[3]) {
-				m, err := notation.ParseMove(r, s)
+				m, err := notation.Human.Decode(r, s)
 				if err == nil {
 					err = line.Play(m)
 				}
@@ -846,7 +846,7 @@ func TestPlayRepetitionDraw(t *testing.T) {
 		}
 		if g.Outcome().Reason == rules.Repetition {
 			for _, m := range g.Moves() {
-				moves = append(moves, notation.FormatMove(r, m))
+				moves = append(moves, notation.Human.Encode(r, m))
 			}
 		}
 	}
@@ -915,7 +915,7 @@ func TestPlayHintTable(t *testing.T) {
 	}
 	var best []string
 	for _, m := range res.Best {
-		best = append(best, notation.FormatMove(r, m))
+		best = append(best, notation.Human.Encode(r, m))
 	}
 	broken := t.TempDir()
 	if err := os.WriteFile(broken+"/"+solve.FileName(r), []byte("not a table"), 0o644); err != nil {

@@ -82,7 +82,7 @@ func proveRun(e *env, args []string) int {
 			PV      []string `json:"pv"`
 			Nodes   int64    `json:"nodes"`
 			Seconds float64  `json:"seconds"`
-		}{string(w.Symbol()), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs}
+		}{w.Letter(), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs}
 		out, err := json.Marshal(obj)
 		if err != nil {
 			return fail(e, "prove", err)

@@ -116,7 +116,7 @@ func replayFile(e *env, path string, asJSON, step bool) int {
 			}
 		}
 		mover := g.PositionAt(i).ToMove()
-		fmt.Fprintf(w, "\nMove %d: %s %s\n", i+1, replayColor(mover), notation.FormatMove(r, m))
+		fmt.Fprintf(w, "\nMove %d: %s %s\n", i+1, replayColor(mover), notation.Human.Encode(r, m))
 		fmt.Fprint(w, notation.Board(g.PositionAt(i+1), e.terminal))
 		if c := rec.Comments[i+1]; c != "" {
 			fmt.Fprintf(w, "%s\n", c)

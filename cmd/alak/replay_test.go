@@ -268,7 +268,7 @@ func TestReplaySuperkoForbidden(t *testing.T) {
 				if err := g.Play(m); err != nil {
 					t.Fatal(err)
 				}
-				args = append(args, notation.FormatMove(r, m))
+				args = append(args, notation.Human.Encode(r, m))
 				boards[lower.Replace(g.Position().String())] = true
 			}
 			if !sawSuperko {
@@ -349,7 +349,7 @@ func replayAlak6Record(t *testing.T) notation.Record {
 	r.SetSize(6, 1)
 	g, _ := rules.NewGame(r)
 	for _, s := range replayAlak6 {
-		m, _ := notation.ParseMove(r, s.move)
+		m, _ := notation.Human.Decode(r, s.move)
 		if err := g.Play(m); err != nil {
 			t.Fatal(err)
 		}
@@ -516,7 +516,7 @@ func FuzzReplayMoves(f *testing.F) {
 			r, _ := rules.Parse(preset + " size=" + size)
 			g, _ := rules.NewGame(r)
 			for _, w := range strings.Fields(moves) {
-				m, err := notation.ParseMove(r, w)
+				m, err := notation.Human.Decode(r, w)
 				if err != nil {
 					t.Fatalf("%q accepted but %q does not parse: %v", moves, w, err)
 				}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 
 	"alak/notation"
@@ -158,13 +157,6 @@ func setupFlagsGiven(fs *flag.FlagSet, keep ...string) []string {
 // list, notation.ReadRecordFile); the error says when it does not exist.
 func readRecordArg(path string) (notation.Record, error) {
 	return notation.ReadRecordFile(path)
-}
-
-// isFile reports whether arg names an existing regular file (a record to
-// read rather than a move).
-func isFile(arg string) bool {
-	st, err := os.Stat(arg)
-	return err == nil && st.Mode().IsRegular()
 }
 
 // setupFlags adds --position, --to-move and --prisoners to fs: the start

@@ -171,7 +171,7 @@ func splitWriteJSON(e *env, r rules.Rules, root []rules.Move, b solve.SplitBound
 		q := part{Moves: []string{}, Answered: p.Answered, Known: p.Known, Open: p.Open, Nodes: p.Nodes,
 			Seconds: seconds(p.Elapsed)}
 		for _, m := range fromStart(root, p.Moves) {
-			q.Moves = append(q.Moves, notation.FormatMove(r, m))
+			q.Moves = append(q.Moves, notation.Human.Encode(r, m))
 		}
 		if p.Answered {
 			h, bd := p.Holds, p.Bound

@@ -1,6 +1,9 @@
 package bitline
 
-import "math/bits"
+import (
+	"iter"
+	"math/bits"
+)
 
 // Own says what becomes of the mover's run left without a liberty by a
 // placement (after the enemy runs it captures are removed, except under
@@ -112,6 +115,66 @@ func RunAt(m, bit uint64) uint64 {
 		run |= (bit - 1) &^ (hb<<1 - 1)
 	}
 	return run & m
+}
+
+// A Run is a maximal run of consecutive points of a set: its points, and
+// its first and last point.
+type Run struct {
+	Points      uint64
+	First, Last int
+}
+
+// Runs yields the runs of consecutive points of set, lowest first: the
+// empty runs of a line when set is its empty points.
+func Runs(set uint64) iter.Seq[Run] {
+	return func(yield func(Run) bool) {
+		for set != 0 {
+			lo := set & -set
+			up := (set + lo) &^ set // the point just past the run (0 past the 64th point)
+			run := up - lo          // the carry filled the run: lo and every point up to up
+			set &^= run
+			if !yield(Run{run, bits.TrailingZeros64(lo), bits.TrailingZeros64(up) - 1}) {
+				return
+			}
+		}
+	}
+}
+
+// Closed reports whether the run r of the line is closed below and above
+// by wall: on each side, the point next to it is in wall, or r reaches the
+// end of the line there and the ends are not liberties.
+func (l *Line) Closed(r Run, wall uint64) (below, above bool) {
+	if r.First == 0 {
+		below = l.edge
+	} else {
+		below = wall>>(r.First-1)&1 != 0
+	}
+	if r.Last == l.n-1 {
+		above = l.edge
+	} else {
+		above = wall>>(r.Last+1)&1 != 0
+	}
+	return below, above
+}
+
+// ClosedRuns returns the runs of run next to bit, on its left and on its
+// right, each closed on its far side by wall (or by an end of the line
+// that is not a liberty); 0 on a side where there is no such run. A
+// placement on bit by the player whose stones are wall captures them when
+// run is the other player's stones; the solvers undo placements with run
+// the empty points.
+func (l *Line) ClosedRuns(run, wall, bit uint64) (left, right uint64) {
+	if run&(bit>>1) != 0 {
+		if r, closed := l.LeftRun(run, wall, bit); closed {
+			left = r
+		}
+	}
+	if run&(bit<<1) != 0 {
+		if r, closed := l.RightRun(run, wall, bit); closed {
+			right = r
+		}
+	}
+	return left, right
 }
 
 // Captures returns the runs of op next to the stone bit that are closed on

@@ -3,6 +3,7 @@ package bitline
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -530,6 +531,96 @@ func TestRuns(t *testing.T) {
 		}
 		if got := RunAt(x, bit); bit&x != 0 && got != points(tc.runAt, '*') {
 			t.Errorf("%s: RunAt %b, want %b", tc.line, got, points(tc.runAt, '*'))
+		}
+	}
+}
+
+// TestRunIterator checks Runs and Closed against a point-by-point walk of
+// every board of 1 to 8 points (the empty runs, each with the colour of
+// the point on either side, an end counting as closed only with edge
+// capture), and Runs on the top point of a 64-point line, where the carry
+// leaves the word.
+func TestRunIterator(t *testing.T) {
+	for n := 1; n <= 8; n++ {
+		for _, edge := range []bool{false, true} {
+			l := New(n, edge, OwnStays, SelfOff)
+			eachBoard(n, func(cells []byte) {
+				x, o := words(cells)
+				var got []Run
+				for r := range Runs(l.Mask() &^ (x | o)) {
+					got = append(got, r)
+				}
+				k := 0
+				for lo := 0; lo < n; {
+					if cells[lo] != 0 {
+						lo++
+						continue
+					}
+					hi := lo
+					for hi+1 < n && cells[hi+1] == 0 {
+						hi++
+					}
+					want := Run{(1<<(hi+1) - 1) &^ (1<<lo - 1), lo, hi}
+					if k >= len(got) || got[k] != want {
+						t.Fatalf("%s: runs %v, want %v as run %d", diagram(n, x, o), got, want, k)
+					}
+					for _, side := range []struct {
+						wall uint64
+						c    byte
+					}{{x, 1}, {o, 2}} {
+						below, above := l.Closed(got[k], side.wall)
+						wb := lo == 0 && edge || lo > 0 && cells[lo-1] == side.c
+						wa := hi == n-1 && edge || hi < n-1 && cells[hi+1] == side.c
+						if below != wb || above != wa {
+							t.Fatalf("%s edge=%v: run %v closed by %d: %v %v, want %v %v", diagram(n, x, o), edge, want, side.c, below, above, wb, wa)
+						}
+					}
+					k++
+					lo = hi + 1
+				}
+				if k != len(got) {
+					t.Fatalf("%s: runs %v, want %d", diagram(n, x, o), got, k)
+				}
+			})
+		}
+	}
+	l := New(64, true, OwnStays, SelfOff)
+	var got []Run
+	for r := range Runs(1<<63 | 1<<62 | 1) {
+		got = append(got, r)
+	}
+	want := []Run{{1, 0, 0}, {1<<63 | 1<<62, 62, 63}}
+	if !slices.Equal(got, want) {
+		t.Errorf("64 points: runs %v, want %v", got, want)
+	}
+	if below, above := l.Closed(got[1], 1<<61); !below || !above {
+		t.Errorf("64 points: the top run closed %v %v, want both (a stone below, the end above)", below, above)
+	}
+	for r := range Runs(^uint64(0)) {
+		if r != (Run{^uint64(0), 0, 63}) {
+			t.Errorf("the full word: run %v", r)
+		}
+	}
+}
+
+// TestClosedRuns checks ClosedRuns against Captures, checked itself
+// against the seeds and the reference (TestPlaceReference): on every board
+// of 1 to 8 points and every point, the two runs are the captures of a
+// stone of me there, the left one below the point, the right one above.
+func TestClosedRuns(t *testing.T) {
+	for n := 1; n <= 8; n++ {
+		for _, edge := range []bool{false, true} {
+			l := New(n, edge, OwnStays, SelfOff)
+			eachBoard(n, func(cells []byte) {
+				me, op := words(cells)
+				for p := range n {
+					bit := uint64(1) << p
+					left, right := l.ClosedRuns(op, me, bit)
+					if left|right != l.Captures(op, me, bit) || left >= bit || right != 0 && right <= bit {
+						t.Fatalf("%s edge=%v point %d: ClosedRuns %b %b, Captures %b", diagram(n, me, op), edge, p+1, left, right, l.Captures(op, me, bit))
+					}
+				}
+			})
 		}
 	}
 }

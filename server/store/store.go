@@ -1,8 +1,9 @@
 // Package store is the play server's storage: accounts, their tokens,
 // games and the append-only log of their moves. Store is the one interface
-// the server uses; package sqlitestore implements it on an embedded SQLite
-// file, and package storetest is the conformance suite every implementation
-// passes.
+// the server uses; package sqlstore implements it over database/sql, opened
+// by package sqlitestore on an embedded SQLite file and by package pgstore
+// on PostgreSQL (the schemas in package migrations), and package storetest
+// is the conformance suite both pass.
 //
 // A game changes only through Store.Update, which applies a change when the
 // game's version is still the one the caller read (optimistic concurrency:
