@@ -98,6 +98,26 @@ func testPasswordChangeRevokes(t *testing.T, a, b *harness) {
 		}
 	}
 
+	// A script signs out its token: POST /api/logout, or
+	// DELETE /api/tokens/current; the token is then refused on both
+	// processes (b has not seen it).
+	for _, call := range []string{"POST /api/logout", "DELETE /api/tokens/current"} {
+		tok := a.client().newToken("ada", "correct horse")
+		method, path, _ := strings.Cut(call, " ")
+		if code, e, _ := tok.call(method, path, ""); code != http.StatusOK {
+			t.Errorf("%s with a token: %d %s", call, code, e)
+		}
+		if tok.signedIn() || tok.on(b).signedIn() {
+			t.Errorf("the token after %s: still signed in", call)
+		}
+	}
+	if code, e, _ := ada.call("DELETE", "/api/tokens/current", ""); code != http.StatusUnauthorized || e != "no_token" {
+		t.Errorf("DELETE /api/tokens/current with a cookie: %d %s, want 401 no_token", code, e)
+	}
+	if !ada.signedIn() {
+		t.Errorf("DELETE /api/tokens/current with a cookie signed the browser out")
+	}
+
 	// Without the current password, with a wrong one: refused, nothing changed.
 	for _, body := range []string{`{"password":"stolen cookie"}`, `{"password":"stolen cookie","current_password":"a guess"}`} {
 		if code, e, _ := thief.call("PUT", "/api/me", body); code != http.StatusForbidden || e != "wrong_password" {
@@ -139,26 +159,6 @@ func testPasswordChangeRevokes(t *testing.T, a, b *harness) {
 		if code := b.client().do("POST", "/api/login", map[string]string{"name": "ada", "password": pw}, nil); code != want {
 			t.Errorf("sign-in with %q after the change: %d, want %d", pw, code, want)
 		}
-	}
-
-	// A script signs out its token: POST /api/logout, or
-	// DELETE /api/tokens/current; the token is then refused on both
-	// processes (b has not seen it).
-	for _, call := range []string{"POST /api/logout", "DELETE /api/tokens/current"} {
-		tok := a.client().newToken("ada", "a new horse")
-		method, path, _ := strings.Cut(call, " ")
-		if code, e, _ := tok.call(method, path, ""); code != http.StatusOK {
-			t.Errorf("%s with a token: %d %s", call, code, e)
-		}
-		if tok.signedIn() || tok.on(b).signedIn() {
-			t.Errorf("the token after %s: still signed in", call)
-		}
-	}
-	if code, e, _ := ada.call("DELETE", "/api/tokens/current", ""); code != http.StatusUnauthorized || e != "no_token" {
-		t.Errorf("DELETE /api/tokens/current with a cookie: %d %s, want 401 no_token", code, e)
-	}
-	if !ada.signedIn() {
-		t.Errorf("DELETE /api/tokens/current with a cookie signed the browser out")
 	}
 
 	// Wrong current passwords count as sign-in attempts: with the burst of
