@@ -923,11 +923,11 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusUnauthorized, "account_needed", "sign in to take this challenge"))
 		return
 	}
-	// Wrong invitations are limited by address and by account; a wrong
-	// one makes no guest.
-	if pre.row.Kind == store.KindLink {
+	// Wrong invitations to a waiting link game (by anyone but its creator)
+	// are limited by address and by account; a wrong one makes no guest.
+	if me := account(r); pre.row.Kind == store.KindLink && pre.row.State == store.StateWaiting && (me == nil || me.ID != pre.row.Creator) {
 		limits := []limit{{s.invites, "ip " + clientAddr(r)}}
-		if me := account(r); me != nil {
+		if me != nil {
 			limits = append(limits, limit{s.invites, "a " + strconv.FormatInt(me.ID, 10)})
 		}
 		var wait time.Duration
