@@ -397,6 +397,9 @@ func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
 	if err != nil {
 		return nil, err
 	}
+	if status == http.StatusTooManyRequests {
+		return nil, fmt.Errorf("create %d: the server limits new games; start it with a higher --game-rate for a load test", status)
+	}
 	if status != http.StatusCreated {
 		return nil, fmt.Errorf("create %d", status)
 	}

@@ -23,7 +23,7 @@ import (
 // serve starts a play server on st, on loopback, for the length of the test.
 func serve(t *testing.T, st *sqlstore.Store, n server.Notifier) string {
 	t.Helper()
-	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SignupRate: 10000, Notifier: n}, st)
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SignupRate: 10000, GameRate: 100000, Notifier: n}, st)
 	if err != nil {
 		t.Fatal(err)
 	}

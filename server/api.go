@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"alak/internal/clip"
 	"alak/notation"
@@ -36,6 +38,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/login", s.handleLogin)
 	mux.HandleFunc("POST /api/logout", s.handleLogout)
 	mux.HandleFunc("POST /api/tokens", s.handleToken)
+	mux.HandleFunc("DELETE /api/tokens/current", s.handleRevokeToken)
 	mux.HandleFunc("GET /api/me", s.handleMe)
 	mux.HandleFunc("PUT /api/me", s.handleUpdateMe)
 	mux.HandleFunc("GET /api/me/games", s.handleMyGames)
@@ -117,8 +120,8 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if !s.signup.allow(clientAddr(r), s.now()) {
-		s.writeError(w, r, apiErr(http.StatusTooManyRequests, "rate_limited", "too many new accounts from this address: wait a minute"))
+	if wait, ok := s.signup.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many new accounts from this address: wait %s", waitWords(wait)))
 		return
 	}
 	hash, err := hashPassword(c.Password)
@@ -161,37 +164,74 @@ type AccountView struct {
 	Claimed *ClaimView `json:"claimed,omitempty"`
 }
 
+// checkEmail takes "" (no mail) or an address name@host of at most 200
+// bytes of valid UTF-8 that holds no white space of any kind (a space, a
+// tab, a line or paragraph separator, a no-break space), no control or
+// invisible formatting character, and none of < > , ; (one address, and
+// nothing that could end a mail header line or hide in one).
 func checkEmail(email string) error {
 	if email == "" {
 		return nil
 	}
-	if len(email) > 200 || !strings.Contains(email, "@") || strings.ContainsAny(email, " \r\n<>,;") {
-		return apiErr(http.StatusUnprocessableEntity, "bad_email", "an email address is name@host, at most 200 characters")
+	bad := func(why string) error {
+		return apiErr(http.StatusUnprocessableEntity, "bad_email", "an email address is name@host, at most 200 characters, without spaces, tabs, line breaks, control characters or < > , ; (%s)", why)
+	}
+	if len(email) > 200 {
+		return bad("this one is longer")
+	}
+	if !utf8.ValidString(email) {
+		return bad("this one is not valid UTF-8")
+	}
+	at := strings.LastIndexByte(email, '@')
+	if at <= 0 || at == len(email)-1 {
+		return bad("this one has no name@host")
+	}
+	for _, c := range email {
+		switch {
+		case unicode.IsSpace(c) || unicode.In(c, unicode.Zs, unicode.Zl, unicode.Zp):
+			return bad(fmt.Sprintf("this one holds the white space %U", c))
+		case unicode.IsControl(c) || unicode.Is(unicode.Cf, c):
+			return bad(fmt.Sprintf("this one holds the control character %U", c))
+		case strings.ContainsRune("<>,;", c):
+			return bad(fmt.Sprintf("this one holds %q", c))
+		}
+	}
+	return nil
+}
+
+// checkSignInLimits spends a password check of name from the request's
+// address, or returns the 429 to answer.
+func (s *Server) checkSignInLimits(r *http.Request, name string) error {
+	if wait, ok := s.logins.attempt(name, clientAddr(r), s.now()); !ok {
+		return tooMany(wait, "too many sign-in attempts: wait %s", waitWords(wait))
 	}
 	return nil
 }
 
 // signIn checks a name and password under the rate limits.
 func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
-	now := s.now()
-	if !s.logins.allow("addr "+clientAddr(r), now) || !s.logins.allow("name "+strings.ToLower(clip.Text(c.Name)), now) {
-		return store.Account{}, apiErr(http.StatusTooManyRequests, "rate_limited", "too many sign-in attempts: wait a minute")
+	if err := s.checkSignInLimits(r, c.Name); err != nil {
+		return store.Account{}, err
 	}
 	bad := apiErr(http.StatusUnauthorized, "bad_credentials", "the name or the password is wrong")
 	if c.Name == "" || len(c.Name) > 24 || len(c.Password) > 200 {
+		s.logins.fail(c.Name, clientAddr(r), s.now())
 		return store.Account{}, bad
 	}
 	a, err := s.store.AccountByName(r.Context(), c.Name)
 	if errors.Is(err, store.ErrNotFound) {
 		checkPassword(dummyHash, c.Password) // the same time whether or not the name exists
+		s.logins.fail(c.Name, clientAddr(r), s.now())
 		return store.Account{}, bad
 	}
 	if err != nil {
 		return store.Account{}, err
 	}
 	if !checkPassword(a.PassHash, c.Password) {
+		s.logins.fail(c.Name, clientAddr(r), s.now())
 		return store.Account{}, bad
 	}
+	s.logins.succeed(c.Name, clientAddr(r), s.now())
 	return a, nil
 }
 
@@ -235,9 +275,17 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// handleLogout is POST /api/logout: it ends the request's credential, the
+// session cookie's session or the bearer token (revoked), and clears the
+// cookie.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(sessionCookie); err == nil {
-		s.deleteToken(r.Context(), hashSecret(c.Value))
+	if cred, ok := requestCredential(r); ok {
+		if err := s.deleteToken(r.Context(), cred.hash); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	} else if c, err := r.Cookie(sessionCookie); err == nil {
+		s.deleteToken(r.Context(), hashSecret(c.Value)) // a stale cookie: nothing to end, most likely
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies, MaxAge: -1})
 	writeJSON(w, http.StatusOK, map[string]string{"status": "signed out"})
@@ -263,6 +311,21 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"token": secret, "expires": now.Add(apiTokenLife)})
+}
+
+// handleRevokeToken is DELETE /api/tokens/current: the bearer token the
+// request carries is revoked at once (in every process within tokenTTL).
+func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
+	cred, ok := requestCredential(r)
+	if !ok || !cred.bearer {
+		s.writeError(w, r, apiErr(http.StatusUnauthorized, "no_token", "send the token to revoke as Authorization: Bearer TOKEN (a browser signs out with POST /api/logout)"))
+		return
+	}
+	if err := s.deleteToken(r.Context(), cred.hash); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "revoked"})
 }
 
 // MeView is the signed-in account as /api/me sends it.
@@ -297,6 +360,9 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		Email        *string `json:"email"`
 		ConfirmMoves *bool   `json:"confirm_moves"`
 		Password     *string `json:"password"`
+		// CurrentPassword must come with Password: whoever holds a stolen
+		// cookie or token does not know it.
+		CurrentPassword string `json:"current_password"`
 	}
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
@@ -328,10 +394,32 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		if acc.PassHash, err = hashPassword(*req.Password); err != nil {
+		// The current password is checked as a sign-in is, under the same
+		// limits, so that a stolen cookie cannot guess it faster.
+		if err := s.checkSignInLimits(r, acc.Name); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
+		if len(req.CurrentPassword) > 200 || !checkPassword(acc.PassHash, req.CurrentPassword) {
+			s.logins.fail(acc.Name, clientAddr(r), s.now())
+			s.writeError(w, r, apiErr(http.StatusForbidden, "wrong_password", "changing the password takes the current one too: current_password is missing or wrong"))
+			return
+		}
+		s.logins.succeed(acc.Name, clientAddr(r), s.now())
+		hash, err := hashPassword(*req.Password)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		// Every other session and every token ends: whoever stole one is
+		// signed out. The request's own credential stays.
+		cred, _ := requestCredential(r)
+		if err := s.changePassword(r.Context(), acc.ID, hash, cred.hash); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		acc.PassHash = hash
+		s.log.InfoContext(r.Context(), "password changed", "account", acc.ID)
 	}
 	if err := s.updateAccount(r.Context(), acc); err != nil {
 		s.writeError(w, r, err)
@@ -643,9 +731,20 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// New games are limited by address before a guest is made, and by
+	// account.
+	now := s.now()
+	if wait := s.gamesAt.wait(clientAddr(r), now); wait > 0 {
+		s.writeError(w, r, tooMany(wait, "too many new games from this address: wait %s", waitWords(wait)))
+		return
+	}
 	a, err := s.accountOrGuest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	if wait, ok := allowAll(now, limit{s.gamesAt, clientAddr(r)}, limit{s.games, strconv.FormatInt(a.ID, 10)}); !ok {
+		s.writeError(w, r, tooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, waitWords(wait)))
 		return
 	}
 	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || g.Clock != "none" && strings.HasPrefix(g.Clock, "days:")) {
@@ -850,6 +949,29 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	if account(r) == nil && pre.row.Kind != store.KindLink {
 		s.writeError(w, r, apiErr(http.StatusUnauthorized, "account_needed", "sign in to take this challenge"))
 		return
+	}
+	// Wrong invitations to a waiting link game (by anyone but its creator)
+	// are limited by address and by account; a wrong one makes no guest.
+	if me := account(r); pre.row.Kind == store.KindLink && pre.row.State == store.StateWaiting && (me == nil || me.ID != pre.row.Creator) {
+		limits := []limit{{s.invites, "ip " + clientAddr(r)}}
+		if me != nil {
+			limits = append(limits, limit{s.invites, "a " + strconv.FormatInt(me.ID, 10)})
+		}
+		var wait time.Duration
+		for _, l := range limits {
+			wait = max(wait, l.l.wait(l.key, s.now()))
+		}
+		if wait > 0 {
+			s.writeError(w, r, tooMany(wait, "too many wrong invitations: wait %s", waitWords(wait)))
+			return
+		}
+		if len(req.Invite) > 100 || hashSecret(req.Invite) != pre.row.InviteHash {
+			for _, l := range limits {
+				l.l.take(l.key, s.now())
+			}
+			s.writeError(w, r, apiErr(http.StatusForbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent"))
+			return
+		}
 	}
 	a, err := s.accountOrGuest(w, r)
 	if err != nil {

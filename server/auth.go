@@ -21,6 +21,7 @@ import (
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/time/rate"
 
+	"alak/internal/clip"
 	"alak/server/store"
 )
 
@@ -162,7 +163,8 @@ func checkPasswordRules(password string) error {
 	return nil
 }
 
-// limiters rate-limits attempts by key (an address, a name).
+// limiters rate-limits attempts by key (an address, a name, an account):
+// a token bucket a key, of burst attempts refilled at every per second.
 type limiters struct {
 	mu    sync.Mutex
 	every rate.Limit
@@ -171,19 +173,18 @@ type limiters struct {
 }
 
 type limiterEntry struct {
-	l    *rate.Limiter
-	seen time.Time
+	l      *rate.Limiter
+	seen   time.Time
+	failed bool // a sign-in from this (name, address) failed (signInLimits)
 }
 
 func newLimiters(every rate.Limit, burst int) *limiters {
 	return &limiters{every: every, burst: burst, m: map[string]*limiterEntry{}}
 }
 
-// allow reports whether key may try now, forgetting keys idle for an hour
-// so that the table stays small.
-func (l *limiters) allow(key string, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// entry returns key's entry, made if need be, forgetting keys idle for an
+// hour so that the table stays small. l.mu must be held.
+func (l *limiters) entry(key string, now time.Time) *limiterEntry {
 	if len(l.m) > 10000 {
 		for k, e := range l.m {
 			if now.Sub(e.seen) > time.Hour {
@@ -197,7 +198,132 @@ func (l *limiters) allow(key string, now time.Time) bool {
 		l.m[key] = e
 	}
 	e.seen = now
-	return e.l.AllowN(now, 1)
+	return e
+}
+
+// wait returns how long key must wait for its next attempt: 0 when it may
+// try now. It takes nothing.
+func (l *limiters) wait(key string, now time.Time) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bucketWait(l.entry(key, now).l, now)
+}
+
+// bucketWait is how long until the bucket holds one attempt.
+func bucketWait(b *rate.Limiter, now time.Time) time.Duration {
+	tokens := b.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	if b.Limit() <= 0 {
+		return time.Hour
+	}
+	return time.Duration((1 - tokens) / float64(b.Limit()) * float64(time.Second))
+}
+
+// take spends one attempt of key; false when there is none left.
+func (l *limiters) take(key string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.entry(key, now).l.AllowN(now, 1)
+}
+
+// allow spends one attempt of key, or returns how long it must wait.
+func (l *limiters) allow(key string, now time.Time) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entry(key, now)
+	if e.l.AllowN(now, 1) {
+		return 0, true
+	}
+	return max(bucketWait(e.l, now), time.Second), false
+}
+
+// limit is one bucket of an attempt that several limits count.
+type limit struct {
+	l   *limiters
+	key string
+}
+
+// allowAll spends one attempt of every limit when each has one; otherwise
+// it spends none (as far as a concurrent request leaves it) and returns
+// the longest wait.
+func allowAll(now time.Time, ls ...limit) (time.Duration, bool) {
+	var most time.Duration
+	for _, x := range ls {
+		most = max(most, x.l.wait(x.key, now))
+	}
+	if most > 0 {
+		return most, false
+	}
+	for _, x := range ls {
+		if !x.l.take(x.key, now) { // another request took the last one meanwhile
+			return max(x.l.wait(x.key, now), time.Second), false
+		}
+	}
+	return 0, true
+}
+
+// tooMany is a 429 whose Retry-After is wait, rounded up to seconds.
+func tooMany(wait time.Duration, format string, a ...any) *apiError {
+	e := apiErr(http.StatusTooManyRequests, "rate_limited", format, a...)
+	e.RetryAfter = wait
+	return e
+}
+
+// signInLimits are the limits of password checks (sign-in, token, a
+// password change's current password), made so that a guesser cannot lock
+// an account's owner out:
+//
+//   - one address on one name: burst attempts, refilled at rate;
+//   - one address on all names together: twice that;
+//   - one name, from every address together: burst failures, refilled at
+//     rate, but it refuses only an address that has failed on that name
+//     (within the hour): the owner, from an address that has not guessed
+//     wrong, is never refused by another address's guesses.
+//
+// Every attempt counts against the first two, right password or not.
+type signInLimits struct {
+	pair, addr, name *limiters
+}
+
+func newSignInLimits(perMinute int) *signInLimits {
+	every := rate.Limit(float64(perMinute) / 60)
+	return &signInLimits{pair: newLimiters(every, perMinute), addr: newLimiters(2*every, 2*perMinute), name: newLimiters(every, perMinute)}
+}
+
+// attempt spends an attempt of name from addr, or returns the wait.
+func (s *signInLimits) attempt(name, addr string, now time.Time) (time.Duration, bool) {
+	name = strings.ToLower(clip.Text(name))
+	pairKey := name + "\x00" + addr
+	s.pair.mu.Lock()
+	failed := s.pair.entry(pairKey, now).failed
+	s.pair.mu.Unlock()
+	ls := []limit{{s.addr, addr}, {s.pair, pairKey}}
+	if failed {
+		if w := s.name.wait(name, now); w > 0 {
+			return w, false
+		}
+	}
+	return allowAll(now, ls...)
+}
+
+// fail records a wrong password for name from addr: it counts against the
+// name's failures, and marks the address as one that failed on the name.
+func (s *signInLimits) fail(name, addr string, now time.Time) {
+	name = strings.ToLower(clip.Text(name))
+	s.pair.mu.Lock()
+	s.pair.entry(name+"\x00"+addr, now).failed = true
+	s.pair.mu.Unlock()
+	s.name.take(name, now)
+}
+
+// succeed clears the mark of a failure of name from addr.
+func (s *signInLimits) succeed(name, addr string, now time.Time) {
+	name = strings.ToLower(clip.Text(name))
+	s.pair.mu.Lock()
+	s.pair.entry(name+"\x00"+addr, now).failed = false
+	s.pair.mu.Unlock()
 }
 
 // clientAddr is the request's remote address without the port.
@@ -211,7 +337,25 @@ func clientAddr(r *http.Request) string {
 
 type ctxKey int
 
-const accountKey ctxKey = 0
+const (
+	accountKey ctxKey = 0
+	// credentialKey holds the request's credential: which token it came
+	// with (its hash) and whether as a bearer token or a cookie.
+	credentialKey ctxKey = 2
+)
+
+// credential is the token a request was signed in with.
+type credential struct {
+	hash   string
+	bearer bool
+}
+
+// requestCredential returns the request's credential; ok is false for a
+// request that is not signed in.
+func requestCredential(r *http.Request) (credential, bool) {
+	c, ok := r.Context().Value(credentialKey).(credential)
+	return c, ok
+}
 
 // withAccount resolves the request's credentials: a bearer token, else the
 // session cookie. A bad bearer token is refused at once; a stale cookie is
@@ -224,20 +368,24 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
 				return
 			}
-			a, err := s.tokenAccount(r.Context(), hashSecret(strings.TrimSpace(secret)))
+			hash := hashSecret(strings.TrimSpace(secret))
+			a, err := s.tokenAccount(r.Context(), hash)
 			if err != nil {
 				if errors.Is(err, store.ErrNotFound) {
-					err = apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown or expired: get one from POST /api/tokens")
+					err = apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens")
 				}
 				s.writeError(w, r, err)
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), accountKey, &a)))
+			ctx := context.WithValue(r.Context(), accountKey, &a)
+			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, credentialKey, credential{hash: hash, bearer: true})))
 			return
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
-			if a, err := s.tokenAccount(r.Context(), hashSecret(c.Value)); err == nil {
-				r = r.WithContext(context.WithValue(r.Context(), accountKey, &a))
+			hash := hashSecret(c.Value)
+			if a, err := s.tokenAccount(r.Context(), hash); err == nil {
+				ctx := context.WithValue(r.Context(), accountKey, &a)
+				r = r.WithContext(context.WithValue(ctx, credentialKey, credential{hash: hash}))
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -270,6 +418,17 @@ func (s *Server) deleteToken(ctx context.Context, hash string) error {
 	return err
 }
 
+// changePassword sets an account's password hash and revokes every token
+// of the account but keep (the request's own), in one transaction of the
+// store; this process forgets the account's cached tokens at once, others
+// within tokenTTL.
+func (s *Server) changePassword(ctx context.Context, id int64, hash, keep string) error {
+	s.caches.tokens.forgetAccount(id)
+	err := s.store.ChangePassword(ctx, id, hash, keep)
+	s.caches.tokens.forgetAccount(id) // a request that read a token meanwhile
+	return err
+}
+
 // updateAccount writes an account's settings, and forgets the cached
 // copies of it that its tokens hold.
 func (s *Server) updateAccount(ctx context.Context, a store.Account) error {
@@ -299,8 +458,8 @@ func (s *Server) accountOrGuest(w http.ResponseWriter, r *http.Request) (*store.
 	if a := account(r); a != nil {
 		return a, nil
 	}
-	if !s.guests.allow(clientAddr(r), s.now()) {
-		return nil, apiErr(http.StatusTooManyRequests, "rate_limited", "too many new guests from this address: wait a minute, or sign in")
+	if wait, ok := s.guests.allow(clientAddr(r), s.now()); !ok {
+		return nil, tooMany(wait, "too many new guests from this address: wait %s, or sign in", waitWords(wait))
 	}
 	a, err := s.store.CreateAccount(r.Context(), store.Account{Created: s.now()})
 	if err != nil {

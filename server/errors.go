@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 
 	"alak/rules"
 	"alak/server/store"
@@ -18,7 +20,10 @@ type apiError struct {
 	Status int
 	Code   string // a short machine-readable name: "stale_ply", "illegal_move", ...
 	Msg    string
-	err    error // the cause, for errors.Is and the log
+	// RetryAfter is how long a 429's client must wait before it may try
+	// again (the Retry-After header, rounded up to seconds).
+	RetryAfter time.Duration
+	err        error // the cause, for errors.Is and the log
 }
 
 func (e *apiError) Error() string { return e.Msg }
@@ -85,9 +90,26 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.DebugContext(r.Context(), "request refused", "status", ae.Status, "code", ae.Code)
 	}
 	if ae.Status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(ae.RetryAfter)))
 	}
 	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg, "code": ae.Code})
+}
+
+// retrySeconds is a wait in whole seconds, rounded up, at least 1.
+func retrySeconds(wait time.Duration) int {
+	return max(1, int((wait+time.Second-1)/time.Second))
+}
+
+// waitWords says a wait for an error's sentence: "6 s", "2 min 30 s".
+func waitWords(wait time.Duration) string {
+	n := retrySeconds(wait)
+	if n < 60 {
+		return fmt.Sprintf("%d s", n)
+	}
+	if n%60 == 0 {
+		return fmt.Sprintf("%d min", n/60)
+	}
+	return fmt.Sprintf("%d min %d s", n/60, n%60)
 }
 
 // writeJSON writes v with the status. A value that does not encode is a

@@ -384,7 +384,7 @@ func playRound(t *testing.T, h *harness, players map[string]*client, games []str
 func TestFaultDiskFull(t *testing.T) {
 	dir := smallDisk(t, "8m")
 	h := &harness{t: t, path: filepath.Join(dir, "alak.db"), clock: &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
-	h.cfg = Config{Now: h.clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	h.cfg = Config{Now: h.clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), GameRate: 1 << 20}
 	h.start()
 	t.Cleanup(h.stop)
 	players := map[string]*client{"x": h.client().signUp("ada"), "o": h.client().signUp("bo")}
@@ -471,7 +471,7 @@ func TestFaultDatabaseReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
-	h := &harness{t: t, clock: clock, cfg: Config{Now: clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st: st}
+	h := &harness{t: t, clock: clock, cfg: Config{Now: clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), GameRate: 1 << 20}, st: st}
 	if h.srv, err = New(h.cfg, st); err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,9 @@ func sharedHarnessOn(tb testing.TB, cfg Config, wrap func(store.Store) store.Sto
 	if cfg.SweepEvery == 0 {
 		cfg.SweepEvery = time.Hour
 	}
+	if cfg.GameRate == 0 {
+		cfg.GameRate = 1 << 20 // fuzzers and benchmarks make a game an input
+	}
 	h.cfg = cfg
 	st, err := sqlitestore.Open(context.Background(), h.path)
 	if err != nil {

@@ -301,7 +301,9 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 	if code, _, _ := send(bot, "GET", "/api/me", "", nil); code != http.StatusOK {
 		t.Errorf("a bearer request: %d", code)
 	}
-	send(bot, "PUT", "/api/me", `{"password":"pw-new-secret-2"}`, nil)
+	if code, _, _ := send(bot, "PUT", "/api/me", `{"password":"pw-new-secret-2","current_password":"correct horse"}`, nil); code != http.StatusOK {
+		t.Errorf("a password change: %d", code)
+	}
 	forged := h.client()
 	forged.token = "forged-token-that-is-not-known-0123456789"
 	secrets = append(secrets, forged.token)

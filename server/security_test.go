@@ -265,9 +265,9 @@ func loopbackClient(t *testing.T, h *harness, ip string) *client {
 // attempt is 429 (even with the right password, on /api/login and
 // /api/tokens alike) until the limit refills, one attempt every 6 s: a
 // guesser trying once a second gets 10 attempts judged a minute (measured
-// over three minutes). The name's limit holds from many addresses, the
-// address's over many names. Sign-ups: 5 accounts a minute from one
-// address.
+// over three minutes). The name's limit holds from many addresses for
+// those that guessed wrong, never for the owner's; the address's (20) over
+// many names. Sign-ups: 5 accounts a minute from one address.
 func TestAttackPasswordGuessing(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.client().signUp("ada")
@@ -304,22 +304,38 @@ func TestAttackPasswordGuessing(t *testing.T) {
 	}
 	h.clock.Add(time.Hour)
 
-	// One name from twelve addresses: the name's limit.
+	// One name from twelve addresses, a guess each: every one judged
+	// (none of them had failed on the name). A second guess from each then
+	// meets the name's limit, 10 wrong guesses from every address
+	// together, which the first round spent; an address that has not
+	// failed on the name is not refused by it.
 	codes := []int{}
-	for i := range 12 {
-		codes = append(codes, login(loopbackClient(t, h, fmt.Sprintf("127.0.0.%d", 10+i)), "/api/login", "ada", "a wrong guess"))
+	spread := make([]*client, 12)
+	for i := range spread {
+		spread[i] = loopbackClient(t, h, fmt.Sprintf("127.0.0.%d", 10+i))
+		codes = append(codes, login(spread[i], "/api/login", "ada", "a wrong guess"))
 	}
-	if fmt.Sprint(codes) != "[401 401 401 401 401 401 401 401 401 401 429 429]" {
+	if fmt.Sprint(codes) != "[401 401 401 401 401 401 401 401 401 401 401 401]" {
 		t.Errorf("one name from 12 addresses: %v", codes)
 	}
-	// One address over twelve names: the address's limit.
+	codes = codes[:0]
+	for _, c := range spread {
+		codes = append(codes, login(c, "/api/login", "ada", "a wrong guess"))
+	}
+	if fmt.Sprint(codes) != "[429 429 429 429 429 429 429 429 429 429 429 429]" {
+		t.Errorf("one name from 12 addresses, again: %v", codes)
+	}
+	if code := login(loopbackClient(t, h, "127.0.0.30"), "/api/login", "ada", "correct horse"); code != 200 {
+		t.Errorf("the owner from an address that has not failed, meanwhile: %d, want 200", code)
+	}
+	// One address over 22 names: the address's limit, twice one name's.
 	other := loopbackClient(t, h, "127.0.0.40")
 	codes = codes[:0]
-	for i := range 12 {
+	for i := range 22 {
 		codes = append(codes, login(other, "/api/tokens", fmt.Sprintf("name%d", i), "a wrong guess"))
 	}
-	if fmt.Sprint(codes) != "[401 401 401 401 401 401 401 401 401 401 429 429]" {
-		t.Errorf("one address over 12 names: %v", codes)
+	if fmt.Sprint(codes) != "["+strings.Repeat("401 ", 20)+"429 429]" {
+		t.Errorf("one address over 22 names: %v", codes)
 	}
 	// Sign-ups.
 	maker := loopbackClient(t, h, "127.0.0.50")
@@ -348,13 +364,13 @@ func TestTrustedProxyAddress(t *testing.T) {
 		return a.status
 	}
 	proxy := h.client() // from 127.0.0.1, the trusted proxy
-	for i := range 10 {
+	for i := range 20 {
 		if code := guess(proxy, "203.0.113.7"); code != 401 {
 			t.Fatalf("guess %d of the first client behind the proxy: %d", i+1, code)
 		}
 	}
 	if code := guess(proxy, "203.0.113.7"); code != 429 {
-		t.Errorf("the first client's 11th guess: %d, want 429", code)
+		t.Errorf("the first client's 21st guess: %d, want 429", code)
 	}
 	// Another client behind the proxy has a limit of its own; the address
 	// counted is the last one before the proxy (the one it saw), not one
@@ -368,7 +384,7 @@ func TestTrustedProxyAddress(t *testing.T) {
 	// Not from the proxy: X-Forwarded-For is the client's own writing,
 	// and ignored.
 	direct := loopbackClient(t, h, "127.0.0.60")
-	for i := range 10 {
+	for i := range 20 {
 		guess(direct, fmt.Sprintf("192.0.2.%d", i))
 	}
 	if code := guess(direct, "192.0.2.99"); code != 429 {

@@ -66,13 +66,22 @@ type Config struct {
 	// ChallengeLife is how long a challenge or an invitation waits for an
 	// opponent: live games (default 1h); correspondence games wait 7 days.
 	ChallengeLife time.Duration
-	// LoginRate is how many sign-in attempts one address or one name may
-	// make per minute, after a burst of as many (default 10).
+	// LoginRate is how many sign-in attempts one address may make per
+	// minute on one name, after a burst of as many (default 10); one
+	// address on every name together may make twice as many. A name's
+	// wrong guesses from every address together are limited alike, but
+	// that limit refuses only addresses that guessed wrong on the name, so
+	// that a guesser cannot lock the owner out (signInLimits).
 	LoginRate int
 	// SignupRate is how many accounts (and guests) one address may create
 	// per minute (default 5 accounts, 30 guests); a load test on loopback
 	// raises it.
 	SignupRate int
+	// GameRate is how many games one account may create per minute, after
+	// a burst of as many (default 30); one address may create twice as
+	// many. Wrong invitations are limited to 10 a minute per account and
+	// per address. A load test on loopback raises it.
+	GameRate int
 	// Notifier carries changes between processes sharing the database
 	// (pgstore.Notifier); nil for a single process.
 	Notifier Notifier
@@ -116,9 +125,13 @@ type Server struct {
 	tables   *tables
 	mailer   *mailer
 
-	logins *limiters // by address and by name
-	signup *limiters // new accounts by address
-	guests *limiters // new guests by address
+	logins  *signInLimits // password checks (auth.go)
+	signup  *limiters     // new accounts by address
+	guests  *limiters     // new guests by address
+	games   *limiters     // new games by account
+	gamesAt *limiters     // new games by address
+	// invites counts wrong invitation secrets by account and by address.
+	invites *limiters
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -166,12 +179,18 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.LoginRate <= 0 {
 		cfg.LoginRate = 10
 	}
+	if cfg.GameRate <= 0 {
+		cfg.GameRate = 30
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
 		broker: newBroker(), done: make(chan struct{}),
-		logins: newLimiters(rate.Limit(float64(cfg.LoginRate)/60), cfg.LoginRate),
-		signup: newLimiters(rate.Limit(5.0/60), 5),
-		guests: newLimiters(rate.Limit(30.0/60), 30)}
+		logins:  newSignInLimits(cfg.LoginRate),
+		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
+		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
+		invites: newLimiters(rate.Limit(10.0/60), 10),
+		signup:  newLimiters(rate.Limit(5.0/60), 5),
+		guests:  newLimiters(rate.Limit(30.0/60), 30)}
 	if cfg.SignupRate > 0 {
 		s.signup = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
 		s.guests = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)

@@ -76,7 +76,7 @@ func checkAgainst(t *testing.T, id string, stored []string, tries []attempt) (un
 func TestServeKill9UnderLoad(t *testing.T) {
 	bin := buildServe(t)
 	db := filepath.Join(t.TempDir(), "alak.db")
-	p := startServe(t, bin, db, "--signup-rate", "100000")
+	p := startServe(t, bin, db, "--signup-rate", "100000", "--game-rate", "100000")
 	const killAfter = 500
 	var mu sync.Mutex
 	tries := map[string][]attempt{}
@@ -119,7 +119,7 @@ func TestServeKill9UnderLoad(t *testing.T) {
 		t.Fatalf("alak serve was not killed: %s", p.cmd.ProcessState)
 	}
 
-	q := startServe(t, bin, db, "--signup-rate", "100000")
+	q := startServe(t, bin, db, "--signup-rate", "100000", "--game-rate", "100000")
 	hc := &http.Client{Timeout: 30 * time.Second}
 	c := &apiClient{url: q.url, hc: hc}
 	mu.Lock()

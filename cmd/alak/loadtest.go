@@ -19,7 +19,7 @@ func init() {
 
 const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--json] [--cpuprofile FILE] [--trace FILE]
 Creates accounts and games through the API of a server on this machine
-(start it with a high --signup-rate), plays them with concurrent simulated
+(start it with a high --signup-rate and --game-rate), plays them with concurrent simulated
 players who follow the event streams, and prints moves per second, the
 latency from a move's request to its acknowledgement and from the
 acknowledgement to the opponent's event (p50, p95, p99), the errors by

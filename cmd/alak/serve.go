@@ -43,7 +43,8 @@ func serveRun(e *env, args []string) int {
 	baseURL := fs.String("base-url", "", "the address players reach the server at, for links in mail and invitations (default http://ADDR)")
 	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	signupRate := fs.Int("signup-rate", 0, "accounts one address may create a minute (default 5; raise it for alak loadtest on this machine)")
-	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address or one name may make a minute (default 10)")
+	loginRate := fs.Int("login-rate", 0, "sign-in attempts one address may make a minute on one name (default 10; twice that on all names)")
+	gameRate := fs.Int("game-rate", 0, "games one account may create a minute (default 30; twice that from one address; raise it for alak loadtest on this machine)")
 	proxies := fs.String("trusted-proxy", "", "addresses of the reverse proxies in front (127.0.0.1, 10.0.0.0/8, comma-separated): their X-Forwarded-For names the client")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
 	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis and the computer's perfect player read: a dense table answers every position of its rules at once (default: none)")
@@ -93,7 +94,7 @@ func serveRun(e *env, args []string) int {
 		return fail(e, "serve", fmt.Errorf("--db %s: %w", pgstore.Redact(*db), err))
 	}
 	defer st.Close()
-	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate,
+	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate, GameRate: *gameRate,
 		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir}
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the

@@ -174,11 +174,16 @@ type Store interface {
 	AccountByID(ctx context.Context, id int64) (Account, error)
 	AccountByName(ctx context.Context, name string) (Account, error) // without regard to case
 	UpdateAccount(ctx context.Context, a Account) error              // email, confirm moves, password
+	// ChangePassword sets the account's password hash and deletes every
+	// token of the account but the one whose hash is keep ("": none) in
+	// one transaction: every other session and bearer token ends with the
+	// old password. ErrNotFound when there is no such account.
+	ChangePassword(ctx context.Context, id int64, passHash, keep string) error
 
 	CreateToken(ctx context.Context, t Token) error
 	// TokenAccount returns the account of an unexpired token.
 	TokenAccount(ctx context.Context, hash string, now time.Time) (Account, Token, error)
-	DeleteToken(ctx context.Context, hash string) error
+	DeleteToken(ctx context.Context, hash string) error // signing out, revoking a token; no error when there is none
 
 	CreateGame(ctx context.Context, g Game) error
 	// Game returns a game and its whole log.

@@ -291,6 +291,22 @@ func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
 	})
 }
 
+// ChangePassword writes an account's password hash and deletes every
+// token of the account but keep, in one transaction.
+func (s *Store) ChangePassword(ctx context.Context, id int64, passHash, keep string) error {
+	return s.write(ctx, true, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := s.exec(ctx, tx, qSetPassword, passHash, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrNotFound
+		}
+		_, err = s.exec(ctx, tx, qDeleteTokensBut, id, keep)
+		return err
+	})
+}
+
 // CreateToken stores a token.
 func (s *Store) CreateToken(ctx context.Context, t store.Token) error {
 	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
@@ -353,14 +369,17 @@ var (
 var (
 	qInsertAccount = `INSERT INTO accounts (name, name_key, pass_hash, email, confirm_moves, created_ms)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`
-	qUpdateAccount  = `UPDATE accounts SET pass_hash = ?, email = ?, confirm_moves = ? WHERE id = ?`
-	qInsertToken    = `INSERT INTO tokens (hash, account_id, kind, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)`
-	qDeleteToken    = `DELETE FROM tokens WHERE hash = ?`
-	qInsertGame     = `INSERT INTO games (` + gameCols + `) VALUES (` + gamePlaceholders + `)`
-	qUpdateGame     = `UPDATE games SET ` + gameSet + ` WHERE id = ? AND version = ? AND entries = ?`
-	qGameVersion    = `SELECT version, entries FROM games WHERE id = ?`
-	qInsertMove     = `INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	qInsertAnalysis = `INSERT INTO analyses (game_id, body, created_ms) VALUES (?, ?, ?)`
+	qUpdateAccount = `UPDATE accounts SET pass_hash = ?, email = ?, confirm_moves = ? WHERE id = ?`
+	qInsertToken   = `INSERT INTO tokens (hash, account_id, kind, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)`
+	qDeleteToken   = `DELETE FROM tokens WHERE hash = ?`
+	qSetPassword   = `UPDATE accounts SET pass_hash = ? WHERE id = ?`
+	// qDeleteTokensBut deletes an account's tokens but one.
+	qDeleteTokensBut = `DELETE FROM tokens WHERE account_id = ? AND hash <> ?`
+	qInsertGame      = `INSERT INTO games (` + gameCols + `) VALUES (` + gamePlaceholders + `)`
+	qUpdateGame      = `UPDATE games SET ` + gameSet + ` WHERE id = ? AND version = ? AND entries = ?`
+	qGameVersion     = `SELECT version, entries FROM games WHERE id = ?`
+	qInsertMove      = `INSERT INTO moves (game_id, n, move, undo, by_id, at_ms, black_ms, white_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	qInsertAnalysis  = `INSERT INTO analyses (game_id, body, created_ms) VALUES (?, ?, ?)`
 	// qMove is a change with one log entry in one statement (WritingWith):
 	// the entry is inserted only if the update found the game at its
 	// version.
@@ -371,7 +390,7 @@ var (
 	qRollbackTo = `ROLLBACK TO w`
 	qRelease    = `RELEASE w`
 
-	txQueries = []string{qInsertAccount, qUpdateAccount, qInsertToken, qDeleteToken, qInsertGame, qUpdateGame,
+	txQueries = []string{qInsertAccount, qUpdateAccount, qInsertToken, qDeleteToken, qSetPassword, qDeleteTokensBut, qInsertGame, qUpdateGame,
 		qGameVersion, qInsertMove, qInsertAnalysis}
 )
 

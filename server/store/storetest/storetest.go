@@ -27,6 +27,7 @@ type Open struct {
 func Run(t *testing.T, o Open) {
 	t.Run("Accounts", func(t *testing.T) { testAccounts(t, o.New(t)) })
 	t.Run("Tokens", func(t *testing.T) { testTokens(t, o.New(t)) })
+	t.Run("ChangePassword", func(t *testing.T) { testChangePassword(t, o.New(t)) })
 	t.Run("Games", func(t *testing.T) { testGames(t, o.New(t)) })
 	t.Run("ConcurrentUpdates", func(t *testing.T) { testConcurrent(t, o.New(t)) })
 	t.Run("ManyGamesAtOnce", func(t *testing.T) { testManyGames(t, o.New(t)) })
@@ -111,6 +112,49 @@ func testTokens(t *testing.T, s store.Store) {
 	if _, _, err := s.TokenAccount(ctx, "t1", at); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a deleted token still signs in: %v", err)
 	}
+}
+
+// testChangePassword: a password change keeps the one token named and
+// deletes every other token of the account (sessions and API tokens), and
+// no token of another account; the account's other fields stay.
+func testChangePassword(t *testing.T, s store.Store) {
+	defer s.Close()
+	a, err := s.CreateAccount(ctx, store.Account{Name: "ada", PassHash: "old", Email: "ada@example.org", ConfirmMoves: true, Created: at})
+	must(t, err)
+	b, err := s.CreateAccount(ctx, store.Account{Name: "bo", PassHash: "bo's", Created: at})
+	must(t, err)
+	tokens := map[string]int64{"keep": a.ID, "other-session": a.ID, "api": a.ID, "bo": b.ID}
+	for hash, id := range tokens {
+		kind := store.TokenSession
+		if hash == "api" {
+			kind = store.TokenAPI
+		}
+		must(t, s.CreateToken(ctx, store.Token{Hash: hash, AccountID: id, Kind: kind, Created: at, Expires: at.Add(time.Hour)}))
+	}
+	must(t, s.ChangePassword(ctx, a.ID, "new", "keep"))
+	for hash, want := range map[string]bool{"keep": true, "other-session": false, "api": false, "bo": true} {
+		_, _, err := s.TokenAccount(ctx, hash, at)
+		if got := err == nil; got != want {
+			t.Errorf("token %s after ada's password change: valid %v (%v), want %v", hash, got, err, want)
+		}
+	}
+	got, err := s.AccountByID(ctx, a.ID)
+	if err != nil || got.PassHash != "new" || got.Email != "ada@example.org" || !got.ConfirmMoves || got.Name != "ada" {
+		t.Errorf("ada after the change: %+v, %v", got, err)
+	}
+	if other, err := s.AccountByID(ctx, b.ID); err != nil || other.PassHash != "bo's" {
+		t.Errorf("bo after ada's change: %+v, %v", other, err)
+	}
+	// Keeping none: every token goes.
+	must(t, s.ChangePassword(ctx, a.ID, "newer", ""))
+	if _, _, err := s.TokenAccount(ctx, "keep", at); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the kept token after a change that keeps none: %v", err)
+	}
+	if err := s.ChangePassword(ctx, a.ID+b.ID+100, "x", ""); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("no such account: %v, want ErrNotFound", err)
+	}
+	// Deleting a token that is not there is no error (signing out twice).
+	must(t, s.DeleteToken(ctx, "keep"))
 }
 
 // newGame is a game of alak on 6 points between two accounts.
