@@ -270,19 +270,16 @@ func TestDenseSlideColours(t *testing.T) {
 }
 
 // TestDenseSlideAgainstSolve: two methods, one answer. For dewdney and
-// golf on 6 to 11 slots (9 with the race detector), every live position
-// of method 1's graph from the start (retro.go, which plays the kernel's
-// moves) has the dense solver's value; the result for the start (value,
+// golf on 6 to 8 slots (11 with ALAK_LONG=1, 9 under the race detector),
+// every live position of method 1's graph from the start (retro.go, which
+// plays the kernel's moves) has the dense solver's value; the result for the start (value,
 // best moves, every move's value) is Solve's with margins, without, and
 // with the first pass spilled; and on up to 8 slots each principal
 // variation keeps the value at every ply (Solve). Five set-up
 // positions too, two with more pieces on one side (the solve without
 // margins keeps to the states with no more pieces a side than it has).
 func TestDenseSlideAgainstSolve(t *testing.T) {
-	maxN := 11
-	if raceEnabled {
-		maxN = 9
-	}
+	maxN := sweep(t, 8, 9, 11)
 	var games []*rules.Game
 	for _, preset := range []string{"dewdney", "golf"} {
 		for n := 6; n <= maxN; n++ {
