@@ -248,10 +248,11 @@ func solveBoth(t *testing.T, g *rules.Game, name string) Result {
 
 // TestCompactAgainstRetro compares the root values, best moves, values of
 // every root move and position counts of the two graph solvers on the alak
-// preset from 1 to 11 points and on the variants up to 8. The values agree
-// with the alak table of docs/results.md (made with retro.go).
+// preset from 1 to 10 points (11 with ALAK_LONG=1) and on the variants up
+// to 8. The values agree with the alak table of docs/results.md (made with
+// retro.go).
 func TestCompactAgainstRetro(t *testing.T) {
-	maxN := 11
+	maxN := sweep(t, 10, 11, 11)
 	if testing.Short() {
 		maxN = 9
 	}
@@ -315,7 +316,8 @@ func TestCompactEveryValue(t *testing.T) {
 }
 
 // TestCompactWithHistory compares the two solvers on positions reached by
-// random games (with repetitions where ko=none allows them) and on set-up
+// random games (two a size, four with ALAK_LONG=1; with repetitions where
+// ko=none allows them) and on set-up
 // positions with forbidden points that no capture made.
 func TestCompactWithHistory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -325,7 +327,7 @@ func TestCompactWithHistory(t *testing.T) {
 			sizes = sizes[:1] // repetitions come soon, and searches after them are slow
 		}
 		for _, n := range sizes {
-			for game := range 4 {
+			for game := range testlong.Size(t, 2, 4) {
 				g := newGame(t, "alak", n, opts...)
 				for ply := 0; ply < 3*n && !g.Over(); ply++ {
 					moves := g.LegalMoves(nil)
