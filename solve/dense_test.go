@@ -780,9 +780,10 @@ func TestDenseAlterIgo(t *testing.T) {
 	// board unchanged) like the live one with the same board, and 28 of
 	// the 276 live positions of 6 points took wrong values (docs/solver.md).
 	// Now every live position of its graph has the dense solver's value,
-	// with edge captures and without; a sample of 6 points is proved.
+	// with edge captures and without (up to 8 points, 9 with ALAK_LONG=1);
+	// a sample of 6 points is proved.
 	for _, edge := range []string{"on", "off"} {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 			g := newGame(t, "alterigo", n, "edge", edge)
 			rg, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 256}).solveGraph(g.Position())
 			if err != nil {
