@@ -752,7 +752,8 @@ func TestDenseAlterIgo(t *testing.T) {
 	}
 	// Without edge captures Solve erred from 8 points on before its keys
 	// were fixed (the openings 2 and 7 of 8 points, 2 and 8 of 9, are
-	// worth 0, not -1): every opening's value is proved, and Solve agrees.
+	// worth 0, not -1): Solve agrees, and every opening's value is proved
+	// (up to 7 points, 8 with ALAK_LONG=1).
 	for n := 1; n <= 8; n++ {
 		g := newGame(t, "alterigo", n, "edge", "off")
 		got, _, err := DenseSolve(context.Background(), g, DenseOptions{})
@@ -771,7 +772,7 @@ func TestDenseAlterIgo(t *testing.T) {
 			if err := h.Play(m); err != nil {
 				t.Fatal(err)
 			}
-			if !h.Over() {
+			if !h.Over() && n <= sweep(t, 7, 8, 8) {
 				proveValue(t, h, v)
 			}
 		}
