@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"alak/internal/testlong"
 )
 
 // TestRunKeysMatchHashRun checks the prefix keys the alak fast path takes
@@ -63,8 +65,9 @@ func stayCases(t *testing.T) []Rules {
 // (stones, hash, prisoners, forbidden and removed points, end of game), or
 // refuses the points the general path refuses and leaves the position as
 // it was; and that the hash stays the one recomputed from the stones.
+// Five games a rule set, 20 with ALAK_LONG=1.
 func TestPlaceStaysMatchesPlaceLine(t *testing.T) {
-	games := 20
+	games := testlong.Size(t, 5, 20)
 	if testing.Short() {
 		games = 4
 	}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strings"
 	"testing"
+
+	"alak/internal/testlong"
 )
 
 // playoutOptions are the option combinations the playout kernel plays
@@ -144,9 +146,10 @@ func randomPosition(t *testing.T, r Rules, rng *Rand) Position {
 // TestPlayoutMatchesApply plays random games with the playout kernel on
 // every line size from 1 to 64 under every option combination it accepts,
 // from the empty board, from positions of random games and from random
-// set-ups, and checks every placement against Apply (checkPlayout).
+// set-ups, and checks every placement against Apply (checkPlayout): three
+// games a size and option set, six with ALAK_LONG=1.
 func TestPlayoutMatchesApply(t *testing.T) {
-	games := 6
+	games := testlong.Size(t, 3, 6)
 	if testing.Short() {
 		games = 2
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"alak/internal/testlong"
 )
 
 // propertyCases are the rule sets and sizes random play runs on.
@@ -143,7 +145,7 @@ func mirrorMoves(moves []Move, w int) []Move {
 }
 
 func TestRandomPlayProperties(t *testing.T) {
-	games := 30
+	games := testlong.Size(t, 10, 30) // a rule set
 	if testing.Short() {
 		games = 5
 	}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
 	"alak/server/store/sqlitestore"
@@ -265,9 +266,10 @@ func loopbackClient(t *testing.T, h *harness, ip string) *client {
 // attempt is 429 (even with the right password, on /api/login and
 // /api/tokens alike) until the limit refills, one attempt every 6 s: a
 // guesser trying once a second gets 10 attempts judged a minute (measured
-// over three minutes). The name's limit holds from many addresses for
-// those that guessed wrong, never for the owner's; the address's (20) over
-// many names. Sign-ups: 5 accounts a minute from one address.
+// over a minute, three with ALAK_LONG=1). The name's limit holds from many
+// addresses for those that guessed wrong, never for the owner's; the
+// address's (20) over many names. Sign-ups: 5 accounts a minute from one
+// address.
 func TestAttackPasswordGuessing(t *testing.T) {
 	h := newHarness(t, Config{})
 	h.client().signUp("ada")
@@ -288,9 +290,9 @@ func TestAttackPasswordGuessing(t *testing.T) {
 	if code := login(guesser, "/api/tokens", "ada", "correct horse"); code != 429 {
 		t.Errorf("the right password while limited: %d, want 429", code)
 	}
-	// Guessing once a second for three minutes.
-	perMinute := make([]int, 3)
-	for s := range 180 {
+	// Guessing once a second for a minute or three.
+	perMinute := make([]int, testlong.Size(t, 1, 3))
+	for s := range 60 * len(perMinute) {
 		h.clock.Add(time.Second)
 		if code := login(guesser, "/api/login", "ada", "a wrong guess"); code != 429 {
 			perMinute[s/60]++

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -247,10 +248,11 @@ func solveBoth(t *testing.T, g *rules.Game, name string) Result {
 
 // TestCompactAgainstRetro compares the root values, best moves, values of
 // every root move and position counts of the two graph solvers on the alak
-// preset from 1 to 11 points and on the variants up to 8. The values agree
-// with the alak table of docs/results.md (made with retro.go).
+// preset from 1 to 10 points (11 with ALAK_LONG=1) and on the variants up
+// to 8. The values agree with the alak table of docs/results.md (made with
+// retro.go).
 func TestCompactAgainstRetro(t *testing.T) {
-	maxN := 11
+	maxN := sweep(t, 10, 11, 11)
 	if testing.Short() {
 		maxN = 9
 	}
@@ -314,7 +316,8 @@ func TestCompactEveryValue(t *testing.T) {
 }
 
 // TestCompactWithHistory compares the two solvers on positions reached by
-// random games (with repetitions where ko=none allows them) and on set-up
+// random games (two a size, four with ALAK_LONG=1; with repetitions where
+// ko=none allows them) and on set-up
 // positions with forbidden points that no capture made.
 func TestCompactWithHistory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -324,7 +327,7 @@ func TestCompactWithHistory(t *testing.T) {
 			sizes = sizes[:1] // repetitions come soon, and searches after them are slow
 		}
 		for _, n := range sizes {
-			for game := range 4 {
+			for game := range testlong.Size(t, 2, 4) {
 				g := newGame(t, "alak", n, opts...)
 				for ply := 0; ply < 3*n && !g.Over(); ply++ {
 					moves := g.LegalMoves(nil)
@@ -409,7 +412,7 @@ func BenchmarkSolveAlak18(b *testing.B) { benchSolve(b, "alak", 18, 16000) }
 
 // TestCompactCancelAndLimits: the compact solver stops on a cancelled
 // context, at the node limit (positions enumerated) and at the memory
-// limit.
+// limit; with ALAK_LONG=1, from a mid-game root too, solved.
 func TestCompactCancelAndLimits(t *testing.T) {
 	g := newGame(t, "alak", 13)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -435,7 +438,7 @@ func TestCompactCancelAndLimits(t *testing.T) {
 	if _, err := Solve(context.Background(), h, Options{MemoryMB: 8}); !errors.Is(err, ErrMemory) {
 		t.Errorf("alak-13 after 3 moves in 8 MB: %v, want ErrMemory", err)
 	}
-	if !testing.Short() {
+	if !testing.Short() && testlong.Enabled(t) {
 		solveBoth(t, h, "alak-13 after 7 8 6") // with a table grown from 4096 slots
 	}
 }
@@ -494,11 +497,11 @@ func TestCompactTablePacking(t *testing.T) {
 }
 
 // TestCompactWideSlots runs the 10-byte slots of boards beyond 19 points on
-// the alak graphs of 1 to 9 points (those of more points are too big to
-// solve in a test): the same value for every position as the 7-byte ones,
+// the alak graphs of 1 to 8 points (9 with ALAK_LONG=1; those of more
+// points are too big to solve in a test): the same value for every position as the 7-byte ones,
 // which TestCompactEveryValue checks against retro.go.
 func TestCompactWideSlots(t *testing.T) {
-	for n := 1; n <= 9; n++ {
+	for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 		g := newGame(t, "alak", n)
 		narrow, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64}).solveCompact(g.Position())
 		if err != nil {
@@ -529,18 +532,21 @@ func TestCompactWideSlots(t *testing.T) {
 	}
 }
 
-// TestCompactProgressEstimate: enumerating from the empty line, whose number
-// of positions is known (compactEstimate, the counts of docs/results.md),
-// the progress report estimates the time left from the rate so far; with
-// an unknown total it gives none.
+// TestCompactProgressEstimate: enumerating from the empty line (11 points,
+// 12 with ALAK_LONG=1), whose number of positions is known
+// (compactEstimate, the counts of docs/results.md), the progress report
+// estimates the time left from the rate so far; with an unknown total it
+// gives none.
 func TestCompactProgressEstimate(t *testing.T) {
-	g := newGame(t, "alak", 12)
+	n := testlong.Size(t, 11, 12)
+	count := map[int]int64{11: 236935, 12: 727899}[n] // docs/results.md
+	g := newGame(t, "alak", n)
 	s := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64})
 	if _, err := s.solveCompact(g.Position()); err != nil {
 		t.Fatal(err)
 	}
-	if s.expect != 727899 || s.nodes != s.expect {
-		t.Fatalf("expected %d positions on 12 points and enumerated %d, want 727899 (docs/results.md)", s.expect, s.nodes)
+	if s.expect != count || s.nodes != s.expect {
+		t.Fatalf("expected %d positions on %d points and enumerated %d, want %d (docs/results.md)", s.expect, n, s.nodes, count)
 	}
 	// Half the positions done in ten seconds: about ten seconds left.
 	s.nodes = s.expect / 2

@@ -216,16 +216,20 @@ var denseTogether = flag.Int("dense.together", 12, "TestDenseTogetherLiveDraws: 
 
 // TestDenseTogetherLiveDraws: under the alak rules with own=together every
 // state of the index that is not finished is a draw: its margin is 0 in
-// the dense solver's table, on every line up to -dense.together points
-// (12; docs/rulelab.md gives the counts up to 16). The table is checked
+// the dense solver's table, on every line up to 7 points (with
+// ALAK_LONG=1 -dense.together, 12, or 8 under the race detector;
+// docs/rulelab.md gives the counts up to 16). The table is checked
 // state by state against the textbook retrograde analysis up to 8 points
 // (TestDenseAgainstPlainRetro); here, up to 6 points, every position the
 // kernel sets up (no chain without liberties) that is not over is also a
 // draw by Solve's state graph (method 1).
 func TestDenseTogetherLiveDraws(t *testing.T) {
-	maxN := *denseTogether
-	if testing.Short() || raceEnabled {
-		maxN = 8
+	maxN := sweep(t, 7, 8, *denseTogether)
+	if testing.Short() {
+		maxN = min(maxN, 8)
+	}
+	if flagGiven("dense.together") {
+		maxN = *denseTogether
 	}
 	for n := 1; n <= maxN; n++ {
 		r := denseRules(t, n, "own", "together")

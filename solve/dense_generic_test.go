@@ -34,12 +34,13 @@ var denseGenericVariants = []denseVariant{
 // moves, every move's value) of each generic variant is Solve's (method 1,
 // retro.go, itself checked against the brute force on small boards, and
 // here on up to 4 points, 3 without a ko rule or under own=together), with
-// and without margins, up to 9 points (7 with the race detector), and each
+// and without margins, up to 6 points (9 with ALAK_LONG=1, 7 under the
+// race detector), and each
 // principal variation keeps the value.
 func TestDenseGenericAgainstSolve(t *testing.T) {
-	maxN := 9
-	if raceEnabled || testing.Short() {
-		maxN = 7
+	maxN := sweep(t, 6, 7, 9)
+	if testing.Short() {
+		maxN = min(maxN, 7)
 	}
 	for _, v := range denseGenericVariants {
 		for n := 1; n <= maxN; n++ {

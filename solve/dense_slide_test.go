@@ -270,25 +270,27 @@ func TestDenseSlideColours(t *testing.T) {
 }
 
 // TestDenseSlideAgainstSolve: two methods, one answer. For dewdney and
-// golf on 6 to 11 slots (9 with the race detector), every live position
-// of method 1's graph from the start (retro.go, which plays the kernel's
-// moves) has the dense solver's value; the result for the start (value,
-// best moves, every move's value) is Solve's with margins, without, and
-// with the first pass spilled; and on up to 8 slots each principal
-// variation keeps the value at every ply (Solve). Five set-up
-// positions too, two with more pieces on one side (the solve without
-// margins keeps to the states with no more pieces a side than it has).
+// golf on 6 to 8 slots (11 with ALAK_LONG=1, 9 under the race detector),
+// every live position of method 1's graph from the start (retro.go, which
+// plays the kernel's moves) has the dense solver's value; the result for
+// the start (value, best moves, every move's value) is Solve's with
+// margins, without, and with the first pass spilled; and on up to 8 slots
+// each principal variation keeps the value at every ply (Solve). Five
+// set-up positions too (the three of 9 and 10 slots without ALAK_LONG=1),
+// two with more pieces on one side, one of them on 10 slots (the solve
+// without margins keeps to the states with no more pieces a side than it
+// has).
 func TestDenseSlideAgainstSolve(t *testing.T) {
-	maxN := 11
-	if raceEnabled {
-		maxN = 9
-	}
+	maxN := sweep(t, 8, 9, 11)
 	var games []*rules.Game
 	for _, preset := range []string{"dewdney", "golf"} {
 		for n := 6; n <= maxN; n++ {
 			games = append(games, newGame(t, preset, n))
 		}
 		for _, d := range []string{"x_o_xxo_o_", "ox__xo_xo", "xx_oo__oxx_o", "xxx_o__o_x", "ox_oo_x_oo_"} {
+			if len(d) > maxN+2 {
+				continue // 11 and 12 slots: with ALAK_LONG=1
+			}
 			g := newGame(t, preset, len(d))
 			pos, err := rules.ParseDiagram(g.Rules(), d, rules.White)
 			if err != nil {

@@ -337,10 +337,10 @@ func densePredsAgree(t *testing.T, r rules.Rules) {
 }
 
 // TestDensePredecessors: predecessors against successors on every state
-// of up to 9 points.
+// of up to 8 points (9 with ALAK_LONG=1).
 func TestDensePredecessors(t *testing.T) {
 	for _, v := range denseVariants {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 			densePredsAgree(t, v.rules(t, n))
 		}
 	}
@@ -508,12 +508,15 @@ func denseAgreesWithCompact(t *testing.T, r rules.Rules, tab *DenseTable) {
 var denseCompare = flag.Int("dense.compare", 11, "TestDenseAgainstCompact: check every alak line up to this many points")
 
 // TestDenseAgainstCompact: every state reachable from the empty line, up
-// to 11 points (9 with -short; -dense.compare N for more), the variants up
-// to 8.
+// to 8 points (11 with ALAK_LONG=1, 9 under the race detector, or
+// -dense.compare N), the variants up to 8.
 func TestDenseAgainstCompact(t *testing.T) {
-	maxN := *denseCompare
-	if testing.Short() || raceEnabled {
+	maxN := sweep(t, 8, 9, *denseCompare)
+	if testing.Short() {
 		maxN = min(maxN, 9)
+	}
+	if flagGiven("dense.compare") {
+		maxN = *denseCompare
 	}
 	for n := 1; n <= maxN; n++ {
 		r := denseRules(t, n)
@@ -534,14 +537,12 @@ func TestDenseAgainstCompact(t *testing.T) {
 }
 
 // TestDenseSolveAgainstSolve: the result for the empty line (value, best
-// moves, every move's value) is Solve's, with and without margins (the
+// moves, every move's value) is Solve's up to 7 points (10 with
+// ALAK_LONG=1, 8 under the race detector), with and without margins (the
 // first pass's answer in memory and in a file), and the principal
 // variation keeps the value at every ply.
 func TestDenseSolveAgainstSolve(t *testing.T) {
-	maxN := 10
-	if raceEnabled {
-		maxN = 8
-	}
+	maxN := sweep(t, 7, 8, 10)
 	for n := 1; n <= maxN; n++ {
 		g := newGame(t, "alak", n)
 		want, err := Solve(context.Background(), g, Options{MemoryMB: 256})
@@ -716,8 +717,8 @@ func TestDenseCancelAndLimits(t *testing.T) {
 }
 
 // TestDenseAlterIgo: Alter Igo on a line. The result for the empty line
-// (value, best moves, every move's value) is Solve's up to 9 points (the
-// alterigo table of docs/results.md), with and without edge captures, and
+// (value, best moves, every move's value) is Solve's up to 8 points (9
+// with ALAK_LONG=1; the alterigo table of docs/results.md), with and without edge captures, and
 // each principal variation keeps the value. Positions inside the game are
 // checked by one-sided proofs (Prove, which plays the real game with its
 // history and shares nothing with either solver): on 6 points, every
@@ -729,7 +730,7 @@ func TestDenseCancelAndLimits(t *testing.T) {
 // both (docs/solver.md, method 1b, "Other presets"); the proofs side with
 // the dense solver, where such a placement is an outcome, not a state.
 func TestDenseAlterIgo(t *testing.T) {
-	for n := 1; n <= 9; n++ {
+	for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 		g := newGame(t, "alterigo", n)
 		want, err := Solve(context.Background(), g, Options{MemoryMB: 64})
 		if err != nil {
@@ -751,7 +752,8 @@ func TestDenseAlterIgo(t *testing.T) {
 	}
 	// Without edge captures Solve erred from 8 points on before its keys
 	// were fixed (the openings 2 and 7 of 8 points, 2 and 8 of 9, are
-	// worth 0, not -1): every opening's value is proved, and Solve agrees.
+	// worth 0, not -1): Solve agrees, and every opening's value is proved
+	// (up to 7 points, 8 with ALAK_LONG=1).
 	for n := 1; n <= 8; n++ {
 		g := newGame(t, "alterigo", n, "edge", "off")
 		got, _, err := DenseSolve(context.Background(), g, DenseOptions{})
@@ -770,7 +772,7 @@ func TestDenseAlterIgo(t *testing.T) {
 			if err := h.Play(m); err != nil {
 				t.Fatal(err)
 			}
-			if !h.Over() {
+			if !h.Over() && n <= sweep(t, 7, 8, 8) {
 				proveValue(t, h, v)
 			}
 		}
@@ -779,9 +781,10 @@ func TestDenseAlterIgo(t *testing.T) {
 	// board unchanged) like the live one with the same board, and 28 of
 	// the 276 live positions of 6 points took wrong values (docs/solver.md).
 	// Now every live position of its graph has the dense solver's value,
-	// with edge captures and without; a sample of 6 points is proved.
+	// with edge captures and without (up to 8 points, 9 with ALAK_LONG=1);
+	// a sample of 6 points is proved.
 	for _, edge := range []string{"on", "off"} {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 			g := newGame(t, "alterigo", n, "edge", edge)
 			rg, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 256}).solveGraph(g.Position())
 			if err != nil {

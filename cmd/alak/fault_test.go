@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/internal/testlong"
 	"alak/loadtest"
 	"alak/server"
 )
@@ -68,7 +69,8 @@ func checkAgainst(t *testing.T, id string, stored []string, tries []attempt) (un
 
 // TestServeKill9UnderLoad: alak serve is killed (SIGKILL) in the middle of
 // a run of alak loadtest (20 games at once, players following the event
-// streams), and started again on the same file. Every game read back holds
+// streams), after 150 acknowledged moves (500 with ALAK_LONG=1), and
+// started again on the same file. Every game read back holds
 // every move the load tool saw acknowledged, at its ply, once; any other
 // stored move is one whose request got no answer; the log on disk holds
 // each game's moves once, numbered from 0; and the restarted server takes
@@ -77,7 +79,7 @@ func TestServeKill9UnderLoad(t *testing.T) {
 	bin := buildServe(t)
 	db := filepath.Join(t.TempDir(), "alak.db")
 	p := startServe(t, bin, db, "--signup-rate", "100000", "--game-rate", "100000")
-	const killAfter = 500
+	killAfter := testlong.Size(t, 150, 500)
 	var mu sync.Mutex
 	tries := map[string][]attempt{}
 	var acked atomic.Int64
@@ -88,7 +90,7 @@ func TestServeKill9UnderLoad(t *testing.T) {
 			mu.Lock()
 			tries[game] = append(tries[game], attempt{ply, move, ok})
 			mu.Unlock()
-			if ok && acked.Add(1) == killAfter {
+			if ok && acked.Add(1) == int64(killAfter) {
 				kill.Do(func() {
 					p.cmd.Process.Signal(syscall.SIGKILL)
 					close(killed)
