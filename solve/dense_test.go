@@ -717,8 +717,9 @@ func TestDenseCancelAndLimits(t *testing.T) {
 }
 
 // TestDenseAlterIgo: Alter Igo on a line. The result for the empty line
-// (value, best moves, every move's value) is Solve's up to 8 points (9
-// with ALAK_LONG=1; the alterigo table of docs/results.md), with and without edge captures, and
+// (value, best moves, every move's value) is Solve's up to 7 points (9
+// with ALAK_LONG=1; the alterigo table of docs/results.md), with and
+// without edge captures (8 points without them), and
 // each principal variation keeps the value. Positions inside the game are
 // checked by one-sided proofs (Prove, which plays the real game with its
 // history and shares nothing with either solver): on 6 points, every
@@ -730,7 +731,7 @@ func TestDenseCancelAndLimits(t *testing.T) {
 // both (docs/solver.md, method 1b, "Other presets"); the proofs side with
 // the dense solver, where such a placement is an outcome, not a state.
 func TestDenseAlterIgo(t *testing.T) {
-	for n := 1; n <= sweep(t, 8, 9, 9); n++ {
+	for n := 1; n <= sweep(t, 7, 9, 9); n++ {
 		g := newGame(t, "alterigo", n)
 		want, err := Solve(context.Background(), g, Options{MemoryMB: 64})
 		if err != nil {
@@ -781,10 +782,10 @@ func TestDenseAlterIgo(t *testing.T) {
 	// board unchanged) like the live one with the same board, and 28 of
 	// the 276 live positions of 6 points took wrong values (docs/solver.md).
 	// Now every live position of its graph has the dense solver's value,
-	// with edge captures and without (up to 8 points, 9 with ALAK_LONG=1);
+	// with edge captures and without (up to 7 points, 9 with ALAK_LONG=1);
 	// a sample of 6 points is proved.
 	for _, edge := range []string{"on", "off"} {
-		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
+		for n := 1; n <= sweep(t, 7, 9, 9); n++ {
 			g := newGame(t, "alterigo", n, "edge", edge)
 			rg, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 256}).solveGraph(g.Position())
 			if err != nil {
