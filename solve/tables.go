@@ -91,6 +91,13 @@ type Tables struct {
 	// set, overrides it for one call): the search's table and graph, the
 	// dense solver's bitmaps and margins (0: 256).
 	MemoryMB int
+	// DenseMemoryMB, when larger than a call's memory bound, bounds the
+	// dense solver's memory in its place: the dense solver takes what its
+	// line needs at the start, and only that, where the search fills its
+	// table up to its bound, so a command may let the dense solver use
+	// much of the machine and keep the search's table small (0: the
+	// call's bound, MemoryMB).
+	DenseMemoryMB int
 	// Build is the longest line whose dense table is made (and saved in
 	// Dir) when a solve or an analysis of its rules needs it (0: never;
 	// DefaultBuild in the commands).
@@ -287,7 +294,7 @@ func (ts *Tables) save(tab *Table) {
 // table (saved in Dir, kept for the rules), or, unless the dense method
 // was asked for, does without it when it does not fit the memory.
 func (ts *Tables) dense(ctx context.Context, g *rules.Game, opt Options, margins bool) (Result, error) {
-	dopt := DenseOptions{Jobs: ts.Jobs, MemoryMB: ts.memory(opt), Margins: margins, Progress: ts.DenseProgress}
+	dopt := DenseOptions{Jobs: ts.Jobs, MemoryMB: max(ts.memory(opt), ts.DenseMemoryMB), Margins: margins, Progress: ts.DenseProgress}
 	if ts.SpillDir != "" {
 		dopt.Spill, dopt.SpillDir = true, ts.SpillDir
 	}

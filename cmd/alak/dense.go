@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"alak/solve"
@@ -25,7 +28,8 @@ func denseProgress(e *env) func(solve.Progress) {
 // table of a line of up to solve.DefaultBuild points is made when a solve
 // needs it. Forced to the dense method (--dense, --method dense) without
 // --memory, the dense solver's memory is not bounded (as --dense always
-// did); otherwise --memory bounds every method.
+// did); otherwise --memory bounds every method, and without it the dense
+// solver may take half of the machine's memory.
 func (sf solveFlags) solveTables(e *env, cmd string) (*solve.Tables, error) {
 	dir, err := tableDir(*sf.tableDir)
 	if err != nil {
@@ -41,8 +45,14 @@ func (sf solveFlags) solveTables(e *env, cmd string) (*solve.Tables, error) {
 	if sf.jobs != nil {
 		ts.Jobs = *sf.jobs
 	}
-	if sf.method == solve.MethodDense && !sf.memorySet {
+	switch {
+	case sf.method == solve.MethodDense && !sf.memorySet:
 		ts.MemoryMB = math.MaxInt32
+	case !sf.memorySet:
+		// Without --memory the dense solver, where it answers, may take
+		// half of the machine's memory (alak on 20 points takes 2.6 GB):
+		// a user need not know which method answers to have an answer.
+		ts.DenseMemoryMB = physicalMB() / 2
 	}
 	ts.Margins = sf.denseMargins != nil && *sf.denseMargins
 	if sf.denseSpill != nil {
@@ -65,4 +75,23 @@ func (sf *solveFlags) solveMethod(method string, dense bool) error {
 	}
 	sf.method = m
 	return nil
+}
+
+// physicalMB is the machine's memory in MB (MemTotal of /proc/meminfo), 0
+// where it cannot be read.
+func physicalMB() int {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, err := strconv.Atoi(f[1])
+			if err != nil {
+				return 0
+			}
+			return kb / 1024
+		}
+	}
+	return 0
 }

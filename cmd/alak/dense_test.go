@@ -93,8 +93,9 @@ func TestSolveDenseBadInput(t *testing.T) {
 // answers and says which (--json "method", the text's method line): the
 // dense solver on alak lines, the search on tromp-taylor; --method forces
 // one, with the same answer; --dense goes with --value-only; on 20 points
-// the default --memory is too small for the dense solver, which says so at
-// once (before, the search ran without end).
+// a --memory too small for the dense solver is said at once (before, the
+// search ran without end; without --memory the dense solver may take half
+// of the machine's memory, and answers).
 func TestSolveDefaultMethod(t *testing.T) {
 	type out struct {
 		solveJSONOut
@@ -138,8 +139,11 @@ func TestSolveDefaultMethod(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "want auto") {
 		t.Errorf("--method graph: status %d, %q", code, errOut)
 	}
-	_, errOut, code = solveSession(t, "solve", "--size", "20", "--table-dir", "none")
+	_, errOut, code = solveSession(t, "solve", "--size", "20", "--table-dir", "none", "--memory", "256")
 	if code != 1 || !strings.Contains(errOut, "dense solver") || !strings.Contains(errOut, "raise it with --memory") {
-		t.Errorf("size 20: status %d, %q", code, errOut)
+		t.Errorf("size 20, --memory 256: status %d, %q", code, errOut)
+	}
+	if mb := physicalMB(); mb < 1024 {
+		t.Errorf("the machine's memory read as %d MB", mb)
 	}
 }

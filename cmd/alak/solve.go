@@ -32,7 +32,8 @@ positions are kept in a table file under --table-dir (none: do not keep).
 The fastest exact method that answers is chosen (--method auto): the
 table directory's dense table of the rules; else the dense solver, for
 the alak, alterigo, dewdney and golf rules on lines of up to 24 points,
-within --memory (it fails at once when the line needs more); else the
+within --memory (without it, half of the machine's memory; it fails at
+once when the line needs more); else the
 search the rules take. --method dense or search forces one, to compare;
 the answer says which method gave it.
 --table prints a Markdown table of the start positions of a range of sizes.
