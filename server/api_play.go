@@ -59,7 +59,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		if len(req.Move) > 20 {
 			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign")
 		}
-		m, err := notation.ParseMove(st.r, req.Move)
+		m, err := notation.Human.Decode(st.r, req.Move)
 		if err != nil {
 			var pe *notation.ParseError
 			if errors.As(err, &pe) {

@@ -38,7 +38,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	}
 	for _, m := range st.sess.Moves() {
 		v.Moves = append(v.Moves, st.r.MoveText(m))
-		v.Notation = append(v.Notation, notation.FormatMove(st.r, m))
+		v.Notation = append(v.Notation, notation.Human.Encode(st.r, m))
 	}
 	for i, seat := range []store.Seat{row.Black, row.White} {
 		key := []string{"x", "o"}[i]

@@ -162,7 +162,7 @@ func analyzePrint(w io.Writer, r rules.Rules, plies []solve.PlyValue) {
 		case p.After != p.Before:
 			mark = "  lost " + solveNum(math.Abs(p.After-p.Before))
 		}
-		fmt.Fprintf(w, "%3d. %c %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player.Symbol(), notation.FormatMove(r, p.Move),
+		fmt.Fprintf(w, "%3d. %c %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player.Symbol(), notation.Human.Encode(r, p.Move),
 			solveNum(p.Before), solveNum(p.After), strings.Join(solveMoveList(r, p.Best), " "), mark)
 	}
 }

@@ -332,7 +332,7 @@ func solveMoveLess(a, b rules.Move) bool {
 func solveMoveList(r rules.Rules, ms []rules.Move) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
-		out[i] = notation.FormatMove(r, m)
+		out[i] = notation.Human.Encode(r, m)
 	}
 	return out
 }
@@ -358,7 +358,7 @@ func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
 		out.Best, out.PV = solveMoveList(r, res.Best), solveMoveList(r, res.PV)
 	}
 	for m, v := range res.Moves {
-		out.Moves[notation.FormatMove(r, m)] = v
+		out.Moves[notation.Human.Encode(r, m)] = v
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -375,7 +375,7 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 	fmt.Fprintf(w, "position: %s, %s to move\n", pos.String(), string(pos.ToMove().Symbol()))
 	var parts []string
 	for _, m := range solveSorted(res) {
-		parts = append(parts, notation.FormatMove(r, m)+":"+solveNum(res.Moves[m]))
+		parts = append(parts, notation.Human.Encode(r, m)+":"+solveNum(res.Moves[m]))
 	}
 	if !res.Complete {
 		// No value line: a cut-off search proves only the move values it
