@@ -43,7 +43,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 		if g.Ply%2 == 1 {
 			toMove = toMove.Opp()
 		}
-		out.ToMove = sym(toMove)
+		out.ToMove = toMove.Letter()
 		seat := g.Black
 		if toMove == rules.White {
 			seat = g.White

@@ -141,8 +141,6 @@ func (st *gameState) restoreEnd() error {
 	return fmt.Errorf("finished by %q, which the moves do not give", st.row.Reason)
 }
 
-func sym(c rules.Color) string { return c.Letter() }
-
 // seat builds the session's seat of a stored seat: a person by name, or a
 // computer player built on demand from its spec (NewUntrusted: no process,
 // no file).
@@ -335,15 +333,15 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	row.Updated = now
 	row.Ply = st.sess.Ply()
 	row.Entries += len(entries)
-	row.DrawOffer = sym(st.sess.DrawOffer())
-	row.Takeback = sym(st.sess.TakebackRequest())
+	row.DrawOffer = st.sess.DrawOffer().Letter()
+	row.Takeback = st.sess.TakebackRequest().Letter()
 	if o := st.sess.Outcome(); o.Over() && row.State == store.StateActive {
 		row.State = store.StateFinished
 		if o.Reason == rules.Aborted {
 			row.State = store.StateAborted
 		}
 		row.Result, row.Reason = notation.ResultString(o), o.Reason.String()
-		row.Winner = sym(o.Winner)
+		row.Winner = o.Winner.Letter()
 		if row.Winner == "" {
 			row.Winner = "draw"
 			if o.Reason == rules.Aborted {

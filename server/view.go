@@ -58,7 +58,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	case st.firstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
 	case row.State == store.StateActive && st.clock.Kind != "none":
-		v.Clock.Running = sym(st.sess.ToMove())
+		v.Clock.Running = st.sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
 	return v
