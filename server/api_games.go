@@ -69,7 +69,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, tooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, waitWords(wait)))
 		return
 	}
-	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || g.Clock != "none" && strings.HasPrefix(g.Clock, "days:")) {
+	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || strings.HasPrefix(g.Clock, string(ClockDays)+":")) {
 		s.writeError(w, r, apiErr(http.StatusForbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
 		return
 	}
@@ -136,11 +136,11 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		}
 		g.Start = string(text)
 	}
-	if clock.Kind == "live" {
+	if clock.Kind == ClockLive {
 		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
 	}
 	life := s.cfg.ChallengeLife
-	if clock.Kind == "days" {
+	if clock.Kind == ClockDays {
 		life = 7 * 24 * time.Hour
 	}
 	opp := strings.TrimSpace(req.Opponent)
@@ -334,7 +334,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		st.startTurn(now)
 		return &change{after: func() {
 			// The creator may be the one to move: tell them the game began.
-			if st.clock.Kind == "days" && st.toMoveAccount() != a.ID {
+			if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
 				s.mailYourTurn(st, st.toMoveAccount())
 			}
 		}}, nil

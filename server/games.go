@@ -291,7 +291,7 @@ func (st *gameState) overdue(now time.Time) bool {
 // gameState.firstMove for the move, after which the game is aborted
 // (no result, not rated), as a player may abort it until then.
 func (st *gameState) firstMoveDue() bool {
-	return st.clock.Kind == "live" && st.row.State == store.StateActive && st.sess.Ply() < 2
+	return st.clock.Kind == ClockLive && st.row.State == store.StateActive && st.sess.Ply() < 2
 }
 
 // commitTimeout ends a game on time and stores it: a loss on time, or an
@@ -375,7 +375,7 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 func (st *gameState) startTurn(now time.Time) {
 	st.row.TurnStart = now
 	switch st.clock.Kind {
-	case "live":
+	case ClockLive:
 		if st.firstMoveDue() {
 			st.row.Deadline = now.Add(st.firstMove)
 			return
@@ -385,7 +385,7 @@ func (st *gameState) startTurn(now time.Time) {
 			left = st.row.WhiteLeft
 		}
 		st.row.Deadline = now.Add(left)
-	case "days":
+	case ClockDays:
 		st.row.Deadline = now.Add(st.clock.perMove())
 	default:
 		st.row.Deadline = time.Time{}
@@ -396,7 +396,7 @@ func (st *gameState) startTurn(now time.Time) {
 // false when the mover's time ran out. A first move costs nothing (and
 // earns no increment): the clock starts after it.
 func (st *gameState) spend(c rules.Color, now time.Time) bool {
-	if st.clock.Kind != "live" || st.firstMoveDue() {
+	if st.clock.Kind != ClockLive || st.firstMoveDue() {
 		return true
 	}
 	left := &st.row.BlackLeft
@@ -453,7 +453,7 @@ func (s *Server) afterMove(st *gameState) {
 		s.bots.schedule(st.row.ID, st.row.Version)
 		return
 	}
-	if st.clock.Kind == "days" {
+	if st.clock.Kind == ClockDays {
 		s.mailYourTurn(st, seat.AccountID)
 	}
 }

@@ -57,7 +57,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	switch {
 	case st.firstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
-	case row.State == store.StateActive && st.clock.Kind != "none":
+	case row.State == store.StateActive && st.clock.Kind != ClockNone:
 		v.Clock.Running = st.sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}

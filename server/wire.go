@@ -197,7 +197,6 @@ type AnalysisView struct {
 	Error string            `json:"error,omitempty"` // why there is no analysis (or only part of it), in a player's words
 	Code  string            `json:"code,omitempty"`  // the same as a name: too_large, unsupported, budget, failed
 	At    time.Time         `json:"at"`
-	Nodes interface{}       `json:"-"`
 }
 
 // Play: moves and the other actions of a player.
