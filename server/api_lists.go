@@ -171,6 +171,12 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Limit = n
 	}
+	s.writeGames(w, r, f)
+}
+
+// writeGames answers {"games": [...]}: the summaries of the games f
+// selects, as the request's account sees them.
+func (s *Server) writeGames(w http.ResponseWriter, r *http.Request, f store.Filter) {
 	games, err := s.store.Games(r.Context(), f)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -192,21 +198,7 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 // 200 most recently made that have not expired (selected by the query,
 // whatever other games wait).
 func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
-	games, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Kind: store.KindOpen, Live: s.now(), Limit: 200})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	var me int64
-	if a := account(r); a != nil {
-		me = a.ID
-	}
-	names := map[int64]PlayerView{}
-	out := []GameSummary{}
-	for _, g := range games {
-		out = append(out, s.summary(r.Context(), g, me, names))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": out})
+	s.writeGames(w, r, store.Filter{States: []string{store.StateWaiting}, Kind: store.KindOpen, Live: s.now(), Limit: 200})
 }
 
 // handlePlayer is GET /api/players/{name}: the player's record, counted by
