@@ -140,15 +140,3 @@ func passOrResign(s string) (rules.Move, bool) {
 	}
 	return rules.NoMove, false
 }
-
-// FormatMove is Human.Encode.
-//
-// Deprecated: call Human.Encode (or rules.Rules.MoveText for the stored
-// form); FormatMove stays until its last callers move.
-func FormatMove(r rules.Rules, m rules.Move) string { return Human.Encode(r, m) }
-
-// ParseMove is Human.Decode.
-//
-// Deprecated: call Human.Decode; ParseMove stays until its last callers
-// move.
-func ParseMove(r rules.Rules, s string) (rules.Move, error) { return Human.Decode(r, s) }

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
+	"alak/session"
 	"alak/solve"
 )
 
@@ -24,28 +24,6 @@ const (
 	analysisTime   = 2 * time.Minute
 	analysisQueued = 16
 )
-
-// AnalysisView is the exact value of every move of a finished game, as
-// alak analyze prints it.
-type AnalysisView struct {
-	Game  string      `json:"game"`
-	Moves []PlyView   `json:"moves"`
-	Error string      `json:"error,omitempty"` // why there is no analysis (or only part of it), in a player's words
-	Code  string      `json:"code,omitempty"`  // the same as a name: too_large, unsupported, budget, failed
-	At    time.Time   `json:"at"`
-	Nodes interface{} `json:"-"`
-}
-
-// PlyView is one move judged.
-type PlyView struct {
-	Ply            int      `json:"ply"`
-	Player         string   `json:"player"`
-	Move           string   `json:"move"`
-	ValueBefore    float64  `json:"value_before"`
-	ValueAfter     float64  `json:"value_after"`
-	Best           []string `json:"best"`
-	ChangedOutcome bool     `json:"changed_outcome"`
-}
 
 // analyses runs the post-game analyses: one at a time, from a bounded
 // queue; the results are kept in the store.
@@ -104,7 +82,7 @@ func (a *analyses) run(id string) {
 	if err != nil {
 		return
 	}
-	out := AnalysisView{Game: id, Moves: []PlyView{}, At: s.now()}
+	out := AnalysisView{Game: id, At: s.now()}
 	// A damaged table file is not used: the analysis then solves within
 	// its budget.
 	plies, err := s.tables.solver.Analyze(ctx, st.sess.Game(), solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB})
@@ -115,14 +93,7 @@ func (a *analyses) run(id string) {
 		out.Code, out.Error = analysisFailure(st.r, err)
 		s.log.Info("an analysis is incomplete", "game", id, "code", out.Code, "err", err)
 	}
-	for _, p := range plies {
-		best := make([]string, len(p.Best))
-		for i, m := range p.Best {
-			best[i] = notation.FormatMove(st.r, m)
-		}
-		out.Moves = append(out.Moves, PlyView{Ply: p.Ply, Player: sym(p.Player), Move: notation.FormatMove(st.r, p.Move),
-			ValueBefore: p.Before, ValueAfter: p.After, Best: best, ChangedOutcome: p.Changed()})
-	}
+	out.Moves = session.PlyViews(st.r, plies)
 	body, err := json.Marshal(out)
 	if err == nil {
 		err = s.store.SaveAnalysis(ctx, id, body)

@@ -7,17 +7,6 @@ import (
 	"alak/server/store"
 )
 
-// ClaimView says which of a guest's games an account took over when it
-// signed up or signed in from the guest's session (POST /api/accounts,
-// POST /api/login with "claim_guest_games"): the games moved to it, and
-// those kept by the guest because the account already sat in them (one
-// account cannot hold both seats of a game).
-type ClaimView struct {
-	From  string   `json:"from"` // the guest's name, guest-N
-	Moved []string `json:"moved"`
-	Kept  []string `json:"kept"`
-}
-
 // guestOf returns the request's account when it is a guest signed in by
 // its session cookie (the only way a guest signs in), else nil.
 func guestOf(r *http.Request) *store.Account {

@@ -9,9 +9,19 @@ import (
 	"alak/internal/clip"
 )
 
+// ClockKind is the kind of a time control, as its spec starts.
+type ClockKind string
+
+// The kinds of time control.
+const (
+	ClockNone ClockKind = "none"
+	ClockLive ClockKind = "live" // Fischer: a time for the game, an increment a move
+	ClockDays ClockKind = "days" // correspondence: days for each move
+)
+
 // Clock is a game's time control.
 type Clock struct {
-	Kind      string        // "none", "live" (Fischer) or "days" (correspondence)
+	Kind      ClockKind
 	Initial   time.Duration // live: each player's time at the start
 	Increment time.Duration // live: added after each of the player's moves
 	Days      int           // days: the time for each move
@@ -30,7 +40,7 @@ func ParseClock(s string) (Clock, error) {
 	}
 	switch {
 	case t == "none" || t == "":
-		return Clock{Kind: "none"}, nil
+		return Clock{Kind: ClockNone}, nil
 	case strings.HasPrefix(t, "days:"):
 		n, err := strconv.Atoi(t[len("days:"):])
 		if err != nil {
@@ -38,7 +48,7 @@ func ParseClock(s string) (Clock, error) {
 		}
 		for _, d := range CorrespondenceDays {
 			if n == d {
-				return Clock{Kind: "days", Days: n}, nil
+				return Clock{Kind: ClockDays, Days: n}, nil
 			}
 		}
 		return bad("not one of the days offered")
@@ -57,7 +67,7 @@ func ParseClock(s string) (Clock, error) {
 		if initial < time.Second || initial > 3*time.Hour || increment < 0 || increment > time.Minute {
 			return bad("out of range")
 		}
-		return Clock{Kind: "live", Initial: initial, Increment: increment}, nil
+		return Clock{Kind: ClockLive, Initial: initial, Increment: increment}, nil
 	}
 	return bad("unknown kind")
 }
@@ -73,13 +83,13 @@ func clockDuration(s string, unit time.Duration) (time.Duration, error) {
 // String writes the clock as ParseClock reads it.
 func (c Clock) String() string {
 	switch c.Kind {
-	case "live":
+	case ClockLive:
 		s := "live:" + shortDuration(c.Initial)
 		if c.Increment > 0 {
 			s += "+" + shortDuration(c.Increment)
 		}
 		return s
-	case "days":
+	case ClockDays:
 		return "days:" + strconv.Itoa(c.Days)
 	}
 	return "none"
@@ -88,13 +98,13 @@ func (c Clock) String() string {
 // Words says the clock in a few words: "5 min + 3 s", "3 days a move".
 func (c Clock) Words() string {
 	switch c.Kind {
-	case "live":
+	case ClockLive:
 		s := shortDuration(c.Initial)
 		if c.Increment > 0 {
 			s += " + " + shortDuration(c.Increment)
 		}
 		return s
-	case "days":
+	case ClockDays:
 		if c.Days == 1 {
 			return "1 day a move"
 		}

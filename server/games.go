@@ -141,8 +141,6 @@ func (st *gameState) restoreEnd() error {
 	return fmt.Errorf("finished by %q, which the moves do not give", st.row.Reason)
 }
 
-func sym(c rules.Color) string { return c.Letter() }
-
 // seat builds the session's seat of a stored seat: a person by name, or a
 // computer player built on demand from its spec (NewUntrusted: no process,
 // no file).
@@ -293,7 +291,7 @@ func (st *gameState) overdue(now time.Time) bool {
 // gameState.firstMove for the move, after which the game is aborted
 // (no result, not rated), as a player may abort it until then.
 func (st *gameState) firstMoveDue() bool {
-	return st.clock.Kind == "live" && st.row.State == store.StateActive && st.sess.Ply() < 2
+	return st.clock.Kind == ClockLive && st.row.State == store.StateActive && st.sess.Ply() < 2
 }
 
 // commitTimeout ends a game on time and stores it: a loss on time, or an
@@ -335,15 +333,15 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	row.Updated = now
 	row.Ply = st.sess.Ply()
 	row.Entries += len(entries)
-	row.DrawOffer = sym(st.sess.DrawOffer())
-	row.Takeback = sym(st.sess.TakebackRequest())
+	row.DrawOffer = st.sess.DrawOffer().Letter()
+	row.Takeback = st.sess.TakebackRequest().Letter()
 	if o := st.sess.Outcome(); o.Over() && row.State == store.StateActive {
 		row.State = store.StateFinished
 		if o.Reason == rules.Aborted {
 			row.State = store.StateAborted
 		}
 		row.Result, row.Reason = notation.ResultString(o), o.Reason.String()
-		row.Winner = sym(o.Winner)
+		row.Winner = o.Winner.Letter()
 		if row.Winner == "" {
 			row.Winner = "draw"
 			if o.Reason == rules.Aborted {
@@ -377,7 +375,7 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 func (st *gameState) startTurn(now time.Time) {
 	st.row.TurnStart = now
 	switch st.clock.Kind {
-	case "live":
+	case ClockLive:
 		if st.firstMoveDue() {
 			st.row.Deadline = now.Add(st.firstMove)
 			return
@@ -387,7 +385,7 @@ func (st *gameState) startTurn(now time.Time) {
 			left = st.row.WhiteLeft
 		}
 		st.row.Deadline = now.Add(left)
-	case "days":
+	case ClockDays:
 		st.row.Deadline = now.Add(st.clock.perMove())
 	default:
 		st.row.Deadline = time.Time{}
@@ -398,7 +396,7 @@ func (st *gameState) startTurn(now time.Time) {
 // false when the mover's time ran out. A first move costs nothing (and
 // earns no increment): the clock starts after it.
 func (st *gameState) spend(c rules.Color, now time.Time) bool {
-	if st.clock.Kind != "live" || st.firstMoveDue() {
+	if st.clock.Kind != ClockLive || st.firstMoveDue() {
 		return true
 	}
 	left := &st.row.BlackLeft
@@ -455,7 +453,7 @@ func (s *Server) afterMove(st *gameState) {
 		s.bots.schedule(st.row.ID, st.row.Version)
 		return
 	}
-	if st.clock.Kind == "days" {
+	if st.clock.Kind == ClockDays {
 		s.mailYourTurn(st, seat.AccountID)
 	}
 }

@@ -192,14 +192,6 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/{id}/positions", s.handlePositions)
 }
 
-// PositionsView is GET /api/games/{id}/positions: the diagram of every
-// position of the game from its start, for the replay (index i is the
-// position after i moves), with each side's stones.
-type PositionsView struct {
-	Positions []string         `json:"positions"`
-	Stones    []map[string]int `json:"stones"`
-}
-
 func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
 	st, err := s.loadGame(r.Context(), r.PathValue("id"))
 	if err != nil {

@@ -6,61 +6,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
-	"alak/session"
 )
-
-// GameView is a game as the API and the event stream send it: the
-// session's snapshot (the fields of alak replay --json, and the rest of
-// session.Snapshot) with the game's id, rules, players, moves, clocks and
-// state. Its "rules" is the whole rules string ("alak size=11"), as
-// POST /api/games takes it; the preset alone is in "preset".
-type GameView struct {
-	session.Snapshot
-	ID        string                `json:"id"`
-	Rules     string                `json:"rules"`
-	Preset    string                `json:"preset"`
-	State     string                `json:"state"` // waiting, active, finished, aborted, expired
-	Kind      string                `json:"kind"`  // named, open, link, computer
-	Players   map[string]PlayerView `json:"players"`
-	Moves     []string              `json:"moves"` // every move on the board, in the one move form
-	Notation  []string              `json:"notation"`
-	Clock     ClockView             `json:"clock"`
-	Version   int                   `json:"version"`
-	EventID   string                `json:"event_id"` // the id of this state's event: PLY.VERSION
-	SGFResult string                `json:"sgf_result,omitempty"`
-	Created   time.Time             `json:"created"`
-	Updated   time.Time             `json:"updated"`
-	Expires   *time.Time            `json:"expires,omitempty"`
-	RulesText string                `json:"rules_text"`
-}
-
-// PlayerView is one seat.
-type PlayerView struct {
-	Name     string `json:"name,omitempty"` // "" while the seat is empty
-	Computer bool   `json:"computer,omitempty"`
-	Guest    bool   `json:"guest,omitempty"`
-}
-
-// ClockView is the time control and where each clock stands.
-type ClockView struct {
-	Spec      string `json:"spec"`  // "none", "live:5m+3s", "days:3"
-	Words     string `json:"words"` // "5m + 3s", "3 days a move"
-	XMillis   int64  `json:"x_ms"`  // live: each player's time left at the start of the current turn
-	OMillis   int64  `json:"o_ms"`
-	Running   string `json:"running,omitempty"`    // whose clock runs: "x", "o", or "" when none does
-	TurnStart int64  `json:"turn_start,omitempty"` // when the running clock started, ms since 1970
-	Deadline  int64  `json:"deadline,omitempty"`   // when the player to move loses on time, ms since 1970
-	// FirstMoveDeadline: in a live game whose player to move has yet to
-	// make their first move, when the game is aborted unless they move, ms
-	// since 1970. No clock runs then (running, turn_start and deadline
-	// are absent).
-	FirstMoveDeadline int64 `json:"first_move_deadline,omitempty"`
-}
 
 // botName names a computer seat by its spec, which is canonical (stored
 // as the player package built it): "mcts:time=1s,playouts=300000" is
@@ -88,7 +38,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	}
 	for _, m := range st.sess.Moves() {
 		v.Moves = append(v.Moves, st.r.MoveText(m))
-		v.Notation = append(v.Notation, notation.FormatMove(st.r, m))
+		v.Notation = append(v.Notation, notation.Human.Encode(st.r, m))
 	}
 	for i, seat := range []store.Seat{row.Black, row.White} {
 		key := []string{"x", "o"}[i]
@@ -107,8 +57,8 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	switch {
 	case st.firstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
-	case row.State == store.StateActive && st.clock.Kind != "none":
-		v.Clock.Running = sym(st.sess.ToMove())
+	case row.State == store.StateActive && st.clock.Kind != ClockNone:
+		v.Clock.Running = st.sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
 	return v

@@ -3,7 +3,9 @@
 // for an answer, and the end when the players end it themselves. The
 // terminal game (alak play), the GTP engine, the arena and the play server
 // all drive their games through a Session, and show them through its
-// Snapshot, so no game loop or set-up parser is written twice.
+// Snapshot, so no game loop or set-up parser is written twice. A game's
+// analysis by the solver is shown as PlyViews, by alak analyze --json and
+// the server alike.
 //
 //	g, _ := session.Setup{Rules: rules.MustPreset("alak")}.Game()
 //	bot, _ := player.New("mcts:time=200ms", 1)

@@ -13,6 +13,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/session"
 	"alak/solve"
 )
 
@@ -25,17 +26,6 @@ For every ply: the value (Black's margin under perfect play) before and after
 the move played, the best moves, and whether the move changed the outcome.
 A FILE (SGF or a move list) carries its own rules. --sgf writes the record
 with the annotations as comments; otherwise they are printed.`
-
-// analyzePly is one ply of the analysis, as the JSON prints it.
-type analyzePly struct {
-	Ply            int      `json:"ply"`
-	Player         string   `json:"player"`
-	Move           string   `json:"move"`
-	ValueBefore    float64  `json:"value_before"`
-	ValueAfter     float64  `json:"value_after"`
-	Best           []string `json:"best"`
-	ChangedOutcome bool     `json:"changed_outcome"`
-}
 
 func analyzeRun(e *env, args []string) int {
 	fs := newFlagSet(e, "analyze", analyzeUsage)
@@ -172,7 +162,7 @@ func analyzePrint(w io.Writer, r rules.Rules, plies []solve.PlyValue) {
 		case p.After != p.Before:
 			mark = "  lost " + solveNum(math.Abs(p.After-p.Before))
 		}
-		fmt.Fprintf(w, "%3d. %c %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player.Symbol(), notation.FormatMove(r, p.Move),
+		fmt.Fprintf(w, "%3d. %c %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player.Symbol(), notation.Human.Encode(r, p.Move),
 			solveNum(p.Before), solveNum(p.After), strings.Join(solveMoveList(r, p.Best), " "), mark)
 	}
 }
@@ -192,12 +182,8 @@ func analyzeWriteSGF(e *env, path string, rec notation.Record, force bool) error
 // analyzeWriteJSON prints {"moves": [...]}, one object per ply.
 func analyzeWriteJSON(e *env, r rules.Rules, plies []solve.PlyValue) {
 	out := struct {
-		Moves []analyzePly `json:"moves"`
-	}{Moves: []analyzePly{}}
-	for _, p := range plies {
-		out.Moves = append(out.Moves, analyzePly{Ply: p.Ply, Player: string(p.Player.Symbol()), Move: notation.FormatMove(r, p.Move),
-			ValueBefore: p.Before, ValueAfter: p.After, Best: solveMoveList(r, p.Best), ChangedOutcome: p.Changed()})
-	}
+		Moves []session.PlyView `json:"moves"`
+	}{Moves: session.PlyViews(r, plies)}
 	data, _ := json.Marshal(out)
 	fmt.Fprintf(e.stdout, "%s\n", data)
 }

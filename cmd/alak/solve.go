@@ -280,7 +280,7 @@ func printJSON(e *env, cmd string, v any) int {
 // solveWriteHead prints the rules and the position an answer is about.
 func solveWriteHead(e *env, g *rules.Game) {
 	fmt.Fprintf(e.stdout, "rules:    %s\n", g.Rules().String())
-	fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), string(g.Position().ToMove().Symbol()))
+	fmt.Fprintf(e.stdout, "position: %s, %s to move\n", g.Position().String(), g.Position().ToMove().Letter())
 }
 
 // solveWriteBound prints an --at-least answer as text.
@@ -297,13 +297,10 @@ func solveWriteBound(e *env, g *rules.Game, b solve.Bound) {
 
 // solveOutcome writes an outcome as the JSON does: "x", "o" or "draw".
 func solveOutcome(c rules.Color) string {
-	switch c {
-	case rules.Black:
-		return "x"
-	case rules.White:
-		return "o"
+	if c == rules.None {
+		return "draw"
 	}
-	return "draw"
+	return c.Letter()
 }
 
 func solveNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -333,7 +330,7 @@ func solveMoveLess(a, b rules.Move) bool {
 func solveMoveList(r rules.Rules, ms []rules.Move) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
-		out[i] = notation.FormatMove(r, m)
+		out[i] = notation.Human.Encode(r, m)
 	}
 	return out
 }
@@ -359,7 +356,7 @@ func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
 		out.Best, out.PV = solveMoveList(r, res.Best), solveMoveList(r, res.PV)
 	}
 	for m, v := range res.Moves {
-		out.Moves[notation.FormatMove(r, m)] = v
+		out.Moves[notation.Human.Encode(r, m)] = v
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -373,10 +370,10 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 	r := g.Rules()
 	pos := g.Position()
 	fmt.Fprintf(w, "rules:    %s\n", r.String())
-	fmt.Fprintf(w, "position: %s, %s to move\n", pos.String(), string(pos.ToMove().Symbol()))
+	fmt.Fprintf(w, "position: %s, %s to move\n", pos.String(), pos.ToMove().Letter())
 	var parts []string
 	for _, m := range solveSorted(res) {
-		parts = append(parts, notation.FormatMove(r, m)+":"+solveNum(res.Moves[m]))
+		parts = append(parts, notation.Human.Encode(r, m)+":"+solveNum(res.Moves[m]))
 	}
 	if !res.Complete {
 		// No value line: a cut-off search proves only the move values it

@@ -1,0 +1,373 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"alak/internal/clip"
+	"alak/notation"
+	"alak/player"
+	"alak/rules"
+	"alak/server/store"
+	"alak/session"
+)
+
+func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
+	info := RulesInfo{Options: rules.Options(), Days: CorrespondenceDays}
+	for i := 1; i <= player.Levels(); i++ {
+		spec, _ := player.Level(i)
+		info.Levels = append(info.Levels, spec)
+	}
+	for _, name := range rules.Presets() {
+		p := rules.MustPreset(name)
+		pi := PresetInfo{Name: name, Size: p.SizeString(), Grid: !p.IsLine(), Sliding: p.Movement == rules.Sliding, Values: map[string]string{},
+			Describe: notation.RulesText(p)}
+		for _, o := range rules.Options() {
+			v, _ := p.Get(o.Name)
+			pi.Values[o.Name] = v
+			if p.Applies(o.Name) || o.Name == "passes" || o.Name == "komi" {
+				pi.Applies = append(pi.Applies, o.Name)
+			}
+		}
+		info.Presets = append(info.Presets, pi)
+	}
+	w.Header().Set("Cache-Control", "max-age=3600")
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
+	var req createRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	g, secret, err := s.newGame(r, req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// New games are limited by address before a guest is made, and by
+	// account.
+	now := s.now()
+	if wait := s.gamesAt.wait(clientAddr(r), now); wait > 0 {
+		s.writeError(w, r, tooMany(wait, "too many new games from this address: wait %s", waitWords(wait)))
+		return
+	}
+	a, err := s.accountOrGuest(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if wait, ok := allowAll(now, limit{s.gamesAt, clientAddr(r)}, limit{s.games, strconv.FormatInt(a.ID, 10)}); !ok {
+		s.writeError(w, r, tooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, waitWords(wait)))
+		return
+	}
+	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || strings.HasPrefix(g.Clock, string(ClockDays)+":")) {
+		s.writeError(w, r, apiErr(http.StatusForbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
+		return
+	}
+	if err := s.seatCreator(r.Context(), &g, a); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.store.CreateGame(r.Context(), g); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "game created", "game", g.ID, "rules", g.Rules, "kind", g.Kind, "clock", g.Clock)
+	out := CreateView{ID: g.ID, URL: s.gameURL(g.ID)}
+	if secret != "" {
+		out.Invite = s.gameURL(g.ID) + "?invite=" + secret
+	}
+	if g.State == store.StateActive {
+		if st, err := s.loadGame(r.Context(), g.ID); err == nil && st.botToMove() {
+			s.bots.schedule(g.ID, g.Version)
+		}
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+// newGame checks a create request and builds the game, without its seats.
+func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string, error) {
+	var g store.Game
+	if len(req.Rules) > 200 || len(req.Position) > 500 || len(req.Opponent) > 100 {
+		return g, "", apiErr(http.StatusUnprocessableEntity, "too_long", "rules are at most 200 characters, a position 500, an opponent 100")
+	}
+	spec := req.Rules
+	if strings.TrimSpace(spec) == "" {
+		spec = "alak"
+	}
+	rs, err := rules.Parse(spec)
+	if err != nil {
+		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+	}
+	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: req.Position, ToMove: req.ToMove}
+	game, err := setup.Game()
+	if err != nil {
+		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_position", "%s", err)
+	}
+	rs = game.Rules()
+	clock, err := ParseClock(req.Clock)
+	if err != nil {
+		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_clock", "%s", err)
+	}
+	color := strings.ToLower(strings.TrimSpace(req.Color))
+	switch color {
+	case "":
+		color = "random"
+	case "x", "o", "random":
+	default:
+		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_color", "color is x (Black, first), o or random")
+	}
+	now := s.now()
+	g = store.Game{ID: newID(), Rules: rs.String(), Preset: rs.Preset, Size: rs.SizeString(), Color: color, Clock: clock.String(),
+		State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
+	if req.Position != "" {
+		text, err := game.Start().MarshalText()
+		if err != nil {
+			return g, "", err
+		}
+		g.Start = string(text)
+	}
+	if clock.Kind == ClockLive {
+		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
+	}
+	life := s.cfg.ChallengeLife
+	if clock.Kind == ClockDays {
+		life = 7 * 24 * time.Hour
+	}
+	opp := strings.TrimSpace(req.Opponent)
+	var secret string
+	switch {
+	case opp == "open":
+		g.Kind, g.Expires = store.KindOpen, now.Add(life)
+	case opp == "link" || opp == "":
+		var hash string
+		secret, hash = newSecret()
+		g.Kind, g.InviteHash, g.Expires = store.KindLink, hash, now.Add(life)
+	case strings.HasPrefix(opp, "computer"):
+		bot := strings.TrimPrefix(strings.TrimPrefix(opp, "computer"), ":")
+		if bot == "" {
+			bot = "level:5"
+		}
+		p, err := player.NewUntrusted(bot, 1)
+		if err != nil {
+			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_computer", "%s (write computer:level:N, N from 1 to %d, or computer:NAME)", err, player.Levels())
+		}
+		// Stored as the player package built it (its canonical spec: the
+		// name in lower case, the options in a fixed order, the bounds
+		// added), never as typed.
+		bot = p.Name()
+		p.Close()
+		g.Kind = store.KindComputer
+		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat
+	default:
+		if checkName(opp) != nil {
+			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
+		}
+		a, err := s.store.AccountByName(r.Context(), opp)
+		if err != nil {
+			return g, "", apiErr(http.StatusNotFound, "no_player", "no player is called %s", opp)
+		}
+		g.Kind, g.Opponent, g.Expires = store.KindNamed, a.ID, now.Add(life)
+	}
+	return g, secret, nil
+}
+
+// seatCreator seats the creator by the colour asked for, and the computer
+// opposite; a game against the computer starts at once.
+func (s *Server) seatCreator(ctx context.Context, g *store.Game, a *store.Account) error {
+	if g.Kind == store.KindNamed && g.Opponent == a.ID {
+		return apiErr(http.StatusUnprocessableEntity, "bad_opponent", "you cannot challenge yourself")
+	}
+	g.Creator = a.ID
+	color := g.Color
+	if color == "random" {
+		n, err := rand.Int(rand.Reader, big.NewInt(2))
+		if err != nil {
+			return err
+		}
+		color = []string{"x", "o"}[n.Int64()]
+	}
+	bot := g.Black.Bot
+	g.Black = store.Seat{}
+	me := store.Seat{AccountID: a.ID}
+	if color == "x" {
+		g.Black = me
+	} else {
+		g.White = me
+	}
+	if g.Kind == store.KindComputer {
+		if color == "x" {
+			g.White.Bot = bot
+		} else {
+			g.Black.Bot = bot
+		}
+		g.State = store.StateActive
+		st, err := s.rebuild(*g, nil)
+		if err != nil {
+			return err
+		}
+		st.startTurn(s.now())
+		g.TurnStart, g.Deadline = st.row.TurnStart, st.row.Deadline
+	}
+	return nil
+}
+
+func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
+	st, err := s.loadGame(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+}
+
+func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
+	st, err := s.loadGame(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec := st.sess.Record()
+	v := s.view(r.Context(), st)
+	rec.Black, rec.White = v.Players["x"].Name, v.Players["o"].Name
+	rec.Date = st.row.Created.UTC().Format("2006-01-02")
+	rec.Comments = map[int]string{0: fmt.Sprintf("alak game %s, %s, %s", st.row.ID, st.row.Rules, st.clock.Words())}
+	var buf bytes.Buffer
+	if err := notation.WriteSGF(&buf, rec); err != nil {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "no_sgf", "this game cannot be written as SGF: %s", err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="alak-`+st.row.ID+`.sgf"`)
+	w.Write(buf.Bytes())
+}
+
+// handleJoin is POST /api/games/{id}/join {"invite": SECRET}: take the
+// empty seat of an open challenge, a challenge to you, or an invitation.
+func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
+	var req joinRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	// A guest may join by link only; check before making one.
+	pre, err := s.loadGame(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if account(r) == nil && pre.row.Kind != store.KindLink {
+		s.writeError(w, r, apiErr(http.StatusUnauthorized, "account_needed", "sign in to take this challenge"))
+		return
+	}
+	// Wrong invitations to a waiting link game (by anyone but its creator)
+	// are limited by address and by account; a wrong one makes no guest.
+	if me := account(r); pre.row.Kind == store.KindLink && pre.row.State == store.StateWaiting && (me == nil || me.ID != pre.row.Creator) {
+		limits := []limit{{s.invites, "ip " + clientAddr(r)}}
+		if me != nil {
+			limits = append(limits, limit{s.invites, "a " + strconv.FormatInt(me.ID, 10)})
+		}
+		var wait time.Duration
+		for _, l := range limits {
+			wait = max(wait, l.l.wait(l.key, s.now()))
+		}
+		if wait > 0 {
+			s.writeError(w, r, tooMany(wait, "too many wrong invitations: wait %s", waitWords(wait)))
+			return
+		}
+		if len(req.Invite) > 100 || hashSecret(req.Invite) != pre.row.InviteHash {
+			for _, l := range limits {
+				l.l.take(l.key, s.now())
+			}
+			s.writeError(w, r, apiErr(http.StatusForbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent"))
+			return
+		}
+	}
+	a, err := s.accountOrGuest(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ev, err := s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
+		row := &st.row
+		if row.State != store.StateWaiting {
+			return nil, apiErr(http.StatusConflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
+		}
+		if row.Creator == a.ID {
+			return nil, apiErr(http.StatusConflict, "own_game", "this is your own challenge: wait for an opponent")
+		}
+		switch row.Kind {
+		case store.KindNamed:
+			if row.Opponent != a.ID {
+				return nil, apiErr(http.StatusForbidden, "not_for_you", "this challenge is for another player")
+			}
+		case store.KindLink:
+			if len(req.Invite) > 100 || hashSecret(req.Invite) != row.InviteHash {
+				return nil, apiErr(http.StatusForbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent")
+			}
+		case store.KindOpen:
+			if a.Guest() {
+				return nil, apiErr(http.StatusForbidden, "account_needed", "sign in to take an open challenge")
+			}
+		default:
+			return nil, apiErr(http.StatusConflict, "not_joinable", "this game takes no opponent")
+		}
+		if strings.HasPrefix(row.Clock, "days:") && a.Guest() {
+			return nil, apiErr(http.StatusForbidden, "account_needed", "correspondence games need an account")
+		}
+		if row.Black.Empty() {
+			row.Black = store.Seat{AccountID: a.ID}
+		} else {
+			row.White = store.Seat{AccountID: a.ID}
+		}
+		row.State, row.Expires = store.StateActive, time.Time{}
+		st.startTurn(now)
+		return &change{after: func() {
+			// The creator may be the one to move: tell them the game began.
+			if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
+				s.mailYourTurn(st, st.toMoveAccount())
+			}
+		}}, nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeEvent(w, ev)
+}
+
+// handleDecline is POST /api/games/{id}/decline: the named opponent
+// refuses a challenge, or the creator withdraws one.
+func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
+		row := &st.row
+		if row.State != store.StateWaiting {
+			return nil, apiErr(http.StatusConflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
+		}
+		if row.Creator != a.ID && !(row.Kind == store.KindNamed && row.Opponent == a.ID) {
+			return nil, apiErr(http.StatusForbidden, "not_yours", "only the challenged player or the challenger can call it off")
+		}
+		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
+		return &change{}, nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeEvent(w, ev)
+}

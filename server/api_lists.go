@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"alak/internal/clip"
+	"alak/rules"
+	"alak/server/store"
+)
+
+func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]PlayerView) GameSummary {
+	out := GameSummary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
+		Players: map[string]PlayerView{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated}
+	for i, seat := range []store.Seat{g.Black, g.White} {
+		key := []string{"x", "o"}[i]
+		switch {
+		case seat.Bot != "":
+			out.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
+		case seat.AccountID != 0:
+			pv, ok := names[seat.AccountID]
+			if !ok {
+				if a, err := s.store.AccountByID(ctx, seat.AccountID); err == nil {
+					pv = PlayerView{Name: displayName(a), Guest: a.Guest()}
+				}
+				names[seat.AccountID] = pv
+			}
+			out.Players[key] = pv
+		}
+	}
+	if g.State == store.StateActive {
+		// The start may have White to move; the row's start and ply say who is to move now.
+		toMove := rules.Black
+		if g.Start != "" {
+			if f := strings.Fields(g.Start); len(f) > 1 && f[1] == "o" {
+				toMove = rules.White
+			}
+		}
+		if g.Ply%2 == 1 {
+			toMove = toMove.Opp()
+		}
+		out.ToMove = toMove.Letter()
+		seat := g.Black
+		if toMove == rules.White {
+			seat = g.White
+		}
+		out.MyTurn = me != 0 && seat.AccountID == me
+		if !g.Deadline.IsZero() {
+			d := g.Deadline
+			out.Deadline = &d
+		}
+	}
+	if g.State == store.StateWaiting && !g.Expires.IsZero() {
+		e := g.Expires
+		out.Expires = &e
+	}
+	return out
+}
+
+// handleMyGames is GET /api/me/games: my active and waiting games, those
+// where it is my turn first (the soonest deadline first), then the others,
+// then my last finished games.
+func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	games, err := s.store.Games(r.Context(), store.Filter{Player: a.ID, States: []string{store.StateActive, store.StateWaiting}})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	// Challenges addressed to me by name: the creator sits, I do not yet;
+	// the query selects them by their named opponent.
+	invites, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed,
+		Opponent: a.ID, Live: s.now(), Limit: 200})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	names := map[int64]PlayerView{}
+	var mine []GameSummary
+	for _, g := range games {
+		mine = append(mine, s.summary(r.Context(), g, a.ID, names))
+	}
+	var challenges []GameSummary
+	for _, g := range invites {
+		challenges = append(challenges, s.summary(r.Context(), g, a.ID, names))
+	}
+	sort.SliceStable(mine, func(i, j int) bool {
+		if mine[i].MyTurn != mine[j].MyTurn {
+			return mine[i].MyTurn
+		}
+		di, dj := mine[i].Deadline, mine[j].Deadline
+		switch {
+		case di == nil && dj == nil:
+			return mine[i].Updated.After(mine[j].Updated)
+		case di == nil:
+			return false
+		case dj == nil:
+			return true
+		}
+		return di.Before(*dj)
+	})
+	finished, err := s.store.Games(r.Context(), store.Filter{Player: a.ID, States: []string{store.StateFinished, store.StateAborted}, Limit: 20})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var done []GameSummary
+	for _, g := range finished {
+		done = append(done, s.summary(r.Context(), g, a.ID, names))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": nonNil(mine), "challenges": nonNil(challenges), "finished": nonNil(done)})
+}
+
+func nonNil(gs []GameSummary) []GameSummary {
+	if gs == nil {
+		return []GameSummary{}
+	}
+	return gs
+}
+
+// handleListGames is GET /api/games?player=NAME&state=active|finished|waiting&preset=P&size=N&before=RFC3339&limit=N.
+func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := store.Filter{Preset: q.Get("preset"), Size: q.Get("size")}
+	if len(f.Preset) > 40 || len(f.Size) > 10 {
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "preset and size are short words such as alak and 11"))
+		return
+	}
+	if name := q.Get("player"); name != "" {
+		a, err := s.store.AccountByName(r.Context(), name)
+		if err != nil {
+			s.writeError(w, r, apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(name)))
+			return
+		}
+		f.Player = a.ID
+	}
+	switch st := q.Get("state"); st {
+	case "", "finished":
+		f.States = []string{store.StateFinished}
+	case "active":
+		f.States = []string{store.StateActive}
+	case "waiting":
+		f.States = []string{store.StateWaiting}
+	case "all":
+	default:
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "state is active, finished, waiting or all"))
+		return
+	}
+	if b := q.Get("before"); b != "" {
+		t, err := time.Parse(time.RFC3339Nano, b)
+		if err != nil {
+			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "before is a time such as 2026-11-24T12:00:00Z"))
+			return
+		}
+		f.Before = t
+	}
+	f.Limit = 50
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > 200 {
+			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "limit is 1 to 200"))
+			return
+		}
+		f.Limit = n
+	}
+	s.writeGames(w, r, f)
+}
+
+// writeGames answers {"games": [...]}: the summaries of the games f
+// selects, as the request's account sees them.
+func (s *Server) writeGames(w http.ResponseWriter, r *http.Request, f store.Filter) {
+	games, err := s.store.Games(r.Context(), f)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var me int64
+	if a := account(r); a != nil {
+		me = a.ID
+	}
+	names := map[int64]PlayerView{}
+	out := []GameSummary{}
+	for _, g := range games {
+		out = append(out, s.summary(r.Context(), g, me, names))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": out})
+}
+
+// handleLobby is GET /api/lobby: the open challenges anyone may take, the
+// 200 most recently made that have not expired (selected by the query,
+// whatever other games wait).
+func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
+	s.writeGames(w, r, store.Filter{States: []string{store.StateWaiting}, Kind: store.KindOpen, Live: s.now(), Limit: 200})
+}
+
+// handlePlayer is GET /api/players/{name}: the player's record, counted by
+// the database over all their finished games.
+func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
+	a, err := s.store.AccountByName(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.writeError(w, r, apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(r.PathValue("name"))))
+		return
+	}
+	st, err := s.store.PlayerStats(r.Context(), a.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws})
+}

@@ -1,0 +1,216 @@
+package server
+
+import (
+	"time"
+
+	"alak/rules"
+	"alak/session"
+)
+
+// The API's requests and answers, as JSON: every body a handler reads or
+// writes as a named type, in one place. docs/api.md describes each. The
+// error answer, {"error", "code"}, is apiError's (errors.go); a game's
+// state embeds session.Snapshot and an analysis is made of
+// session.PlyView, the shapes the command line prints too.
+
+// Accounts: sign-up, sign-in, tokens, /api/me.
+
+// loginRequest is POST /api/login.
+type loginRequest struct {
+	credentials
+	ClaimGuestGames bool `json:"claim_guest_games"`
+}
+
+// updateMeRequest is PUT /api/me: the fields given are changed.
+type updateMeRequest struct {
+	Email        *string `json:"email"`
+	ConfirmMoves *bool   `json:"confirm_moves"`
+	Password     *string `json:"password"`
+	// CurrentPassword must come with Password: whoever holds a stolen
+	// cookie or token does not know it.
+	CurrentPassword string `json:"current_password"`
+}
+
+// credentials is POST /api/accounts, and the name and password of POST
+// /api/login.
+type credentials struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+	Email    string `json:"email,omitempty"`
+}
+
+// AccountView is what signing up and signing in answer: the account, and
+// the guest's games it took over, if any.
+type AccountView struct {
+	MeView
+	Claimed *ClaimView `json:"claimed,omitempty"`
+}
+
+// MeView is the signed-in account as /api/me sends it.
+type MeView struct {
+	ID           int64  `json:"id"`
+	Name         string `json:"name"`
+	Guest        bool   `json:"guest"`
+	Email        string `json:"email,omitempty"`
+	ConfirmMoves bool   `json:"confirm_moves"`
+}
+
+// ClaimView says which of a guest's games an account took over when it
+// signed up or signed in from the guest's session (POST /api/accounts,
+// POST /api/login with "claim_guest_games"): the games moved to it, and
+// those kept by the guest because the account already sat in them (one
+// account cannot hold both seats of a game).
+type ClaimView struct {
+	From  string   `json:"from"` // the guest's name, guest-N
+	Moved []string `json:"moved"`
+	Kept  []string `json:"kept"`
+}
+
+// Lists: the lobby, my games, all games.
+
+// GameSummary is a game in a list.
+type GameSummary struct {
+	ID       string                `json:"id"`
+	Rules    string                `json:"rules"`
+	Preset   string                `json:"preset"`
+	Size     string                `json:"size"`
+	State    string                `json:"state"`
+	Kind     string                `json:"kind"`
+	Clock    string                `json:"clock"`
+	Players  map[string]PlayerView `json:"players"`
+	Ply      int                   `json:"ply"`
+	ToMove   string                `json:"to_move,omitempty"` // in an active game
+	MyTurn   bool                  `json:"my_turn,omitempty"`
+	Deadline *time.Time            `json:"deadline,omitempty"`
+	Result   string                `json:"result,omitempty"` // SGF RE form
+	Reason   string                `json:"reason,omitempty"`
+	Winner   string                `json:"winner,omitempty"`
+	Updated  time.Time             `json:"updated"`
+	Expires  *time.Time            `json:"expires,omitempty"`
+}
+
+// Games: the rules, a new game, joining, a game's state, its positions
+// and its analysis.
+
+// joinRequest is POST /api/games/{id}/join.
+type joinRequest struct {
+	Invite string `json:"invite"`
+}
+
+// RulesInfo describes the presets and options for the create form.
+type RulesInfo struct {
+	Presets []PresetInfo   `json:"presets"`
+	Options []rules.Option `json:"options"`
+	Levels  []string       `json:"levels"`
+	Days    []int          `json:"days"`
+}
+
+// PresetInfo is one preset with its defaults and the options it uses.
+type PresetInfo struct {
+	Name     string            `json:"name"`
+	Size     string            `json:"size"`
+	Grid     bool              `json:"grid"`
+	Sliding  bool              `json:"sliding"`
+	Values   map[string]string `json:"values"`
+	Applies  []string          `json:"applies"`
+	Describe string            `json:"describe"`
+}
+
+// createRequest is POST /api/games.
+type createRequest struct {
+	Rules    string `json:"rules"`    // "alak size=11 edge=off"
+	Position string `json:"position"` // an optional start: a diagram, as --position
+	ToMove   string `json:"to_move"`  // with position
+	Color    string `json:"color"`    // x, o, random
+	Clock    string `json:"clock"`    // none, live:5m+3s, days:3
+	Opponent string `json:"opponent"` // NAME, open, link, computer:SPEC
+}
+
+// CreateView is what POST /api/games answers.
+type CreateView struct {
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	Invite string `json:"invite,omitempty"` // the invitation link (opponent "link")
+}
+
+// GameView is a game as the API and the event stream send it: the
+// session's snapshot (the fields of alak replay --json, and the rest of
+// session.Snapshot) with the game's id, rules, players, moves, clocks and
+// state. Its "rules" is the whole rules string ("alak size=11"), as
+// POST /api/games takes it; the preset alone is in "preset".
+type GameView struct {
+	session.Snapshot
+	ID        string                `json:"id"`
+	Rules     string                `json:"rules"`
+	Preset    string                `json:"preset"`
+	State     string                `json:"state"` // waiting, active, finished, aborted, expired
+	Kind      string                `json:"kind"`  // named, open, link, computer
+	Players   map[string]PlayerView `json:"players"`
+	Moves     []string              `json:"moves"` // every move on the board, in the one move form
+	Notation  []string              `json:"notation"`
+	Clock     ClockView             `json:"clock"`
+	Version   int                   `json:"version"`
+	EventID   string                `json:"event_id"` // the id of this state's event: PLY.VERSION
+	SGFResult string                `json:"sgf_result,omitempty"`
+	Created   time.Time             `json:"created"`
+	Updated   time.Time             `json:"updated"`
+	Expires   *time.Time            `json:"expires,omitempty"`
+	RulesText string                `json:"rules_text"`
+}
+
+// PlayerView is one seat.
+type PlayerView struct {
+	Name     string `json:"name,omitempty"` // "" while the seat is empty
+	Computer bool   `json:"computer,omitempty"`
+	Guest    bool   `json:"guest,omitempty"`
+}
+
+// ClockView is the time control and where each clock stands.
+type ClockView struct {
+	Spec      string `json:"spec"`  // "none", "live:5m+3s", "days:3"
+	Words     string `json:"words"` // "5m + 3s", "3 days a move"
+	XMillis   int64  `json:"x_ms"`  // live: each player's time left at the start of the current turn
+	OMillis   int64  `json:"o_ms"`
+	Running   string `json:"running,omitempty"`    // whose clock runs: "x", "o", or "" when none does
+	TurnStart int64  `json:"turn_start,omitempty"` // when the running clock started, ms since 1970
+	Deadline  int64  `json:"deadline,omitempty"`   // when the player to move loses on time, ms since 1970
+	// FirstMoveDeadline: in a live game whose player to move has yet to
+	// make their first move, when the game is aborted unless they move, ms
+	// since 1970. No clock runs then (running, turn_start and deadline
+	// are absent).
+	FirstMoveDeadline int64 `json:"first_move_deadline,omitempty"`
+}
+
+// PositionsView is GET /api/games/{id}/positions: the diagram of every
+// position of the game from its start, for the replay (index i is the
+// position after i moves), with each side's stones.
+type PositionsView struct {
+	Positions []string         `json:"positions"`
+	Stones    []map[string]int `json:"stones"`
+}
+
+// AnalysisView is the exact value of every move of a finished game, as
+// alak analyze prints it.
+type AnalysisView struct {
+	Game  string            `json:"game"`
+	Moves []session.PlyView `json:"moves"`
+	Error string            `json:"error,omitempty"` // why there is no analysis (or only part of it), in a player's words
+	Code  string            `json:"code,omitempty"`  // the same as a name: too_large, unsupported, budget, failed
+	At    time.Time         `json:"at"`
+}
+
+// Play: moves and the other actions of a player.
+
+// actionRequest is the body of a player's action other than a move
+// (resign, abort, draw, takeback): the answer to an offer, and the ply the
+// client saw.
+type actionRequest struct {
+	Accept *bool `json:"accept"`
+	Ply    *int  `json:"ply"`
+}
+
+// moveRequest is POST /api/games/{id}/moves.
+type moveRequest struct {
+	Move string `json:"move"` // in any notation alak reads: 3, c, C1, 1-4, pass, resign
+	Ply  *int   `json:"ply"`  // the moves already played, as the snapshot the client saw says
+}
