@@ -49,11 +49,19 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "account created", "account", a.ID)
+	// Signing up from a guest's session takes the guest's games over.
+	s.answerSignedIn(w, r, a, guest, guest != nil, http.StatusCreated)
+}
+
+// answerSignedIn answers a sign-up or a sign-in of a: with claim, it first
+// takes the games of guest over, before the guest's cookie is replaced (if
+// the claim fails, the browser still holds the guest, and signing in can
+// claim again); then it starts a's session and writes the account with
+// status.
+func (s *Server) answerSignedIn(w http.ResponseWriter, r *http.Request, a store.Account, guest *store.Account, claim bool, status int) {
 	out := AccountView{MeView: meView(a)}
-	if guest != nil {
-		// Signing up from a guest's session takes the guest's games over,
-		// before the guest's cookie is replaced: if the claim fails, the
-		// browser still holds the guest, and signing in can claim again.
+	if claim {
+		var err error
 		if out.Claimed, err = s.claimGuestGames(r, guest, a); err != nil {
 			s.writeError(w, r, err)
 			return
@@ -63,7 +71,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, out)
+	writeJSON(w, status, out)
 }
 
 // checkEmail takes "" (no mail) or an address name@host of at most 200
@@ -157,18 +165,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := AccountView{MeView: meView(a)}
-	if req.ClaimGuestGames {
-		if out.Claimed, err = s.claimGuestGames(r, guest, a); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-	}
-	if err := s.startSession(w, r, a); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	s.answerSignedIn(w, r, a, guest, req.ClaimGuestGames, http.StatusOK)
 }
 
 // handleLogout is POST /api/logout: it ends the request's credential, the
