@@ -46,6 +46,11 @@ type Judgement struct {
 // start for P1. A solve that does not finish leaves its games'
 // starts StartUnknown; only ctx's end stops the judging, with its error.
 func JudgeOpenings(ctx context.Context, r rules.Rules, played []Game, opt solve.Options) (Judgement, error) {
+	// One solver for every opening (solve.Tables: the fastest exact
+	// method, answering from opt.Table where it holds the position).
+	ts := &solve.Tables{MemoryMB: opt.MemoryMB}
+	ts.Use(opt.Table)
+	opt = solve.Options{MaxNodes: opt.MaxNodes, MemoryMB: opt.MemoryMB, ValueOnly: true}
 	j := Judgement{Starts: make([]Start, len(played))}
 	black := map[string]Start{} // an opening's start for Black, by its moves
 	for i, g := range played {
@@ -57,7 +62,7 @@ func JudgeOpenings(ctx context.Context, r rules.Rules, played []Game, opt solve.
 		s, ok := black[key]
 		if !ok {
 			var err error
-			s, err = judge(ctx, r, opening, opt)
+			s, err = judge(ctx, ts, r, opening, opt)
 			if ctx.Err() != nil {
 				return j, ctx.Err()
 			}
@@ -84,7 +89,7 @@ func JudgeOpenings(ctx context.Context, r rules.Rules, played []Game, opt solve.
 }
 
 // judge returns the start for Black after the moves from r's start.
-func judge(ctx context.Context, r rules.Rules, moves []rules.Move, opt solve.Options) (Start, error) {
+func judge(ctx context.Context, ts *solve.Tables, r rules.Rules, moves []rules.Move, opt solve.Options) (Start, error) {
 	g, err := rules.NewGame(r)
 	if err != nil {
 		return StartUnknown, err
@@ -98,7 +103,7 @@ func judge(ctx context.Context, r rules.Rules, moves []rules.Move, opt solve.Opt
 	if o := g.Outcome(); o.Over() {
 		v = o.Margin
 	} else {
-		res, err := solve.Solve(ctx, g, opt)
+		res, err := ts.Solve(ctx, g, opt)
 		if err != nil {
 			return StartUnknown, err
 		}
