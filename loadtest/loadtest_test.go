@@ -135,7 +135,7 @@ func TestRunServerErrorAfterStore(t *testing.T) {
 	}
 	defer st.Close()
 	fs := &storedThenFailed{Store: st, unread: map[string]bool{}}
-	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SignupRate: 10000}, fs)
+	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SignupRate: 10000, GameRate: 100000}, fs)
 	if err != nil {
 		t.Fatal(err)
 	}
