@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -23,20 +22,7 @@ import (
 // status, the error code and the Retry-After header.
 func (c *client) call(method, path, body string) (status int, code, retryAfter string) {
 	c.h.t.Helper()
-	req, err := http.NewRequest(method, c.h.http.URL+path, strings.NewReader(body))
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.c.Do(req)
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	resp, raw := c.roundTrip(method, path, strings.NewReader(body), jsonHeader)
 	var e errBody
 	if resp.StatusCode >= 400 {
 		if err := json.Unmarshal(raw, &e); err != nil {

@@ -152,14 +152,7 @@ func TestOneViewPerChange(t *testing.T) {
 	bo := h.client().signUp("bo")
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "bo"})
 	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", h.http.URL+"/api/games/"+g.ID+"/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp, _ := openEvents(t, h, g.ID)
 	lines := make(chan string, 16)
 	go func() {
 		sc := bufio.NewScanner(resp.Body)

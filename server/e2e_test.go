@@ -110,6 +110,47 @@ func (h *harness) client() *client {
 	return &client{h: h, c: &http.Client{Jar: jar, Timeout: 30 * time.Second}}
 }
 
+// roundTrip sends a request as c (its cookies, its bearer token) with
+// the body and the headers, and returns the answer and its whole body.
+func (c *client) roundTrip(method, path string, body io.Reader, header map[string]string) (*http.Response, []byte) {
+	c.h.t.Helper()
+	req, err := http.NewRequest(method, c.h.http.URL+path, body)
+	if err != nil {
+		c.h.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.c.Do(req)
+	if err != nil {
+		c.h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp, data
+}
+
+// openEvents opens the event stream of game id with a client of no
+// account; cancel ends it, as the end of the test does.
+func openEvents(t *testing.T, h *harness, id string) (*http.Response, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", h.http.URL+"/api/games/"+id+"/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp, cancel
+}
+
+// jsonHeader marks a request's body as JSON.
+var jsonHeader = map[string]string{"Content-Type": "application/json"}
+
 // do sends a request with a JSON body (nil: none) and decodes the answer
 // into out (nil: ignored); it returns the status.
 func (c *client) do(method, path string, body, out any) int {
@@ -122,20 +163,7 @@ func (c *client) do(method, path string, body, out any) int {
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, c.h.http.URL+path, rd)
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.c.Do(req)
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
+	resp, data := c.roundTrip(method, path, rd, jsonHeader)
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
 			c.h.t.Fatalf("%s %s: %d %s: %v", method, path, resp.StatusCode, data, err)

@@ -349,14 +349,7 @@ func TestStaticFilesAndNosniff(t *testing.T) {
 			t.Errorf("GET %s (%d, %s): no X-Content-Type-Options: nosniff", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", h.http.URL+"/api/games/"+g.ID+"/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp, _ := openEvents(t, h, g.ID)
 	if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Error("the event stream: no X-Content-Type-Options: nosniff")
 	}

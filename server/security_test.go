@@ -40,22 +40,7 @@ func (a answer) String() string { return fmt.Sprintf("%d %s", a.status, a.code) 
 // headers, and returns the status, the error code, and the raw answer.
 func (c *client) send(method, path, body string, header map[string]string) (answer, []byte) {
 	c.h.t.Helper()
-	req, err := http.NewRequest(method, c.h.http.URL+path, strings.NewReader(body))
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.c.Do(req)
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	resp, raw := c.roundTrip(method, path, strings.NewReader(body), header)
 	var e errBody
 	json.Unmarshal(raw, &e)
 	return answer{resp.StatusCode, e.Code}, raw

@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -32,14 +31,7 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 	}
 
 	// The reader who keeps reading.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", h.http.URL+"/api/games/"+g.ID+"/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp, cancel := openEvents(t, h, g.ID)
 	goodEvents := make(chan int, 1)
 	go func() {
 		n := 0
