@@ -17,6 +17,9 @@ type PlyValue struct {
 	Before float64 // Black's margin under perfect play before the move
 	After  float64 // and after it
 	Best   []rules.Move
+	// Method is the method that answered the position before the move,
+	// set by Tables.Analyze ("" from Analyze).
+	Method Method
 }
 
 // Changed reports whether the move changed the outcome (win, draw, loss)
@@ -50,7 +53,7 @@ func analyze(g *rules.Game, solve func(*rules.Game) (Result, error)) ([]PlyValue
 			return plies, fmt.Errorf("ply %d: the solver has no value for %s", i+1, r.MoveText(m))
 		}
 		plies = append(plies, PlyValue{Ply: i + 1, Player: replay.Position().ToMove(), Move: m,
-			Before: res.Value, After: after, Best: res.Best})
+			Before: res.Value, After: after, Best: res.Best, Method: res.Method})
 		if err := replay.Play(m); err != nil {
 			return plies, fmt.Errorf("ply %d: %w", i+1, err)
 		}

@@ -184,12 +184,12 @@ func TestLabTogetherColumn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, method, err := SolveLab(context.Background(), r, DenseOptions{Jobs: 2}, Options{})
+		got, err := SolveLab(context.Background(), &Tables{Jobs: 2}, r, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if method != LabDense {
-			t.Fatalf("%d points: answered by %q, want the dense solver", n, method)
+		if got.Method != MethodDense {
+			t.Fatalf("%d points: answered by %q, want the dense solver", n, got.Method)
 		}
 		if n <= maxSolve {
 			g, err := rules.NewGame(r)

@@ -58,8 +58,9 @@
 //     its mapping): every state of a line at once, one bit a state a
 //     threshold, for the rules DenseApplies takes (alak and its
 //     history-free variants up to 24 points, alterigo on a line, dewdney
-//     and golf). DenseSolve and SolveLab (lab.go, the rule lab's variants)
-//     call it; its DenseTable answers every position after.
+//     and golf). DenseSolve calls it, Tables through DenseSolve (and
+//     SolveLab, lab.go, the rule lab's variants, through Tables); its
+//     DenseTable answers every position after.
 //   - Methods 2 and 3, alpha-beta (search.go, tt.go): every other rule set
 //     and history: a transposition table keyed by the mirror-canonical
 //     position, with path-dependence marks for repetitions under passes

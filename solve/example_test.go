@@ -67,3 +67,51 @@ func ExampleAtLeast() {
 	// 1 true
 	// 2 false
 }
+
+// Tables picks the method that answers. On 7 points of the alak preset,
+// with Build covering the line, the first solve makes the line's dense
+// table (kept in memory: no Dir), which answers the next position at
+// once, here after Black's opening on 1 (-1, as ExampleSolve finds); a
+// search asked for gives the same value. On tromp-taylor (positional
+// superko), which the dense solver does not take, the search answers:
+// 1×4 is Black's by the whole board (docs/results.md, the tromp-taylor
+// table).
+func ExampleTables() {
+	ctx := context.Background()
+	ts := &solve.Tables{Build: 7}
+	r := rules.MustPreset("alak")
+	r.SetSize(7, 1)
+	g, _ := rules.NewGame(r)
+	res, err := ts.Solve(ctx, g, solve.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Method, res.Value, res.Best)
+	if err := g.Play(rules.Place(0)); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range []solve.Method{solve.MethodAuto, solve.MethodSearch} {
+		res, err := ts.Solve(ctx, g, solve.Options{Method: m})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(res.Method, res.Value)
+	}
+	tt := rules.MustPreset("tromp-taylor")
+	tt.SetSize(4, 1)
+	g, _ = rules.NewGame(tt)
+	res, err = ts.Solve(ctx, g, solve.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Method, res.Value)
+	// Output:
+	// dense 1 [2 4 6]
+	// table -1
+	// search -1
+	// search 4
+}

@@ -150,35 +150,19 @@ func HistoryFree(r rules.Rules) error {
 	return fmt.Errorf("%w: %s", ErrHistory, why)
 }
 
-// Lab methods: which solver answered a variant.
-const (
-	LabDense = "1b" // the dense solver (DenseSolve)
-	LabGraph = "1"  // Solve's state graph (retro.go)
-)
-
-// SolveLab solves the empty line of the rules r with the dense solver
-// where it applies (dense options d), and otherwise with Solve (options
-// o, whose memory limit bounds the state graph), and says which answered:
-// LabDense or LabGraph. Solve does not take rules whose positions' values
-// depend on the history here: they are refused with ErrHistory.
-func SolveLab(ctx context.Context, r rules.Rules, d DenseOptions, o Options) (Result, string, error) {
+// SolveLab solves the empty line of the rules r by ts (Tables.Solve, with
+// opt): the dense solver where it applies, the state graph elsewhere, as
+// Tables decides; Result.Method says which answered (MethodDense or
+// MethodSearch, here the state graph). The lab takes only rules whose
+// positions' values are free of the history (HistoryFree); others are
+// refused with ErrHistory.
+func SolveLab(ctx context.Context, ts *Tables, r rules.Rules, opt Options) (Result, error) {
 	if err := HistoryFree(r); err != nil {
-		return Result{}, "", err
+		return Result{}, err
 	}
 	g, err := rules.NewGame(r)
 	if err != nil {
-		return Result{}, "", err
+		return Result{}, err
 	}
-	if g.Over() {
-		// Nothing to solve (no board has this, but the dense solver
-		// refuses a finished game): Solve gives the outcome.
-		res, err := Solve(ctx, g, o)
-		return res, LabGraph, err
-	}
-	if DenseApplies(r) {
-		res, _, err := DenseSolve(ctx, g, d)
-		return res, LabDense, err
-	}
-	res, err := Solve(ctx, g, o)
-	return res, LabGraph, err
+	return ts.Solve(ctx, g, opt)
 }

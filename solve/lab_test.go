@@ -92,16 +92,16 @@ func TestSolveLabAgainstSolve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, method, err := SolveLab(context.Background(), r, DenseOptions{Jobs: 2}, Options{MemoryMB: 512})
+			got, err := SolveLab(context.Background(), &Tables{Jobs: 2, MemoryMB: 512}, r, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantMethod := LabDense
+			wantMethod := MethodDense
 			if g.Over() {
-				wantMethod = LabGraph
+				wantMethod = MethodSearch
 			}
-			if method != wantMethod {
-				t.Errorf("%v %d: answered by %q, want %q", v, n, method, wantMethod)
+			if got.Method != wantMethod {
+				t.Errorf("%v %d: answered by %q, want %q", v, n, got.Method, wantMethod)
 			}
 			if got.Value != want.Value || !slices.Equal(got.Best, want.Best) || fmt.Sprint(got.Moves) != fmt.Sprint(want.Moves) {
 				t.Errorf("%v %d: lab %v best %v moves %v; Solve %v best %v moves %v", v, n, got.Value, got.Best, got.Moves, want.Value, want.Best, want.Moves)
@@ -115,7 +115,7 @@ func TestSolveLabAgainstSolve(t *testing.T) {
 func TestSolveLabRefused(t *testing.T) {
 	for _, opts := range [][]string{{"ko", "superko"}, {"pass", "on"}, {"score", "territory"}, {"repetition", "off"}} {
 		r := newGame(t, "alak", 5, opts...).Rules()
-		if _, _, err := SolveLab(context.Background(), r, DenseOptions{}, Options{}); !errors.Is(err, ErrHistory) {
+		if _, err := SolveLab(context.Background(), &Tables{}, r, Options{}); !errors.Is(err, ErrHistory) {
 			t.Errorf("%v: %v, want ErrHistory", opts, err)
 		}
 	}

@@ -32,12 +32,44 @@ type skMiss struct {
 	flag uint8
 }
 
+// skNode is one node of test while it is answered: its question, its key
+// in the table, and what its children have proved so far. test keeps it on
+// its stack and hands it to its phases.
+type skNode struct {
+	d          int32
+	white      bool
+	passed     bool // the previous move was a pass
+	beta, left int
+	k          skBoard // the node's board, s.path[d]
+	own, opp   uint64  // the stones of the player to move and of the other
+	sc         int     // the count, for the player to move
+
+	ck       skBoard // the table's key: k or its mirror image
+	mirrored bool    // k is ck's mirror image
+	flags    uint8   // the table's flags: White to move, after a pass
+	mi       uint64  // the node's slot in s.miss
+	found    bool    // the table holds an entry for the node that does not answer beta
+	hit      skEntry // a copy of that entry (its slot may be replaced during the search)
+	first    int     // the move searched first (the entry's): a point, -1 pass, -2 none
+
+	upper   int  // the best value proved for any move, when all fail
+	upMove  int  // its move
+	unknown bool // a child was not decided
+	v       int  // with a cut-off: the value proved
+	cutMove int  // and its move
+}
+
 // test answers whether the node at depth d, the last board on the line, is
 // worth at least beta to the player to move, searching at most left more
 // plies. passed says the previous move was a pass. With skTrue, v is a
 // proved lower bound (v >= beta); with skFalse, a proved upper bound
 // (v < beta). What a proved answer depends on is left in s.sets[d] and
 // s.refs[d].
+//
+// Its phases: settle (answers no history can change), probe (the table),
+// missed (this round's unknown answers), searchMoves (the children, until
+// one proves the node) and conclude (the answer, stored with its
+// conditions).
 func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answer, v int) {
 	s.frame(d)
 	s.nodes++
@@ -47,192 +79,224 @@ func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answe
 	if s.abort != nil {
 		return skUnknown, 0
 	}
+	nd := skNode{d: d, white: white, passed: passed, beta: beta, left: left, k: s.path[d]}
+	if a, v := s.settle(&nd); a != skUnknown {
+		return a, v
+	}
+	if a, v := s.probe(&nd); a != skUnknown {
+		return a, v
+	}
+	if left <= 0 || s.missed(&nd) {
+		return skUnknown, 0
+	}
+	cut := s.searchMoves(&nd)
+	return s.conclude(&nd, cut)
+}
+
+// settle answers the node where no history and no search can change the
+// answer (else skUnknown), and sets its stones and count.
+func (s *superkoSolver) settle(nd *skNode) (answer, v int) {
 	n := s.n
-	if beta > n {
+	if nd.beta > n {
 		return skFalse, n // no result exceeds the whole board
 	}
-	if beta <= -n {
+	if nd.beta <= -n {
 		return skTrue, -n
 	}
-	k := s.path[d]
-	b, w := k&0xFFFFFFFF, k>>32
-	own, opp := b, w
-	if white {
-		own, opp = w, b
-	}
-	sc := s.area(b, w)
-	if white {
-		sc = -sc
+	b, w := nd.k&0xFFFFFFFF, nd.k>>32
+	nd.own, nd.opp, nd.sc = b, w, s.area(b, w)
+	if nd.white {
+		nd.own, nd.opp, nd.sc = w, b, -nd.sc
 	}
 	// After a pass the mover's pass ends the game; if the opponent has no
 	// placement, the mover's pass leaves it only a pass. Either way the
 	// value is at least the count, under every history.
-	if sc >= beta && (passed || !s.hasPlacement(opp, own)) {
-		return skTrue, sc
+	if nd.sc >= nd.beta && (nd.passed || !s.hasPlacement(nd.opp, nd.own)) {
+		return skTrue, nd.sc
 	}
+	return skUnknown, 0
+}
 
-	flags := uint8(0)
-	if white {
-		flags |= 1
+// probe looks the node up in the transposition table under its canonical
+// key: an entry that holds under the node's history and answers beta gives
+// the answer (its conditions used at the node's depth); one that does not
+// answer it is copied to nd.hit (nd.found) for its move, searched first,
+// and its bounds.
+func (s *superkoSolver) probe(nd *skNode) (answer, v int) {
+	if nd.white {
+		nd.flags |= 1
 	}
-	if passed {
-		flags |= 2
+	if nd.passed {
+		nd.flags |= 2
 	}
-	ck, mirrored := s.canon(k)
-	var hitEntry skEntry // the slot may be replaced during the search below
-	var hit *skEntry
-	first := -2
-	switch a, v, found := s.probe(d, ck, flags, mirrored, beta, &hitEntry); {
-	case a != skUnknown:
-		return a, v
-	case found:
-		hit = &hitEntry
-		first = int(hit.move)
-		if first >= 0 && mirrored {
-			first = n - 1 - first
+	nd.ck, nd.mirrored = s.canon(nd.k)
+	nd.first = -2
+	i := s.slot(nd.ck, nd.flags)
+	for j := uint64(0); j < 2; j++ {
+		e := &s.tt[i+j]
+		if e.flags&skUsed != 0 && e.key == nd.ck && e.flags&^skUsed == nd.flags && s.valid(i+j, nd.mirrored) {
+			if int(e.lo) >= nd.beta || int(e.hi) < nd.beta {
+				s.use(i+j, nd.d, nd.mirrored)
+				s.trim(nd.d)
+				if int(e.lo) >= nd.beta {
+					return skTrue, int(e.lo)
+				}
+				return skFalse, int(e.hi)
+			}
+			nd.hit, nd.found = *e, true
+			nd.first = int(e.move)
+			if nd.first >= 0 && nd.mirrored {
+				nd.first = s.n - 1 - nd.first
+			}
+			return skUnknown, 0
 		}
 	}
-	if left <= 0 {
-		return skUnknown, 0
-	}
-	mi := s.missSlot(ck, flags)
-	if m := &s.miss[mi]; m.gen == s.gen && m.key == ck && m.flag == flags && int(m.beta) == beta && int(m.left) >= left {
-		return skUnknown, 0
-	}
+	return skUnknown, 0
+}
 
-	empty := s.full &^ (b | w)
-	upper := -n - 1 // the best value proved for any move, when all fail
-	if passed {
-		upper = sc // the pass ends the game
+// missed says whether this deepening round searched the node before, with
+// at least its plies left for the same beta, and left it unknown (skMiss).
+func (s *superkoSolver) missed(nd *skNode) bool {
+	nd.mi = s.missSlot(nd.ck, nd.flags)
+	m := &s.miss[nd.mi]
+	return m.gen == s.gen && m.key == nd.ck && m.flag == nd.flags && int(m.beta) == nd.beta && int(m.left) >= nd.left
+}
+
+// searchMoves searches the node's children, the table's move first, then
+// by movePhases with the pass between the first two phases, until one
+// proves the node (a cut-off: true) or the search is stopped.
+func (s *superkoSolver) searchMoves(nd *skNode) bool {
+	nd.upper = -s.n - 1
+	if nd.passed {
+		nd.upper = nd.sc // the pass ends the game
 	}
-	upMove := -2
-	unknown := false
-	cutMove := -2
-	// child handles the answer of a child searched at d+1: it returns true
-	// when the child's answer proves this node's (a cut-off), having left
-	// in the node's frame what the proof rests on.
-	child := func(a, cv int, board skBoard, p int) bool {
-		switch a {
-		case skFalse: // the child is worth less than 1-beta: this move reaches beta
-			s.clearSet(d)
-			s.refs[d] = s.refs[d][:0]
+	nd.upMove, nd.cutMove = -2, -2
+	empty := s.full &^ (nd.own | nd.opp)
+	first := nd.first
+	if first >= 0 && empty>>first&1 != 0 {
+		if s.try(nd, first) {
+			return true
+		}
+	} else if first == -1 && !nd.passed {
+		if s.passTry(nd) {
+			return true
+		}
+	}
+	if s.abort != nil {
+		return false
+	}
+	phases := s.movePhases(empty, nd.own, nd.opp)
+	passDone := nd.passed || first == -1
+	for ph := range phases {
+		if ph == skPassPhase && !passDone {
+			passDone = true
+			if s.passTry(nd) {
+				return true
+			}
+			if s.abort != nil {
+				return false
+			}
+		}
+		for _, p := range s.order {
+			if p == first || phases[ph]>>p&1 == 0 {
+				continue
+			}
+			if s.try(nd, p) {
+				return true
+			}
+			if s.abort != nil {
+				return false
+			}
+		}
+	}
+	return !passDone && s.passTry(nd)
+}
+
+// try searches the node's placement at p, if it is legal and its board is
+// not on the line (superko: the board is then a condition of the answer),
+// and says whether it proves the node.
+func (s *superkoSolver) try(nd *skNode, p int) bool {
+	own, opp, _, _, ok := s.ln.Place(nd.own, nd.opp, p)
+	if !ok {
+		return false
+	}
+	c := skPack(own, opp)
+	if nd.white {
+		c = skPack(opp, own)
+	}
+	if l := s.latest(c); l != 0 {
+		s.addRef(nd.d, c, l-1) // superko
+		return false
+	}
+	old := s.push(c)
+	a, cv := s.test(nd.d+1, !nd.white, false, 1-nd.beta, nd.left-1)
+	s.pop(old)
+	return s.child(nd, a, cv, c, p)
+}
+
+// passTry searches the node's pass and says whether it proves the node.
+func (s *superkoSolver) passTry(nd *skNode) bool {
+	old := s.push(nd.k)
+	a, cv := s.test(nd.d+1, !nd.white, true, 1-nd.beta, nd.left-1)
+	s.pop(old)
+	return s.child(nd, a, cv, nd.k, -1)
+}
+
+// child takes the answer a (value cv) of the child at d+1, reached by move
+// p (-1: the pass) on board: it returns true when the child's answer proves
+// the node (a cut-off), having left in the node's frame what the proof
+// rests on.
+func (s *superkoSolver) child(nd *skNode, a, cv int, board skBoard, p int) bool {
+	d := nd.d
+	switch a {
+	case skFalse: // the child is worth less than 1-beta: this move reaches beta
+		s.clearSet(d)
+		s.refs[d] = s.refs[d][:0]
+		if p >= 0 {
+			s.addClass(d, s.class(board))
+		}
+		s.gather(d)
+		nd.v, nd.cutMove = -cv, p
+		return true
+	case skTrue:
+		if !nd.unknown {
 			if p >= 0 {
 				s.addClass(d, s.class(board))
 			}
 			s.gather(d)
-			v, cutMove = -cv, p
-			return true
-		case skTrue:
-			if !unknown {
-				if p >= 0 {
-					s.addClass(d, s.class(board))
-				}
-				s.gather(d)
-			}
-			if -cv > upper {
-				upper, upMove = -cv, p
-			}
-		default:
-			unknown = true
 		}
-		return false
+		if -cv > nd.upper {
+			nd.upper, nd.upMove = -cv, p
+		}
+	default:
+		nd.unknown = true
 	}
-	try := func(p int) bool {
-		var nb, nw uint64
-		var ok bool
-		if white {
-			nw, nb, _, _, ok = s.ln.Place(w, b, p)
-		} else {
-			nb, nw, _, _, ok = s.ln.Place(b, w, p)
-		}
-		if !ok {
-			return false
-		}
-		c := skPack(nb, nw)
-		if l := s.latest(c); l != 0 {
-			s.addRef(d, c, l-1) // superko
-			return false
-		}
-		old := s.push(c)
-		a, cv := s.test(d+1, !white, false, 1-beta, left-1)
-		s.pop(old)
-		return child(a, cv, c, p)
-	}
-	passTry := func() bool {
-		old := s.push(k)
-		a, cv := s.test(d+1, !white, true, 1-beta, left-1)
-		s.pop(old)
-		return child(a, cv, k, -1)
-	}
-	cut := false
-	if first >= 0 && empty>>first&1 != 0 {
-		cut = try(first)
-	} else if first == -1 && !passed {
-		cut = passTry()
-	}
-	if !cut && s.abort == nil {
-		phases := s.movePhases(empty, own, opp)
-		passDone := passed || first == -1
-		for ph := 0; ph < 3 && !cut && s.abort == nil; ph++ {
-			if ph == skPassPhase && !passDone {
-				passDone = true
-				if cut = passTry(); cut || s.abort != nil {
-					break
-				}
-			}
-			for _, p := range s.order {
-				if p == first || phases[ph]>>p&1 == 0 {
-					continue
-				}
-				if cut = try(p); cut || s.abort != nil {
-					break
-				}
-			}
-		}
-		if !cut && !passDone && s.abort == nil {
-			cut = passTry()
-		}
-	}
+	return false
+}
+
+// conclude gives the node's answer after its search (cut says a child
+// proved it) and stores a proved one in the table, an unknown one in
+// s.miss.
+func (s *superkoSolver) conclude(nd *skNode, cut bool) (answer, v int) {
 	if s.abort != nil {
 		return skUnknown, 0
 	}
-	if cut {
-		s.trim(d)
-		s.store(d, ck, flags, mirrored, v, n+1, cutMove, hit)
-		return skTrue, v
+	var hit *skEntry
+	if nd.found {
+		hit = &nd.hit
 	}
-	if unknown {
-		s.miss[mi] = skMiss{key: ck, gen: s.gen, left: int16(left), beta: int8(beta), flag: flags}
+	if cut {
+		s.trim(nd.d)
+		s.store(nd.d, nd.ck, nd.flags, nd.mirrored, nd.v, s.n+1, nd.cutMove, hit)
+		return skTrue, nd.v
+	}
+	if nd.unknown {
+		s.miss[nd.mi] = skMiss{key: nd.ck, gen: s.gen, left: int16(nd.left), beta: int8(nd.beta), flag: nd.flags}
 		return skUnknown, 0
 	}
-	s.trim(d)
-	s.store(d, ck, flags, mirrored, -n-1, upper, upMove, hit)
-	return skFalse, upper
-}
-
-// probe looks the node (canonical board ck, flags, mirrored when the
-// node is ck's mirror image) up in the transposition table: an entry that
-// holds under the node's history and answers beta gives the answer (its
-// conditions used at depth d); one that does not answer it is copied to
-// hit (found true) for its move, searched first, and its bounds.
-func (s *superkoSolver) probe(d int32, ck skBoard, flags uint8, mirrored bool, beta int, hit *skEntry) (answer, v int, found bool) {
-	i := s.slot(ck, flags)
-	for j := uint64(0); j < 2; j++ {
-		e := &s.tt[i+j]
-		if e.flags&skUsed != 0 && e.key == ck && e.flags&^skUsed == flags && s.valid(i+j, mirrored) {
-			if int(e.lo) >= beta || int(e.hi) < beta {
-				s.use(i+j, d, mirrored)
-				s.trim(d)
-				if int(e.lo) >= beta {
-					return skTrue, int(e.lo), true
-				}
-				return skFalse, int(e.hi), true
-			}
-			*hit = *e
-			return skUnknown, 0, true
-		}
-	}
-	return skUnknown, 0, false
+	s.trim(nd.d)
+	s.store(nd.d, nd.ck, nd.flags, nd.mirrored, -s.n-1, nd.upper, nd.upMove, hit)
+	return skFalse, nd.upper
 }
 
 // movePhases returns the empty points in the order of search, the pass

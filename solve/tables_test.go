@@ -277,7 +277,8 @@ func TestTablesShared(t *testing.T) {
 
 // TestTablesAnalyze: an analysis through Tables gives the plies of
 // Analyze with the search, the dense table made first on a line Build
-// covers.
+// covers (which then answers every ply: MethodTable), else the dense
+// solver (MethodDense).
 func TestTablesAnalyze(t *testing.T) {
 	g := newGame(t, "alak", 8)
 	for _, p := range []int{3, 4, 2, 5, 1} {
@@ -293,6 +294,16 @@ func TestTablesAnalyze(t *testing.T) {
 		got, err := ts.Analyze(context.Background(), g, Options{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		method := MethodDense
+		if ts.Build > 0 {
+			method = MethodTable
+		}
+		for i := range got {
+			if got[i].Method != method {
+				t.Errorf("build %d, ply %d: answered by %q, want %q", ts.Build, got[i].Ply, got[i].Method, method)
+			}
+			got[i].Method = "" // Analyze's plies say no method
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("build %d: %v, want %v", ts.Build, got, want)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"alak/notation"
@@ -92,7 +93,7 @@ func analyzeRun(e *env, args []string) int {
 		if *asJSON {
 			analyzeWriteJSON(e, r, plies)
 		} else {
-			analyzePrint(e.stdout, r, plies)
+			analyzePrint(e.stdout, r, plies, false)
 		}
 	case *sgfOut != "":
 		if rec.Comments == nil {
@@ -109,11 +110,11 @@ func analyzeRun(e *env, args []string) int {
 			return fail(e, "analyze", err)
 		}
 		if *sgfOut != "-" && !*asJSON {
-			analyzePrint(e.stdout, r, plies)
+			analyzePrint(e.stdout, r, plies, true)
 		}
 	case *asJSON:
 	default:
-		analyzePrint(e.stdout, r, plies)
+		analyzePrint(e.stdout, r, plies, true)
 	}
 	if *asJSON && !interrupted {
 		analyzeWriteJSON(e, r, plies)
@@ -152,7 +153,9 @@ func analyzeComment(r rules.Rules, p solve.PlyValue) string {
 	return s
 }
 
-func analyzePrint(w io.Writer, r rules.Rules, plies []solve.PlyValue) {
+// analyzePrint prints the plies, one a line; complete (the analysis of
+// every ply) adds the methods that answered, in the order they first did.
+func analyzePrint(w io.Writer, r rules.Rules, plies []solve.PlyValue, complete bool) {
 	fmt.Fprintf(w, "rules: %s (values are Black's margin under perfect play)\n", r.String())
 	for _, p := range plies {
 		mark := ""
@@ -164,6 +167,18 @@ func analyzePrint(w io.Writer, r rules.Rules, plies []solve.PlyValue) {
 		}
 		fmt.Fprintf(w, "%3d. %c %-4s value %s -> %s  best %s%s\n", p.Ply, p.Player.Symbol(), notation.Human.Encode(r, p.Move),
 			solveNum(p.Before), solveNum(p.After), strings.Join(solveMoveList(r, p.Best), " "), mark)
+	}
+	if !complete {
+		return
+	}
+	var methods []string
+	for _, p := range plies {
+		if words := methodWords(p.Method, false); words != "" && !slices.Contains(methods, words) {
+			methods = append(methods, words)
+		}
+	}
+	if len(methods) > 0 {
+		fmt.Fprintf(w, "method: %s\n", strings.Join(methods, "; "))
 	}
 }
 

@@ -104,3 +104,27 @@ func TestAnalyzeBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeMethod: the text analysis ends with the method that answered
+// (solve.Tables): on alak's 6 points, with no table directory, the dense
+// table made first in memory answers every ply; tromp-taylor (superko),
+// which the dense solver does not take, is searched. An interrupted
+// analysis has no such line (TestInterruptedSearches: its plies are a
+// prefix of the full output).
+func TestAnalyzeMethod(t *testing.T) {
+	cases := []struct {
+		args  []string
+		lines int // the rules, a line a ply, the method
+		want  string
+	}{
+		{[]string{"--size", "6", "2", "4", "3"}, 5, "method: table (the dense table of every position's value)"},
+		{[]string{"--rules", "tromp-taylor", "--size", "4", "2", "3"}, 4, "method: search"},
+	}
+	for _, c := range cases {
+		out, errOut, code := solveSession(t, append([]string{"analyze", "--table-dir", "none"}, c.args...)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || len(lines) != c.lines || lines[c.lines-1] != c.want {
+			t.Errorf("%v: status %d, stderr %q, output:\n%s\nwant its last line %q", c.args, code, errOut, out, c.want)
+		}
+	}
+}

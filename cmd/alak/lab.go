@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +15,7 @@ import (
 
 // labStat is what the rule lab's table records of one column.
 type labStat struct {
-	methods []string // the methods that answered, in the order they first did
+	methods []solve.Method // the methods that answered, in the order they first did
 	seconds float64
 	stopped string // why the column stopped: the size and the error
 }
@@ -29,8 +30,8 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 	if base.Preset != "alak" || len(base.Changed(false)) > 0 {
 		return fail(e, "solve", fmt.Errorf("--variants changes one option of the alak preset at a time: give no --rules but alak and no rule options (got %s)", strings.Join(append([]string{base.Preset}, base.Changed(false)...), " ")))
 	}
-	if *sf.dense || *sf.valueOnly {
-		return fail(e, "solve", errors.New("--variants picks the solver of each column itself and gives every value and best opening: not with --dense or --value-only"))
+	if sf.method != solve.MethodAuto || *sf.valueOnly {
+		return fail(e, "solve", errors.New("--variants picks the solver of each column itself and gives every value and best opening: not with --dense, --method or --value-only"))
 	}
 	if sizes == "" {
 		return fail(e, "solve", errors.New("--table needs --sizes, such as --sizes 1-11"))
@@ -54,6 +55,15 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 	}
 	fmt.Fprintln(e.stdout, head+" seconds |")
 	fmt.Fprintln(e.stdout, align+"---:|")
+	// The lab's solver: no table directory, no dense table kept (a column
+	// is its start position's value); --memory bounds every method, and
+	// without it the dense solver's memory is not bounded (the state
+	// graph's is --memory's default).
+	ts := &solve.Tables{Jobs: *sf.jobs, MemoryMB: *sf.memory, DenseProgress: denseProgress(e)}
+	if !sf.memorySet {
+		ts.DenseMemoryMB = math.MaxInt32
+	}
+	opt := solve.Options{MaxNodes: *sf.maxNodes, Progress: solveProgress(e)}
 	stats := make([]labStat, len(cols))
 	for n := lo; n <= hi; n++ {
 		row := fmt.Sprintf("| %d |", n)
@@ -68,13 +78,8 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 			if err != nil {
 				return fail(e, "solve", err)
 			}
-			d := solve.DenseOptions{Jobs: *sf.jobs, Progress: denseProgress(e)}
-			if sf.memorySet {
-				d.MemoryMB = *sf.memory
-			}
-			o := solve.Options{MemoryMB: *sf.memory, MaxNodes: *sf.maxNodes, Progress: solveProgress(e)}
 			start := time.Now()
-			res, method, serr := solve.SolveLab(ctx, r, d, o)
+			res, serr := solve.SolveLab(ctx, ts, r, opt)
 			secs := time.Since(start).Seconds()
 			if e.terminal {
 				fmt.Fprint(e.stderr, "\r\033[K")
@@ -85,8 +90,8 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 			}
 			rowSecs += secs
 			st.seconds += secs
-			if method != "" && !slices.Contains(st.methods, method) {
-				st.methods = append(st.methods, method)
+			if m := res.Method; m != "" && !slices.Contains(st.methods, m) {
+				st.methods = append(st.methods, m)
 			}
 			if serr != nil {
 				st.stopped = fmt.Sprintf("at %d points: %v", n, serr)
@@ -129,13 +134,14 @@ func labCell(r rules.Rules, res solve.Result) string {
 	return fmt.Sprintf("%s (%s)", solveNum(res.Value), best)
 }
 
-// labMethodName names a method of solve.SolveLab as docs/solver.md does.
-func labMethodName(m string) string {
+// labMethodName names a method of solve.SolveLab as docs/solver.md does
+// (the search of the history-free rules the lab takes is the state graph).
+func labMethodName(m solve.Method) string {
 	switch m {
-	case solve.LabDense:
+	case solve.MethodDense:
 		return "1b (dense)"
-	case solve.LabGraph:
+	case solve.MethodSearch:
 		return "1 (state graph)"
 	}
-	return m
+	return string(m)
 }

@@ -113,6 +113,7 @@ func TestSolveLabRefused(t *testing.T) {
 		{"another preset", []string{"solve", "--rules", "traditional", "--table", "--sizes", "1-3", "--variants", "all"}, "the alak preset"},
 		{"a rule option", []string{"solve", "--edge", "off", "--table", "--sizes", "1-3", "--variants", "all"}, "no rule options"},
 		{"with --dense", []string{"solve", "--dense", "--table", "--sizes", "1-3", "--variants", "all"}, "not with --dense"},
+		{"with --method", []string{"solve", "--method", "search", "--table", "--sizes", "1-3", "--variants", "all"}, "--method"},
 		{"too long", []string{"solve", "--table", "--sizes", "1-30", "--variants", "all"}, "24 points"},
 		{"no sizes", []string{"solve", "--table", "--variants", "all"}, "--sizes"},
 	}

@@ -395,14 +395,27 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 
 // solveWriteMethod says which method answered (solve.Tables).
 func solveWriteMethod(w io.Writer, res solve.Result) {
-	words := map[solve.Method]string{
-		solve.MethodDense:  "dense (every state of the line solved at once; positions searched are its states)",
-		solve.MethodTable:  "table (the dense table of every position's value)",
-		solve.MethodSearch: "search",
-	}[res.Method]
-	if words != "" {
+	if words := methodWords(res.Method, true); words != "" {
 		fmt.Fprintf(w, "method:   %s\n", words)
 	}
+}
+
+// methodWords names a method of solve.Tables for solve's and analyze's
+// output ("" for none); searched says the output counts the positions
+// searched, which for the dense solver are its states.
+func methodWords(m solve.Method, searched bool) string {
+	switch m {
+	case solve.MethodDense:
+		if searched {
+			return "dense (every state of the line solved at once; positions searched are its states)"
+		}
+		return "dense (every state of the line solved at once)"
+	case solve.MethodTable:
+		return "table (the dense table of every position's value)"
+	case solve.MethodSearch:
+		return "search"
+	}
+	return ""
 }
 
 // solveRange reads "A-B" or "A".
