@@ -365,7 +365,7 @@ func ReadSGF(data []byte) (Record, error) {
 	rec.Date, _ = root.get("DT")
 	rec.Result, _ = root.get("RE")
 	rec.Result = strings.TrimSpace(rec.Result)
-	if tm, ok := root.get("TM"); ok {
+	if tm, ok := root.get("TM"); ok && strings.TrimSpace(tm) != "" {
 		if rec.Time.Main, err = parseSGFSeconds("TM", tm); err != nil {
 			return rec, err
 		}
@@ -481,8 +481,8 @@ type sgfNodeMove struct {
 // XB, XW for slides; one a node at most, rules.MaxGameMoves in all) with the
 // mover's BL or WL, and the comments, keyed by the number of moves before
 // them; a set-up property after the first node is an error. A BL or WL
-// beside the other colour's move, or on a node without a move, is not
-// read.
+// beside the other colour's move, on a node without a move, or empty, is
+// not read.
 func sgfMoves(nodes []sgfNode) ([]sgfNodeMove, map[int]string, error) {
 	var moves []sgfNodeMove
 	comments := map[int]string{}
@@ -519,7 +519,7 @@ func sgfMoves(nodes []sgfNode) ([]sgfNodeMove, map[int]string, error) {
 			}
 		}
 		if m != nil {
-			if v, ok := left[[]string{"BL", "WL"}[m.c]]; ok {
+			if v, ok := left[[]string{"BL", "WL"}[m.c]]; ok && strings.TrimSpace(v) != "" {
 				m.left = &v
 			}
 			moves = append(moves, *m)

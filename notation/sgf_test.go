@@ -224,6 +224,12 @@ func TestReadSGFClock(t *testing.T) {
 	if rec.Time != (TimeControl{Main: 30 * time.Minute, Overtime: "5x30 byo-yomi"}) || !reflect.DeepEqual(rec.TimeLeft, want) {
 		t.Errorf("time %+v, left %v; want 30m, 5x30 byo-yomi, %v", rec.Time, rec.TimeLeft, want)
 	}
+	// An empty TM, BL or WL is read as none (a program that writes the
+	// property without a clock).
+	rec, err = ReadSGF([]byte("(;SZ[6:1]TM[]OT[];B[aa]BL[ ];W[ba]WL[])"))
+	if err != nil || rec.Time != (TimeControl{}) || len(rec.TimeLeft) != 0 {
+		t.Errorf("empty times: %+v %v, %v", rec.Time, rec.TimeLeft, err)
+	}
 	for _, bad := range []string{"(;TM[5 min])", "(;TM[-1])", "(;TM[1e300])", "(;TM[NaN])", "(;SZ[6:1];B[aa]BL[soon])", "(;SZ[6:1];B[aa];W[ba]WL[Inf])"} {
 		_, err := ReadSGF([]byte(bad))
 		if err == nil || !strings.Contains(err.Error(), "in seconds") {
