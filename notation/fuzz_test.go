@@ -94,6 +94,9 @@ func FuzzReadSGF(f *testing.F) {
 		"(;SZ[3]RU[tromp-taylor]KM[0.5];B[bb];W[tt](;B[])(;B[aa]))",
 		"(;RU[golf];B[daea];W[haga])",
 		"(;RU[alterigo]SZ[4:3]AB[aa:bb];W[cc]RE[W+R])",
+		"(;RU[dewdney]TM[300]OT[3 fischer]C[ada: hi];B[aaea]BL[299.5];W[ha-ga]WL[12]C[bo: gl\\] hf];B[ca:aa]BL[0.001])",
+		"(;RU[golf];XB[aaea];XW[kaga]C[old form];B[cafa])",
+		"(;SZ[6:1]TM[60.25];B[aa]BL[-1]WL[3];W[da]BL[x];BL[2])",
 	} {
 		f.Add([]byte(s))
 	}

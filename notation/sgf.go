@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"alak/internal/version"
 	"alak/rules"
@@ -25,9 +26,9 @@ func sgfPoint(w, p int) string {
 	return sgfLetters[x:x+1] + sgfLetters[y:y+1]
 }
 
-// sgfMove writes a move as an SGF property value: a point, a slide as four
-// letters (from, then to: the value of this project's XB and XW), "" for a
-// pass.
+// sgfMove writes a move as an SGF property value: a point, a slide as its
+// two points concatenated, from then to (as SGF writes Amazons' moves), ""
+// for a pass.
 func sgfMove(w int, m rules.Move) string {
 	switch {
 	case m == rules.Pass:
@@ -74,14 +75,14 @@ func sgfRules(r rules.Rules) string {
 
 // WriteSGF writes rec as an SGF FF[4] game: GM[1], AP[alak:VERSION],
 // SZ[n:1] for a line, SZ[n] for a square grid and SZ[w:h] for another
-// grid, RU[preset options], KM when komi is set, PB, PW, DT, RE, a set-up
-// start as AB/AW/PL plus XD[diagram] (and XP[b:w] for prisoners taken
-// before it, XN[k] for the passes that led to it, XL[move] for a last move
-// the diagram cannot show: a slide, a stone that did not stay), placements as B[..]/W[..]
-// (a pass is B[]), and comments as C. A slide is not a Go move, so it is
-// written in this project's private properties XB and XW, four letters
-// such as XB[aada] (the slot left, then the slot reached), where a Go reader
-// sees no move at all rather than a wrong one. See docs/notation.md.
+// grid, RU[preset options], KM when komi is set, PB, PW, DT, RE, TM and OT
+// for a clock, a set-up start as AB/AW/PL plus XD[diagram] (and XP[b:w] for
+// prisoners taken before it, XN[k] for the passes that led to it, XL[move]
+// for a last move the diagram cannot show: a slide, a stone that did not
+// stay), moves as B[..]/W[..] (a pass is B[]; a slide is its two points
+// concatenated, the slot left then the slot reached, B[daea], as SGF
+// writes a from-to move for Amazons), BL/WL for the mover's time left
+// after a move, and comments as C. See docs/notation.md.
 func WriteSGF(w io.Writer, rec Record) error {
 	r := rec.Rules
 	if err := r.Validate(); err != nil {
@@ -102,6 +103,11 @@ func WriteSGF(w io.Writer, rec Record) error {
 			return fmt.Errorf("%w: a comment after move %d, but the record has %d moves", ErrNotation, k, len(rec.Moves))
 		}
 	}
+	for k := range rec.TimeLeft {
+		if k < 1 || k > len(rec.Moves) {
+			return fmt.Errorf("%w: a time left after move %d, but the record has %d moves", ErrNotation, k, len(rec.Moves))
+		}
+	}
 	bw := bufio.NewWriter(w)
 	prop := func(id, v string) { fmt.Fprintf(bw, "%s[%s]", id, sgfText(v)) }
 	bw.WriteString("(;FF[4]GM[1]CA[UTF-8]")
@@ -115,6 +121,12 @@ func WriteSGF(w io.Writer, rec Record) error {
 		if p.v != "" {
 			prop(p.id, p.v)
 		}
+	}
+	if rec.Time.Main > 0 {
+		prop("TM", sgfSeconds(rec.Time.Main))
+	}
+	if rec.Time.Overtime != "" {
+		prop("OT", rec.Time.Overtime)
 	}
 	if rec.isSetUp() {
 		for _, c := range []rules.Color{rules.Black, rules.White} {
@@ -150,11 +162,10 @@ func WriteSGF(w io.Writer, rec Record) error {
 			return fmt.Errorf("%w: move %d is %s; a resignation is written in Result", ErrNotation, i+1, Human.Encode(r, m))
 		}
 		bw.WriteString(";")
-		id := []string{"B", "W"}[c]
-		if m.IsSlide() {
-			id = []string{"XB", "XW"}[c]
+		prop([]string{"B", "W"}[c], sgfMove(r.Width, m))
+		if left, ok := rec.TimeLeft[i+1]; ok {
+			prop([]string{"BL", "WL"}[c], sgfSeconds(left))
 		}
-		prop(id, sgfMove(r.Width, m))
 		if t := rec.Comments[i+1]; t != "" {
 			prop("C", t)
 		}
@@ -330,8 +341,9 @@ func sgfCoords(v string, w, h int) (int, bool) {
 // ReadSGF reads the first game of an SGF collection (the main line, the
 // first variation at every branch) as written by WriteSGF and by other
 // programs: GM[1], SZ, RU (a preset and options, rules.Parse), KM, PB, PW,
-// DT, RE, AB/AW/AE/PL or XD for a set-up start, B/W moves and C comments.
-// It checks the form of every move, not its legality: Record.Game does.
+// DT, RE, TM, OT, AB/AW/AE/PL or XD for a set-up start, B/W moves (and
+// slides in this project's former XB/XW), BL/WL on the moves and C
+// comments. It checks the form of every move, not its legality: Record.Game does.
 func ReadSGF(data []byte) (Record, error) {
 	if len(data) > MaxRecordBytes {
 		return Record{}, tooLong(len(data))
@@ -353,6 +365,12 @@ func ReadSGF(data []byte) (Record, error) {
 	rec.Date, _ = root.get("DT")
 	rec.Result, _ = root.get("RE")
 	rec.Result = strings.TrimSpace(rec.Result)
+	if tm, ok := root.get("TM"); ok && strings.TrimSpace(tm) != "" {
+		if rec.Time.Main, err = parseSGFSeconds("TM", tm); err != nil {
+			return rec, err
+		}
+	}
+	rec.Time.Overtime, _ = root.get("OT")
 
 	// The player to move at the start: PL, else the first move's colour.
 	toMove := rules.None
@@ -381,6 +399,19 @@ func ReadSGF(data []byte) (Record, error) {
 	}
 	if len(comments) > 0 {
 		rec.Comments = comments
+	}
+	for i, m := range moves {
+		if m.left == nil {
+			continue
+		}
+		d, err := parseSGFSeconds([]string{"BL", "WL"}[m.c], *m.left)
+		if err != nil {
+			return rec, fmt.Errorf("%w (move %d)", err, i+1)
+		}
+		if rec.TimeLeft == nil {
+			rec.TimeLeft = map[int]time.Duration{}
+		}
+		rec.TimeLeft[i+1] = d
 	}
 	return rec, nil
 }
@@ -437,23 +468,28 @@ func sgfRulesOf(root sgfNode) (r rules.Rules, sw, sh int, err error) {
 }
 
 // sgfNodeMove is a move property of a node, not yet read: the colour, the
-// value and the byte it stands at.
+// value and the byte it stands at, and the mover's time left (BL for
+// Black's move, WL for White's) when the node gives it.
 type sgfNodeMove struct {
-	c  rules.Color
-	v  string
-	at int
+	c    rules.Color
+	v    string
+	at   int
+	left *string
 }
 
-// sgfMoves collects the move of each node (B, W, or this project's XB, XW
-// for slides; one a node at most, rules.MaxGameMoves in all) and the
-// comments, keyed by the number of moves before them; a set-up property
-// after the first node is an error.
+// sgfMoves collects the move of each node (B, W, or this project's former
+// XB, XW for slides; one a node at most, rules.MaxGameMoves in all) with the
+// mover's BL or WL, and the comments, keyed by the number of moves before
+// them; a set-up property after the first node is an error. A BL or WL
+// beside the other colour's move, on a node without a move, or empty, is
+// not read.
 func sgfMoves(nodes []sgfNode) ([]sgfNodeMove, map[int]string, error) {
 	var moves []sgfNodeMove
 	comments := map[int]string{}
 	for i, n := range nodes {
 		var m *sgfNodeMove
 		var cmt []string
+		left := map[string]string{}
 		for _, pr := range n.props {
 			switch pr.id {
 			case "B", "W", "XB", "XW":
@@ -468,6 +504,8 @@ func sgfMoves(nodes []sgfNode) ([]sgfNodeMove, map[int]string, error) {
 					c = rules.White
 				}
 				m = &sgfNodeMove{c: c, v: strings.TrimSpace(pr.vals[0]), at: pr.at}
+			case "BL", "WL":
+				left[pr.id] = pr.vals[0]
 			case "C":
 				for _, v := range pr.vals {
 					if v != "" {
@@ -481,6 +519,9 @@ func sgfMoves(nodes []sgfNode) ([]sgfNodeMove, map[int]string, error) {
 			}
 		}
 		if m != nil {
+			if v, ok := left[[]string{"BL", "WL"}[m.c]]; ok && strings.TrimSpace(v) != "" {
+				m.left = &v
+			}
 			moves = append(moves, *m)
 		}
 		if len(cmt) > 0 {
@@ -551,6 +592,9 @@ func sgfReadMove(v string, r rules.Rules, sw, sh int) (rules.Move, error) {
 		return rules.Pass, nil
 	}
 	if r.Movement == rules.Sliding {
+		if len(v) == 5 && (v[2] == '-' || v[2] == ':') {
+			v = v[:2] + v[3:] // Lines of Action's separators
+		}
 		if len(v) == 4 {
 			from, ok1 := sgfCoords(v[:2], sw, sh)
 			to, ok2 := sgfCoords(v[2:], sw, sh)
@@ -558,7 +602,7 @@ func sgfReadMove(v string, r rules.Rules, sw, sh int) (rules.Move, error) {
 				return rules.Slide(from, to), nil
 			}
 		}
-		return rules.NoMove, fmt.Errorf("a sliding move is four letters, the slot it leaves then the slot it reaches (column, row), such as aada, on a line of %d slots", r.Width)
+		return rules.NoMove, fmt.Errorf("a sliding move is two points, the slot it leaves then the slot it reaches (column, row), such as daea or da-ea, on a line of %d slots", r.Width)
 	}
 	p, ok := sgfCoords(v, sw, sh)
 	if !ok {

@@ -3,8 +3,11 @@ package notation
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"alak/rules"
 )
@@ -55,9 +58,9 @@ func TestWriteSGFSetUpAndSlides(t *testing.T) {
 	if err := WriteSGF(&buf, Record{Rules: gr, Moves: []rules.Move{rules.Slide(3, 4)}}); err != nil {
 		t.Fatal(err)
 	}
-	// A slide is written in the private XB/XW, never in B/W, where a Go
-	// reader would take the four letters for a malformed point or a pass.
-	want = "(;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[11:1]RU[golf]\n;XB[daea]\n)\n"
+	// A slide is written in B/W as its two points concatenated, from then
+	// to, as SGF's Amazons spec (GM[18]) writes a move: B[djdd] there.
+	want = "(;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[11:1]RU[golf]\n;B[daea]\n)\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
@@ -105,15 +108,133 @@ func TestReadSGFRealKomi(t *testing.T) {
 	}
 }
 
-// TestReadSGFOldSlides: files written before the XB/XW scheme hold slides
-// as four letters in B and W; they are still read.
-func TestReadSGFOldSlides(t *testing.T) {
-	rec, err := ReadSGF([]byte("(;FF[4]GM[1]SZ[11:1]RU[golf];B[daea])"))
+// TestReadSGFSlides: a slide in B and W, as this project writes it (and
+// wrote it before the XB/XW scheme), and with Lines of Action's separators
+// (GM[9] writes e1-e3, a capture e1:e3).
+func TestReadSGFSlides(t *testing.T) {
+	for _, v := range []string{"daea", "da-ea", "da:ea", " daea "} {
+		rec, err := ReadSGF([]byte("(;FF[4]GM[1]SZ[11:1]RU[golf];B[" + v + "])"))
+		if err != nil {
+			t.Fatalf("B[%s]: %v", v, err)
+		}
+		if len(rec.Moves) != 1 || rec.Moves[0] != rules.Slide(3, 4) {
+			t.Errorf("B[%s]: moves %v, want the slide 4-5", v, rec.Moves)
+		}
+	}
+	for _, v := range []string{"da", "daeaa", "da+ea", "dazz"} {
+		_, err := ReadSGF([]byte("(;FF[4]GM[1]SZ[11:1]RU[golf];B[" + v + "])"))
+		if err == nil || !strings.Contains(err.Error(), "two points") {
+			t.Errorf("B[%s]: error %v, want one that says a slide is two points", v, err)
+		}
+	}
+}
+
+// TestReadSGFXBXW: files written with slides in the private XB/XW
+// properties (by commit 6a015f2 and earlier: testdata/xbxw-*.sgf, made by
+// that commit's WriteSGF from two random games) still read, replay, and
+// are written back with the slides in B/W.
+func TestReadSGFXBXW(t *testing.T) {
+	for _, c := range []struct {
+		file, first, last string // the first and last moves, Human.Encode
+		n                 int
+	}{
+		// The files' first and last nodes: XB[aaea] is slot 1 to slot 5;
+		// golf ends XW[faea], slot 6 to 5; dewdney ends XW[gaba], 7 to 2.
+		{"xbxw-golf.sgf", "1-5", "6-5", 14},
+		{"xbxw-dewdney.sgf", "1-5", "7-2", 12},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			rec, err := ReadRecordFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Moves) != c.n || Human.Encode(rec.Rules, rec.Moves[0]) != c.first || Human.Encode(rec.Rules, rec.Moves[c.n-1]) != c.last {
+				t.Fatalf("moves %v, want %d from %s to %s", rec.Moves, c.n, c.first, c.last)
+			}
+			if rec.Comments[3] != "after move 3" || rec.Black != "ada" {
+				t.Errorf("comments %v, black %q", rec.Comments, rec.Black)
+			}
+			if _, err := rec.Game(); err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			var buf bytes.Buffer
+			if err := WriteSGF(&buf, rec); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(buf.String(), "XB[") || strings.Contains(buf.String(), "XW[") || !strings.Contains(buf.String(), ";B[aaea]") {
+				t.Errorf("written back as\n%s\nwant the slides in B/W", buf.String())
+			}
+			back, err := ReadSGF(buf.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameRecord(t, rec, back)
+		})
+	}
+}
+
+// TestSGFClock: a game on a clock carries TM (the main time in seconds),
+// OT (the overtime in words) and the mover's time left after each move in
+// BL or WL; messages are comments on the node after which they were sent.
+// Values: five minutes is TM[300]; the times left are the record's own.
+func TestSGFClock(t *testing.T) {
+	r := sized(t, "alak", "6")
+	start, err := rules.NewPosition(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Moves) != 1 || rec.Moves[0] != rules.Slide(3, 4) {
-		t.Errorf("moves %v, want the slide 4-5", rec.Moves)
+	rec := Record{Rules: r, Start: start, Moves: places([]int{1, 4, 5})}
+	rec.Time = TimeControl{Main: 5 * time.Minute, Overtime: "3 fischer"}
+	rec.TimeLeft = map[int]time.Duration{1: 5 * time.Minute, 2: 298500 * time.Millisecond, 3: 1 * time.Millisecond}
+	rec.AddComment(0, "alak game x1")
+	rec.AddComment(0, "ada: good luck")
+	rec.AddComment(2, "bo: ouch")
+	var buf bytes.Buffer
+	if err := WriteSGF(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"TM[300]OT[3 fischer]", "C[alak game x1\nada: good luck]", ";B[aa]BL[300];W[da]WL[298.5]C[bo: ouch];B[ea]BL[0.001]"} {
+		if !strings.Contains(buf.String(), w) {
+			t.Errorf("written as\n%s\nwant %s in it", buf.String(), w)
+		}
+	}
+	back, err := ReadSGF(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecord(t, rec, back)
+
+	// A time left after a move the record does not hold is refused.
+	rec.TimeLeft[4] = time.Second
+	if err := WriteSGF(&buf, rec); err == nil || !strings.Contains(err.Error(), "after move 4") {
+		t.Errorf("a time left after move 4 of 3: %v", err)
+	}
+}
+
+// TestReadSGFClock: TM, BL and WL from other programs (KGS and OGS write
+// TM[1800]OT[5x30 byo-yomi] and BL/WL on the moves); a BL beside White's
+// move, or on a node without a move, is not the mover's and is not read;
+// a time that is not a number is refused with what is accepted.
+func TestReadSGFClock(t *testing.T) {
+	rec, err := ReadSGF([]byte("(;GM[1]FF[4]SZ[5]RU[alterigo]TM[1800]OT[5x30 byo-yomi];B[cc]BL[1795.25]WL[1];W[bb]BL[7];BL[9];B[aa]BL[-2.5])"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]time.Duration{1: 1795250 * time.Millisecond, 3: -2500 * time.Millisecond}
+	if rec.Time != (TimeControl{Main: 30 * time.Minute, Overtime: "5x30 byo-yomi"}) || !reflect.DeepEqual(rec.TimeLeft, want) {
+		t.Errorf("time %+v, left %v; want 30m, 5x30 byo-yomi, %v", rec.Time, rec.TimeLeft, want)
+	}
+	// An empty TM, BL or WL is read as none (a program that writes the
+	// property without a clock).
+	rec, err = ReadSGF([]byte("(;SZ[6:1]TM[]OT[];B[aa]BL[ ];W[ba]WL[])"))
+	if err != nil || rec.Time != (TimeControl{}) || len(rec.TimeLeft) != 0 {
+		t.Errorf("empty times: %+v %v, %v", rec.Time, rec.TimeLeft, err)
+	}
+	for _, bad := range []string{"(;TM[5 min])", "(;TM[-1])", "(;TM[1e300])", "(;TM[NaN])", "(;SZ[6:1];B[aa]BL[soon])", "(;SZ[6:1];B[aa];W[ba]WL[Inf])"} {
+		_, err := ReadSGF([]byte(bad))
+		if err == nil || !strings.Contains(err.Error(), "in seconds") {
+			t.Errorf("%s: error %v, want one that says times are in seconds", bad, err)
+		}
 	}
 }
 
@@ -228,7 +349,7 @@ func TestReadSGFErrors(t *testing.T) {
 		{"bad AB", "(;SZ[6:1]AB[zz])", "AB[zz]"},
 		{"bad XD", "(;SZ[6:1]XD[x-q---])", "XD[x-q---]"},
 		{"XD wrong size", "(;SZ[6:1]XD[x--])", "but SZ says 6"},
-		{"slide as placement", "(;RU[golf];B[da])", "four letters"},
+		{"slide as placement", "(;RU[golf];B[da])", "two points"},
 		{"capital mover", "(;SZ[3:1]PL[B]XD[X--])", "cannot be to move"},
 		{"deep", strings.Repeat("(;", 600), "nested more than"},
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"fmt"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -236,11 +235,11 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rec := st.sess.Record()
-	v := s.view(r.Context(), st)
-	rec.Black, rec.White = v.Players["x"].Name, v.Players["o"].Name
-	rec.Date = st.row.Created.UTC().Format("2006-01-02")
-	rec.Comments = map[int]string{0: fmt.Sprintf("alak game %s, %s, %s", st.row.ID, st.row.Rules, st.clock.Words())}
+	rec, err := s.sgfRecord(r, st)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGF(&buf, rec); err != nil {
 		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "no_sgf", "this game cannot be written as SGF: %s", err))
