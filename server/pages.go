@@ -50,11 +50,13 @@ type boardInfo struct {
 	// Width are the board drawing's viewBox and width (boardBox): an
 	// empty drawing of that size holds the board's place until the
 	// script draws it, so that nothing below it moves; Rows empty lines
-	// hold the move list's place in the same way (a line for two moves).
-	Over  bool
-	Box   string
-	Width int
-	Rows  int
+	// hold the move list's place in the same way (a line for two moves),
+	// and Result is the status line's sentence, as game.js writes it.
+	Over   bool
+	Box    string
+	Width  int
+	Rows   int
+	Result string
 }
 
 // boardBox is the size of the board's drawing as web/static/board.js
@@ -244,6 +246,9 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		b.Over = st.row.State == store.StateFinished
 		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
 		b.Rows = max(1, (st.sess.Game().Len()+1)/2)
+		if sn := st.sess.Snapshot(); b.Over && sn.ResultWords != nil {
+			b.Result = *sn.ResultWords + "."
+		}
 		s.renderPage(w, r, "game", page{Title: "game " + id, Page: "game", Game: b})
 	})
 	mux.HandleFunc("GET /archive", func(w http.ResponseWriter, r *http.Request) {
