@@ -96,6 +96,18 @@ func TestCompression(t *testing.T) {
 			t.Errorf("%s (small): Content-Encoding %q, want none", p, ce)
 		}
 	}
+	// Nor the answers that carry a secret (docs/security.md, BREACH): a
+	// new token, a new game's invitation link.
+	ada := h.client().signUp("ada")
+	for _, c := range []struct{ path, body string }{
+		{"/api/tokens", `{"name": "ada", "password": "correct horse"}`},
+		{"/api/games", `{"rules": "alak", "opponent": "link"}`},
+	} {
+		resp, body := ada.roundTrip("POST", c.path, strings.NewReader(c.body), map[string]string{"Content-Type": "application/json", "Accept-Encoding": "gzip"})
+		if resp.StatusCode != http.StatusCreated || resp.Header.Get("Content-Encoding") != "" {
+			t.Errorf("POST %s: %d, Content-Encoding %q (%s); want 201 and none", c.path, resp.StatusCode, resp.Header.Get("Content-Encoding"), body)
+		}
+	}
 }
 
 // TestCompressionLeavesEventsAlone: the event stream of a client that
