@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -51,6 +53,21 @@ const layoutShifts = `new Promise((done) => {
   setTimeout(() => { o.disconnect(); done(JSON.stringify({ sum, src })); }, 300);
 })`
 
+// contrast is the contrast ratio (WCAG 2) of the text of the element sel
+// against its background, with the classes extra added to it: colours
+// as the browser computed them, the background an opaque colour.
+const contrast = `((sel, extra) => {
+  const e = document.querySelector(sel);
+  if (extra) e.classList.add(...extra.split(' '));
+  const cs = getComputedStyle(e);
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(cs.color), lum(cs.backgroundColor)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+})`
+
 // TestBrowserPageChecks opens every page, as a visitor and as a player,
 // and runs pageChecks on it; then it loads a finished game's page on a
 // phone's screen and on a desktop's and checks that its layout shift,
@@ -81,6 +98,27 @@ func TestBrowserPageChecks(t *testing.T) {
 			if bad := tb.eval(pageChecks); bad != "" {
 				t.Errorf("%s, %s: %s", tb.who, p, bad)
 			}
+		}
+	}
+
+	// The dark scheme: a running-out clock and the "Yes, resign" button
+	// had white on light red, 2.43:1 (axe-core's color-contrast); WCAG's
+	// AA asks 4.5:1 of text, 3:1 of large text.
+	dark := b.user("the dark scheme")
+	dark.do("choosing the dark scheme", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	dark.open("/g/" + live.ID)
+	for _, c := range []struct{ sel, classes string }{{".player .clock", "low"}, {"#resign-yes", ""}} {
+		ctx, cancel := context.WithTimeout(dark.ctx, waitFor)
+		ratio, err := chromedp.Run(ctx, chromedp.Evaluate[float64](contrast+fmt.Sprintf("(%q, %q)", c.sel, c.classes)))
+		cancel()
+		if err != nil {
+			t.Fatalf("the contrast of %s: %v", c.sel, err)
+		}
+		if ratio < 4.5 {
+			t.Errorf("the dark scheme: %s %s has a contrast of %.2f:1, want 4.5:1 at least", c.sel, c.classes, ratio)
 		}
 	}
 
