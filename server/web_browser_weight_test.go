@@ -86,14 +86,30 @@ func TestBrowserPageChecks(t *testing.T) {
 			t.Fatalf("move %d %s: %d %+v", i+1, m, code, e)
 		}
 	}
+	grid := ada.create(map[string]string{"rules": "alterigo size=5x5", "color": "x", "opponent": "computer:level:1"})
+	slide := ada.create(map[string]string{"rules": "golf", "color": "x", "opponent": "computer:level:1"})
 	b := newBrowser(t, h)
 	visitor, player := b.user("a visitor"), b.user("ada")
 	player.signInAs(ada)
 	for _, tb := range []*tab{visitor, player} {
-		for _, p := range []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/archive", "/p/ada", "/rules", "/g/nosuchgame"} {
+		for _, p := range []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/archive", "/p/ada", "/rules", "/g/nosuchgame"} {
 			tb.open(p)
 			if p == "/g/"+done.ID {
 				tb.wait("the analysis", `!!document.querySelector('#analysis table')`)
+			}
+			if tb.eval(`document.body.dataset.page`) == "game" && tb.count("#game") == 1 {
+				// The drawing has the size the page held for it (boardBox).
+				var d struct {
+					Shape, ViewBox string
+					W, H, Width    int
+				}
+				raw := tb.eval(`JSON.stringify({shape: game.dataset.shape, w: +game.dataset.w, h: +game.dataset.h, viewBox: board.querySelector('svg').getAttribute('viewBox'), width: +board.querySelector('svg').getAttribute('width')})`)
+				if err := json.Unmarshal([]byte(raw), &d); err != nil {
+					t.Fatalf("%s: %q: %v", p, raw, err)
+				}
+				if box, width := boardBox(d.Shape, d.W, d.H); box != d.ViewBox || width != d.Width {
+					t.Errorf("%s: the board (%s %dx%d) is drawn %q, %d wide; the page held %q, %d wide", p, d.Shape, d.W, d.H, d.ViewBox, d.Width, box, width)
+				}
 			}
 			if bad := tb.eval(pageChecks); bad != "" {
 				t.Errorf("%s, %s: %s", tb.who, p, bad)
