@@ -192,6 +192,14 @@ func TestStaticCaching(t *testing.T) {
 	if len(seen) < 5 { // icon.svg, alak.css and the scripts of home, game and archive at least
 		t.Errorf("the pages refer to %d static files: %v", len(seen), seen)
 	}
+	// The game page's module imports api.js and board.js (web/static/game.js):
+	// the page has the browser fetch them beside it.
+	_, game := rawGet(t, h, "/g/"+g.ID, "")
+	for _, name := range []string{"api.js", "board.js"} {
+		if link := `<link rel="modulepreload" href="` + staticURL(name) + `">`; !strings.Contains(string(game), link) {
+			t.Errorf("the game page lacks %s", link)
+		}
+	}
 	for u := range seen {
 		resp, body := rawGet(t, h, u, "")
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {

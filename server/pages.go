@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -123,7 +124,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"levelName": func(spec string) string { return strings.ReplaceAll(spec, ":", " ") },
-		"static":    staticURL}
+		"static":    staticURL, "preloads": modulePreloads}
 	for _, name := range []string{"home", "game", "archive", "rules", "missing"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
@@ -158,6 +159,41 @@ func init() {
 		return nil
 	})
 	staticVersion = base64.RawURLEncoding.EncodeToString(tree.Sum(nil)[:9])
+	for name := range staticETags {
+		if strings.HasSuffix(name, ".js") {
+			b, _ := fs.ReadFile(web.Static, "static/"+name)
+			for _, m := range moduleImportRE.FindAllStringSubmatch(string(b), -1) {
+				moduleImports[name] = append(moduleImports[name], m[1])
+			}
+		}
+	}
+}
+
+// moduleImports is what each script imports, by name: the modules import
+// each other by relative paths, './api.js'.
+var (
+	moduleImports  = map[string][]string{}
+	moduleImportRE = regexp.MustCompile(`(?m)^import [^;]* from '\./([a-z0-9-]+\.js)';`)
+)
+
+// modulePreloads lists the scripts that the page's module (PAGE.js)
+// imports, directly or not, for the layout's modulepreload links: the
+// browser fetches them beside the module instead of after it. A page
+// without a module of its own has none.
+func modulePreloads(page string) []string {
+	var out []string
+	seen := map[string]bool{page + ".js": true}
+	queue := moduleImports[page+".js"]
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+			queue = append(queue, moduleImports[name]...)
+		}
+	}
+	return out
 }
 
 // staticVersion is the hash of all the static files together, the folder

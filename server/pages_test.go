@@ -129,7 +129,7 @@ func TestGamePageWeight(t *testing.T) {
 		}
 		total += len(body)
 		for _, m := range importRE.FindAllStringSubmatch(body, -1) {
-			queue = append(queue, []string{"", "/static/" + m[1]})
+			queue = append(queue, []string{"", path[:strings.LastIndex(path, "/")+1] + m[1]}) // beside the importer
 		}
 	}
 	t.Logf("the game page loads %d bytes in %d files and the HTML", total, len(seen))

@@ -12,17 +12,17 @@ import (
 // script it loads (the page's module and the modules it imports), the
 // icon aside. Each budget is the weight measured when it was set (issue
 // 28: the figure in the comment, by this test's log, go test -v -run
-// TestPageWeight), plus a half, rounded up to the next 1000 bytes: room
+// TestPageWeight), plus a half, rounded up to the next 1000 bytes (set on a hundred bytes less each, before the modulepreload links): room
 // for a feature or two (the pages of issue 28 are being written beside
 // it), not for a library. A page that outgrows its budget is either
 // trimmed or given a new budget, measured again and said so here.
 var pageBudget = map[string]int{
-	"home":          18000, // 11737 bytes in 4 files
-	"game":          27000, // 17490 bytes in 5 files
-	"finished game": 27000, // 17509 bytes in 5 files
-	"archive":       12000, // 7554 bytes in 4 files
-	"player":        12000, // 7538 bytes in 4 files
-	"rules":         13000, // 8399 bytes in 3 files
+	"home":          18000, // 11836 bytes in 4 files
+	"game":          27000, // 17590 bytes in 5 files
+	"finished game": 27000, // 17626 bytes in 5 files
+	"archive":       12000, // 7650 bytes in 4 files
+	"player":        12000, // 7636 bytes in 4 files
+	"rules":         13000, // 8483 bytes in 3 files
 }
 
 // importRE finds a module's imports (the scripts import each other by
