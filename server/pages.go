@@ -5,15 +5,19 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io/fs"
+	"math"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/store"
 	"alak/web"
 )
 
@@ -41,6 +45,39 @@ type boardInfo struct {
 	Ko    string
 	Pass  bool
 	Score string
+
+	// Over: the game was finished when the page was drawn, so the page
+	// shows its replay, SGF and analysis from the first paint. Box and
+	// Width are the board drawing's viewBox and width (boardBox): an
+	// empty drawing of that size holds the board's place until the
+	// script draws it, so that nothing below it moves; Rows empty lines
+	// hold the move list's place in the same way (a line for two moves),
+	// and Result is the status line's sentence, as game.js writes it.
+	Over   bool
+	Box    string
+	Width  int
+	Rows   int
+	Result string
+}
+
+// boardBox is the size of the board's drawing as web/static/board.js
+// makes it (Geometry.size and draw: 40 units a point, the width
+// attribute 1.3 to 2 times the units): its viewBox and its width in CSS
+// pixels. TestBrowserPageChecks checks that the drawing has this size.
+func boardBox(shape string, w, h int) (string, int) {
+	const u = 40.0
+	var bw, bh float64
+	switch {
+	case shape == "grid":
+		bw, bh = u*float64(w+1)+u*0.3, u*float64(h)+u*1.25
+	case shape == "line" && w <= 26:
+		bw, bh = u*float64(w+1), u*2.75
+	default:
+		bw, bh = u*float64(w+1), u*2.3
+	}
+	scale := min(2, max(1.3, 600/bw))
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	return "0 0 " + f(bw) + " " + f(bh), int(math.Floor(bw*scale + 0.5))
 }
 
 // formInfo is the create form's choices, from the rules package and the
@@ -86,7 +123,8 @@ var (
 
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
-		"levelName": func(spec string) string { return strings.ReplaceAll(spec, ":", " ") }}
+		"levelName": func(spec string) string { return strings.ReplaceAll(spec, ":", " ") },
+		"static":    staticURL, "preloads": modulePreloads}
 	for _, name := range []string{"home", "game", "archive", "rules", "missing"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
@@ -110,14 +148,68 @@ func init() {
 		lines := strings.Split(strings.TrimSpace(notation.RulesText(r)), "\n")
 		rulesTexts = append(rulesTexts, presetText{Name: name, Origin: presetOrigins[name], Lines: lines[1:]}) // the first line names the rules
 	}
+	tree := sha256.New() // every file's name and hash, in WalkDir's lexical order
 	fs.WalkDir(web.Static, "static", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			b, _ := fs.ReadFile(web.Static, path)
 			sum := sha256.Sum256(b)
 			staticETags[strings.TrimPrefix(path, "static/")] = `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+			fmt.Fprintf(tree, "%s %x\n", path, sum)
 		}
 		return nil
 	})
+	staticVersion = base64.RawURLEncoding.EncodeToString(tree.Sum(nil)[:9])
+	for name := range staticETags {
+		if strings.HasSuffix(name, ".js") {
+			b, _ := fs.ReadFile(web.Static, "static/"+name)
+			for _, m := range moduleImportRE.FindAllStringSubmatch(string(b), -1) {
+				moduleImports[name] = append(moduleImports[name], m[1])
+			}
+		}
+	}
+}
+
+// moduleImports is what each script imports, by name: the modules import
+// each other by relative paths, './api.js'.
+var (
+	moduleImports  = map[string][]string{}
+	moduleImportRE = regexp.MustCompile(`(?m)^import [^;]* from '\./([a-z0-9-]+\.js)';`)
+)
+
+// modulePreloads lists the scripts that the page's module (PAGE.js)
+// imports, directly or not, for the layout's modulepreload links: the
+// browser fetches them beside the module instead of after it. A page
+// without a module of its own has none.
+func modulePreloads(page string) []string {
+	var out []string
+	seen := map[string]bool{page + ".js": true}
+	queue := moduleImports[page+".js"]
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+			queue = append(queue, moduleImports[name]...)
+		}
+	}
+	return out
+}
+
+// staticVersion is the hash of all the static files together, the folder
+// of their long-cached URLs: /static/v/{staticVersion}/game.js. One hash
+// for the whole folder, not one per file, because the scripts are modules
+// that import each other by relative paths (./api.js): under one folder
+// they all come from the same version, and a change to any file moves
+// them all to a new folder.
+var staticVersion string
+
+// staticURL is the URL the pages give for a static file (the template
+// function static): under the files' version, cached for a year and never
+// revalidated. The plain /static/{name} answers too, revalidated each
+// time, for a page or a bookmark from before.
+func staticURL(name string) string {
+	return "/static/v/" + staticVersion + "/" + name
 }
 
 // choices splits an option's accepted values ("on|off") into a list, or
@@ -148,7 +240,21 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	files := http.StripPrefix("/static/", http.FileServerFS(static))
 	mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
 		// Files only: a folder (/static/ itself too) is not listed.
-		tag, ok := staticETags[strings.TrimPrefix(r.URL.Path, "/static/")]
+		name := strings.TrimPrefix(r.URL.Path, "/static/")
+		cache := "no-cache"
+		if rest, ok := strings.CutPrefix(name, "v/"); ok {
+			// A versioned URL (staticURL): immutable when the version is
+			// this binary's; a page of another version gets today's file,
+			// revalidated.
+			version, file, _ := strings.Cut(rest, "/")
+			if version == staticVersion {
+				cache = "public, max-age=31536000, immutable"
+			}
+			name = file
+			r = r.Clone(r.Context())
+			r.URL.Path, r.URL.RawPath = "/static/"+file, ""
+		}
+		tag, ok := staticETags[name]
 		if !ok {
 			s.notFound(w, r, "There is no such file.")
 			return
@@ -156,7 +262,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		// The files change only with the binary: revalidated by their
 		// hash, never fetched twice unchanged.
 		w.Header().Set("ETag", tag)
-		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("Cache-Control", cache)
 		files.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -173,6 +279,12 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		b := &boardInfo{ID: id, Shape: shapeOf(rs), W: rs.Width, H: rs.Height, Pass: rs.Pass}
 		b.Ko, _ = rs.Get("ko")
 		b.Score, _ = rs.Get("score")
+		b.Over = st.row.State == store.StateFinished
+		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
+		b.Rows = max(1, (st.sess.Game().Len()+1)/2)
+		if sn := st.sess.Snapshot(); b.Over && sn.ResultWords != nil {
+			b.Result = *sn.ResultWords + "."
+		}
 		s.renderPage(w, r, "game", page{Title: "game " + id, Page: "game", Game: b})
 	})
 	mux.HandleFunc("GET /archive", func(w http.ResponseWriter, r *http.Request) {

@@ -50,12 +50,12 @@ func TestPages(t *testing.T) {
 		status int
 		want   []string
 	}{
-		{"home", anon, "/", 200, []string{`data-page="home"`, `<option value="golf"`, `name="opt-edge"`, `Sign in`, `src="/static/home.js"`}},
+		{"home", anon, "/", 200, []string{`data-page="home"`, `<option value="golf"`, `name="opt-edge"`, `Sign in`, `src="` + staticURL("home.js") + `"`}},
 		{"home signed in", ada, "/", 200, []string{`data-me="ada"`, `id="settings"`, `id="my-games"`, `id="sign-out"`}},
-		{"game", anon, "/g/" + g.ID, 200, []string{`data-page="game"`, `data-shape="grid" data-w="5" data-h="5" data-ko="none" data-score="none"`, `src="/static/game.js"`, `/api/games/` + g.ID + `/sgf`}},
+		{"game", anon, "/g/" + g.ID, 200, []string{`data-page="game"`, `data-shape="grid" data-w="5" data-h="5" data-ko="none" data-score="none"`, `src="` + staticURL("game.js") + `"`, `/api/games/` + g.ID + `/sgf`}},
 		{"archive", anon, "/archive", 200, []string{`data-page="archive"`, `name="player"`}},
 		{"player", anon, "/p/ada", 200, []string{`data-player="ada"`, `<h1>ada</h1>`}},
-		{"rules", anon, "/rules", 200, []string{`id="alak"`, `id="golf"`, `id="option-selfcapture"`, `There is no passing`, `src="/static/api.js"`}},
+		{"rules", anon, "/rules", 200, []string{`id="alak"`, `id="golf"`, `id="option-selfcapture"`, `There is no passing`, `src="` + staticURL("api.js") + `"`}},
 		{"no such game", anon, "/g/nosuchgame", 404, []string{`There is no game nosuchgame.`}},
 		{"no such player", anon, "/p/nobody", 404, []string{`No player is called nobody.`}},
 	}
@@ -129,7 +129,7 @@ func TestGamePageWeight(t *testing.T) {
 		}
 		total += len(body)
 		for _, m := range importRE.FindAllStringSubmatch(body, -1) {
-			queue = append(queue, []string{"", "/static/" + m[1]})
+			queue = append(queue, []string{"", path[:strings.LastIndex(path, "/")+1] + m[1]}) // beside the importer
 		}
 	}
 	t.Logf("the game page loads %d bytes in %d files and the HTML", total, len(seen))

@@ -263,7 +263,7 @@ func (s *Server) Handler() http.Handler {
 		s.writeError(w, r, apiErr(http.StatusForbidden, "cross_origin",
 			"a request that changes something must come from this site's own pages, or from a script with a bearer token"))
 	}))
-	return s.clientIP(s.requestLog(s.withAccount(cop.Handler(mux))))
+	return s.clientIP(s.requestLog(compress(s.withAccount(cop.Handler(mux)))))
 }
 
 // requestLog gives every request an id (X-Request-Id: the client's, when

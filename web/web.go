@@ -2,7 +2,9 @@
 // server (server/pages.go) and small ES modules and one style sheet, all
 // embedded in the binary, with no build step. Nothing is fetched from
 // another site, and the pages hold no inline script or style (the server
-// sends a strict Content-Security-Policy).
+// sends a strict Content-Security-Policy). The templates name a static
+// file through the function static ({{static "game.js"}}), which puts it
+// under the files' version, cached as immutable (docs/web.md).
 //
 //	templates/layout.html   the frame: header, sign-in state, the page's module
 //	templates/home.html     the create form, my games, the lobby, the account

@@ -181,7 +181,7 @@ function renderControls() {
   const playing = active() && seat !== '';
   $('#controls').hidden = !playing;
   $('#board-help').hidden = !playing;
-  $('#replay-help').hidden = !positions;
+  $('#replay-help').hidden = !positions && g.state !== 'finished';
   if (playing) {
     const mine = myTurn();
     $('#pass').hidden = !('pass' in root.dataset);

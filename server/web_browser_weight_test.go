@@ -1,0 +1,181 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// pageChecks are the checks of a page that need no outside tool (the
+// ones Lighthouse and axe-core make that a browser alone can): one h1, a
+// meta description, the document's language, an alternative text for
+// every image, a label for every form control, a name for every button
+// and link. It returns the problems found, "" for none.
+const pageChecks = `(() => {
+  const bad = [];
+  const h1 = document.querySelectorAll('h1').length;
+  if (h1 !== 1) bad.push(h1 + ' h1 elements');
+  const d = document.querySelector('meta[name=description]');
+  if (!d || d.content.trim().length < 40) bad.push('no meta description of a sentence');
+  if (!document.documentElement.lang) bad.push('no lang attribute');
+  for (const i of document.querySelectorAll('img:not([alt])')) bad.push('an image without alt: ' + i.src);
+  for (const s of document.querySelectorAll('svg[role=img]')) if (!s.getAttribute('aria-label') && !s.querySelector('title')) bad.push('an SVG image without a name');
+  for (const c of document.querySelectorAll('input, select, textarea')) {
+    if (c.type === 'hidden') continue;
+    if (!(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')) bad.push('a control without a label: ' + c.outerHTML.slice(0, 80));
+  }
+  for (const b of document.querySelectorAll('button, a[href]')) {
+    if (!b.textContent.trim() && !b.getAttribute('aria-label') && !b.getAttribute('aria-labelledby') && !b.querySelector('svg[aria-label], img[alt]')) bad.push('a button or link without a name: ' + b.outerHTML.slice(0, 80));
+  }
+  return bad.join('; ');
+})()`
+
+// layoutShifts sums the page's layout shifts since it was loaded, from
+// the layout-shift entries the browser buffered (the cumulative layout
+// shift of Lighthouse, over the whole load), and lists their sources.
+const layoutShifts = `new Promise((done) => {
+  let sum = 0; const src = [];
+  const o = new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      if (e.hadRecentInput) continue;
+      sum += e.value;
+      for (const s of e.sources) src.push((s.node ? s.node.id || s.node.className || s.node.nodeName : '?') + ' ' + s.previousRect.y + '→' + s.currentRect.y);
+    }
+  });
+  o.observe({ type: 'layout-shift', buffered: true });
+  setTimeout(() => { o.disconnect(); done(JSON.stringify({ sum, src })); }, 300);
+})`
+
+// contrast is the contrast ratio (WCAG 2) of the text of the element sel
+// against its background, with the classes extra added to it: colours
+// as the browser computed them, the background an opaque colour.
+const contrast = `((sel, extra) => {
+  const e = document.querySelector(sel);
+  if (extra) e.classList.add(...extra.split(' '));
+  const cs = getComputedStyle(e);
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(cs.color), lum(cs.backgroundColor)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+})`
+
+// TestBrowserPageChecks opens every page, as a visitor and as a player,
+// and runs pageChecks on it; then it loads a finished game's page on a
+// phone's screen and on a desktop's and checks that its layout shift,
+// once the replay and the analysis are drawn, is under Lighthouse's 0.1
+// ("good"; it was 0.43 on a phone before the page held their places).
+func TestBrowserPageChecks(t *testing.T) {
+	h := newHarness(t, Config{})
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	live := ada.create(map[string]string{"rules": "alak size=11", "color": "x", "opponent": "computer:level:1"})
+	ada.move(live.ID, "3", 0)
+	done := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": "bo"})
+	bo.do("POST", "/api/games/"+done.ID+"/join", map[string]string{}, nil)
+	for i, m := range seedAlak6 {
+		if code, _, e := []*client{ada, bo}[i%2].move(done.ID, m, i); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d %+v", i+1, m, code, e)
+		}
+	}
+	grid := ada.create(map[string]string{"rules": "alterigo size=5x5", "color": "x", "opponent": "computer:level:1"})
+	slide := ada.create(map[string]string{"rules": "golf", "color": "x", "opponent": "computer:level:1"})
+	b := newBrowser(t, h)
+	visitor, player := b.user("a visitor"), b.user("ada")
+	player.signInAs(ada)
+	for _, tb := range []*tab{visitor, player} {
+		for _, p := range []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/archive", "/p/ada", "/rules", "/g/nosuchgame"} {
+			tb.open(p)
+			if p == "/g/"+done.ID {
+				tb.wait("the analysis", `!!document.querySelector('#analysis table')`)
+			}
+			if tb.eval(`document.body.dataset.page`) == "game" && tb.count("#game") == 1 {
+				// The drawing has the size the page held for it (boardBox).
+				var d struct {
+					Shape, ViewBox string
+					W, H, Width    int
+				}
+				raw := tb.eval(`JSON.stringify({shape: game.dataset.shape, w: +game.dataset.w, h: +game.dataset.h, viewBox: board.querySelector('svg').getAttribute('viewBox'), width: +board.querySelector('svg').getAttribute('width')})`)
+				if err := json.Unmarshal([]byte(raw), &d); err != nil {
+					t.Fatalf("%s: %q: %v", p, raw, err)
+				}
+				if box, width := boardBox(d.Shape, d.W, d.H); box != d.ViewBox || width != d.Width {
+					t.Errorf("%s: the board (%s %dx%d) is drawn %q, %d wide; the page held %q, %d wide", p, d.Shape, d.W, d.H, d.ViewBox, d.Width, box, width)
+				}
+			}
+			if bad := tb.eval(pageChecks); bad != "" {
+				t.Errorf("%s, %s: %s", tb.who, p, bad)
+			}
+		}
+	}
+
+	// The dark scheme: a running-out clock and the "Yes, resign" button
+	// had white on light red, 2.43:1 (axe-core's color-contrast); WCAG's
+	// AA asks 4.5:1 of text, 3:1 of large text.
+	dark := b.user("the dark scheme")
+	dark.do("choosing the dark scheme", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	dark.open("/g/" + live.ID)
+	for _, c := range []struct{ sel, classes string }{{".player .clock", "low"}, {"#resign-yes", ""}} {
+		ctx, cancel := context.WithTimeout(dark.ctx, waitFor)
+		ratio, err := chromedp.Run(ctx, chromedp.Evaluate[float64](contrast+fmt.Sprintf("(%q, %q)", c.sel, c.classes)))
+		cancel()
+		if err != nil {
+			t.Fatalf("the contrast of %s: %v", c.sel, err)
+		}
+		if ratio < 4.5 {
+			t.Errorf("the dark scheme: %s %s has a contrast of %.2f:1, want 4.5:1 at least", c.sel, c.classes, ratio)
+		}
+	}
+
+	for _, screen := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"a phone", 412, 823, true}, {"a desktop", 1100, 760, false}} {
+		tb := b.user(screen.name)
+		if screen.mobile {
+			tb.do("sizing the screen", chromedp.EmulateViewport(screen.width, screen.height, chromedp.EmulateMobile))
+		} else {
+			tb.do("sizing the screen", chromedp.EmulateViewport(screen.width, screen.height))
+		}
+		// Lighthouse's mobile round trip, 150 ms a request: the page is
+		// painted before its scripts and the game's state arrive, as on a
+		// phone's network (on loopback it may be painted once, complete,
+		// and no shift would be seen).
+		tb.do("slowing the network", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+				MatchedNetworkConditions: []*network.Conditions{{Latency: 150, DownloadThroughput: -1, UploadThroughput: -1}}})
+			return err
+		}))
+		tb.open("/g/" + done.ID)
+		tb.wait("the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`)
+		ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](layoutShifts, chromedp.EvalAwaitPromise))
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: measuring the layout shift: %v", screen.name, err)
+		}
+		var cls struct {
+			Sum float64
+			Src []string
+		}
+		if err := json.Unmarshal([]byte(raw), &cls); err != nil {
+			t.Fatalf("%s: %q: %v", screen.name, raw, err)
+		}
+		t.Logf("%s: the finished game's layout shift is %.3f (%v)", screen.name, cls.Sum, cls.Src)
+		if cls.Sum >= 0.1 {
+			t.Errorf("%s: the finished game's page shifts by %.3f as it loads, want under 0.1; what moved: %v", screen.name, cls.Sum, cls.Src)
+		}
+	}
+}
