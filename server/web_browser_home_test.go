@@ -75,8 +75,8 @@ func TestBrowserBadgeAndSound(t *testing.T) {
 	b := newBrowser(t, h)
 	ada, bob, cy := h.client().signUp("ada"), h.client().signUp("bob"), h.client().signUp("cy")
 	ada.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "computer:level:1"}) // her move
-	cy.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "ada"})              // a challenge to her
-	vsBob := ada.create(map[string]string{"rules": "alak size=7", "color": "o", "opponent": "bob"})    // bob's move
+	cy.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "ada"})               // a challenge to her
+	vsBob := ada.create(map[string]string{"rules": "alak size=7", "color": "o", "opponent": "bob"})     // bob's move
 	if code := bob.do("POST", "/api/games/"+vsBob.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
 		t.Fatalf("bob accepts: %d", code)
 	}
