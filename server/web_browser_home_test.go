@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -8,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -228,4 +232,66 @@ func TestBrowserAlterIgoConfirm(t *testing.T) {
 	tb.waitStatus("Your move")
 	tb.play("4")
 	tb.waitMoves("2", "4")
+}
+
+// TestBrowserNotification: the page asks for the permission to notify
+// only when the player turns notifications on, and then, when the
+// opponent moves while the tab is hidden, shows a notification saying
+// so. The browser's Notification API is the real one, with the permission
+// granted through the DevTools protocol (a headless browser shows no
+// prompt); a subclass records the notifications made and a wrapper counts
+// the permission requests; the tab is made hidden by overriding
+// document.visibilityState (a headless browser's one tab is never hidden).
+func TestBrowserNotification(t *testing.T) {
+	h := newHarness(t, Config{Now: time.Now})
+	b := newBrowser(t, h)
+	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
+	g := ada.create(map[string]string{"rules": "alak size=7", "color": "o", "opponent": "bob"})
+	if code := bob.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("bob accepts: %d", code)
+	}
+	tb := b.user("ada")
+	tb.signInAs(ada)
+	const record = `window.asked = 0; window.shown = [];
+		if (window.Notification) {
+			const ask = Notification.requestPermission.bind(Notification);
+			window.Notification = class extends Notification { constructor(title, o) { super(title, o); shown.push(title + ': ' + o.body); } };
+			Notification.requestPermission = () => { asked++; return ask(); };
+		}`
+	tb.do("recording notifications", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: record})
+		return err
+	}))
+	tb.open("/g/" + g.ID)
+	tb.waitStatus("Black to move: bob")
+	if tb.eval(`typeof Notification`) != "function" {
+		t.Skip("this Chromium has no Notification API")
+	}
+	if got := tb.eval(`asked + ' ' + document.querySelector('#notify-on').checked`); got != "0 false" {
+		t.Errorf("before the player turns notifications on: %q permission requests and the switch checked, want 0 false", got)
+	}
+	c := chromedp.FromContext(tb.ctx)
+	if _, err := cdp.Call(tb.ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted,
+		Origin: h.http.URL, BrowserContextID: c.BrowserContextID}); err != nil {
+		t.Fatalf("granting the permission: %v", err)
+	}
+	tb.click(`#notify-on`)
+	tb.wait("the switch on", `document.querySelector('#notify-on').checked && localStorage.getItem('alak:notify') === 'on'`)
+
+	// Visible: no notification; hidden: one.
+	if code, _, e := bob.move(g.ID, "4", 0); code != http.StatusOK {
+		t.Fatalf("bob's move: %d %+v", code, e)
+	}
+	tb.waitStatus("Your move")
+	tb.play("2")
+	tb.waitMoves("4", "2")
+	tb.eval(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }); 1`)
+	if code, _, e := bob.move(g.ID, "6", 2); code != http.StatusOK {
+		t.Fatalf("bob's second move: %d %+v", code, e)
+	}
+	tb.wait("the notification", `shown.length > 0`)
+	if got := tb.eval(`shown.join(' | ')`); got != "Your move · alak: bob played 6." {
+		t.Errorf("the notifications shown: %q, want one after bob's 6 (none after his 4, the tab visible)", got)
+	}
 }
