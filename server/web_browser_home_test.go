@@ -165,6 +165,23 @@ func TestBrowserPhone(t *testing.T) {
 		t.Errorf("the game page is %s px wide on a 390 px screen", w)
 	}
 	t.Logf("the smallest point of the 11-point line: %s px", pts)
+
+	// A 19-point line and a 19×19 grid do not fit 24-px points in 390 px:
+	// their boards scroll sideways inside their box, the page does not.
+	guest := h.client()
+	for _, rs := range []string{"alak size=19", "alterigo size=19x19"} {
+		g := guest.create(map[string]string{"rules": rs, "color": "x", "opponent": "computer:level:1"})
+		tb.signInAs(guest)
+		tb.open("/g/" + g.ID)
+		tb.waitStatus("Your move")
+		pts := tb.eval(`[...document.querySelectorAll('#board .hit')].map((r) => { const b = r.getBoundingClientRect(); return Math.min(b.width, b.height) }).reduce((a, b) => Math.min(a, b), 1e9)`)
+		if p, _ := strconv.ParseFloat(pts, 64); p < 24 {
+			t.Errorf("%s: the board's smallest point is %s px, want at least 24", rs, pts)
+		}
+		if w := tb.eval(`document.documentElement.scrollWidth`); w != "390" {
+			t.Errorf("%s: the game page is %s px wide on a 390 px screen", rs, w)
+		}
+	}
 }
 
 // TestBrowserPassed: a pass is said on the opponent's page ("White
