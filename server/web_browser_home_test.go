@@ -65,8 +65,12 @@ func TestBrowserQuickStarts(t *testing.T) {
 	bob.do("opening the invitation", chromedp.Navigate(invite))
 	bob.ready()
 	bob.waitStatus(creator + " invites you to play " + free + ".")
+	if bob.eval(`document.querySelector('.alerts').hidden`) != "true" {
+		t.Errorf("the sound and notification switches are shown to someone not playing")
+	}
 	bob.click(`#join-button`)
 	bob.waitStatus("You are " + free)
+	bob.wait("the switches", `!document.querySelector('.alerts').hidden`)
 }
 
 // TestBrowserBadgeAndSound: the header's badge counts ada's games where it

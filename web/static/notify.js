@@ -86,6 +86,7 @@ function switches() {
 // move and the tab is hidden, a notification says so.
 export function alertMove(prev, v, seat) {
   if (!box) switches();
+  box.hidden = !seat; // the players' switches: a spectator hears nothing
   if (!prev || !seat || v.ply <= prev.ply) return;
   const mover = other(v.to_move);
   if (mover === seat) return;
