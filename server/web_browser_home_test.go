@@ -139,10 +139,10 @@ func TestBrowserPhone(t *testing.T) {
 	tb := b.user("phone")
 	tb.do("a phone's screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateTouch, chromedp.EmulateMobile))
 	// The controls: buttons, fields, lists, summaries, links styled as
-	// buttons and the header's links, and the labels of radio buttons and
+	// buttons, the header's links and the links of the game lists, and the labels of radio buttons and
 	// checkboxes (the target a finger touches). Inline links in sentences
 	// are not controls (WCAG 2.5.8's exception).
-	const small = `[...document.querySelectorAll('button, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, summary, a.button, header a, label:has(input[type=radio], input[type=checkbox])')]
+	const small = `[...document.querySelectorAll('button, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, summary, a.button, header a, .games-list li > a, label:has(input[type=radio], input[type=checkbox])')]
 		.filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
 		.map((e) => [e.id || e.name || e.textContent.trim().slice(0, 30), e.getBoundingClientRect().height])
 		.filter(([, h]) => h < 44).map(([n, h]) => n + ': ' + h.toFixed(1)).join('; ')`
@@ -169,6 +169,13 @@ func TestBrowserPhone(t *testing.T) {
 		t.Errorf("the game page is %s px wide on a 390 px screen", w)
 	}
 	t.Logf("the smallest point of the 11-point line: %s px", pts)
+
+	// The home page again, with the game under "My games".
+	tb.open("/")
+	tb.wait("my game in the list", `document.querySelectorAll('#my-list li > a').length === 1`)
+	if s := tb.eval(small); s != "" {
+		t.Errorf("home page with a game: controls under 44 px: %s", s)
+	}
 
 	// A 19-point line and a 19×19 grid do not fit 24-px points in 390 px:
 	// their boards scroll sideways inside their box, the page does not.
