@@ -22,6 +22,19 @@ var levels = []string{
 	"perfect:time=3s",
 }
 
+// levelNames names the levels in words for people, as the levels above,
+// weakest first.
+var levelNames = []string{"Beginner", "Novice", "Casual", "Intermediate", "Club", "Advanced", "Strong", "Expert", "Perfect"}
+
+// LevelName returns level n's name in words ("Casual"), or "" when there
+// is no level n.
+func LevelName(n int) string {
+	if n < 1 || n > len(levelNames) {
+		return ""
+	}
+	return levelNames[n-1]
+}
+
 // Levels returns the number of named levels.
 func Levels() int { return len(levels) }
 

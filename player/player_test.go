@@ -149,6 +149,13 @@ func TestLevels(t *testing.T) {
 		if p.Name() != spec {
 			t.Errorf("level:%d is %q, Level(%d) says %q", n, p.Name(), n, spec)
 		}
+		if LevelName(n) == "" {
+			t.Errorf("level %d has no name in words", n)
+		}
+	}
+	// The page names the ends Beginner and Perfect (issue 28).
+	if LevelName(1) != "Beginner" || LevelName(Levels()) != "Perfect" || LevelName(Levels()+1) != "" {
+		t.Errorf("level names: %q ... %q, then %q; want Beginner ... Perfect, then none", LevelName(1), LevelName(Levels()), LevelName(Levels()+1))
 	}
 }
 

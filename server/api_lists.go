@@ -5,11 +5,9 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"alak/internal/clip"
-	"alak/rules"
 	"alak/server/store"
 )
 
@@ -33,27 +31,14 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 		}
 	}
 	if g.State == store.StateActive {
-		// The start may have White to move; the row's start and ply say who is to move now.
-		toMove := rules.Black
-		if g.Start != "" {
-			if f := strings.Fields(g.Start); len(f) > 1 && f[1] == "o" {
-				toMove = rules.White
-			}
-		}
-		if g.Ply%2 == 1 {
-			toMove = toMove.Opp()
-		}
-		out.ToMove = toMove.Letter()
-		seat := g.Black
-		if toMove == rules.White {
-			seat = g.White
-		}
-		out.MyTurn = me != 0 && seat.AccountID == me
+		out.ToMove = toMoveOf(g).Letter()
+		out.MyTurn = myTurn(g, me)
 		if !g.Deadline.IsZero() {
 			d := g.Deadline
 			out.Deadline = &d
 		}
 	}
+	out.Invitee = s.invitee(ctx, g)
 	if g.State == store.StateWaiting && !g.Expires.IsZero() {
 		e := g.Expires
 		out.Expires = &e

@@ -87,6 +87,7 @@ type formInfo struct {
 	Options []rules.Option
 	Levels  []string
 	Days    []int
+	Choices []levelChoice // the levels in words, for the create form
 }
 
 type presetForm struct {
@@ -123,8 +124,7 @@ var (
 
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
-		"levelName": func(spec string) string { return strings.ReplaceAll(spec, ":", " ") },
-		"static":    staticURL, "preloads": modulePreloads}
+		"static": staticURL, "preloads": modulePreloads}
 	for _, name := range []string{"home", "game", "archive", "rules", "missing"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
@@ -132,7 +132,7 @@ func init() {
 		spec, _ := player.Level(i)
 		forms.Levels = append(forms.Levels, spec)
 	}
-	forms.Options, forms.Days = rules.Options(), CorrespondenceDays
+	forms.Options, forms.Days, forms.Choices = rules.Options(), CorrespondenceDays, levelChoices()
 	for _, name := range rules.Presets() {
 		r := rules.MustPreset(name)
 		values := map[string]string{}

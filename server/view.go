@@ -53,6 +53,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 			v.Players[key] = PlayerView{}
 		}
 	}
+	v.Invitee = s.invitee(ctx, row)
 	v.Clock = ClockView{Spec: st.clock.String(), Words: st.clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
 	switch {
 	case st.firstMoveDue():

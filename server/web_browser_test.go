@@ -704,7 +704,7 @@ func TestBrowserAccountsLobbyArchive(t *testing.T) {
 	bob.click(`#new-game input[name=opponent][value=named]`)
 	bob.do("naming ada", chromedp.SendKeys(chromedp.CSS(`#new-game input[name=name]`), "ada"))
 	bob.clickTo(`#new-game button[type=submit]`, "/g/")
-	bob.waitStatus("Waiting for an opponent")
+	bob.waitStatus("Waiting for ada to accept")
 	ada.open("/")
 	ada.wait("bob's challenge", `[...document.querySelectorAll('#my-games li')].some((li) => li.textContent.includes('bob') && li.querySelector('button[data-join]'))`)
 	ada.clickTo(`#my-games button[data-join]`, "/g/")

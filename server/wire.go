@@ -76,6 +76,7 @@ type GameSummary struct {
 	Size     string                `json:"size"`
 	State    string                `json:"state"`
 	Kind     string                `json:"kind"`
+	Invitee  string                `json:"invitee,omitempty"` // a named challenge's opponent
 	Clock    string                `json:"clock"`
 	Players  map[string]PlayerView `json:"players"`
 	Ply      int                   `json:"ply"`
@@ -145,6 +146,7 @@ type GameView struct {
 	Preset    string                `json:"preset"`
 	State     string                `json:"state"` // waiting, active, finished, aborted, expired
 	Kind      string                `json:"kind"`  // named, open, link, computer
+	Invitee   string                `json:"invitee,omitempty"`
 	Players   map[string]PlayerView `json:"players"`
 	Moves     []string              `json:"moves"` // every move on the board, in the one move form
 	Notation  []string              `json:"notation"`
@@ -213,4 +215,14 @@ type actionRequest struct {
 type moveRequest struct {
 	Move string `json:"move"` // in any notation alak reads: 3, c, C1, 1-4, pass, resign
 	Ply  *int   `json:"ply"`  // the moves already played, as the snapshot the client saw says
+}
+
+// Notifications (issue 28): the header's badge.
+
+// TurnsView is GET /api/me/turns: the games where it is my move (their
+// ids, the soonest deadline first) and the challenges addressed to me.
+type TurnsView struct {
+	Turns      int      `json:"turns"`
+	Challenges int      `json:"challenges"`
+	Games      []string `json:"games"`
 }

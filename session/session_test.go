@@ -453,3 +453,23 @@ func TestComputerDrawAnswer(t *testing.T) {
 		t.Errorf("AgreeDraw on a finished game: %v, want ErrGameOver", err)
 	}
 }
+
+// TestSnapshotLosing: under Alter Igo a stone played into an eye is
+// removed at once and leaves the board as it was, so its player loses
+// (docs/rules.md, A16, after Pajaro's answer): after Black's 2 on a line of
+// five, point 1 is such an eye for White, and the snapshot lists it apart
+// from the legal moves; under alak, which has no such rule, nothing is.
+func TestSnapshotLosing(t *testing.T) {
+	s := New(newGame(t, Setup{Rules: parse(t, "alterigo size=5"), SizeGiven: true, Moves: []string{"2"}}), Seat{}, Seat{}, Options{})
+	sn := s.Snapshot()
+	if len(sn.Losing) != 1 || sn.Losing[0] != 1 {
+		t.Errorf("alterigo, x at 2, White to move: losing %v, want [1]", sn.Losing)
+	}
+	if len(sn.Legal) != 4 {
+		t.Errorf("alterigo, x at 2: legal %v, want the four empty points (the losing one is legal)", sn.Legal)
+	}
+	s = New(newGame(t, Setup{Rules: parse(t, "alak size=5"), SizeGiven: true, Moves: []string{"2"}}), Seat{}, Seat{}, Options{})
+	if sn := s.Snapshot(); sn.Losing != nil {
+		t.Errorf("alak: losing %v, want none", sn.Losing)
+	}
+}

@@ -47,6 +47,10 @@ type Snapshot struct {
 	Score           map[string]float64 `json:"score"`
 	DrawOffer       *string            `json:"draw_offer,omitempty"`       // the player whose draw offer waits
 	TakebackRequest *string            `json:"takeback_request,omitempty"` // the player whose takeback request waits
+	// Losing lists the legal placements that would lose on the spot under
+	// the unchanged-board rule (Alter Igo: a stone that leaves the board as
+	// it was, such as one in an eye); absent under other rules.
+	Losing []any `json:"losing,omitempty"`
 }
 
 // JSONMove writes a move as a Snapshot does: a placement on a line as its
@@ -117,6 +121,11 @@ func (s *Session) Snapshot() Snapshot {
 	}
 	for _, m := range s.LegalMoves() {
 		sn.Legal = append(sn.Legal, JSONMove(r, m))
+		if r.UnchangedLoses && m.IsPlace() {
+			if next, err := pos.Play(m); err == nil && next.Outcome().Reason == rules.Unchanged {
+				sn.Losing = append(sn.Losing, JSONMove(r, m))
+			}
+		}
 	}
 	sn.Score = map[string]float64{"x": o.Black, "o": o.White}
 	if o.Over() {

@@ -106,20 +106,51 @@ export function dateWords(t) {
 }
 
 // nextGame points the header's button at the first game where it is my
-// turn (GET /api/me/games sorts them first), or hides it.
+// turn other than skip (GET /api/me/turns sorts them first), or hides
+// it, and sets the header's badge: the games where it is my move plus the
+// challenges to me. It is asked again every minute while the page is
+// shown, and when the page is shown again.
+let skipped = '';
 export async function nextGame(skip) {
+  if (skip !== undefined) skipped = skip;
   const a = $('#next-game');
   if (!a) return;
   try {
-    const { data } = await api('GET', '/api/me/games');
-    const mine = data.games.filter((g) => g.my_turn && g.id !== skip);
+    const { data } = await api('GET', '/api/me/turns');
+    const mine = data.games.filter((id) => id !== skipped);
     a.hidden = mine.length === 0;
     if (mine.length) {
-      a.href = '/g/' + mine[0].id;
+      a.href = '/g/' + mine[0];
       a.textContent = mine.length > 1 ? `Next game (${mine.length})` : 'Next game';
       a.title = 'a game where it is your turn';
     }
+    badge(data.turns, data.challenges);
   } catch { a.hidden = true; }
+}
+
+function badge(turns, challenges) {
+  let b = $('#turns-badge');
+  if (!b) {
+    b = el('a', { id: 'turns-badge', class: 'badge', href: '/#my-games' });
+    $('#next-game').before(b);
+  }
+  const n = turns + challenges;
+  b.hidden = n === 0;
+  b.textContent = String(n);
+  const words = [turns && `${turns} game${turns === 1 ? '' : 's'} where it is your move`, challenges && `${challenges} challenge${challenges === 1 ? '' : 's'} to you`].filter(Boolean).join(', ');
+  b.setAttribute('aria-label', words);
+  b.title = words;
+}
+
+if ($('#next-game')) {
+  // The pages with a script of their own call nextGame as they start.
+  if (!['home', 'game', 'archive'].includes(document.body.dataset.page)) nextGame();
+  setInterval(() => {
+    if (document.visibilityState === 'visible') nextGame();
+  }, 60000);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') nextGame();
+  });
 }
 
 // copyInput copies an input's text (an invitation link) and says so on

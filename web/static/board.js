@@ -157,7 +157,9 @@ export function draw(host, geo, v) {
     g.setAttribute('class', cls.join(' '));
     svg.append(g);
   }
-  if (geo.shape !== 'grid' && geo.n > 19) svg.style.minWidth = `${(geo.n + 1) * 26}px`;
+  // Points of at least 24 CSS pixels (WCAG 2.5.8), wider ones where the
+  // page has room; a board wider than the page scrolls.
+  svg.style.minWidth = geo.shape !== 'grid' && geo.n > 19 ? `${(geo.n + 1) * 26}px` : `${Math.ceil((W * 24) / U)}px`;
   host.replaceChildren(svg);
 }
 

@@ -4,6 +4,7 @@
 
 import { api, el, $, me, colorName, other, playerName, duration, nextGame, copyInput } from './api.js';
 import { Geometry, parseDiagram, draw } from './board.js';
+import { alertMove } from './notify.js';
 
 const root = $('#game');
 const id = root.dataset.game;
@@ -45,8 +46,10 @@ function seatOf(v) {
 function apply(v) {
   if (g && v.version <= g.version) return;
   const moved = !g || v.ply !== g.ply || v.state !== g.state;
+  const prev = g;
   g = v;
   seat = seatOf(v);
+  alertMove(prev, v, seat);
   if (moved) {
     picked = -1;
     pending = '';
@@ -155,7 +158,7 @@ function renderStatus() {
   const seatWords = seat ? ` You are ${colorName(seat)} (${seat}).` : '';
   let s;
   switch (g.state) {
-    case 'waiting': s = 'Waiting for an opponent to join.'; break;
+    case 'waiting': s = waitingWords(); break;
     case 'expired': s = g.reason === 'declined' ? 'The challenge was declined or withdrawn.' : 'The challenge expired: nobody joined in time.'; break;
     case 'aborted': s = 'The game was aborted: no result.'; break;
     default:
@@ -164,6 +167,7 @@ function renderStatus() {
         s = 'Your move.' + seatWords;
         if (picked >= 0) s = `The piece on ${picked + 1} is picked: click where it goes, or the piece again to put it back.`;
         if (pending) s = `${pending} picked: click it again or press Enter to play it, Escape to choose again.`;
+        if (pending && loses(pending)) s = `${pending} would lose at once: the stone would leave the board unchanged. Click it again or press Enter to play it all the same, Escape to choose again.`;
       } else {
         const p = g.players[g.to_move] || {};
         s = p.computer ? `The computer (${colorName(g.to_move)}) is thinking…` : `${colorName(g.to_move)} to move: ${playerName(p)}.`;
@@ -171,11 +175,28 @@ function renderStatus() {
         else s += ' You are watching.';
       }
   }
+  if (active() && g.last_move === 'pass') s = `${colorName(other(g.to_move))} passed. ${s}`;
   st.textContent = s;
   st.classList.toggle('yours', myTurn());
   document.title = (myTurn() ? 'Your move · ' : '') + title;
   st.classList.toggle('over', terminal(g.state));
 }
+
+// waitingWords says what a waiting game waits for: to its creator, the
+// player named or anyone; to whoever may join, who invites them to which
+// colour ("guest-1 invites you to play White").
+function waitingWords() {
+  const c = g.players.x && g.players.x.name ? 'x' : 'o';
+  const creator = g.players[c].name, free = colorName(other(c));
+  if (seat) return g.invitee ? `Waiting for ${g.invitee} to accept the challenge.` : 'Waiting for an opponent to join.';
+  if (g.kind === 'named') return g.invitee === name ? `${creator} invites you to play ${free}.` : `${creator} challenges ${g.invitee}: waiting for ${g.invitee} to accept.`;
+  if (g.kind === 'link' && !params.has('invite')) return `${creator} waits for the friend they invited.`;
+  return `${creator} invites ${g.kind === 'open' ? 'anyone' : 'you'} to play ${free}.`;
+}
+
+// loses says whether a move would lose on the spot (Alter Igo: it leaves
+// the board unchanged); the page asks to confirm such a move first.
+const loses = (m) => (g.losing || []).some((p) => String(p).toUpperCase() === String(m).toUpperCase());
 
 function renderControls() {
   const playing = active() && seat !== '';
@@ -332,7 +353,7 @@ function choose(i) {
     play(geo.name(i));
     return;
   }
-  if (confirmMoves() && pending !== move) {
+  if ((confirmMoves() || loses(move)) && pending !== move) {
     pending = move;
     render();
     return;
@@ -388,7 +409,7 @@ document.addEventListener('keydown', (e) => {
     e.preventDefault();
     const m = typed.trim().replace(/\s+/, '-');
     typed = '';
-    if (confirmMoves() && pending !== m) {
+    if ((confirmMoves() || loses(m)) && pending !== m) {
       pending = m;
       render();
     } else play(m);

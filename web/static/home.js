@@ -1,6 +1,7 @@
 // The home page: the create form, my games, the lobby, the account.
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
+import './start.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);
 const form = $('#new-game');
@@ -123,7 +124,7 @@ async function loadMine() {
     const { data } = await api('GET', '/api/me/games');
     const now = data.games.map((g) => gameRow(g, el('small', {
       class: g.my_turn ? 'tag' : 'muted',
-      text: g.state === 'waiting' ? 'waiting for an opponent' : (g.my_turn ? 'your turn' : 'their turn') + (g.deadline ? ' · ' + timeLeft(g.deadline) + ' left' : ''),
+      text: g.state === 'waiting' ? 'waiting for ' + (g.invitee || 'an opponent') : (g.my_turn ? 'your turn' : 'their turn') + (g.deadline ? ' · ' + timeLeft(g.deadline) + ' left' : ''),
     })));
     const ch = data.challenges.map((g) => gameRow(g, el('span', { class: 'actions' },
       el('button', { type: 'button', 'data-join': g.id, text: 'Accept' }), ' ',

@@ -1,0 +1,97 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"strings"
+
+	"alak/rules"
+	"alak/server/store"
+)
+
+// The header's badge (issue 28, notifications): how many games wait for
+// me, asked for every minute or so by every open page, so it reads two
+// indexed lists and no player's name.
+
+// toMoveOf says who is to move in an active game from its row: the start
+// may have White to move, and each ply changes the player.
+func toMoveOf(g store.Game) rules.Color {
+	c := rules.Black
+	if g.Start != "" {
+		if f := strings.Fields(g.Start); len(f) > 1 && f[1] == "o" {
+			c = rules.White
+		}
+	}
+	if g.Ply%2 == 1 {
+		c = c.Opp()
+	}
+	return c
+}
+
+// myTurn reports whether account me is to move in the active game g.
+func myTurn(g store.Game, me int64) bool {
+	seat := g.Black
+	if toMoveOf(g) == rules.White {
+		seat = g.White
+	}
+	return me != 0 && g.State == store.StateActive && seat.AccountID == me
+}
+
+// invitee names the player a named challenge was made to ("waiting for
+// bob"); "" for other kinds of game.
+func (s *Server) invitee(ctx context.Context, g store.Game) string {
+	if g.Kind != store.KindNamed || g.Opponent == 0 {
+		return ""
+	}
+	pv, err := s.playerView(ctx, g.Opponent)
+	if err != nil {
+		return ""
+	}
+	return pv.Name
+}
+
+// handleTurns is GET /api/me/turns.
+func (s *Server) handleTurns(w http.ResponseWriter, r *http.Request) {
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	games, err := s.store.Games(r.Context(), store.Filter{Player: a.ID, States: []string{store.StateActive}})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	invites, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed,
+		Opponent: a.ID, Live: s.now(), Limit: 200})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var mine []store.Game
+	for _, g := range games {
+		if myTurn(g, a.ID) {
+			mine = append(mine, g)
+		}
+	}
+	// The soonest deadline first, then games without a clock, the last
+	// changed first: the order of GET /api/me/games.
+	sort.SliceStable(mine, func(i, j int) bool {
+		di, dj := mine[i].Deadline, mine[j].Deadline
+		switch {
+		case di.IsZero() && dj.IsZero():
+			return mine[i].Updated.After(mine[j].Updated)
+		case di.IsZero():
+			return false
+		case dj.IsZero():
+			return true
+		}
+		return di.Before(dj)
+	})
+	out := TurnsView{Turns: len(mine), Challenges: len(invites), Games: []string{}}
+	for _, g := range mine {
+		out.Games = append(out.Games, g.ID)
+	}
+	writeJSON(w, http.StatusOK, out)
+}

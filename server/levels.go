@@ -1,0 +1,58 @@
+package server
+
+import (
+	"strings"
+
+	"alak/player"
+)
+
+// The computer's levels on the home page (issue 28): named in words
+// (player.LevelName), the algorithm behind each said in a smaller note.
+
+// algoKinds says each kind of computer player in words.
+var algoKinds = map[string]string{
+	"random":    "random legal moves",
+	"greedy":    "greedy: the best gain in one move",
+	"alphabeta": "alpha-beta search",
+	"mcts":      "Monte Carlo tree search",
+	"perfect":   "the exact solver (alpha-beta search where it cannot finish)",
+}
+
+// algoWords says a level's player spec in words: "alphabeta:depth=2" is
+// "alpha-beta search, 2 moves deep"; a spec of an unknown kind is shown as
+// it is.
+func algoWords(spec string) string {
+	kind, args, _ := strings.Cut(spec, ":")
+	w, ok := algoKinds[kind]
+	if !ok {
+		return strings.ReplaceAll(spec, ":", " ")
+	}
+	for _, a := range strings.Split(args, ",") {
+		k, v, _ := strings.Cut(a, "=")
+		switch k {
+		case "depth":
+			w += ", " + v + " moves deep"
+		case "time":
+			w += ", " + v + " a move"
+		case "playouts":
+			w += ", " + v + " playouts a move"
+		}
+	}
+	return w
+}
+
+// levelChoice is one level of the create form.
+type levelChoice struct {
+	N          int
+	Name, Algo string
+}
+
+// levelChoices lists the computer's levels for the create form.
+func levelChoices() []levelChoice {
+	var out []levelChoice
+	for n := 1; n <= player.Levels(); n++ {
+		spec, _ := player.Level(n)
+		out = append(out, levelChoice{N: n, Name: player.LevelName(n), Algo: algoWords(spec)})
+	}
+	return out
+}
