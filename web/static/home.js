@@ -1,6 +1,7 @@
 // The home page: the create form, my games, the lobby, the account.
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
+import { lobbyRating, lobbyFilter, onLobbyFilter, ratedChoice } from './ratings.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);
 const form = $('#new-game');
@@ -85,7 +86,7 @@ form.addEventListener('submit', async (e) => {
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
-    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent });
+    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent, ...ratedChoice(form) });
     if (!data.invite) {
       location.href = '/g/' + data.id;
       return;
@@ -141,14 +142,15 @@ async function loadLobby() {
   const box = $('#lobby');
   try {
     const { data } = await api('GET', '/api/lobby');
-    const rows = data.games.map((g) => {
+    const inRange = lobbyFilter();
+    const rows = data.games.filter((g) => inRange(g, g.players.x && g.players.x.name ? 'x' : 'o')).map((g) => {
       const seat = g.players.x && g.players.x.name ? 'x' : 'o';
       const who = g.players[seat].name;
       const mine = who === me();
       const b = mine ? el('button', { type: 'button', 'data-decline': g.id, text: 'Withdraw' })
         : el('button', { type: 'button', 'data-join': g.id, disabled: !signedIn, title: signedIn ? `play ${colorName(seat === 'x' ? 'o' : 'x')}` : 'sign in to join', text: 'Join' });
       return el('li', {}, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) }),
-        el('br'), el('small', { text: `${who} plays ${colorName(seat)}` }), ' ', b);
+        el('br'), el('small', { text: `${who} (${lobbyRating(g, seat)}) plays ${colorName(seat)}` }), ' ', b);
     });
     box.replaceChildren(list(rows, 'No open challenge. Create one: opponent “Anyone”.'));
   } catch (x) {
@@ -210,6 +212,7 @@ if (settings) {
 
 loadMine();
 loadLobby();
+onLobbyFilter(loadLobby);
 nextGame();
 setInterval(() => {
   if (document.visibilityState === 'visible') {
