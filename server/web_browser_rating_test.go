@@ -166,15 +166,15 @@ func TestBrowserRatings(t *testing.T) {
 	// The lobby: ada's open challenge shows her rating; a range above it
 	// hides the challenge.
 	h.clock.Add(time.Hour)
-	cs["ada"].create(map[string]string{"rules": "alak", "opponent": "open", "clock": "days:3"})
+	cs["ada"].create(map[string]string{"rules": "alak", "color": "x", "opponent": "open", "clock": "days:3"})
 	tb.open("/")
 	shown := pa.Ratings[0].Shown
-	tb.wait("the lobby", fmt.Sprintf(`document.querySelector('#lobby').textContent.includes('ada (%s, rated)')`, shown))
+	tb.wait("the lobby", fmt.Sprintf(`document.querySelector('#lobby').textContent.includes('ada plays Black · %s, rated')`, shown))
 	above := fmt.Sprintf("%.0f", pa.Ratings[0].Rating+100)
 	tb.eval(fmt.Sprintf(`(() => { const e = document.querySelector('#lobby-filter input[name=min]'); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); })()`, above))
 	tb.wait("the filtered lobby", `document.querySelector('#lobby').textContent.includes('No open challenge')`)
 	tb.eval(`(() => { const e = document.querySelector('#lobby-filter input[name=min]'); e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })()`)
-	tb.wait("the lobby again", `document.querySelector('#lobby').textContent.includes('ada (')`)
+	tb.wait("the lobby again", `document.querySelector('#lobby').textContent.includes('ada plays')`)
 }
 
 func parse(s string) float64 {

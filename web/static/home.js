@@ -150,7 +150,7 @@ async function loadLobby() {
       const b = mine ? el('button', { type: 'button', 'data-decline': g.id, text: 'Withdraw' })
         : el('button', { type: 'button', 'data-join': g.id, disabled: !signedIn, title: signedIn ? `play ${colorName(seat === 'x' ? 'o' : 'x')}` : 'sign in to join', text: 'Join' });
       return el('li', {}, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) }),
-        el('br'), el('small', { text: `${who} (${lobbyRating(g, seat)}) plays ${colorName(seat)}` }), ' ', b);
+        el('br'), el('small', { text: `${who} plays ${colorName(seat)} · ${lobbyRating(g, seat)}` }), ' ', b);
     });
     box.replaceChildren(list(rows, 'No open challenge. Create one: opponent “Anyone”.'));
   } catch (x) {
