@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // inviteSecret is the secret of an invitation link.
@@ -17,7 +18,7 @@ func inviteSecret(link string) string {
 // system" (2012), steps 2 to 8, apart from the server's glicko2 package:
 // the new volatility is found by bisection rather than by the paper's
 // Illinois iteration (the same root of the same f, by another method).
-func glickoOneGame(r, rd, vol, oppR, oppRD, score float64) (float64, float64) {
+func glickoOneGame(r, rd, vol, oppR, oppRD, score float64) (float64, float64, float64) {
 	const q, tau = 173.7178, 0.5
 	mu, phi := (r-1500)/q, rd/q
 	muj, phij := (oppR-1500)/q, oppRD/q
@@ -44,7 +45,7 @@ func glickoOneGame(r, rd, vol, oppR, oppRD, score float64) (float64, float64) {
 	phiStar := math.Sqrt(phi*phi + vol2*vol2)
 	phi2 := 1 / math.Sqrt(1/(phiStar*phiStar)+1/v)
 	mu2 := mu + phi2*phi2*g*(score-e)
-	return q*mu2 + 1500, q * phi2
+	return q*mu2 + 1500, q * phi2, vol2
 }
 
 type playerAnswer struct {
@@ -77,8 +78,8 @@ func TestRatedGameThroughTheAPI(t *testing.T) {
 		}
 		v = ada.game(g.ID)
 		// Seed 002's game is Black's (ada's) win: both players were new.
-		winR, winRD := glickoOneGame(1500, 350, 0.06, 1500, 350, 1)
-		lossR, lossRD := glickoOneGame(1500, 350, 0.06, 1500, 350, 0)
+		winR, winRD, winVol := glickoOneGame(1500, 350, 0.06, 1500, 350, 1)
+		lossR, lossRD, _ := glickoOneGame(1500, 350, 0.06, 1500, 350, 0)
 		x, o := v.Ratings["x"], v.Ratings["o"]
 		if v.State != "finished" || x.RatingChange == nil || o.RatingChange == nil ||
 			math.Abs(*x.RatingChange-(winR-1500)) > 0.051 || math.Abs(*o.RatingChange-(lossR-1500)) > 0.051 ||
@@ -110,6 +111,18 @@ func TestRatedGameThroughTheAPI(t *testing.T) {
 		if code := bo.do("GET", "/api/players/ada/ratings?pool=alak", nil, &hist); code != http.StatusOK || len(hist.History) != 1 ||
 			hist.History[0].Game != g.ID || math.Abs(hist.History[0].Change-(winR-1500)) > 0.051 {
 			t.Errorf("ada's history: %d %+v", code, hist)
+		}
+		// Three weeks without a rated game: three empty rating periods,
+		// each RD to sqrt(φ² + σ²) on the Glicko-2 scale (the paper's step
+		// 6 for a player who does not compete).
+		h.clock.Add(3*7*24*time.Hour + time.Hour)
+		idleRD := winRD
+		for range 3 {
+			phi := idleRD / 173.7178
+			idleRD = 173.7178 * math.Sqrt(phi*phi+winVol*winVol)
+		}
+		if bo.do("GET", "/api/players/ada", nil, &pa); math.Abs(pa.Ratings[0].RD-idleRD) > 0.051 || math.Abs(pa.Ratings[0].Rating-winR) > 0.051 {
+			t.Errorf("ada after three idle weeks: %+v, want RD %.2f and the rating unchanged", pa.Ratings[0], idleRD)
 		}
 
 		// Against the computer: never rated; asking for it is refused.
