@@ -74,7 +74,7 @@ func TestBrowserRatings(t *testing.T) {
 	// themselves.
 	first := ratedGame(t, h, cs["ada"], cs["bo"], "bo", true)
 	for _, p := range []struct {
-		x, o string
+		x, o  string
 		xWins bool
 	}{{"ada", "cy", true}, {"di", "ada", false}, {"ada", "bo", false}, {"cy", "bo", true}, {"ada", "di", true}, {"bo", "ada", false}, {"di", "cy", true}} {
 		ratedGame(t, h, cs[p.x], cs[p.o], p.o, p.xWins)
