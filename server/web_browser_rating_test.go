@@ -172,7 +172,7 @@ func TestBrowserRatings(t *testing.T) {
 	tb.wait("the lobby", fmt.Sprintf(`document.querySelector('#lobby').textContent.includes('ada plays Black · %s, rated')`, shown))
 	above := fmt.Sprintf("%.0f", pa.Ratings[0].Rating+100)
 	tb.eval(fmt.Sprintf(`(() => { const e = document.querySelector('#lobby-filter input[name=min]'); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); })()`, above))
-	tb.wait("the filtered lobby", `document.querySelector('#lobby').textContent.includes('No open challenge')`)
+	tb.wait("the filtered lobby", `document.querySelector('#lobby').textContent.includes('No open challenge in this rating range')`)
 	tb.eval(`(() => { const e = document.querySelector('#lobby-filter input[name=min]'); e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); })()`)
 	tb.wait("the lobby again", `document.querySelector('#lobby').textContent.includes('ada plays')`)
 }

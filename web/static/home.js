@@ -1,7 +1,7 @@
 // The home page: the create form, my games, the lobby, the account.
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
-import { lobbyRating, lobbyFilter, onLobbyFilter, ratedChoice } from './ratings.js';
+import { lobbyRating, lobbyFilter, lobbyEmpty, onLobbyFilter, ratedChoice } from './ratings.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);
 const form = $('#new-game');
@@ -152,7 +152,7 @@ async function loadLobby() {
       return el('li', {}, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) }),
         el('br'), el('small', { text: `${who} plays ${colorName(seat)} · ${lobbyRating(g, seat)}` }), ' ', b);
     });
-    box.replaceChildren(list(rows, 'No open challenge. Create one: opponent “Anyone”.'));
+    box.replaceChildren(list(rows, lobbyEmpty() || 'No open challenge. Create one: opponent “Anyone”.'));
   } catch (x) {
     box.replaceChildren(el('p', { class: 'error', text: x.message }));
   }

@@ -57,6 +57,12 @@ export function lobbyFilter() {
   };
 }
 
+// lobbyEmpty is the empty lobby's sentence while the filter is set.
+export function lobbyEmpty() {
+  const f = $('#lobby-filter');
+  return f && (f.elements.min.value || f.elements.max.value) ? 'No open challenge in this rating range.' : '';
+}
+
 // onLobbyFilter calls reload when the filter changes.
 export function onLobbyFilter(reload) {
   const f = $('#lobby-filter');
