@@ -70,9 +70,31 @@ func TestBrowserRatings(t *testing.T) {
 	for _, n := range names {
 		cs[n] = h.client().signUp(n)
 	}
-	// ada wins five and loses one; the others win and lose among
+	// The first game is watched by bo's page as it ends: the event
+	// stream brings the ratings after it to the cards, with the change,
+	// and the status says the change.
+	tb := b.user("bo")
+	tb.signInAs(cs["bo"])
+	h.clock.Add(24 * time.Hour)
+	fg := cs["ada"].create(map[string]string{"rules": "alak", "color": "x", "clock": "days:3", "opponent": "bo"})
+	first := fg.ID
+	if code := cs["bo"].do("POST", "/api/games/"+first+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	tb.open("/g/" + first)
+	tb.wait("the cards' ratings before the game", `document.querySelector('.player[data-color=x] .rating').textContent === '1500?'`)
+	if code := cs["bo"].do("POST", "/api/games/"+first+"/resign", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	v := cs["bo"].game(first)
+	x, o := v.Ratings["x"], v.Ratings["o"]
+	wantX := fmt.Sprintf("%.0f? (+%.0f)", *x.RatingAfter, *x.RatingChange)
+	wantO := fmt.Sprintf("%.0f? (−%.0f)", *o.RatingAfter, -*o.RatingChange)
+	tb.wait("the cards' ratings", fmt.Sprintf(`document.querySelector('.player[data-color=x] .rating').textContent === %q && document.querySelector('.player[data-color=o] .rating').textContent === %q`, wantX, wantO))
+	tb.waitStatus(fmt.Sprintf("Ratings: ada +%.0f, bo −%.0f.", *x.RatingChange, -*o.RatingChange))
+
+	// ada wins four more and loses one; the others win and lose among
 	// themselves.
-	first := ratedGame(t, h, cs["ada"], cs["bo"], "bo", true)
 	for _, p := range []struct {
 		x, o  string
 		xWins bool
@@ -101,17 +123,9 @@ func TestBrowserRatings(t *testing.T) {
 		t.Fatalf("ada's ratings %+v, history of %d games, want one pool and 6 games", pa.Ratings, len(hist.History))
 	}
 
-	tb := b.user("bo")
-	tb.signInAs(cs["bo"])
-	// The first game, finished: the cards show the ratings after it with
-	// the change, and the status says the change.
+	// Reloaded, the finished game's page says the same.
 	tb.open("/g/" + first)
-	v := cs["bo"].game(first)
-	x, o := v.Ratings["x"], v.Ratings["o"]
-	wantX := fmt.Sprintf("%.0f? (+%.0f)", *x.RatingAfter, *x.RatingChange)
-	wantO := fmt.Sprintf("%.0f? (−%.0f)", *o.RatingAfter, -*o.RatingChange)
-	tb.wait("the cards' ratings", fmt.Sprintf(`document.querySelector('.player[data-color=x] .rating').textContent === %q && document.querySelector('.player[data-color=o] .rating').textContent === %q`, wantX, wantO))
-	tb.waitStatus(fmt.Sprintf("Ratings: ada +%.0f, bo −%.0f.", *x.RatingChange, -*o.RatingChange))
+	tb.wait("the cards' ratings after a reload", fmt.Sprintf(`document.querySelector('.player[data-color=x] .rating').textContent === %q`, wantX))
 
 	// The profile: the pool's rating as the API shows it, and the chart
 	// with a dot for each of the six games.
