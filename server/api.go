@@ -47,6 +47,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
 	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
+	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
+	mux.HandleFunc("GET /api/players/{name}/ratings", s.handleRatingHistory)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusNotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})

@@ -52,6 +52,10 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if err := checkRated(r, g, req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	// New games are limited by address before a guest is made, and by
 	// account.
 	now := s.now()
@@ -73,6 +77,10 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.seatCreator(r.Context(), &g, a); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.rateNewGame(r.Context(), &g, a, req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -328,6 +336,9 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			row.Black = store.Seat{AccountID: a.ID}
 		} else {
 			row.White = store.Seat{AccountID: a.ID}
+		}
+		if err := s.rateJoin(r.Context(), row, a); err != nil {
+			return nil, err
 		}
 		row.State, row.Expires = store.StateActive, time.Time{}
 		st.startTurn(now)

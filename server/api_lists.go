@@ -13,7 +13,8 @@ import (
 
 func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]PlayerView) GameSummary {
 	out := GameSummary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
-		Players: map[string]PlayerView{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated}
+		Players: map[string]PlayerView{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated,
+		GameRatings: summaryRatings(g)}
 	for i, seat := range []store.Seat{g.Black, g.White} {
 		key := []string{"x", "o"}[i]
 		switch {
@@ -199,5 +200,11 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws})
+	ratings, err := s.playerRatings(r.Context(), a.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws,
+		"ratings": ratings})
 }

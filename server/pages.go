@@ -125,7 +125,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
-	for _, name := range []string{"home", "game", "archive", "rules", "missing"} {
+	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {
@@ -297,6 +297,9 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 			return
 		}
 		s.renderPage(w, r, "archive", page{Title: a.Name, Page: "archive", Name: a.Name, Forms: &forms})
+	})
+	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "leaderboard", page{Title: "leaderboard", Page: "leaderboard", Forms: &forms})
 	})
 	mux.HandleFunc("GET /rules", func(w http.ResponseWriter, r *http.Request) {
 		s.renderPage(w, r, "rules", page{Title: "rules", Page: "rules", Rules: rulesTexts, Forms: &forms})

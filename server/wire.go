@@ -88,6 +88,7 @@ type GameSummary struct {
 	Winner   string                `json:"winner,omitempty"`
 	Updated  time.Time             `json:"updated"`
 	Expires  *time.Time            `json:"expires,omitempty"`
+	GameRatings
 }
 
 // Games: the rules, a new game, joining, a game's state, its positions
@@ -125,6 +126,7 @@ type createRequest struct {
 	Color    string `json:"color"`    // x, o, random
 	Clock    string `json:"clock"`    // none, live:5m+3s, days:3
 	Opponent string `json:"opponent"` // NAME, open, link, computer:SPEC
+	Rated    *bool  `json:"rated"`    // default: rated between two accounts (issue 28)
 }
 
 // CreateView is what POST /api/games answers.
@@ -158,6 +160,7 @@ type GameView struct {
 	Updated   time.Time             `json:"updated"`
 	Expires   *time.Time            `json:"expires,omitempty"`
 	RulesText string                `json:"rules_text"`
+	GameRatings
 }
 
 // PlayerView is one seat.
@@ -225,4 +228,73 @@ type TurnsView struct {
 	Turns      int      `json:"turns"`
 	Challenges int      `json:"challenges"`
 	Games      []string `json:"games"`
+}
+
+// Ratings (issue 28): a game's ratedness and seats' ratings, a player's
+// ratings and their history, the leaderboard.
+
+// GameRatings is a game's part of the ratings, in GameView and
+// GameSummary.
+type GameRatings struct {
+	Rated bool `json:"rated"`
+	// Ratings: each seat's rating when the seat was taken ("x", "o"; a
+	// computer or a guest has none), with the game's change once a rated
+	// game is over.
+	Ratings map[string]SeatRatingView `json:"ratings,omitempty"`
+}
+
+// SeatRatingView is a seat's rating in the game's pool.
+type SeatRatingView struct {
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Provisional bool    `json:"provisional"`
+	Shown       string  `json:"shown"` // "1662" or, provisional, "1662?"
+	// RatingChange and RatingAfter: what the game did to the rating
+	// (after a rated game with a result).
+	RatingChange *float64 `json:"rating_change,omitempty"`
+	RatingAfter  *float64 `json:"rating_after,omitempty"`
+}
+
+// PoolRatingView is a player's rating in one pool (GET /api/players/{name}).
+type PoolRatingView struct {
+	Pool        string  `json:"pool"`
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Volatility  float64 `json:"volatility"`
+	Games       int     `json:"games"`
+	Provisional bool    `json:"provisional"`
+	Shown       string  `json:"shown"`
+}
+
+// LeaderboardView is GET /api/leaderboard.
+type LeaderboardView struct {
+	Pool    string            `json:"pool"`
+	Players []LeaderboardLine `json:"players"`
+}
+
+// LeaderboardLine is one player of a leaderboard.
+type LeaderboardLine struct {
+	Name        string  `json:"name"`
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Games       int     `json:"games"`
+	Provisional bool    `json:"provisional"`
+	Shown       string  `json:"shown"`
+}
+
+// RatingHistoryView is GET /api/players/{name}/ratings: the rating after
+// each rated game of a pool, oldest first.
+type RatingHistoryView struct {
+	Name    string              `json:"name"`
+	Pool    string              `json:"pool"`
+	History []RatingHistoryLine `json:"history"`
+}
+
+// RatingHistoryLine is one rated game's update.
+type RatingHistoryLine struct {
+	Game   string    `json:"game"`
+	At     time.Time `json:"at"`
+	Rating float64   `json:"rating"` // after the game
+	RD     float64   `json:"rd"`
+	Change float64   `json:"change"`
 }

@@ -123,6 +123,11 @@ type Game struct {
 	Expires              time.Time // a waiting game expires then
 	Created, Updated     time.Time
 	Ended                time.Time
+	// Rated: the game counts for its players' ratings in the pool of its
+	// preset (issue 28). BlackRating and WhiteRating are each seat's
+	// rating when the seat was taken (zero: none recorded).
+	Rated                    bool
+	BlackRating, WhiteRating SeatRating
 }
 
 // Entry is one entry of a game's log: a move, or a takeback of moves.
@@ -227,6 +232,23 @@ type Store interface {
 
 	Ping(ctx context.Context) error
 	Close() error
+
+	// Ratings (issue 28). The rating update of a rated game is made by
+	// Update, in the transaction that finishes the game (ratings.go).
+
+	// Ratings returns the account's ratings, one per pool it played a
+	// rated game in, by pool.
+	Ratings(ctx context.Context, account int64) ([]Rating, error)
+	// Leaderboard returns a pool's ratings with their names: the ratings
+	// whose deviation is at most ProvisionalRD first, then the others,
+	// each part best first; at most limit (capped at 200).
+	Leaderboard(ctx context.Context, pool string, limit int) ([]Rating, error)
+	// RatingHistory returns the account's last limit (capped at 500)
+	// rating updates in the pool, oldest first.
+	RatingHistory(ctx context.Context, account int64, pool string, limit int) ([]RatingChange, error)
+	// GameRatings returns the rating updates a game made (none, or one a
+	// player).
+	GameRatings(ctx context.Context, gameID string) ([]RatingChange, error)
 }
 
 // Resume is a process's start, for Store.Resume.

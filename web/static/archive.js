@@ -63,6 +63,9 @@ form.addEventListener('submit', (e) => {
   load(false);
 });
 $('#more').addEventListener('click', () => load(true));
-if (player) stats();
+if (player) {
+  stats();
+  import('./profile.js');
+}
 load(false);
 nextGame();

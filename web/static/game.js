@@ -5,6 +5,7 @@
 import { api, el, $, me, colorName, other, playerName, duration, nextGame, copyInput } from './api.js';
 import { Geometry, parseDiagram, draw } from './board.js';
 import { alertMove } from './notify.js';
+import { cardRating, endWords } from './ratings.js';
 
 const root = $('#game');
 const id = root.dataset.game;
@@ -87,6 +88,7 @@ function renderPlayers() {
     if (p.name && !p.computer && !p.guest) n.replaceChildren(el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }));
     else n.textContent = p.name || 'waiting for a player';
     $('.role', box).textContent = `${colorName(c)} (${c})${c === seat ? ' · you' : ''}`;
+    cardRating($('.rating', box), g, c);
     const parts = [`${g.stones[c]} stone${g.stones[c] === 1 ? '' : 's'}`];
     if (prisoners) parts.push(`${g.prisoners[c]} taken`);
     if (counted) parts.push(`score ${g.score[c]}`);
@@ -162,7 +164,7 @@ function renderStatus() {
     case 'expired': s = g.reason === 'declined' ? 'The challenge was declined or withdrawn.' : 'The challenge expired: nobody joined in time.'; break;
     case 'aborted': s = 'The game was aborted: no result.'; break;
     default:
-      if (g.over) s = (g.result_words || g.result) + '.';
+      if (g.over) s = (g.result_words || g.result) + '.' + endWords(g);
       else if (myTurn()) {
         s = 'Your move.' + seatWords;
         if (picked >= 0) s = `The piece on ${picked + 1} is picked: click where it goes, or the piece again to put it back.`;

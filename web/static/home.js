@@ -2,6 +2,7 @@
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
 import './start.js';
+import { lobbyRating, lobbyFilter, lobbyEmpty, onLobbyFilter, ratedChoice } from './ratings.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);
 const form = $('#new-game');
@@ -86,7 +87,7 @@ form.addEventListener('submit', async (e) => {
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
-    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent });
+    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent, ...ratedChoice(form) });
     if (!data.invite) {
       location.href = '/g/' + data.id;
       return;
@@ -142,16 +143,17 @@ async function loadLobby() {
   const box = $('#lobby');
   try {
     const { data } = await api('GET', '/api/lobby');
-    const rows = data.games.map((g) => {
+    const inRange = lobbyFilter();
+    const rows = data.games.filter((g) => inRange(g, g.players.x && g.players.x.name ? 'x' : 'o')).map((g) => {
       const seat = g.players.x && g.players.x.name ? 'x' : 'o';
       const who = g.players[seat].name;
       const mine = who === me();
       const b = mine ? el('button', { type: 'button', 'data-decline': g.id, text: 'Withdraw' })
         : el('button', { type: 'button', 'data-join': g.id, disabled: !signedIn, title: signedIn ? `play ${colorName(seat === 'x' ? 'o' : 'x')}` : 'sign in to join', text: 'Join' });
       return el('li', {}, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) }),
-        el('br'), el('small', { text: `${who} plays ${colorName(seat)}` }), ' ', b);
+        el('br'), el('small', { text: `${who} plays ${colorName(seat)} · ${lobbyRating(g, seat)}` }), ' ', b);
     });
-    box.replaceChildren(list(rows, 'No open challenge. Create one: opponent “Anyone”.'));
+    box.replaceChildren(list(rows, lobbyEmpty() || 'No open challenge. Create one: opponent “Anyone”.'));
   } catch (x) {
     box.replaceChildren(el('p', { class: 'error', text: x.message }));
   }
@@ -211,6 +213,7 @@ if (settings) {
 
 loadMine();
 loadLobby();
+onLobbyFilter(loadLobby);
 nextGame();
 setInterval(() => {
   if (document.visibilityState === 'visible') {

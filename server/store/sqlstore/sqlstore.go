@@ -353,7 +353,8 @@ func (s *Store) DeleteToken(ctx context.Context, hash string) error {
 var gameColumns = []string{"id", "rules", "start", "preset", "size", "black_id", "white_id", "black_bot", "white_bot",
 	"creator_id", "color", "kind", "opponent_id", "invite_hash", "clock", "state", "version", "ply", "entries",
 	"black_ms", "white_ms", "turn_ms", "deadline_ms", "warned_entry", "draw_offer", "takeback", "result", "reason",
-	"winner", "expires_ms", "created_ms", "updated_ms", "ended_ms"}
+	"winner", "expires_ms", "created_ms", "updated_ms", "ended_ms",
+	"rated", "black_rating", "black_rd", "white_rating", "white_rd"}
 
 var (
 	gameCols = strings.Join(gameColumns, ", ")
@@ -398,16 +399,20 @@ func gameArgs(g store.Game) []any {
 	return []any{g.ID, g.Rules, g.Start, g.Preset, g.Size, g.Black.AccountID, g.White.AccountID, g.Black.Bot, g.White.Bot,
 		g.Creator, g.Color, g.Kind, g.Opponent, g.InviteHash, g.Clock, g.State, g.Version, g.Ply, g.Entries,
 		g.BlackLeft.Milliseconds(), g.WhiteLeft.Milliseconds(), ms(g.TurnStart), ms(g.Deadline), g.WarnedEntry,
-		g.DrawOffer, g.Takeback, g.Result, g.Reason, g.Winner, ms(g.Expires), ms(g.Created), ms(g.Updated), ms(g.Ended)}
+		g.DrawOffer, g.Takeback, g.Result, g.Reason, g.Winner, ms(g.Expires), ms(g.Created), ms(g.Updated), ms(g.Ended),
+		b2i(g.Rated), g.BlackRating.Rating, g.BlackRating.RD, g.WhiteRating.Rating, g.WhiteRating.RD}
 }
 
 func scanGame(row scanner) (store.Game, error) {
 	var g store.Game
 	var black, white, turn, deadline, expires, created, updated, ended int64
+	var rated int
 	err := row.Scan(&g.ID, &g.Rules, &g.Start, &g.Preset, &g.Size, &g.Black.AccountID, &g.White.AccountID, &g.Black.Bot, &g.White.Bot,
 		&g.Creator, &g.Color, &g.Kind, &g.Opponent, &g.InviteHash, &g.Clock, &g.State, &g.Version, &g.Ply, &g.Entries,
 		&black, &white, &turn, &deadline, &g.WarnedEntry, &g.DrawOffer, &g.Takeback, &g.Result, &g.Reason, &g.Winner,
-		&expires, &created, &updated, &ended)
+		&expires, &created, &updated, &ended,
+		&rated, &g.BlackRating.Rating, &g.BlackRating.RD, &g.WhiteRating.Rating, &g.WhiteRating.RD)
+	g.Rated = rated != 0
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, store.ErrNotFound
 	}
@@ -472,14 +477,16 @@ func (s *Store) Game(ctx context.Context, id string) (store.Game, []store.Entry,
 // the version check (and the entries count, which must add up); only when
 // it changed nothing is the row read, to say why. Where the database takes
 // an UPDATE in a WITH clause, a change of one entry (a move) is a single
-// statement instead.
+// statement instead. A change that finishes a rated game also updates its
+// players' ratings in the same transaction (rate, ratings.go), so the
+// version check that lets one writer finish the game lets one rate it.
 func (s *Store) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
 	if g.Version != expect+1 {
 		return fmt.Errorf("update of game %s: version %d after %d: a change adds one", g.ID, g.Version, expect)
 	}
 	before := g.Entries - len(entries)
 	args := append(gameArgs(g)[1:], g.ID, expect, before)
-	if s.w == nil && s.d.WritingWith && len(entries) == 1 {
+	if s.w == nil && s.d.WritingWith && len(entries) == 1 && !rates(g) {
 		e := entries[0]
 		res, err := s.exec(ctx, nil, qMove, append(args, before, e.Move, e.Undo, e.By, ms(e.At), e.BlackLeft.Milliseconds(), e.WhiteLeft.Milliseconds())...)
 		if err != nil {
@@ -496,6 +503,9 @@ func (s *Store) Update(ctx context.Context, g store.Game, expect int, entries []
 			return err
 		}
 		if err := s.changed(ctx, tx, res, g, expect, len(entries)); err != nil {
+			return err
+		}
+		if err := s.rate(ctx, tx, g); err != nil {
 			return err
 		}
 		for i, e := range entries {
