@@ -37,6 +37,8 @@ func Run(t *testing.T, o Open) {
 	t.Run("ClaimGames", func(t *testing.T) { testClaimGames(t, o.New(t)) })
 	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
 	t.Run("Resume", func(t *testing.T) { testResume(t, o.New(t)) })
+	t.Run("Messages", func(t *testing.T) { testMessages(t, o.New(t)) })
+	t.Run("Rematches", func(t *testing.T) { testRematches(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}
