@@ -227,7 +227,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+	s.writeGame(w, r, st)
 }
 
 func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {

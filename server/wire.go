@@ -145,6 +145,10 @@ type GameView struct {
 	Preset    string                `json:"preset"`
 	State     string                `json:"state"` // waiting, active, finished, aborted, expired
 	Kind      string                `json:"kind"`  // named, open, link, computer
+	// Around a game (issue 28): the rematch of a game that is over, and
+	// (GET only) the spectators' streams.
+	Rematch    *RematchView `json:"rematch,omitempty"`
+	Spectators *int         `json:"spectators,omitempty"`
 	Players   map[string]PlayerView `json:"players"`
 	Moves     []string              `json:"moves"` // every move on the board, in the one move form
 	Notation  []string              `json:"notation"`
@@ -213,4 +217,46 @@ type actionRequest struct {
 type moveRequest struct {
 	Move string `json:"move"` // in any notation alak reads: 3, c, C1, 1-4, pass, resign
 	Ply  *int   `json:"ply"`  // the moves already played, as the snapshot the client saw says
+}
+
+// Around a game (issue 28): rematches, messages between the players, games
+// to watch.
+
+// rematchRequest is POST /api/games/{id}/rematch: an offer (or the
+// acceptance of the opponent's), or with decline the refusal of the
+// opponent's offer.
+type rematchRequest struct {
+	Decline bool `json:"decline"`
+}
+
+// RematchView is what POST /api/games/{id}/rematch answers: the new game.
+type RematchView struct {
+	ID    string `json:"id"`
+	By    string `json:"by,omitempty"`    // who offered it, by their seat in this game: x or o
+	State string `json:"state,omitempty"` // the new game's: waiting (offered), active, finished, aborted, expired (declined or not taken)
+}
+
+// messageRequest is POST /api/games/{id}/messages.
+type messageRequest struct {
+	Text string `json:"text"`
+}
+
+// MessageView is one message between the players.
+type MessageView struct {
+	From  string    `json:"from"`  // the writer's name
+	Color string    `json:"color"` // the writer's seat: x or o
+	Text  string    `json:"text"`
+	At    time.Time `json:"at"`
+}
+
+// muteRequest is POST /api/games/{id}/mute.
+type muteRequest struct {
+	Muted *bool `json:"muted"`
+}
+
+// WatchGame is a game in progress on the watch list: its summary and the
+// streams watching it that are not its players'.
+type WatchGame struct {
+	GameSummary
+	Spectators int `json:"spectators"`
 }

@@ -4,6 +4,7 @@
 
 import { api, el, $, me, colorName, other, playerName, duration, nextGame, copyInput } from './api.js';
 import { Geometry, parseDiagram, draw } from './board.js';
+import { initAround, updateAround, keepListening } from './around.js';
 
 const root = $('#game');
 const id = root.dataset.game;
@@ -52,12 +53,15 @@ function apply(v) {
     pending = '';
     notice('');
   }
-  if (terminal(g.state)) {
+  if (terminal(g.state) && !keepListening(g, seat)) {
     if (stream) stream.close();
     stream = null;
+  }
+  if (terminal(g.state)) {
     if (g.state === 'finished' && !positions) loadReplay();
   }
   render();
+  updateAround(g, seat);
 }
 
 function render() {
@@ -541,7 +545,7 @@ async function refresh() {
   } catch (e) {
     notice(e.message, e.code === 'offline');
   }
-  if (g && !terminal(g.state) && (!stream || stream.readyState === EventSource.CLOSED)) listen();
+  if (g && (!terminal(g.state) || keepListening(g, seat)) && (!stream || stream.readyState === EventSource.CLOSED)) listen();
 }
 
 function listen() {
@@ -564,5 +568,6 @@ window.addEventListener('online', refresh);
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') refresh();
 });
+initAround(id);
 refresh();
 nextGame(id);
