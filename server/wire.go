@@ -140,15 +140,12 @@ type CreateView struct {
 // POST /api/games takes it; the preset alone is in "preset".
 type GameView struct {
 	session.Snapshot
+	aroundView
 	ID        string                `json:"id"`
 	Rules     string                `json:"rules"`
 	Preset    string                `json:"preset"`
 	State     string                `json:"state"` // waiting, active, finished, aborted, expired
 	Kind      string                `json:"kind"`  // named, open, link, computer
-	// Around a game (issue 28): the rematch of a game that is over, and
-	// (GET only) the spectators' streams.
-	Rematch    *RematchView `json:"rematch,omitempty"`
-	Spectators *int         `json:"spectators,omitempty"`
 	Players   map[string]PlayerView `json:"players"`
 	Moves     []string              `json:"moves"` // every move on the board, in the one move form
 	Notation  []string              `json:"notation"`
@@ -259,4 +256,11 @@ type muteRequest struct {
 type WatchGame struct {
 	GameSummary
 	Spectators int `json:"spectators"`
+}
+
+// aroundView is what GameView shows around the game: the rematch of a game
+// that is over, and (GET only) the spectators' streams.
+type aroundView struct {
+	Rematch    *RematchView `json:"rematch,omitempty"`
+	Spectators *int         `json:"spectators,omitempty"`
 }
