@@ -423,3 +423,36 @@ func TestYourTurnMailQuotesTheLastMessage(t *testing.T) {
 		t.Errorf("a muted message quoted:\n%s", m.body)
 	}
 }
+
+// TestMessagesAndRematchAcrossProcesses: with two processes on one
+// PostgreSQL, a message written through one reaches the opponent's stream
+// on the other, and so does a rematch offer on the old game's stream.
+func TestMessagesAndRematchAcrossProcesses(t *testing.T) {
+	ps := pgProcesses(t, 2, &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)})
+	a, b := ps[0], ps[1]
+	ada := a.client().signUp("ada")
+	bo := a.client().signUp("bo")
+	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "none", "opponent": "bo"})
+	if code := bo.on(b).do("POST", "/api/games/"+g.ID+"/join", nil, nil); code != http.StatusOK {
+		t.Fatalf("bo joins: %d", code)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	boSees := bo.on(b).rawStream(ctx, g.ID)
+	awaitData(t, boSees, `"state":"active"`)
+	if code := ada.do("POST", "/api/games/"+g.ID+"/messages", map[string]string{"text": "from process a"}, nil); code != http.StatusCreated {
+		t.Fatalf("ada writes: %d", code)
+	}
+	awaitData(t, boSees, `"text":"from process a"`)
+	if code := ada.do("POST", "/api/games/"+g.ID+"/resign", nil, nil); code != http.StatusOK {
+		t.Fatalf("ada resigns: %d", code)
+	}
+	code, r := ada.rematch(g.ID, nil)
+	if code != http.StatusCreated {
+		t.Fatalf("ada offers: %d", code)
+	}
+	awaitData(t, boSees, `"rematch":{"id":"`+r+`","by":"x","state":"waiting"}`)
+	if code, acc := bo.on(b).rematch(g.ID, nil); code != http.StatusOK || acc != r {
+		t.Fatalf("bo accepts through the other process: %d %s", code, acc)
+	}
+}
