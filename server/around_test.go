@@ -379,7 +379,11 @@ func TestSpectatorsAndWatch(t *testing.T) {
 		}
 		<-h.client().rawStream(ctx, bot.ID)
 		if v, _ := bo.rawGame(live.ID); v.Spectators == nil || *v.Spectators != 3 {
-			t.Errorf("spectators of the live game: %v, want 3", v.Spectators)
+			n := -1
+			if v.Spectators != nil {
+				n = *v.Spectators
+			}
+			t.Errorf("spectators of the live game: %d, want 3 (-1: none given)", n)
 		}
 		var list struct{ Games []WatchGame }
 		if code := h.client().do("GET", "/api/watch", nil, &list); code != http.StatusOK {
