@@ -396,6 +396,9 @@ func TestSpectatorsAndWatch(t *testing.T) {
 		if len(got) != 2 || got[live.ID] != 3 || got[bot.ID] != 1 {
 			t.Errorf("the watch list: %v, want %s with 3 and %s with 1 (not the correspondence game, nor the finished one)", got, live.ID, bot.ID)
 		}
+		if resp, page := h.client().roundTrip("GET", "/watch", nil, nil); resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `src="/static/watch.js"`) || !strings.Contains(string(page), `<h1>Games to watch</h1>`) {
+			t.Errorf("the watch page: %d", resp.StatusCode)
+		}
 		if list.Games[0].ID != bot.ID {
 			t.Errorf("the watch list's first game: %s, want the latest changed, %s", list.Games[0].ID, bot.ID)
 		}

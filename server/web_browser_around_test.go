@@ -11,7 +11,8 @@ import (
 // their own. A message one sends shows on the other's page as text (markup
 // in it is not made into elements); once the game is over, one clicks
 // Rematch on the end screen, the other's page says so and accepts, and both
-// pages move to the new game, colours swapped.
+// pages move to the new game, colours swapped. A third person finds the
+// game on the watch page.
 func TestBrowserRematchAndMessages(t *testing.T) {
 	h := newHarness(t, Config{})
 	b := newBrowser(t, h)
@@ -37,6 +38,11 @@ func TestBrowserRematchAndMessages(t *testing.T) {
 		t.Errorf("the message's markup made %d elements on bo's page", n)
 	}
 	pa.wait("her own message", `document.querySelector('#chat-list').textContent.includes('good luck')`)
+
+	// The games to watch list the game, with its players and spectators.
+	watcher := b.user("carl")
+	watcher.open("/watch")
+	watcher.wait("the game on the watch list", `(() => { const tr = document.querySelector('#watch-rows tr[data-game="`+g.ID+`"]'); return tr && tr.textContent.includes('ada') && tr.textContent.includes('bo') && tr.querySelector('.spectators').textContent === '0'; })()`)
 
 	// The end screen: Rematch, New game and Download SGF.
 	pa.play("1")

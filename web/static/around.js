@@ -51,7 +51,7 @@ function renderEnd() {
     const opp = playerName(g.players[other(seat)]);
     if (r.state === 'waiting' && r.by === seat) text = `Rematch offered: waiting for ${opp}.`;
     else if (r.state === 'waiting') {
-      text = `Rematch offered by ${opp}: you would play ${colorName(other(seat)) === 'Black' ? 'Black' : 'White'}.`;
+      text = `Rematch offered by ${opp}: you would play ${colorName(other(seat))}.`;
       $('#rematch').textContent = 'Accept the rematch';
     } else if (r.state === 'expired') text = 'The rematch was declined or not taken in time.';
     else text = '';
