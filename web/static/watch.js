@@ -5,13 +5,14 @@ import { api, el, $, rulesWords, playerName, nextGame } from './api.js';
 
 const rows = $('#watch-rows');
 
-// playerCell names a seat, linked to the player's page; ratingHook, when
-// set (by the ratings), adds to it.
-export let ratingHook = null;
+// ratingOf is the seat's rating for the list ("1662?" while provisional),
+// once the ratings give a player view one: the hook for issue 28's ratings
+// (their field names go here); '' until then.
+const ratingOf = (p) => (p && typeof p.rating === 'number' ? ` ${Math.round(p.rating)}${p.provisional ? '?' : ''}` : '');
+
+// playerCell names a seat, linked to the player's page, with the rating.
 function playerCell(p) {
-  const cell = el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p));
-  if (ratingHook) ratingHook(cell, p);
-  return cell;
+  return el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p), ratingOf(p));
 }
 
 async function load() {
