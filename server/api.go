@@ -52,6 +52,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusNotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
+	s.aroundRoutes(mux)
 	s.pageRoutes(mux)
 }
 

@@ -234,7 +234,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.view(r.Context(), st))
+	s.writeGame(w, r, st)
 }
 
 func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
@@ -255,6 +255,8 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="alak-`+st.row.ID+`.sgf"`)
+	// A player's copy carries the players' messages: no shared cache keeps it.
+	w.Header().Set("Cache-Control", "private, no-store")
 	w.Write(buf.Bytes())
 }
 

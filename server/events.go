@@ -26,6 +26,11 @@ type event struct {
 	// had sent it already): the change's request waits for the streams of
 	// the player to move before it answers (Server.publish).
 	written chan struct{}
+	// players are the accounts of Black and White, and private the
+	// frames their streams send in place of frame when the game has
+	// messages, which only the players see (around.go).
+	players [2]int64
+	private [2][]byte
 }
 
 // newEvent makes the event of a state: its view's JSON, within the frame
@@ -401,7 +406,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		if ev.frame == nil { // an event made without newEvent
 			ev = newEvent(ev.id, ev.version, ev.data)
 		}
-		return write(ev.frame)
+		return write(ev.frameFor(acct))
 	}
 	if err := write(nil); err != nil { // the headers
 		failed(err)

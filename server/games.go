@@ -33,6 +33,8 @@ type gameState struct {
 	// rulesText is the rules in sentences, for the view (the same for
 	// every state of the game: made once, when the state is rebuilt).
 	rulesText string
+	// chat is the players' messages and mutes (around.go).
+	chat store.Chat
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -57,7 +59,14 @@ func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.rebuild(row, log)
+	st, err := s.rebuild(row, log)
+	if err != nil {
+		return nil, err
+	}
+	if st.chat, err = s.store.Chat(ctx, id); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // rebuild replays the log: moves are played, takebacks pop them, and the

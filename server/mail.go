@@ -97,6 +97,7 @@ func (s *Server) mailYourTurn(st *gameState, account int64) {
 	if n := len(st.sess.Moves()); n > 0 {
 		last = " Your opponent played " + st.r.MoveText(st.sess.Moves()[n-1]) + "."
 	}
+	last += s.quoteLastMessage(st, account)
 	s.mailer.send(a.Email, "alak: your move in game "+st.row.ID,
 		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\nYou have until %s.\n\n%s\n",
 			st.row.ID, st.row.Rules, last, st.sess.Snapshot().Text(st.r, false),

@@ -132,6 +132,8 @@ type Server struct {
 	gamesAt *limiters     // new games by address
 	// invites counts wrong invitation secrets by account and by address.
 	invites *limiters
+	// around is the state of rematches, messages and games to watch (around.go).
+	around around
 
 	metrics metrics
 	reg     *prometheus.Registry

@@ -77,14 +77,21 @@ type sgfMessage struct {
 	At   time.Time
 }
 
-// sgfMessages returns the messages of the game that the requester may read
-// (the players' messages, to a player of the game; none to anyone else),
-// oldest first, for the SGF export. This is the one place the export takes
-// them from: the game's messages (issue 28, "Messages between the
-// players") are not stored yet, so there are none to give; once the store
-// holds them, read them here.
+// sgfMessages returns the messages of the game that the requester may read,
+// oldest first, for the SGF export: to a player of the game, what their
+// game page shows (all of them, or only their own when they muted the
+// opponent); to anyone else, none (the messages are the players' only).
 func (s *Server) sgfMessages(r *http.Request, st *gameState) ([]sgfMessage, error) {
-	return nil, nil
+	c, ok := st.seatOf(account(r))
+	if !ok {
+		return nil, nil
+	}
+	msgs, _ := s.chatFor(r.Context(), st, c.Letter())
+	out := make([]sgfMessage, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, sgfMessage{From: m.From, Text: m.Text, At: m.At})
+	}
+	return out, nil
 }
 
 // addMessageComments adds each message to the comment of the node after

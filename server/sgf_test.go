@@ -167,3 +167,50 @@ func TestSGFTimeLeftTakebacks(t *testing.T) {
 		t.Errorf("White first: %v, want %v", got, want)
 	}
 }
+
+// TestSGFMessages: the players' messages are C comments in a player's SGF
+// (after the move on the board when each was sent; docs/notation.md), and
+// in no one else's; a player who muted the opponent gets only their own.
+func TestSGFMessages(t *testing.T) {
+	h := newHarness(t, Config{})
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	carl := h.client().signUp("carl")
+	g := ada.create(map[string]string{"rules": "alak size=9", "color": "x", "clock": "days:3", "opponent": "bo"})
+	if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	say := func(c *client, text string) {
+		t.Helper()
+		if code := c.do("POST", "/api/games/"+g.ID+"/messages", map[string]string{"text": text}, nil); code != http.StatusCreated {
+			t.Fatalf("message %q: %d", text, code)
+		}
+	}
+	if code, _, e := ada.move(g.ID, "5", 0); code != http.StatusOK {
+		t.Fatalf("move: %d %+v", code, e)
+	}
+	say(ada, "good luck")
+	say(bo, "thanks [and] you")
+	text, rec := getSGF(t, ada, g.ID)
+	if !strings.Contains(text, "ada: good luck") || !strings.Contains(text, `bo: thanks [and\] you`) {
+		t.Errorf("a player's SGF lacks the messages:\n%s", text)
+	}
+	if !strings.Contains(rec.Comments[1], "ada: good luck") {
+		t.Errorf("the messages are not on the node after the first move: %v", rec.Comments)
+	}
+	for _, c := range []*client{carl, h.client()} {
+		if text, _ := getSGF(t, c, g.ID); strings.Contains(text, "good luck") || strings.Contains(text, "thanks") {
+			t.Errorf("a spectator's SGF carries the players' messages:\n%s", text)
+		}
+	}
+	if code := bo.do("POST", "/api/games/"+g.ID+"/mute", map[string]bool{"muted": true}, nil); code != http.StatusOK {
+		t.Fatalf("mute: %d", code)
+	}
+	if text, _ := getSGF(t, bo, g.ID); strings.Contains(text, "good luck") || !strings.Contains(text, "bo: thanks") {
+		t.Errorf("a muting player's SGF:\n%s", text)
+	}
+	resp, _ := ada.roundTrip("GET", "/api/games/"+g.ID+"/sgf", nil, nil)
+	if cc := resp.Header.Get("Cache-Control"); !strings.Contains(cc, "private") {
+		t.Errorf("Cache-Control %q, want private (a player's copy carries messages)", cc)
+	}
+}

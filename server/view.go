@@ -62,6 +62,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		v.Clock.Running = st.sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
+	v.Rematch = s.rematchView(ctx, st)
 	return v
 }
 
@@ -88,7 +89,9 @@ func (s *Server) event(ctx context.Context, st *gameState) event {
 		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
 		return event{id: eventID(st.row), version: st.row.Version}
 	}
-	return newEvent(eventID(st.row), st.row.Version, data)
+	ev := newEvent(eventID(st.row), st.row.Version, data)
+	s.chatFrames(ctx, &ev, st)
+	return ev
 }
 
 // writeEvent answers with an event's view, as writeJSON would.

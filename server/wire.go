@@ -143,6 +143,7 @@ type CreateView struct {
 // POST /api/games takes it; the preset alone is in "preset".
 type GameView struct {
 	session.Snapshot
+	aroundView
 	ID        string                `json:"id"`
 	Rules     string                `json:"rules"`
 	Preset    string                `json:"preset"`
@@ -297,4 +298,53 @@ type RatingHistoryLine struct {
 	Rating float64   `json:"rating"` // after the game
 	RD     float64   `json:"rd"`
 	Change float64   `json:"change"`
+}
+
+// Around a game (issue 28): rematches, messages between the players, games
+// to watch.
+
+// rematchRequest is POST /api/games/{id}/rematch: an offer (or the
+// acceptance of the opponent's), or with decline the refusal of the
+// opponent's offer.
+type rematchRequest struct {
+	Decline bool `json:"decline"`
+}
+
+// RematchView is what POST /api/games/{id}/rematch answers: the new game.
+type RematchView struct {
+	ID    string `json:"id"`
+	By    string `json:"by,omitempty"`    // who offered it, by their seat in this game: x or o
+	State string `json:"state,omitempty"` // the new game's: waiting (offered), active, finished, aborted, expired (declined or not taken)
+}
+
+// messageRequest is POST /api/games/{id}/messages.
+type messageRequest struct {
+	Text string `json:"text"`
+}
+
+// MessageView is one message between the players.
+type MessageView struct {
+	From  string    `json:"from"`  // the writer's name
+	Color string    `json:"color"` // the writer's seat: x or o
+	Text  string    `json:"text"`
+	At    time.Time `json:"at"`
+}
+
+// muteRequest is POST /api/games/{id}/mute.
+type muteRequest struct {
+	Muted *bool `json:"muted"`
+}
+
+// WatchGame is a game in progress on the watch list: its summary and the
+// streams watching it that are not its players'.
+type WatchGame struct {
+	GameSummary
+	Spectators int `json:"spectators"`
+}
+
+// aroundView is what GameView shows around the game: the rematch of a game
+// that is over, and (GET only) the spectators' streams.
+type aroundView struct {
+	Rematch    *RematchView `json:"rematch,omitempty"`
+	Spectators *int         `json:"spectators,omitempty"`
 }

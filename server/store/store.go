@@ -249,6 +249,26 @@ type Store interface {
 	// GameRatings returns the rating updates a game made (none, or one a
 	// player).
 	GameRatings(ctx context.Context, gameID string) ([]RatingChange, error)
+
+	// Around a game (issue 28): the players' messages and rematches.
+
+	// AddMessage stores a message and returns it with its id.
+	AddMessage(ctx context.Context, m Message) (Message, error)
+	// Chat returns a game's messages, oldest first, and its mutes.
+	Chat(ctx context.Context, gameID string) (Chat, error)
+	// SetMute records whether the player of seat color ("x" or "o") mutes
+	// the other's messages in the game.
+	SetMute(ctx context.Context, gameID, color string, muted bool) error
+	// LinkRematch stores the new game g as the rematch of game of, in one
+	// transaction, when of's rematch is still prev ("": none); otherwise it
+	// stores nothing and returns ErrConflict.
+	LinkRematch(ctx context.Context, of string, g Game, prev string) error
+	// Rematch returns the id of the rematch of game of; ErrNotFound when
+	// there is none.
+	Rematch(ctx context.Context, of string) (string, error)
+	// RematchOf returns the game whose rematch is id; ErrNotFound when id
+	// is no rematch.
+	RematchOf(ctx context.Context, id string) (string, error)
 }
 
 // Resume is a process's start, for Store.Resume.
@@ -261,4 +281,21 @@ type Resume struct {
 	// DaysAfter: the deadlines of correspondence games move only after a
 	// downtime longer than this; live clocks move after any.
 	DaysAfter time.Duration
+}
+
+// Message is a line a player of a game wrote to the other (issue 28).
+type Message struct {
+	ID     int64
+	GameID string
+	Color  string // the writer's seat: "x" or "o"
+	By     int64  // the writer's account
+	Text   string
+	At     time.Time
+}
+
+// Chat is a game's messages, oldest first, and the seats whose player
+// muted the other's messages.
+type Chat struct {
+	Messages []Message
+	Muted    []string // "x", "o"
 }

@@ -6,6 +6,7 @@ import { api, el, $, me, colorName, other, playerName, duration, nextGame, copyI
 import { Geometry, parseDiagram, draw } from './board.js';
 import { alertMove } from './notify.js';
 import { cardRating, endWords } from './ratings.js';
+import { initAround, updateAround, keepListening } from './around.js';
 
 const root = $('#game');
 const id = root.dataset.game;
@@ -56,12 +57,15 @@ function apply(v) {
     pending = '';
     notice('');
   }
-  if (terminal(g.state)) {
+  if (terminal(g.state) && !keepListening(g, seat)) {
     if (stream) stream.close();
     stream = null;
+  }
+  if (terminal(g.state)) {
     if (g.state === 'finished' && !positions) loadReplay();
   }
   render();
+  updateAround(g, seat);
 }
 
 function render() {
@@ -564,7 +568,7 @@ async function refresh() {
   } catch (e) {
     notice(e.message, e.code === 'offline');
   }
-  if (g && !terminal(g.state) && (!stream || stream.readyState === EventSource.CLOSED)) listen();
+  if (g && (!terminal(g.state) || keepListening(g, seat)) && (!stream || stream.readyState === EventSource.CLOSED)) listen();
 }
 
 function listen() {
@@ -587,5 +591,6 @@ window.addEventListener('online', refresh);
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') refresh();
 });
+initAround(id);
 refresh();
 nextGame(id);

@@ -39,6 +39,8 @@ func Run(t *testing.T, o Open) {
 	t.Run("Resume", func(t *testing.T) { testResume(t, o.New(t)) })
 	t.Run("Ratings", func(t *testing.T) { testRatings(t, o.New(t)) })
 	t.Run("RatingsAtOnce", func(t *testing.T) { testRatingsAtOnce(t, o.New(t)) })
+	t.Run("Messages", func(t *testing.T) { testMessages(t, o.New(t)) })
+	t.Run("Rematches", func(t *testing.T) { testRematches(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}

@@ -1,0 +1,552 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/time/rate"
+
+	"alak/rules"
+	"alak/server/store"
+)
+
+// Around a game (issue 28): a rematch after a game, the messages between
+// its players, and the games in progress to watch, with their spectators.
+// docs/api.md describes the calls.
+
+// Bounds of the messages.
+const (
+	maxMessageChars = 500 // characters of one message, once trimmed
+	maxMessages     = 200 // messages in one game
+	messagesBurst   = 5   // messages a player may write at once, then
+	messagesPerMin  = 5   // this many a minute
+	watchListed     = 50  // games on the watch list
+)
+
+// around is the server's state for this file: the messages' rate limits,
+// made at their first use.
+type around struct {
+	once     sync.Once
+	messages *limiters // by account
+}
+
+func (s *Server) messageLimits() *limiters {
+	s.around.once.Do(func() {
+		s.around.messages = newLimiters(rate.Limit(float64(messagesPerMin)/60), messagesBurst)
+	})
+	return s.around.messages
+}
+
+func (s *Server) aroundRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
+	mux.HandleFunc("POST /api/games/{id}/messages", s.handleMessage)
+	mux.HandleFunc("POST /api/games/{id}/mute", s.handleMute)
+	mux.HandleFunc("GET /api/watch", s.handleWatch)
+	mux.HandleFunc("GET /watch", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "watch", page{Title: "games to watch", Page: "watch"})
+	})
+}
+
+// Rematches.
+//
+// POST /api/games/{id}/rematch by a player of a game that is over offers
+// the opponent a new game with the same rules, start, clock (and
+// ratedness), colours swapped: 201 {"id"}. Against the computer the new
+// game starts at once. The opponent's same call accepts it: the new game
+// starts, 200 {"id"}. Every offer, acceptance and refusal is a new state of
+// the old game (its view's "rematch"), so both pages hear of it on the old
+// game's stream. The offerer's call again answers the same game (200); so
+// does either player's once it has started. An offer is a challenge to
+// the opponent by name (a guest too, while they keep their cookie), listed
+// in their games, which expires as a live challenge does (Config.
+// ChallengeLife; a week by correspondence); {"decline": true} from the
+// opponent refuses it, and once refused or expired, a player may offer
+// again.
+
+func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
+	var req rematchRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	var out RematchView
+	status := http.StatusOK
+	_, err = s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
+		c, ok := st.seatOf(a)
+		if !ok {
+			return nil, apiErr(http.StatusForbidden, "not_a_player", "only the players of a game can ask for its rematch")
+		}
+		if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
+			return nil, apiErr(http.StatusConflict, "not_over", "the game is %s: a rematch follows a game that is over", st.row.State)
+		}
+		prev, err := s.store.Rematch(r.Context(), id)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		if prev != "" {
+			rg, _, err := s.store.Game(r.Context(), prev)
+			if err != nil {
+				return nil, err
+			}
+			out.ID = prev
+			switch {
+			case req.Decline && rg.State == store.StateWaiting && rg.Creator != a.ID:
+				if _, err := s.endRematch(r.Context(), prev, a); err != nil {
+					return nil, err
+				}
+				return &change{}, nil
+			case req.Decline:
+				return nil, apiErr(http.StatusConflict, "no_offer", "there is no rematch offered to you to decline")
+			case rg.State == store.StateWaiting && rg.Creator == a.ID:
+				return &change{}, nil // offered again: the same offer
+			case rg.State == store.StateWaiting:
+				if _, err := s.acceptRematch(r.Context(), prev, a); err != nil {
+					return nil, err
+				}
+				return &change{}, nil
+			case rg.State != store.StateExpired:
+				return &change{}, nil // accepted already: the game to go to
+			}
+		}
+		if req.Decline {
+			return nil, apiErr(http.StatusConflict, "no_offer", "there is no rematch offered to you to decline")
+		}
+		g, err := s.rematchGame(st, a, c, now)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.store.LinkRematch(r.Context(), id, g, prev); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				return nil, apiErr(http.StatusConflict, "try_again", "the opponent asked for a rematch at the same time: try again")
+			}
+			return nil, err
+		}
+		out.ID, status = g.ID, http.StatusCreated
+		s.log.InfoContext(r.Context(), "rematch offered", "game", id, "rematch", g.ID, "kind", g.Kind)
+		return &change{after: func() {
+			if g.State != store.StateActive {
+				return
+			}
+			if nst, err := s.loadGame(context.Background(), g.ID); err == nil && nst.botToMove() {
+				s.bots.schedule(g.ID, g.Version)
+			}
+		}}, nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, status, map[string]string{"id": out.ID})
+}
+
+// rematchGame builds the rematch of st's game offered by a, who played c:
+// every field that defines the game copied, the colours swapped.
+func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
+	old := st.row
+	g := store.Game{ID: newID(), Rules: old.Rules, Start: old.Start, Preset: old.Preset, Size: old.Size, Clock: old.Clock,
+		Color: c.Opp().Letter(), Creator: a.ID, State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
+	// Ratedness is kept; the seats' ratings are taken when the rematch
+	// starts (acceptRematch), as at a join.
+	g.Rated = old.Rated && old.Black.Bot == "" && old.White.Bot == ""
+	if st.clock.Kind == ClockLive {
+		g.BlackLeft, g.WhiteLeft = st.clock.Initial, st.clock.Initial
+	}
+	opp := old.Black
+	if c == rules.Black {
+		opp = old.White
+	}
+	me := store.Seat{AccountID: a.ID}
+	if c == rules.Black { // the offerer takes White
+		g.White, g.Black = me, opp
+	} else {
+		g.Black, g.White = me, opp
+	}
+	if opp.Bot != "" {
+		g.Kind, g.State = store.KindComputer, store.StateActive
+		nst, err := s.rebuild(g, nil)
+		if err != nil {
+			return g, err
+		}
+		nst.startTurn(now)
+		g.TurnStart, g.Deadline = nst.row.TurnStart, nst.row.Deadline
+		return g, nil
+	}
+	// The opponent is seated when they accept.
+	if c == rules.Black {
+		g.Black = store.Seat{}
+	} else {
+		g.White = store.Seat{}
+	}
+	life := s.cfg.ChallengeLife
+	if st.clock.Kind == ClockDays {
+		life = 7 * 24 * time.Hour
+	}
+	g.Kind, g.Opponent, g.Expires = store.KindNamed, opp.AccountID, now.Add(life)
+	return g, nil
+}
+
+// acceptRematch seats a, the opponent the rematch was offered to, and
+// starts the game.
+func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account) (event, error) {
+	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
+		row := &st.row
+		if row.State != store.StateWaiting {
+			return nil, apiErr(http.StatusConflict, "not_waiting", "the rematch is %s", row.State)
+		}
+		if row.Kind != store.KindNamed || row.Opponent != a.ID {
+			return nil, apiErr(http.StatusForbidden, "not_for_you", "this rematch is offered to another player")
+		}
+		if row.Black.Empty() {
+			row.Black = store.Seat{AccountID: a.ID}
+		} else {
+			row.White = store.Seat{AccountID: a.ID}
+		}
+		if err := s.rateJoin(ctx, row, a); err != nil {
+			return nil, err
+		}
+		row.State, row.Expires = store.StateActive, time.Time{}
+		st.startTurn(now)
+		return &change{after: func() {
+			if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
+				s.mailYourTurn(st, st.toMoveAccount())
+			}
+		}}, nil
+	})
+}
+
+// endRematch is the refusal of a rematch by the player it was offered to.
+func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (event, error) {
+	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
+		row := &st.row
+		if row.State != store.StateWaiting || row.Opponent != a.ID {
+			return nil, apiErr(http.StatusConflict, "no_offer", "there is no rematch offered to you to decline")
+		}
+		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
+		return &change{}, nil
+	})
+}
+
+// rematchView is the rematch of a game that is over, for its view.
+func (s *Server) rematchView(ctx context.Context, st *gameState) *RematchView {
+	if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
+		return nil
+	}
+	id, err := s.store.Rematch(ctx, st.row.ID)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.log.Warn("reading a rematch", "game", st.row.ID, "err", err)
+		}
+		return nil
+	}
+	rg, _, err := s.store.Game(ctx, id)
+	if err != nil {
+		s.log.Warn("reading a rematch", "game", id, "err", err)
+		return nil
+	}
+	v := &RematchView{ID: id, State: rg.State}
+	switch rg.Creator {
+	case st.row.Black.AccountID:
+		v.By = "x"
+	case st.row.White.AccountID:
+		v.By = "o"
+	}
+	return v
+}
+
+// Messages between the players.
+//
+// POST /api/games/{id}/messages {"text"}: a player's line to the other
+// (at most maxMessageChars characters once trimmed, no control
+// characters; messagesBurst at once, then messagesPerMin a minute;
+// maxMessages a game). The players' views (their event streams, GET
+// /api/games/{id}) carry "messages" and "muted"; nobody else's do. Each
+// message is a new state of the game, so that the streams of every
+// process send it. POST /api/games/{id}/mute {"muted": true} hides the
+// opponent's messages from the player, in this game (stored by seat).
+
+// checkMessage returns the text as stored: trimmed, within bounds, with no
+// control characters.
+func checkMessage(text string) (string, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return "", apiErr(http.StatusUnprocessableEntity, "empty_message", "the message is empty: write some text")
+	}
+	if !utf8.ValidString(text) {
+		return "", apiErr(http.StatusUnprocessableEntity, "bad_text", "the message is not UTF-8 text")
+	}
+	if n := utf8.RuneCountInString(text); n > maxMessageChars {
+		return "", apiErr(http.StatusUnprocessableEntity, "too_long", "the message is %d characters: at most %d", n, maxMessageChars)
+	}
+	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
+		return "", apiErr(http.StatusUnprocessableEntity, "bad_text", "the message holds a control character (%q): one line of text, without tabs", text[i:i+utf8.RuneLen([]rune(text[i:])[0])])
+	}
+	return text, nil
+}
+
+// decodeMessage reads a message request's body: the fuzz test's entry.
+func decodeMessage(body []byte) (string, error) {
+	var req messageRequest
+	if err := decodeBytes(body, &req); err != nil {
+		return "", err
+	}
+	return checkMessage(req.Text)
+}
+
+func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
+	var req messageRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	text, err := checkMessage(req.Text)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if wait, ok := s.messageLimits().allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many messages (%d a minute): wait %s", messagesPerMin, waitWords(wait)))
+		return
+	}
+	var m *store.Message
+	var out MessageView
+	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
+		c, ok := st.seatOf(a)
+		if !ok {
+			return nil, apiErr(http.StatusForbidden, "not_a_player", "only the players of a game write to each other")
+		}
+		if m == nil { // stored once: a second run (a stale cache) finds it in the state read again
+			if len(st.chat.Messages) >= maxMessages {
+				return nil, apiErr(http.StatusConflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
+			}
+			stored, err := s.store.AddMessage(r.Context(), store.Message{GameID: st.row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
+			if err != nil {
+				return nil, err
+			}
+			m = &stored
+		}
+		if !slices.ContainsFunc(st.chat.Messages, func(x store.Message) bool { return x.ID == m.ID }) {
+			st.chat.Messages = append(st.chat.Messages, *m)
+		}
+		out = s.messageView(r.Context(), st, *m)
+		return &change{}, nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
+	var req muteRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Muted == nil {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_mute", `write {"muted": true} to hide the opponent's messages, {"muted": false} to show them`))
+		return
+	}
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
+		c, ok := st.seatOf(a)
+		if !ok {
+			return nil, apiErr(http.StatusForbidden, "not_a_player", "only the players of a game mute each other")
+		}
+		if err := s.store.SetMute(r.Context(), st.row.ID, c.Letter(), *req.Muted); err != nil {
+			return nil, err
+		}
+		st.chat.Muted = slices.DeleteFunc(st.chat.Muted, func(x string) bool { return x == c.Letter() })
+		if *req.Muted {
+			st.chat.Muted = append(st.chat.Muted, c.Letter())
+		}
+		return &change{}, nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"muted": *req.Muted})
+}
+
+// messageView is a message as the players see it, the writer by the name
+// of the account in the seat now.
+func (s *Server) messageView(ctx context.Context, st *gameState, m store.Message) MessageView {
+	seat := st.row.Black
+	if m.Color == "o" {
+		seat = st.row.White
+	}
+	v := MessageView{Color: m.Color, Text: m.Text, At: m.At}
+	if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
+		v.From = pv.Name
+	}
+	return v
+}
+
+// chatFor is what the player of seat c sees of the messages: all, or only
+// their own when they muted the other.
+func (s *Server) chatFor(ctx context.Context, st *gameState, c string) (msgs []MessageView, muted bool) {
+	muted = slices.Contains(st.chat.Muted, c)
+	msgs = []MessageView{}
+	for _, m := range st.chat.Messages {
+		if muted && m.Color != c {
+			continue
+		}
+		msgs = append(msgs, s.messageView(ctx, st, m))
+	}
+	return msgs, muted
+}
+
+// withChat adds the player's messages to a view's JSON object.
+func (s *Server) withChat(ctx context.Context, data []byte, st *gameState, c string) []byte {
+	msgs, muted := s.chatFor(ctx, st, c)
+	js, err := json.Marshal(msgs)
+	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
+		return data
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + len(js) + 40)
+	b.Write(data[:len(data)-1])
+	fmt.Fprintf(&b, `,"messages":%s,"muted":%t}`, js, muted)
+	return b.Bytes()
+}
+
+// chatFrames gives the event its players' frames when the game has
+// messages: the view with them, which no other stream is sent.
+func (s *Server) chatFrames(ctx context.Context, ev *event, st *gameState) {
+	ev.players = [2]int64{st.row.Black.AccountID, st.row.White.AccountID}
+	if ev.data == nil || len(st.chat.Messages) == 0 {
+		return
+	}
+	for i, c := range []string{"x", "o"} {
+		if ev.players[i] != 0 {
+			ev.private[i] = newEvent(ev.id, ev.version, s.withChat(ctx, ev.data, st, c)).frame
+		}
+	}
+}
+
+// frameFor is the frame the stream of account sends.
+func (ev event) frameFor(account int64) []byte {
+	if account != 0 {
+		for i, p := range ev.players {
+			if p == account && ev.private[i] != nil {
+				return ev.private[i]
+			}
+		}
+	}
+	return ev.frame
+}
+
+// writeGame answers GET /api/games/{id}: the view, with the spectators
+// and, for a player, the messages.
+func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *gameState) {
+	v := s.view(r.Context(), st)
+	n := s.broker.spectators(st.row.ID, st.row.Black.AccountID, st.row.White.AccountID)
+	v.Spectators = &n
+	data, err := json.Marshal(v)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if c, ok := st.seatOf(account(r)); ok {
+		data = s.withChat(r.Context(), data, st, c.Letter())
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(data)
+	w.Write([]byte{'\n'})
+}
+
+// quoteLastMessage is the your-turn mail's quote of the opponent's last
+// message to the player of account, unless they muted it.
+func (s *Server) quoteLastMessage(st *gameState, account int64) string {
+	var c string
+	switch account {
+	case st.row.Black.AccountID:
+		c = "x"
+	case st.row.White.AccountID:
+		c = "o"
+	default:
+		return ""
+	}
+	if slices.Contains(st.chat.Muted, c) {
+		return ""
+	}
+	for i := len(st.chat.Messages) - 1; i >= 0; i-- {
+		if m := st.chat.Messages[i]; m.Color != c {
+			v := s.messageView(context.Background(), st, m)
+			return fmt.Sprintf("\n\n%s wrote: %s", v.From, m.Text)
+		}
+	}
+	return ""
+}
+
+// Games to watch.
+
+// spectators counts the streams of this process open on the game that are
+// not its players' (anonymous ones included).
+func (b *broker) spectators(game string, players ...int64) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for w := range b.watchers[game] {
+		if w.account == 0 || !slices.Contains(players, w.account) {
+			n++
+		}
+	}
+	return n
+}
+
+// handleWatch is GET /api/watch: the games in progress that are not by
+// correspondence, the most recently changed first, with their spectators.
+func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
+	games, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateActive}, Limit: 200})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var me int64
+	if a := account(r); a != nil {
+		me = a.ID
+	}
+	names := map[int64]PlayerView{}
+	out := []WatchGame{}
+	for _, g := range games {
+		if strings.HasPrefix(g.Clock, string(ClockDays)+":") {
+			continue
+		}
+		out = append(out, WatchGame{GameSummary: s.summary(r.Context(), g, me, names),
+			Spectators: s.broker.spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
+		if len(out) == watchListed {
+			break
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": out})
+}

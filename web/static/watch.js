@@ -1,0 +1,38 @@
+// Games to watch: the live games in progress (GET /api/watch), the latest
+// moves first, read again every 10 seconds while the page is shown.
+
+import { api, el, $, rulesWords, playerName, nextGame } from './api.js';
+
+const rows = $('#watch-rows');
+
+// ratingOf is the seat's rating for the list ("1662?" while provisional),
+// once the ratings give a player view one: the hook for issue 28's ratings
+// (their field names go here); '' until then.
+const ratingOf = (p) => (p && typeof p.rating === 'number' ? ` ${Math.round(p.rating)}${p.provisional ? '?' : ''}` : '');
+
+// playerCell names a seat, linked to the player's page, with the rating.
+function playerCell(p) {
+  return el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p), ratingOf(p));
+}
+
+async function load() {
+  $('#watch-error').textContent = '';
+  try {
+    const { data } = await api('GET', '/api/watch');
+    const trs = data.games.map((g) => el('tr', { 'data-game': g.id },
+      playerCell(g.players.x), playerCell(g.players.o),
+      el('td', { text: rulesWords(g) }),
+      el('td', { text: g.clock === 'none' ? 'no clock' : g.clock.replace(/^live:/, '') }),
+      el('td', { class: 'num', text: String(g.ply) }),
+      el('td', { class: 'num spectators', text: String(g.spectators) }),
+      el('td', {}, el('a', { href: '/g/' + g.id, text: 'watch' }))));
+    rows.replaceChildren(...trs);
+    if (!trs.length) rows.replaceChildren(el('tr', {}, el('td', { colspan: 7, class: 'muted', text: 'No live game is being played now.' })));
+  } catch (x) {
+    $('#watch-error').textContent = x.message;
+  }
+}
+
+load();
+setInterval(() => { if (document.visibilityState === 'visible') load(); }, 10000);
+nextGame();
