@@ -256,7 +256,7 @@ func loopbackClient(t *testing.T, h *harness, ip string) *client {
 // address's (20) over many names. Sign-ups: 5 accounts a minute from one
 // address.
 func TestAttackPasswordGuessing(t *testing.T) {
-	h := newHarness(t, Config{})
+	h := newHarness(t, Config{hashCost: guessingCost(t)})
 	h.client().signUp("ada")
 	guesser := h.client()
 	login := func(c *client, path, name, password string) int {
@@ -661,8 +661,11 @@ func TestSessionCookieFlags(t *testing.T) {
 // than hashSlots holds, so memory stays at most cap(hashSlots) x 64 MiB
 // whatever the burst; every attempt is still answered.
 func TestAttackPasswordHashMemory(t *testing.T) {
-	h := newHarness(t, Config{})
+	h := newHarness(t, Config{hashCost: realCost}) // the server's cost, not the tests' (hashcost_test.go)
 	h.client().signUp("ada")
+	if a, err := h.st.AccountByName(context.Background(), "ada"); err != nil || !strings.HasPrefix(a.PassHash, "$argon2id$v=19$m=65536,t=3,p=2$") {
+		t.Fatalf("ada's hash %.40s (%v): want argon2id over 64 MiB, 3 passes, 2 lanes", a.PassHash, err)
+	}
 	hashesMost.Store(0)
 	const burst = 10 // the name's limit: every one is judged
 	codes := make(chan int, burst)

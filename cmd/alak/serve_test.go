@@ -430,6 +430,28 @@ func TestServeKill9(t *testing.T) {
 		t.Errorf("alak serve exited %d after SIGTERM\n%s", code, q.stderr)
 	}
 	checkLogs(t, db, stored)
+	checkHashCost(t, db, "ada")
+}
+
+// checkHashCost checks that the account name's password hash, made by a
+// real alak serve, has the server's cost: argon2id over 64 MiB, 3 passes,
+// 2 lanes (server/auth.go). The server package's own tests hash at a lower
+// cost (server/hashcost_test.go); this is the check that alak serve does
+// not.
+func checkHashCost(t *testing.T, db, name string) {
+	t.Helper()
+	st, err := sqlitestore.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a, err := st.AccountByName(context.Background(), name)
+	if err != nil {
+		t.Fatalf("account %s: %v", name, err)
+	}
+	if want := "$argon2id$v=19$m=65536,t=3,p=2$"; !strings.HasPrefix(a.PassHash, want) {
+		t.Errorf("%s's password hash %.40s...: want the prefix %s", name, a.PassHash, want)
+	}
 }
 
 // checkLogs opens the database file and checks that each game's log holds
