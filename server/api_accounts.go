@@ -130,7 +130,7 @@ func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
 	}
 	a, err := s.store.AccountByName(r.Context(), c.Name)
 	if errors.Is(err, store.ErrNotFound) {
-		checkPassword(s.dummyHash(), c.Password) // the same time whether or not the name exists
+		checkPassword(s.dummyHash, c.Password) // the same time whether or not the name exists
 		s.logins.fail(c.Name, clientAddr(r), s.now())
 		return store.Account{}, bad
 	}

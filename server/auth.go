@@ -38,8 +38,8 @@ const (
 // KiB.
 type argonCost struct{ time, memory uint32 }
 
-// realCost is the cost of every hash a server makes: Config has no field
-// for it, and New always starts from defaultCost.
+// realCost is the cost of every hash alak serve makes: Config's field
+// for the cost is unexported, and New starts from defaultCost.
 var realCost = argonCost{argonTime, argonMemory}
 
 // defaultCost is the cost New gives a server: realCost, which only this

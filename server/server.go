@@ -120,7 +120,7 @@ type Server struct {
 	log           *slog.Logger
 	now           func() time.Time
 	secureCookies bool
-	dummyHash     func() string // checked against when a name is unknown (New)
+	dummyHash     string // checked against when a name is unknown (New)
 
 	locks    sync.Map // game id → *sync.Mutex
 	caches   caches   // names, tokens, games' states (cache.go)
@@ -204,11 +204,13 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		s.guests = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
 	}
 	// The hash checked against when a name is unknown, at the server's
-	// cost: made at the first such sign-in.
-	s.dummyHash = sync.OnceValue(func() string {
-		h, _ := hashPassword("a password nobody has", cfg.hashCost)
-		return h
-	})
+	// cost, made now so that the first such sign-in takes no longer than
+	// the others.
+	dummy, err := hashPassword("a password nobody has", cfg.hashCost)
+	if err != nil {
+		return nil, err
+	}
+	s.dummyHash = dummy
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.tables = newTables(cfg.TableDir, cfg.Logger)
