@@ -87,6 +87,3 @@ func decodeBytes(body []byte, v any) error {
 	}
 	return nil
 }
-
-// dummyHash is checked against when the name is unknown.
-var dummyHash, _ = hashPassword("a password nobody has")

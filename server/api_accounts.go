@@ -33,7 +33,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, tooMany(wait, "too many new accounts from this address: wait %s", waitWords(wait)))
 		return
 	}
-	hash, err := hashPassword(c.Password)
+	hash, err := hashPassword(c.Password, s.cfg.hashCost)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -130,7 +130,7 @@ func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
 	}
 	a, err := s.store.AccountByName(r.Context(), c.Name)
 	if errors.Is(err, store.ErrNotFound) {
-		checkPassword(dummyHash, c.Password) // the same time whether or not the name exists
+		checkPassword(s.dummyHash, c.Password) // the same time whether or not the name exists
 		s.logins.fail(c.Name, clientAddr(r), s.now())
 		return store.Account{}, bad
 	}
@@ -283,7 +283,7 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.logins.succeed(acc.Name, clientAddr(r), s.now())
-		hash, err := hashPassword(*req.Password)
+		hash, err := hashPassword(*req.Password, s.cfg.hashCost)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

@@ -34,6 +34,19 @@ const (
 	argonKeyLen  = 32
 )
 
+// argonCost is the cost of a new password hash: time passes over memory
+// KiB.
+type argonCost struct{ time, memory uint32 }
+
+// realCost is the cost of every hash alak serve makes: Config's field
+// for the cost is unexported, and New starts from defaultCost.
+var realCost = argonCost{argonTime, argonMemory}
+
+// defaultCost is the cost New gives a server: realCost, which only this
+// package's tests lower (hashcost_test.go), for the tests that are not
+// about the hash; those that are set Config.hashCost back to realCost.
+var defaultCost = realCost
+
 // Cookie and token lifetimes.
 const (
 	sessionCookie = "alak_session"
@@ -62,15 +75,16 @@ func argonKey(password, salt []byte, t, m uint32, p uint8, n uint32) []byte {
 	return argon2.IDKey(password, salt, t, m, p, n)
 }
 
-// hashPassword returns the argon2id hash of password in the PHC string form.
-func hashPassword(password string) (string, error) {
+// hashPassword returns the argon2id hash of password at the cost c, in
+// the PHC string form (which names the cost, for checkPassword).
+func hashPassword(password string, c argonCost) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argonKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := argonKey([]byte(password), salt, c.time, c.memory, argonThreads, argonKeyLen)
 	enc := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.memory, c.time, argonThreads,
 		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
 }
 

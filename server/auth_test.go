@@ -168,7 +168,7 @@ func testPasswordChangeRevokes(t *testing.T, a, b *harness) {
 // wait. A guesser spread over twelve addresses gets one judged guess from
 // each, then the name's limit holds for those addresses, never for ada's.
 func TestSignInNoLockout(t *testing.T) {
-	h := newHarness(t, Config{})
+	h := newHarness(t, Config{hashCost: guessingCost(t)})
 	h.client().signUp("ada")
 	guesser := loopbackClient(t, h, "127.0.0.2")
 	owner := loopbackClient(t, h, "127.0.0.3")

@@ -256,7 +256,7 @@ func loopbackClient(t *testing.T, h *harness, ip string) *client {
 // address's (20) over many names. Sign-ups: 5 accounts a minute from one
 // address.
 func TestAttackPasswordGuessing(t *testing.T) {
-	h := newHarness(t, Config{})
+	h := newHarness(t, Config{hashCost: guessingCost(t)})
 	h.client().signUp("ada")
 	guesser := h.client()
 	login := func(c *client, path, name, password string) int {
@@ -657,28 +657,39 @@ func TestSessionCookieFlags(t *testing.T) {
 }
 
 // TestAttackPasswordHashMemory: sign-ins from many addresses at once (each
-// within its own rate limit) never compute more password hashes at once
-// than hashSlots holds, so memory stays at most cap(hashSlots) x 64 MiB
+// within its own rate limit; two more than the bound, ten with
+// ALAK_LONG=1) never compute more password hashes at once than hashSlots
+// holds, so memory stays at most cap(hashSlots) x 64 MiB
 // whatever the burst; every attempt is still answered.
 func TestAttackPasswordHashMemory(t *testing.T) {
-	h := newHarness(t, Config{})
+	h := newHarness(t, Config{hashCost: realCost}) // the server's cost, not the tests' (hashcost_test.go)
 	h.client().signUp("ada")
+	if a, err := h.st.AccountByName(context.Background(), "ada"); err != nil || !strings.HasPrefix(a.PassHash, "$argon2id$v=19$m=65536,t=3,p=2$") {
+		t.Fatalf("ada's hash %.40s (%v): want argon2id over 64 MiB, 3 passes, 2 lanes", a.PassHash, err)
+	}
 	hashesMost.Store(0)
-	const burst = 10 // the name's limit: every one is judged
+	bound := int64(max(2, runtime.NumCPU())) // one a core, at least two (auth.go)
+	// Two more sign-ins than the bound (4 on 2 cores), every one of them
+	// judged; with ALAK_LONG=1 10, the name's limit.
+	burst := testlong.Size(t, min(10, int(bound)+2), 10)
 	codes := make(chan int, burst)
 	clients := make([]*client, burst)
 	for i := range clients {
 		clients[i] = loopbackClient(t, h, fmt.Sprintf("127.0.1.%d", 10+i))
+		// The burst's hashes take turns, seconds each under the race
+		// detector on a loaded machine: the last answer may take minutes.
+		clients[i].c.Timeout = 5 * time.Minute
 	}
 	for _, c := range clients {
-		go func() {
-			// The answer is sent even when send fails the test (its
-			// t.Fatal ends this goroutine, not the test's), so the
-			// receiving loop never waits forever: -1 is no answer.
-			code := -1
-			defer func() { codes <- code }()
-			a, _ := c.send("POST", "/api/login", `{"name":"ada","password":"a wrong guess"}`, nil)
-			code = a.status
+		go func() { // no t.Fatal here: the test would wait for ever
+			resp, err := c.c.Post(h.http.URL+"/api/login", "application/json", strings.NewReader(`{"name":"ada","password":"a wrong guess"}`))
+			if err != nil {
+				t.Errorf("a sign-in of the burst: %v", err)
+				codes <- 0
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
 		}()
 	}
 	for range burst {
@@ -686,7 +697,6 @@ func TestAttackPasswordHashMemory(t *testing.T) {
 			t.Errorf("a wrong password in the burst: %d, want 401", code)
 		}
 	}
-	bound := int64(max(2, runtime.NumCPU())) // one a core, at least two (auth.go)
 	if most := hashesMost.Load(); most < 1 || most > bound {
 		t.Errorf("hashes at once: %d, want 1 to %d", most, bound)
 	}

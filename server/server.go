@@ -106,6 +106,10 @@ type Config struct {
 	// StreamKeepAlive is how often an idle event stream sends a comment,
 	// so that proxies keep it open (default 15s).
 	StreamKeepAlive time.Duration
+
+	// hashCost is the cost of new password hashes: zero, defaultCost.
+	// Unexported: only this package's tests set it (auth.go).
+	hashCost argonCost
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
@@ -116,6 +120,7 @@ type Server struct {
 	log           *slog.Logger
 	now           func() time.Time
 	secureCookies bool
+	dummyHash     string // checked against when a name is unknown (New)
 
 	locks    sync.Map // game id → *sync.Mutex
 	caches   caches   // names, tokens, games' states (cache.go)
@@ -184,6 +189,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.GameRate <= 0 {
 		cfg.GameRate = 30
 	}
+	if cfg.hashCost == (argonCost{}) {
+		cfg.hashCost = defaultCost
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
 		broker: newBroker(), done: make(chan struct{}),
@@ -197,6 +205,14 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		s.signup = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
 		s.guests = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
 	}
+	// The hash checked against when a name is unknown, at the server's
+	// cost, made now so that the first such sign-in takes no longer than
+	// the others.
+	dummy, err := hashPassword("a password nobody has", cfg.hashCost)
+	if err != nil {
+		return nil, err
+	}
+	s.dummyHash = dummy
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.tables = newTables(cfg.TableDir, cfg.Logger)

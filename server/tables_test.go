@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,8 +15,9 @@ import (
 )
 
 // denseDir makes the dense table of the rules spec (every position's
-// value, as alak solve --dense makes it) in a new directory and returns
-// the rules, a game at their start and the directory.
+// value, as alak solve --dense makes it) in a directory and returns the
+// rules, a game at their start and the directory; the tests asking for
+// the same rules share the directory, which they only read.
 func denseDir(t *testing.T, spec string) (rules.Rules, *rules.Game, string) {
 	t.Helper()
 	r, err := rules.Parse(spec)
@@ -25,7 +28,16 @@ func denseDir(t *testing.T, spec string) (rules.Rules, *rules.Game, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	denseDirs.Lock()
+	defer denseDirs.Unlock()
+	if dir, ok := denseDirs.m[spec]; ok {
+		return r, g, dir
+	}
+	dir, err := os.MkdirTemp("", "alak-dense-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	afterTests(func() { os.RemoveAll(dir) })
 	_, tab, err := solve.DenseSolve(context.Background(), g, solve.DenseOptions{Margins: true, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +45,18 @@ func denseDir(t *testing.T, spec string) (rules.Rules, *rules.Game, string) {
 	if _, err := tab.Save(dir); err != nil {
 		t.Fatal(err)
 	}
+	if denseDirs.m == nil {
+		denseDirs.m = map[string]string{}
+	}
+	denseDirs.m[spec] = dir
 	return r, g, dir
+}
+
+// denseDirs are denseDir's directories by rules, made once for the test
+// process (the server only reads them) and removed after the tests.
+var denseDirs struct {
+	sync.Mutex
+	m map[string]string
 }
 
 // TestAnalysisReadsTables: with Config.TableDir holding the dense table of

@@ -61,20 +61,50 @@ type browser struct {
 	ctx context.Context
 }
 
-// newBrowser starts Chromium for the test, or skips the test when there is
-// none. Chromium is stopped when the test ends.
+// newBrowser returns the test's browser, or skips the test when there is
+// no Chromium. The test process starts one headless Chromium, at the first
+// browser test, and stops it after the tests (afterTests): each test's players are browser
+// contexts of their own in it (user), closed when the test ends, so that
+// no cookie or page outlives its test.
 func newBrowser(t *testing.T, h *harness) *browser {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
 		t.Skip("no Chromium found (install Debian's chromium, or set ALAK_CHROMIUM to a Chrome or Chromium): the page's browser tests are skipped")
 	}
+	chromium.once.Do(func() { chromium.start(path) })
+	if chromium.err != nil {
+		t.Fatalf("starting %s: %v", path, chromium.err)
+	}
+	if err := chromium.ctx.Err(); err != nil {
+		t.Fatalf("the tests' Chromium has stopped: %v", err)
+	}
+	return &browser{t: t, h: h, ctx: chromium.ctx}
+}
+
+// chromiumProc is a headless Chromium started by newBrowser.
+type chromiumProc struct {
+	once sync.Once
+	ctx  context.Context // the browser's
+	stop func()
+	dir  string // its profile, removed by stop
+	err  error
+}
+
+// chromium is the test process's Chromium.
+var chromium chromiumProc
+
+// start starts the Chromium at path, within waitFor.
+func (c *chromiumProc) start(path string) {
+	if c.dir, c.err = os.MkdirTemp("", "alak-chromium-"); c.err != nil {
+		return
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(c.dir),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
@@ -85,15 +115,17 @@ func newBrowser(t *testing.T, h *harness) *browser {
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	if err := startWithin(ctx, cancel); err != nil {
-		cancelAlloc()
-		t.Fatalf("starting %s: %v", path, err)
-	}
-	t.Cleanup(func() {
+	c.stop = sync.OnceFunc(func() {
 		cancel()
 		cancelAlloc()
+		os.RemoveAll(c.dir)
 	})
-	return &browser{t: t, h: h, ctx: ctx}
+	afterTests(c.stop)
+	if c.err = startWithin(ctx, cancel); c.err != nil {
+		c.stop()
+		return
+	}
+	c.ctx = ctx
 }
 
 // startWithin starts the browser or the tab of a chromedp context. The

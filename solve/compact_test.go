@@ -424,9 +424,12 @@ func TestCompactCancelAndLimits(t *testing.T) {
 	if !errors.Is(err, ErrNodeLimit) || res.Complete || res.Nodes < 100000 || res.Nodes > 200000 {
 		t.Errorf("node limit: err %v complete %v nodes %d", err, res.Complete, res.Nodes)
 	}
-	// alak-13 has 2,227,435 positions: 16 MB holds fewer.
-	if _, err := Solve(context.Background(), g, Options{MemoryMB: 16}); !errors.Is(err, ErrMemory) {
-		t.Errorf("alak-13 in 16 MB: %v, want ErrMemory", err)
+	// alak-13 has 2,227,435 positions: 16 MB holds fewer. The search
+	// fills the bound before it gives up, so the bounds are 2 MB and 1 MB
+	// by default, 16 MB and 8 MB with ALAK_LONG=1.
+	big, small := testlong.Size(t, 2, 16), testlong.Size(t, 1, 8)
+	if _, err := Solve(context.Background(), g, Options{MemoryMB: big}); !errors.Is(err, ErrMemory) {
+		t.Errorf("alak-13 in %d MB: %v, want ErrMemory", big, err)
 	}
 	// A mid-game root starts with a small table that grows.
 	h := newGame(t, "alak", 13)
@@ -435,8 +438,8 @@ func TestCompactCancelAndLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Solve(context.Background(), h, Options{MemoryMB: 8}); !errors.Is(err, ErrMemory) {
-		t.Errorf("alak-13 after 3 moves in 8 MB: %v, want ErrMemory", err)
+	if _, err := Solve(context.Background(), h, Options{MemoryMB: small}); !errors.Is(err, ErrMemory) {
+		t.Errorf("alak-13 after 3 moves in %d MB: %v, want ErrMemory", small, err)
 	}
 	if !testing.Short() && testlong.Enabled(t) {
 		solveBoth(t, h, "alak-13 after 7 8 6") // with a table grown from 4096 slots

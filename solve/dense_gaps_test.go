@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -220,8 +221,8 @@ var denseTogether = flag.Int("dense.together", 12, "TestDenseTogetherLiveDraws: 
 // ALAK_LONG=1 -dense.together, 12, or 8 under the race detector;
 // docs/rulelab.md gives the counts up to 16). The table is checked
 // state by state against the textbook retrograde analysis up to 8 points
-// (TestDenseAgainstPlainRetro); here, up to 6 points, every position the
-// kernel sets up (no chain without liberties) that is not over is also a
+// (TestDenseAgainstPlainRetro); here, up to 5 points (6 with
+// ALAK_LONG=1), every position the kernel sets up (no chain without liberties) that is not over is also a
 // draw by Solve's state graph (method 1).
 func TestDenseTogetherLiveDraws(t *testing.T) {
 	maxN := sweep(t, 7, 8, *denseTogether)
@@ -231,6 +232,7 @@ func TestDenseTogetherLiveDraws(t *testing.T) {
 	if flagGiven("dense.together") {
 		maxN = *denseTogether
 	}
+	solveUpTo := testlong.Size(t, 5, 6)
 	for n := 1; n <= maxN; n++ {
 		r := denseRules(t, n, "own", "together")
 		tab := denseTable(t, r, 2)
@@ -247,7 +249,7 @@ func TestDenseTogetherLiveDraws(t *testing.T) {
 			}
 		}
 		t.Logf("%d points: %d states, %d of them not draws, all finished", n, ix.total, decisive)
-		if n > 6 {
+		if n > solveUpTo {
 			continue
 		}
 		solved := 0

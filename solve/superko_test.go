@@ -177,10 +177,12 @@ func TestSuperkoAgainstHistorySearch(t *testing.T) {
 // search (method 3), at the positions it finishes within a node limit.
 func TestSuperkoWithHistories(t *testing.T) {
 	type run struct{ n, seeds, want int }
-	// 1×5 plays 10 games with ALAK_LONG=1, 4 without (74 of their
-	// positions finish within the history-keyed search's limit, measured
-	// at this commit: at least 60 are asked).
-	runs := []run{{4, 12, 100}, {5, sweep(t, 4, 10, 10), sweep(t, 60, 120, 120)}}
+	// With ALAK_LONG=1, 1×4 plays 12 games (at least 100 positions
+	// checked are asked) and 1×5 10 games (120); without, 6 games of 1×4
+	// (52 positions checked, measured: at least 45 are asked) and 2 of
+	// 1×5, 35 of whose positions finish within the history-keyed search's
+	// limit (measured: at least 28 are asked).
+	runs := []run{{4, sweep(t, 6, 12, 12), sweep(t, 45, 100, 100)}, {5, sweep(t, 2, 10, 10), sweep(t, 28, 120, 120)}}
 	if testing.Short() {
 		runs = runs[:1]
 	}

@@ -32,23 +32,52 @@ import (
 // stop it the hard way (SIGKILL) and the polite way (SIGTERM) in the
 // middle of games played through the HTTP API.
 
-// buildServe builds the alak binary into a temporary directory.
+// buildServe returns the alak binary, built once for the test process
+// (into a temporary directory that TestMain removes at the end): each
+// test that runs it starts its own processes of the same build.
 func buildServe(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the alak binary")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	built.once.Do(func() {
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+		if built.dir, built.err = os.MkdirTemp("", "alak-test-bin-"); built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "alak")
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		if out, err := exec.CommandContext(ctx, goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.path = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	bin := filepath.Join(t.TempDir(), "alak")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	return built.path
+}
+
+// built is the alak binary of buildServe.
+var built struct {
+	once sync.Once
+	dir  string // removed by TestMain
+	path string
+	err  error
+}
+
+// TestMain removes buildServe's binary once the tests are over.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
-	return bin
+	os.Exit(code)
 }
 
 // syncBuffer is a buffer the process writes to while the test reads it.
@@ -430,6 +459,28 @@ func TestServeKill9(t *testing.T) {
 		t.Errorf("alak serve exited %d after SIGTERM\n%s", code, q.stderr)
 	}
 	checkLogs(t, db, stored)
+	checkHashCost(t, db, "ada")
+}
+
+// checkHashCost checks that the account name's password hash, made by a
+// real alak serve, has the server's cost: argon2id over 64 MiB, 3 passes,
+// 2 lanes (server/auth.go). The server package's own tests hash at a lower
+// cost (server/hashcost_test.go); this is the check that alak serve does
+// not.
+func checkHashCost(t *testing.T, db, name string) {
+	t.Helper()
+	st, err := sqlitestore.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a, err := st.AccountByName(context.Background(), name)
+	if err != nil {
+		t.Fatalf("account %s: %v", name, err)
+	}
+	if want := "$argon2id$v=19$m=65536,t=3,p=2$"; !strings.HasPrefix(a.PassHash, want) {
+		t.Errorf("%s's password hash %.40s...: want the prefix %s", name, a.PassHash, want)
+	}
 }
 
 // checkLogs opens the database file and checks that each game's log holds
