@@ -92,10 +92,17 @@ func TestBrowserPageChecks(t *testing.T) {
 	visitor, player := b.user("a visitor"), b.user("ada")
 	player.signInAs(ada)
 	for _, tb := range []*tab{visitor, player} {
-		for _, p := range []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/archive", "/p/ada", "/rules", "/g/nosuchgame"} {
+		for _, p := range []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/archive", "/p/ada", "/leaderboard", "/watch", "/rules", "/g/nosuchgame"} {
 			tb.open(p)
-			if p == "/g/"+done.ID {
+			switch p {
+			case "/g/" + done.ID:
 				tb.wait("the analysis", `!!document.querySelector('#analysis table')`)
+			case "/p/ada":
+				tb.wait("the rating chart", `document.querySelector('#rating-chart').dataset.points === '1'`)
+			case "/leaderboard":
+				tb.wait("the leaderboard", `document.querySelectorAll('#board-rows tr').length === 2`)
+			case "/watch":
+				tb.wait("the games to watch", `document.querySelectorAll('#watch-rows tr').length > 0`)
 			}
 			if tb.eval(`document.body.dataset.page`) == "game" && tb.count("#game") == 1 {
 				// The drawing has the size the page held for it (boardBox).
@@ -158,24 +165,29 @@ func TestBrowserPageChecks(t *testing.T) {
 				MatchedNetworkConditions: []*network.Conditions{{Latency: 150, DownloadThroughput: -1, UploadThroughput: -1}}})
 			return err
 		}))
-		tb.open("/g/" + done.ID)
-		tb.wait("the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`)
-		ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
-		raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](layoutShifts, chromedp.EvalAwaitPromise))
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: measuring the layout shift: %v", screen.name, err)
-		}
-		var cls struct {
-			Sum float64
-			Src []string
-		}
-		if err := json.Unmarshal([]byte(raw), &cls); err != nil {
-			t.Fatalf("%s: %q: %v", screen.name, raw, err)
-		}
-		t.Logf("%s: the finished game's layout shift is %.3f (%v)", screen.name, cls.Sum, cls.Src)
-		if cls.Sum >= 0.1 {
-			t.Errorf("%s: the finished game's page shifts by %.3f as it loads, want under 0.1; what moved: %v", screen.name, cls.Sum, cls.Src)
+		for _, pg := range []struct{ name, path, what, ready string }{
+			{"the finished game", "/g/" + done.ID, "the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`},
+			{"the profile", "/p/ada", "the rating chart and the last games", `document.querySelector('#rating-chart').dataset.points === '1' && document.querySelectorAll('#archive-rows tr').length === 1`},
+		} {
+			tb.open(pg.path)
+			tb.wait(pg.what, pg.ready)
+			ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+			raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](layoutShifts, chromedp.EvalAwaitPromise))
+			cancel()
+			if err != nil {
+				t.Fatalf("%s, %s: measuring the layout shift: %v", screen.name, pg.name, err)
+			}
+			var cls struct {
+				Sum float64
+				Src []string
+			}
+			if err := json.Unmarshal([]byte(raw), &cls); err != nil {
+				t.Fatalf("%s, %s: %q: %v", screen.name, pg.name, raw, err)
+			}
+			t.Logf("%s: %s's layout shift is %.3f (%v)", screen.name, pg.name, cls.Sum, cls.Src)
+			if cls.Sum >= 0.1 {
+				t.Errorf("%s: %s's page shifts by %.3f as it loads, want under 0.1; what moved: %v", screen.name, pg.name, cls.Sum, cls.Src)
+			}
 		}
 	}
 }
