@@ -37,6 +37,23 @@ const pageChecks = `(() => {
   return bad.join('; ');
 })()`
 
+// sameAsServer compares the game page's players' cards and status line
+// with the same elements in the HTML the server sent (fetched again): the
+// differences, "" for none.
+const sameAsServer = `(async () => {
+  const html = await (await fetch(location.pathname)).text();
+  const d = new DOMParser().parseFromString(html, 'text/html');
+  const bad = [];
+  for (const c of ['x', 'o']) for (const part of ['name', 'rating']) {
+    const sel = '.player[data-color="' + c + '"] .' + part;
+    const a = d.querySelector(sel).textContent, b = document.querySelector(sel).textContent;
+    if (a !== b) bad.push(sel + ' ' + JSON.stringify(a) + ', the script ' + JSON.stringify(b));
+  }
+  const a = d.querySelector('#status').textContent, b = document.querySelector('#status').textContent;
+  if (a !== b) bad.push('#status ' + JSON.stringify(a) + ', the script ' + JSON.stringify(b));
+  return bad.join('; ');
+})()`
+
 // layoutShifts sums the page's layout shifts since it was loaded, from
 // the layout-shift entries the browser buffered (the cumulative layout
 // shift of Lighthouse, over the whole load), and lists their sources.
@@ -97,6 +114,20 @@ func TestBrowserPageChecks(t *testing.T) {
 			switch p {
 			case "/g/" + done.ID:
 				tb.wait("the analysis", `!!document.querySelector('#analysis table')`)
+				// The server draws the cards and the status sentence as the
+				// scripts write them (a rated game's "1582? (+82)" and
+				// "Ratings: ada +82, bo −82."), or they grow a line when
+				// the scripts fill them: 0.157 of layout shift in
+				// Lighthouse's run before.
+				ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+				diff, err := chromedp.Run(ctx, chromedp.Evaluate[string](sameAsServer, chromedp.EvalAwaitPromise))
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: comparing with the server's HTML: %v", p, err)
+				}
+				if diff != "" {
+					t.Errorf("%s, %s: the server drew %s", tb.who, p, diff)
+				}
 			case "/p/ada":
 				tb.wait("the rating chart", `document.querySelector('#rating-chart').dataset.points === '1'`)
 			case "/leaderboard":
