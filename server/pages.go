@@ -33,6 +33,11 @@ type page struct {
 	Name  string     // the player of /p/{name}; the missing page's sentence
 	Forms *formInfo  // the create form and the archive's filter
 	Rules []presetText
+
+	// Ratings are the player's ratings on /p/{name}, drawn with the page
+	// (as profile.js draws them again) so that the table and the chart's
+	// place are there from the first paint and nothing below them moves.
+	Ratings []PoolRatingView
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -58,6 +63,70 @@ type boardInfo struct {
 	Width  int
 	Rows   int
 	Result string
+
+	// Cards are the players' cards as game.js fills them (the name, and
+	// the rating as ratings.js's cardRating writes it), x then o, so that
+	// a card that wraps onto a second line does so from the first paint.
+	Cards [2]cardInfo
+}
+
+// cardInfo is a player card's name and rating.
+type cardInfo struct {
+	Name        string
+	Link        bool   // an account's name, linked to its page
+	Rating      string // "1753?", "1862? (+109)", "1500 · unrated"
+	RatingClass string // "up" or "down" once a rated game is over
+}
+
+// signedWords writes a rating change as ratings.js's signed does: +162,
+// −41 (a true minus), ±0.
+func signedWords(x float64) string {
+	n := int(math.Round(x))
+	switch {
+	case n == 0:
+		return "±0"
+	case n > 0:
+		return "+" + strconv.Itoa(n)
+	}
+	return "−" + strconv.Itoa(-n)
+}
+
+// cardsAndEnd are the players' cards of the game's view v and, for a
+// finished rated game, the sentence ratings.js's endWords adds to the
+// result (" Ratings: ada +162, bo −162.").
+func cardsAndEnd(v GameView) (cards [2]cardInfo, end string) {
+	var parts []string
+	for i, c := range []string{"x", "o"} {
+		p := v.Players[c]
+		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest}
+		if p.Name == "" {
+			cards[i].Name = "waiting for a player"
+		}
+		r, ok := v.Ratings[c]
+		if !ok {
+			continue
+		}
+		cards[i].Rating = r.Shown
+		if !v.Rated {
+			cards[i].Rating += " · unrated"
+		}
+		if r.RatingChange != nil && r.RatingAfter != nil {
+			q := ""
+			if r.Provisional {
+				q = "?"
+			}
+			cards[i].Rating = strconv.Itoa(int(math.Round(*r.RatingAfter))) + q + " (" + signedWords(*r.RatingChange) + ")"
+			cards[i].RatingClass = "up"
+			if *r.RatingChange < 0 {
+				cards[i].RatingClass = "down"
+			}
+			parts = append(parts, p.Name+" "+signedWords(*r.RatingChange))
+		}
+	}
+	if v.Rated && v.State == store.StateFinished && len(parts) > 0 {
+		end = " Ratings: " + strings.Join(parts, ", ") + "."
+	}
+	return cards, end
 }
 
 // boardBox is the size of the board's drawing as web/static/board.js
@@ -282,8 +351,11 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		b.Over = st.row.State == store.StateFinished
 		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
 		b.Rows = max(1, (st.sess.Game().Len()+1)/2)
+		v := s.view(r.Context(), st)
+		var end string
+		b.Cards, end = cardsAndEnd(v)
 		if sn := st.sess.Snapshot(); b.Over && sn.ResultWords != nil {
-			b.Result = *sn.ResultWords + "."
+			b.Result = *sn.ResultWords + "." + end
 		}
 		s.renderPage(w, r, "game", page{Title: "game " + id, Page: "game", Game: b})
 	})
@@ -296,7 +368,12 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 			s.notFound(w, r, "No player is called "+r.PathValue("name")+".")
 			return
 		}
-		s.renderPage(w, r, "archive", page{Title: a.Name, Page: "archive", Name: a.Name, Forms: &forms})
+		ratings, err := s.playerRatings(r.Context(), a.ID)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.renderPage(w, r, "archive", page{Title: a.Name, Page: "archive", Name: a.Name, Forms: &forms, Ratings: ratings})
 	})
 	mux.HandleFunc("GET /leaderboard", func(w http.ResponseWriter, r *http.Request) {
 		s.renderPage(w, r, "leaderboard", page{Title: "leaderboard", Page: "leaderboard", Forms: &forms})
