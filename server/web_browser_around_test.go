@@ -42,7 +42,7 @@ func TestBrowserRematchAndMessages(t *testing.T) {
 	// The games to watch list the game, with its players and spectators.
 	watcher := b.user("carl")
 	watcher.open("/watch")
-	watcher.wait("the game on the watch list", `(() => { const tr = document.querySelector('#watch-rows tr[data-game="`+g.ID+`"]'); return tr && tr.textContent.includes('ada') && tr.textContent.includes('bo') && tr.querySelector('.spectators').textContent === '0'; })()`)
+	watcher.wait("the game on the watch list", `(() => { const tr = document.querySelector('#watch-rows tr[data-game="`+g.ID+`"]'); return tr && tr.textContent.includes('ada') && tr.textContent.includes('bo') && tr.textContent.includes('1500?') && tr.querySelector('.spectators').textContent === '0'; })()`)
 
 	// The end screen: Rematch, New game and Download SGF.
 	pa.play("1")

@@ -5,14 +5,18 @@ import { api, el, $, rulesWords, playerName, nextGame } from './api.js';
 
 const rows = $('#watch-rows');
 
-// ratingOf is the seat's rating for the list ("1662?" while provisional),
-// once the ratings give a player view one: the hook for issue 28's ratings
-// (their field names go here); '' until then.
-const ratingOf = (p) => (p && typeof p.rating === 'number' ? ` ${Math.round(p.rating)}${p.provisional ? '?' : ''}` : '');
+// ratingOf is the seat's rating when the seat was taken, as the game's
+// ratings show it ("1662?" while provisional); '' for a seat without one
+// (a guest, the computer).
+const ratingOf = (g, c) => {
+  const r = g.ratings && g.ratings[c];
+  return r && r.shown ? ` ${r.shown}` : '';
+};
 
 // playerCell names a seat, linked to the player's page, with the rating.
-function playerCell(p) {
-  return el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p), ratingOf(p));
+function playerCell(g, c) {
+  const p = g.players[c];
+  return el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p), ratingOf(g, c));
 }
 
 async function load() {
@@ -20,7 +24,7 @@ async function load() {
   try {
     const { data } = await api('GET', '/api/watch');
     const trs = data.games.map((g) => el('tr', { 'data-game': g.id },
-      playerCell(g.players.x), playerCell(g.players.o),
+      playerCell(g, 'x'), playerCell(g, 'o'),
       el('td', { text: rulesWords(g) }),
       el('td', { text: g.clock === 'none' ? 'no clock' : g.clock.replace(/^live:/, '') }),
       el('td', { class: 'num', text: String(g.ply) }),
