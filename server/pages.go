@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -252,7 +253,9 @@ var (
 func modulePreloads(page string) []string {
 	var out []string
 	seen := map[string]bool{page + ".js": true}
-	queue := moduleImports[page+".js"]
+	// A copy: appending to the shared list's spare room would write into
+	// moduleImports under concurrent requests.
+	queue := slices.Clone(moduleImports[page+".js"])
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
