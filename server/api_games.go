@@ -334,22 +334,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(row.Clock, "days:") && a.Guest() {
 			return nil, apiErr(http.StatusForbidden, "account_needed", "correspondence games need an account")
 		}
-		if row.Black.Empty() {
-			row.Black = store.Seat{AccountID: a.ID}
-		} else {
-			row.White = store.Seat{AccountID: a.ID}
-		}
-		if err := s.rateJoin(r.Context(), row, a); err != nil {
-			return nil, err
-		}
-		row.State, row.Expires = store.StateActive, time.Time{}
-		st.startTurn(now)
-		return &change{after: func() {
-			// The creator may be the one to move: tell them the game began.
-			if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
-				s.mailYourTurn(st, st.toMoveAccount())
-			}
-		}}, nil
+		return s.seatAndStart(r.Context(), st, a, now)
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -382,4 +367,27 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeEvent(w, ev)
+}
+
+// seatAndStart seats a in the game's empty seat and starts it: the join
+// of a waiting game and the acceptance of a rematch. The seats' ratings
+// are taken then, and by correspondence the creator, when it is their
+// move, is told by mail that the game began.
+func (s *Server) seatAndStart(ctx context.Context, st *gameState, a *store.Account, now time.Time) (*change, error) {
+	row := &st.row
+	if row.Black.Empty() {
+		row.Black = store.Seat{AccountID: a.ID}
+	} else {
+		row.White = store.Seat{AccountID: a.ID}
+	}
+	if err := s.rateJoin(ctx, row, a); err != nil {
+		return nil, err
+	}
+	row.State, row.Expires = store.StateActive, time.Time{}
+	st.startTurn(now)
+	return &change{after: func() {
+		if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
+			s.mailYourTurn(st, st.toMoveAccount())
+		}
+	}}, nil
 }

@@ -213,21 +213,7 @@ func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account)
 		if row.Kind != store.KindNamed || row.Opponent != a.ID {
 			return nil, apiErr(http.StatusForbidden, "not_for_you", "this rematch is offered to another player")
 		}
-		if row.Black.Empty() {
-			row.Black = store.Seat{AccountID: a.ID}
-		} else {
-			row.White = store.Seat{AccountID: a.ID}
-		}
-		if err := s.rateJoin(ctx, row, a); err != nil {
-			return nil, err
-		}
-		row.State, row.Expires = store.StateActive, time.Time{}
-		st.startTurn(now)
-		return &change{after: func() {
-			if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
-				s.mailYourTurn(st, st.toMoveAccount())
-			}
-		}}, nil
+		return s.seatAndStart(ctx, st, a, now)
 	})
 }
 
