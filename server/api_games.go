@@ -72,7 +72,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, tooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, waitWords(wait)))
 		return
 	}
-	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || strings.HasPrefix(g.Clock, string(ClockDays)+":")) {
+	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || byDays(g.Clock)) {
 		s.writeError(w, r, apiErr(http.StatusForbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
 		return
 	}
@@ -331,7 +331,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		default:
 			return nil, apiErr(http.StatusConflict, "not_joinable", "this game takes no opponent")
 		}
-		if strings.HasPrefix(row.Clock, "days:") && a.Guest() {
+		if byDays(row.Clock) && a.Guest() {
 			return nil, apiErr(http.StatusForbidden, "account_needed", "correspondence games need an account")
 		}
 		return s.seatAndStart(r.Context(), st, a, now)

@@ -525,7 +525,7 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 	names := map[int64]PlayerView{}
 	out := []WatchGame{}
 	for _, g := range games {
-		if strings.HasPrefix(g.Clock, string(ClockDays)+":") {
+		if byDays(g.Clock) {
 			continue
 		}
 		out = append(out, WatchGame{GameSummary: s.summary(r.Context(), g, me, names),

@@ -126,4 +126,8 @@ func shortDuration(d time.Duration) string {
 }
 
 // perMove is the time a correspondence player has for each move.
+// byDays reports whether a stored clock text ("days:3") is a
+// correspondence clock, without parsing the rest of it.
+func byDays(clock string) bool { return strings.HasPrefix(clock, string(ClockDays)+":") }
+
 func (c Clock) perMove() time.Duration { return time.Duration(c.Days) * 24 * time.Hour }
