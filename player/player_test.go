@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -317,6 +318,10 @@ var endgameCases = []struct {
 	{"alak size=6", 30}, {"alak size=7", 30}, {"tromp-taylor size=3", 20}, {"alterigo size=2x3", 12},
 }
 
+// endgameCount is how many of a case's endgame positions a test takes:
+// all with ALAK_LONG=1, half without (internal/testlong).
+func endgameCount(t *testing.T, want int) int { return testlong.Size(t, want/2, want) }
+
 // TestAlphaBetaExactInEndgames checks that alpha-beta, searching deep
 // enough to reach every end, plays a move of the best value found by the
 // independent brute force, in positions from random games on small boards.
@@ -324,7 +329,7 @@ func TestAlphaBetaExactInEndgames(t *testing.T) {
 	for _, tc := range endgameCases {
 		t.Run(tc.rules, func(t *testing.T) {
 			r := mustRules(t, tc.rules)
-			games, values := endgamePositions(t, r, tc.want, 5000)
+			games, values := endgamePositions(t, r, endgameCount(t, tc.want), 5000)
 			for i, g := range games {
 				p := NewAlphaBeta("alphabeta", 40, 300000, 0, uint64(i))
 				m, err := p.Move(context.Background(), g)
@@ -356,7 +361,7 @@ func TestMCTSOutcomeInEndgames(t *testing.T) {
 	for _, tc := range endgameCases {
 		t.Run(tc.rules, func(t *testing.T) {
 			r := mustRules(t, tc.rules)
-			games, values := endgamePositions(t, r, tc.want, 5000)
+			games, values := endgamePositions(t, r, endgameCount(t, tc.want), 5000)
 			for i, g := range games {
 				p := NewMCTS("mcts", 20000, 0, 0.7, uint64(i))
 				m, err := p.Move(context.Background(), g)

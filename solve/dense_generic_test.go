@@ -34,11 +34,11 @@ var denseGenericVariants = []denseVariant{
 // moves, every move's value) of each generic variant is Solve's (method 1,
 // retro.go, itself checked against the brute force on small boards, and
 // here on up to 4 points, 3 without a ko rule or under own=together), with
-// and without margins, up to 6 points (9 with ALAK_LONG=1, 7 under the
+// and without margins, up to 5 points (9 with ALAK_LONG=1, 7 under the
 // race detector), and each
 // principal variation keeps the value.
 func TestDenseGenericAgainstSolve(t *testing.T) {
-	maxN := sweep(t, 6, 7, 9)
+	maxN := sweep(t, 5, 7, 9)
 	if testing.Short() {
 		maxN = min(maxN, 7)
 	}

@@ -122,7 +122,9 @@ func TestHistoryAgainstBruteForce(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d%v", c.preset, n, c.opts), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(n), 18))
 				checked, used, games := 0, 0, 0
-				for ; used < 8 && games < 20; games++ {
+				// 8 positions with used-up histories with ALAK_LONG=1, 4 without.
+				wantUsed := sweep(t, 4, 8, 8)
+				for ; used < wantUsed && games < 20; games++ {
 					g := newGame(t, c.preset, n, c.opts...)
 					shuffleGame(t, g, rng, 60)
 					memo := map[string]float64{}
@@ -143,8 +145,8 @@ func TestHistoryAgainstBruteForce(t *testing.T) {
 					}
 				}
 				t.Logf("%d games, %d positions checked, %d with used-up positions in their history", games, checked, used)
-				if used < 8 {
-					t.Errorf("%d positions with used-up positions in their history checked in %d games, want 8", used, games)
+				if used < wantUsed {
+					t.Errorf("%d positions with used-up positions in their history checked in %d games, want %d", used, games, wantUsed)
 				}
 			})
 		}
@@ -337,8 +339,8 @@ func TestHistoryAgainstGraphValues(t *testing.T) {
 		{"alak", []int{7, 8}, nil},
 		{"alak", []int{7, 8}, []string{"ko", "none"}},
 	}
-	// Without ALAK_LONG=1 the sweep stops at 8 slots and alak at 7 points.
-	maxSlide, maxAlak := sweep(t, 8, 9, 9), sweep(t, 7, 8, 8)
+	// Without ALAK_LONG=1 the sweep stops at 7 slots and alak at 7 points.
+	maxSlide, maxAlak := sweep(t, 7, 9, 9), sweep(t, 7, 8, 8)
 	for _, c := range cases {
 		for _, n := range c.sizes {
 			if (c.preset == "alak" && n > maxAlak) || n > maxSlide {
@@ -420,30 +422,37 @@ var shuffleDewdney = "1-5 9-7 2-1 7-6 1-2 6-7 2-1 7-6 1-2 8-7 2-1 10-9 1-2 7-8 2
 // TestAnalyzeShuffleDewdney analyses shuffleDewdney as alak analyze does (a
 // solve before every ply) with a budget of a million positions a solve: a
 // solve now enumerates the 64,576 positions of the graph once, whatever the
-// history.
+// history. All 22 plies with ALAK_LONG=1; without, plies 6 to 12 (the
+// first five are played unsolved; from ply 7 on the histories hold used-up
+// positions).
 func TestAnalyzeShuffleDewdney(t *testing.T) {
 	g := newGame(t, "dewdney", 11)
-	used := 0
-	for i, s := range strings.Fields(shuffleDewdney) {
+	used, solved := 0, 0
+	plies := strings.Fields(shuffleDewdney)
+	first, last := sweep(t, 5, 0, 0), sweep(t, 12, len(plies), len(plies))
+	for i, s := range plies[:last] {
 		m, err := notation.Human.Decode(g.Rules(), s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Solve(context.Background(), g, Options{MaxNodes: 1_000_000})
-		if err != nil {
-			t.Fatalf("ply %d: %v", i+1, err)
-		}
-		if _, ok := res.Moves[m]; !ok || !res.Complete {
-			t.Errorf("ply %d: complete %v, no value for %s", i+1, res.Complete, s)
-		}
-		if usedUp(g) {
-			used++
+		if i >= first {
+			res, err := Solve(context.Background(), g, Options{MaxNodes: 1_000_000})
+			if err != nil {
+				t.Fatalf("ply %d: %v", i+1, err)
+			}
+			if _, ok := res.Moves[m]; !ok || !res.Complete {
+				t.Errorf("ply %d: complete %v, no value for %s", i+1, res.Complete, s)
+			}
+			solved++
+			if usedUp(g) {
+				used++
+			}
 		}
 		if err := g.Play(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if used < 10 {
-		t.Errorf("%d plies with used-up positions in their history, want at least 10", used)
+	if want := sweep(t, 5, 10, 10); used < want { // of 7 plies solved, or 22
+		t.Errorf("%d of the %d plies solved had used-up positions in their history, want at least %d", used, solved, want)
 	}
 }

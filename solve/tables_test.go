@@ -142,10 +142,8 @@ func TestTablesAgreeEveryPreset(t *testing.T) {
 	sets := []rs{{"alak", nil}, {"alak", []string{"edge", "off"}}, {"alak", []string{"ko", "none"}}, {"alak", []string{"own", "illegal"}},
 		{"alak", []string{"own", "removed"}}, {"alak", []string{"own", "together"}}, {"alak", []string{"ko", "simple"}},
 		{"alak", []string{"score", "area"}}, {"alak", []string{"komi", "0.5"}}, {"alterigo", nil}, {"dewdney", nil}, {"golf", nil}}
-	maxN := 8
-	if raceEnabled {
-		maxN = 6
-	}
+	// To 8 points with ALAK_LONG=1 (6 under the race detector), to 5 without.
+	maxN := sweep(t, 5, 6, 8)
 	for _, s := range sets {
 		for n := 1; n <= maxN; n++ {
 			g := newGame(t, s.preset, n, s.opts...)
