@@ -95,6 +95,14 @@ func serveGTP(mode, logPath string) int {
 	return 0
 }
 
+// noExitPause spares the engine processes (this test binary, built with
+// the race detector under -race) the race runtime's second of sleep at
+// exit (GORACE atexit_sleep_ms, 1000 by default): each engine's end would
+// cost the test a second of waiting.
+func noExitPause(t *testing.T) {
+	t.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+}
+
 // TestGTPPlayer plays games against random with the test binary as the
 // external engine, once through alak-rules and once through plain GTP
 // (rectangular_boardsize), and checks the commands it was sent.
@@ -119,6 +127,7 @@ func TestGTPPlayer(t *testing.T) {
 			logPath := t.TempDir() + "/commands"
 			t.Setenv("ALAK_TEST_GTP", tc.mode)
 			t.Setenv("ALAK_TEST_GTP_LOG", logPath)
+			noExitPause(t)
 			p, err := New("gtp:"+exe+" -test.run=^$", 1)
 			if err != nil {
 				t.Fatal(err)
@@ -197,6 +206,7 @@ func TestGTPTimeout(t *testing.T) {
 			pids := t.TempDir() + "/pids"
 			t.Setenv("ALAK_TEST_GTP", tc.mode)
 			t.Setenv("ALAK_TEST_GTP_LOG", pids)
+			noExitPause(t)
 			p, err := New("gtp:"+tc.spec+" "+exe+" -test.run=^$", 1)
 			if err != nil {
 				t.Fatal(err)

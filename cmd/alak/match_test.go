@@ -129,6 +129,7 @@ func TestMatchGTPPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("ALAK_MATCH_TEST_GTP", "1")
+	t.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")) // no second's pause at each engine's exit under -race
 	out, stderr, code := matchSession(t, false, "gtp:"+exe+" -test.run=^TestMatchGTPHelper$", "random", "--games", "2", "--size", "7", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
