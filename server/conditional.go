@@ -14,6 +14,7 @@ import (
 	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
+	"alak/session"
 )
 
 // Conditional moves (issue 29), the mail server's "queue": while it is the
@@ -150,8 +151,52 @@ func conditionalView(st *gameState, row store.Conditional) ConditionalView {
 
 func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
 	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
-		return conditionalView(st, row), nil
+		v := conditionalView(st, row)
+		if r.URL.Query().Has("line") {
+			line, pos, err := previewLine(st, r.URL.Query().Get("line"))
+			if err != nil {
+				return ConditionalView{}, err
+			}
+			v.Line, v.Position = line, &pos
+		}
+		return v, nil
 	})
+}
+
+// previewLine plays a line of moves (comma-separated, in any notation)
+// after the game's on a copy, with the kernel, for the page's editor: the
+// moves in the one move form and the position they lead to.
+func previewLine(st *gameState, text string) ([]string, session.Snapshot, error) {
+	bad := func(format string, a ...any) error {
+		return apiErr(http.StatusUnprocessableEntity, "bad_line", format, a...)
+	}
+	var parts []string
+	if strings.TrimSpace(text) != "" {
+		parts = strings.Split(text, ",")
+	}
+	if len(parts) > maxConditionalDepth {
+		return nil, session.Snapshot{}, bad("a line is at most %d moves", maxConditionalDepth)
+	}
+	g := st.sess.Game()
+	line := make([]string, 0, len(parts))
+	for i, p := range parts {
+		if len(p) > 20 {
+			return nil, session.Snapshot{}, bad("the line's move %d is not a move", i+1)
+		}
+		m, err := notation.Human.Decode(st.r, p)
+		if err == nil && m == rules.Resign {
+			err = errors.New("resign cannot be a conditional move")
+		}
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			return nil, session.Snapshot{}, bad("the line's move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err)
+		}
+		line = append(line, st.r.MoveText(m))
+	}
+	sess := session.New(g, session.Seat{}, session.Seat{}, session.Options{})
+	return line, sess.Snapshot(), nil
 }
 
 func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {

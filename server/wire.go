@@ -378,6 +378,10 @@ type ConditionalView struct {
 	Ply  int                  `json:"ply"`
 	Tree map[string]*CondNode `json:"tree"`
 	Note string               `json:"note,omitempty"`
+	// Line and Position: GET ?line=4,6 (the editor) gives the position
+	// after the game's moves and the line's, for the next move to choose.
+	Line     []string          `json:"line,omitempty"`
+	Position *session.Snapshot `json:"position,omitempty"`
 }
 
 // VacationView is the account's vacation in /api/me: whether it is on
