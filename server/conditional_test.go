@@ -12,11 +12,16 @@ import (
 // cond is a tree written as the API takes it.
 type cond = map[string]*CondNode
 
-// conditional GETs (PUT, DELETE with body) c's conditional moves in a game.
+// conditional GETs (PUT, DELETE with body) c's conditional moves in a
+// game; id may end in a query (?line=...).
 func (c *client) conditional(method, id string, body any) (int, ConditionalView, errBody) {
 	c.h.t.Helper()
 	var raw json.RawMessage
-	code := c.do(method, "/api/games/"+id+"/conditional", body, &raw)
+	path, query, _ := strings.Cut(id, "?")
+	if query != "" {
+		query = "?" + query
+	}
+	code := c.do(method, "/api/games/"+path+"/conditional"+query, body, &raw)
 	var v ConditionalView
 	var e errBody
 	if code == http.StatusOK {
@@ -172,6 +177,16 @@ func TestConditionalRefusals(t *testing.T) {
 	} {
 		if code, _, e := ada.conditional("PUT", id, tc.body); code != tc.code || e.Code != tc.err {
 			t.Errorf("%s: %d %+v, want %d %s", tc.name, code, e, tc.code, tc.err)
+		}
+	}
+	// The editor's line: played by the kernel after the game's moves.
+	if code, v, e := ada.conditional("GET", id+"?line=d,6", nil); code != http.StatusOK || strings.Join(v.Line, " ") != "4 6" ||
+		v.Position == nil || v.Position.Board != "-x-o-x-" || v.Position.ToMove != "o" {
+		t.Errorf("the line d,6: %d %+v %+v", code, v, e)
+	}
+	for _, line := range []string{"4,2", "zz", "4,resign", strings.Repeat("1,", 61) + "1"} {
+		if code, _, e := ada.conditional("GET", id+"?line="+line, nil); code != http.StatusUnprocessableEntity || e.Code != "bad_line" {
+			t.Errorf("the line %s: %d %+v, want 422 bad_line", line, code, e)
 		}
 	}
 	if code, _, _ := ada.conditional("PUT", id, map[string]any{"ply": 1, "tree": cond{"3": {Move: "4"}}}); code != http.StatusOK {
