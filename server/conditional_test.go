@@ -69,6 +69,9 @@ func TestConditionalMovesThroughTheAPI(t *testing.T) {
 	if code, v, _ := bo.conditional("GET", id, nil); code != http.StatusOK || len(v.Tree) != 0 {
 		t.Errorf("bo reads his own: %d %+v, want an empty tree", code, v)
 	}
+	if code, _, e := h.client().conditional("GET", id, nil); code != http.StatusUnauthorized || e.Code != "not_signed_in" {
+		t.Errorf("no cookie: %d %+v, want 401 not_signed_in", code, e)
+	}
 	cy := h.client().signUp("cy")
 	if code, _, e := cy.conditional("GET", id, nil); code != http.StatusForbidden || e.Code != "not_your_game" {
 		t.Errorf("a spectator reads: %d %+v, want 403 not_your_game", code, e)
