@@ -198,6 +198,14 @@ func TestVacationBothAndNewGames(t *testing.T) {
 	if v := bo.game(n.ID); !v.Clock.Paused || v.Clock.XMillis != (72*time.Hour).Milliseconds() {
 		t.Errorf("a game started while ada is away: %+v", v.Clock)
 	}
+	// A conditional answer played in a paused game leaves it paused, the
+	// whole 3 days kept for the player to move.
+	if code, _, e := bo.conditional("PUT", g.ID, map[string]any{"ply": 0, "tree": cond{"2": {Move: "4"}}}); code != http.StatusOK {
+		t.Fatalf("bo's tree: %d %+v", code, e)
+	}
+	if code, v, e := ada.move(g.ID, "2", 0); code != http.StatusOK || len(v.Moves) != 2 || !v.Clock.Paused || v.Clock.XMillis != (72*time.Hour).Milliseconds() {
+		t.Errorf("ada's move, bo's answer, on vacation: %d %+v %v %+v", code, e, v.Moves, v.Clock)
+	}
 	ada.vacation(false)
 	for _, id := range []string{g.ID, n.ID} {
 		if v := bo.game(id); v.Clock.Paused || v.Clock.Deadline != h.clock.Now().Add(72*time.Hour).UnixMilli() {

@@ -66,4 +66,18 @@ func TestBrowserConditionalAndVacation(t *testing.T) {
 	if !strings.HasPrefix(clock, "on vacation until") {
 		t.Errorf("bo's clock on ada's page: %q", clock)
 	}
+	// ada goes on vacation from the home page: 40 days earned one month's 2.5.
+	tb.open("/")
+	tb.wait("the vacation form", `!document.querySelector('#vacation').hidden`)
+	if got := tb.eval(`document.querySelector('#vacation .days').textContent`); !strings.HasPrefix(got, "2.5 days of vacation left") {
+		t.Errorf("ada's vacation before: %q", got)
+	}
+	tb.click("#vacation button")
+	tb.wait("on vacation", `document.querySelector('#vacation .days').textContent.startsWith('On vacation until')`)
+	if me := ada.meVacation(); !me.Vacation {
+		t.Errorf("ada's /api/me after the button: %+v", me.VacationView)
+	}
+	if v := bo.game(g.ID); !v.Clock.Paused || v.Clock.Vacation.X == nil || v.Clock.Vacation.O == nil {
+		t.Errorf("the game with both away: %+v", v.Clock)
+	}
 }
