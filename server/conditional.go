@@ -296,7 +296,13 @@ func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(
 // the opponent left conditional moves that name m, their reply is played
 // now, in the same change; the tree left is stored (or cleared, with a
 // note when the reply was illegal) once the change is committed, before
-// the change's own after (the your-move mail reads it).
+// the change's own after (the your-move mail reads it). It cannot be
+// stored before: a commit that fails with a conflict is run again on the
+// game read afresh, which must find the tree as it was. So in the instant
+// between the commit (whose event reaches the opponent's stream) and that
+// write, an opponent's next move through another process finds the tree
+// left at the old entry and does not use it: with one process the game's
+// lock, held through after, rules that out.
 func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move, now time.Time, ch *change) {
 	if !conditionalGame(st) {
 		return
