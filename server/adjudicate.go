@@ -48,6 +48,7 @@ func (s *Server) sweepOnce(bots bool) {
 		s.settle(ctx, g.ID, now)
 	}
 	s.countLiveGames(ctx)
+	s.sweepVacations(ctx, now)
 	if s.mailer != nil {
 		warn, err := s.store.Warnable(ctx, now.Add(warnBefore))
 		if err != nil {

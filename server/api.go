@@ -47,6 +47,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
 	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
+	mux.HandleFunc("GET /api/games/{id}/conditional", s.handleGetConditional)
+	mux.HandleFunc("PUT /api/games/{id}/conditional", s.handlePutConditional)
+	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.handleDeleteConditional)
 	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
 	mux.HandleFunc("GET /api/players/{name}/ratings", s.handleRatingHistory)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

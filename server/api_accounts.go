@@ -231,7 +231,12 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, meView(*a))
+	me, err := s.meWithVacation(r.Context(), *a)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, me)
 }
 
 func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
@@ -302,5 +307,16 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, meView(acc))
+	if req.Vacation != nil {
+		if err := s.setVacation(r.Context(), acc, *req.Vacation); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	me, err := s.meWithVacation(r.Context(), acc)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, me)
 }

@@ -385,6 +385,7 @@ func (s *Server) seatAndStart(ctx context.Context, st *gameState, a *store.Accou
 	}
 	row.State, row.Expires = store.StateActive, time.Time{}
 	st.startTurn(now)
+	s.pauseIfAway(ctx, st, now)
 	return &change{after: func() {
 		if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
 			s.mailYourTurn(st, st.toMoveAccount())

@@ -178,7 +178,11 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 		if undone == 0 {
 			return &change{}, nil
 		}
+		paused := st.paused()
 		st.startTurn(now)
+		if paused {
+			st.pause(now)
+		}
 		acct := st.row.Black.AccountID
 		if by == rules.White {
 			acct = st.row.White.AccountID

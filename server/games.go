@@ -431,6 +431,7 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 	if err := st.sess.Legal(m); err != nil {
 		return nil, moveRefused(st.r, err)
 	}
+	paused := st.paused()
 	if !st.spend(c, now) {
 		if err := st.sess.Timeout(c); err != nil {
 			return nil, err
@@ -441,11 +442,16 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 		return nil, moveRefused(st.r, err)
 	}
 	st.startTurn(now)
+	if paused {
+		st.pause(now)
+	}
 	e := st.entry(st.r.MoveText(m), 0, by, now)
-	return &change{entries: []store.Entry{e}, after: func() {
+	ch := &change{entries: []store.Entry{e}, after: func() {
 		s.metrics.moves.Add(1) // stored: after is called once the change is committed
 		s.afterMove(st)
-	}}, nil
+	}}
+	s.conditionalReply(st, c, m, now, ch)
+	return ch, nil
 }
 
 // afterMove runs once a move is stored: the computer's reply when it is to

@@ -97,11 +97,18 @@ func (s *Server) mailYourTurn(st *gameState, account int64) {
 	if n := len(st.sess.Moves()); n > 0 {
 		last = " Your opponent played " + st.r.MoveText(st.sess.Moves()[n-1]) + "."
 	}
+	if note := s.conditionalNote(context.Background(), st, account); note != "" {
+		last += " " + note
+	}
 	last += s.quoteLastMessage(st, account)
+	until := "You have until " + st.row.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 UTC") + "."
+	if st.paused() {
+		until = "The game's clock is paused: a player is on vacation."
+	}
 	s.mailer.send(a.Email, "alak: your move in game "+st.row.ID,
-		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\nYou have until %s.\n\n%s\n",
+		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\n%s\n\n%s\n",
 			st.row.ID, st.row.Rules, last, st.sess.Snapshot().Text(st.r, false),
-			st.row.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 UTC"), s.gameURL(st.row.ID)))
+			until, s.gameURL(st.row.ID)))
 	s.metrics.mails.Add(1)
 }
 

@@ -58,6 +58,8 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	switch {
 	case st.firstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
+	case st.paused():
+		v.Clock.Paused, v.Clock.Vacation = true, s.vacationUntil(ctx, st)
 	case row.State == store.StateActive && st.clock.Kind != ClockNone:
 		v.Clock.Running = st.sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()

@@ -29,6 +29,7 @@ type updateMeRequest struct {
 	// CurrentPassword must come with Password: whoever holds a stolen
 	// cookie or token does not know it.
 	CurrentPassword string `json:"current_password"`
+	Vacation        *bool  `json:"vacation"` // issue 29: start or end a vacation
 }
 
 // credentials is POST /api/accounts, and the name and password of POST
@@ -185,6 +186,11 @@ type ClockView struct {
 	// since 1970. No clock runs then (running, turn_start and deadline
 	// are absent).
 	FirstMoveDeadline int64 `json:"first_move_deadline,omitempty"`
+	// Paused: a correspondence game stopped by a player's vacation (no
+	// deadline; x_ms or o_ms keep the time the player to move has left),
+	// and the seats on vacation with when their vacation ends at the latest.
+	Paused   bool      `json:"paused,omitempty"`
+	Vacation SeatTimes `json:"vacation,omitzero"`
 }
 
 // PositionsView is GET /api/games/{id}/positions: the diagram of every
@@ -347,4 +353,53 @@ type WatchGame struct {
 type aroundView struct {
 	Rematch    *RematchView `json:"rematch,omitempty"`
 	Spectators *int         `json:"spectators,omitempty"`
+}
+
+// Conditional moves and vacation (issue 29).
+
+// CondNode is one answer of a tree of conditional moves: the reply to
+// play to the opponent's move that keys it, and the answers after it.
+type CondNode struct {
+	Move string               `json:"move"`
+	Then map[string]*CondNode `json:"then,omitempty"`
+}
+
+// conditionalRequest is PUT /api/games/{id}/conditional: the tree, keyed
+// by the opponent's possible moves, left at the game's ply.
+type conditionalRequest struct {
+	Ply  *int                 `json:"ply"`
+	Tree map[string]*CondNode `json:"tree"`
+}
+
+// ConditionalView is a player's conditional moves as their owner sees
+// them: the tree while it holds ({} when none), at the game's ply, and a
+// note about the last tree (an illegal reply cancelled it).
+type ConditionalView struct {
+	Ply  int                  `json:"ply"`
+	Tree map[string]*CondNode `json:"tree"`
+	Note string               `json:"note,omitempty"`
+	// Line and Position: GET ?line=4,6 (the editor) gives the position
+	// after the game's moves and the line's, for the next move to choose.
+	Line     []string          `json:"line,omitempty"`
+	Position *session.Snapshot `json:"position,omitempty"`
+}
+
+// VacationView is the account's vacation in /api/me: whether it is on
+// vacation, until when at the latest, and the days it has left (tenths).
+type VacationView struct {
+	Vacation bool       `json:"vacation"`
+	DaysLeft float64    `json:"vacation_days_left"`
+	Until    *time.Time `json:"vacation_until,omitempty"`
+}
+
+// SeatTimes is a time for each seat that has one.
+type SeatTimes struct {
+	X *time.Time `json:"x,omitempty"`
+	O *time.Time `json:"o,omitempty"`
+}
+
+// MeVacationView is GET and PUT /api/me's answer.
+type MeVacationView struct {
+	MeView
+	VacationView
 }

@@ -269,6 +269,9 @@ type Store interface {
 	// RematchOf returns the game whose rematch is id; ErrNotFound when id
 	// is no rematch.
 	RematchOf(ctx context.Context, id string) (string, error)
+
+	// Conditional moves and vacation (issue 29).
+	ConditionalStore
 }
 
 // Resume is a process's start, for Store.Resume.
@@ -298,4 +301,56 @@ type Message struct {
 type Chat struct {
 	Messages []Message
 	Muted    []string // "x", "o"
+}
+
+// Conditional moves and vacation (issue 29).
+
+// Conditional is a player's tree of conditional moves in a game: answers
+// to the opponent's possible moves, left while it is the opponent's move
+// and played by the server when the opponent's move matches. The tree
+// holds only while the game's log is as long as Entry: any other change
+// (a move it did not name, a takeback, the end) leaves it stale.
+type Conditional struct {
+	GameID  string
+	Color   string // the owner's seat: "x" or "o"
+	Account int64  // the owner's account
+	Entry   int    // the game's log length the tree was left at
+	Ply     int    // the game's ply then
+	Tree    string // the tree in JSON; "" for none
+	// Played is the log entry of the last reply played from a tree of
+	// this seat (-1: none), for the opponent's mail.
+	Played int
+	// Note is what the owner is told about their last tree (an illegal
+	// reply cancelled it), about the log entry NoteEntry (-1: none).
+	Note      string
+	NoteEntry int
+	Updated   time.Time
+}
+
+// Vacation is an account's vacation: the time banked as of Accrued, and
+// since when it is on vacation (zero: it is not).
+type Vacation struct {
+	Account int64
+	Since   time.Time
+	Bank    time.Duration
+	Accrued time.Time
+}
+
+// ConditionalStore keeps the conditional moves and the vacations (issue 29).
+type ConditionalStore interface {
+	// SetConditional stores a seat's conditional moves, replacing what
+	// the seat had in the game.
+	SetConditional(ctx context.Context, c Conditional) error
+	// Conditional returns a seat's conditional moves; ErrNotFound when the
+	// seat never left any.
+	Conditional(ctx context.Context, gameID, color string) (Conditional, error)
+	// Vacation returns an account's vacation; ErrNotFound when none was
+	// ever stored.
+	Vacation(ctx context.Context, account int64) (Vacation, error)
+	// SetVacation stores v when the account's stored Since is still prev
+	// (zero also when nothing is stored); otherwise it changes nothing and
+	// returns ErrConflict.
+	SetVacation(ctx context.Context, v Vacation, prev time.Time) error
+	// OnVacation lists the vacations under way.
+	OnVacation(ctx context.Context) ([]Vacation, error)
 }

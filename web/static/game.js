@@ -28,6 +28,7 @@ let busy = false;
 let skew = 0; // server time minus local time, when they differ
 let stream = null;
 let down = -1; // the point a pointer went down on
+let cond = null; // conditional.js, once loaded
 const title = document.title;
 
 const terminal = (s) => s === 'finished' || s === 'aborted' || s === 'expired';
@@ -66,6 +67,26 @@ function apply(v) {
   }
   render();
   updateAround(g, seat);
+  // The conditional moves' editor, loaded for a player of a game that may have them.
+  if (seat && !cond && (g.clock.spec.startsWith('days:') || g.clock.spec === 'none')) {
+    cond = import('./conditional.js').then((m) => (m.initConditional(id, geo), m));
+  }
+  if (cond) cond.then((m) => m.updateConditional(g, seat));
+}
+
+// A correspondence game paused while a player is on vacation (issue 29):
+// the clock of the player away says until when, the other's the time it
+// keeps when it is to move.
+const utcDay = (iso) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+function pausedClock(c, s) {
+  if (c.vacation && c.vacation[s]) return `on vacation until ${utcDay(c.vacation[s])}`;
+  return s === g.to_move ? `${duration(c[s + '_ms'])} left · paused` : '';
+}
+function pausedWords() {
+  const c = g.clock;
+  if (!c.paused) return '';
+  const away = ['x', 'o'].filter((s) => c.vacation && c.vacation[s]).map((s) => `${playerName(g.players[s])} is on vacation until ${utcDay(c.vacation[s])}`);
+  return ` The clock is paused${away.length ? ': ' + away.join(' and ') : ''}.`;
 }
 
 function render() {
@@ -182,6 +203,7 @@ function renderStatus() {
       }
   }
   if (active() && g.last_move === 'pass') s = `${colorName(other(g.to_move))} passed. ${s}`;
+  if (active()) s += pausedWords();
   st.textContent = s;
   st.classList.toggle('yours', myTurn());
   document.title = (myTurn() ? 'Your move · ' : '') + title;
@@ -280,6 +302,8 @@ function tick() {
     } else if (c.spec.startsWith('live:')) {
       ms = c[s + '_ms'] - (runs ? Date.now() + skew - c.turn_start : 0);
       text = duration(ms);
+    } else if (c.paused && active()) {
+      text = pausedClock(c, s);
     } else if (c.spec.startsWith('days:') && runs) {
       ms = c.deadline - Date.now() - skew;
       text = duration(ms) + ' left';

@@ -2,6 +2,7 @@
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
 import './start.js';
+import './vacation.js';
 import { lobbyRating, lobbyFilter, lobbyEmpty, onLobbyFilter, ratedChoice } from './ratings.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);

@@ -1,0 +1,397 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"alak/internal/clip"
+	"alak/notation"
+	"alak/rules"
+	"alak/server/store"
+	"alak/session"
+)
+
+// Conditional moves (issue 29), the mail server's "queue": while it is the
+// opponent's move in a correspondence game, a player leaves a tree of
+// answers, keyed by the opponent's possible moves. When the opponent plays
+// a move the tree names, the reply is played at once, in the same change
+// (one store update, two log entries), after the kernel checked it; an
+// illegal reply cancels the tree and the owner is told (GET's note and the
+// your-move mail); any other move clears it. The tree is stored with the
+// game's log length: it holds only while the game is there, so a move it
+// did not name, a takeback or the end leave it stale without a write.
+
+// Bounds of a tree: the plies it looks ahead and the answers it holds.
+const (
+	maxConditionalDepth = 60
+	maxConditionalNodes = 500
+)
+
+// conditionalGame reports whether conditional moves may be left in the
+// game: a game between two people by correspondence or without a clock
+// (a live game moves too fast for them to matter).
+func conditionalGame(st *gameState) bool {
+	return (st.clock.Kind == ClockDays || st.clock.Kind == ClockNone) &&
+		st.row.Black.Bot == "" && st.row.White.Bot == "" &&
+		st.row.Black.AccountID != 0 && st.row.White.AccountID != 0
+}
+
+// readTree checks a tree sent by a player and writes its moves in the one
+// move form (rules.Rules.MoveText), so that it matches the moves played
+// whatever notation it was written in. It does not check that the moves
+// are legal: the kernel does when one is to be played.
+func readTree(r rules.Rules, tree map[string]*CondNode) (map[string]*CondNode, error) {
+	nodes := 0
+	var read func(t map[string]*CondNode, path string, depth int) (map[string]*CondNode, error)
+	bad := func(path, format string, a ...any) error {
+		where := "at the top of the tree"
+		if path != "" {
+			where = "after " + path
+		}
+		return apiErr(http.StatusUnprocessableEntity, "bad_conditional", "conditional moves, %s: %s", where, fmt.Sprintf(format, a...))
+	}
+	move := func(text, path string) (string, error) {
+		if len(text) > 20 {
+			return "", bad(path, "%q is not a move: a move is a point (3, c, C1), a slide (1-4) or pass", clip.Text(text))
+		}
+		m, err := notation.Human.Decode(r, text)
+		if err != nil {
+			return "", bad(path, "cannot read %q: %s", clip.Text(text), err)
+		}
+		if m == rules.Resign {
+			return "", bad(path, "resign cannot be a conditional move")
+		}
+		return r.MoveText(m), nil
+	}
+	read = func(t map[string]*CondNode, path string, depth int) (map[string]*CondNode, error) {
+		if len(t) == 0 {
+			return nil, nil
+		}
+		if depth+2 > maxConditionalDepth {
+			return nil, bad(path, "the tree looks more than %d moves ahead", maxConditionalDepth)
+		}
+		out := make(map[string]*CondNode, len(t))
+		for _, key := range sortedKeys(t) {
+			n := t[key]
+			if nodes++; nodes > maxConditionalNodes {
+				return nil, bad("", "the tree holds more than %d answers", maxConditionalNodes)
+			}
+			k, err := move(key, path)
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := out[k]; dup {
+				return nil, bad(path, "the opponent's move %s is named twice", k)
+			}
+			here := strings.TrimSpace(path + " " + k)
+			if n == nil || strings.TrimSpace(n.Move) == "" {
+				return nil, bad(here, `no answer: each of the opponent's moves takes {"move": "..."}`)
+			}
+			reply, err := move(n.Move, here)
+			if err != nil {
+				return nil, err
+			}
+			then, err := read(n.Then, here+" "+reply, depth+2)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = &CondNode{Move: reply, Then: then}
+		}
+		return out, nil
+	}
+	return read(tree, "", 0)
+}
+
+func sortedKeys(t map[string]*CondNode) []string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// conditionalSeat checks that a may see or leave conditional moves in the
+// game and returns a's colour.
+func (st *gameState) conditionalSeat(a *store.Account) (rules.Color, error) {
+	c, ok := st.seatOf(a)
+	if !ok {
+		return rules.None, apiErr(http.StatusForbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
+	}
+	return c, nil
+}
+
+// conditionalOf reads a seat's row; a seat that never left any has an
+// empty one.
+func (s *Server) conditionalOf(ctx context.Context, st *gameState, c rules.Color) (store.Conditional, error) {
+	row, err := s.store.Conditional(ctx, st.row.ID, c.Letter())
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Conditional{GameID: st.row.ID, Color: c.Letter(), Played: -1, NoteEntry: -1}, nil
+	}
+	return row, err
+}
+
+// conditionalView is what GET shows the owner: the tree while it holds,
+// and the note about the last one.
+func conditionalView(st *gameState, row store.Conditional) ConditionalView {
+	v := ConditionalView{Ply: st.sess.Ply(), Tree: map[string]*CondNode{}, Note: row.Note}
+	if row.Tree != "" && row.Entry == st.row.Entries && st.row.State == store.StateActive {
+		if err := json.Unmarshal([]byte(row.Tree), &v.Tree); err != nil {
+			v.Tree = map[string]*CondNode{}
+		}
+	}
+	return v
+}
+
+func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
+	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
+		v := conditionalView(st, row)
+		if r.URL.Query().Has("line") {
+			line, pos, err := previewLine(st, r.URL.Query().Get("line"))
+			if err != nil {
+				return ConditionalView{}, err
+			}
+			v.Line, v.Position = line, &pos
+		}
+		return v, nil
+	})
+}
+
+// previewLine plays a line of moves (comma-separated, in any notation)
+// after the game's on a copy, with the kernel, for the page's editor: the
+// moves in the one move form and the position they lead to.
+func previewLine(st *gameState, text string) ([]string, session.Snapshot, error) {
+	bad := func(format string, a ...any) error {
+		return apiErr(http.StatusUnprocessableEntity, "bad_line", format, a...)
+	}
+	var parts []string
+	if strings.TrimSpace(text) != "" {
+		parts = strings.Split(text, ",")
+	}
+	if len(parts) > maxConditionalDepth {
+		return nil, session.Snapshot{}, bad("a line is at most %d moves", maxConditionalDepth)
+	}
+	g := st.sess.Game()
+	line := make([]string, 0, len(parts))
+	for i, p := range parts {
+		if len(p) > 20 {
+			return nil, session.Snapshot{}, bad("the line's move %d is not a move", i+1)
+		}
+		m, err := notation.Human.Decode(st.r, p)
+		if err == nil && m == rules.Resign {
+			err = errors.New("resign cannot be a conditional move")
+		}
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			return nil, session.Snapshot{}, bad("the line's move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err)
+		}
+		line = append(line, st.r.MoveText(m))
+	}
+	sess := session.New(g, session.Seat{}, session.Seat{}, session.Options{})
+	return line, sess.Snapshot(), nil
+}
+
+func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
+	var req conditionalRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Ply == nil {
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
+		return
+	}
+	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
+		if _, err := st.player(&store.Account{ID: row.Account}); err != nil {
+			return ConditionalView{}, err
+		}
+		if !conditionalGame(st) {
+			return ConditionalView{}, apiErr(http.StatusConflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.clock.Words())
+		}
+		if err := st.checkPly(*req.Ply); err != nil {
+			return ConditionalView{}, err
+		}
+		if st.sess.ToMove() == c {
+			return ConditionalView{}, apiErr(http.StatusConflict, "your_turn", "it is your move: play it; conditional moves answer your opponent's")
+		}
+		tree, err := readTree(st.r, req.Tree)
+		if err != nil {
+			return ConditionalView{}, err
+		}
+		row.Tree = ""
+		if len(tree) > 0 {
+			data, err := json.Marshal(tree)
+			if err != nil {
+				return ConditionalView{}, err
+			}
+			row.Tree = string(data)
+		}
+		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.row.Entries, st.sess.Ply(), "", -1, s.now()
+		if err := s.store.SetConditional(r.Context(), row); err != nil {
+			return ConditionalView{}, err
+		}
+		return conditionalView(st, row), nil
+	})
+}
+
+func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request) {
+	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
+		if row.Tree == "" && row.Note == "" {
+			return conditionalView(st, row), nil
+		}
+		row.Tree, row.Note, row.NoteEntry, row.Updated = "", "", -1, s.now()
+		if err := s.store.SetConditional(r.Context(), row); err != nil {
+			return ConditionalView{}, err
+		}
+		return conditionalView(st, row), nil
+	})
+}
+
+// conditionalCall runs f on the game as stored, under the game's lock
+// (so a move this process is making is either in or not yet begun), with
+// the caller's seat and row.
+func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error)) {
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	unlock := s.lockGame(id)
+	defer unlock()
+	st, err := s.loadGame(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, err := st.conditionalSeat(a)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	row, err := s.conditionalOf(r.Context(), st, c)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	row.Account = a.ID
+	v, err := f(st, c, row)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, v)
+}
+
+// conditionalReply runs in playMove once mover's move m is played: when
+// the opponent left conditional moves that name m, their reply is played
+// now, in the same change; the tree left is stored (or cleared, with a
+// note when the reply was illegal) once the change is committed, before
+// the change's own after (the your-move mail reads it). It cannot be
+// stored before: a commit that fails with a conflict is run again on the
+// game read afresh, which must find the tree as it was. So in the instant
+// between the commit (whose event reaches the opponent's stream) and that
+// write, an opponent's next move through another process finds the tree
+// left at the old entry and does not use it: with one process the game's
+// lock, held through after, rules that out.
+func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move, now time.Time, ch *change) {
+	if !conditionalGame(st) {
+		return
+	}
+	owner := mover.Opp()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	row, err := s.store.Conditional(ctx, st.row.ID, owner.Letter())
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.log.Error("reading conditional moves", "game", st.row.ID, "err", err)
+		}
+		return
+	}
+	moveEntry := st.row.Entries // the entry of m: the change is not yet committed
+	if row.Tree == "" || row.Entry != moveEntry {
+		return
+	}
+	var tree map[string]*CondNode
+	if err := json.Unmarshal([]byte(row.Tree), &tree); err != nil {
+		s.log.Error("stored conditional moves unreadable", "game", st.row.ID, "err", err)
+		return
+	}
+	row.Tree, row.Updated = "", now
+	mt := st.r.MoveText(m)
+	node := tree[mt]
+	if node != nil && !st.sess.Over() {
+		reply, err := st.r.ParseMoveText(node.Move)
+		if err == nil {
+			err = st.sess.Legal(reply)
+		}
+		if err == nil {
+			paused := st.paused()
+			if err = st.sess.Play(owner, reply); err == nil {
+				st.startTurn(now)
+				if paused {
+					st.pause(now)
+				}
+				acct := st.row.Black.AccountID
+				if owner == rules.White {
+					acct = st.row.White.AccountID
+				}
+				ch.entries = append(ch.entries, st.entry(st.r.MoveText(reply), 0, acct, now))
+				row.Played = moveEntry + 1
+				if len(node.Then) > 0 {
+					data, _ := json.Marshal(node.Then)
+					row.Tree, row.Entry, row.Ply = string(data), moveEntry+2, st.sess.Ply()
+				}
+			}
+		}
+		if err != nil {
+			row.Note = fmt.Sprintf("Your conditional answer %s to %s was not played: %s. The rest of your conditional moves are cancelled.",
+				node.Move, mt, strings.TrimSuffix(moveRefused(st.r, err).Error(), "."))
+			row.NoteEntry = moveEntry
+		}
+	}
+	before := ch.after
+	ch.after = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.store.SetConditional(ctx, row); err != nil {
+			s.log.Error("storing conditional moves", "game", st.row.ID, "err", err)
+		}
+		if row.Played == moveEntry+1 {
+			s.metrics.moves.Add(1)
+		}
+		if before != nil {
+			before()
+		}
+	}
+}
+
+// conditionalNote is the line the your-move mail (and the answer to a
+// mailed move) gives account to about conditional moves: that the
+// opponent's last move was played from their conditional moves, or that
+// to's own were cancelled by an illegal reply at the last move. "" when
+// neither.
+func (s *Server) conditionalNote(ctx context.Context, st *gameState, to int64) string {
+	c, ok := st.seatOf(&store.Account{ID: to})
+	if !ok || to == 0 || len(st.log) == 0 {
+		return ""
+	}
+	last := st.log[len(st.log)-1]
+	var notes []string
+	if opp, err := s.store.Conditional(ctx, st.row.ID, c.Opp().Letter()); err == nil && opp.Played == last.N && last.Move != "" {
+		notes = append(notes, fmt.Sprintf("Your opponent's %s was one of their conditional moves, played at once in answer to yours.", last.Move))
+	}
+	if own, err := s.store.Conditional(ctx, st.row.ID, c.Letter()); err == nil && own.Note != "" && own.NoteEntry == last.N {
+		notes = append(notes, own.Note)
+	}
+	return strings.Join(notes, " ")
+}

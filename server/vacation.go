@@ -1,0 +1,287 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"time"
+
+	"alak/rules"
+	"alak/server/store"
+)
+
+// Vacation (issue 29): a correspondence player earns 30 days of vacation a
+// year, 2.5 days at the end of each month since the account was made (at
+// most 60 days banked). While on vacation every correspondence game the
+// player sits in is paused: no deadline runs (clock.paused in the view),
+// the time the player to move had left is kept in their clock's x_ms or
+// o_ms, and a move made meanwhile leaves the game paused with the next
+// player's whole time kept. The vacation ends when the player says so
+// (PUT /api/me {"vacation": false}) or when the days banked are used up
+// (the sweep); each game then resumes with the time it had left, unless
+// the other player is on vacation too. Live games are never paused.
+
+const (
+	vacationPerMonth = 60 * time.Hour      // 2.5 days: 30 days a year
+	vacationMaxBank  = 60 * 24 * time.Hour // at most 60 days banked
+)
+
+// accrue credits the months completed since v.Accrued, at most
+// vacationMaxBank banked at any month's end.
+func accrue(v store.Vacation, now time.Time) store.Vacation {
+	for next := v.Accrued.AddDate(0, 1, 0); !next.After(now); next = v.Accrued.AddDate(0, 1, 0) {
+		v.Accrued = next
+		v.Bank = min(v.Bank+vacationPerMonth, vacationMaxBank)
+	}
+	return v
+}
+
+// vacationLeft is the vacation time v has left at now (the part of the
+// current vacation used already taken off).
+func vacationLeft(v store.Vacation, now time.Time) time.Duration {
+	left := v.Bank
+	if !v.Since.IsZero() {
+		left -= now.Sub(v.Since)
+	}
+	return max(left, 0)
+}
+
+// vacationEnd is when the current vacation ends at the latest: when its
+// days banked are used up.
+func vacationEnd(v store.Vacation) time.Time { return v.Since.Add(v.Bank) }
+
+// endVacation is v ended at now: the time used is taken from the bank.
+func endVacation(v store.Vacation, now time.Time) store.Vacation {
+	v.Bank = vacationLeft(v, now)
+	v.Since = time.Time{}
+	return v
+}
+
+// vacationOf reads an account's vacation, accrued to now, and the stored
+// since (the optimistic check of SetVacation). An account with none
+// stored has earned from its creation.
+func (s *Server) vacationOf(ctx context.Context, account int64, now time.Time) (store.Vacation, time.Time, error) {
+	v, err := s.store.Vacation(ctx, account)
+	if errors.Is(err, store.ErrNotFound) {
+		a, err := s.store.AccountByID(ctx, account)
+		if err != nil {
+			return v, time.Time{}, err
+		}
+		v = store.Vacation{Account: account, Accrued: a.Created}
+		if v.Accrued.IsZero() || v.Accrued.After(now) {
+			v.Accrued = now
+		}
+	} else if err != nil {
+		return v, time.Time{}, err
+	}
+	return accrue(v, now), v.Since, nil
+}
+
+// onVacation reports whether the account is on vacation at now.
+func (s *Server) onVacation(ctx context.Context, account int64, now time.Time) (store.Vacation, bool) {
+	if account == 0 {
+		return store.Vacation{}, false
+	}
+	v, err := s.store.Vacation(ctx, account)
+	if err != nil || v.Since.IsZero() {
+		return v, false
+	}
+	v = accrue(v, now)
+	return v, now.Before(vacationEnd(v))
+}
+
+// paused reports whether the game's clock is stopped by a vacation: an
+// active correspondence game without a deadline.
+func (st *gameState) paused() bool {
+	return st.clock.Kind == ClockDays && st.row.State == store.StateActive && st.row.Deadline.IsZero()
+}
+
+// pause stops the game's deadline at now and keeps the time the player
+// to move had left in their clock.
+func (st *gameState) pause(now time.Time) {
+	left := max(st.row.Deadline.Sub(now), 0)
+	if st.row.Deadline.IsZero() {
+		left = st.clock.perMove()
+	}
+	st.row.BlackLeft, st.row.WhiteLeft = 0, 0
+	if st.sess.ToMove() == rules.White {
+		st.row.WhiteLeft = left
+	} else {
+		st.row.BlackLeft = left
+	}
+	st.row.Deadline = time.Time{}
+}
+
+// resume starts the deadline again from now with the time kept.
+func (st *gameState) resume(now time.Time) {
+	left := st.row.BlackLeft
+	if st.sess.ToMove() == rules.White {
+		left = st.row.WhiteLeft
+	}
+	if left <= 0 || left > st.clock.perMove() {
+		left = st.clock.perMove()
+	}
+	st.row.Deadline = now.Add(left)
+	st.row.TurnStart = st.row.Deadline.Add(-st.clock.perMove())
+	st.row.BlackLeft, st.row.WhiteLeft = 0, 0
+}
+
+// pauseIfAway pauses a correspondence game that starts while one of its
+// players is on vacation.
+func (s *Server) pauseIfAway(ctx context.Context, st *gameState, now time.Time) {
+	if st.clock.Kind != ClockDays || st.row.State != store.StateActive {
+		return
+	}
+	for _, seat := range []store.Seat{st.row.Black, st.row.White} {
+		if _, away := s.onVacation(ctx, seat.AccountID, now); away {
+			st.pause(now)
+			return
+		}
+	}
+}
+
+// vacationUntil gives, for the view of a paused game, each seat whose
+// player is on vacation and until when at the latest.
+func (s *Server) vacationUntil(ctx context.Context, st *gameState) SeatTimes {
+	now := s.now()
+	var out SeatTimes
+	for _, seat := range []struct {
+		id  int64
+		out **time.Time
+	}{{st.row.Black.AccountID, &out.X}, {st.row.White.AccountID, &out.O}} {
+		if v, away := s.onVacation(ctx, seat.id, now); away {
+			until := vacationEnd(v).UTC()
+			*seat.out = &until
+		}
+	}
+	return out
+}
+
+// vacationView is the account's vacation for /api/me.
+func (s *Server) vacationView(ctx context.Context, a store.Account) (VacationView, error) {
+	if a.Guest() {
+		return VacationView{}, nil
+	}
+	now := s.now()
+	v, _, err := s.vacationOf(ctx, a.ID, now)
+	if err != nil {
+		return VacationView{}, err
+	}
+	out := VacationView{DaysLeft: math.Floor(vacationLeft(v, now).Hours()/24*10) / 10}
+	if !v.Since.IsZero() && now.Before(vacationEnd(v)) {
+		out.Vacation = true
+		until := vacationEnd(v).UTC()
+		out.Until = &until
+	}
+	return out, nil
+}
+
+// meWithVacation is /api/me's answer: the account and its vacation.
+func (s *Server) meWithVacation(ctx context.Context, a store.Account) (MeVacationView, error) {
+	v, err := s.vacationView(ctx, a)
+	return MeVacationView{MeView: meView(a), VacationView: v}, err
+}
+
+// setVacation starts or ends the account's vacation (PUT /api/me
+// {"vacation": ...}) and pauses or resumes its correspondence games.
+// Starting it again while on vacation pauses the games again (a game an
+// interrupted request left running); ending it when not on vacation
+// resumes any game still paused for it.
+func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) error {
+	now := s.now()
+	v, prev, err := s.vacationOf(ctx, a.ID, now)
+	if err != nil {
+		return err
+	}
+	away := !v.Since.IsZero() && now.Before(vacationEnd(v))
+	if !v.Since.IsZero() && !away {
+		v = endVacation(v, now) // used up; the sweep has not yet ended it
+	}
+	switch {
+	case on && !away && v.Bank <= 0:
+		if v.Since != prev {
+			if err := s.store.SetVacation(ctx, v, prev); err != nil && !errors.Is(err, store.ErrConflict) {
+				return err
+			}
+		}
+		return apiErr(http.StatusConflict, "no_vacation_left", "you have no vacation days left: 2.5 days are earned at the end of each month, 30 a year, at most 60 banked")
+	case on && !away:
+		v.Since = now
+	case !on && away:
+		v = endVacation(v, now)
+	}
+	if v.Since != prev {
+		if err := s.store.SetVacation(ctx, v, prev); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				return apiErr(http.StatusConflict, "conflict", "your vacation changed meanwhile (another request); look at /api/me and try again")
+			}
+			return err
+		}
+	}
+	s.vacationGames(ctx, a.ID, on, now)
+	return nil
+}
+
+// vacationGames pauses (on) or resumes the account's active
+// correspondence games, each a change of its own (published to both
+// players). A game whose other player is on vacation stays paused.
+func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now time.Time) {
+	games, err := s.store.Games(ctx, store.Filter{Player: account, States: []string{store.StateActive}, Limit: 200})
+	if err != nil {
+		s.log.Error("listing a vacation's games", "account", account, "err", err)
+		return
+	}
+	for _, g := range games {
+		if !byDays(g.Clock) || g.Deadline.IsZero() != !on {
+			continue
+		}
+		_, err := s.act(ctx, g.ID, func(st *gameState, now time.Time) (*change, error) {
+			if st.paused() == on || st.clock.Kind != ClockDays || st.row.State != store.StateActive {
+				return nil, errNothingToDo
+			}
+			if on {
+				st.pause(now)
+				return &change{}, nil
+			}
+			other := st.row.Black.AccountID
+			if other == account {
+				other = st.row.White.AccountID
+			}
+			if _, away := s.onVacation(ctx, other, now); away {
+				return nil, errNothingToDo
+			}
+			st.resume(now)
+			return &change{after: func() { s.mailYourTurn(st, st.toMoveAccount()) }}, nil
+		})
+		if err != nil && !errors.Is(err, errNothingToDo) {
+			s.log.Info("a vacation's game left as it was", "game", g.ID, "err", err)
+		}
+	}
+}
+
+// errNothingToDo: a vacation's game is already as asked.
+var errNothingToDo = errors.New("nothing to do")
+
+// sweepVacations ends the vacations whose days are used up.
+func (s *Server) sweepVacations(ctx context.Context, now time.Time) {
+	on, err := s.store.OnVacation(ctx)
+	if err != nil {
+		s.log.Error("listing the vacations", "err", err)
+		return
+	}
+	for _, v := range on {
+		v = accrue(v, now)
+		if now.Before(vacationEnd(v)) {
+			continue
+		}
+		prev := v.Since
+		if err := s.store.SetVacation(ctx, endVacation(v, now), prev); err != nil {
+			if !errors.Is(err, store.ErrConflict) {
+				s.log.Error("ending a vacation", "account", v.Account, "err", err)
+			}
+			continue
+		}
+		s.vacationGames(ctx, v.Account, false, now)
+	}
+}
