@@ -59,6 +59,7 @@ func (c *client) signedIn() bool {
 // another process on the same database within tokenTTL; signing out with
 // a bearer token, or DELETE /api/tokens/current, revokes it.
 func TestPasswordChangeRevokes(t *testing.T) {
+	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
 	t.Run("sqlite", func(t *testing.T) {
 		a := newHarness(t, Config{})
 		testPasswordChangeRevokes(t, a, twin(t, a))

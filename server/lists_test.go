@@ -62,6 +62,7 @@ func summaryIDs(gs []GameSummary) []string {
 // when 201 newer waiting link games, by someone else, fill more than the
 // 200 games a list reads (issue 26, item 5).
 func TestListsPastAWindow(t *testing.T) {
+	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -94,6 +95,7 @@ const window = 201
 // the winners cycle x, o, draw; the expected counts are tallied from the
 // same fixture as it is made.
 func TestPlayerRecordPastAWindow(t *testing.T) {
+	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -139,6 +141,7 @@ func TestPlayerRecordPastAWindow(t *testing.T) {
 // stays the guest's; without the flag nothing moves; no other guest's game
 // moves (issue 26, item 12).
 func TestGuestTakesItsGamesOver(t *testing.T) {
+	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
 	onBothStores(t, func(t *testing.T, h *harness) {
 		bo := h.client().signUp("bo")
 		ada := h.client().signUp("ada")

@@ -150,6 +150,7 @@ func drawnAndNot(t *testing.T, r rules.Rules, start rules.Position, tab *solve.T
 // goes on, no offer waits); without a table it declines even the drawn
 // one, so the table is what answered.
 func TestComputerAnswersDraw(t *testing.T) {
+	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
 	r, g0, dir := denseDir(t, "alak size=8")
 	tab, err := solve.LoadTable(dir, r)
 	if err != nil {

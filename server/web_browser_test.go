@@ -66,12 +66,19 @@ type browser struct {
 // browser test, and stops it after the tests (afterTests): each test's players are browser
 // contexts of their own in it (user), closed when the test ends, so that
 // no cookie or page outlives its test.
+//
+// A browser test runs in parallel with the others (t.Parallel: it waits
+// here until the package's serial tests are done): its time goes mostly to
+// waiting for pages and events, which other tests' work fills. So call
+// newBrowser once, from the test itself (not a subtest), and before
+// anything the serial tests must not overlap.
 func newBrowser(t *testing.T, h *harness) *browser {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
 		t.Skip("no Chromium found (install Debian's chromium, or set ALAK_CHROMIUM to a Chrome or Chromium): the page's browser tests are skipped")
 	}
+	t.Parallel()
 	chromium.once.Do(func() { chromium.start(path) })
 	if chromium.err != nil {
 		t.Fatalf("starting %s: %v", path, chromium.err)

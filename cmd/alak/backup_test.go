@@ -65,6 +65,7 @@ func waitCount(t *testing.T, n *atomic.Int64, want int64) {
 // its end, and each game in it is whole: its log has the entries its row
 // counts (Store.Game checks it).
 func TestBackupUnderWrites(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "alak.db"), filepath.Join(dir, "copy.db")
 	st, err := sqlitestore.Open(context.Background(), db)

@@ -18,6 +18,7 @@ import (
 // the clock). On PostgreSQL a second process serves beside the first; its
 // restart while the other serves moves no clock.
 func TestServeDowntime(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	bin := buildServe(t)
 	t.Run("sqlite", func(t *testing.T) {
 		serveDowntime(t, bin, filepath.Join(t.TempDir(), "alak.db"))

@@ -76,6 +76,7 @@ func checkAgainst(t *testing.T, id string, stored []string, tries []attempt) (un
 // each game's moves once, numbered from 0; and the restarted server takes
 // a new load run with nothing lost or doubled.
 func TestServeKill9UnderLoad(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	bin := buildServe(t)
 	db := filepath.Join(t.TempDir(), "alak.db")
 	p := startServe(t, bin, db, "--signup-rate", "100000", "--game-rate", "100000")

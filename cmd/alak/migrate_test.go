@@ -22,6 +22,7 @@ import (
 // constraint pg_type_typname_nsp_index", so three rounds of four starts
 // would still meet it).
 func TestMigrationsRace(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	bin := buildServe(t)
 	const procs = 4
 	rounds := testlong.Size(t, 3, 10)

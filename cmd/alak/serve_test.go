@@ -354,6 +354,7 @@ wait:
 // answer is there at most once, after them; the live clocks are where the
 // last acknowledged move left them; and the games go on.
 func TestServeKill9(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	bin := buildServe(t)
 	db := filepath.Join(t.TempDir(), "alak.db")
 	p := startServe(t, bin, db)
@@ -516,6 +517,7 @@ func checkLogs(t *testing.T, db string, games map[string][]string) {
 // 100 Continue) is read, stored and answered; every move the players sent
 // either was answered or is not stored.
 func TestServeSIGTERM(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	bin := buildServe(t)
 	db := filepath.Join(t.TempDir(), "alak.db")
 	p := startServe(t, bin, db)
@@ -606,6 +608,7 @@ func TestServeSIGTERM(t *testing.T) {
 // TestServeCPUProfile: --cpuprofile writes a CPU profile (pprof's gzip
 // format) when the server stops on SIGTERM.
 func TestServeCPUProfile(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	bin := buildServe(t)
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "cpu.prof")

@@ -107,6 +107,7 @@ func dial(t *testing.T, addr string, rcvbuf int) net.Conn {
 // read; headers over 64 kB are refused 431. An event stream is not cut by
 // the write timeout: it outlives it and still delivers a move.
 func TestSlowClientsCutOff(t *testing.T) {
+	t.Parallel() // an alak serve process of its own: its waits overlap the other tests
 	addr := startShort(t)
 
 	t.Run("headers never finished", func(t *testing.T) {
