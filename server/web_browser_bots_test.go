@@ -64,4 +64,15 @@ func TestBrowserBots(t *testing.T) {
 		t.Fatalf("the bot taking the challenge that welcomes bots: %d %s", code, e)
 	}
 	tb.wait("the bot's card after it joined", `document.querySelector('.player[data-color=o] .name').textContent === 'walkerbot'`)
+
+	// A challenge the bot declines with a reason: ada's page says it (and
+	// a decline without one is told as a decline, not as an expiry).
+	named := ada.create(map[string]string{"rules": "golf", "opponent": "walker", "clock": "none"})
+	tb.open("/g/" + named.ID)
+	walker.call("POST", "/api/games/"+named.ID+"/decline", `{"reason":"this engine plays only alak"}`)
+	tb.waitStatus("The challenge was declined or withdrawn: this engine plays only alak.")
+	plain := ada.create(map[string]string{"rules": "golf", "opponent": "walker", "clock": "none"})
+	walker.call("POST", "/api/games/"+plain.ID+"/decline", "")
+	tb.open("/g/" + plain.ID)
+	tb.waitStatus("The challenge was declined or withdrawn.")
 }

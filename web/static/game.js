@@ -165,7 +165,7 @@ function renderStatus() {
   let s;
   switch (g.state) {
     case 'waiting': s = waitingWords(); break;
-    case 'expired': s = g.reason === 'declined' ? 'The challenge was declined or withdrawn.' : 'The challenge expired: nobody joined in time.'; break;
+    case 'expired': s = /^declined\b/.test(g.reason || '') ? 'The challenge was declined or withdrawn' + (g.reason.startsWith('declined: ') ? ': ' + g.reason.slice(10) : '') + '.' : 'The challenge expired: nobody joined in time.'; break;
     case 'aborted': s = 'The game was aborted: no result.'; break;
     default:
       if (g.over) s = (g.result_words || g.result) + '.' + endWords(g);
