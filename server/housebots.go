@@ -51,8 +51,8 @@ func isHouseBotName(lower string) bool {
 
 // houseBots is the house bots of a server: their accounts and player specs.
 type houseBots struct {
-	s    *Server
-	mu   sync.Mutex
+	s     *Server
+	mu    sync.Mutex
 	spec  map[int64]string // account id → the level's player spec
 	ids   []int64
 	names []string // by level, for the home page's form
