@@ -39,6 +39,11 @@ type page struct {
 	// (as profile.js draws them again) so that the table and the chart's
 	// place are there from the first paint and nothing below them moves.
 	Ratings []PoolRatingView
+
+	// HouseBots are the house bots' names by level, HouseBotTop the
+	// strongest's (home page; issue 29).
+	HouseBots   []string
+	HouseBotTop string
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -77,6 +82,7 @@ type cardInfo struct {
 	Link        bool   // an account's name, linked to its page
 	Rating      string // "1753?", "1862? (+109)", "1500 · unrated"
 	RatingClass string // "up" or "down" once a rated game is over
+	Bot         bool   // a bot account (issue 29)
 }
 
 // signedWords writes a rating change as ratings.js's signed does: +162,
@@ -99,7 +105,7 @@ func cardsAndEnd(v GameView) (cards [2]cardInfo, end string) {
 	var parts []string
 	for i, c := range []string{"x", "o"} {
 		p := v.Players[c]
-		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest}
+		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest, Bot: p.Bot}
 		if p.Name == "" {
 			cards[i].Name = "waiting for a player"
 		}
@@ -338,7 +344,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		files.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms})
+		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms, HouseBots: s.houseBotNames(), HouseBotTop: s.houseBotTop()})
 	})
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")

@@ -38,6 +38,7 @@ type credentials struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
 	Email    string `json:"email,omitempty"`
+	Bot      bool   `json:"bot,omitempty"` // POST /api/accounts: a bot account (issue 29)
 }
 
 // AccountView is what signing up and signing in answer: the account, and
@@ -54,6 +55,7 @@ type MeView struct {
 	Guest        bool   `json:"guest"`
 	Email        string `json:"email,omitempty"`
 	ConfirmMoves bool   `json:"confirm_moves"`
+	Bot          bool   `json:"bot,omitempty"` // a bot account (issue 29)
 }
 
 // ClaimView says which of a guest's games an account took over when it
@@ -90,10 +92,17 @@ type GameSummary struct {
 	Updated  time.Time             `json:"updated"`
 	Expires  *time.Time            `json:"expires,omitempty"`
 	GameRatings
+	AllowBots bool `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
 }
 
 // Games: the rules, a new game, joining, a game's state, its positions
 // and its analysis.
+
+// declineRequest is POST /api/games/{id}/decline: why, optionally (a
+// bot says which rules it plays; issue 29).
+type declineRequest struct {
+	Reason string `json:"reason"`
+}
 
 // joinRequest is POST /api/games/{id}/join.
 type joinRequest struct {
@@ -128,6 +137,8 @@ type createRequest struct {
 	Clock    string `json:"clock"`    // none, live:5m+3s, days:3
 	Opponent string `json:"opponent"` // NAME, open, link, computer:SPEC
 	Rated    *bool  `json:"rated"`    // default: rated between two accounts (issue 28)
+	// AllowBots lets bot accounts take an open challenge (issue 29).
+	AllowBots bool `json:"allow_bots"`
 }
 
 // CreateView is what POST /api/games answers.
@@ -163,6 +174,7 @@ type GameView struct {
 	Expires   *time.Time            `json:"expires,omitempty"`
 	RulesText string                `json:"rules_text"`
 	GameRatings
+	AllowBots bool `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
 }
 
 // PlayerView is one seat.
@@ -170,6 +182,7 @@ type PlayerView struct {
 	Name     string `json:"name,omitempty"` // "" while the seat is empty
 	Computer bool   `json:"computer,omitempty"`
 	Guest    bool   `json:"guest,omitempty"`
+	Bot      bool   `json:"bot,omitempty"` // a bot account (issue 29)
 }
 
 // ClockView is the time control and where each clock stands.
@@ -282,6 +295,7 @@ type LeaderboardView struct {
 // LeaderboardLine is one player of a leaderboard.
 type LeaderboardLine struct {
 	Name        string  `json:"name"`
+	Bot         bool    `json:"bot,omitempty"` // a bot account (issue 29)
 	Rating      float64 `json:"rating"`
 	RD          float64 `json:"rd"`
 	Games       int     `json:"games"`
