@@ -269,6 +269,8 @@ type Store interface {
 	// RematchOf returns the game whose rematch is id; ErrNotFound when id
 	// is no rematch.
 	RematchOf(ctx context.Context, id string) (string, error)
+
+	tournamentStore
 }
 
 // Resume is a process's start, for Store.Resume.
@@ -298,4 +300,25 @@ type Message struct {
 type Chat struct {
 	Messages []Message
 	Muted    []string // "x", "o"
+}
+
+// The methods of tournaments (issue 30), at the end of Store so that
+// other features' additions merge apart.
+type tournamentStore interface {
+	// CreateTournament stores a new tournament (ErrDuplicate when its id
+	// is taken).
+	CreateTournament(ctx context.Context, t Tournament) error
+	// Tournament returns a tournament, its players (by join time) and its
+	// slots (by round and slot), each slot with its game's state.
+	Tournament(ctx context.Context, id string) (Tournament, []TournamentPlayer, []TournamentGame, error)
+	// Tournaments lists the tournaments in a state ("" for all), the most
+	// recently created first, at most limit (capped at 200).
+	Tournaments(ctx context.Context, state string, limit int) ([]Tournament, error)
+	// UpdateTournament applies a change in one transaction, when the
+	// tournament is still at version ch.Expect; otherwise it changes
+	// nothing and returns ErrConflict.
+	UpdateTournament(ctx context.Context, ch TournamentChange) error
+	// TournamentGames returns the slots whose game is one of ids (at most
+	// one a game).
+	TournamentGames(ctx context.Context, ids []string) ([]TournamentGame, error)
 }
