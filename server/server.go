@@ -139,6 +139,8 @@ type Server struct {
 	invites *limiters
 	// around is the state of rematches, messages and games to watch (around.go).
 	around around
+	// tourneys is the tournaments' runner (tournaments.go).
+	tourneys *tourneys
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -194,7 +196,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		broker: newBroker(), done: make(chan struct{}),
+		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(),
 		logins:  newSignInLimits(cfg.LoginRate),
 		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -236,6 +238,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		s.spawn(s.bots.work)
 	}
 	s.spawn(s.analyses.work)
+	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)
 	}
