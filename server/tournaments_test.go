@@ -1,0 +1,524 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"alak/server/store"
+	"alak/server/store/sqlitestore"
+)
+
+// Tournaments (issue 30) played through the API, on real SQLite and
+// PostgreSQL.
+
+// tourneyPlayers signs up players p1, p2 ... (all at the new player's
+// rating, so seeded by name).
+func tourneyPlayers(h *harness, n int) map[string]*client {
+	ps := map[string]*client{}
+	for i := 1; i <= n; i++ {
+		name := fmt.Sprintf("p%d", i)
+		ps[name] = h.client().signUp(name)
+	}
+	return ps
+}
+
+func (c *client) tournament(id string) TournamentView {
+	c.h.t.Helper()
+	var v TournamentView
+	if code := c.do("GET", "/api/tournaments/"+id, nil, &v); code != http.StatusOK {
+		c.h.t.Fatalf("get tournament %s: %d", id, code)
+	}
+	return v
+}
+
+// createTournament creates a tournament, lets every player join and the
+// organiser (the first player) start it.
+func createTournament(t *testing.T, ps map[string]*client, req map[string]any) string {
+	t.Helper()
+	var out CreateView
+	var e errBody
+	org := ps["p1"]
+	if code := org.do("POST", "/api/tournaments", req, &out); code != http.StatusCreated {
+		org.do("POST", "/api/tournaments", req, &e)
+		t.Fatalf("create %v: %d %+v", req, code, e)
+	}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range ps {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	for _, n := range names {
+		if code := ps[n].do("POST", "/api/tournaments/"+out.ID+"/join", nil, &e); code != http.StatusOK {
+			t.Fatalf("%s joins: %d %+v", n, code, e)
+		}
+	}
+	if code := org.do("POST", "/api/tournaments/"+out.ID+"/start", nil, &e); code != http.StatusOK {
+		t.Fatalf("start: %d %+v", code, e)
+	}
+	return out.ID
+}
+
+// waitTournament reads the tournament until cond holds (the runner
+// works on its own goroutine after a game ends), for at most 10 s.
+func waitTournament(t *testing.T, c *client, id, what string, cond func(TournamentView) bool) TournamentView {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		v := c.tournament(id)
+		if cond(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tournament %s: never %s: %+v", id, what, v)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// pending returns the tournament's games being played.
+func pending(v TournamentView) []TournamentGameView {
+	var out []TournamentGameView
+	for _, g := range v.Games {
+		if g.Result == "pending" && g.State == store.StateActive {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// lowerWins decides a game the way the whole-tournament tests do: the
+// player whose name sorts first wins, the other resigns.
+func lowerWins(t *testing.T, ps map[string]*client, g TournamentGameView) {
+	t.Helper()
+	loser := max(g.X, g.O)
+	var e errBody
+	if code := ps[loser].do("POST", "/api/games/"+g.ID+"/resign", nil, &e); code != http.StatusOK {
+		t.Fatalf("%s resigns game %s: %d %+v", loser, g.ID, code, e)
+	}
+}
+
+// playOut plays the tournament to its end with decide, and returns its
+// last view.
+func playOut(t *testing.T, ps map[string]*client, id string, decide func(TournamentGameView)) TournamentView {
+	t.Helper()
+	c := ps["p1"]
+	for range 200 {
+		v := waitTournament(t, c, id, "paired or finished", func(v TournamentView) bool {
+			return v.State == store.TournamentFinished || len(pending(v)) > 0
+		})
+		if v.State == store.TournamentFinished {
+			return v
+		}
+		for _, g := range pending(v) {
+			decide(g)
+		}
+	}
+	t.Fatal("the tournament did not end in 200 rounds")
+	return TournamentView{}
+}
+
+type standingLine struct {
+	Name      string
+	Score     float64
+	Tiebreaks []float64
+}
+
+func standingLines(v TournamentView) []standingLine {
+	var out []standingLine
+	for _, s := range v.Standings {
+		out = append(out, standingLine{s.Name, s.Score, s.Tiebreaks})
+	}
+	return out
+}
+
+// tournamentGames counts the games stored for tournaments.
+func tournamentGames(t *testing.T, st store.Store) int {
+	t.Helper()
+	gs, err := st.Games(context.Background(), store.Filter{Kind: store.KindTournament, Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(gs)
+}
+
+// TestTournamentRoundRobinByCorrespondence: four players, a round robin
+// by correspondence: its six games start at once (as Little Golem does);
+// the lower name wins every game, so the standings are p1 3, p2 2, p3 1,
+// p4 0 with Sonneborn-Berger (the sum of the scores of the players beaten)
+// p1 2+1+0 = 3, p2 1+0 = 1, p3 0, p4 0, computed by hand.
+func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 4)
+	id := createTournament(t, ps, map[string]any{"name": "Autumn cup", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"})
+	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(v.Games) == 6 })
+	if v.State != store.TournamentRunning || len(pending(v)) != 6 || !v.Rated {
+		t.Fatalf("after the start: state %s, %d games being played, rated %v; want running, 6, true", v.State, len(pending(v)), v.Rated)
+	}
+	// Every pair once.
+	pairs := map[string]int{}
+	for _, g := range v.Games {
+		pairs[min(g.X, g.O)+"-"+max(g.X, g.O)]++
+	}
+	if len(pairs) != 6 {
+		t.Errorf("pairs: %v, want the 6 pairs of 4 players once each", pairs)
+	}
+	// A game shows its tournament and round, in its view and in My games.
+	g0 := v.Games[0]
+	gv := ps[g0.X].game(g0.ID)
+	if gv.Tournament == nil || gv.Tournament.ID != id || gv.Tournament.Round != g0.Round || gv.Tournament.Name != "Autumn cup" || gv.Kind != store.KindTournament {
+		t.Errorf("game %s's view: kind %s tournament %+v, want %s round %d", g0.ID, gv.Kind, gv.Tournament, id, g0.Round)
+	}
+	var mine struct {
+		Games []GameSummary `json:"games"`
+	}
+	ps["p4"].do("GET", "/api/me/games", nil, &mine)
+	tagged := 0
+	for _, g := range mine.Games {
+		if g.Tournament != nil && g.Tournament.ID == id && g.Tournament.Round >= 1 {
+			tagged++
+		}
+	}
+	if len(mine.Games) != 3 || tagged != 3 {
+		t.Errorf("p4's games: %d, %d of them with their tournament and round; want 3 and 3", len(mine.Games), tagged)
+	}
+	// After the start: no joining, no leaving.
+	late := h.client().signUp("late")
+	var e errBody
+	if code := late.do("POST", "/api/tournaments/"+id+"/join", nil, &e); code != http.StatusConflict || e.Code != "not_open" {
+		t.Errorf("a join after the start: %d %+v", code, e)
+	}
+
+	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	want := []standingLine{{"p1", 3, []float64{3}}, {"p2", 2, []float64{1}}, {"p3", 1, []float64{0}}, {"p4", 0, []float64{0}}}
+	if got := standingLines(v); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("standings: %v, want %v", got, want)
+	}
+	if v.Winner != "p1" || v.Crosstable == nil || v.Crosstable.Cells[0][1] != "1" || v.Crosstable.Cells[3][0] != "0" {
+		t.Errorf("winner %q, crosstable %+v", v.Winner, v.Crosstable)
+	}
+	if n := tournamentGames(t, h.st); n != 6 {
+		t.Errorf("%d tournament games stored, want 6", n)
+	}
+	var list struct {
+		Tournaments []TournamentSummary `json:"tournaments"`
+	}
+	ps["p2"].do("GET", "/api/tournaments?state=finished", nil, &list)
+	if len(list.Tournaments) != 1 || list.Tournaments[0].ID != id || list.Tournaments[0].Winner != "p1" || list.Tournaments[0].Players != 4 {
+		t.Errorf("finished tournaments: %+v", list.Tournaments)
+	}
+	ps["p2"].do("GET", "/api/tournaments?state=open", nil, &list)
+	if len(list.Tournaments) != 0 {
+		t.Errorf("open tournaments: %+v, want none", list.Tournaments)
+	}
+}
+
+// TestTournamentRefusals: what the API refuses, with the reason.
+func TestTournamentRefusals(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 2)
+	for _, c := range []struct {
+		req  map[string]any
+		code string
+	}{
+		{map[string]any{"name": "x", "clock": "days:3", "format": "ladder"}, "bad_format"},
+		{map[string]any{"name": "x", "clock": "none", "format": "swiss"}, "bad_clock"},
+		{map[string]any{"name": "", "clock": "days:3", "format": "swiss"}, "bad_name"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "knockout", "rounds": 3}, "bad_rounds"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "max_players": 1}, "bad_max_players"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "starts": "yesterday"}, "bad_starts"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "rules": "alak edge=off", "rated": true}, "not_rated"},
+	} {
+		var e errBody
+		if code := ps["p1"].do("POST", "/api/tournaments", c.req, &e); code < 400 || e.Code != c.code {
+			t.Errorf("%v: %d %+v, want %s", c.req, code, e, c.code)
+		}
+	}
+	var out CreateView
+	ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Small", "clock": "days:3", "format": "swiss", "max_players": 2}, &out)
+	var e errBody
+	if code := ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, &e); code != http.StatusConflict || e.Code != "too_few" {
+		t.Errorf("a start without players: %d %+v", code, e)
+	}
+	ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
+	if code := ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, &e); code != http.StatusConflict || e.Code != "joined" {
+		t.Errorf("a second join: %d %+v", code, e)
+	}
+	ps["p2"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
+	third := h.client().signUp("third")
+	if code := third.do("POST", "/api/tournaments/"+out.ID+"/join", nil, &e); code != http.StatusConflict || e.Code != "full" {
+		t.Errorf("a join past max_players: %d %+v", code, e)
+	}
+	if code := ps["p2"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, &e); code != http.StatusForbidden || e.Code != "not_organiser" {
+		t.Errorf("a start by a player: %d %+v", code, e)
+	}
+	if code := ps["p2"].do("POST", "/api/tournaments/"+out.ID+"/leave", nil, &e); code != http.StatusOK {
+		t.Errorf("a leave: %d %+v", code, e)
+	}
+	if v := ps["p1"].tournament(out.ID); len(v.Players) != 1 || v.Players[0].Name != "p1" {
+		t.Errorf("after p2 left: %+v", v.Players)
+	}
+	if code := h.client().do("POST", "/api/tournaments/"+out.ID+"/join", nil, &e); code != http.StatusUnauthorized {
+		t.Errorf("a join without an account: %d %+v", code, e)
+	}
+	var bad errBody
+	if code := ps["p1"].do("GET", "/api/tournaments?state=closed", nil, &bad); code != http.StatusBadRequest || bad.Code != "bad_state" {
+		t.Errorf("list of state closed: %d %+v", code, bad)
+	}
+}
+
+// TestTournamentSwissRestartMidRound: a Swiss tournament of five players
+// (a bye a round). Mid-round the server restarts: nothing is re-created.
+// Then the last game of a round ends while no process runs (written to
+// the database as a process that stopped after committing it, before
+// pairing, leaves it): the next process's first sweep pairs the round.
+func TestTournamentSwissRestartMidRound(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 5)
+	id := createTournament(t, ps, map[string]any{"name": "Swiss", "rules": "alak size=7", "clock": "days:3", "format": "swiss", "rounds": 3})
+	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(v.Games) == 3 })
+	byes := 0
+	for _, g := range v.Games {
+		if g.State == "bye" {
+			byes++
+		}
+	}
+	if v.Round != 1 || byes != 1 || len(pending(v)) != 2 {
+		t.Fatalf("round 1: round %d, %d byes, %d games being played: %+v", v.Round, byes, len(pending(v)), v.Games)
+	}
+	round1 := pending(v)
+	lowerWins(t, ps, round1[0])
+	stored := tournamentGames(t, h.st)
+	h.restart()
+	v = ps["p1"].tournament(id)
+	if n := tournamentGames(t, h.st); n != stored || v.Round != 1 || len(v.Games) != 3 {
+		t.Fatalf("after a restart mid-round: %d games stored (was %d), round %d, %d slots", n, stored, v.Round, len(v.Games))
+	}
+	// The last game of round 1 ends with no process running.
+	last := round1[1]
+	h.stop()
+	st, err := sqlitestore.Open(context.Background(), h.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := st.Game(context.Background(), last.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loser := "o"
+	if last.X > last.O {
+		loser = "x"
+	}
+	g.Version, g.State, g.Reason, g.Winner, g.Deadline, g.Ended = g.Version+1, store.StateFinished, "resignation", map[string]string{"x": "o", "o": "x"}[loser], time.Time{}, h.clock.Now()
+	g.Result = map[string]string{"x": "W+R", "o": "B+R"}[loser]
+	if err := st.Update(context.Background(), g, g.Version-1, nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	h.start()
+	v = waitTournament(t, ps["p1"], id, "paired round 2 after the restart", func(v TournamentView) bool { return v.Round == 2 })
+	if len(v.Games) != 6 {
+		t.Errorf("round 2: %d slots, want 6", len(v.Games))
+	}
+	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	// No pair met twice, each player had at most one bye.
+	met, bye := map[string]bool{}, map[string]int{}
+	for _, g := range v.Games {
+		if g.O == "" {
+			bye[g.X]++
+			continue
+		}
+		key := min(g.X, g.O) + "-" + max(g.X, g.O)
+		if met[key] {
+			t.Errorf("%s met twice", key)
+		}
+		met[key] = true
+	}
+	for p, n := range bye {
+		if n > 1 {
+			t.Errorf("%s had %d byes", p, n)
+		}
+	}
+	if v.State != store.TournamentFinished || v.Round != 3 || len(v.Games) != 9 || v.Winner == "" {
+		t.Errorf("the end: %s round %d, %d slots, winner %q", v.State, v.Round, len(v.Games), v.Winner)
+	}
+	if n := tournamentGames(t, h.st); n != 6 {
+		t.Errorf("%d tournament games stored for 3 rounds of 2, want 6", n)
+	}
+}
+
+// TestTournamentWithdrawal: in a correspondence round robin of four, p4
+// wins one game, then withdraws: that game counts, p4's two other games
+// are forfeited (the opponents win, the games end), and p4 is paired no
+// more.
+func TestTournamentWithdrawal(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 4)
+	id := createTournament(t, ps, map[string]any{"name": "RR", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"})
+	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(v.Games) == 6 })
+	var played TournamentGameView
+	for _, g := range v.Games {
+		if (g.X == "p4" || g.O == "p4") && (g.X == "p3" || g.O == "p3") {
+			played = g
+		}
+	}
+	var e errBody
+	if code := ps["p3"].do("POST", "/api/games/"+played.ID+"/resign", nil, &e); code != http.StatusOK {
+		t.Fatalf("p3 resigns to p4: %d %+v", code, e)
+	}
+	if code := ps["p4"].do("POST", "/api/tournaments/"+id+"/withdraw", nil, &e); code != http.StatusOK {
+		t.Fatalf("withdraw: %d %+v", code, e)
+	}
+	if code := ps["p4"].do("POST", "/api/tournaments/"+id+"/withdraw", nil, &e); code != http.StatusConflict || e.Code != "withdrawn" {
+		t.Errorf("a second withdrawal: %d %+v", code, e)
+	}
+	v = waitTournament(t, ps["p1"], id, "p4's games forfeited", func(v TournamentView) bool {
+		n := 0
+		for _, g := range v.Games {
+			if (g.X == "p4" || g.O == "p4") && g.Forfeit {
+				n++
+			}
+		}
+		return n == 2
+	})
+	for _, g := range v.Games {
+		if g.X != "p4" && g.O != "p4" {
+			continue
+		}
+		switch {
+		case g.ID == played.ID:
+			if g.Forfeit || g.Result != map[bool]string{true: "x", false: "o"}[g.X == "p4"] {
+				t.Errorf("p4's played game: %+v, want p4's win, no forfeit", g)
+			}
+		default:
+			want := map[bool]string{true: "o", false: "x"}[g.X == "p4"]
+			if g.Result != want {
+				t.Errorf("p4's unplayed game: %+v, want a forfeit won by %s", g, want)
+			}
+			if gv := ps["p1"].game(g.ID); gv.State != store.StateFinished {
+				t.Errorf("p4's forfeited game %s is %s, want finished", g.ID, gv.State)
+			}
+		}
+	}
+	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	score := map[string]float64{}
+	for _, s := range v.Standings {
+		score[s.Name] = s.Score
+	}
+	// p1: beats p2, p3, p4 (forfeit) = 3; p2: p3, p4 (forfeit) = 2; p3:
+	// lost to p4 and to p1, p2 = 0; p4: beat p3 = 1.
+	if want := map[string]float64{"p1": 3, "p2": 2, "p3": 0, "p4": 1}; fmt.Sprint(score) != fmt.Sprint(want) {
+		t.Errorf("scores: %v, want %v", score, want)
+	}
+	if !v.Players[3].Withdrawn || v.Winner != "p1" {
+		t.Errorf("players %+v, winner %q", v.Players, v.Winner)
+	}
+}
+
+// TestTournamentTimeForfeit: a knockout of two by correspondence (days:1):
+// game 1's X never moves and loses on time when the sweep finds the
+// deadline passed; that loss counts in the match like any other.
+func TestTournamentTimeForfeit(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 2)
+	id := createTournament(t, ps, map[string]any{"name": "KO", "rules": "alak size=7", "clock": "days:1", "format": "knockout"})
+	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(pending(v)) > 0 })
+	first := pending(v)[0]
+	h.clock.Add(25 * time.Hour)
+	h.srv.sweepOnce(false)
+	if gv := ps["p1"].game(first.ID); gv.State != store.StateFinished || *gv.Reason != "time" || *gv.Winner != "o" {
+		t.Fatalf("after 25 hours: %s %v %v", gv.State, gv.Reason, gv.Winner)
+	}
+	v = waitTournament(t, ps["p1"], id, "game 1's loss on time recorded", func(v TournamentView) bool {
+		for _, g := range v.Games {
+			if g.ID == first.ID {
+				return g.Result == "o"
+			}
+		}
+		return false
+	})
+	// The rest: every other game won by X (each player wins once: 1-1,
+	// then deciders).
+	v = playOut(t, ps, id, func(g TournamentGameView) {
+		var e errBody
+		if code := ps[g.O].do("POST", "/api/games/"+g.ID+"/resign", nil, &e); code != http.StatusOK {
+			t.Fatalf("%s resigns: %d %+v", g.O, code, e)
+		}
+	})
+	if v.State != store.TournamentFinished || v.Winner == "" || len(v.Bracket) == 0 {
+		t.Errorf("the end: %s, winner %q, bracket %+v", v.State, v.Winner, v.Bracket)
+	}
+}
+
+// TestTournamentAbortedReplayed: a live round robin of two: a game whose
+// X makes no first move is aborted (the first move's time) and replayed;
+// after the third abort the slot is forfeited by the player who never
+// moved.
+func TestTournamentAbortedReplayed(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100, FirstMove: 10 * time.Second})
+	ps := tourneyPlayers(h, 2)
+	id := createTournament(t, ps, map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
+	var ids []string
+	for try := 1; try <= maxTries; try++ {
+		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("game %d of the slot", try), func(v TournamentView) bool {
+			return len(pending(v)) == 1 && !slices.Contains(ids, pending(v)[0].ID)
+		})
+		g := pending(v)[0]
+		ids = append(ids, g.ID)
+		h.clock.Add(11 * time.Second)
+		h.srv.sweepOnce(false)
+		if gv := ps["p1"].game(g.ID); gv.State != store.StateAborted {
+			t.Fatalf("try %d: %s after the first move's time", try, gv.State)
+		}
+	}
+	v := waitTournament(t, ps["p1"], id, "finished", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	g := v.Games[0]
+	if len(v.Games) != 1 || !g.Forfeit || g.Result != "o" || v.Winner != g.O {
+		t.Errorf("after %d aborts: %+v, winner %q; want the slot forfeited by X, %s the winner", maxTries, v.Games, v.Winner, g.O)
+	}
+}
+
+// TestTournamentTwoProcesses: two processes on one PostgreSQL database; in
+// every round of a round robin of four (live, round by round) the two
+// games end at the same moment, one through each process: each round is
+// paired exactly once, and the tournament ends with 6 games.
+func TestTournamentTwoProcesses(t *testing.T) {
+	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+	hs := pgProcesses(t, 2, clock)
+	for _, h := range hs {
+		h.srv.signup = newLimiters(100, 100)
+	}
+	ps := tourneyPlayers(hs[0], 4)
+	id := createTournament(t, ps, map[string]any{"name": "PG", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
+	for round := 1; round <= 3; round++ {
+		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d paired", round), func(v TournamentView) bool {
+			return v.State == store.TournamentRunning && len(pending(v)) == 2 && v.Round == round
+		})
+		games := pending(v)
+		sort.Slice(games, func(i, j int) bool { return games[i].Slot < games[j].Slot })
+		var wg sync.WaitGroup
+		for i, g := range games {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				loser := ps[max(g.X, g.O)].on(hs[i])
+				loser.do("POST", "/api/games/"+g.ID+"/resign", nil, nil)
+			}()
+		}
+		wg.Wait()
+	}
+	v := waitTournament(t, ps["p1"], id, "finished", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	if len(v.Games) != 6 || v.Winner != "p1" {
+		t.Errorf("the end: %d slots, winner %q", len(v.Games), v.Winner)
+	}
+	if n := tournamentGames(t, hs[0].st); n != 6 {
+		t.Errorf("%d tournament games stored, want 6: a round paired twice", n)
+	}
+}
