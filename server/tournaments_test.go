@@ -486,39 +486,47 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 }
 
 // TestTournamentTwoProcesses: two processes on one PostgreSQL database; in
-// every round of a round robin of four (live, round by round) the two
-// games end at the same moment, one through each process: each round is
-// paired exactly once, and the tournament ends with 6 games.
+// every round of a round robin of six (live, round by round) the three
+// games end at the same moment, through both processes, while both sweep:
+// each round is paired exactly once, and the tournament ends with its 15
+// games.
 func TestTournamentTwoProcesses(t *testing.T) {
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	hs := pgProcesses(t, 2, clock)
 	for _, h := range hs {
 		h.srv.signup = newLimiters(100, 100)
 	}
-	ps := tourneyPlayers(hs[0], 4)
+	ps := tourneyPlayers(hs[0], 6)
 	id := createTournament(t, ps, map[string]any{"name": "PG", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
-	for round := 1; round <= 3; round++ {
+	for round := 1; round <= 5; round++ {
 		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d paired", round), func(v TournamentView) bool {
-			return v.State == store.TournamentRunning && len(pending(v)) == 2 && v.Round == round
+			return v.State == store.TournamentRunning && len(pending(v)) == 3 && v.Round == round
 		})
 		games := pending(v)
 		sort.Slice(games, func(i, j int) bool { return games[i].Slot < games[j].Slot })
+		// Each game ends through its own process, at once, and each
+		// process's sweep runs the tournament at the same time too (after
+		// a crash, or with its ticker).
 		var wg sync.WaitGroup
 		for i, g := range games {
-			wg.Add(1)
+			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				loser := ps[max(g.X, g.O)].on(hs[i])
+				loser := ps[max(g.X, g.O)].on(hs[i%2])
 				loser.do("POST", "/api/games/"+g.ID+"/resign", nil, nil)
+			}()
+			go func() {
+				defer wg.Done()
+				hs[i%2].srv.sweepTournaments()
 			}()
 		}
 		wg.Wait()
 	}
 	v := waitTournament(t, ps["p1"], id, "finished", func(v TournamentView) bool { return v.State == store.TournamentFinished })
-	if len(v.Games) != 6 || v.Winner != "p1" {
+	if len(v.Games) != 15 || v.Winner != "p1" {
 		t.Errorf("the end: %d slots, winner %q", len(v.Games), v.Winner)
 	}
-	if n := tournamentGames(t, hs[0].st); n != 6 {
-		t.Errorf("%d tournament games stored, want 6: a round paired twice", n)
+	if n := tournamentGames(t, hs[0].st); n != 15 {
+		t.Errorf("%d tournament games stored, want 15: a round paired twice", n)
 	}
 }
