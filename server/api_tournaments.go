@@ -30,6 +30,18 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments/{id}/leave", s.handleLeaveTournament)
 	mux.HandleFunc("POST /api/tournaments/{id}/start", s.handleStartTournament)
 	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.handleWithdrawTournament)
+	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "tournaments", page{Title: "tournaments", Page: "tournaments"})
+	})
+	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		t, _, _, err := s.loadTournament(r.Context(), id)
+		if err != nil {
+			s.notFound(w, r, "There is no tournament "+clip.Text(id)+".")
+			return
+		}
+		s.renderPage(w, r, "tournament", page{Title: t.Name, Page: "tournament", Tournament: t.ID})
+	})
 }
 
 // Bounds of a tournament.

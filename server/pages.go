@@ -39,6 +39,9 @@ type page struct {
 	// (as profile.js draws them again) so that the table and the chart's
 	// place are there from the first paint and nothing below them moves.
 	Ratings []PoolRatingView
+
+	// Tournament is the id of the tournament on /t/{id} (issue 30).
+	Tournament string
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -195,7 +198,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
-	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch"} {
+	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {
