@@ -312,7 +312,7 @@ func (s State) withGames(gs []Game) State {
 func forfeits(s State) []Game {
 	gone := s.withdrawn()
 	var out []Game
-	for _, g := range s.Games {
+	for _, g := range sortedGames(s.Games) {
 		if g.Finished() {
 			continue
 		}
