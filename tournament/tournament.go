@@ -46,9 +46,9 @@ var ErrInvalid = errors.New("invalid tournament state")
 // and breaks ties (higher first, then name). A withdrawn player is paired no
 // more and forfeits every unplayed game (see Step.Forfeits).
 type Player struct {
-	Name      string
-	Rating    float64
-	Withdrawn bool
+	Name      string  `json:"name"`
+	Rating    float64 `json:"rating"`
+	Withdrawn bool    `json:"withdrawn,omitempty"`
 }
 
 // Outcome is a game's result.
@@ -75,6 +75,24 @@ func (o Outcome) String() string {
 	return outcomeNames[o]
 }
 
+// MarshalText writes the outcome's name, so that JSON shows "x", "draw" ...
+func (o Outcome) MarshalText() ([]byte, error) {
+	if o < 0 || int(o) >= len(outcomeNames) {
+		return nil, fmt.Errorf("%w: outcome %d", ErrInvalid, int(o))
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText reads a name written by MarshalText.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, err := ParseOutcome(string(b))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
 // ParseOutcome reads a name written by Outcome.String.
 func ParseOutcome(s string) (Outcome, error) {
 	for i, n := range outcomeNames {
@@ -95,11 +113,12 @@ func ParseOutcome(s string) (Outcome, error) {
 // withdrawn player (Forfeit set). They are recorded as they are, with no
 // board game to play.
 type Game struct {
-	Round   int
-	Slot    int
-	X, O    string
-	Outcome Outcome
-	Forfeit bool
+	Round   int     `json:"round"`
+	Slot    int     `json:"slot"`
+	X       string  `json:"x"`
+	O       string  `json:"o"`
+	Outcome Outcome `json:"outcome"`
+	Forfeit bool    `json:"forfeit,omitempty"`
 }
 
 // Bye reports whether g is a bye.
@@ -155,11 +174,11 @@ type Step struct {
 // (knockout). Played counts finished games against an opponent
 // (forfeits included, byes not).
 type Standing struct {
-	Rank      int
-	Name      string
-	Score     float64
-	Tiebreaks []float64
-	Played    int
+	Rank      int       `json:"rank"`
+	Name      string    `json:"name"`
+	Score     float64   `json:"score"`
+	Tiebreaks []float64 `json:"tiebreaks"`
+	Played    int       `json:"played"`
 }
 
 // Next returns what to do now in a tournament: the games to create (none
