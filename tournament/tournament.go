@@ -158,7 +158,9 @@ type State struct {
 // Step is what Next decides: the pending games to record as forfeits now
 // (a withdrawn player's; the opponent wins, or BothLose), the games to
 // create now, the round in progress after them, and whether the tournament
-// is over and who won it.
+// is over and who won it. Forfeits and Games are to be recorded even when
+// Finished is set: the step that ends a tournament can carry decided games
+// (a withdrawn finalist's forfeit), never games to play.
 type Step struct {
 	Forfeits []Game
 	Games    []Game

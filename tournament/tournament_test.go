@@ -89,8 +89,8 @@ func run(t *testing.T, s State, r *rand.Rand, withdraw float64, check func(State
 			check(s, st)
 		}
 		if st.Finished {
-			if len(st.Games) > 0 {
-				t.Fatalf("finished step creates games %+v", st.Games)
+			if !allFinished(st.Games) {
+				t.Fatalf("finished step creates games to play %+v", st.Games)
 			}
 			return s, st
 		}
