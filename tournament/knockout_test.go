@@ -267,8 +267,8 @@ func TestKnockoutLot(t *testing.T) {
 	}
 }
 
-// TestKnockoutWithdrawal: a player withdrawn before their match loses it
-// by a forfeit recorded as game 1, and the opponent goes on.
+// TestKnockoutWithdrawal: a player withdrawn before their match forfeits
+// both its games, and the opponent goes on.
 func TestKnockoutWithdrawal(t *testing.T) {
 	s := State{ID: "w", Format: FormatKnockout, Players: players(4)}
 	s.Players[3].Withdrawn = true // p03, seed 4, meets seed 1
@@ -276,21 +276,56 @@ func TestKnockoutWithdrawal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var forfeit, other []Game
-	for _, g := range st.Games {
-		if g.Forfeit {
-			forfeit = append(forfeit, g)
-		} else {
-			other = append(other, g)
-		}
+	want := []Game{
+		{Round: 1, Slot: 0, X: "p00", O: "p03", Outcome: XWins, Forfeit: true},
+		{Round: 1, Slot: 5, X: "p01", O: "p02"},
+		{Round: 1, Slot: 1, X: "p03", O: "p00", Outcome: OWins, Forfeit: true},
 	}
-	if len(forfeit) != 1 || forfeit[0].X != "p00" || forfeit[0].O != "p03" || forfeit[0].Outcome != XWins || len(other) != 1 {
-		t.Fatalf("step %+v: want p00's forfeit win over p03 and game 1 of p01-p02", st)
+	if fmt.Sprint(st.Games) != fmt.Sprint(want) {
+		t.Fatalf("step %+v: want p00's two forfeit wins over p03 and game 1 of p01-p02", st)
 	}
 	s.Games = st.Games
-	m := Bracket(s).Rounds[0].Matches[0]
-	if m.Winner != "p00" {
+	if m := Bracket(s).Rounds[0].Matches[0]; m.Winner != "p00" {
 		t.Fatalf("match %+v: p00 goes through", m)
+	}
+}
+
+// TestKnockoutResultStands: a match decided by a withdrawal stays decided
+// when the winner withdraws later. p00-p03 is 1-1 when p00 withdraws: the
+// decider is forfeited, p03 goes through to meet p01. Then p03 withdraws
+// too: p03 stays the winner of round 1 and forfeits round 2 to p01. (The
+// first version decided a match with both players withdrawn for the
+// higher seed, p00, from whatever state: round 1's result changed.)
+func TestKnockoutResultStands(t *testing.T) {
+	s := State{ID: "r", Format: FormatKnockout, AllAtOnce: true, Players: players(4)}
+	s.Games = []Game{
+		{Round: 1, Slot: 0, X: "p00", O: "p03", Outcome: XWins},
+		{Round: 1, Slot: 1, X: "p03", O: "p00", Outcome: XWins},
+		{Round: 1, Slot: 5, X: "p01", O: "p02", Outcome: XWins},
+		{Round: 1, Slot: 6, X: "p02", O: "p01", Outcome: OWins},
+	}
+	s.Players[0].Withdrawn = true
+	st, err := Next(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Games = append(s.Games, st.Games...)
+	if m := Bracket(s).Rounds[0].Matches[0]; m.Winner != "p03" || st.Round != 2 {
+		t.Fatalf("step %+v, match %+v: want p03 through by the forfeited decider, round 2", st, m)
+	}
+	s.Players[3].Withdrawn = true
+	st, err = Next(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = s.withGames(st.Forfeits)
+	s.Games = append(s.Games, st.Games...)
+	tree := Bracket(s)
+	if m := tree.Rounds[0].Matches[0]; m.Winner != "p03" {
+		t.Fatalf("round 1 match %+v: p03 won it and keeps it", m)
+	}
+	if !st.Finished || st.Winner != "p01" || tree.Rounds[1].Matches[0].Players != [2]string{"p01", "p03"} {
+		t.Fatalf("step %+v, final %+v: want p01 champion over p03 by forfeit", st, tree.Rounds[1].Matches[0])
 	}
 }
 

@@ -193,9 +193,9 @@ func Next(s State) (Step, error) {
 	}
 	fs := forfeits(s)
 	s = s.withGames(fs)
-	// Games created already decided (byes, a withdrawn player's) can end
-	// a round by themselves: pair on until a created game is pending or
-	// nothing more is created.
+	// Games created already decided (byes, a withdrawn player's) can
+	// decide a match or end a round by themselves: go on while a step
+	// creates a decided game.
 	var created []Game
 	for {
 		st, err := next(s)
@@ -204,7 +204,7 @@ func Next(s State) (Step, error) {
 		}
 		created = append(created, st.Games...)
 		s.Games = append(s.Games, st.Games...)
-		if len(st.Games) == 0 || !allFinished(st.Games) {
+		if !anyFinished(st.Games) {
 			st.Forfeits, st.Games = fs, created
 			return st, nil
 		}
@@ -397,6 +397,15 @@ func (s State) byRound() (map[int][]Game, int) {
 		top = max(top, g.Round)
 	}
 	return m, top
+}
+
+func anyFinished(gs []Game) bool {
+	for _, g := range gs {
+		if g.Finished() {
+			return true
+		}
+	}
+	return false
 }
 
 func allFinished(gs []Game) bool {
