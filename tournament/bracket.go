@@ -2,13 +2,13 @@ package tournament
 
 // Tree is a knockout's bracket: its rounds from the first to the final.
 type Tree struct {
-	Rounds []BracketRound
+	Rounds []BracketRound `json:"rounds"`
 }
 
 // BracketRound is one round of the bracket; Round counts from 1.
 type BracketRound struct {
-	Round   int
-	Matches []Match
+	Round   int     `json:"round"`
+	Matches []Match `json:"matches"`
 }
 
 // Match is one match of the bracket, in bracket order (Index from 0: the
@@ -19,12 +19,12 @@ type BracketRound struct {
 // Winner is "" until the match is decided; ByHigherSeed tells that three
 // drawn deciders left it to the higher seed.
 type Match struct {
-	Index        int
-	Seeds        [2]int
-	Players      [2]string
-	Games        []Game
-	Points       [2]float64
-	Winner       string
-	Bye          bool
-	ByHigherSeed bool
+	Index        int        `json:"index"`
+	Seeds        [2]int     `json:"seeds"`
+	Players      [2]string  `json:"players"`
+	Games        []Game     `json:"games"`
+	Points       [2]float64 `json:"points"`
+	Winner       string     `json:"winner,omitempty"`
+	Bye          bool       `json:"bye,omitempty"`
+	ByHigherSeed bool       `json:"by_higher_seed,omitempty"`
 }

@@ -6,25 +6,25 @@ import "strings"
 // Cells[i][j] the games of Names[i] against Names[j] (none on the
 // diagonal).
 type Table struct {
-	Names  []string
-	Scores []float64
-	Cells  [][]Cell
+	Names  []string  `json:"names"`
+	Scores []float64 `json:"scores"`
+	Cells  [][]Cell  `json:"cells"`
 }
 
 // Cell is the games of one player (the row) against another (the column),
 // in round order.
 type Cell struct {
-	Games []CellGame
+	Games []CellGame `json:"games"`
 }
 
 // CellGame is one game seen from the row's player.
 type CellGame struct {
-	Round   int
-	Slot    int
-	AsX     bool    // the row's player had X
-	Pending bool    // no result yet
-	Points  float64 // the row's player's points (0, 0.5 or 1)
-	Forfeit bool
+	Round   int     `json:"round"`
+	Slot    int     `json:"slot"`
+	AsX     bool    `json:"as_x"`    // the row's player had X
+	Pending bool    `json:"pending"` // no result yet
+	Points  float64 `json:"points"`  // the row's player's points (0, 0.5 or 1)
+	Forfeit bool    `json:"forfeit,omitempty"`
 }
 
 // String writes a cell as a crosstable shows it: "1", "½", "0" per game,

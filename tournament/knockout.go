@@ -127,57 +127,40 @@ func buildKnockout(s State) knockout {
 					match.Points[1] += x
 				}
 			}
-			switch {
-			case ok0 && ok1 && g0.Finished() && g1.Finished():
-				if match.Points[0] != match.Points[1] {
-					break
-				}
-				// tied after the two games: the deciders.
-				d := 0
-				for ; d < maxDeciders; d++ {
-					g, ok := have[[2]int{r, base + 2 + d}]
-					if !ok || !g.Finished() || g.Outcome == XWins || g.Outcome == OWins {
-						break
-					}
-				}
-				if d == maxDeciders {
-					match.Winner, match.ByHigherSeed = hi, true
-					break
-				}
+			match.Winner = decided(match, gone)
+			d := 0 // drawn deciders, in a row from the first
+			for ; d < maxDeciders; d++ {
 				g, ok := have[[2]int{r, base + 2 + d}]
-				if ok && g.Finished() {
-					break // a decider won: Points says by whom
-				}
-				if !ok && !gone[hi] && !gone[lo] {
-					x, o := hi, lo
-					if !lotHigherSeedX(s.ID, r, m, d+1) {
-						x, o = lo, hi
-					}
-					due = append(due, Game{Round: r, Slot: base + 2 + d, X: x, O: o})
-				}
-			case !ok0:
-				g := Game{Round: r, Slot: base, X: hi, O: lo}
-				if f, ok := forfeited(g, gone); ok {
-					due = append(due, f)
-					match.Games = append(match.Games, f)
+				if !ok || !g.Finished() || g.Outcome == XWins || g.Outcome == OWins {
 					break
 				}
-				due = append(due, g)
-				if s.AllAtOnce {
-					due = append(due, Game{Round: r, Slot: base + 1, X: lo, O: hi})
-				}
-			case !ok1 && (g0.Finished() || s.AllAtOnce) && !(g0.Forfeit && (gone[hi] || gone[lo])):
-				g := Game{Round: r, Slot: base + 1, X: lo, O: hi}
-				if f, ok := forfeited(g, gone); ok {
-					g = f
-				}
-				due = append(due, g)
+			}
+			if match.Winner == "" && d == maxDeciders {
+				match.Winner, match.ByHigherSeed = hi, true
 			}
 			if match.Winner == "" {
-				match.Winner = decided(match, gone)
+				switch {
+				case !ok0:
+					g := decide(Game{Round: r, Slot: base, X: hi, O: lo}, gone)
+					due = append(due, g)
+					if s.AllAtOnce && !g.Finished() {
+						due = append(due, Game{Round: r, Slot: base + 1, X: lo, O: hi})
+					}
+				case !ok1:
+					if g0.Finished() || s.AllAtOnce {
+						due = append(due, decide(Game{Round: r, Slot: base + 1, X: lo, O: hi}, gone))
+					}
+				case g0.Finished() && g1.Finished():
+					// tied (decided names a winner otherwise): the next decider.
+					if _, ok := have[[2]int{r, base + 2 + d}]; !ok {
+						x, o := hi, lo
+						if !lotHigherSeedX(s.ID, r, m, d+1) {
+							x, o = lo, hi
+						}
+						due = append(due, decide(Game{Round: r, Slot: base + 2 + d, X: x, O: o}, gone))
+					}
+				}
 			}
-			// a decided match can still have a due game: the forfeit
-			// that records a withdrawal.
 			k.due = append(k.due, due...)
 			if match.Winner != "" {
 				winners[m] = seedOf[match.Winner]
@@ -199,41 +182,37 @@ func buildKnockout(s State) knockout {
 	return k
 }
 
-// decided returns a match's winner from its finished games, or the
-// opponent of a withdrawn player, or "" while it is open. Points decide
-// once both games (or a decider) are finished and no game is pending.
+// decided returns a match's winner from its games, or "" while it is
+// open: the player with more points once no game is pending and at least
+// the two games are finished, or the higher seed when both players have
+// withdrawn. A withdrawal decides a match through forfeited games (see
+// decide), so that a result never changes once reached.
 func decided(m Match, gone map[string]bool) string {
 	hi, lo := m.Players[0], m.Players[1]
-	pending := false
 	finished := 0
 	for _, g := range m.Games {
-		if g.Finished() {
-			finished++
-		} else {
-			pending = true
+		if !g.Finished() {
+			return ""
 		}
-	}
-	if !pending && finished >= 2 && m.Points[0] != m.Points[1] {
-		if m.Points[0] > m.Points[1] {
-			return hi
-		}
-		return lo
+		finished++
 	}
 	switch {
-	case gone[hi] && gone[lo]:
-		if !pending {
-			return hi
-		}
-	case gone[hi]:
-		if !pending {
-			return lo
-		}
-	case gone[lo]:
-		if !pending {
-			return hi
-		}
+	case finished >= 2 && m.Points[0] > m.Points[1]:
+		return hi
+	case finished >= 2 && m.Points[0] < m.Points[1]:
+		return lo
+	case finished > 0 && gone[hi] && gone[lo]:
+		return hi
 	}
 	return ""
+}
+
+// decide returns g forfeited if a player of it has withdrawn.
+func decide(g Game, gone map[string]bool) Game {
+	if f, ok := forfeited(g, gone); ok {
+		return f
+	}
+	return g
 }
 
 // nextKnockout creates the due games of the first round still open (each

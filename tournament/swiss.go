@@ -66,9 +66,9 @@ func (p *swissPlayer) preference() (byte, int) {
 }
 
 // A level of the Swiss pairing: which rules it may break. Next pairs at the
-// first level that can pair every player.
+// first level that can pair every player; the last allows every pair.
 type level struct {
-	repeat, colour, secondBye bool
+	repeat, colour bool
 }
 
 var levels = []level{
@@ -76,7 +76,6 @@ var levels = []level{
 	{colour: true},
 	{repeat: true},
 	{repeat: true, colour: true},
-	{repeat: true, colour: true, secondBye: true},
 }
 
 func colourOK(p, q *swissPlayer) bool {
@@ -166,17 +165,22 @@ func pairSwiss(ps []*swissPlayer, round int) []Game {
 		}
 		return games
 	}
-	panic("tournament: the last Swiss level pairs any players") // unreachable: it allows every pair and any bye
+	panic("tournament: the last Swiss level pairs any players") // unreachable: it allows every pair
 }
 
 // chooseBye returns the bye player (nil for an even count) and the others,
-// if l can pair them all.
+// if l can pair them all. The bye goes to a player with the fewest byes
+// (none, until every active player has had one).
 func chooseBye(ps []*swissPlayer, l level) (*swissPlayer, []*swissPlayer, bool) {
 	if len(ps)%2 == 0 {
 		return nil, ps, pairable(ps, l)
 	}
+	fewest := ps[0].byes
+	for _, p := range ps {
+		fewest = min(fewest, p.byes)
+	}
 	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].byes > 0 && !l.secondBye {
+		if ps[i].byes > fewest {
 			continue
 		}
 		rest := make([]*swissPlayer, 0, len(ps)-1)

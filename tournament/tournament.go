@@ -46,9 +46,9 @@ var ErrInvalid = errors.New("invalid tournament state")
 // and breaks ties (higher first, then name). A withdrawn player is paired no
 // more and forfeits every unplayed game (see Step.Forfeits).
 type Player struct {
-	Name      string
-	Rating    float64
-	Withdrawn bool
+	Name      string  `json:"name"`
+	Rating    float64 `json:"rating"`
+	Withdrawn bool    `json:"withdrawn,omitempty"`
 }
 
 // Outcome is a game's result.
@@ -75,6 +75,24 @@ func (o Outcome) String() string {
 	return outcomeNames[o]
 }
 
+// MarshalText writes the outcome's name, so that JSON shows "x", "draw" ...
+func (o Outcome) MarshalText() ([]byte, error) {
+	if o < 0 || int(o) >= len(outcomeNames) {
+		return nil, fmt.Errorf("%w: outcome %d", ErrInvalid, int(o))
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText reads a name written by MarshalText.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, err := ParseOutcome(string(b))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
 // ParseOutcome reads a name written by Outcome.String.
 func ParseOutcome(s string) (Outcome, error) {
 	for i, n := range outcomeNames {
@@ -95,11 +113,12 @@ func ParseOutcome(s string) (Outcome, error) {
 // withdrawn player (Forfeit set). They are recorded as they are, with no
 // board game to play.
 type Game struct {
-	Round   int
-	Slot    int
-	X, O    string
-	Outcome Outcome
-	Forfeit bool
+	Round   int     `json:"round"`
+	Slot    int     `json:"slot"`
+	X       string  `json:"x"`
+	O       string  `json:"o"`
+	Outcome Outcome `json:"outcome"`
+	Forfeit bool    `json:"forfeit,omitempty"`
 }
 
 // Bye reports whether g is a bye.
@@ -139,7 +158,9 @@ type State struct {
 // Step is what Next decides: the pending games to record as forfeits now
 // (a withdrawn player's; the opponent wins, or BothLose), the games to
 // create now, the round in progress after them, and whether the tournament
-// is over and who won it.
+// is over and who won it. Forfeits and Games are to be recorded even when
+// Finished is set: the step that ends a tournament can carry decided games
+// (a withdrawn finalist's forfeit), never games to play.
 type Step struct {
 	Forfeits []Game
 	Games    []Game
@@ -155,11 +176,11 @@ type Step struct {
 // (knockout). Played counts finished games against an opponent
 // (forfeits included, byes not).
 type Standing struct {
-	Rank      int
-	Name      string
-	Score     float64
-	Tiebreaks []float64
-	Played    int
+	Rank      int       `json:"rank"`
+	Name      string    `json:"name"`
+	Score     float64   `json:"score"`
+	Tiebreaks []float64 `json:"tiebreaks"`
+	Played    int       `json:"played"`
 }
 
 // Next returns what to do now in a tournament: the games to create (none
@@ -172,9 +193,9 @@ func Next(s State) (Step, error) {
 	}
 	fs := forfeits(s)
 	s = s.withGames(fs)
-	// Games created already decided (byes, a withdrawn player's) can end
-	// a round by themselves: pair on until a created game is pending or
-	// nothing more is created.
+	// Games created already decided (byes, a withdrawn player's) can
+	// decide a match or end a round by themselves: go on while a step
+	// creates a decided game.
 	var created []Game
 	for {
 		st, err := next(s)
@@ -183,7 +204,7 @@ func Next(s State) (Step, error) {
 		}
 		created = append(created, st.Games...)
 		s.Games = append(s.Games, st.Games...)
-		if len(st.Games) == 0 || !allFinished(st.Games) {
+		if !anyFinished(st.Games) {
 			st.Forfeits, st.Games = fs, created
 			return st, nil
 		}
@@ -312,7 +333,7 @@ func (s State) withGames(gs []Game) State {
 func forfeits(s State) []Game {
 	gone := s.withdrawn()
 	var out []Game
-	for _, g := range s.Games {
+	for _, g := range sortedGames(s.Games) {
 		if g.Finished() {
 			continue
 		}
@@ -376,6 +397,15 @@ func (s State) byRound() (map[int][]Game, int) {
 		top = max(top, g.Round)
 	}
 	return m, top
+}
+
+func anyFinished(gs []Game) bool {
+	for _, g := range gs {
+		if g.Finished() {
+			return true
+		}
+	}
+	return false
 }
 
 func allFinished(gs []Game) bool {
