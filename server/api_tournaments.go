@@ -451,9 +451,10 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 // handleTournamentEvents is GET /api/tournaments/{id}/events: an event
 // stream of the tournament's view, sent whenever it changes ("event:
 // tournament", the view as data). A change this process makes (a game
-// ended, a round paired, a join) wakes it at once; every Config.SweepEvery
-// it also reads the view again, which brings the changes of other
-// processes, and sends it if it differs from the last one sent.
+// ended, a round paired, a join) wakes it at once; every 5 s (or
+// Config.SweepEvery, if longer) it also reads the view again, which brings
+// the changes of other processes, and sends it if it differs from the last
+// one sent.
 func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	wake := s.tourneys.watch(id)
@@ -488,7 +489,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 	if err := send(v); err != nil {
 		return
 	}
-	poll := time.NewTicker(s.cfg.SweepEvery)
+	poll := time.NewTicker(max(s.cfg.SweepEvery, 5*time.Second))
 	defer poll.Stop()
 	keep := time.NewTicker(s.cfg.StreamKeepAlive)
 	defer keep.Stop()
