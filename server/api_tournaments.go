@@ -437,13 +437,8 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []TournamentSummary{}
 	for _, t := range list {
-		_, players, _, err := s.store.Tournament(r.Context(), t.ID)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
 		out = append(out, TournamentSummary{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules,
-			Clock: t.Clock, State: t.State, Round: t.Round, Players: len(players), Winner: t.Winner})
+			Clock: t.Clock, State: t.State, Round: t.Round, Players: t.Players, Winner: t.Winner})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
 }

@@ -72,6 +72,9 @@ type boardInfo struct {
 	// the rating as ratings.js's cardRating writes it), x then o, so that
 	// a card that wraps onto a second line does so from the first paint.
 	Cards [2]cardInfo
+
+	// Tournament is a tournament's game's tournament and round (issue 30).
+	Tournament *TournamentRef
 }
 
 // cardInfo is a player card's name and rating.
@@ -357,6 +360,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		b.Over = st.row.State == store.StateFinished
 		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
 		b.Rows = max(1, (st.sess.Game().Len()+1)/2)
+		b.Tournament = st.tournament
 		v := s.view(r.Context(), st)
 		var end string
 		b.Cards, end = cardsAndEnd(v)

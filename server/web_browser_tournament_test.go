@@ -14,10 +14,10 @@ import (
 // form and joins it on its page; p2 joins on its page, p3 through the API,
 // and p1's page shows the three players without a reload (the
 // tournament's event stream). p1 starts it; each player's games appear
-// under My games with the tournament and round; p1 and p2 resign their
-// games on the game pages, p3's last game is decided through the API, and
-// p1's tournament page, without a reload, shows the standings, the
-// crosstable and the winner: p3 beat both (2 points), p1 beat p2 (1), p2 0.
+// under My games with the tournament and round, and each game's page
+// names them; the losers resign the three games on the game pages, and
+// p1's tournament page shows the standings, the crosstable and the
+// winner: p3 beat both (2 points), p1 beat p2 (1), p2 0.
 func TestBrowserTournament(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100, Now: time.Now})
 	b := newBrowser(t, h)
@@ -68,6 +68,9 @@ func TestBrowserTournament(t *testing.T) {
 	}
 	resign := func(tb *tab, g TournamentGameView) {
 		tb.open("/g/" + g.ID)
+		if got, want := tb.eval(`document.querySelector('.tourney').textContent`), fmt.Sprintf("Browser cup, round %d", g.Round); got != want {
+			t.Errorf("game %s's page names %q, want %q", g.ID, got, want)
+		}
 		tb.click(`#resign`)
 		tb.wait("the confirmation", `!document.querySelector('#resign-confirm').hidden`)
 		tb.click(`#resign-yes`)
@@ -87,7 +90,7 @@ func TestBrowserTournament(t *testing.T) {
 		t.Errorf("crosstable rows: %d, want 3", n)
 	}
 	row := t1.eval(`[...document.querySelectorAll('#t-table tbody tr')[0].children].map((c) => c.textContent).join('|')`)
-	if want := fmt.Sprintf("1 p3|×|1|1|2"); row != want {
+	if want := "1 p3|×|1|1|2"; row != want {
 		t.Errorf("the crosstable's first row: %q, want %q", row, want)
 	}
 }

@@ -312,7 +312,8 @@ type tournamentStore interface {
 	// slots (by round and slot), each slot with its game's state.
 	Tournament(ctx context.Context, id string) (Tournament, []TournamentPlayer, []TournamentGame, error)
 	// Tournaments lists the tournaments in a state ("" for all), the most
-	// recently created first, at most limit (capped at 200).
+	// recently created first, at most limit (capped at 200), each with its
+	// count of players.
 	Tournaments(ctx context.Context, state string, limit int) ([]Tournament, error)
 	// UpdateTournament applies a change in one transaction, when the
 	// tournament is still at version ch.Expect; otherwise it changes

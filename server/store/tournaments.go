@@ -40,6 +40,9 @@ type Tournament struct {
 	// optimistic lock of UpdateTournament.
 	Version                 int
 	Created, Started, Ended time.Time
+	// Players counts the players, for lists (read by Tournaments only;
+	// written: ignored).
+	Players int
 }
 
 // TournamentPlayer is a player of a tournament.

@@ -20,12 +20,12 @@ func tournamentArgs(t store.Tournament) []any {
 		t.State, t.Round, t.Winner, t.Version, ms(t.Created), ms(t.Started), ms(t.Ended)}
 }
 
-func scanTournament(row scanner) (store.Tournament, error) {
+func scanTournament(row scanner, more ...any) (store.Tournament, error) {
 	var t store.Tournament
 	var rated int
 	var starts, created, started, ended int64
-	err := row.Scan(&t.ID, &t.Name, &t.Organiser, &t.Rules, &t.Clock, &t.Format, &rated, &t.Rounds, &t.MaxPlayers, &starts,
-		&t.State, &t.Round, &t.Winner, &t.Version, &created, &started, &ended)
+	err := row.Scan(append([]any{&t.ID, &t.Name, &t.Organiser, &t.Rules, &t.Clock, &t.Format, &rated, &t.Rounds, &t.MaxPlayers, &starts,
+		&t.State, &t.Round, &t.Winner, &t.Version, &created, &started, &ended}, more...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, store.ErrNotFound
 	}
@@ -109,9 +109,10 @@ func (s *Store) Tournaments(ctx context.Context, state string, limit int) ([]sto
 	if limit <= 0 || limit > 200 {
 		limit = 200
 	}
-	q, args := `SELECT `+tournamentCols+` FROM tournaments ORDER BY created_ms DESC, id LIMIT ?`, []any{limit}
+	const count = `, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = tournaments.id)`
+	q, args := `SELECT `+tournamentCols+count+` FROM tournaments ORDER BY created_ms DESC, id LIMIT ?`, []any{limit}
 	if state != "" {
-		q, args = `SELECT `+tournamentCols+` FROM tournaments WHERE state = ? ORDER BY created_ms DESC, id LIMIT ?`, []any{state, limit}
+		q, args = `SELECT `+tournamentCols+count+` FROM tournaments WHERE state = ? ORDER BY created_ms DESC, id LIMIT ?`, []any{state, limit}
 	}
 	rows, err := s.query(ctx, q, args...)
 	if err != nil {
@@ -120,10 +121,12 @@ func (s *Store) Tournaments(ctx context.Context, state string, limit int) ([]sto
 	defer rows.Close()
 	var out []store.Tournament
 	for rows.Next() {
-		t, err := scanTournament(rows)
+		var n int
+		t, err := scanTournament(rows, &n)
 		if err != nil {
 			return nil, err
 		}
+		t.Players = n
 		out = append(out, t)
 	}
 	return out, rows.Err()

@@ -121,12 +121,12 @@ func testTournaments(t *testing.T, s store.Store) {
 	for _, c := range []struct {
 		state string
 		want  []string
-	}{{"", []string{"t2", "t1"}}, {store.TournamentOpen, []string{"t2"}}, {store.TournamentRunning, []string{"t1"}}, {store.TournamentFinished, nil}} {
+	}{{"", []string{"t2:0", "t1:2"}}, {store.TournamentOpen, []string{"t2:0"}}, {store.TournamentRunning, []string{"t1:2"}}, {store.TournamentFinished, nil}} {
 		list, err := s.Tournaments(ctx, c.state, 10)
 		must(t, err)
 		var names []string
 		for _, x := range list {
-			names = append(names, x.ID)
+			names = append(names, fmt.Sprintf("%s:%d", x.ID, x.Players))
 		}
 		if fmt.Sprint(names) != fmt.Sprint(c.want) {
 			t.Errorf("tournaments %q: %v, want %v", c.state, names, c.want)
