@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -528,5 +531,106 @@ func TestTournamentTwoProcesses(t *testing.T) {
 	}
 	if n := tournamentGames(t, hs[0].st); n != 15 {
 		t.Errorf("%d tournament games stored, want 15: a round paired twice", n)
+	}
+}
+
+// tournamentStream reads a tournament's event stream: each event's view.
+func tournamentStream(t *testing.T, ctx context.Context, url string) <-chan TournamentView {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	out := make(chan TournamentView, 16)
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		var kind string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				kind = line[7:]
+			case strings.HasPrefix(line, "data: ") && kind == "tournament":
+				var v TournamentView
+				if json.Unmarshal([]byte(line[6:]), &v) != nil {
+					return
+				}
+				select {
+				case out <- v:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out
+}
+
+// TestTournamentEventsAndPages: the tournament's event stream sends the
+// view at once, then each change (a join, the start's pairing, a game's
+// end); the pages answer, a name with markup is escaped, and an unknown
+// tournament is 404 on the API and the page.
+func TestTournamentEventsAndPages(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 2)
+	var out CreateView
+	ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "<b>Cup</b> & co", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"}, &out)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events := tournamentStream(t, ctx, h.http.URL+"/api/tournaments/"+out.ID+"/events")
+	next := func(what string, cond func(TournamentView) bool) TournamentView {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case v := <-events:
+				if cond(v) {
+					return v
+				}
+			case <-timeout:
+				t.Fatalf("the stream never sent %s", what)
+			}
+		}
+	}
+	first := next("the current view", func(v TournamentView) bool { return true })
+	if first.Name != "<b>Cup</b> & co" || first.State != store.TournamentOpen || len(first.Players) != 0 {
+		t.Errorf("first event: %+v", first)
+	}
+	ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
+	next("p1's join", func(v TournamentView) bool { return len(v.Players) == 1 })
+	ps["p2"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
+	ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, nil)
+	v := next("the pairing", func(v TournamentView) bool { return len(pending(v)) == 1 })
+	lowerWins(t, ps, pending(v)[0])
+	v = next("the end", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	if v.Winner != "p1" || v.Standings[0].Name != "p1" || v.Standings[0].Score != 1 {
+		t.Errorf("the end's event: winner %q, standings %+v", v.Winner, v.Standings)
+	}
+
+	anon := h.client()
+	for _, c := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"/tournaments", 200, `src="` + staticURL("tournaments.js") + `"`},
+		{"/t/" + out.ID, 200, `data-id="` + out.ID + `"`},
+		{"/t/" + out.ID, 200, `<title>&lt;b&gt;Cup&lt;/b&gt; &amp; co · alak</title>`},
+		{"/t/nosuch", 404, `There is no tournament nosuch.`},
+		{"/api/tournaments/nosuch", 404, `"code":"not_found"`},
+	} {
+		status, _, body := anon.get(c.path, nil)
+		if status != c.status || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d, want %d with %s", c.path, status, c.status, c.want)
+		}
+		if strings.Contains(body, "<b>Cup</b>") {
+			t.Errorf("%s: the name's markup is not escaped", c.path)
+		}
 	}
 }
