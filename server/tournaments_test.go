@@ -634,3 +634,44 @@ func TestTournamentEventsAndPages(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentKnockoutStartsAtItsTime: a knockout of five with a start
+// time starts by itself on the first sweep after it, not before; the top
+// three seeds (equal ratings: by name, p1 p2 p3) have byes in the first
+// round of a bracket of eight, and the lower name wins every game, so p1
+// wins the tournament after three rounds.
+func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 5)
+	var out CreateView
+	starts := h.clock.Now().Add(time.Hour).Format(time.RFC3339)
+	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "KO", "rules": "alak size=7", "clock": "days:3", "format": "knockout", "starts": starts}, &out); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	for _, n := range []string{"p1", "p2", "p3", "p4", "p5"} {
+		ps[n].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
+	}
+	h.srv.sweepTournaments()
+	if v := ps["p1"].tournament(out.ID); v.State != store.TournamentOpen || v.Starts == nil {
+		t.Fatalf("before its time: %s, starts %v", v.State, v.Starts)
+	}
+	h.clock.Add(time.Hour)
+	h.srv.sweepTournaments()
+	v := ps["p1"].tournament(out.ID)
+	if v.State != store.TournamentRunning || v.Round != 1 {
+		t.Fatalf("at its time: %s round %d", v.State, v.Round)
+	}
+	byes := map[string]bool{}
+	for _, m := range v.Bracket[0].Matches {
+		if m.Bye {
+			byes[m.Players[0]+m.Players[1]] = true
+		}
+	}
+	if fmt.Sprint(byes) != "map[p1:true p2:true p3:true]" {
+		t.Errorf("first round's byes: %v, want p1, p2 and p3's; bracket %+v", byes, v.Bracket)
+	}
+	v = playOut(t, ps, out.ID, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	if v.Winner != "p1" || len(v.Bracket) != 3 || v.Standings[0].Name != "p1" {
+		t.Errorf("the end: winner %q, %d bracket rounds, standings %+v", v.Winner, len(v.Bracket), v.Standings)
+	}
+}
