@@ -234,6 +234,12 @@ func TestTournamentRefusals(t *testing.T) {
 		{map[string]any{"name": "x", "clock": "days:3", "format": "ladder"}, "bad_format"},
 		{map[string]any{"name": "x", "clock": "none", "format": "swiss"}, "bad_clock"},
 		{map[string]any{"name": "", "clock": "days:3", "format": "swiss"}, "bad_name"},
+		{map[string]any{"name": strings.Repeat("é", 61), "clock": "days:3", "format": "swiss"}, "bad_name"},
+		{map[string]any{"name": "a\x00b", "clock": "days:3", "format": "swiss"}, "bad_name"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "rounds": 65}, "bad_rounds"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "max_players": 129}, "bad_max_players"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "rules": strings.Repeat("a", 201)}, "too_long"},
+		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "rules": "alak size=99"}, "bad_rules"},
 		{map[string]any{"name": "x", "clock": "days:3", "format": "knockout", "rounds": 3}, "bad_rounds"},
 		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "max_players": 1}, "bad_max_players"},
 		{map[string]any{"name": "x", "clock": "days:3", "format": "swiss", "starts": "yesterday"}, "bad_starts"},
@@ -274,6 +280,20 @@ func TestTournamentRefusals(t *testing.T) {
 	var bad errBody
 	if code := ps["p1"].do("GET", "/api/tournaments?state=closed", nil, &bad); code != http.StatusBadRequest || bad.Code != "bad_state" {
 		t.Errorf("list of state closed: %d %+v", code, bad)
+	}
+	// New tournaments count with new games: 30 a minute for an account
+	// (Config.GameRate's default).
+	made := 0
+	for ; made < 40; made++ {
+		if code := ps["p2"].do("POST", "/api/tournaments", map[string]any{"name": "flood", "clock": "days:3", "format": "swiss"}, &bad); code != http.StatusCreated {
+			if code != http.StatusTooManyRequests || bad.Code != "rate_limited" {
+				t.Errorf("tournament %d: %d %+v, want 429 rate_limited", made, code, bad)
+			}
+			break
+		}
+	}
+	if made != 30 {
+		t.Errorf("%d tournaments made before the limit, want 30", made)
 	}
 }
 
