@@ -100,11 +100,18 @@ func (s *Server) tournamentGameEnded(row store.Game) {
 	}
 }
 
-// tournamentWork runs the tournaments whose games ended, and every
-// Config.SweepEvery the running ones and the open ones whose start time
-// has come, until the server stops.
+// tournamentSweep is how often each process runs every running
+// tournament and starts the open ones whose time has come (at least, and
+// Config.SweepEvery when longer). A game's end runs its tournament at
+// once; the sweep is for a process that stopped between a game's end and
+// the pairing, and for start times.
+const tournamentSweep = 30 * time.Second
+
+// tournamentWork runs the tournaments whose games ended, at the start and
+// then on every tournament sweep the running ones and the open ones whose
+// start time has come, until the server stops.
 func (s *Server) tournamentWork() {
-	tick := time.NewTicker(s.cfg.SweepEvery)
+	tick := time.NewTicker(max(s.cfg.SweepEvery, tournamentSweep))
 	defer tick.Stop()
 	s.sweepTournaments()
 	for {

@@ -695,3 +695,33 @@ func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
 		t.Errorf("the end: winner %q, %d bracket rounds, standings %+v", v.Winner, len(v.Bracket), v.Standings)
 	}
 }
+
+// TestTournamentDoubleRoundRobin: three players, a double round robin by
+// correspondence: its six games (with a bye a round) start at once, each
+// pair plays twice with the colours swapped, and with the lower name
+// winning every game the scores are p1 4, p2 2, p3 0.
+func TestTournamentDoubleRoundRobin(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 3)
+	id := createTournament(t, ps, map[string]any{"name": "Double", "rules": "alak size=7", "clock": "days:3", "format": "double-round-robin"})
+	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(pending(v)) == 6 })
+	colours := map[string]int{}
+	for _, g := range v.Games {
+		if g.O != "" {
+			colours[g.X+"-"+g.O]++
+		}
+	}
+	for _, pair := range [][2]string{{"p1", "p2"}, {"p1", "p3"}, {"p2", "p3"}} {
+		if colours[pair[0]+"-"+pair[1]] != 1 || colours[pair[1]+"-"+pair[0]] != 1 {
+			t.Errorf("%s and %s: %v, want one game with each colour", pair[0], pair[1], colours)
+		}
+	}
+	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	score := map[string]float64{}
+	for _, s := range v.Standings {
+		score[s.Name] = s.Score
+	}
+	if fmt.Sprint(score) != "map[p1:4 p2:2 p3:0]" || v.Winner != "p1" || v.Crosstable.Cells[0][1] != "1 1" {
+		t.Errorf("the end: scores %v, winner %q, crosstable %+v", score, v.Winner, v.Crosstable)
+	}
+}
