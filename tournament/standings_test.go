@@ -190,9 +190,11 @@ func TestJSON(t *testing.T) {
 
 // TestMaxMatching checks Edmonds' algorithm against an exhaustive search
 // on random graphs of up to 12 vertices, dense and sparse (odd cycles make
-// blossoms).
+// blossoms): the maximum matching, and pairOff on every edge of the graphs
+// that have a perfect one.
 func TestMaxMatching(t *testing.T) {
 	r := rand.New(rand.NewPCG(30, 5))
+	pairOffs := map[bool]int{}
 	for i := 0; i < 400; i++ {
 		n := 1 + r.IntN(12)
 		p := 0.1 + 0.5*r.Float64()
@@ -215,6 +217,31 @@ func TestMaxMatching(t *testing.T) {
 		if got := perfect(n, f); got != (2*want == n) {
 			t.Fatalf("graph %v: perfect %v, maximum matching %d of %d vertices", adj, got, want, n)
 		}
+		if 2*want != n {
+			continue
+		}
+		// pairOff(a, b) on a perfect matching, for every edge: the rest
+		// must still have one exactly when the exhaustive search finds one
+		// without a and b.
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if !adj[a][b] {
+					continue
+				}
+				m := newMatcher(n, f)
+				m.maximum()
+				used := make([]bool, n)
+				used[a], used[b] = true, true
+				restOK := 2*bruteMatching(adj, used, 0) == n-2
+				if got := m.pairOff(a, b); got != restOK || !m.perfect() || m.alive[a] == restOK {
+					t.Fatalf("graph %v: pairOff(%d, %d) = %v, perfect after %v, %d alive %v; the rest pairs: %v", adj, a, b, got, m.perfect(), a, m.alive[a], restOK)
+				}
+				pairOffs[restOK]++
+			}
+		}
+	}
+	if pairOffs[true] < 100 || pairOffs[false] < 100 {
+		t.Fatalf("pairOff tried on %d edges that leave a pairable rest and %d that do not: want 100 of each", pairOffs[true], pairOffs[false])
 	}
 }
 

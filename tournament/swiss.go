@@ -150,11 +150,10 @@ func nextSwiss(s State) (Step, error) {
 // first candidate in Dutch order with whom the rest can still be paired.
 func pairSwiss(ps []*swissPlayer, round int) []Game {
 	for _, l := range levels {
-		bye, rest, ok := chooseBye(ps, l)
+		pairs, bye, ok := pairLevel(ps, l)
 		if !ok {
 			continue
 		}
-		pairs := pairLevel(rest, l)
 		games := make([]Game, 0, len(pairs)+1)
 		for board, pq := range pairs {
 			x, o := colours(pq[0], pq[1], board)
@@ -168,69 +167,107 @@ func pairSwiss(ps []*swissPlayer, round int) []Game {
 	panic("tournament: the last Swiss level pairs any players") // unreachable: it allows every pair
 }
 
-// chooseBye returns the bye player (nil for an even count) and the others,
-// if l can pair them all. The bye goes to a player with the fewest byes
-// (none, until every active player has had one).
-func chooseBye(ps []*swissPlayer, l level) (*swissPlayer, []*swissPlayer, bool) {
-	if len(ps)%2 == 0 {
-		return nil, ps, pairable(ps, l)
-	}
+// pairLevel pairs ps (in pairing order) with the pairs l allows, or
+// reports that it cannot. The graph's vertices are the players, and with
+// an odd count one more, the bye, joined to the players with the fewest
+// byes; a matcher answers whether a choice leaves the rest pairable.
+func pairLevel(ps []*swissPlayer, l level) ([][2]*swissPlayer, *swissPlayer, bool) {
+	n := len(ps)
 	fewest := ps[0].byes
 	for _, p := range ps {
 		fewest = min(fewest, p.byes)
 	}
-	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].byes > fewest {
-			continue
+	if pairs, bye, ok := pairGreedy(ps, l, fewest); ok {
+		return pairs, bye, true
+	}
+	vertices := n + n%2
+	m := newMatcher(vertices, func(i, j int) bool {
+		if i == n || j == n {
+			return ps[i+j-n].byes == fewest
 		}
-		rest := make([]*swissPlayer, 0, len(ps)-1)
-		rest = append(rest, ps[:i]...)
-		rest = append(rest, ps[i+1:]...)
-		if pairable(rest, l) {
-			return ps[i], rest, true
+		return l.edge(ps[i], ps[j])
+	})
+	m.maximum()
+	if !m.perfect() {
+		return nil, nil, false
+	}
+	var bye *swissPlayer
+	if n%2 == 1 {
+		for i := n - 1; i >= 0 && bye == nil; i-- {
+			if ps[i].byes == fewest && m.pairOff(n, i) {
+				bye = ps[i]
+			}
 		}
 	}
-	return nil, nil, false
-}
-
-func pairable(ps []*swissPlayer, l level) bool {
-	return perfect(len(ps), func(i, j int) bool { return l.edge(ps[i], ps[j]) })
-}
-
-// pairLevel pairs ps (in pairing order, pairable at l) top down.
-func pairLevel(ps []*swissPlayer, l level) [][2]*swissPlayer {
 	var pairs [][2]*swissPlayer
-	rest := ps
-	for len(rest) > 0 {
-		p := rest[0]
-		var chosen int = -1
-		for _, j := range candidates(rest, l) {
-			if !l.edge(p, rest[j]) {
-				continue
+	idx := make([]int, 0, n)
+	rest := make([]*swissPlayer, 0, n)
+	for {
+		idx, rest = idx[:0], rest[:0]
+		for i := 0; i < n; i++ {
+			if m.alive[i] {
+				idx = append(idx, i)
+				rest = append(rest, ps[i])
 			}
-			left := without(rest, 0, j)
-			if pairable(left, l) {
+		}
+		if len(rest) == 0 {
+			return pairs, bye, true
+		}
+		chosen := -1
+		for _, j := range candidates(rest, l) {
+			if l.edge(rest[0], rest[j]) && m.pairOff(idx[0], idx[j]) {
 				chosen = j
 				break
 			}
 		}
 		if chosen < 0 {
-			panic("tournament: a pairable Swiss round lost its pairing") // unreachable: pairable(rest) held
+			panic("tournament: a pairable Swiss round lost its pairing") // unreachable: the matching was perfect
 		}
-		pairs = append(pairs, [2]*swissPlayer{p, rest[chosen]})
-		rest = without(rest, 0, chosen)
+		pairs = append(pairs, [2]*swissPlayer{rest[0], rest[chosen]})
 	}
-	return pairs
 }
 
-func without(ps []*swissPlayer, i, j int) []*swissPlayer {
-	out := make([]*swissPlayer, 0, len(ps)-2)
-	for k, p := range ps {
-		if k != i && k != j {
-			out = append(out, p)
+// pairGreedy is pairLevel without the matcher: every choice the first
+// allowed one. When it pairs everyone, each choice left a pairable rest
+// (this pairing is the proof), and every candidate before it was not
+// allowed, so pairLevel would have made the same choices: most rounds
+// pair this way, in O(n²) steps with no matching built.
+func pairGreedy(ps []*swissPlayer, l level, fewest int) ([][2]*swissPlayer, *swissPlayer, bool) {
+	rest := ps
+	var bye *swissPlayer
+	if len(ps)%2 == 1 {
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i].byes == fewest {
+				bye = ps[i]
+				rest = make([]*swissPlayer, 0, len(ps)-1)
+				rest = append(rest, ps[:i]...)
+				rest = append(rest, ps[i+1:]...)
+				break
+			}
 		}
 	}
-	return out
+	pairs := make([][2]*swissPlayer, 0, len(rest)/2)
+	for len(rest) > 0 {
+		chosen := -1
+		for _, j := range candidates(rest, l) {
+			if l.edge(rest[0], rest[j]) {
+				chosen = j
+				break
+			}
+		}
+		if chosen < 0 {
+			return nil, nil, false
+		}
+		pairs = append(pairs, [2]*swissPlayer{rest[0], rest[chosen]})
+		next := make([]*swissPlayer, 0, len(rest)-2)
+		for k, p := range rest {
+			if k != 0 && k != chosen {
+				next = append(next, p)
+			}
+		}
+		rest = next
+	}
+	return pairs, bye, true
 }
 
 // candidates returns the indexes in rest of the opponents of rest[0], in
