@@ -406,7 +406,7 @@ func (s *Server) tournamentView(ctx context.Context, id string) (TournamentView,
 			}
 			v.Bracket = append(v.Bracket, rv)
 		}
-	default:
+	case tournament.FormatRoundRobin, tournament.FormatDoubleRoundRobin:
 		ct := tournament.Crosstable(ps.state)
 		cv := &CrosstableView{Names: ct.Names, Scores: ct.Scores}
 		for _, row := range ct.Cells {

@@ -302,6 +302,8 @@ func TestTournamentRefusals(t *testing.T) {
 // Then the last game of a round ends while no process runs (written to
 // the database as a process that stopped after committing it, before
 // pairing, leaves it): the next process's first sweep pairs the round.
+// At the end, no pair met twice, nobody had two byes, and the view has
+// standings but no crosstable (round robins only) nor bracket.
 func TestTournamentSwissRestartMidRound(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 5)
@@ -369,7 +371,7 @@ func TestTournamentSwissRestartMidRound(t *testing.T) {
 			t.Errorf("%s had %d byes", p, n)
 		}
 	}
-	if v.State != store.TournamentFinished || v.Round != 3 || len(v.Games) != 9 || v.Winner == "" {
+	if v.State != store.TournamentFinished || v.Round != 3 || len(v.Games) != 9 || v.Winner == "" || v.Crosstable != nil || v.Bracket != nil {
 		t.Errorf("the end: %s round %d, %d slots, winner %q", v.State, v.Round, len(v.Games), v.Winner)
 	}
 	if n := tournamentGames(t, h.st); n != 6 {
