@@ -17,7 +17,8 @@ import (
 // under My games with the tournament and round, and each game's page
 // names them; the losers resign the three games on the game pages, and
 // p1's tournament page shows the standings, the crosstable and the
-// winner: p3 beat both (2 points), p1 beat p2 (1), p2 0.
+// winner: p3 beat both (2 points), p1 beat p2 (1), p2 0. The checks of
+// TestBrowserPageChecks pass on both pages, for a player and a visitor.
 func TestBrowserTournament(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100, Now: time.Now})
 	b := newBrowser(t, h)
@@ -28,6 +29,7 @@ func TestBrowserTournament(t *testing.T) {
 
 	t1.open("/tournaments")
 	t1.wait("the lists", `document.querySelector('#list-open').textContent.includes('No open tournament')`)
+	pageChecked(t1)
 	t1.do("filling in the form",
 		chromedp.SendKeys(chromedp.CSS(`#tournament-form input[name=name]`), "Browser cup"))
 	t1.choose(`#tournament-form input[name=clock]`, "days:3")
@@ -37,6 +39,7 @@ func TestBrowserTournament(t *testing.T) {
 	t1.wait("the tournament", `document.querySelector('#t-name').textContent === 'Browser cup' && document.querySelector('button[data-action=join]') !== null`)
 	t1.click(`button[data-action=join]`)
 	t1.wait("p1 in", `document.querySelector('[data-player=p1]') !== null && document.querySelector('button[data-action=start]') !== null`)
+	pageChecked(t1)
 
 	t2.open("/t/" + id)
 	t2.wait("the join button", `document.querySelector('button[data-action=join]') !== null`)
@@ -86,11 +89,27 @@ func TestBrowserTournament(t *testing.T) {
 	if want := "p3 2, p1 1, p2 0"; got != want {
 		t.Errorf("standings on the page: %q, want %q", got, want)
 	}
+	pageChecked(t1)
+	visitor := b.user("a visitor")
+	for _, path := range []string{"/tournaments", "/t/" + id} {
+		visitor.open(path)
+		visitor.wait("the page drawn", `(document.querySelector('#list-finished') || document.querySelector('#t-games')).textContent !== ''`)
+		pageChecked(visitor)
+	}
 	if n := t1.count(`#t-table table tbody tr`); n != 3 {
 		t.Errorf("crosstable rows: %d, want 3", n)
 	}
 	row := t1.eval(`[...document.querySelectorAll('#t-table tbody tr')[0].children].map((c) => c.textContent).join('|')`)
 	if want := "1 p3|×|1|1|2"; row != want {
 		t.Errorf("the crosstable's first row: %q, want %q", row, want)
+	}
+}
+
+// pageChecked runs the checks of TestBrowserPageChecks (pageChecks: one
+// h1, labels, names of buttons and links ...) on the tab's page.
+func pageChecked(tb *tab) {
+	tb.t.Helper()
+	if bad := tb.eval(pageChecks); bad != "" {
+		tb.t.Errorf("%s, %s: %s", tb.who, tb.eval(`location.pathname`), bad)
 	}
 }
