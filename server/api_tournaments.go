@@ -155,9 +155,6 @@ func (s *Server) newTournament(req tournamentRequest) (store.Tournament, error) 
 	if t.MaxPlayers == 0 {
 		t.MaxPlayers = maxTournamentPlayers
 	}
-	if starts.IsZero() {
-		t.Starts = time.Time{}
-	}
 	return t, nil
 }
 

@@ -353,6 +353,17 @@ func (s *Server) plan(ctx context.Context, t store.Tournament, players []store.T
 	return ch, forfeited, nil
 }
 
+// tournamentAbort refuses a player's abort of a tournament game: its
+// aborts are the first move's time running out, whose replays end in a
+// forfeit by the player who did not move; an abort at will would let
+// either player hand the other that forfeit.
+func tournamentAbort(st *gameState) error {
+	if st.row.Kind != store.KindTournament {
+		return nil
+	}
+	return apiErr(http.StatusConflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
+}
+
 // forfeitedGame is a game being played whose slot a withdrawal decided.
 type forfeitedGame struct {
 	id      string

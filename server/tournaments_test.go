@@ -485,7 +485,8 @@ func TestTournamentTimeForfeit(t *testing.T) {
 // TestTournamentAbortedReplayed: a live round robin of two: a game whose
 // X makes no first move is aborted (the first move's time) and replayed;
 // after the third abort the slot is forfeited by the player who never
-// moved.
+// moved. Neither player may abort a tournament game at will (either could
+// then hand the other that forfeit).
 func TestTournamentAbortedReplayed(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100, FirstMove: 10 * time.Second})
 	ps := tourneyPlayers(h, 2)
@@ -497,6 +498,13 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 		})
 		g := pending(v)[0]
 		ids = append(ids, g.ID)
+		// Neither player may call it off: the abort is the clock's.
+		for _, p := range []string{g.X, g.O} {
+			var e errBody
+			if code := ps[p].do("POST", "/api/games/"+g.ID+"/abort", nil, &e); code != http.StatusConflict || e.Code != "tournament_game" {
+				t.Errorf("try %d: %s aborts: %d %+v, want 409 tournament_game", try, p, code, e)
+			}
+		}
 		h.clock.Add(11 * time.Second)
 		h.srv.sweepOnce(false)
 		if gv := ps["p1"].game(g.ID); gv.State != store.StateAborted {
