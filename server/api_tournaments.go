@@ -390,6 +390,9 @@ func (s *Server) tournamentView(ctx context.Context, id string) (TournamentView,
 	if t.State == store.TournamentOpen || len(players) < tournament.MinPlayers {
 		return v, nil
 	}
+	if t.Format == string(tournament.FormatSwiss) && t.Rounds == 0 {
+		v.Rounds = tournament.SwissRounds(len(players)) // the default the pairing takes
+	}
 	for _, st := range tournament.Standings(ps.state) {
 		v.Standings = append(v.Standings, StandingView{Rank: st.Rank, Name: st.Name, Score: st.Score, Tiebreaks: st.Tiebreaks, Played: st.Played})
 	}

@@ -315,7 +315,7 @@ func TestTournamentSwissRestartMidRound(t *testing.T) {
 			byes++
 		}
 	}
-	if v.Round != 1 || byes != 1 || len(pending(v)) != 2 {
+	if v.Round != 1 || byes != 1 || len(pending(v)) != 2 || v.Rounds != 3 {
 		t.Fatalf("round 1: round %d, %d byes, %d games being played: %+v", v.Round, byes, len(pending(v)), v.Games)
 	}
 	round1 := pending(v)
