@@ -8,7 +8,8 @@ import (
 )
 
 // TestRoundRobinProperties plays many random round robins, single and
-// double, all at once and round by round, and checks: every pair meets
+// double, all at once and round by round, without and with withdrawals,
+// and checks: every pair meets
 // exactly once (single) or twice with each colour once (double); nobody
 // plays twice in a round; the rounds number N-1 (N the count rounded up to
 // even) per cycle; colours balanced (single: X and O differ by at most 1;
@@ -21,9 +22,13 @@ func TestRoundRobinProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(30, 1))
 	for n := 2; n <= maxN; n++ {
 		for _, f := range []Format{FormatRoundRobin, FormatDoubleRoundRobin} {
-			for _, all := range []bool{true, false} {
+			for k, all := range []bool{true, false, true, false} {
 				s := State{ID: "rr", Format: f, AllAtOnce: all, Players: randomPlayers(r, n)}
-				last, st := run(t, s, r, 0, func(s State, st Step) {
+				withdraw := 0.0
+				if k >= 2 {
+					withdraw = 0.1 // their games are forfeited, still played once
+				}
+				last, st := run(t, s, r, withdraw, func(s State, st Step) {
 					if all {
 						return
 					}
