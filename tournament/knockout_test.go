@@ -90,7 +90,7 @@ func TestKnockoutBracketBySeeds(t *testing.T) {
 // the opponent of a withdrawn player; the champion is the step's winner
 // and first in the standings.
 func TestKnockoutProperties(t *testing.T) {
-	count := testlong.Size(t, 120, 2000)
+	count := testlong.Size(t, 60, 2000)
 	r := rand.New(rand.NewPCG(30, 4))
 	for i := 0; i < count; i++ {
 		n := 2 + r.IntN(15)

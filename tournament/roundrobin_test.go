@@ -18,7 +18,7 @@ import (
 // of an earlier round is pending; the winner is the first of the
 // standings.
 func TestRoundRobinProperties(t *testing.T) {
-	maxN := testlong.Size(t, 12, 24)
+	maxN := testlong.Size(t, 10, 24)
 	r := rand.New(rand.NewPCG(30, 1))
 	for n := 2; n <= maxN; n++ {
 		for _, f := range []Format{FormatRoundRobin, FormatDoubleRoundRobin} {
