@@ -17,10 +17,10 @@
 // Files: tournament.go (the types, validation, Next and withdrawals),
 // roundrobin.go (the circle method in Berger order), swiss.go (score-group
 // pairing after the FIDE Dutch system's principles), matching.go (Edmonds'
-// maximum matching, kept while a round is paired: whether the rest can still
-// be paired after each choice),
-// knockout.go (the seeded bracket, matches and deciders), standings.go
-// (scores, Sonneborn-Berger, Buchholz), crosstable.go and bracket.go (what
-// the pages show). docs/tournaments.md says what each format does and what
-// is simplified from the FIDE rules.
+// maximum matching, kept while a round is paired: whether the rest can
+// still be paired after each choice), knockout.go (the seeded bracket,
+// matches and deciders), standings.go (scores, Sonneborn-Berger,
+// Buchholz), crosstable.go and bracket.go (what the pages show).
+// docs/tournaments.md says what each format does and what is simplified
+// from the FIDE rules.
 package tournament

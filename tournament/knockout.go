@@ -143,7 +143,7 @@ func buildKnockout(s State) knockout {
 				case !ok0:
 					g := decide(Game{Round: r, Slot: base, X: hi, O: lo}, gone)
 					due = append(due, g)
-					if s.AllAtOnce && !g.Finished() {
+					if s.AllAtOnce && !g.Finished() && !ok1 {
 						due = append(due, Game{Round: r, Slot: base + 1, X: lo, O: hi})
 					}
 				case !ok1:
@@ -248,7 +248,11 @@ func knockoutReached(s State) map[string]int {
 }
 
 // Bracket returns a knockout's bracket: every round, its matches, their
-// games and winners, as far as they are known.
+// games and winners, as far as they are known; an empty Tree for the
+// other formats, and for a state Next would refuse.
 func Bracket(s State) Tree {
+	if s.Format != FormatKnockout || s.validate() != nil {
+		return Tree{}
+	}
 	return buildKnockout(s).tree
 }

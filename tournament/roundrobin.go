@@ -7,7 +7,8 @@ package tournament
 // circle that turns N/2 places a round, so that a player's colour
 // alternates from round to round except around its game against the fixed
 // number. The fixed number takes X in odd rounds (from 0) and O in even
-// ones. A double round robin plays the same rounds again, colours swapped.
+// ones. A double round robin plays the same rounds again, colours swapped
+// (the first cycle's last two rounds exchanged).
 // Slot k of a round is its k-th pair (slot 0 the fixed number's), so an
 // odd count leaves the sitting-out slot unused.
 func roundRobinSchedule(s State) [][]Game {
@@ -40,14 +41,30 @@ func roundRobinSchedule(s State) [][]Game {
 	if s.Format != FormatDoubleRoundRobin {
 		return cycle
 	}
-	for r, games := range cycle[:n-1] {
+	// FIDE's advice for double round robins (C.05 Annex 1): the last two
+	// rounds of the first cycle change places, so that nobody has the same
+	// colour three times running where the cycles meet.
+	out := make([][]Game, 0, 2*(n-1))
+	for r := range cycle {
+		from := r
+		if n-1 >= 3 && r >= n-3 {
+			from = 2*(n-2) - 1 - r // n-3 <-> n-2
+		}
+		front := make([]Game, len(cycle[from]))
+		for i, g := range cycle[from] {
+			g.Round = r + 1
+			front[i] = g
+		}
+		out = append(out, front)
+	}
+	for r, games := range cycle {
 		back := make([]Game, len(games))
 		for i, g := range games {
 			back[i] = Game{Round: n + r, Slot: g.Slot, X: g.O, O: g.X}
 		}
-		cycle = append(cycle, back)
+		out = append(out, back)
 	}
-	return cycle
+	return out
 }
 
 // nextRoundRobin creates the schedule's missing games: all of them at once

@@ -195,7 +195,7 @@ func TestJSON(t *testing.T) {
 func TestMaxMatching(t *testing.T) {
 	r := rand.New(rand.NewPCG(30, 5))
 	pairOffs := map[bool]int{}
-	for i := 0; i < 400; i++ {
+	for i := 0; i < 200; i++ {
 		n := 1 + r.IntN(12)
 		p := 0.1 + 0.5*r.Float64()
 		adj := make([][]bool, n)

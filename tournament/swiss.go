@@ -5,7 +5,6 @@ import "sort"
 // A Swiss player as the pairing sees them before a round.
 type swissPlayer struct {
 	Player
-	rank    int // place in the pairing order: score, then rating, then name
 	score   float64
 	colours []byte // X and O of the games played, in round order (not byes, not forfeits)
 	xs, os  int
@@ -124,9 +123,6 @@ func swissPlayers(s State) []*swissPlayer {
 		}
 		return better(out[i].Player, out[j].Player)
 	})
-	for i, p := range out {
-		p.rank = i
-	}
 	return out
 }
 
