@@ -57,6 +57,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		s.writeError(w, r, apiErr(http.StatusNotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
 	s.aroundRoutes(mux)
+	s.tournamentRoutes(mux)
 	s.pageRoutes(mux)
 }
 

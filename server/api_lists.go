@@ -102,6 +102,8 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	for _, g := range finished {
 		done = append(done, s.summary(r.Context(), g, a.ID, names))
 	}
+	s.tagTournaments(r.Context(), mine)
+	s.tagTournaments(r.Context(), done)
 	writeJSON(w, http.StatusOK, map[string]any{"games": nonNil(mine), "challenges": nonNil(challenges), "finished": nonNil(done)})
 }
 

@@ -132,6 +132,9 @@ func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
 	s.simpleAction(w, r, func(st *gameState, c rules.Color, _ *bool, now time.Time) (*change, error) {
+		if err := tournamentAbort(st); err != nil {
+			return nil, err
+		}
 		return &change{}, st.sess.Abort(c)
 	})
 }

@@ -35,6 +35,9 @@ type gameState struct {
 	rulesText string
 	// chat is the players' messages and mutes (around.go).
 	chat store.Chat
+	// tournament is a tournament's game's tournament and round (nil for
+	// other games).
+	tournament *TournamentRef
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -64,6 +67,9 @@ func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
 		return nil, err
 	}
 	if st.chat, err = s.store.Chat(ctx, id); err != nil {
+		return nil, err
+	}
+	if st.tournament, err = s.gameTournament(ctx, row); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -377,6 +383,9 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	s.publish(st)
 	s.caches.states.put(st)
 	s.accountsChanged(row)
+	if prev.State == store.StateActive && row.State != store.StateActive {
+		s.tournamentGameEnded(row)
+	}
 	return nil
 }
 

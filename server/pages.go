@@ -44,6 +44,8 @@ type page struct {
 	// strongest's (home page; issue 29).
 	HouseBots   []string
 	HouseBotTop string
+	// Tournament is the id of the tournament on /t/{id} (issue 30).
+	Tournament string
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -74,6 +76,9 @@ type boardInfo struct {
 	// the rating as ratings.js's cardRating writes it), x then o, so that
 	// a card that wraps onto a second line does so from the first paint.
 	Cards [2]cardInfo
+
+	// Tournament is a tournament's game's tournament and round (issue 30).
+	Tournament *TournamentRef
 }
 
 // cardInfo is a player card's name and rating.
@@ -201,7 +206,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
-	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch"} {
+	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {
@@ -360,6 +365,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		b.Over = st.row.State == store.StateFinished
 		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
 		b.Rows = max(1, (st.sess.Game().Len()+1)/2)
+		b.Tournament = st.tournament
 		v := s.view(r.Context(), st)
 		var end string
 		b.Cards, end = cardsAndEnd(v)

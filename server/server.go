@@ -147,6 +147,8 @@ type Server struct {
 	// the house bots, nil without Config.HouseBots (housebots.go).
 	accountEvents accountHub
 	house         *houseBots
+	// tourneys is the tournaments' runner (tournaments.go).
+	tourneys *tourneys
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -202,7 +204,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		broker: newBroker(), done: make(chan struct{}),
+		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(),
 		logins:  newSignInLimits(cfg.LoginRate),
 		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -250,6 +252,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 	}
 	s.spawn(s.analyses.work)
+	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)
 	}

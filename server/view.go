@@ -69,6 +69,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
 	v.Rematch = s.rematchView(ctx, st)
+	v.Tournament = st.tournament
 	return v
 }
 

@@ -92,7 +92,8 @@ type GameSummary struct {
 	Updated  time.Time             `json:"updated"`
 	Expires  *time.Time            `json:"expires,omitempty"`
 	GameRatings
-	AllowBots bool `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
+	AllowBots  bool           `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
+	Tournament *TournamentRef `json:"tournament,omitempty"` // a tournament's game (issue 30)
 }
 
 // Games: the rules, a new game, joining, a game's state, its positions
@@ -174,7 +175,8 @@ type GameView struct {
 	Expires   *time.Time            `json:"expires,omitempty"`
 	RulesText string                `json:"rules_text"`
 	GameRatings
-	AllowBots bool `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
+	AllowBots  bool           `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
+	Tournament *TournamentRef `json:"tournament,omitempty"` // a tournament's game (issue 30)
 }
 
 // PlayerView is one seat.
@@ -416,4 +418,119 @@ type SeatTimes struct {
 type MeVacationView struct {
 	MeView
 	VacationView
+}
+
+// Tournaments (issue 30).
+
+// tournamentRequest is POST /api/tournaments.
+type tournamentRequest struct {
+	Name       string `json:"name"`
+	Rules      string `json:"rules"`  // a preset and its options, as a game's
+	Clock      string `json:"clock"`  // live:5m+3s or days:3
+	Format     string `json:"format"` // round-robin, double-round-robin, swiss, knockout
+	Rounds     int    `json:"rounds"` // Swiss only; 0: ceil(log2 players)
+	Rated      *bool  `json:"rated"`  // default: rated when the rules are a preset's own
+	MaxPlayers int    `json:"max_players"`
+	Starts     string `json:"starts"` // RFC 3339; "": when the organiser says
+}
+
+// TournamentView is a tournament as GET /api/tournaments/{id} and its
+// event stream send it.
+type TournamentView struct {
+	ID         string                 `json:"id"`
+	URL        string                 `json:"url"`
+	Name       string                 `json:"name"`
+	Organiser  string                 `json:"organiser"`
+	Format     string                 `json:"format"`
+	Rules      string                 `json:"rules"`
+	Clock      string                 `json:"clock"`
+	Rated      bool                   `json:"rated"`
+	Rounds     int                    `json:"rounds,omitempty"`
+	MaxPlayers int                    `json:"max_players,omitempty"`
+	Starts     *time.Time             `json:"starts,omitempty"`
+	State      string                 `json:"state"` // open, running, finished
+	Round      int                    `json:"round"`
+	Version    int                    `json:"version"`
+	Players    []TournamentPlayerView `json:"players"`
+	Games      []TournamentGameView   `json:"games"`
+	Standings  []StandingView         `json:"standings"`
+	Crosstable *CrosstableView        `json:"crosstable,omitempty"` // round robins
+	Bracket    []BracketRoundView     `json:"bracket,omitempty"`    // knockouts
+	Winner     string                 `json:"winner,omitempty"`
+}
+
+// TournamentPlayerView is a player of a tournament.
+type TournamentPlayerView struct {
+	Name      string  `json:"name"`
+	Rating    float64 `json:"rating"`
+	Withdrawn bool    `json:"withdrawn,omitempty"`
+}
+
+// TournamentGameView is one slot of a round: its game, or a bye, or a
+// forfeit without a game.
+type TournamentGameView struct {
+	ID      string `json:"id,omitempty"` // the game ("" for a bye or a forfeit without a game)
+	Round   int    `json:"round"`
+	Slot    int    `json:"slot"`
+	X       string `json:"x"`
+	O       string `json:"o,omitempty"` // "" for a bye
+	State   string `json:"state"`       // the game's state; "bye" or "forfeit" without a game
+	Result  string `json:"result"`      // pending, x, o, draw, both-lose
+	Forfeit bool   `json:"forfeit,omitempty"`
+}
+
+// StandingView is one line of the standings.
+type StandingView struct {
+	Rank      int       `json:"rank"`
+	Name      string    `json:"name"`
+	Score     float64   `json:"score"`
+	Tiebreaks []float64 `json:"tiebreaks"`
+	Played    int       `json:"played"`
+}
+
+// CrosstableView is a round robin's crosstable: names in standings order
+// and cells[i][j] the results of names[i] against names[j] ("1", "½",
+// "0", "+" and "-" for forfeits, "*" in progress, space separated).
+type CrosstableView struct {
+	Names  []string   `json:"names"`
+	Scores []float64  `json:"scores"`
+	Cells  [][]string `json:"cells"`
+}
+
+// BracketRoundView is one round of a knockout's bracket.
+type BracketRoundView struct {
+	Round   int         `json:"round"`
+	Matches []MatchView `json:"matches"`
+}
+
+// MatchView is one match of the bracket.
+type MatchView struct {
+	Players      [2]string  `json:"players"` // "" until known
+	Seeds        [2]int     `json:"seeds"`
+	Points       [2]float64 `json:"points"`
+	Winner       string     `json:"winner,omitempty"`
+	Bye          bool       `json:"bye,omitempty"`
+	ByHigherSeed bool       `json:"by_higher_seed,omitempty"`
+}
+
+// TournamentSummary is a tournament in GET /api/tournaments.
+type TournamentSummary struct {
+	ID      string `json:"id"`
+	URL     string `json:"url"`
+	Name    string `json:"name"`
+	Format  string `json:"format"`
+	Rules   string `json:"rules"`
+	Clock   string `json:"clock"`
+	State   string `json:"state"`
+	Round   int    `json:"round"`
+	Players int    `json:"players"`
+	Winner  string `json:"winner,omitempty"`
+}
+
+// TournamentRef names the tournament and round of a tournament's game, in
+// GameView and GameSummary.
+type TournamentRef struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Round int    `json:"round"`
 }

@@ -279,6 +279,7 @@ type Store interface {
 
 	// Conditional moves and vacation (issue 29).
 	ConditionalStore
+	tournamentStore
 }
 
 // Resume is a process's start, for Store.Resume.
@@ -360,4 +361,26 @@ type ConditionalStore interface {
 	SetVacation(ctx context.Context, v Vacation, prev time.Time) error
 	// OnVacation lists the vacations under way.
 	OnVacation(ctx context.Context) ([]Vacation, error)
+}
+
+// The methods of tournaments (issue 30), at the end of Store so that
+// other features' additions merge apart.
+type tournamentStore interface {
+	// CreateTournament stores a new tournament (ErrDuplicate when its id
+	// is taken).
+	CreateTournament(ctx context.Context, t Tournament) error
+	// Tournament returns a tournament, its players (by join time) and its
+	// slots (by round and slot), each slot with its game's state.
+	Tournament(ctx context.Context, id string) (Tournament, []TournamentPlayer, []TournamentGame, error)
+	// Tournaments lists the tournaments in a state ("" for all), the most
+	// recently created first, at most limit (capped at 200), each with its
+	// count of players.
+	Tournaments(ctx context.Context, state string, limit int) ([]Tournament, error)
+	// UpdateTournament applies a change in one transaction, when the
+	// tournament is still at version ch.Expect; otherwise it changes
+	// nothing and returns ErrConflict.
+	UpdateTournament(ctx context.Context, ch TournamentChange) error
+	// TournamentGames returns the slots whose game is one of ids (at most
+	// one a game).
+	TournamentGames(ctx context.Context, ids []string) ([]TournamentGame, error)
 }

@@ -113,7 +113,13 @@ function gameRow(g, extra) {
   const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) ? playerName(g.players[c]) : 'open seat'}`).join(' · ');
   return el('li', { class: g.my_turn ? 'my-turn' : '' },
     el('a', { href: '/g/' + g.id }, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) })),
-    el('br'), el('small', { text: opp }), ' ', extra || '');
+    el('br'), el('small', { text: opp }), ' ', extra || '', tournamentNote(g));
+}
+
+// tournamentNote names a tournament game's tournament and round (issue 30).
+function tournamentNote(g) {
+  if (!g.tournament) return '';
+  return el('small', { class: 'tourney' }, ' · ', el('a', { href: '/t/' + g.tournament.id, text: `${g.tournament.name}, round ${g.tournament.round}` }));
 }
 
 function list(items, empty) {

@@ -1,0 +1,569 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"alak/internal/clip"
+	"alak/rules"
+	"alak/server/store"
+	"alak/tournament"
+)
+
+// The tournaments' API (issue 30, docs/api.md): create, join, leave,
+// start, withdraw, one tournament, the list by state, and a tournament's
+// event stream.
+
+func (s *Server) tournamentRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/tournaments", s.handleCreateTournament)
+	mux.HandleFunc("GET /api/tournaments", s.handleListTournaments)
+	mux.HandleFunc("GET /api/tournaments/{id}", s.handleTournament)
+	mux.HandleFunc("GET /api/tournaments/{id}/events", s.handleTournamentEvents)
+	mux.HandleFunc("POST /api/tournaments/{id}/join", s.handleJoinTournament)
+	mux.HandleFunc("POST /api/tournaments/{id}/leave", s.handleLeaveTournament)
+	mux.HandleFunc("POST /api/tournaments/{id}/start", s.handleStartTournament)
+	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.handleWithdrawTournament)
+	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "tournaments", page{Title: "tournaments", Page: "tournaments"})
+	})
+	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		t, _, _, err := s.loadTournament(r.Context(), id)
+		if err != nil {
+			s.notFound(w, r, "There is no tournament "+clip.Text(id)+".")
+			return
+		}
+		s.renderPage(w, r, "tournament", page{Title: t.Name, Page: "tournament", Tournament: t.ID})
+	})
+}
+
+// Bounds of a tournament.
+const (
+	maxTournamentName    = 60
+	maxTournamentPlayers = 128
+)
+
+var errNoTournament = apiErr(http.StatusNotFound, "not_found", "no such tournament")
+
+func (s *Server) tournamentURL(id string) string { return s.cfg.BaseURL + "/t/" + id }
+
+// member requires a signed-in account that is not a guest.
+func member(r *http.Request) (*store.Account, error) {
+	a, err := requireAccount(r)
+	if err != nil {
+		return nil, err
+	}
+	if a.Guest() {
+		return nil, apiErr(http.StatusForbidden, "account_needed", "tournaments are for accounts: create one (a guest cannot take part)")
+	}
+	return a, nil
+}
+
+func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) {
+	a, err := member(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req tournamentRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	t, err := s.newTournament(req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	now := s.now()
+	if wait, ok := allowAll(now, limit{s.gamesAt, clientAddr(r)}, limit{s.games, strconv.FormatInt(a.ID, 10)}); !ok {
+		s.writeError(w, r, tooMany(wait, "too many new games and tournaments: wait %s", waitWords(wait)))
+		return
+	}
+	t.ID, t.Organiser, t.State, t.Version, t.Created = newID(), a.ID, store.TournamentOpen, 1, now
+	if err := s.store.CreateTournament(r.Context(), t); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "tournament created", "tournament", t.ID, "format", t.Format, "rules", t.Rules, "clock", t.Clock)
+	writeJSON(w, http.StatusCreated, CreateView{ID: t.ID, URL: s.tournamentURL(t.ID)})
+}
+
+// newTournament checks a create request and builds the tournament.
+func (s *Server) newTournament(req tournamentRequest) (store.Tournament, error) {
+	var t store.Tournament
+	name := strings.TrimSpace(req.Name)
+	if name == "" || len([]rune(name)) > maxTournamentName || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_name", "a tournament's name is 1 to %d characters, without control characters", maxTournamentName)
+	}
+	if len(req.Rules) > 200 {
+		return t, apiErr(http.StatusUnprocessableEntity, "too_long", "rules are at most 200 characters")
+	}
+	spec := req.Rules
+	if strings.TrimSpace(spec) == "" {
+		spec = "alak"
+	}
+	rs, err := rules.Parse(spec)
+	if err != nil {
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+	}
+	clock, err := ParseClock(req.Clock)
+	if err != nil {
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_clock", "%s", err)
+	}
+	if clock.Kind == ClockNone {
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_clock", "a tournament needs a clock, so that every round ends: live:5m+3s or days:3")
+	}
+	format, err := tournament.ParseFormat(strings.TrimSpace(req.Format))
+	if err != nil {
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_format", "the format is round-robin, double-round-robin, swiss or knockout")
+	}
+	switch {
+	case format == tournament.FormatSwiss && (req.Rounds < 0 || req.Rounds > tournament.MaxSwissRounds):
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_rounds", "a Swiss tournament plays 1 to %d rounds (0 or none: enough for the players, ceil(log2 n))", tournament.MaxSwissRounds)
+	case format != tournament.FormatSwiss && req.Rounds != 0:
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_rounds", "only a Swiss tournament takes rounds: the %s format decides its own", format)
+	}
+	if req.MaxPlayers != 0 && (req.MaxPlayers < 2 || req.MaxPlayers > maxTournamentPlayers) {
+		return t, apiErr(http.StatusUnprocessableEntity, "bad_max_players", "max_players is 2 to %d (or none: %d)", maxTournamentPlayers, maxTournamentPlayers)
+	}
+	var starts time.Time
+	if req.Starts != "" {
+		starts, err = time.Parse(time.RFC3339, req.Starts)
+		now := s.now()
+		if err != nil || starts.Before(now) || starts.After(now.Add(366*24*time.Hour)) {
+			return t, apiErr(http.StatusUnprocessableEntity, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
+		}
+	}
+	rated := presetRules(rs.String())
+	if req.Rated != nil && *req.Rated {
+		if !rated {
+			return t, apiErr(http.StatusBadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
+		}
+	} else if req.Rated != nil {
+		rated = false
+	}
+	t = store.Tournament{Name: name, Rules: rs.String(), Clock: clock.String(), Format: string(format), Rated: rated,
+		Rounds: req.Rounds, MaxPlayers: req.MaxPlayers, Starts: starts.UTC()}
+	if t.MaxPlayers == 0 {
+		t.MaxPlayers = maxTournamentPlayers
+	}
+	return t, nil
+}
+
+// loadTournament reads a tournament for a request.
+func (s *Server) loadTournament(ctx context.Context, id string) (store.Tournament, []store.TournamentPlayer, []store.TournamentGame, error) {
+	if len(id) > 40 {
+		return store.Tournament{}, nil, nil, errNoTournament
+	}
+	t, players, slots, err := s.store.Tournament(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		err = errNoTournament
+	}
+	return t, players, slots, err
+}
+
+// changeTournament applies f to the tournament read now and stores its
+// change at the version read, reading again when another request changed
+// it meanwhile.
+func (s *Server) changeTournament(ctx context.Context, id string, f func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error) error {
+	unlock := s.tourneys.lock(id)
+	defer unlock()
+	for range 5 {
+		t, players, _, err := s.loadTournament(ctx, id)
+		if err != nil {
+			return err
+		}
+		ch := &store.TournamentChange{T: t, Expect: t.Version}
+		ch.T.Version++
+		if err := f(t, players, ch); err != nil {
+			return err
+		}
+		err = s.store.UpdateTournament(ctx, *ch)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err == nil {
+			s.tourneys.changed(id)
+		}
+		return err
+	}
+	return asAPIError(store.ErrConflict)
+}
+
+func playerIn(players []store.TournamentPlayer, id int64) (store.TournamentPlayer, bool) {
+	for _, p := range players {
+		if p.AccountID == id {
+			return p, true
+		}
+	}
+	return store.TournamentPlayer{}, false
+}
+
+func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
+	a, err := member(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
+		if t.State != store.TournamentOpen {
+			return apiErr(http.StatusConflict, "not_open", "the tournament is %s: players join only until it starts", t.State)
+		}
+		if _, ok := playerIn(players, a.ID); ok {
+			return apiErr(http.StatusConflict, "joined", "you are in this tournament already")
+		}
+		if len(players) >= t.MaxPlayers {
+			return apiErr(http.StatusConflict, "full", "the tournament is full (%d players)", t.MaxPlayers)
+		}
+		rating, err := s.seedRating(r.Context(), t, a.ID)
+		if err != nil {
+			return err
+		}
+		ch.Join = []store.TournamentPlayer{{AccountID: a.ID, Rating: rating, Joined: s.now()}}
+		return nil
+	})
+	s.answerTournament(w, r, id, err)
+}
+
+func (s *Server) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
+	a, err := member(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
+		if t.State != store.TournamentOpen {
+			return apiErr(http.StatusConflict, "not_open", "the tournament is %s: after the start, withdraw instead", t.State)
+		}
+		if _, ok := playerIn(players, a.ID); !ok {
+			return apiErr(http.StatusConflict, "not_joined", "you are not in this tournament")
+		}
+		ch.Leave = []int64{a.ID}
+		return nil
+	})
+	s.answerTournament(w, r, id, err)
+}
+
+func (s *Server) handleStartTournament(w http.ResponseWriter, r *http.Request) {
+	a, err := member(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	s.answerTournament(w, r, id, s.startTournament(r.Context(), id, a.ID))
+}
+
+// startTournament starts an open tournament, by its organiser (by) or at
+// its time (by 0), and pairs its first round. Every player's seeding
+// rating is taken again at the start.
+func (s *Server) startTournament(ctx context.Context, id string, by int64) error {
+	err := s.changeTournament(ctx, id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
+		if by != 0 && t.Organiser != by {
+			return apiErr(http.StatusForbidden, "not_organiser", "only the tournament's organiser starts it")
+		}
+		if t.State != store.TournamentOpen {
+			return apiErr(http.StatusConflict, "not_open", "the tournament is %s already", t.State)
+		}
+		if len(players) < tournament.MinPlayers {
+			return apiErr(http.StatusConflict, "too_few", "a tournament needs at least %d players to start; it has %d", tournament.MinPlayers, len(players))
+		}
+		for _, p := range players {
+			rating, err := s.seedRating(ctx, t, p.AccountID)
+			if err != nil {
+				return err
+			}
+			p.Rating = rating
+			ch.Players = append(ch.Players, p)
+		}
+		ch.T.State, ch.T.Started = store.TournamentRunning, s.now()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.log.Info("tournament started", "tournament", id)
+	return s.runTournament(ctx, id)
+}
+
+// seedRating is a player's rating in the pool of the tournament's preset.
+func (s *Server) seedRating(ctx context.Context, t store.Tournament, account int64) (float64, error) {
+	r, err := rules.Parse(t.Rules)
+	if err != nil {
+		return 0, err
+	}
+	pr, err := s.poolRating(ctx, account, r.Preset)
+	return round1(pr.Rating), err
+}
+
+func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request) {
+	a, err := member(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := r.PathValue("id")
+	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
+		if t.State != store.TournamentRunning {
+			return apiErr(http.StatusConflict, "not_running", "the tournament is %s: withdraw while it runs (before the start, leave)", t.State)
+		}
+		p, ok := playerIn(players, a.ID)
+		if !ok {
+			return apiErr(http.StatusConflict, "not_joined", "you are not in this tournament")
+		}
+		if p.Withdrawn {
+			return apiErr(http.StatusConflict, "withdrawn", "you have withdrawn already")
+		}
+		p.Withdrawn = true
+		ch.Players = []store.TournamentPlayer{p}
+		return nil
+	})
+	if err == nil {
+		s.log.InfoContext(r.Context(), "tournament withdrawal", "tournament", id, "account", a.ID)
+		err = s.runTournament(r.Context(), id)
+	}
+	s.answerTournament(w, r, id, err)
+}
+
+// answerTournament answers a change with the tournament's view, or the
+// error.
+func (s *Server) answerTournament(w http.ResponseWriter, r *http.Request, id string, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := s.tournamentView(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
+	s.answerTournament(w, r, r.PathValue("id"), nil)
+}
+
+// tournamentView builds a tournament's view: players, games, standings,
+// and the crosstable (round robins) or bracket (knockouts).
+func (s *Server) tournamentView(ctx context.Context, id string) (TournamentView, error) {
+	t, players, slots, err := s.loadTournament(ctx, id)
+	if err != nil {
+		return TournamentView{}, err
+	}
+	v := TournamentView{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules, Clock: t.Clock,
+		Rated: t.Rated, Rounds: t.Rounds, MaxPlayers: t.MaxPlayers, State: t.State, Round: t.Round, Version: t.Version, Winner: t.Winner,
+		Players: []TournamentPlayerView{}, Games: []TournamentGameView{}, Standings: []StandingView{}}
+	if !t.Starts.IsZero() {
+		st := t.Starts
+		v.Starts = &st
+	}
+	if pv, err := s.playerView(ctx, t.Organiser); err == nil {
+		v.Organiser = pv.Name
+	}
+	ps := newPairingState(t, players, slots)
+	for _, p := range players {
+		v.Players = append(v.Players, TournamentPlayerView{Name: p.Name, Rating: p.Rating, Withdrawn: p.Withdrawn})
+	}
+	for i, sl := range slots {
+		g := ps.state.Games[i]
+		gv := TournamentGameView{ID: sl.GameID, Round: sl.Round, Slot: sl.Slot, X: g.X, O: g.O, State: sl.State,
+			Result: g.Outcome.String(), Forfeit: g.Forfeit}
+		switch {
+		case sl.O == 0:
+			gv.State = "bye"
+		case sl.GameID == "":
+			gv.State = "forfeit"
+		}
+		v.Games = append(v.Games, gv)
+	}
+	if t.State == store.TournamentOpen || len(players) < tournament.MinPlayers {
+		return v, nil
+	}
+	if t.Format == string(tournament.FormatSwiss) && t.Rounds == 0 {
+		v.Rounds = tournament.SwissRounds(len(players)) // the default the pairing takes
+	}
+	for _, st := range tournament.Standings(ps.state) {
+		v.Standings = append(v.Standings, StandingView{Rank: st.Rank, Name: st.Name, Score: st.Score, Tiebreaks: st.Tiebreaks, Played: st.Played})
+	}
+	switch tournament.Format(t.Format) {
+	case tournament.FormatKnockout:
+		for _, br := range tournament.Bracket(ps.state).Rounds {
+			rv := BracketRoundView{Round: br.Round}
+			for _, m := range br.Matches {
+				rv.Matches = append(rv.Matches, MatchView{Players: m.Players, Seeds: m.Seeds, Points: m.Points, Winner: m.Winner,
+					Bye: m.Bye, ByHigherSeed: m.ByHigherSeed})
+			}
+			v.Bracket = append(v.Bracket, rv)
+		}
+	case tournament.FormatRoundRobin, tournament.FormatDoubleRoundRobin:
+		ct := tournament.Crosstable(ps.state)
+		cv := &CrosstableView{Names: ct.Names, Scores: ct.Scores}
+		for _, row := range ct.Cells {
+			cells := make([]string, len(row))
+			for j, c := range row {
+				cells[j] = c.String()
+			}
+			cv.Cells = append(cv.Cells, cells)
+		}
+		v.Crosstable = cv
+	}
+	return v, nil
+}
+
+// handleListTournaments is GET /api/tournaments?state=open|running|finished.
+func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
+	state := r.URL.Query().Get("state")
+	switch state {
+	case "", store.TournamentOpen, store.TournamentRunning, store.TournamentFinished:
+	default:
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_state", "state is open, running or finished (or none: all), not %q", clip.Text(state)))
+		return
+	}
+	list, err := s.store.Tournaments(r.Context(), state, 100)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := []TournamentSummary{}
+	for _, t := range list {
+		out = append(out, TournamentSummary{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules,
+			Clock: t.Clock, State: t.State, Round: t.Round, Players: t.Players, Winner: t.Winner})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
+}
+
+// handleTournamentEvents is GET /api/tournaments/{id}/events: an event
+// stream of the tournament's view, sent whenever it changes ("event:
+// tournament", the view as data). A change this process makes (a game
+// ended, a round paired, a join) wakes it at once; every 5 s (or
+// Config.SweepEvery, if longer) it also reads the view again, which brings
+// the changes of other processes, and sends it if it differs from the last
+// one sent.
+func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	wake := s.tourneys.watch(id)
+	defer s.tourneys.unwatch(id, wake)
+	v, err := s.tournamentView(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	write := func(b []byte) error {
+		rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	var last []byte
+	send := func(v TournamentView) error {
+		data, err := json.Marshal(v)
+		if err != nil || string(data) == string(last) {
+			return err
+		}
+		last = data
+		return write(fmt.Appendf(nil, "event: tournament\nid: %d\nretry: 2000\ndata: %s\n\n", v.Version, data))
+	}
+	if err := send(v); err != nil {
+		return
+	}
+	poll := time.NewTicker(max(s.cfg.SweepEvery, 5*time.Second))
+	defer poll.Stop()
+	keep := time.NewTicker(s.cfg.StreamKeepAlive)
+	defer keep.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		case <-keep.C:
+			if write(keepAlive) != nil {
+				return
+			}
+			continue
+		case <-wake:
+		case <-poll.C:
+		}
+		v, err := s.tournamentView(r.Context(), id)
+		if err != nil {
+			return
+		}
+		if send(v) != nil {
+			return
+		}
+	}
+}
+
+// tournamentRef is the tournament and round of a game of a tournament, or
+// nil.
+func (s *Server) tournamentRef(ctx context.Context, slot store.TournamentGame) *TournamentRef {
+	name, ok := s.tourneys.names.Load(slot.TournamentID)
+	if !ok {
+		t, _, _, err := s.store.Tournament(ctx, slot.TournamentID)
+		if err != nil {
+			return &TournamentRef{ID: slot.TournamentID, Round: slot.Round}
+		}
+		name = t.Name
+		s.tourneys.names.Store(slot.TournamentID, name)
+	}
+	return &TournamentRef{ID: slot.TournamentID, Name: name.(string), Round: slot.Round}
+}
+
+// gameTournament is the tournament and round of a game, or nil: read
+// when a game's state is loaded (a tournament's games only).
+func (s *Server) gameTournament(ctx context.Context, row store.Game) (*TournamentRef, error) {
+	if row.Kind != store.KindTournament {
+		return nil, nil
+	}
+	slots, err := s.store.TournamentGames(ctx, []string{row.ID})
+	if err != nil || len(slots) == 0 {
+		return nil, err
+	}
+	return s.tournamentRef(ctx, slots[0]), nil
+}
+
+// tagTournaments sets the tournament and round of the tournament games
+// of a list.
+func (s *Server) tagTournaments(ctx context.Context, list []GameSummary) {
+	var ids []string
+	for _, g := range list {
+		if g.Kind == store.KindTournament {
+			ids = append(ids, g.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	slots, err := s.store.TournamentGames(ctx, ids)
+	if err != nil {
+		s.log.Warn("reading the tournaments of games", "err", err)
+		return
+	}
+	by := map[string]store.TournamentGame{}
+	for _, sl := range slots {
+		by[sl.GameID] = sl
+	}
+	for i := range list {
+		if sl, ok := by[list[i].ID]; ok {
+			list[i].Tournament = s.tournamentRef(ctx, sl)
+		}
+	}
+}

@@ -1,0 +1,446 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"alak/rules"
+	"alak/server/store"
+	"alak/tournament"
+)
+
+// Tournaments (issue 30) run themselves: the runner pairs a round, creates
+// its games, follows their ends and pairs the next, until the pairing
+// (package tournament) names a winner. It runs after a tournament game
+// ends (on the process that ended it), after a start or a withdrawal, and
+// on every sweep for each running tournament, so a round whose last game
+// ended on a process that stopped before pairing is paired by the next
+// sweep of any process.
+//
+// Every decision is the pure function tournament.Next of the stored state,
+// and it is stored with the games it creates in one transaction, at the
+// tournament's version (store.UpdateTournament): two processes deciding
+// at once compute the same step, one stores it, the other's change is
+// refused, and it reads the state again, where the step is done.
+
+// maxTries is how many games a slot gets: an aborted game is replayed,
+// twice; the third abort forfeits the game of the player who was to move
+// (ply 0: X never moved; ply 1: O never moved).
+const maxTries = 3
+
+// tourneys is the runner's state in this process.
+type tourneys struct {
+	locks sync.Map // tournament id → *sync.Mutex: one runner at a time here
+	names sync.Map // tournament id → name (names never change)
+	kick  chan string
+	// subs are the event streams by tournament, each told (a full
+	// channel of capacity 1: at most one wake-up waiting) when this
+	// process changed the tournament or one of its games.
+	mu   sync.Mutex
+	subs map[string]map[chan struct{}]bool
+}
+
+func newTourneys() *tourneys {
+	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{}}
+}
+
+func (t *tourneys) lock(id string) func() {
+	v, _ := t.locks.LoadOrStore(id, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+func (t *tourneys) watch(id string) chan struct{} {
+	ch := make(chan struct{}, 1)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.subs[id] == nil {
+		t.subs[id] = map[chan struct{}]bool{}
+	}
+	t.subs[id][ch] = true
+	return ch
+}
+
+func (t *tourneys) unwatch(id string, ch chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.subs[id], ch)
+	if len(t.subs[id]) == 0 {
+		delete(t.subs, id)
+	}
+}
+
+// changed wakes the streams of a tournament.
+func (t *tourneys) changed(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for ch := range t.subs[id] {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// tournamentGameEnded is called by commit when a game of a tournament has
+// just ended (finished or aborted): its tournament is run soon, on the
+// runner's goroutine. A full queue drops it: the sweep runs it anyway.
+func (s *Server) tournamentGameEnded(row store.Game) {
+	if row.Kind != store.KindTournament {
+		return
+	}
+	select {
+	case s.tourneys.kick <- row.ID:
+	default:
+	}
+}
+
+// tournamentSweep is how often each process runs every running
+// tournament and starts the open ones whose time has come (at least, and
+// Config.SweepEvery when longer). A game's end runs its tournament at
+// once; the sweep is for a process that stopped between a game's end and
+// the pairing, and for start times.
+const tournamentSweep = 30 * time.Second
+
+// tournamentWork runs the tournaments whose games ended, at the start and
+// then on every tournament sweep the running ones and the open ones whose
+// start time has come, until the server stops.
+func (s *Server) tournamentWork() {
+	tick := time.NewTicker(max(s.cfg.SweepEvery, tournamentSweep))
+	defer tick.Stop()
+	s.sweepTournaments()
+	for {
+		select {
+		case <-s.done:
+			return
+		case game := <-s.tourneys.kick:
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			slots, err := s.store.TournamentGames(ctx, []string{game})
+			if err != nil {
+				s.log.Error("finding the tournament of a game", "game", game, "err", err)
+			}
+			for _, sl := range slots {
+				s.tourneys.changed(sl.TournamentID)
+				if err := s.runTournament(ctx, sl.TournamentID); err != nil {
+					s.log.Error("running a tournament", "tournament", sl.TournamentID, "err", err)
+				}
+			}
+			cancel()
+		case <-tick.C:
+			s.sweepTournaments()
+		}
+	}
+}
+
+// sweepTournaments starts the open tournaments whose start time has come
+// and runs the running ones.
+func (s *Server) sweepTournaments() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	now := s.now()
+	open, err := s.store.Tournaments(ctx, store.TournamentOpen, 200)
+	if err != nil {
+		s.log.Error("listing the open tournaments", "err", err)
+		return
+	}
+	for _, t := range open {
+		if t.Starts.IsZero() || now.Before(t.Starts) {
+			continue
+		}
+		if err := s.startTournament(ctx, t.ID, 0); err != nil && !isAPIError(err) {
+			s.log.Error("starting a tournament at its time", "tournament", t.ID, "err", err)
+		}
+	}
+	running, err := s.store.Tournaments(ctx, store.TournamentRunning, 200)
+	if err != nil {
+		s.log.Error("listing the running tournaments", "err", err)
+		return
+	}
+	for _, t := range running {
+		if err := s.runTournament(ctx, t.ID); err != nil {
+			s.log.Error("running a tournament", "tournament", t.ID, "err", err)
+		}
+	}
+}
+
+func isAPIError(err error) bool {
+	var ae *apiError
+	return errors.As(err, &ae)
+}
+
+// pairingState is the tournament as package tournament reads it, with
+// the accounts of its players' names.
+type pairingState struct {
+	state tournament.State
+	ids   map[string]int64
+	names map[int64]string
+}
+
+// slotOutcome is a slot's result: a forfeit stored, a bye, or its game's.
+func slotOutcome(sl store.TournamentGame) (tournament.Outcome, bool) {
+	switch sl.Forfeit {
+	case "x":
+		return tournament.XWins, true
+	case "o":
+		return tournament.OWins, true
+	case "both":
+		return tournament.BothLose, true
+	}
+	if sl.O == 0 {
+		return tournament.XWins, false
+	}
+	if sl.State == store.StateFinished {
+		switch sl.Winner {
+		case "x":
+			return tournament.XWins, false
+		case "o":
+			return tournament.OWins, false
+		case "draw":
+			return tournament.Draw, false
+		}
+	}
+	return tournament.Pending, false
+}
+
+func outcomeForfeit(o tournament.Outcome) string {
+	switch o {
+	case tournament.XWins:
+		return "x"
+	case tournament.OWins:
+		return "o"
+	case tournament.BothLose:
+		return "both"
+	}
+	return ""
+}
+
+// allAtOnce: a correspondence round robin starts all its games at once
+// (as Little Golem does); live ones go round by round.
+func allAtOnce(t store.Tournament) bool {
+	return byDays(t.Clock) && (t.Format == string(tournament.FormatRoundRobin) || t.Format == string(tournament.FormatDoubleRoundRobin))
+}
+
+func newPairingState(t store.Tournament, players []store.TournamentPlayer, slots []store.TournamentGame) pairingState {
+	ps := pairingState{ids: map[string]int64{}, names: map[int64]string{}}
+	ps.state = tournament.State{ID: t.ID, Format: tournament.Format(t.Format), Rounds: t.Rounds, AllAtOnce: allAtOnce(t)}
+	for _, p := range players {
+		ps.ids[p.Name], ps.names[p.AccountID] = p.AccountID, p.Name
+		ps.state.Players = append(ps.state.Players, tournament.Player{Name: p.Name, Rating: p.Rating, Withdrawn: p.Withdrawn})
+	}
+	for _, sl := range slots {
+		o, forfeit := slotOutcome(sl)
+		ps.state.Games = append(ps.state.Games, tournament.Game{Round: sl.Round, Slot: sl.Slot, X: ps.names[sl.X], O: ps.names[sl.O],
+			Outcome: o, Forfeit: forfeit})
+	}
+	return ps
+}
+
+// runTournament brings a running tournament up to date: replays or
+// forfeits its aborted games, records the forfeits of withdrawn players,
+// pairs what is to be paired, and finishes it. Each change is one
+// transaction at the tournament's version; a conflict (another process
+// changed it first) reads it again.
+func (s *Server) runTournament(ctx context.Context, id string) error {
+	unlock := s.tourneys.lock(id)
+	defer unlock()
+	for range 10 {
+		t, players, slots, err := s.store.Tournament(ctx, id)
+		if err != nil {
+			return err
+		}
+		if t.State != store.TournamentRunning {
+			return nil
+		}
+		ch, forfeited, err := s.plan(ctx, t, players, slots)
+		if err != nil || ch == nil {
+			return err
+		}
+		err = s.store.UpdateTournament(ctx, *ch)
+		if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrDuplicate) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		s.tournamentChanged(ctx, ch, forfeited)
+	}
+	return nil
+}
+
+// plan decides the tournament's next change, or nil when there is none.
+// forfeited lists the games still being played whose slot the change
+// decides (a withdrawn player's), to be ended once it is stored.
+func (s *Server) plan(ctx context.Context, t store.Tournament, players []store.TournamentPlayer, slots []store.TournamentGame) (*store.TournamentChange, []forfeitedGame, error) {
+	now := s.now()
+	ch := &store.TournamentChange{T: t, Expect: t.Version}
+	ch.T.Version++
+	// Aborted games first: replayed, or forfeited after maxTries.
+	for _, sl := range slots {
+		if sl.GameID == "" || sl.Forfeit != "" || sl.State != store.StateAborted {
+			continue
+		}
+		if sl.Tries < maxTries {
+			g, err := s.tournamentGame(ctx, t, sl.X, sl.O, now)
+			if err != nil {
+				return nil, nil, err
+			}
+			ch.Games = append(ch.Games, g)
+			sl.GameID, sl.Tries = g.ID, sl.Tries+1
+		} else {
+			sl.Forfeit = "o" // X, to move at ply 0, never moved
+			if sl.Ply%2 == 1 {
+				sl.Forfeit = "x"
+			}
+		}
+		ch.Set = append(ch.Set, sl)
+	}
+	if len(ch.Set) > 0 {
+		return ch, nil, nil
+	}
+	ps := newPairingState(t, players, slots)
+	step, err := tournament.Next(ps.state)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tournament %s: pairing: %w", t.ID, err)
+	}
+	have := map[[2]int]store.TournamentGame{}
+	for _, sl := range slots {
+		have[[2]int{sl.Round, sl.Slot}] = sl
+	}
+	var forfeited []forfeitedGame
+	for _, f := range step.Forfeits {
+		sl, ok := have[[2]int{f.Round, f.Slot}]
+		if !ok || sl.Forfeit != "" {
+			continue
+		}
+		sl.Forfeit = outcomeForfeit(f.Outcome)
+		ch.Set = append(ch.Set, sl)
+		if sl.GameID != "" && sl.State == store.StateActive {
+			forfeited = append(forfeited, forfeitedGame{id: sl.GameID, forfeit: sl.Forfeit})
+		}
+	}
+	for _, g := range step.Games {
+		if _, ok := have[[2]int{g.Round, g.Slot}]; ok {
+			continue
+		}
+		sl := store.TournamentGame{Round: g.Round, Slot: g.Slot, X: ps.ids[g.X], O: ps.ids[g.O]}
+		switch {
+		case g.Bye():
+		case g.Outcome != tournament.Pending:
+			sl.Forfeit = outcomeForfeit(g.Outcome)
+		default:
+			ng, err := s.tournamentGame(ctx, t, sl.X, sl.O, now)
+			if err != nil {
+				return nil, nil, err
+			}
+			ch.Games = append(ch.Games, ng)
+			sl.GameID, sl.Tries = ng.ID, 1
+		}
+		ch.Pair = append(ch.Pair, sl)
+		ch.T.Round = max(ch.T.Round, g.Round)
+	}
+	ch.T.Round = max(ch.T.Round, step.Round)
+	if step.Finished {
+		ch.T.State, ch.T.Winner, ch.T.Ended = store.TournamentFinished, step.Winner, now
+	}
+	if len(ch.Set) == 0 && len(ch.Pair) == 0 && ch.T.State == t.State && ch.T.Round == t.Round {
+		return nil, nil, nil
+	}
+	return ch, forfeited, nil
+}
+
+// tournamentAbort refuses a player's abort of a tournament game: its
+// aborts are the first move's time running out, whose replays end in a
+// forfeit by the player who did not move; an abort at will would let
+// either player hand the other that forfeit.
+func tournamentAbort(st *gameState) error {
+	if st.row.Kind != store.KindTournament {
+		return nil
+	}
+	return apiErr(http.StatusConflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
+}
+
+// forfeitedGame is a game being played whose slot a withdrawal decided.
+type forfeitedGame struct {
+	id      string
+	forfeit string // the colour that wins: x, o, or both (both players withdrew)
+}
+
+// tournamentGame builds a new game of the tournament between x (Black)
+// and o, started now.
+func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o int64, now time.Time) (store.Game, error) {
+	r, err := rules.Parse(t.Rules)
+	if err != nil {
+		return store.Game{}, fmt.Errorf("tournament %s: stored rules: %w", t.ID, err)
+	}
+	clock, err := ParseClock(t.Clock)
+	if err != nil {
+		return store.Game{}, fmt.Errorf("tournament %s: stored clock: %w", t.ID, err)
+	}
+	g := store.Game{ID: newID(), Rules: t.Rules, Preset: r.Preset, Size: r.SizeString(), Black: store.Seat{AccountID: x},
+		White: store.Seat{AccountID: o}, Creator: x, Color: "x", Kind: store.KindTournament, Clock: clock.String(),
+		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now, Rated: t.Rated}
+	if clock.Kind == ClockLive {
+		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
+	}
+	if err := s.takeSeatRatings(ctx, &g); err != nil {
+		return store.Game{}, err
+	}
+	st, err := s.rebuild(g, nil)
+	if err != nil {
+		return store.Game{}, err
+	}
+	st.startTurn(now)
+	g.TurnStart, g.Deadline = st.row.TurnStart, st.row.Deadline
+	return g, nil
+}
+
+// tournamentChanged follows a stored change: the games a withdrawal
+// decided are ended (their player resigns them), the players of new
+// correspondence games are mailed, the streams are told.
+func (s *Server) tournamentChanged(ctx context.Context, ch *store.TournamentChange, forfeited []forfeitedGame) {
+	t := ch.T
+	for _, f := range forfeited {
+		s.endForfeited(ctx, f)
+	}
+	for _, g := range ch.Games {
+		if byDays(g.Clock) {
+			if st, err := s.loadGame(ctx, g.ID); err == nil {
+				s.mailYourTurn(st, g.Black.AccountID)
+			}
+		}
+	}
+	if len(ch.Pair) > 0 || len(ch.Games) > 0 {
+		s.log.Info("tournament paired", "tournament", t.ID, "round", t.Round, "slots", len(ch.Pair), "games", len(ch.Games))
+	}
+	if t.State == store.TournamentFinished {
+		s.log.Info("tournament finished", "tournament", t.ID, "winner", t.Winner)
+	}
+	s.tourneys.changed(t.ID)
+}
+
+// endForfeited ends a game a withdrawal decided: the withdrawn player
+// resigns it (both withdrawn: Black does), so it stops asking for moves.
+// The slot's forfeit is what counts for the tournament.
+func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
+	loser := rules.Black
+	if f.forfeit == "x" {
+		loser = rules.White
+	}
+	_, err := s.act(ctx, f.id, func(st *gameState, now time.Time) (*change, error) {
+		if st.row.State != store.StateActive {
+			return nil, apiErr(http.StatusConflict, "game_over", "the game is over")
+		}
+		if err := st.sess.Resign(loser); err != nil {
+			return nil, err
+		}
+		return &change{}, nil
+	})
+	if err != nil && !isAPIError(err) {
+		s.log.Error("ending a forfeited tournament game", "game", f.id, "err", err)
+	}
+}

@@ -1,0 +1,115 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserTournament: a tournament played by its pages. p1 organises
+// a round robin of three by correspondence with the tournaments page's
+// form and joins it on its page; p2 joins on its page, p3 through the API,
+// and p1's page shows the three players without a reload (the
+// tournament's event stream). p1 starts it; each player's games appear
+// under My games with the tournament and round, and each game's page
+// names them; the losers resign the three games on the game pages, and
+// p1's tournament page shows the standings, the crosstable and the
+// winner: p3 beat both (2 points), p1 beat p2 (1), p2 0. The checks of
+// TestBrowserPageChecks pass on both pages, for a player and a visitor.
+func TestBrowserTournament(t *testing.T) {
+	h := newHarness(t, Config{SignupRate: 100, Now: time.Now})
+	b := newBrowser(t, h)
+	ps := tourneyPlayers(h, 3)
+	t1, t2 := b.user("p1"), b.user("p2")
+	t1.signInAs(ps["p1"])
+	t2.signInAs(ps["p2"])
+
+	t1.open("/tournaments")
+	t1.wait("the lists", `document.querySelector('#list-open').textContent.includes('No open tournament')`)
+	pageChecked(t1)
+	t1.do("filling in the form",
+		chromedp.SendKeys(chromedp.CSS(`#tournament-form input[name=name]`), "Browser cup"))
+	t1.choose(`#tournament-form input[name=clock]`, "days:3")
+	t1.choose(`#tournament-form select[name=format]`, "round-robin")
+	t1.clickTo(`#tournament-form button[type=submit]`, "/t/")
+	id := strings.TrimPrefix(t1.eval(`location.pathname`), "/t/")
+	t1.wait("the tournament", `document.querySelector('#t-name').textContent === 'Browser cup' && document.querySelector('button[data-action=join]') !== null`)
+	t1.click(`button[data-action=join]`)
+	t1.wait("p1 in", `document.querySelector('[data-player=p1]') !== null && document.querySelector('button[data-action=start]') !== null`)
+	pageChecked(t1)
+
+	t2.open("/t/" + id)
+	t2.wait("the join button", `document.querySelector('button[data-action=join]') !== null`)
+	t2.click(`button[data-action=join]`)
+	if code := ps["p3"].do("POST", "/api/tournaments/"+id+"/join", nil, nil); code != 200 {
+		t.Fatalf("p3 joins: %d", code)
+	}
+	t1.wait("three players, by the stream", `document.querySelectorAll('#t-players [data-player]').length === 3`)
+	if t2.count(`button[data-action=start]`) != 0 {
+		t.Error("p2, not the organiser, is offered the start")
+	}
+	t1.click(`button[data-action=start]`)
+	t1.wait("the games", `document.querySelectorAll('#t-games tr.live').length === 3`)
+	t2.wait("running, by the stream", `document.querySelector('#t-state').textContent.startsWith('Running')`)
+
+	// My games names the tournament and the round.
+	t2.open("/")
+	t2.wait("My games", `[...document.querySelectorAll('#my-list .tourney a')].filter((a) => a.textContent.startsWith('Browser cup, round ')).length === 2`)
+
+	v := ps["p1"].tournament(id)
+	game := func(a, b string) TournamentGameView {
+		for _, g := range v.Games {
+			if (g.X == a && g.O == b) || (g.X == b && g.O == a) {
+				return g
+			}
+		}
+		t.Fatalf("no game %s-%s in %+v", a, b, v.Games)
+		return TournamentGameView{}
+	}
+	resign := func(tb *tab, g TournamentGameView) {
+		tb.open("/g/" + g.ID)
+		if got, want := tb.eval(`document.querySelector('.tourney').textContent`), fmt.Sprintf("Browser cup, round %d", g.Round); got != want {
+			t.Errorf("game %s's page names %q, want %q", g.ID, got, want)
+		}
+		tb.click(`#resign`)
+		tb.wait("the confirmation", `!document.querySelector('#resign-confirm').hidden`)
+		tb.click(`#resign-yes`)
+		tb.waitStatus("resigned")
+	}
+	resign(t2, game("p1", "p2")) // p1 beats p2
+	resign(t1, game("p1", "p3")) // p3 beats p1
+	resign(t2, game("p2", "p3")) // p3 beats p2
+
+	t1.open("/t/" + id)
+	t1.wait("the end", `document.querySelector('#t-state').textContent === 'Finished. Winner: p3.'`)
+	got := t1.eval(`[...document.querySelectorAll('#t-standings [data-standing]')].map((r) => r.children[1].textContent + ' ' + r.children[2].textContent).join(', ')`)
+	if want := "p3 2, p1 1, p2 0"; got != want {
+		t.Errorf("standings on the page: %q, want %q", got, want)
+	}
+	pageChecked(t1)
+	visitor := b.user("a visitor")
+	for _, path := range []string{"/tournaments", "/t/" + id} {
+		visitor.open(path)
+		visitor.wait("the page drawn", `(document.querySelector('#list-finished') || document.querySelector('#t-games')).textContent !== ''`)
+		pageChecked(visitor)
+	}
+	if n := t1.count(`#t-table table tbody tr`); n != 3 {
+		t.Errorf("crosstable rows: %d, want 3", n)
+	}
+	row := t1.eval(`[...document.querySelectorAll('#t-table tbody tr')[0].children].map((c) => c.textContent).join('|')`)
+	if want := "1 p3|×|1|1|2"; row != want {
+		t.Errorf("the crosstable's first row: %q, want %q", row, want)
+	}
+}
+
+// pageChecked runs the checks of TestBrowserPageChecks (pageChecks: one
+// h1, labels, names of buttons and links ...) on the tab's page.
+func pageChecked(tb *tab) {
+	tb.t.Helper()
+	if bad := tb.eval(pageChecks); bad != "" {
+		tb.t.Errorf("%s, %s: %s", tb.who, tb.eval(`location.pathname`), bad)
+	}
+}
