@@ -146,6 +146,9 @@ func (p *GTP) TimeLeft(black, white time.Duration) {
 	p.clock, p.clockSet = [2]time.Duration{max(black, 0), max(white, 0)}, true
 }
 
+// Command returns the engine's program and its arguments.
+func (p *GTP) Command() (string, []string) { return p.command, slices.Clone(p.args) }
+
 // Limits returns the time limits of starting and set-up commands and of
 // genmove.
 func (p *GTP) Limits() (setup, genmove time.Duration) { return p.setupT, p.genT }
