@@ -34,7 +34,7 @@ type gamePlay struct {
 	color string // the bot's seat, x or o
 	r     rules.Rules
 	start rules.Position
-	ready bool // r and start are read
+	ready bool          // r and start are read
 	p     player.Player // built at the first move, closed at the end
 
 	busy     bool               // a move is being thought about (by p: one at a time)
