@@ -31,6 +31,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/me", s.handleUpdateMe)
 	mux.HandleFunc("GET /api/me/games", s.handleMyGames)
 	mux.HandleFunc("GET /api/me/turns", s.handleTurns)
+	mux.HandleFunc("GET /api/me/events", s.handleAccountEvents)
 	mux.HandleFunc("GET /api/rules", s.handleRules)
 	mux.HandleFunc("GET /api/lobby", s.handleLobby)
 	mux.HandleFunc("GET /api/players/{name}", s.handlePlayer)

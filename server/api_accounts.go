@@ -39,7 +39,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	guest := guestOf(r) // checked before the new account's cookie replaces the guest's
-	a, err := s.store.CreateAccount(r.Context(), store.Account{Name: c.Name, PassHash: hash, Email: c.Email, Created: s.now()})
+	a, err := s.store.CreateAccount(r.Context(), store.Account{Name: c.Name, PassHash: hash, Email: c.Email, Created: s.now(), Bot: c.Bot})
 	if errors.Is(err, store.ErrDuplicate) {
 		s.writeError(w, r, apiErr(http.StatusConflict, "name_taken", "the name %s is taken: choose another", c.Name))
 		return
@@ -48,7 +48,11 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.log.InfoContext(r.Context(), "account created", "account", a.ID)
+	s.log.InfoContext(r.Context(), "account created", "account", a.ID, "bot", a.Bot)
+	if a.Bot { // a bot signs in by token only: no session, no guest's games
+		writeJSON(w, http.StatusCreated, AccountView{MeView: meView(a)})
+		return
+	}
 	// Signing up from a guest's session takes the guest's games over.
 	s.answerSignedIn(w, r, a, guest, guest != nil, http.StatusCreated)
 }
@@ -165,6 +169,10 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if a.Bot {
+		s.writeError(w, r, errBotSession)
+		return
+	}
 	s.answerSignedIn(w, r, a, guest, req.ClaimGuestGames, http.StatusOK)
 }
 
@@ -222,7 +230,7 @@ func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func meView(a store.Account) MeView {
-	return MeView{ID: a.ID, Name: displayName(a), Guest: a.Guest(), Email: a.Email, ConfirmMoves: a.ConfirmMoves}
+	return MeView{ID: a.ID, Name: displayName(a), Guest: a.Guest(), Email: a.Email, ConfirmMoves: a.ConfirmMoves, Bot: a.Bot}
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {

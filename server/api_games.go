@@ -89,6 +89,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "game created", "game", g.ID, "rules", g.Rules, "kind", g.Kind, "clock", g.Clock)
+	s.gameCreated(g)
 	out := CreateView{ID: g.ID, URL: s.gameURL(g.ID)}
 	if secret != "" {
 		out.Invite = s.gameURL(g.ID) + "?invite=" + secret
@@ -135,7 +136,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 	}
 	now := s.now()
 	g = store.Game{ID: newID(), Rules: rs.String(), Preset: rs.Preset, Size: rs.SizeString(), Color: color, Clock: clock.String(),
-		State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
+		State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now, AllowBots: req.AllowBots}
 	if req.Position != "" {
 		text, err := game.Start().MarshalText()
 		if err != nil {
@@ -327,6 +328,9 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		case store.KindOpen:
 			if a.Guest() {
 				return nil, apiErr(http.StatusForbidden, "account_needed", "sign in to take an open challenge")
+			}
+			if err := botMayJoin(a, row); err != nil {
+				return nil, err
 			}
 		default:
 			return nil, apiErr(http.StatusConflict, "not_joinable", "this game takes no opponent")

@@ -14,21 +14,21 @@ import (
 func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]PlayerView) GameSummary {
 	out := GameSummary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
 		Players: map[string]PlayerView{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated,
-		GameRatings: summaryRatings(g)}
+		GameRatings: summaryRatings(g), AllowBots: g.AllowBots}
 	for i, seat := range []store.Seat{g.Black, g.White} {
 		key := []string{"x", "o"}[i]
 		switch {
-		case seat.Bot != "":
-			out.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
-		case seat.AccountID != 0:
+		case seat.AccountID != 0: // a house bot's seat has a spec too, and is shown by its account
 			pv, ok := names[seat.AccountID]
 			if !ok {
 				if a, err := s.store.AccountByID(ctx, seat.AccountID); err == nil {
-					pv = PlayerView{Name: displayName(a), Guest: a.Guest()}
+					pv = accountPlayerView(a)
 				}
 				names[seat.AccountID] = pv
 			}
 			out.Players[key] = pv
+		case seat.Bot != "":
+			out.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
 		}
 	}
 	if g.State == store.StateActive {
@@ -205,6 +205,6 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws,
+	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "bot": a.Bot, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws,
 		"ratings": ratings})
 }

@@ -141,6 +141,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		out.ID, status = g.ID, http.StatusCreated
 		s.log.InfoContext(r.Context(), "rematch offered", "game", id, "rematch", g.ID, "kind", g.Kind)
 		return &change{after: func() {
+			s.gameCreated(g)
 			if g.State != store.StateActive {
 				return
 			}

@@ -376,6 +376,7 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	st.ev = s.event(ctx, st)
 	s.publish(st)
 	s.caches.states.put(st)
+	s.accountsChanged(row)
 	return nil
 }
 

@@ -27,6 +27,7 @@ func (s *Server) listen() {
 	rp := s.startRepublisher(ctx)
 	changed := func(game string, ply, version int) {
 		s.caches.states.stale(game, version)
+		s.accountEvents.wakeAll() // an account stream looks whether it concerns it
 		if s.broker.watched(game) && version > s.broker.published(game) {
 			rp.soon(game)
 		}

@@ -253,7 +253,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	for _, sr := range rs {
 		g := sr.At(s.now())
 		out.Players = append(out.Players, LeaderboardLine{Name: sr.Name, Rating: round1(g.Rating), RD: round1(g.RD), Games: sr.Games,
-			Provisional: g.Provisional(), Shown: shown(g)})
+			Provisional: g.Provisional(), Shown: shown(g), Bot: s.isBot(r.Context(), sr.AccountID)})
 	}
 	// The store sorts by the deviation the last game left; idle weeks
 	// since may have made a rating provisional again.

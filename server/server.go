@@ -139,6 +139,10 @@ type Server struct {
 	invites *limiters
 	// around is the state of rematches, messages and games to watch (around.go).
 	around around
+	// accountEvents is the open account streams (accountevents.go), house
+	// the house bots, nil without Config.HouseBots (housebots.go).
+	accountEvents accountHub
+	house         *houseBots
 
 	metrics metrics
 	reg     *prometheus.Registry

@@ -31,7 +31,7 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	v := GameView{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]PlayerView{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: st.rulesText, GameRatings: s.gameRatings(ctx, row)}
+		RulesText: st.rulesText, GameRatings: s.gameRatings(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e
@@ -43,12 +43,12 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 	for i, seat := range []store.Seat{row.Black, row.White} {
 		key := []string{"x", "o"}[i]
 		switch {
-		case seat.Bot != "":
-			v.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
-		case seat.AccountID != 0:
+		case seat.AccountID != 0: // a house bot's seat has a spec too, and is shown by its account
 			if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
 				v.Players[key] = pv
 			}
+		case seat.Bot != "":
+			v.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
 		default:
 			v.Players[key] = PlayerView{}
 		}
@@ -76,7 +76,7 @@ func (s *Server) playerView(ctx context.Context, id int64) (PlayerView, error) {
 	if err != nil {
 		return PlayerView{}, err
 	}
-	pv := PlayerView{Name: displayName(a), Guest: a.Guest()}
+	pv := accountPlayerView(a)
 	s.caches.names.put(id, pv)
 	return pv, nil
 }

@@ -37,6 +37,7 @@ type credentials struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
 	Email    string `json:"email,omitempty"`
+	Bot      bool   `json:"bot,omitempty"` // POST /api/accounts: a bot account (issue 29)
 }
 
 // AccountView is what signing up and signing in answer: the account, and
@@ -53,6 +54,7 @@ type MeView struct {
 	Guest        bool   `json:"guest"`
 	Email        string `json:"email,omitempty"`
 	ConfirmMoves bool   `json:"confirm_moves"`
+	Bot          bool   `json:"bot,omitempty"` // a bot account (issue 29)
 }
 
 // ClaimView says which of a guest's games an account took over when it
@@ -89,6 +91,7 @@ type GameSummary struct {
 	Updated  time.Time             `json:"updated"`
 	Expires  *time.Time            `json:"expires,omitempty"`
 	GameRatings
+	AllowBots bool `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
 }
 
 // Games: the rules, a new game, joining, a game's state, its positions
@@ -127,6 +130,8 @@ type createRequest struct {
 	Clock    string `json:"clock"`    // none, live:5m+3s, days:3
 	Opponent string `json:"opponent"` // NAME, open, link, computer:SPEC
 	Rated    *bool  `json:"rated"`    // default: rated between two accounts (issue 28)
+	// AllowBots lets bot accounts take an open challenge (issue 29).
+	AllowBots bool `json:"allow_bots"`
 }
 
 // CreateView is what POST /api/games answers.
@@ -162,6 +167,7 @@ type GameView struct {
 	Expires   *time.Time            `json:"expires,omitempty"`
 	RulesText string                `json:"rules_text"`
 	GameRatings
+	AllowBots bool `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
 }
 
 // PlayerView is one seat.
@@ -169,6 +175,7 @@ type PlayerView struct {
 	Name     string `json:"name,omitempty"` // "" while the seat is empty
 	Computer bool   `json:"computer,omitempty"`
 	Guest    bool   `json:"guest,omitempty"`
+	Bot      bool   `json:"bot,omitempty"` // a bot account (issue 29)
 }
 
 // ClockView is the time control and where each clock stands.
@@ -276,6 +283,7 @@ type LeaderboardView struct {
 // LeaderboardLine is one player of a leaderboard.
 type LeaderboardLine struct {
 	Name        string  `json:"name"`
+	Bot         bool    `json:"bot,omitempty"` // a bot account (issue 29)
 	Rating      float64 `json:"rating"`
 	RD          float64 `json:"rd"`
 	Games       int     `json:"games"`

@@ -39,6 +39,11 @@ type Account struct {
 	// ConfirmMoves asks for a second click before a correspondence move.
 	ConfirmMoves bool
 	Created      time.Time
+	// Bot: the account is a program's (issue 29). It signs in by token
+	// only, is shown as a bot, and joins the open challenges only of
+	// those who allow bots (Game.AllowBots). Set when the account is
+	// made, never changed.
+	Bot bool
 }
 
 // Guest reports whether the account has no name.
@@ -128,6 +133,8 @@ type Game struct {
 	// rating when the seat was taken (zero: none recorded).
 	Rated                    bool
 	BlackRating, WhiteRating SeatRating
+	// AllowBots: a bot account may take this open challenge (issue 29).
+	AllowBots bool
 }
 
 // Entry is one entry of a game's log: a move, or a takeback of moves.

@@ -234,7 +234,7 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account) (store.Accou
 	}
 	err := s.write(ctx, false, func(ctx context.Context, tx *sql.Tx) error {
 		return s.row(ctx, tx, qInsertAccount,
-			nullName(a.Name), key, a.PassHash, a.Email, b2i(a.ConfirmMoves), ms(a.Created)).Scan(&a.ID)
+			nullName(a.Name), key, a.PassHash, a.Email, b2i(a.ConfirmMoves), ms(a.Created), b2i(a.Bot)).Scan(&a.ID)
 	})
 	if err != nil {
 		if s.unique(err) {
@@ -247,19 +247,19 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account) (store.Accou
 
 func (s *Store) unique(err error) bool { return s.d.Unique != nil && s.d.Unique(err) }
 
-const accountCols = `id, COALESCE(name, ''), pass_hash, email, confirm_moves, created_ms`
+const accountCols = `id, COALESCE(name, ''), pass_hash, email, confirm_moves, created_ms, bot`
 
 func scanAccount(row scanner) (store.Account, error) {
 	var a store.Account
-	var confirm int
+	var confirm, bot int
 	var created int64
-	if err := row.Scan(&a.ID, &a.Name, &a.PassHash, &a.Email, &confirm, &created); err != nil {
+	if err := row.Scan(&a.ID, &a.Name, &a.PassHash, &a.Email, &confirm, &created, &bot); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return a, store.ErrNotFound
 		}
 		return a, err
 	}
-	a.ConfirmMoves, a.Created = confirm != 0, fromMS(created)
+	a.ConfirmMoves, a.Created, a.Bot = confirm != 0, fromMS(created), bot != 0
 	return a, nil
 }
 
@@ -325,11 +325,11 @@ func (s *Store) TokenAccount(ctx context.Context, hash string, now time.Time) (s
 	var t store.Token
 	var a store.Account
 	var created, expires, accCreated int64
-	var confirm int
+	var confirm, bot int
 	err := s.row(ctx, nil, `SELECT t.hash, t.account_id, t.kind, t.created_ms, t.expires_ms,
-		a.id, COALESCE(a.name, ''), a.pass_hash, a.email, a.confirm_moves, a.created_ms
+		a.id, COALESCE(a.name, ''), a.pass_hash, a.email, a.confirm_moves, a.created_ms, a.bot
 		FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.hash = ? AND t.expires_ms > ?`, hash, ms(now)).
-		Scan(&t.Hash, &t.AccountID, &t.Kind, &created, &expires, &a.ID, &a.Name, &a.PassHash, &a.Email, &confirm, &accCreated)
+		Scan(&t.Hash, &t.AccountID, &t.Kind, &created, &expires, &a.ID, &a.Name, &a.PassHash, &a.Email, &confirm, &accCreated, &bot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, t, store.ErrNotFound
 	}
@@ -337,7 +337,7 @@ func (s *Store) TokenAccount(ctx context.Context, hash string, now time.Time) (s
 		return store.Account{}, t, err
 	}
 	t.Created, t.Expires = fromMS(created), fromMS(expires)
-	a.ConfirmMoves, a.Created = confirm != 0, fromMS(accCreated)
+	a.ConfirmMoves, a.Created, a.Bot = confirm != 0, fromMS(accCreated), bot != 0
 	return a, t, nil
 }
 
@@ -354,7 +354,8 @@ var gameColumns = []string{"id", "rules", "start", "preset", "size", "black_id",
 	"creator_id", "color", "kind", "opponent_id", "invite_hash", "clock", "state", "version", "ply", "entries",
 	"black_ms", "white_ms", "turn_ms", "deadline_ms", "warned_entry", "draw_offer", "takeback", "result", "reason",
 	"winner", "expires_ms", "created_ms", "updated_ms", "ended_ms",
-	"rated", "black_rating", "black_rd", "white_rating", "white_rd"}
+	"rated", "black_rating", "black_rd", "white_rating", "white_rd",
+	"allow_bots"}
 
 var (
 	gameCols = strings.Join(gameColumns, ", ")
@@ -368,8 +369,8 @@ var (
 // is made, since preparing one at the database level in the middle of a
 // transaction would need a second connection from the pool.
 var (
-	qInsertAccount = `INSERT INTO accounts (name, name_key, pass_hash, email, confirm_moves, created_ms)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`
+	qInsertAccount = `INSERT INTO accounts (name, name_key, pass_hash, email, confirm_moves, created_ms, bot)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`
 	qUpdateAccount = `UPDATE accounts SET pass_hash = ?, email = ?, confirm_moves = ? WHERE id = ?`
 	qInsertToken   = `INSERT INTO tokens (hash, account_id, kind, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)`
 	qDeleteToken   = `DELETE FROM tokens WHERE hash = ?`
@@ -400,19 +401,21 @@ func gameArgs(g store.Game) []any {
 		g.Creator, g.Color, g.Kind, g.Opponent, g.InviteHash, g.Clock, g.State, g.Version, g.Ply, g.Entries,
 		g.BlackLeft.Milliseconds(), g.WhiteLeft.Milliseconds(), ms(g.TurnStart), ms(g.Deadline), g.WarnedEntry,
 		g.DrawOffer, g.Takeback, g.Result, g.Reason, g.Winner, ms(g.Expires), ms(g.Created), ms(g.Updated), ms(g.Ended),
-		b2i(g.Rated), g.BlackRating.Rating, g.BlackRating.RD, g.WhiteRating.Rating, g.WhiteRating.RD}
+		b2i(g.Rated), g.BlackRating.Rating, g.BlackRating.RD, g.WhiteRating.Rating, g.WhiteRating.RD,
+		b2i(g.AllowBots)}
 }
 
 func scanGame(row scanner) (store.Game, error) {
 	var g store.Game
 	var black, white, turn, deadline, expires, created, updated, ended int64
-	var rated int
+	var rated, allowBots int
 	err := row.Scan(&g.ID, &g.Rules, &g.Start, &g.Preset, &g.Size, &g.Black.AccountID, &g.White.AccountID, &g.Black.Bot, &g.White.Bot,
 		&g.Creator, &g.Color, &g.Kind, &g.Opponent, &g.InviteHash, &g.Clock, &g.State, &g.Version, &g.Ply, &g.Entries,
 		&black, &white, &turn, &deadline, &g.WarnedEntry, &g.DrawOffer, &g.Takeback, &g.Result, &g.Reason, &g.Winner,
 		&expires, &created, &updated, &ended,
-		&rated, &g.BlackRating.Rating, &g.BlackRating.RD, &g.WhiteRating.Rating, &g.WhiteRating.RD)
-	g.Rated = rated != 0
+		&rated, &g.BlackRating.Rating, &g.BlackRating.RD, &g.WhiteRating.Rating, &g.WhiteRating.RD,
+		&allowBots)
+	g.Rated, g.AllowBots = rated != 0, allowBots != 0
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, store.ErrNotFound
 	}

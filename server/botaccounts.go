@@ -1,0 +1,42 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"alak/server/store"
+)
+
+// Bot accounts (issue 29): an account made with "bot": true is a
+// program's. It signs in by bearer token only (POST /api/tokens; no page
+// session), is shown as a bot wherever its name is (PlayerView.Bot,
+// MeView.Bot, the profile and the leaderboard), plays rated games as any
+// account does, and takes a person's open challenge only when its creator
+// allowed bots ("allow_bots": true on POST /api/games). Challenges
+// addressed to it by name, invitations and rematches it takes as anyone.
+
+// errBotSession refuses a page session to a bot account.
+var errBotSession = apiErr(http.StatusForbidden, "bot_account",
+	"a bot account plays through the API only: get a bearer token from POST /api/tokens")
+
+// accountPlayerView is how an account is shown as a player.
+func accountPlayerView(a store.Account) PlayerView {
+	return PlayerView{Name: displayName(a), Guest: a.Guest(), Bot: a.Bot}
+}
+
+// botMayJoin refuses a bot account an open challenge whose creator did
+// not allow bots.
+func botMayJoin(a *store.Account, g *store.Game) error {
+	if a.Bot && g.Kind == store.KindOpen && !g.AllowBots {
+		return apiErr(http.StatusForbidden, "bots_not_allowed",
+			"this open challenge is for people: its creator did not allow bots (\"allow_bots\": true on POST /api/games)")
+	}
+	return nil
+}
+
+// isBot reports whether the account is a bot's (false when it cannot be
+// read: a name shown without its mark is the lesser harm).
+func (s *Server) isBot(ctx context.Context, id int64) bool {
+	pv, err := s.playerView(ctx, id)
+	return err == nil && pv.Bot
+}
