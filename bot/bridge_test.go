@@ -32,7 +32,7 @@ import (
 // testServer is a real play server on a SQLite file, on loopback, which a
 // test may stop and start again on the same address and file (a restart).
 type testServer struct {
-	t    *testing.T
+	t    *testing.T // the test that started it; nil for the shared server
 	db   string
 	addr string
 	url  string
@@ -44,18 +44,28 @@ type testServer struct {
 
 func startServer(t *testing.T, db, addr string) *testServer {
 	t.Helper()
+	s, err := newServer(db, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.t = t
+	t.Cleanup(s.stop)
+	return s
+}
+
+func newServer(db, addr string) (*testServer, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
 	st, err := sqlitestore.Open(context.Background(), db)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		SignupRate: 1000, SweepEvery: 100 * time.Millisecond, BotWorkers: 1}, st)
 	if err != nil {
 		st.Close()
-		t.Fatal(err)
+		return nil, err
 	}
 	var ln net.Listener
 	for try := 0; ; try++ { // the address of a server just stopped may take a moment to be free
@@ -65,16 +75,51 @@ func startServer(t *testing.T, db, addr string) *testServer {
 		time.Sleep(100 * time.Millisecond)
 	}
 	if err != nil {
-		t.Fatal(err)
+		srv.Close()
+		st.Close()
+		return nil, err
 	}
-	s := &testServer{t: t, db: db, addr: ln.Addr().String(), st: st, srv: srv, hs: &http.Server{Handler: srv.Handler()}, done: make(chan struct{})}
+	s := &testServer{db: db, addr: ln.Addr().String(), st: st, srv: srv, hs: &http.Server{Handler: srv.Handler()}, done: make(chan struct{})}
 	s.url = "http://" + s.addr
 	go func() {
 		defer close(s.done)
 		s.hs.Serve(ln)
 	}()
-	t.Cleanup(s.stop)
-	return s
+	return s, nil
+}
+
+// shared is the server the tests that do not restart it share: a server
+// starts in seconds under the race detector (it hashes a password at the
+// real argon2id cost when it starts). Each test has accounts of its own.
+var shared struct {
+	once sync.Once
+	srv  *testServer
+	dir  string
+	err  error
+}
+
+func sharedServer(t *testing.T) *testServer {
+	t.Helper()
+	shared.once.Do(func() {
+		if shared.dir, shared.err = os.MkdirTemp("", "alak-bot-test"); shared.err == nil {
+			shared.srv, shared.err = newServer(filepath.Join(shared.dir, "alak.db"), "")
+		}
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.srv
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.srv != nil {
+		shared.srv.stop()
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
 }
 
 // stop stops the server abruptly: its connections and streams are cut.
@@ -131,11 +176,10 @@ func account(t *testing.T, srv *testServer, name string, isBot bool) string {
 	t.Helper()
 	ctx := context.Background()
 	now := time.Now()
-	a, err := srv.st.CreateAccount(ctx, store.Account{Name: name, PassHash: "not a password hash: signs nobody in", Created: now})
+	a, err := srv.st.CreateAccount(ctx, store.Account{Name: name, PassHash: "not a password hash: signs nobody in", Created: now, Bot: isBot})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = isBot
 	secret := fmt.Sprintf("%s-token-%d", name, now.UnixNano())
 	sum := sha256.Sum256([]byte(secret))
 	if err := srv.st.CreateToken(ctx, store.Token{Hash: hex.EncodeToString(sum[:]), AccountID: a.ID, Kind: store.TokenAPI, Created: now, Expires: now.Add(time.Hour)}); err != nil {
@@ -366,12 +410,12 @@ func gameState(t *testing.T, url, token, id string) Game {
 // against a person through the API, to their end, and declines a
 // challenge whose rules --rules does not match, saying why.
 func TestBridgeBuiltin(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "alak.db"), "")
-	botTok := account(t, srv, "robo", true)
-	ada := account(t, srv, "ada", false)
+	srv := sharedServer(t)
+	botTok := account(t, srv, "mctsbot", true)
+	ada := account(t, srv, "ada-b", false)
 	rb := runBridge(t, srv.url, botTok, "mcts:playouts=300", Config{Rules: "alak size=7,alak size=9"})
-	ids := []string{challenge(t, srv.url, ada, "robo", "alak size=7", "live:2m"), challenge(t, srv.url, ada, "robo", "alak size=9", "none")}
-	golf := challenge(t, srv.url, ada, "robo", "golf size=7", "none")
+	ids := []string{challenge(t, srv.url, ada, "mctsbot", "alak size=7", "live:2m"), challenge(t, srv.url, ada, "mctsbot", "alak size=9", "none")}
+	golf := challenge(t, srv.url, ada, "mctsbot", "golf size=7", "none")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	finals := playGames(t, ctx, srv.url, ada, rb, ids...)
@@ -433,9 +477,9 @@ func alive(pid int) bool {
 // end; a challenge with sliding rules is declined (plain GTP has no
 // sliding moves).
 func TestBridgeGTP(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "alak.db"), "")
+	srv := sharedServer(t)
 	botTok := account(t, srv, "perlbot", true)
-	ada := account(t, srv, "ada", false)
+	ada := account(t, srv, "ada-g", false)
 	log := filepath.Join(t.TempDir(), "engine.log")
 	rb := runBridge(t, srv.url, botTok, perlEngine(t, "--log", log), Config{})
 	id := challenge(t, srv.url, ada, "perlbot", "alak size=9", "live:5m+2s")
@@ -513,14 +557,14 @@ func TestBridgeServerRestart(t *testing.T) {
 // context's end) stops the bridge at once, leaving a game under way to
 // its clock, and a bridge started again resumes it.
 func TestBridgeHangingEngine(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "alak.db"), "")
-	botTok := account(t, srv, "perlbot", true)
-	ada := account(t, srv, "ada", false)
+	srv := sharedServer(t)
+	botTok := account(t, srv, "hangbot", true)
+	ada := account(t, srv, "ada-h", false)
 	log := filepath.Join(t.TempDir(), "engine.log")
 	engine := perlEngine(t, "--log", log, "--hang-size", "7")
 	rb := runBridge(t, srv.url, botTok, engine, Config{})
-	hung := challenge(t, srv.url, ada, "perlbot", "alak size=7", "live:2s")
-	ok := challenge(t, srv.url, ada, "perlbot", "alak size=9", "none")
+	hung := challenge(t, srv.url, ada, "hangbot", "alak size=7", "live:2s")
+	ok := challenge(t, srv.url, ada, "hangbot", "alak size=9", "none")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	finals := playGames(t, ctx, srv.url, ada, rb, hung, ok)
@@ -541,7 +585,7 @@ func TestBridgeHangingEngine(t *testing.T) {
 
 	// SIGTERM in the middle of a game: the bridge stops at once and the
 	// game stays under way; a new bridge finishes it.
-	next := challenge(t, srv.url, ada, "perlbot", "alak size=9", "none")
+	next := challenge(t, srv.url, ada, "hangbot", "alak size=9", "none")
 	c, _ := NewClient(srv.url, ada)
 	firstPart, stopFirst := context.WithCancel(ctx)
 	go person(firstPart, c, next, "x", 3)
