@@ -53,8 +53,14 @@ func botRun(e *env, args []string) int {
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		return fail(e, "bot", fmt.Errorf("--log-level %q: debug, info, warn or error", *level))
 	}
+	if *maxGames < 1 {
+		return fail(e, "bot", fmt.Errorf("--max-games %d: play at least one game at once", *maxGames))
+	}
 	if *token == "" {
 		*token = os.Getenv("ALAK_BOT_TOKEN")
+	}
+	if _, err := bot.NewClient(*url, *token); err != nil { // before an engine is started
+		return fail(e, "bot", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
