@@ -65,12 +65,15 @@ const (
 
 // AccountEvent is one event of GET /api/me/events: its type, the game as
 // the lists show it (rules, clock, players, ratedness; result once over),
-// and the account's colour in it ("x", "o", or for a challenge whose
-// creator asked for a random colour, "random").
+// the account's colour in it ("x", "o", or for a challenge whose creator
+// asked for a random colour, "random"), and a game from a set-up
+// position's start (the position's text, "" for the rules' own start; GET
+// /api/games/{id} shows its board).
 type AccountEvent struct {
 	Type string `json:"type"`
 	GameSummary
-	Color string `json:"color"`
+	Color    string `json:"color"`
+	Position string `json:"position,omitempty"`
 }
 
 // accountHub is the open account streams of this process, by account:
@@ -338,7 +341,7 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 			return
 		}
 		l.sent[g.ID] = typ
-		ev := AccountEvent{Type: typ, GameSummary: s.summary(ctx, g, l.me, names), Color: l.color(g)}
+		ev := AccountEvent{Type: typ, GameSummary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
 		data, err := json.Marshal(ev)
 		if err != nil {
 			s.log.Error("encoding an account event", "game", g.ID, "err", err)

@@ -21,6 +21,10 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if isHouseBotName(strings.ToLower(c.Name)) {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_name", "the names alak-LEVEL (alak-beginner ... alak-perfect) are the house bots'"))
+		return
+	}
 	if err := checkPasswordRules(c.Password); err != nil {
 		s.writeError(w, r, err)
 		return

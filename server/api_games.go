@@ -355,6 +355,11 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	why, err := declineReason(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
@@ -363,7 +368,7 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		if row.Creator != a.ID && !(row.Kind == store.KindNamed && row.Opponent == a.ID) {
 			return nil, apiErr(http.StatusForbidden, "not_yours", "only the challenged player or the challenger can call it off")
 		}
-		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
+		row.State, row.Reason, row.Ended = store.StateExpired, why, now
 		return &change{}, nil
 	})
 	if err != nil {

@@ -165,7 +165,8 @@ func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now
 		Color: c.Opp().Letter(), Creator: a.ID, State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
 	// Ratedness is kept; the seats' ratings are taken when the rematch
 	// starts (acceptRematch), as at a join.
-	g.Rated = old.Rated && old.Black.Bot == "" && old.White.Bot == ""
+	// A house bot's seat (a computer's spec with an account) is rated.
+	g.Rated = old.Rated && (old.Black.Bot == "" || old.Black.AccountID != 0) && (old.White.Bot == "" || old.White.AccountID != 0)
 	if st.clock.Kind == ClockLive {
 		g.BlackLeft, g.WhiteLeft = st.clock.Initial, st.clock.Initial
 	}
@@ -179,7 +180,7 @@ func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now
 	} else {
 		g.Black, g.White = me, opp
 	}
-	if opp.Bot != "" {
+	if opp.Bot != "" && opp.AccountID == 0 { // a house bot is challenged by name, below, and takes it
 		g.Kind, g.State = store.KindComputer, store.StateActive
 		nst, err := s.rebuild(g, nil)
 		if err != nil {

@@ -3,6 +3,9 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"alak/server/store"
 )
@@ -39,4 +42,26 @@ func botMayJoin(a *store.Account, g *store.Game) error {
 func (s *Server) isBot(ctx context.Context, id int64) bool {
 	pv, err := s.playerView(ctx, id)
 	return err == nil && pv.Bot
+}
+
+// maxDeclineReason bounds the reason of a decline, in bytes.
+const maxDeclineReason = 200
+
+// declineReason reads the optional body of POST /api/games/{id}/decline,
+// {"reason": TEXT}, and returns the game's reason: "declined", or
+// "declined: TEXT". The text is at most 200 bytes of UTF-8 without
+// control characters (the challenger's page shows it).
+func declineReason(w http.ResponseWriter, r *http.Request) (string, error) {
+	var req declineRequest
+	if err := decode(w, r, &req); err != nil {
+		return "", err
+	}
+	text := strings.TrimSpace(req.Reason)
+	if text == "" {
+		return "declined", nil
+	}
+	if len(text) > maxDeclineReason || !utf8.ValidString(text) || strings.ContainsFunc(text, unicode.IsControl) {
+		return "", apiErr(http.StatusUnprocessableEntity, "bad_reason", "a reason is at most %d bytes of text on one line, without control characters", maxDeclineReason)
+	}
+	return "declined: " + text, nil
 }

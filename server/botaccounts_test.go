@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +123,36 @@ func TestBotAccounts(t *testing.T) {
 	named := ada.create(map[string]string{"rules": "alak size=6", "color": "o", "opponent": "walker", "clock": "none"})
 	if code, e, _ := bot.call("POST", "/api/games/"+named.ID+"/join", ""); code != http.StatusOK {
 		t.Errorf("a bot taking a challenge addressed to it: %d %s", code, e)
+	}
+}
+
+// TestDeclineReason (issue 29): a decline may say why, {"reason": TEXT}:
+// the challenger's game then gives "declined: TEXT" as its reason; a
+// reason too long or with a control character is refused (422
+// bad_reason), and the challenge stays; a decline without a body is
+// "declined" as before.
+func TestDeclineReason(t *testing.T) {
+	h := newHarness(t, Config{})
+	ada := h.client().signUp("ada")
+	bot := h.client().signUpBot("walker")
+	g := ada.create(map[string]string{"rules": "alak size=6", "opponent": "walker", "clock": "none"})
+	for _, bad := range []string{`{"reason":"` + strings.Repeat("a", 201) + `"}`, `{"reason":"two\nlines"}`} {
+		if code, e, _ := bot.call("POST", "/api/games/"+g.ID+"/decline", bad); code != http.StatusUnprocessableEntity || e != "bad_reason" {
+			t.Errorf("decline with %.40s: %d %s, want 422 bad_reason", bad, code, e)
+		}
+	}
+	if v := ada.game(g.ID); v.State != "waiting" {
+		t.Fatalf("after refused declines the challenge is %s", v.State)
+	}
+	if code, e, _ := bot.call("POST", "/api/games/"+g.ID+"/decline", `{"reason":"this engine plays only alak size=11"}`); code != http.StatusOK {
+		t.Fatalf("decline with a reason: %d %s", code, e)
+	}
+	if v := ada.game(g.ID); v.State != "expired" || v.Reason == nil || *v.Reason != "declined: this engine plays only alak size=11" {
+		t.Errorf("the declined game: %s, reason %v", v.State, v.Reason)
+	}
+	g2 := ada.create(map[string]string{"rules": "alak size=6", "opponent": "walker", "clock": "none"})
+	bot.call("POST", "/api/games/"+g2.ID+"/decline", "")
+	if v := ada.game(g2.ID); v.Reason == nil || *v.Reason != "declined" {
+		t.Errorf("declined without a body: reason %v, want declined", v.Reason)
 	}
 }

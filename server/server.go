@@ -106,6 +106,10 @@ type Config struct {
 	// StreamKeepAlive is how often an idle event stream sends a comment,
 	// so that proxies keep it open (default 15s).
 	StreamKeepAlive time.Duration
+	// HouseBots keeps a rated bot account for each of the computer's
+	// levels, alak-beginner ... alak-perfect, that takes every challenge
+	// addressed to it (housebots.go; issue 29).
+	HouseBots bool
 
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (auth.go).
@@ -238,6 +242,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
 		s.spawn(s.bots.work)
+	}
+	if cfg.HouseBots {
+		if err := s.startHouseBots(context.Background()); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	s.spawn(s.analyses.work)
 	if cfg.Notifier != nil {

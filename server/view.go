@@ -36,6 +36,10 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 		e := row.Expires
 		v.Expires = &e
 	}
+	if row.State == store.StateExpired && row.Reason != "" { // why nobody plays it: "declined: ..." (issue 29)
+		why := row.Reason
+		v.Reason = &why
+	}
 	for _, m := range st.sess.Moves() {
 		v.Moves = append(v.Moves, st.r.MoveText(m))
 		v.Notation = append(v.Notation, notation.Human.Encode(st.r, m))

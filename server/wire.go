@@ -97,6 +97,12 @@ type GameSummary struct {
 // Games: the rules, a new game, joining, a game's state, its positions
 // and its analysis.
 
+// declineRequest is POST /api/games/{id}/decline: why, optionally (a
+// bot says which rules it plays; issue 29).
+type declineRequest struct {
+	Reason string `json:"reason"`
+}
+
 // joinRequest is POST /api/games/{id}/join.
 type joinRequest struct {
 	Invite string `json:"invite"`
