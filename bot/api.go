@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Client speaks the play server's API (docs/api.md) with a bearer token.
@@ -208,9 +210,28 @@ func (c *Client) Join(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/join", struct{}{}, nil)
 }
 
-// Decline refuses a challenge, saying why.
+// maxReason is the longest reason a decline may give (bytes, one line).
+const maxReason = 200
+
+// Decline refuses a challenge, saying why: the server keeps the reason
+// (the expired game's reason is "declined: ..."), cut to maxReason bytes
+// on one line.
 func (c *Client) Decline(ctx context.Context, id, reason string) error {
-	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/decline", map[string]string{"reason": reason}, nil)
+	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/decline", map[string]string{"reason": clipReason(reason)}, nil)
+}
+
+// clipReason makes reason one line of printable text of at most maxReason
+// bytes, cut at a character's boundary with "..." where it was longer.
+func clipReason(reason string) string {
+	reason = strings.Join(strings.FieldsFunc(reason, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	if len(reason) <= maxReason {
+		return reason
+	}
+	cut := maxReason - len("...")
+	for cut > 0 && !utf8.RuneStart(reason[cut]) {
+		cut--
+	}
+	return reason[:cut] + "..."
 }
 
 // Move plays move at ply (the number of moves the bridge saw played).

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"alak/player"
 	"alak/rules"
@@ -424,10 +425,29 @@ func TestBridgeBuiltin(t *testing.T) {
 			t.Errorf("game %s ended %s after %d moves, want finished and played out", v.ID, v.State, len(v.Moves))
 		}
 	}
-	// Expired within seconds (a challenge waits an hour): declined.
 	waitFor(t, 5*time.Second, "the golf challenge was not declined", func() bool {
 		return gameState(t, srv.url, ada, golf).State == "expired"
 	})
+	g := gameState(t, srv.url, ada, golf)
+	if want := "declined: the bot plays only the rules alak size=7, alak size=9, not golf size=7"; g.Reason == nil || *g.Reason != want {
+		t.Errorf("the golf challenge's reason is %v, want %q", g.Reason, want)
+	}
+}
+
+// TestClipReason: a decline's reason fits the server's limit (200 bytes,
+// one line) and is cut at a character's boundary.
+func TestClipReason(t *testing.T) {
+	long := strings.Repeat("é", 150) // 300 bytes
+	for _, tc := range []struct{ in, want string }{
+		{"busy", "busy"},
+		{"two\nlines\tand  spaces", "two lines and spaces"},
+		{long, strings.Repeat("é", 98) + "..."}, // 196 + 3 bytes: the 99th é would end at byte 198, then ... is 201
+	} {
+		got := clipReason(tc.in)
+		if got != tc.want || len(got) > maxReason || !utf8.ValidString(got) {
+			t.Errorf("clipReason(%.20q) = %q (%d bytes), want %q", tc.in, got, len(got), tc.want)
+		}
+	}
 }
 
 // perlEngine is the spec of the Perl test engine with its arguments.
