@@ -546,7 +546,7 @@ func TestBridgeServerRestart(t *testing.T) {
 	botTok := account(t, srv, "robo", true)
 	ada := account(t, srv, "ada", false)
 	rb := runBridge(t, srv.url, botTok, "mcts:playouts=200", Config{})
-	id := challenge(t, srv.url, ada, "robo", "alak size=11", "none")
+	id := challenge(t, srv.url, ada, "robo", "alak size=9", "none")
 	c, _ := NewClient(srv.url, ada)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -626,4 +626,18 @@ func TestBridgeHangingEngine(t *testing.T) {
 	}
 	rb2 := runBridge(t, srv.url, botTok, engine, Config{})
 	playGames(t, ctx, srv.url, ada, rb2, next)
+}
+
+// TestResultJSON: alak bot --json prints a Result as docs/bots.md lists
+// its keys, in that order.
+func TestResultJSON(t *testing.T) {
+	b, err := json.Marshal(Result{Game: "g", Rules: "alak size=7", Color: "o", Opponent: "ada", State: "finished",
+		Result: "W+2", Winner: "o", Reason: "no legal move", Score: 1, Moves: 10, Rated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"game":"g","rules":"alak size=7","color":"o","opponent":"ada","state":"finished","result":"W+2","winner":"o","reason":"no legal move","score":1,"moves":10,"rated":true}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
 }
