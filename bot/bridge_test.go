@@ -494,8 +494,9 @@ func alive(pid int) bool {
 // TestBridgeGTP: a bot whose engine is the Perl test engine (plain GTP,
 // another language) plays a whole live game against a person, told the
 // clocks with time_left, one engine process for the game, stopped at its
-// end; a challenge with sliding rules is declined (plain GTP has no
-// sliding moves).
+// end; challenges it cannot play are declined, saying why: sliding rules
+// (plain GTP has no sliding moves) and a set-up start (GTP replays a game
+// from the rules' own start).
 func TestBridgeGTP(t *testing.T) {
 	srv := sharedServer(t)
 	botTok := account(t, srv, "perlbot", true)
@@ -504,15 +505,28 @@ func TestBridgeGTP(t *testing.T) {
 	rb := runBridge(t, srv.url, botTok, perlEngine(t, "--log", log), Config{})
 	id := challenge(t, srv.url, ada, "perlbot", "alak size=9", "live:5m+2s")
 	slide := challenge(t, srv.url, ada, "perlbot", "dewdney size=7", "none")
+	var setUp struct{ ID string }
+	if err := post(t, srv.url, ada, "/api/games", map[string]any{"rules": "alak size=7", "position": "x--o---", "to_move": "x",
+		"color": "x", "clock": "none", "opponent": "perlbot"}, &setUp); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	v := playGames(t, ctx, srv.url, ada, rb, id)[0]
 	if v.State != "finished" || len(v.Moves) < 4 {
 		t.Errorf("game %s ended %s after %d moves, want finished and played out", v.ID, v.State, len(v.Moves))
 	}
-	waitFor(t, 5*time.Second, "the sliding challenge was not declined", func() bool {
-		return gameState(t, srv.url, ada, slide).State == "expired"
-	})
+	for id, why := range map[string]string{
+		slide:    "declined: the engine does not know alak-rules, and plain GTP has no sliding moves",
+		setUp.ID: "declined: the engine plays over GTP, which starts from the rules' own start position, not a set-up one",
+	} {
+		waitFor(t, 5*time.Second, "challenge "+id+" was not declined", func() bool {
+			return gameState(t, srv.url, ada, id).State == "expired"
+		})
+		if g := gameState(t, srv.url, ada, id); g.Reason == nil || *g.Reason != why {
+			t.Errorf("challenge %s (%s) ended with the reason %v, want %q", id, g.Rules, g.Reason, why)
+		}
+	}
 	data, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
