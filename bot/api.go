@@ -146,6 +146,10 @@ type Clock struct {
 	OMillis  int64  `json:"o_ms"`
 	Running  string `json:"running"`
 	Deadline int64  `json:"deadline"` // ms since 1970, when the player to move loses on time
+	// FirstMoveDeadline: before a live game's player to move has made
+	// their first move (no clock runs yet), when the game is aborted
+	// unless they move, ms since 1970.
+	FirstMoveDeadline int64 `json:"first_move_deadline"`
 }
 
 // Game is what the bridge reads of a game's state (GET /api/games/{id}

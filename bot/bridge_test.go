@@ -54,6 +54,11 @@ func startServer(t *testing.T, db, addr string) *testServer {
 	return s
 }
 
+// firstMove is the test servers' limit on each player's first move in a
+// live game (the server's default is 30 s), which TestBridgeFirstMove
+// needs short.
+const firstMove = 5 * time.Second
+
 func newServer(db, addr string) (*testServer, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -63,7 +68,7 @@ func newServer(db, addr string) (*testServer, error) {
 		return nil, err
 	}
 	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		SignupRate: 1000, SweepEvery: 100 * time.Millisecond, BotWorkers: 1}, st)
+		SignupRate: 1000, SweepEvery: 100 * time.Millisecond, BotWorkers: 1, FirstMove: firstMove}, st)
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -654,4 +659,31 @@ func TestResultJSON(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
+}
+
+// TestBridgeFirstMove: a built-in player whose own budget is longer than
+// the first-move limit of a live game (a minute a move against 5 s) still
+// makes its first move in time: its thinking ends before the game would be
+// aborted for the want of it.
+func TestBridgeFirstMove(t *testing.T) {
+	srv := sharedServer(t)
+	botTok := account(t, srv, "slowbot", true)
+	ada := account(t, srv, "ada-f", false)
+	rb := runBridge(t, srv.url, botTok, "mcts:time=1m", Config{})
+	id := challenge(t, srv.url, ada, "slowbot", "alak size=9", "live:5m")
+	c, _ := NewClient(srv.url, ada)
+	waitFor(t, 5*time.Second, "the bot did not take the challenge", func() bool {
+		return gameState(t, srv.url, ada, id).State == "active"
+	})
+	if err := c.Move(context.Background(), id, "5", 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, firstMove+3*time.Second, "the bot made no first move", func() bool {
+		g := gameState(t, srv.url, ada, id)
+		return g.Ply >= 2 || g.Ended()
+	})
+	if g := gameState(t, srv.url, ada, id); g.State != "active" || g.Ply != 2 {
+		t.Errorf("the game is %s at ply %d, want active at ply 2 (the bot's first move in time)", g.State, g.Ply)
+	}
+	rb.halt(t)
 }

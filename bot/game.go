@@ -191,12 +191,16 @@ func (gp *gamePlay) move(ctx context.Context, v *Game) error {
 		if gp.color == "o" {
 			mine = left[1]
 		}
-		deadline := time.Now().Add(mine - clockMargin)
+		limit := mine // until the clock's deadline, or the first move's
+		if v.Clock.FirstMoveDeadline > 0 {
+			limit = min(limit, time.Until(time.UnixMilli(v.Clock.FirstMoveDeadline)))
+		}
+		deadline := time.Now().Add(limit - clockMargin)
 		if e, ok := gp.p.(*player.GTP); ok {
 			e.TimeLeft(left[0], left[1])
 		} else {
 			_, inc := liveClock(v.Clock.Spec)
-			deadline = time.Now().Add(min(moveBudget(mine, inc), mine-clockMargin))
+			deadline = time.Now().Add(min(moveBudget(mine, inc), limit-clockMargin))
 		}
 		var cancel context.CancelFunc
 		mctx, cancel = context.WithDeadline(ctx, deadline)
