@@ -73,7 +73,10 @@ type Bridge struct {
 	running  map[string]bool // games being played
 	joining  int             // challenges being accepted
 	answered map[string]bool // challenges accepted or declined
-	wg       sync.WaitGroup
+	// ended are the games seen to end: a game_start replayed late (sent
+	// while the game was under way) does not play or report one again.
+	ended map[string]bool
+	wg    sync.WaitGroup
 }
 
 // New checks cfg and returns its bridge.
@@ -108,7 +111,7 @@ func New(cfg Config) (*Bridge, error) {
 	if cfg.Idle <= 0 {
 		cfg.Idle = 45 * time.Second
 	}
-	return &Bridge{cfg: cfg, api: api, log: cfg.Logger, running: map[string]bool{}, answered: map[string]bool{}}, nil
+	return &Bridge{cfg: cfg, api: api, log: cfg.Logger, running: map[string]bool{}, answered: map[string]bool{}, ended: map[string]bool{}}, nil
 }
 
 func splitPatterns(s string) []string {
@@ -387,7 +390,7 @@ func (b *Bridge) start0(ctx context.Context, id string, r rules.Rules) (rules.Po
 func (b *Bridge) start(ctx context.Context, id string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.running[id] || ctx.Err() != nil {
+	if b.running[id] || b.ended[id] || ctx.Err() != nil {
 		return
 	}
 	b.running[id] = true

@@ -430,6 +430,16 @@ func TestBridgeBuiltin(t *testing.T) {
 			t.Errorf("game %s ended %s after %d moves, want finished and played out", v.ID, v.State, len(v.Moves))
 		}
 	}
+	// A game_start sent while a game was under way and read after its end
+	// (the account's stream replays every active game on each connect)
+	// neither plays it nor reports it again.
+	rb.b.handle(context.Background(), Event{Type: "game_start", Data: `{"type":"game_start","id":"` + ids[0] + `"}`})
+	rb.b.mu.Lock()
+	again := rb.b.running[ids[0]]
+	rb.b.mu.Unlock()
+	if again {
+		t.Errorf("a late game_start of game %s, over, started it again", ids[0])
+	}
 	waitFor(t, 5*time.Second, "the golf challenge was not declined", func() bool {
 		return gameState(t, srv.url, ada, golf).State == "expired"
 	})

@@ -324,6 +324,9 @@ func (b *Bridge) report(gp *gamePlay, v *Game) {
 	case "draw":
 		res.Score = 0.5
 	}
+	b.mu.Lock()
+	b.ended[gp.id] = true
+	b.mu.Unlock()
 	b.log.Info("game over", "game", res.Game, "color", res.Color, "opponent", res.Opponent, "result", res.Result, "winner", res.Winner, "reason", res.Reason, "moves", res.Moves)
 	if b.cfg.Result != nil {
 		b.cfg.Result(res)
