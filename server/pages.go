@@ -77,6 +77,7 @@ type cardInfo struct {
 	Link        bool   // an account's name, linked to its page
 	Rating      string // "1753?", "1862? (+109)", "1500 · unrated"
 	RatingClass string // "up" or "down" once a rated game is over
+	Bot         bool   // a bot account (issue 29)
 }
 
 // signedWords writes a rating change as ratings.js's signed does: +162,
@@ -99,7 +100,7 @@ func cardsAndEnd(v GameView) (cards [2]cardInfo, end string) {
 	var parts []string
 	for i, c := range []string{"x", "o"} {
 		p := v.Players[c]
-		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest}
+		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest, Bot: p.Bot}
 		if p.Name == "" {
 			cards[i].Name = "waiting for a player"
 		}

@@ -29,7 +29,9 @@ const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smt
        [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--table-dir DIR] [--cpuprofile FILE] [--trace FILE]
 Runs the play server: open the address in a browser to play live games by
 link and against the computer, and, with an account, correspondence games,
-the lobby and the archive. Games are kept in the SQLite file --db (created
+the lobby and the archive; with --house-bots, a rated bot account for each
+of the computer's levels (alak-beginner ... alak-perfect) takes every
+challenge addressed to it. Games are kept in the SQLite file --db (created
 and migrated at start). SIGTERM or Ctrl-C stops it after the requests under
 way. /healthz answers while the process serves, /readyz while its database
 answers, /metrics is for Prometheus. docs/api.md describes the API,
@@ -48,6 +50,7 @@ func serveRun(e *env, args []string) int {
 	proxies := fs.String("trusted-proxy", "", "addresses of the reverse proxies in front (127.0.0.1, 10.0.0.0/8, comma-separated): their X-Forwarded-For names the client")
 	metricsAddr := fs.String("metrics-addr", "", "serve /metrics on this address only, not beside the API (default: beside the API)")
 	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis and the computer's perfect player read: a dense table answers every position of its rules at once (default: none)")
+	houseBots := fs.Bool("house-bots", false, "keep a rated bot account for each of the computer's levels, alak-beginner ... alak-perfect, that takes every challenge addressed to it by name")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
 	traceFile := fs.String("trace", "", "write the server's execution trace (go tool trace) to this file until it stops: for short runs, it grows by megabytes a second under load")
 	words, err := parseInterspersed(fs, args)
@@ -96,6 +99,7 @@ func serveRun(e *env, args []string) int {
 	defer st.Close()
 	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate, GameRate: *gameRate,
 		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir}
+	cfg.HouseBots = *houseBots
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the
 		// others' changes for the streams it holds.

@@ -50,7 +50,13 @@ export const other = (c) => (c === 'x' ? 'o' : 'x');
 
 // playerName names a seat: the player, or the empty seat.
 export function playerName(p) {
-  return (p && p.name) || 'an empty seat';
+  return (p && p.name) ? p.name + (p.bot ? ' (bot)' : '') : 'an empty seat';
+}
+
+// botTag is the mark after a bot account's linked name (issue 29), or
+// null for anyone else.
+export function botTag(p) {
+  return p && p.bot ? el('small', { class: 'bot-tag', title: 'a bot: a program playing through the API', text: 'bot' }) : null;
 }
 
 // rulesWords writes a game's rules for a list: "alak 6", "alterigo 5x5".

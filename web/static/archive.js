@@ -1,7 +1,7 @@
 // The archive: finished games, for everyone or one player (/p/NAME),
 // filtered by preset and size, a page of 50 at a time.
 
-import { api, el, $, rulesWords, resultWords, playerName, dateWords, nextGame } from './api.js';
+import { api, el, $, rulesWords, resultWords, playerName, botTag, dateWords, nextGame } from './api.js';
 
 const root = $('#archive');
 const player = root.dataset.player || '';
@@ -33,7 +33,7 @@ async function load(more) {
       };
       return el('tr', {},
         el('td', { text: dateWords(g.updated) }),
-        el('td', {}, name('x')), el('td', {}, name('o')),
+        el('td', {}, name('x'), botTag(g.players.x)), el('td', {}, name('o'), botTag(g.players.o)),
         el('td', { text: rulesWords(g) }),
         el('td', { text: resultWords(g) }),
         el('td', { class: 'num', text: String(g.ply) }),
@@ -52,7 +52,7 @@ async function load(more) {
 async function stats() {
   try {
     const { data } = await api('GET', '/api/players/' + encodeURIComponent(player));
-    $('#player-stats').textContent = `Playing since ${dateWords(data.since)}: ${data.finished} finished games, ${data.wins} won, ${data.losses} lost, ${data.draws} drawn.`;
+    $('#player-stats').textContent = `${data.bot ? 'A bot, playing through the API. ' : ''}Playing since ${dateWords(data.since)}: ${data.finished} finished games, ${data.wins} won, ${data.losses} lost, ${data.draws} drawn.`;
   } catch (x) {
     $('#player-stats').textContent = x.message;
   }

@@ -2,7 +2,7 @@
 // buttons of a player, live updates from the event stream, and for a
 // finished game the replay, the SGF and the analysis.
 
-import { api, el, $, me, colorName, other, playerName, duration, nextGame, copyInput } from './api.js';
+import { api, el, $, me, colorName, other, playerName, botTag, duration, nextGame, copyInput } from './api.js';
 import { Geometry, parseDiagram, draw } from './board.js';
 import { alertMove } from './notify.js';
 import { cardRating, endWords } from './ratings.js';
@@ -89,7 +89,7 @@ function renderPlayers() {
     const box = $(`.player[data-color="${c}"]`);
     const p = g.players[c] || {};
     const n = $('.name', box);
-    if (p.name && !p.computer && !p.guest) n.replaceChildren(el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }));
+    if (p.name && !p.computer && !p.guest) n.replaceChildren(el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }), ...[botTag(p)].filter(Boolean));
     else n.textContent = p.name || 'waiting for a player';
     $('.role', box).textContent = `${colorName(c)} (${c})${c === seat ? ' · you' : ''}`;
     cardRating($('.rating', box), g, c);
@@ -165,7 +165,7 @@ function renderStatus() {
   let s;
   switch (g.state) {
     case 'waiting': s = waitingWords(); break;
-    case 'expired': s = g.reason === 'declined' ? 'The challenge was declined or withdrawn.' : 'The challenge expired: nobody joined in time.'; break;
+    case 'expired': s = /^declined\b/.test(g.reason || '') ? 'The challenge was declined or withdrawn' + (g.reason.startsWith('declined: ') ? ': ' + g.reason.slice(10) : '') + '.' : 'The challenge expired: nobody joined in time.'; break;
     case 'aborted': s = 'The game was aborted: no result.'; break;
     default:
       if (g.over) s = (g.result_words || g.result) + '.' + endWords(g);

@@ -1,6 +1,6 @@
 // The home page: the create form, my games, the lobby, the account.
 
-import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput } from './api.js';
+import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput, playerName } from './api.js';
 import './start.js';
 import { lobbyRating, lobbyFilter, lobbyEmpty, onLobbyFilter, ratedChoice } from './ratings.js';
 
@@ -87,7 +87,8 @@ form.addEventListener('submit', async (e) => {
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
-    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent, ...ratedChoice(form) });
+    const allowBots = opponent === 'open' && form.elements.allow_bots.checked; // issue 29
+    const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent, ...ratedChoice(form), ...(allowBots ? { allow_bots: true } : {}) });
     if (!data.invite) {
       location.href = '/g/' + data.id;
       return;
@@ -108,7 +109,7 @@ $('#copy-link').addEventListener('click', () => copyInput($('#invite-link'), $('
 
 // Lists of games.
 function gameRow(g, extra) {
-  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) || 'open seat'}`).join(' · ');
+  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) ? playerName(g.players[c]) : 'open seat'}`).join(' · ');
   return el('li', { class: g.my_turn ? 'my-turn' : '' },
     el('a', { href: '/g/' + g.id }, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) })),
     el('br'), el('small', { text: opp }), ' ', extra || '');
@@ -151,7 +152,7 @@ async function loadLobby() {
       const b = mine ? el('button', { type: 'button', 'data-decline': g.id, text: 'Withdraw' })
         : el('button', { type: 'button', 'data-join': g.id, disabled: !signedIn, title: signedIn ? `play ${colorName(seat === 'x' ? 'o' : 'x')}` : 'sign in to join', text: 'Join' });
       return el('li', {}, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) }),
-        el('br'), el('small', { text: `${who} plays ${colorName(seat)} · ${lobbyRating(g, seat)}` }), ' ', b);
+        el('br'), el('small', { text: `${playerName(g.players[seat])} plays ${colorName(seat)} · ${lobbyRating(g, seat)}${g.allow_bots ? ' · bots welcome' : ''}` }), ' ', b);
     });
     box.replaceChildren(list(rows, lobbyEmpty() || 'No open challenge. Create one: opponent “Anyone”.'));
   } catch (x) {

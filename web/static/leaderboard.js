@@ -1,7 +1,7 @@
 // The leaderboard (/leaderboard?pool=P): a pool's players, the settled
 // ratings best first, then the provisional ones (GET /api/leaderboard).
 
-import { api, el, $, nextGame } from './api.js';
+import { api, el, $, nextGame, botTag } from './api.js';
 
 const form = $('#board-filter');
 const rows = $('#board-rows');
@@ -14,7 +14,7 @@ async function load() {
     let rank = 0;
     const trs = data.players.map((p) => el('tr', { class: p.provisional ? 'provisional' : '' },
       el('td', { class: 'num', text: p.provisional ? '' : String(++rank) }),
-      el('th', { scope: 'row' }, el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name })),
+      el('th', { scope: 'row' }, el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }), botTag(p)),
       el('td', { class: 'num rating', text: p.shown }),
       el('td', { class: 'num', text: String(Math.round(p.rd)) }),
       el('td', { class: 'num', text: String(p.games) })));

@@ -1,7 +1,7 @@
 // Games to watch: the live games in progress (GET /api/watch), the latest
 // moves first, read again every 10 seconds while the page is shown.
 
-import { api, el, $, rulesWords, playerName, nextGame } from './api.js';
+import { api, el, $, rulesWords, playerName, botTag, nextGame } from './api.js';
 
 const rows = $('#watch-rows');
 
@@ -16,7 +16,7 @@ const ratingOf = (g, c) => {
 // playerCell names a seat, linked to the player's page, with the rating.
 function playerCell(g, c) {
   const p = g.players[c];
-  return el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p), ratingOf(g, c));
+  return el('td', {}, p && p.name && !p.computer && !p.guest ? el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }) : playerName(p), botTag(p), ratingOf(g, c));
 }
 
 async function load() {
