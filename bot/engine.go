@@ -84,9 +84,11 @@ func (e *Engine) player(seed uint64) (player.Player, error) {
 
 // moveBudget is how long a built-in player may think about one move with
 // left on its clock and inc added after the move: a twentieth of what is
-// left plus most of the increment, and never less than 50 ms. An external
-// engine is told the clocks (time_left) and manages its own time; its
-// context ends with its clock.
+// left plus most of the increment, and never less than 50 ms (the first
+// move of a live game, before any clock runs, at most half of the time
+// left for it). An external engine is told the clocks (time_left) and
+// manages its own time; it is stopped at its clock's deadline (or the
+// first move's) less a twentieth of the time it had, at least 150 ms.
 func moveBudget(left, inc time.Duration) time.Duration {
 	return max(left/20+inc*4/5, 50*time.Millisecond)
 }

@@ -192,15 +192,21 @@ func (gp *gamePlay) move(ctx context.Context, v *Game) error {
 			mine = left[1]
 		}
 		limit := mine // until the clock's deadline, or the first move's
-		if v.Clock.FirstMoveDeadline > 0 {
+		first := v.Clock.FirstMoveDeadline > 0
+		if first {
 			limit = min(limit, time.Until(time.UnixMilli(v.Clock.FirstMoveDeadline)))
 		}
-		deadline := time.Now().Add(limit - clockMargin)
+		// An engine is stopped at the limit, less the way to the server.
+		deadline := time.Now().Add(limit - max(clockMargin, limit/20))
 		if e, ok := gp.p.(*player.GTP); ok {
 			e.TimeLeft(left[0], left[1])
 		} else {
 			_, inc := liveClock(v.Clock.Spec)
-			deadline = time.Now().Add(min(moveBudget(mine, inc), limit-clockMargin))
+			budget := moveBudget(mine, inc)
+			if first { // no clock runs: a built-in player takes half the first move's time at most
+				budget = min(budget, limit/2)
+			}
+			deadline = time.Now().Add(min(budget, limit-max(clockMargin, limit/20)))
 		}
 		var cancel context.CancelFunc
 		mctx, cancel = context.WithDeadline(ctx, deadline)
