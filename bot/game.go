@@ -105,6 +105,9 @@ func (b *Bridge) play(ctx context.Context, id string) {
 			b.report(gp, last)
 			return
 		}
+		if last.State == "waiting" {
+			continue // a state from before the join: the next one seats the bot
+		}
 		if gp.color == "" {
 			if gp.color = last.Seat(b.me.Name); gp.color == "" {
 				b.log.Warn("the bot has no seat in the game; leaving it", "game", id)
