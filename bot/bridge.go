@@ -293,7 +293,7 @@ func (b *Bridge) consider(ctx context.Context, id string) {
 	if reason == "" {
 		b.mu.Lock()
 		if len(b.running)+b.joining >= b.cfg.MaxGames {
-			reason = fmt.Sprintf("the bot is playing %d games, the most it plays at once; try again later", b.cfg.MaxGames)
+			reason = fmt.Sprintf("the bot is busy: it plays at most %s at once; try again later", plural(b.cfg.MaxGames, "game"))
 		} else {
 			b.joining++
 		}
@@ -409,4 +409,12 @@ func (b *Bridge) Playing() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.running)
+}
+
+// plural writes n things: "1 game", "4 games".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

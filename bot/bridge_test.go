@@ -697,3 +697,26 @@ func TestBridgeFirstMove(t *testing.T) {
 	}
 	rb.halt(t)
 }
+
+// TestBridgeMaxGames: with --max-games 1, a challenge that comes while the
+// bot plays a game is declined, saying why; the game goes on.
+func TestBridgeMaxGames(t *testing.T) {
+	srv := sharedServer(t)
+	botTok := account(t, srv, "busybot", true)
+	ada := account(t, srv, "ada-m", false)
+	runBridge(t, srv.url, botTok, "mcts:playouts=100", Config{MaxGames: 1})
+	first := challenge(t, srv.url, ada, "busybot", "alak size=7", "none")
+	waitFor(t, 5*time.Second, "the bot did not take the first challenge", func() bool {
+		return gameState(t, srv.url, ada, first).State == "active"
+	})
+	second := challenge(t, srv.url, ada, "busybot", "alak size=7", "none")
+	waitFor(t, 5*time.Second, "the second challenge was not declined", func() bool {
+		return gameState(t, srv.url, ada, second).State == "expired"
+	})
+	if g, want := gameState(t, srv.url, ada, second), "declined: the bot is busy: it plays at most 1 game at once; try again later"; g.Reason == nil || *g.Reason != want {
+		t.Errorf("the second challenge ended with the reason %v, want %q", g.Reason, want)
+	}
+	if g := gameState(t, srv.url, ada, first); g.State != "active" {
+		t.Errorf("the first game is %s, want active", g.State)
+	}
+}
