@@ -720,3 +720,23 @@ func TestBridgeMaxGames(t *testing.T) {
 		t.Errorf("the first game is %s, want active", g.State)
 	}
 }
+
+// TestBridgeEngines: the other built-in engines the issue names, perfect
+// and a level, each play a whole game through the bridge.
+func TestBridgeEngines(t *testing.T) {
+	srv := sharedServer(t)
+	for i, engine := range []string{"perfect", "level:5"} {
+		t.Run(engine, func(t *testing.T) {
+			name := fmt.Sprintf("engine%d", i)
+			botTok := account(t, srv, name, true)
+			ada := account(t, srv, "ada-e"+strconv.Itoa(i), false)
+			rb := runBridge(t, srv.url, botTok, engine, Config{})
+			id := challenge(t, srv.url, ada, name, "alak size=7", "live:1m")
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if v := playGames(t, ctx, srv.url, ada, rb, id)[0]; v.State != "finished" || len(v.Moves) < 4 {
+				t.Errorf("game %s ended %s after %d moves, want finished and played out", v.ID, v.State, len(v.Moves))
+			}
+		})
+	}
+}
