@@ -188,6 +188,26 @@ func TestAccountEvents(t *testing.T) {
 	wantEvent(t, next(t, fresh), "challenge", g5.ID)
 	wantEvent(t, next(t, fresh), "game_start", g4.ID)
 	quiet(t, fresh, "a fresh stream after the pending")
+
+	// Asked for gzip, the stream is sent plain, and its first event
+	// leaves at once (a compressor would hold it back).
+	ctx4, cancel4 := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel4()
+	req, _ := http.NewRequestWithContext(ctx4, "GET", h.http.URL+"/api/me/events", nil)
+	req.Header.Set("Authorization", "Bearer "+bot.token)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" {
+		t.Errorf("the account stream asked for gzip is sent with Content-Encoding %q", ce)
+	}
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || line != "event: challenge\n" {
+		t.Errorf("the plain stream's first line: %q, %v", line, err)
+	}
 }
 
 // TestAccountEventsAcrossProcesses (issue 29): on PostgreSQL, a bot's

@@ -51,10 +51,11 @@ func isHouseBotName(lower string) bool {
 
 // houseBots is the house bots of a server: their accounts and player specs.
 type houseBots struct {
-	s    *Server
-	mu   sync.Mutex
-	spec map[int64]string // account id → the level's player spec
-	ids  []int64
+	s     *Server
+	mu    sync.Mutex
+	spec  map[int64]string // account id → the level's player spec
+	ids   []int64
+	names []string // by level, for the home page's form
 }
 
 // startHouseBots makes (or finds) the house bots' accounts and starts
@@ -91,10 +92,28 @@ func (s *Server) startHouseBots(ctx context.Context) error {
 		}
 		h.spec[a.ID] = spec
 		h.ids = append(h.ids, a.ID)
+		h.names = append(h.names, a.Name)
 	}
 	s.house = h
 	s.spawn(h.run)
 	return nil
+}
+
+// houseBotNames lists the house bots' names by level (none without
+// Config.HouseBots), for the home page's form.
+func (s *Server) houseBotNames() []string {
+	if s.house == nil {
+		return nil
+	}
+	return s.house.names
+}
+
+// houseBotTop is the strongest house bot's name ("" without them).
+func (s *Server) houseBotTop() string {
+	if names := s.houseBotNames(); len(names) > 0 {
+		return names[len(names)-1]
+	}
+	return ""
 }
 
 // challenged takes a new challenge when it is addressed to a house bot.

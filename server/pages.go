@@ -39,6 +39,11 @@ type page struct {
 	// (as profile.js draws them again) so that the table and the chart's
 	// place are there from the first paint and nothing below them moves.
 	Ratings []PoolRatingView
+
+	// HouseBots are the house bots' names by level, HouseBotTop the
+	// strongest's (home page; issue 29).
+	HouseBots   []string
+	HouseBotTop string
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -339,7 +344,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		files.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms})
+		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms, HouseBots: s.houseBotNames(), HouseBotTop: s.houseBotTop()})
 	})
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
