@@ -77,9 +77,12 @@ type GTP struct {
 	genT    time.Duration // the limit of genmove
 
 	client   *gtp.Client
-	alakKnow bool         // the engine knows alak-rules
-	rules    string       // the rules the engine was set to
-	sent     []rules.Move // the moves the engine has been told
+	alakKnow bool             // the engine knows alak-rules
+	timeKnow bool             // the engine knows time_left
+	clock    [2]time.Duration // the time left of Black and White, for time_left
+	clockSet bool             // TimeLeft was called: send time_left before genmove
+	rules    string           // the rules the engine was set to
+	sent     []rules.Move     // the moves the engine has been told
 }
 
 // gtpOptions are the options a GTP spec may set before its command.
@@ -134,6 +137,17 @@ func (p *GTP) Close() error {
 	p.client = nil
 	return err
 }
+
+// TimeLeft sets the time left on Black's and White's clocks, which the
+// engine is told with GTP's time_left (COLOUR SECONDS 0: no byo-yomi
+// stones) before each later genmove, if it knows the command. A play
+// server's bridge (alak bot) calls it before each move.
+func (p *GTP) TimeLeft(black, white time.Duration) {
+	p.clock, p.clockSet = [2]time.Duration{max(black, 0), max(white, 0)}, true
+}
+
+// Command returns the engine's program and its arguments.
+func (p *GTP) Command() (string, []string) { return p.command, slices.Clone(p.args) }
 
 // Limits returns the time limits of starting and set-up commands and of
 // genmove.
@@ -203,6 +217,11 @@ func (p *GTP) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 			return rules.NoMove, err // stopped: it did not answer
 		}
 		p.alakKnow = err == nil && strings.TrimSpace(known) == "true"
+		known, err = p.do(ctx, p.setupT, "known_command", "time_left")
+		if err != nil && p.client == nil {
+			return rules.NoMove, err
+		}
+		p.timeKnow = err == nil && strings.TrimSpace(known) == "true"
 	}
 	moves := g.Moves()
 	if p.rules != r.String() || len(p.sent) > len(moves) || !slices.Equal(p.sent, moves[:len(p.sent)]) {
@@ -217,6 +236,18 @@ func (p *GTP) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 			return rules.NoMove, err
 		}
 		p.sent = append(p.sent, m)
+	}
+	if p.clockSet && p.timeKnow {
+		for c, left := range p.clock {
+			secs := strconv.FormatInt(int64(left/time.Second), 10)
+			if _, err := p.do(ctx, p.setupT, "time_left", gtpColour(rules.Color(c)), secs, "0"); err != nil {
+				var f *gtp.Failure
+				if !errors.As(err, &f) { // a refusal is the engine's business; silence is not
+					p.rules = ""
+					return rules.NoMove, err
+				}
+			}
+		}
 	}
 	reply, err := p.do(ctx, p.genT, "genmove", gtpColour(g.Position().ToMove()))
 	if err != nil {

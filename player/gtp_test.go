@@ -85,6 +85,15 @@ func serveGTP(mode, logPath string) int {
 				fmt.Fprintf(os.Stdout, "=%s false\n\n", f[0])
 				continue
 			}
+			// clock: an engine that knows time_left (alak's own does not).
+			if mode == "clock" && len(f) == 3 && f[1] == "known_command" && f[2] == "time_left" {
+				fmt.Fprintf(os.Stdout, "=%s true\n\n", f[0])
+				continue
+			}
+			if mode == "clock" && len(f) > 1 && f[1] == "time_left" {
+				fmt.Fprintf(os.Stdout, "=%s\n\n", f[0])
+				continue
+			}
 			fmt.Fprintln(pw, line)
 		}
 		pw.Close()
@@ -159,6 +168,53 @@ func TestGTPPlayer(t *testing.T) {
 			}
 			if strings.Contains(log, tc.never) {
 				t.Errorf("the engine received %q:\n%s", tc.never, log)
+			}
+		})
+	}
+}
+
+// TestGTPTimeLeft checks that the clocks given to TimeLeft reach an engine
+// that knows time_left before each genmove, in whole seconds, and that an
+// engine that does not know it is never sent it.
+func TestGTPTimeLeft(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"clock", "alak"} {
+		t.Run(mode, func(t *testing.T) {
+			logPath := t.TempDir() + "/commands"
+			t.Setenv("ALAK_TEST_GTP", mode)
+			t.Setenv("ALAK_TEST_GTP_LOG", logPath)
+			p, err := New("gtp:"+exe+" -test.run=^$", 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			g, err := rules.NewGame(mustRules(t, "alak size=7"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.(*GTP).TimeLeft(12500*time.Millisecond, 7*time.Second)
+			if _, err := p.Move(context.Background(), g); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Close(); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(logPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := string(data)
+			// 12.5 s is 12 whole seconds: GTP's time_left takes an integer.
+			sent := strings.Contains(log, "time_left b 12 0\n") && strings.Contains(log, "time_left w 7 0\n") &&
+				strings.Index(log, "time_left w") < strings.Index(log, "genmove")
+			if mode == "clock" && !sent {
+				t.Errorf("the engine that knows time_left was not told the clocks before genmove:\n%s", log)
+			}
+			if mode == "alak" && strings.Contains(log, "time_left b") {
+				t.Errorf("an engine that does not know time_left was sent it:\n%s", log)
 			}
 		})
 	}
