@@ -41,6 +41,7 @@ func Run(t *testing.T, o Open) {
 	t.Run("RatingsAtOnce", func(t *testing.T) { testRatingsAtOnce(t, o.New(t)) })
 	t.Run("Messages", func(t *testing.T) { testMessages(t, o.New(t)) })
 	t.Run("Rematches", func(t *testing.T) { testRematches(t, o.New(t)) })
+	t.Run("MailSecrets", func(t *testing.T) { testMailSecrets(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}
