@@ -43,7 +43,7 @@ func (s *Server) boardMailBody(st *gameState, c rules.Color, byMail bool) string
 		fmt.Fprintf(&b, "Time left: %s. %s until %s.\n", leftWords(left), who, st.row.Deadline.UTC().Format(mailDateFormat))
 	}
 	if byMail && active {
-		fmt.Fprintf(&b, "\nTo play by mail, answer this mail with one line on top: a move (such as %s), pass, resign, "+
+		fmt.Fprintf(&b, "\nTo play by mail, answer this mail with one line on top: a move (such as %s), resign, "+
 			"draw (to offer or accept a draw) or board (to have the board sent again). "+
 			"It answers the board after move %d: once the game has moved on, it is refused and the board is sent again.\n",
 			exampleMove(st), st.sess.Ply())

@@ -160,7 +160,14 @@ func (ss *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	sec, err := in.s.store.MailSecret(ctx, hashMailSecret(secret))
-	if errors.Is(err, store.ErrNotFound) || err == nil && sec.GameID != id {
+	if errors.Is(err, store.ErrNotFound) {
+		// Its game may have ended (and its secrets gone): say so.
+		if row, _, err := in.s.store.Game(ctx, id); err == nil && row.State != store.StateActive && row.State != store.StateWaiting {
+			return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
+		}
+		return errNoSuchAddress
+	}
+	if err == nil && sec.GameID != id {
 		return errNoSuchAddress
 	}
 	if err != nil {
@@ -279,9 +286,7 @@ func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Colo
 	case "board":
 		return nil, errBoardOnly
 	case "draw":
-		if st.sess.DrawOffer() == c.Opp() {
-			return &change{}, st.sess.AnswerDraw(c, true)
-		}
+		// An offer, or the acceptance of the opponent's (OfferDraw).
 		if !st.sess.Seat(c.Opp()).Human() {
 			return nil, apiErr(http.StatusConflict, "not_now", "draws with the computer are offered on the game's page")
 		}
