@@ -106,8 +106,10 @@ func (in *mailIn) run(done <-chan struct{}) {
 // smtpLog sends go-smtp's messages to the server's log.
 type smtpLog struct{ s *Server }
 
-func (l smtpLog) Printf(format string, v ...any) { l.s.log.Warn("mail server: " + fmt.Sprintf(format, v...)) }
-func (l smtpLog) Println(v ...any)               { l.s.log.Warn("mail server: " + fmt.Sprint(v...)) }
+func (l smtpLog) Printf(format string, v ...any) {
+	l.s.log.Warn("mail server: " + fmt.Sprintf(format, v...))
+}
+func (l smtpLog) Println(v ...any) { l.s.log.Warn("mail server: " + fmt.Sprint(v...)) }
 
 // mailSession is one SMTP connection.
 type mailSession struct {
