@@ -84,6 +84,15 @@ func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
 // addr is the address the SMTP server listens on.
 func (in *mailIn) addr() string { return in.ln.Addr().String() }
 
+// MailAddr is the address where the server takes mail (Config.MailListen,
+// its port chosen when that was 0); "" when it takes none.
+func (s *Server) MailAddr() string {
+	if s.mailin == nil {
+		return ""
+	}
+	return s.mailin.addr()
+}
+
 // run serves until done is closed, then closes the connections and waits
 // for the mails being acted on.
 func (in *mailIn) run(done <-chan struct{}) {
@@ -142,9 +151,6 @@ func (ss *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if len(to) > 128 {
 		return errNoSuchAddress
 	}
-	if wait, ok := in.limits.allow(to, in.s.now()); !ok {
-		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this address: try again in %s", shortDuration(wait.Round(time.Second)))
-	}
 	local, domain, ok := strings.Cut(to, "@")
 	if !ok || domain != in.domain {
 		return smtpErr(550, smtp.EnhancedCode{5, 7, 1}, "this server takes mail for @%s only", in.domain)
@@ -186,6 +192,11 @@ func (ss *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 			in.s.log.Warn("deleting an ended game's mail addresses", "game", row.ID, "err", err)
 		}
 		return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
+	}
+	// Limited by secret, once known: forged addresses cannot fill the
+	// limiters' table.
+	if wait, ok := in.limits.allow(sec.Hash, in.s.now()); !ok {
+		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this address: try again in %s", shortDuration(wait.Round(time.Second)))
 	}
 	ss.rcpt = &sec
 	return nil
