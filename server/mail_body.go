@@ -43,10 +43,10 @@ func (s *Server) boardMailBody(st *gameState, c rules.Color, byMail bool) string
 		fmt.Fprintf(&b, "Time left: %s. %s until %s.\n", leftWords(left), who, st.row.Deadline.UTC().Format(mailDateFormat))
 	}
 	if byMail && active {
-		fmt.Fprintf(&b, "\nTo play by mail, answer this mail with one line on top: a move (such as %s), resign, "+
+		b.WriteString("\n" + wrapWords("", strings.Fields(fmt.Sprintf("To play by mail, answer this mail with one line on top: a move (such as %s), resign, "+
 			"draw (to offer or accept a draw) or board (to have the board sent again). "+
-			"It answers the board after move %d: once the game has moved on, it is refused and the board is sent again.\n",
-			exampleMove(st), st.sess.Ply())
+			"It answers the board after move %d: once the game has moved on, it is refused and the board is sent again.",
+			exampleMove(st), st.sess.Ply()))))
 	}
 	return b.String()
 }
@@ -79,17 +79,23 @@ func exampleMove(st *gameState) string {
 }
 
 // wrapWords writes label and the words on lines of at most 72 characters,
-// the following lines indented.
+// the following lines indented when there is a label.
 func wrapWords(label string, words []string) string {
 	var b strings.Builder
-	line := label
+	line, indent := label, "  "
+	if label == "" {
+		indent = ""
+	}
 	for _, w := range words {
-		if len(line)+1+len(w) > 72 {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) > 72:
 			b.WriteString(line + "\n")
-			line = "  " + w
-			continue
+			line = indent + w
+		default:
+			line += " " + w
 		}
-		line += " " + w
 	}
 	b.WriteString(line + "\n")
 	return b.String()

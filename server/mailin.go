@@ -282,6 +282,9 @@ func mailDone(st *gameState, command string) string {
 	case "resign":
 		return "You resigned."
 	}
+	if moves := st.sess.Moves(); len(moves) > 0 {
+		command = st.r.MoveText(moves[len(moves)-1])
+	}
 	return "You played " + command + "."
 }
 

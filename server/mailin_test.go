@@ -97,11 +97,13 @@ func replyTo(t *testing.T, m sentMail, id string) string {
 	return a
 }
 
-// has fails the test unless the mail's body holds every piece of want.
+// has fails the test unless the mail's body holds every piece of want
+// (where the body's lines are wrapped, a piece may span two).
 func has(t *testing.T, m sentMail, want ...string) {
 	t.Helper()
+	joined := strings.Join(strings.Fields(m.body), " ")
 	for _, w := range want {
-		if !strings.Contains(m.body, w) {
+		if !strings.Contains(m.body, w) && !strings.Contains(joined, w) {
 			t.Errorf("the mail %q to %v lacks %q:\n%s", m.subject, m.rcpt, w, m.body)
 		}
 	}
@@ -324,5 +326,34 @@ func TestMailListenNeeds(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
+	}
+}
+
+// TestMoveByMailAlterIgo: an Alter Igo game's mail draws the grid, lists
+// its points in the grid's notation, and a reply in that notation plays.
+func TestMoveByMailAlterIgo(t *testing.T) {
+	needSwaks(t)
+	sink := newSMTPSink(t)
+	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
+	box := &mailbox{sink: sink}
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	ada.setEmail("ada@example.org")
+	bo.setEmail("bo@example.org")
+	g := ada.create(map[string]string{"rules": "alterigo size=5x5", "color": "x", "clock": "days:1", "opponent": "bo"})
+	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
+	// The grid, rows 5 to 1 over columns A to E, as notation.DrawBoard
+	// draws it, and its 25 points.
+	m := box.next(t, "ada@example.org")
+	has(t, m, "5  -  -  -  -  -\n4  -  -  -  -  -\n", "1  -  -  -  -  -\n   A  B  C  D  E\n",
+		"Legal moves: A5 B5 C5 D5 E5 A4", "C1 D1 E1 resign", "a move (such as A5)")
+	a0 := replyTo(t, m, g.ID)
+	// Written as people type it, in lower case.
+	send(t, h, a0, "ada@example.org", plainReply("ada@example.org", "c3"))
+	has(t, box.next(t, "ada@example.org"), "You played C3.", "3  -  -  X  -  -\n")
+	m = box.next(t, "bo@example.org")
+	has(t, m, "Your opponent played C3.", "Last move: C3 (move 1).")
+	if v := ada.game(g.ID); !slices.Equal(v.Moves, []string{"C3"}) {
+		t.Errorf("the game's moves: %q", v.Moves)
 	}
 }
