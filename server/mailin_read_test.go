@@ -85,3 +85,26 @@ func TestReadReplyRefuses(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadReply: any bytes as a mail: an error, or a command that is one
+// word (no white space) of a line of the mail; never a panic.
+func FuzzReadReply(f *testing.F) {
+	f.Add("Subject: x\n\n5\n")
+	f.Add("Subject: x\nContent-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\nContent-Transfer-Encoding: base64\n\nNQo=\n--b--\n")
+	f.Add("Auto-Submitted: auto-replied\n\n> q\n-- \n")
+	f.Fuzz(func(t *testing.T, mail string) {
+		rep, err := readReply(strings.NewReader(mail))
+		if err != nil {
+			if rep.Command != "" {
+				t.Errorf("an error with a command %q: %v", rep.Command, err)
+			}
+			return
+		}
+		if strings.ContainsFunc(rep.Command, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
+			t.Errorf("a command with white space: %q", rep.Command)
+		}
+		if len(rep.Command) > maxMailBytes {
+			t.Errorf("a command of %d bytes", len(rep.Command))
+		}
+	})
+}
