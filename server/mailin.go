@@ -251,9 +251,10 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 		lead = "Nothing changed: " + readErr.Error() + "."
 	} else {
 		_, err := s.act(ctx, sec.GameID, func(st *gameState, now time.Time) (*change, error) {
+			before := st.sess.Ply()
 			ch, err := s.mailedCommand(st, sec, c, command, now)
 			if err == nil {
-				lead = mailDone(st, command)
+				lead = mailDone(st, before, command)
 			}
 			return ch, err
 		})
@@ -271,8 +272,10 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 	return in.answer(ctx, sec, c, lead)
 }
 
-// mailDone says what a mailed command did to the game st (after it).
-func mailDone(st *gameState, command string) string {
+// mailDone says what a mailed command did to the game st (after it; the
+// game was at ply before). The player's move is the one after ply before:
+// another may follow it in the same change (a conditional answer).
+func mailDone(st *gameState, before int, command string) string {
 	switch strings.ToLower(command) {
 	case "draw":
 		if st.sess.Over() {
@@ -282,8 +285,8 @@ func mailDone(st *gameState, command string) string {
 	case "resign":
 		return "You resigned."
 	}
-	if moves := st.sess.Moves(); len(moves) > 0 {
-		command = st.r.MoveText(moves[len(moves)-1])
+	if moves := st.sess.Moves(); len(moves) > before {
+		command = st.r.MoveText(moves[before])
 	}
 	return "You played " + command + "."
 }
