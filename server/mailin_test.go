@@ -3,6 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
+	"mime"
+	"net"
+	netmail "net/mail"
 	"net/smtp"
 	"os/exec"
 	"regexp"
@@ -11,12 +15,14 @@ import (
 	"testing"
 	"time"
 
+	gosmtp "github.com/emersion/go-smtp"
+
 	"alak/server/store"
 )
 
 // Moves by email: real SMTP from Debian's swaks (a client nobody here
 // wrote; .ci/run installs it) to the server's --mail-listen, and the
-// server's answers received by the SMTP sink of mail_test.go.
+// server's answers received by an in-process go-smtp server.
 
 // needSwaks skips the test when swaks is not installed.
 func needSwaks(t *testing.T) string {
@@ -64,10 +70,90 @@ func plainReply(from, text string) string {
 		text + "\r\n\r\nOn Tue, alak wrote:\r\n> It is your move.\r\n> Legal moves: 1 3 5 7\r\n"
 }
 
+// goSMTPSink receives the server's mails on loopback with go-smtp's
+// server (the library --mail-listen uses, here on the other side).
+type goSMTPSink struct {
+	ln    net.Listener
+	mails chan sentMail
+}
+
+func newGoSMTPSink(t *testing.T) *goSMTPSink {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &goSMTPSink{ln: ln, mails: make(chan sentMail, 64)}
+	srv := gosmtp.NewServer(gosmtp.BackendFunc(func(*gosmtp.Conn) (gosmtp.Session, error) { return &sinkSession{k: k}, nil }))
+	srv.Domain = "sink.test"
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		srv.Serve(ln)
+	}()
+	t.Cleanup(func() {
+		srv.Close()
+		<-served
+	})
+	return k
+}
+
+// url is the --smtp URL of the sink.
+func (k *goSMTPSink) url() string {
+	return "smtp://" + k.ln.Addr().String() + "?from=alak@test.example"
+}
+
+// next returns the next mail the sink receives (bounded wait).
+func (k *goSMTPSink) next(t *testing.T) sentMail {
+	t.Helper()
+	select {
+	case m := <-k.mails:
+		return m
+	case <-time.After(30 * time.Second):
+		t.Fatal("no mail arrived")
+	}
+	return sentMail{}
+}
+
+// sinkSession is one connection to the sink.
+type sinkSession struct {
+	k    *goSMTPSink
+	from string
+	rcpt []string
+}
+
+func (ss *sinkSession) Reset()        { ss.from, ss.rcpt = "", nil }
+func (ss *sinkSession) Logout() error { return nil }
+func (ss *sinkSession) Mail(from string, _ *gosmtp.MailOptions) error {
+	ss.from = from
+	return nil
+}
+func (ss *sinkSession) Rcpt(to string, _ *gosmtp.RcptOptions) error {
+	ss.rcpt = append(ss.rcpt, to)
+	return nil
+}
+func (ss *sinkSession) Data(r io.Reader) error {
+	msg, err := netmail.ReadMessage(r)
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(msg.Body)
+	if err != nil {
+		return err
+	}
+	subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if err != nil {
+		subject = msg.Header.Get("Subject")
+	}
+	ss.k.mails <- sentMail{from: ss.from, rcpt: ss.rcpt, header: msg.Header,
+		body: strings.ReplaceAll(string(body), "\r\n", "\n"), subject: subject}
+	return nil
+}
+
 // mailbox sorts the sink's mails by recipient: mails to several players
 // are queued by one request in an order the test need not know.
 type mailbox struct {
-	sink *smtpSink
+	sink *goSMTPSink
 	held []sentMail
 }
 
@@ -118,7 +204,7 @@ func has(t *testing.T, m sentMail, want ...string) {
 // refusing mail once it has ended.
 func TestMovesByMail(t *testing.T) {
 	needSwaks(t)
-	sink := newSMTPSink(t)
+	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
 	box := &mailbox{sink: sink}
 	ada := h.client().signUp("ada")
@@ -265,7 +351,7 @@ func TestMovesByMail(t *testing.T) {
 // while another address is not held back. Sent with net/smtp, the
 // standard library's client.
 func TestMailLimits(t *testing.T) {
-	sink := newSMTPSink(t)
+	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
 	box := &mailbox{sink: sink}
 	ada := h.client().signUp("ada")
@@ -333,7 +419,7 @@ func TestMailListenNeeds(t *testing.T) {
 // its points in the grid's notation, and a reply in that notation plays.
 func TestMoveByMailAlterIgo(t *testing.T) {
 	needSwaks(t)
-	sink := newSMTPSink(t)
+	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
 	box := &mailbox{sink: sink}
 	ada := h.client().signUp("ada")
