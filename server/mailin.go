@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-smtp"
@@ -58,6 +59,12 @@ type mailIn struct {
 	mu       sync.Mutex
 	closed   bool
 	handling sync.WaitGroup // mails being acted on
+
+	// The mails taken, by what became of them (/metrics): played (the
+	// game changed), refused (nothing changed, the player was told why),
+	// board (the board sent again), automatic (dropped unanswered); and
+	// the recipients refused at RCPT.
+	played, refused, board, automatic, rcptRefused atomic.Int64
 }
 
 func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
@@ -146,6 +153,14 @@ var errNoSuchAddress = smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "no such address
 // Rcpt takes a reply address that a mail gave for a game still being
 // played, within the address's rate.
 func (ss *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	err := ss.rcpt1(to)
+	if err != nil {
+		ss.in.rcptRefused.Add(1)
+	}
+	return err
+}
+
+func (ss *mailSession) rcpt1(to string) error {
 	in := ss.in
 	to = strings.ToLower(to)
 	if len(to) > 128 {
@@ -216,6 +231,7 @@ func (ss *mailSession) Data(r io.Reader) error {
 		return smtpErr(554, smtp.EnhancedCode{5, 5, 1}, "no valid recipient")
 	}
 	if ss.nullSender || rep.Auto {
+		in.automatic.Add(1)
 		in.s.log.Info("an automatic mail was dropped unanswered", "game", ss.rcpt.GameID)
 		return nil
 	}
@@ -247,8 +263,10 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 	s := in.s
 	c, _ := rules.ParseColor(sec.Color)
 	var lead string
+	count := &in.played
 	if readErr != nil {
 		lead = "Nothing changed: " + readErr.Error() + "."
+		count = &in.refused
 	} else {
 		_, err := s.act(ctx, sec.GameID, func(st *gameState, now time.Time) (*change, error) {
 			before := st.sess.Ply()
@@ -262,13 +280,16 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 			switch {
 			case errors.Is(err, errBoardOnly):
 				lead = "The board as it is now:"
+				count = &in.board
 			case ae.Status < 499:
 				lead = "Nothing changed: " + strings.TrimSuffix(ae.Msg, ".") + "."
+				count = &in.refused
 			default:
 				return err
 			}
 		}
 	}
+	count.Add(1)
 	return in.answer(ctx, sec, c, lead)
 }
 

@@ -338,6 +338,21 @@ func TestMovesByMail(t *testing.T) {
 	if out, ok := swaks(t, h, a3, "ada@example.org", plainReply("ada@example.org", "5")); ok || !strings.Contains(out, "550 5.1.1 game "+g.ID+" is over") {
 		t.Errorf("mail to %s after the end: accepted %v\n%s", a3, ok, out)
 	}
+	// /metrics counted each mail: played 2, 4, 6 and both draws; refused
+	// the stale reply, 4, "Thanks!" and pass; one board; two automatic;
+	// at RCPT the four forged addresses and the ended game's.
+	got := scrape(t, h.http.URL)
+	for name, want := range map[string]float64{
+		`alak_mails_received_total{result="played"}`:    5,
+		`alak_mails_received_total{result="refused"}`:   4,
+		`alak_mails_received_total{result="board"}`:     1,
+		`alak_mails_received_total{result="automatic"}`: 2,
+		`alak_mail_recipients_refused_total`:            5,
+	} {
+		if got[name] != want {
+			t.Errorf("%s = %v, want %v", name, got[name], want)
+		}
+	}
 	for _, a := range []string{a0, a3, b3} {
 		secret := replyToRE.FindStringSubmatch(a)[2]
 		if _, err := h.st.MailSecret(context.Background(), hashMailSecret(secret)); !errors.Is(err, store.ErrNotFound) {
