@@ -358,8 +358,7 @@ func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Colo
 }
 
 // answer mails the player of seat c the game as it is now, after lead,
-// with a new reply address while the game goes on; once it has ended, its
-// addresses are deleted.
+// with a new reply address while the game goes on.
 func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Color, lead string) error {
 	s := in.s
 	st, err := s.loadGame(ctx, sec.GameID)
@@ -374,11 +373,6 @@ func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Colo
 	if err != nil {
 		return err
 	}
-	if st.row.State != store.StateActive {
-		if err := s.store.DeleteMailSecrets(ctx, st.row.ID); err != nil {
-			return err
-		}
-	}
 	if a.Email == "" {
 		return nil
 	}
@@ -387,6 +381,15 @@ func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Colo
 		fmt.Sprintf("%s\n\nGame %s (%s).\n\n%s\n%s\n", lead, st.row.ID, st.row.Rules, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
 	s.metrics.mails.Add(1)
 	return nil
+}
+
+// gameEnded deletes the secrets of a game that has just ended (a failure
+// is logged: the addresses are refused anyway, since RCPT checks the
+// game, which deletes them then).
+func (in *mailIn) gameEnded(ctx context.Context, id string) {
+	if err := in.s.store.DeleteMailSecrets(ctx, id); err != nil {
+		in.s.log.Warn("deleting an ended game's mail addresses", "game", id, "err", err)
+	}
 }
 
 // hashMailSecret is the stored form of a secret: hex SHA-256.

@@ -431,7 +431,8 @@ func TestMailListenNeeds(t *testing.T) {
 }
 
 // TestMoveByMailAlterIgo: an Alter Igo game's mail draws the grid, lists
-// its points in the grid's notation, and a reply in that notation plays.
+// its points in the grid's notation, and a reply in that notation plays;
+// the game's end through the API deletes its addresses' secrets.
 func TestMoveByMailAlterIgo(t *testing.T) {
 	needSwaks(t)
 	sink := newGoSMTPSink(t)
@@ -456,5 +457,16 @@ func TestMoveByMailAlterIgo(t *testing.T) {
 	has(t, m, "Your opponent played C3.", "Last move: C3 (move 1).")
 	if v := ada.game(g.ID); !slices.Equal(v.Moves, []string{"C3"}) {
 		t.Errorf("the game's moves: %q", v.Moves)
+	}
+	// bo resigns on the page (the API): the game's addresses end with it
+	// at once, not only when mail comes to them.
+	b1 := replyTo(t, m, g.ID)
+	if code := bo.do("POST", "/api/games/"+g.ID+"/resign", map[string]any{}, nil); code != 200 {
+		t.Fatalf("resign: %d", code)
+	}
+	for _, a := range []string{a0, b1} {
+		if _, err := h.st.MailSecret(context.Background(), hashMailSecret(replyToRE.FindStringSubmatch(a)[2])); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the secret of %s after bo resigned: %v", a, err)
+		}
 	}
 }
