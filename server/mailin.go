@@ -32,7 +32,8 @@ import (
 // reply plays its first line at that ply, or is refused as stale and
 // answered with the board as it is now. Mail to an address that is unknown,
 // or whose game has ended, is refused at RCPT; automatic mail is taken and
-// never answered; each address takes a bounded number of mails.
+// never answered; one player's addresses in one game take a bounded number
+// of mails.
 // mailin_read.go reads the mails.
 
 // mailSecretBytes is a secret's size: 128 bits.
@@ -42,7 +43,8 @@ const mailSecretBytes = 16
 // digits): mail systems may change the case of an address.
 var mailSecretEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
-// Per address: a burst of mailBurst mails, then one every mailEvery.
+// Per player and game (all the addresses mailed to one player in one
+// game): a burst of mailBurst mails, then one every mailEvery.
 const (
 	mailBurst = 10
 	mailEvery = 2 * time.Minute
@@ -208,10 +210,11 @@ func (ss *mailSession) rcpt1(to string) error {
 		}
 		return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
 	}
-	// Limited by secret, once known: forged addresses cannot fill the
-	// limiters' table.
-	if wait, ok := in.limits.allow(sec.Hash, in.s.now()); !ok {
-		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this address: try again in %s", shortDuration(wait.Round(time.Second)))
+	// Limited by player and game, once the secret is known: every answer
+	// gives a new address, so a robot answering the answers is held back
+	// all the same, and forged addresses cannot fill the limiters' table.
+	if wait, ok := in.limits.allow(sec.GameID+"/"+sec.Color, in.s.now()); !ok {
+		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this game's addresses: try again in %s", shortDuration(wait.Round(time.Second)))
 	}
 	ss.rcpt = &sec
 	return nil
