@@ -106,10 +106,14 @@ func leftWords(d time.Duration) string {
 	d = d.Round(time.Minute)
 	days, hours, minutes := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
 	switch {
+	case days > 0 && hours > 0:
+		return plural(days, "day") + " " + plural(hours, "hour")
 	case days > 0:
-		return fmt.Sprintf("%s %s", plural(days, "day"), plural(hours, "hour"))
+		return plural(days, "day")
+	case hours > 0 && minutes > 0:
+		return plural(hours, "hour") + " " + plural(minutes, "minute")
 	case hours > 0:
-		return fmt.Sprintf("%s %s", plural(hours, "hour"), plural(minutes, "minute"))
+		return plural(hours, "hour")
 	}
 	return plural(minutes, "minute")
 }

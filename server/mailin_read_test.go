@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReadReply: the line a mailed reply plays, from the mails that mail
@@ -107,4 +108,23 @@ func FuzzReadReply(f *testing.F) {
 			t.Errorf("a command of %d bytes", len(rep.Command))
 		}
 	})
+}
+
+// TestLeftWords: the time left as the mails say it, in the two largest
+// units, a zero second unit left out.
+func TestLeftWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		72 * time.Hour:                  "3 days",
+		25 * time.Hour:                  "1 day 1 hour",
+		47*time.Hour + 59*time.Minute:   "1 day 23 hours",
+		5 * time.Hour:                   "5 hours",
+		5*time.Hour + 30*time.Minute:    "5 hours 30 minutes",
+		time.Minute:                     "1 minute",
+		0:                               "0 minutes",
+		90*time.Second + 10*time.Second: "2 minutes", // rounded to the minute
+	} {
+		if got := leftWords(d); got != want {
+			t.Errorf("leftWords(%s) = %q, want %q", d, got, want)
+		}
+	}
 }

@@ -227,7 +227,7 @@ func TestMovesByMail(t *testing.T) {
 	m := box.next(t, "ada@example.org")
 	a0 := replyTo(t, m, g.ID)
 	has(t, m, "It is your move in "+g.ID+" (alak size=7).", "No move has been played yet.",
-		"Legal moves: 1 2 3 4 5 6 7", "Time left: 3 days 0 hours. You have until "+h.clock.Now().Add(72*time.Hour).Format(mailDate)+".",
+		"Legal moves: 1 2 3 4 5 6 7", "Time left: 3 days. You have until "+h.clock.Now().Add(72*time.Hour).Format(mailDate)+".",
 		"To play by mail, answer this mail", "It answers the board after move 0")
 
 	// ada plays 2 by mail: bo is told, with an address of his own, and
