@@ -260,12 +260,14 @@ var errBoardOnly = errors.New("board")
 
 // reply plays a mailed command for the seat of sec, at its ply, and mails
 // the player the answer: the new board, or what was wrong and the board as
-// it is. An error is the server's own (the store failed): nothing is
+// it is; when the command ended the game, the opponent gets the final
+// board too. An error is the server's own (the store failed): nothing is
 // answered, and the mail is to be sent again.
 func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command string, readErr error) error {
 	s := in.s
 	c, _ := rules.ParseColor(sec.Color)
 	var lead string
+	ended := false // the mail ended the game
 	count := &in.played
 	if readErr != nil {
 		lead = "Nothing changed: " + readErr.Error() + "."
@@ -276,6 +278,7 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 			ch, err := s.mailedCommand(st, sec, c, command, now)
 			if err == nil {
 				lead = mailDone(st, before, command)
+				ended = st.sess.Over()
 			}
 			return ch, err
 		})
@@ -293,7 +296,14 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 		}
 	}
 	count.Add(1)
-	return in.answer(ctx, sec, c, lead)
+	if err := in.answer(ctx, sec, c, lead); err != nil {
+		return err
+	}
+	if ended && count == &in.played {
+		// The opponent gets no your-move mail: they hear the end here.
+		return in.answer(ctx, sec, c.Opp(), "Your opponent's mail ended the game.")
+	}
+	return nil
 }
 
 // mailDone says what a mailed command did to the game st (after it; the

@@ -326,6 +326,7 @@ func TestMovesByMail(t *testing.T) {
 	send(t, h, a3, "ada@example.org", plainReply("ada@example.org", "Draw"))
 	m = box.next(t, "ada@example.org")
 	has(t, m, "You accepted the draw: the game is drawn.", "Game over:")
+	has(t, box.next(t, "bo@example.org"), "Your opponent's mail ended the game.", "Game over:")
 	if rt := m.header.Get("Reply-To"); rt != "" || strings.Contains(m.body, "To play by mail") {
 		t.Errorf("the mail after the end gives a reply address %q:\n%s", rt, m.body)
 	}
@@ -476,4 +477,73 @@ func TestMoveByMailAlterIgo(t *testing.T) {
 			t.Errorf("the secret of %s after bo resigned: %v", a, err)
 		}
 	}
+}
+
+// legalMoves reads the legal moves a mail lists (the line "Legal moves:"
+// and its indented continuations).
+func legalMoves(t *testing.T, m sentMail) []string {
+	t.Helper()
+	var out []string
+	in := false
+	for _, line := range strings.Split(m.body, "\n") {
+		switch {
+		case strings.HasPrefix(line, "Legal moves:"):
+			in = true
+			out = append(out, strings.Fields(strings.TrimPrefix(line, "Legal moves:"))...)
+		case in && strings.HasPrefix(line, "  "):
+			out = append(out, strings.Fields(line)...)
+		default:
+			in = false
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("the mail %q lists no legal moves:\n%s", m.subject, m.body)
+	}
+	return out
+}
+
+// TestWholeGameByMail: two players play a game to its end by mail alone,
+// each reply (sent with swaks) the first point the mail lists as legal,
+// until the rules end it; the game's moves are the ones mailed, each
+// checked by the kernel, and both players hear the end.
+func TestWholeGameByMail(t *testing.T) {
+	needSwaks(t)
+	sink := newGoSMTPSink(t)
+	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
+	box := &mailbox{sink: sink}
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	ada.setEmail("ada@example.org")
+	bo.setEmail("bo@example.org")
+	g := ada.create(map[string]string{"rules": "alak size=5", "color": "x", "clock": "days:3", "opponent": "bo"})
+	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
+	players := [2]string{"ada@example.org", "bo@example.org"}
+	turn := box.next(t, players[0])
+	var mailed []string
+	for i := 0; ; i++ {
+		if i == 40 {
+			t.Fatalf("no end after %d moves by mail: %q", i, mailed)
+		}
+		me, other := players[i%2], players[(i+1)%2]
+		move := legalMoves(t, turn)[0]
+		send(t, h, replyTo(t, turn, g.ID), me, plainReply(me, move))
+		mailed = append(mailed, move)
+		answer := box.next(t, me)
+		has(t, answer, "You played "+move+".")
+		if v := ada.game(g.ID); v.State != "active" {
+			has(t, answer, "Game over:")
+			if v.State != "finished" || !slices.Equal(v.Moves, mailed) {
+				t.Errorf("the end: %s, moves %q, mailed %q", v.State, v.Moves, mailed)
+			}
+			end := box.next(t, other)
+			has(t, end, "Your opponent's mail ended the game.", "Game over:", "Last move: "+move)
+			if rt := end.header.Get("Reply-To"); rt != "" {
+				t.Errorf("the end's mail gives a reply address %q", rt)
+			}
+			break
+		}
+		turn = box.next(t, other)
+		has(t, turn, "Your opponent played "+move+".")
+	}
+	t.Logf("%d moves by mail: %q", len(mailed), mailed)
 }
