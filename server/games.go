@@ -379,6 +379,9 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	}
 	st.row = row
 	st.log = append(st.log, entries...)
+	if s.mailin != nil && prev.State == store.StateActive && row.State != store.StateActive {
+		s.mailin.gameEnded(ctx, row.ID) // its reply addresses end with it
+	}
 	st.ev = s.event(ctx, st)
 	s.publish(st)
 	s.caches.states.put(st)

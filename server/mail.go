@@ -28,6 +28,9 @@ type mailer struct {
 
 type mail struct {
 	to, subject, body string
+	// replyTo is the Reply-To address: a game's secret address for moves
+	// by email (mailin.go); "" for none.
+	replyTo string
 }
 
 // newMailer reads the --smtp URL: smtp://[user:password@]host[:port][?from=ADDRESS].
@@ -55,9 +58,12 @@ func newMailer(raw string, log func(string, ...any)) (*mailer, error) {
 }
 
 // send queues a mail; a full queue drops it (and says so in the log).
-func (m *mailer) send(to, subject, body string) {
+func (m *mailer) send(to, subject, body string) { m.sendReplyTo(to, "", subject, body) }
+
+// sendReplyTo queues a mail whose replies go to replyTo ("": to From).
+func (m *mailer) sendReplyTo(to, replyTo, subject, body string) {
 	select {
-	case m.queue <- mail{to, subject, body}:
+	case m.queue <- mail{to: to, subject: subject, body: body, replyTo: replyTo}:
 	default:
 		m.log("the mail queue is full; a mail was dropped", "to", to)
 	}
@@ -70,9 +76,14 @@ func (m *mailer) run(done <-chan struct{}) {
 		case <-done:
 			return
 		case ml := <-m.queue:
-			msg := "From: " + m.from + "\r\nTo: " + ml.to + "\r\nSubject: " + ml.subject +
-				"\r\nDate: " + time.Now().UTC().Format(time.RFC1123Z) +
-				"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.ReplaceAll(ml.body, "\n", "\r\n")
+			// Auto-Submitted (RFC 3834): a program's mail, which an
+			// out-of-office robot must not answer.
+			head := "From: " + m.from + "\r\nTo: " + ml.to + "\r\nSubject: " + ml.subject +
+				"\r\nDate: " + time.Now().UTC().Format(time.RFC1123Z) + "\r\nAuto-Submitted: auto-generated"
+			if ml.replyTo != "" {
+				head += "\r\nReply-To: " + ml.replyTo
+			}
+			msg := head + "\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.ReplaceAll(ml.body, "\n", "\r\n")
 			if err := smtp.SendMail(m.addr, m.auth, m.from, []string{ml.to}, []byte(msg)); err != nil {
 				m.failed.Add(1)
 				m.log("sending mail failed", "to", ml.to, "err", err)
@@ -84,7 +95,9 @@ func (m *mailer) run(done <-chan struct{}) {
 }
 
 // mailYourTurn tells a correspondence player it is their move, when they
-// have no stream open (they are not on the site) and have an address.
+// have no stream open (they are not on the site) and have an address. With
+// moves by email (mailin.go) the mail's Reply-To is a secret address of
+// the player for this board.
 func (s *Server) mailYourTurn(st *gameState, account int64) {
 	if s.mailer == nil || account == 0 || s.broker.online(account) {
 		return
@@ -93,6 +106,7 @@ func (s *Server) mailYourTurn(st *gameState, account int64) {
 	if err != nil || a.Email == "" {
 		return
 	}
+	c, _ := st.seatOf(&a)
 	last := ""
 	if n := len(st.sess.Moves()); n > 0 {
 		last = " Your opponent played " + st.r.MoveText(st.sess.Moves()[n-1]) + "."
@@ -101,14 +115,10 @@ func (s *Server) mailYourTurn(st *gameState, account int64) {
 		last += " " + note
 	}
 	last += s.quoteLastMessage(st, account)
-	until := "You have until " + st.row.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 UTC") + "."
-	if st.paused() {
-		until = "The game's clock is paused: a player is on vacation."
-	}
-	s.mailer.send(a.Email, "alak: your move in game "+st.row.ID,
-		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\n%s\n\n%s\n",
-			st.row.ID, st.row.Rules, last, st.sess.Snapshot().Text(st.r, false),
-			until, s.gameURL(st.row.ID)))
+	replyTo := s.mailReplyTo(st, c)
+	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your move in game "+st.row.ID,
+		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\n%s\n",
+			st.row.ID, st.row.Rules, last, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
 	s.metrics.mails.Add(1)
 }
 
@@ -121,9 +131,11 @@ func (s *Server) mailTimeRunningOut(st *gameState, account int64) {
 	if err != nil || a.Email == "" {
 		return
 	}
-	s.mailer.send(a.Email, "alak: your time is running out in game "+st.row.ID,
-		fmt.Sprintf("Your time for this move in %s (%s) runs out at %s: move by then, or the game is lost on time.\n\n%s\n",
-			st.row.ID, st.row.Rules, st.row.Deadline.UTC().Format("Mon 2 Jan 2006 15:04 UTC"), s.gameURL(st.row.ID)))
+	c, _ := st.seatOf(&a)
+	replyTo := s.mailReplyTo(st, c)
+	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your time is running out in game "+st.row.ID,
+		fmt.Sprintf("Your time for this move in %s (%s) runs out at %s: move by then, or the game is lost on time.\n\n%s\n%s\n",
+			st.row.ID, st.row.Rules, st.row.Deadline.UTC().Format(mailDateFormat), s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
 	s.metrics.mails.Add(1)
 }
 

@@ -105,6 +105,16 @@ func (s *Server) registry() *prometheus.Registry {
 			counter("alak_mails_failed_total", "Mails the mail server refused or could not be reached for (not retried).", &s.mailer.failed, nil),
 		)
 	}
+	if in := s.mailin; in != nil {
+		const help = "Mails taken by --mail-listen (moves by email), by what became of them: played, refused (nothing changed; the player was told why), board (sent again), automatic (dropped unanswered)."
+		reg.MustRegister(
+			counter("alak_mails_received_total", help, &in.played, prometheus.Labels{"result": "played"}),
+			counter("alak_mails_received_total", help, &in.refused, prometheus.Labels{"result": "refused"}),
+			counter("alak_mails_received_total", help, &in.board, prometheus.Labels{"result": "board"}),
+			counter("alak_mails_received_total", help, &in.automatic, prometheus.Labels{"result": "automatic"}),
+			counter("alak_mail_recipients_refused_total", "Recipients --mail-listen refused at RCPT: unknown or forged addresses, ended games, over the rate.", &in.rcptRefused, nil),
+		)
+	}
 	if _, ok := s.store.(gameCounter); ok {
 		reg.MustRegister(gauge("alak_games_active", "Games being played (all processes), as the store counted them at the last sweep.", nil,
 			func() float64 { return float64(m.liveGames.Load()) }))

@@ -110,6 +110,13 @@ type Config struct {
 	// levels, alak-beginner ... alak-perfect, that takes every challenge
 	// addressed to it (housebots.go; issue 29).
 	HouseBots bool
+	// MailListen is the address where the server takes mail over SMTP,
+	// for moves by email (mailin.go); "" takes none. It needs SMTP (the
+	// answers are sent through it) and MailDomain.
+	MailListen string
+	// MailDomain is the domain of the reply addresses
+	// (game-ID-SECRET@MailDomain); mail to it must reach MailListen.
+	MailDomain string
 
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (auth.go).
@@ -133,6 +140,7 @@ type Server struct {
 	analyses *analyses
 	tables   *tables
 	mailer   *mailer
+	mailin   *mailIn // moves by email; nil without Config.MailListen
 
 	logins  *signInLimits // password checks (auth.go)
 	signup  *limiters     // new accounts by address
@@ -234,10 +242,23 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 		s.mailer = m
 	}
+	if cfg.MailListen != "" {
+		if s.mailer == nil {
+			return nil, fmt.Errorf("--mail-listen needs --smtp: the answers to mailed moves are sent through it")
+		}
+		in, err := newMailIn(s, cfg.MailListen, cfg.MailDomain)
+		if err != nil {
+			return nil, err
+		}
+		s.mailin = in
+	}
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
 	if err := s.resume(); err != nil {
+		if s.mailin != nil {
+			s.mailin.ln.Close()
+		}
 		return nil, err
 	}
 	s.spawn(s.heartbeat)
@@ -258,6 +279,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	if s.mailer != nil {
 		s.spawn(func() { s.mailer.run(s.done) })
+	}
+	if s.mailin != nil {
+		s.spawn(func() { s.mailin.run(s.done) })
 	}
 	return s, nil
 }

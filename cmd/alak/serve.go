@@ -27,6 +27,7 @@ func init() {
 
 const serveUsage = `usage: alak serve [--addr 127.0.0.1:8080] [--db FILE] [--smtp URL] [--base-url URL] [--log-level info]
        [--trusted-proxy CIDR,...] [--metrics-addr ADDR] [--table-dir DIR] [--cpuprofile FILE] [--trace FILE]
+       [--mail-listen ADDR --mail-domain DOMAIN]
 Runs the play server: open the address in a browser to play live games by
 link and against the computer, and, with an account, correspondence games,
 the lobby and the archive; with --house-bots, a rated bot account for each
@@ -34,8 +35,9 @@ of the computer's levels (alak-beginner ... alak-perfect) takes every
 challenge addressed to it. Games are kept in the SQLite file --db (created
 and migrated at start). SIGTERM or Ctrl-C stops it after the requests under
 way. /healthz answers while the process serves, /readyz while its database
-answers, /metrics is for Prometheus. docs/api.md describes the API,
-docs/deploy.md how to run it.`
+answers, /metrics is for Prometheus. With --mail-listen (and --smtp) players
+move by answering the your-move mail (docs/mail.md). docs/api.md describes
+the API, docs/deploy.md how to run it.`
 
 func serveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "serve", serveUsage)
@@ -52,6 +54,8 @@ func serveRun(e *env, args []string) int {
 	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis and the computer's perfect player read: a dense table answers every position of its rules at once (default: none)")
 	houseBots := fs.Bool("house-bots", false, "keep a rated bot account for each of the computer's levels, alak-beginner ... alak-perfect, that takes every challenge addressed to it by name")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
+	mailListen := fs.String("mail-listen", "", "take mail over SMTP on this address, for moves by email: replies to the your-move mail play (needs --smtp and --mail-domain; docs/mail.md) (default: none)")
+	mailDomain := fs.String("mail-domain", "", "the domain of the reply addresses game-ID-SECRET@DOMAIN, whose mail must reach --mail-listen")
 	traceFile := fs.String("trace", "", "write the server's execution trace (go tool trace) to this file until it stops: for short runs, it grows by megabytes a second under load")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -67,6 +71,9 @@ func serveRun(e *env, args []string) int {
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 	if *baseURL == "" {
 		*baseURL = "http://" + *addr
+	}
+	if *mailDomain != "" && *mailListen == "" {
+		return fail(e, "serve", fmt.Errorf("--mail-domain without --mail-listen: mail for %s would reach nothing", *mailDomain))
 	}
 	trusted, err := parsePrefixes(*proxies)
 	if err != nil {
@@ -98,7 +105,7 @@ func serveRun(e *env, args []string) int {
 	}
 	defer st.Close()
 	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate, GameRate: *gameRate,
-		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir}
+		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir, MailListen: *mailListen, MailDomain: *mailDomain}
 	cfg.HouseBots = *houseBots
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the
@@ -131,6 +138,9 @@ func serveRun(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "alak serve: open %s in a browser (database %s)\n", strings.TrimRight(*baseURL, "/"), st.Path())
 	log.Info("listening", "addr", ln.Addr().String(), "db", st.Path(), "mail", *smtpURL != "")
+	if a := srv.MailAddr(); a != "" {
+		log.Info("taking mail", "addr", a, "domain", *mailDomain)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

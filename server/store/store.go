@@ -280,6 +280,15 @@ type Store interface {
 	// Conditional moves and vacation (issue 29).
 	ConditionalStore
 	tournamentStore
+	// Moves by email (issue 29): the secrets of reply addresses.
+
+	// AddMailSecret stores a reply address's secret (its hash).
+	AddMailSecret(ctx context.Context, m MailSecret) error
+	// MailSecret returns the secret whose hash is hash; ErrNotFound when
+	// there is none.
+	MailSecret(ctx context.Context, hash string) (MailSecret, error)
+	// DeleteMailSecrets deletes every secret of a game (it has ended).
+	DeleteMailSecrets(ctx context.Context, gameID string) error
 }
 
 // Resume is a process's start, for Store.Resume.
@@ -383,4 +392,15 @@ type tournamentStore interface {
 	// TournamentGames returns the slots whose game is one of ids (at most
 	// one a game).
 	TournamentGames(ctx context.Context, ids []string) ([]TournamentGame, error)
+}
+
+// MailSecret is the secret of a reply address mailed to a player (moves by
+// email, issue 29): the address plays for one seat of one game, at the ply
+// of the board its mail showed.
+type MailSecret struct {
+	Hash    string // hex SHA-256 of the secret
+	GameID  string
+	Color   string // "x" or "o"
+	Ply     int
+	Created time.Time
 }

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestServeMailFlags: --mail-domain alone is refused before anything
+// starts (mail for the domain would reach nothing); the server's own checks
+// of --mail-listen (it needs --smtp and --mail-domain) are
+// server.TestMailListenNeeds.
+func TestServeMailFlags(t *testing.T) {
+	_, errOut, code := runWith(t, "", -1, "serve", "--db", t.TempDir()+"/a.db", "--mail-domain", "play.example.org")
+	if code == 0 || !strings.Contains(errOut, "--mail-domain without --mail-listen") {
+		t.Errorf("--mail-domain alone: exit %d, %q", code, errOut)
+	}
+	help, _, _ := runWith(t, "", -1, "serve", "-h")
+	for _, flag := range []string{"-mail-listen", "-mail-domain"} {
+		if !strings.Contains(help, flag) {
+			t.Errorf("serve -h does not describe %s:\n%s", flag, help)
+		}
+	}
+}

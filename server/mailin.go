@@ -1,0 +1,436 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"golang.org/x/time/rate"
+
+	"alak/notation"
+	"alak/rules"
+	"alak/server/store"
+)
+
+// Moves by email (issue 29). With Config.MailListen the server takes mail
+// over SMTP (github.com/emersion/go-smtp) for the addresses
+// game-ID-SECRET@MailDomain that its mails give as Reply-To. Each mail
+// gets a secret of its own (128 random bits, only its SHA-256 stored),
+// bound to the player, the game and the ply of the board it showed; a
+// reply plays its first line at that ply, or is refused as stale and
+// answered with the board as it is now. Mail to an address that is unknown,
+// or whose game has ended, is refused at RCPT; automatic mail is taken and
+// never answered; one player's addresses in one game take a bounded number
+// of mails.
+// mailin_read.go reads the mails.
+
+// mailSecretBytes is a secret's size: 128 bits.
+const mailSecretBytes = 16
+
+// mailSecretEncoding writes secrets in lower-case base32 (26 letters and
+// digits): mail systems may change the case of an address.
+var mailSecretEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// Per player and game (all the addresses mailed to one player in one
+// game): a burst of mailBurst mails, then one every mailEvery.
+const (
+	mailBurst = 10
+	mailEvery = 2 * time.Minute
+)
+
+// mailIn is the SMTP server of moves by email.
+type mailIn struct {
+	s      *Server
+	domain string
+	srv    *smtp.Server
+	ln     net.Listener
+	limits *limiters // mails by address
+
+	mu       sync.Mutex
+	closed   bool
+	handling sync.WaitGroup // mails being acted on
+
+	// The mails taken, by what became of them (/metrics): played (the
+	// game changed), refused (nothing changed, the player was told why),
+	// board (the board sent again), automatic (dropped unanswered); and
+	// the recipients refused at RCPT.
+	played, refused, board, automatic, rcptRefused atomic.Int64
+}
+
+func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
+	domain = strings.ToLower(strings.TrimSpace(domain))
+	if domain == "" || strings.ContainsAny(domain, "@ /") {
+		return nil, fmt.Errorf("--mail-listen needs --mail-domain DOMAIN, the domain of the reply addresses (mail.example.org)")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--mail-listen %s: %w", addr, err)
+	}
+	in := &mailIn{s: s, domain: domain, ln: ln, limits: newLimiters(rate.Every(mailEvery), mailBurst)}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &mailSession{in: in}, nil }))
+	srv.Domain = domain
+	srv.MaxMessageBytes = maxMailBytes
+	srv.MaxRecipients = 1
+	srv.ReadTimeout = time.Minute
+	srv.WriteTimeout = time.Minute
+	srv.ErrorLog = smtpLog{s}
+	in.srv = srv
+	return in, nil
+}
+
+// addr is the address the SMTP server listens on.
+func (in *mailIn) addr() string { return in.ln.Addr().String() }
+
+// MailAddr is the address where the server takes mail (Config.MailListen,
+// its port chosen when that was 0); "" when it takes none.
+func (s *Server) MailAddr() string {
+	if s.mailin == nil {
+		return ""
+	}
+	return s.mailin.addr()
+}
+
+// run serves until done is closed, then closes the connections and waits
+// for the mails being acted on.
+func (in *mailIn) run(done <-chan struct{}) {
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if err := in.srv.Serve(in.ln); err != nil {
+			in.s.log.Error("the mail server stopped", "err", err)
+		}
+	}()
+	<-done
+	in.mu.Lock()
+	in.closed = true
+	in.mu.Unlock()
+	in.srv.Close()
+	<-served
+	in.handling.Wait()
+}
+
+// smtpLog sends go-smtp's messages to the server's log.
+type smtpLog struct{ s *Server }
+
+func (l smtpLog) Printf(format string, v ...any) {
+	l.s.log.Warn("mail server: " + fmt.Sprintf(format, v...))
+}
+func (l smtpLog) Println(v ...any) { l.s.log.Warn("mail server: " + fmt.Sprint(v...)) }
+
+// mailSession is one SMTP connection.
+type mailSession struct {
+	in *mailIn
+	// nullSender: the return path is empty (a bounce, an automatic mail).
+	nullSender bool
+	rcpt       *store.MailSecret
+}
+
+func (ss *mailSession) Reset()        { ss.nullSender, ss.rcpt = false, nil }
+func (ss *mailSession) Logout() error { return nil }
+
+func (ss *mailSession) Mail(from string, _ *smtp.MailOptions) error {
+	ss.nullSender = from == ""
+	return nil
+}
+
+// smtpErr is an SMTP answer: code, enhanced code (RFC 3463), sentence.
+func smtpErr(code int, enhanced smtp.EnhancedCode, format string, a ...any) *smtp.SMTPError {
+	return &smtp.SMTPError{Code: code, EnhancedCode: enhanced, Message: fmt.Sprintf(format, a...)}
+}
+
+var errNoSuchAddress = smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "no such address: a reply address of alak is game-ID-SECRET@DOMAIN, as the game's mail gave it")
+
+// Rcpt takes a reply address that a mail gave for a game still being
+// played, within the address's rate.
+func (ss *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	err := ss.rcpt1(to)
+	if err != nil {
+		ss.in.rcptRefused.Add(1)
+	}
+	return err
+}
+
+func (ss *mailSession) rcpt1(to string) error {
+	in := ss.in
+	to = strings.ToLower(to)
+	if len(to) > 128 {
+		return errNoSuchAddress
+	}
+	local, domain, ok := strings.Cut(to, "@")
+	if !ok || domain != in.domain {
+		return smtpErr(550, smtp.EnhancedCode{5, 7, 1}, "this server takes mail for @%s only", in.domain)
+	}
+	rest, ok := strings.CutPrefix(local, "game-")
+	i := strings.LastIndexByte(rest, '-')
+	if !ok || i < 0 {
+		return errNoSuchAddress
+	}
+	id, secret := rest[:i], rest[i+1:]
+	raw, err := mailSecretEncoding.DecodeString(secret)
+	if err != nil || len(raw) != mailSecretBytes {
+		return errNoSuchAddress
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sec, err := in.s.store.MailSecret(ctx, hashMailSecret(secret))
+	if errors.Is(err, store.ErrNotFound) {
+		// Its game may have ended (and its secrets gone): say so.
+		if row, _, err := in.s.store.Game(ctx, id); err == nil && row.State != store.StateActive && row.State != store.StateWaiting {
+			return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
+		}
+		return errNoSuchAddress
+	}
+	if err == nil && sec.GameID != id {
+		return errNoSuchAddress
+	}
+	if err != nil {
+		in.s.log.Error("reading a mail address", "err", err)
+		return smtpErr(451, smtp.EnhancedCode{4, 3, 0}, "the server failed: try again later")
+	}
+	row, _, err := in.s.store.Game(ctx, sec.GameID)
+	if err != nil {
+		in.s.log.Error("reading a mailed game", "game", sec.GameID, "err", err)
+		return smtpErr(451, smtp.EnhancedCode{4, 3, 0}, "the server failed: try again later")
+	}
+	if row.State != store.StateActive {
+		if err := in.s.store.DeleteMailSecrets(ctx, row.ID); err != nil {
+			in.s.log.Warn("deleting an ended game's mail addresses", "game", row.ID, "err", err)
+		}
+		return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
+	}
+	// Limited by player and game, once the secret is known: every answer
+	// gives a new address, so a robot answering the answers is held back
+	// all the same, and forged addresses cannot fill the limiters' table.
+	if wait, ok := in.limits.allow(sec.GameID+"/"+sec.Color, in.s.now()); !ok {
+		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this game's addresses: try again in %s", shortDuration(wait.Round(time.Second)))
+	}
+	ss.rcpt = &sec
+	return nil
+}
+
+// Data reads the mail and acts on it; the mail is accepted once the move
+// is stored (or refused, with the answer queued), so a mail server that
+// gets no 250 sends it again, and the ply it names keeps it from being
+// played twice.
+func (ss *mailSession) Data(r io.Reader) error {
+	in := ss.in
+	rep, readErr := readReply(r)
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return err
+	}
+	if ss.rcpt == nil {
+		return smtpErr(554, smtp.EnhancedCode{5, 5, 1}, "no valid recipient")
+	}
+	if ss.nullSender || rep.Auto {
+		in.automatic.Add(1)
+		in.s.log.Info("an automatic mail was dropped unanswered", "game", ss.rcpt.GameID)
+		return nil
+	}
+	in.mu.Lock()
+	if in.closed {
+		in.mu.Unlock()
+		return smtpErr(421, smtp.EnhancedCode{4, 3, 2}, "the server is stopping: try again later")
+	}
+	in.handling.Add(1)
+	in.mu.Unlock()
+	defer in.handling.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := in.reply(ctx, *ss.rcpt, rep.Command, readErr); err != nil {
+		in.s.log.Error("acting on a mailed move", "game", ss.rcpt.GameID, "err", err)
+		return smtpErr(451, smtp.EnhancedCode{4, 3, 0}, "the server failed: try again later")
+	}
+	return nil
+}
+
+// errBoardOnly: the reply asks for the board; nothing changes.
+var errBoardOnly = errors.New("board")
+
+// reply plays a mailed command for the seat of sec, at its ply, and mails
+// the player the answer: the new board, or what was wrong and the board as
+// it is; when the command ended the game, the opponent gets the final
+// board too. An error is the server's own (the store failed): nothing is
+// answered, and the mail is to be sent again.
+func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command string, readErr error) error {
+	s := in.s
+	c, _ := rules.ParseColor(sec.Color)
+	var lead string
+	ended := false // the mail ended the game
+	count := &in.played
+	if readErr != nil {
+		lead = "Nothing changed: " + readErr.Error() + "."
+		count = &in.refused
+	} else {
+		_, err := s.act(ctx, sec.GameID, func(st *gameState, now time.Time) (*change, error) {
+			before := st.sess.Ply()
+			ch, err := s.mailedCommand(st, sec, c, command, now)
+			if err == nil {
+				lead = mailDone(st, before, command)
+				ended = st.sess.Over()
+			}
+			return ch, err
+		})
+		if ae := asAPIError(err); err != nil {
+			switch {
+			case errors.Is(err, errBoardOnly):
+				lead = "The board as it is now:"
+				count = &in.board
+			case ae.Status < 499:
+				lead = "Nothing changed: " + strings.TrimSuffix(ae.Msg, ".") + "."
+				count = &in.refused
+			default:
+				return err
+			}
+		}
+	}
+	count.Add(1)
+	if err := in.answer(ctx, sec, c, lead); err != nil {
+		return err
+	}
+	if ended && count == &in.played {
+		// The opponent gets no your-move mail: they hear the end here.
+		return in.answer(ctx, sec, c.Opp(), "Your opponent's mail ended the game.")
+	}
+	return nil
+}
+
+// mailDone says what a mailed command did to the game st (after it; the
+// game was at ply before). The player's move is the one after ply before:
+// another may follow it in the same change (a conditional answer).
+func mailDone(st *gameState, before int, command string) string {
+	switch strings.ToLower(command) {
+	case "draw":
+		if st.sess.Over() {
+			return "You accepted the draw: the game is drawn."
+		}
+		return "You offered a draw."
+	case "resign":
+		return "You resigned."
+	}
+	if moves := st.sess.Moves(); len(moves) > before {
+		command = st.r.MoveText(moves[before])
+	}
+	return "You played " + command + "."
+}
+
+// mailedCommand is what a mailed line does to the game, under its lock.
+func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Color, command string, now time.Time) (*change, error) {
+	if st.row.State != store.StateActive {
+		return nil, apiErr(http.StatusConflict, "game_over", "the game is over (%s)", st.row.Reason)
+	}
+	if ply := st.sess.Ply(); ply != sec.Ply {
+		return nil, apiErr(http.StatusConflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
+	}
+	switch strings.ToLower(command) {
+	case "":
+		return nil, apiErr(http.StatusUnprocessableEntity, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
+	case "board":
+		return nil, errBoardOnly
+	case "draw":
+		// An offer, or the acceptance of the opponent's (OfferDraw).
+		if !st.sess.Seat(c.Opp()).Human() {
+			return nil, apiErr(http.StatusConflict, "not_now", "draws with the computer are offered on the game's page")
+		}
+		_, err := st.sess.OfferDraw(c)
+		return &change{}, err
+	}
+	if tm := st.sess.ToMove(); c != tm {
+		return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
+	}
+	if len(command) > 20 {
+		return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board")
+	}
+	m, err := notation.Human.Decode(st.r, command)
+	if err != nil {
+		var pe *notation.ParseError
+		if errors.As(err, &pe) {
+			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)", pe.Input, pe.Msg)
+		}
+		return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "%s", err)
+	}
+	if m == rules.Resign {
+		return &change{}, st.sess.Resign(c)
+	}
+	acct := st.row.Black.AccountID
+	if c == rules.White {
+		acct = st.row.White.AccountID
+	}
+	return s.playMove(st, c, m, acct, now)
+}
+
+// answer mails the player of seat c the game as it is now, after lead,
+// with a new reply address while the game goes on.
+func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Color, lead string) error {
+	s := in.s
+	st, err := s.loadGame(ctx, sec.GameID)
+	if err != nil {
+		return err
+	}
+	seat := st.row.Black
+	if c == rules.White {
+		seat = st.row.White
+	}
+	a, err := s.store.AccountByID(ctx, seat.AccountID)
+	if err != nil {
+		return err
+	}
+	if a.Email == "" {
+		return nil
+	}
+	if note := s.conditionalNote(ctx, st, seat.AccountID); note != "" {
+		lead += " " + note
+	}
+	replyTo := s.mailReplyTo(st, c)
+	s.mailer.sendReplyTo(a.Email, replyTo, fmt.Sprintf("alak: game %s after move %d", st.row.ID, st.sess.Ply()),
+		fmt.Sprintf("%s\n\nGame %s (%s).\n\n%s\n%s\n", lead, st.row.ID, st.row.Rules, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
+	s.metrics.mails.Add(1)
+	return nil
+}
+
+// gameEnded deletes the secrets of a game that has just ended (a failure
+// is logged: the addresses are refused anyway, since RCPT checks the
+// game, which deletes them then).
+func (in *mailIn) gameEnded(ctx context.Context, id string) {
+	if err := in.s.store.DeleteMailSecrets(ctx, id); err != nil {
+		in.s.log.Warn("deleting an ended game's mail addresses", "game", id, "err", err)
+	}
+}
+
+// hashMailSecret is the stored form of a secret: hex SHA-256.
+func hashMailSecret(secret string) string {
+	h := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(h[:])
+}
+
+// mailReplyTo makes a reply address for the player of seat c at the game's
+// ply and stores its secret's hash: "" when mail is not read, the game is
+// not being played, or the secret could not be stored (the mail then goes
+// without, and says nothing about answering it).
+func (s *Server) mailReplyTo(st *gameState, c rules.Color) string {
+	if s.mailin == nil || st.row.State != store.StateActive || c == rules.None {
+		return ""
+	}
+	raw := make([]byte, mailSecretBytes)
+	rand.Read(raw) // crypto/rand does not fail on supported systems
+	secret := mailSecretEncoding.EncodeToString(raw)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := s.store.AddMailSecret(ctx, store.MailSecret{Hash: hashMailSecret(secret), GameID: st.row.ID, Color: c.Letter(), Ply: st.sess.Ply(), Created: s.now()})
+	if err != nil {
+		s.log.Warn("storing a mail address", "game", st.row.ID, "err", err)
+		return ""
+	}
+	return "game-" + st.row.ID + "-" + secret + "@" + s.mailin.domain
+}
