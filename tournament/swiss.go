@@ -300,9 +300,11 @@ func candidates(rest []*swissPlayer, l level) []int {
 
 // colours decides who of a pair (p ranked above q) takes X: the only way
 // that keeps the colour rules if there is one; else both preferences when
-// they differ; else the stronger preference, the higher-ranked player's on
-// a tie; with no preference at all, the higher-ranked player takes X on
-// even boards and O on odd ones (round 1's alternation).
+// they differ; else the stronger preference; on a tie, the colours each
+// had in the last game where they differed, swapped, or else the
+// higher-ranked player's preference; with no preference at all, the
+// higher-ranked player takes X on even boards and O on odd ones (round
+// 1's alternation).
 func colours(p, q *swissPlayer, board int) (x, o *swissPlayer) {
 	pX := p.can('X') && q.can('O')
 	pO := p.can('O') && q.can('X')
@@ -323,7 +325,18 @@ func colours(p, q *swissPlayer, board int) (x, o *swissPlayer) {
 		}
 	case sp == 0:
 		want = other(cq)
-	case sq == 0 || cp != cq || sp >= sq:
+	case cp == cq && sp == sq:
+		// the same wish as strongly: colours alternate from the last game
+		// (counted back from each one's last) in which they differed, or
+		// the higher-ranked player has the wish.
+		want = cp
+		for i := 1; i <= len(p.colours) && i <= len(q.colours); i++ {
+			if a := p.colours[len(p.colours)-i]; a != q.colours[len(q.colours)-i] {
+				want = other(a)
+				break
+			}
+		}
+	case sq == 0 || cp != cq || sp > sq:
 		want = cp
 	default:
 		want = other(cq)

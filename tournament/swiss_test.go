@@ -228,7 +228,8 @@ func TestSwissLarge(t *testing.T) {
 
 // TestSwissRoundOne: round 1 by rating, top half against bottom half,
 // the higher-rated player X on boards 1, 3 ... and O on boards 2, 4 ...
-// (FIDE C.04.3 A.6 with the lot fixed to X for the top seed), and the
+// (the Dutch rules' colour allocation, C.04.3 E.5, with the initial lot
+// fixed to X), and the
 // lowest-rated player the bye.
 func TestSwissRoundOne(t *testing.T) {
 	ps := players(7)
@@ -383,5 +384,28 @@ func TestSwissSecondByeKeepsOtherRules(t *testing.T) {
 	}
 	if fmt.Sprint(st.Games) != fmt.Sprint(want) {
 		t.Fatalf("round 6: %+v, want %+v", st.Games, want)
+	}
+}
+
+// TestSwissColoursAlternate: two players who want the same colour as
+// strongly take the colours opposite to those of the last game in which
+// they differed (the Dutch rules' colour allocation, C.04.3 E.3), before the
+// higher rank decides. q (ranked first) has XXO, p has XOX: both one X
+// ahead, both strongly want O; in their last games q had O and p X, so q
+// now has X and p O, although the higher-ranked q wanted O. With the same
+// histories, the higher-ranked q gets O.
+func TestSwissColoursAlternate(t *testing.T) {
+	mk := func(name, cols string) *swissPlayer {
+		sp := &swissPlayer{Player: Player{Name: name}, colours: []byte(cols)}
+		sp.xs, sp.os = strings.Count(cols, "X"), strings.Count(cols, "O")
+		return sp
+	}
+	q, p := mk("q", "XXO"), mk("p", "XOX")
+	if x, _ := colours(q, p, 0); x != q {
+		t.Fatalf("XXO against XOX: %s has X, want q (colours swapped from their last games)", x.Name)
+	}
+	q, p = mk("q", "XOX"), mk("p", "XOX")
+	if x, _ := colours(q, p, 0); x != p {
+		t.Fatalf("XOX against XOX: %s has X, want p (the higher-ranked q has its O)", x.Name)
 	}
 }
