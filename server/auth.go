@@ -82,10 +82,28 @@ func hashPassword(password string, c argonCost) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argonKey([]byte(password), salt, c.time, c.memory, argonThreads, argonKeyLen)
+	return phcString(c, salt, argonKey([]byte(password), salt, c.time, c.memory, argonThreads, argonKeyLen)), nil
+}
+
+// phcString writes an argon2id hash in the PHC string form.
+func phcString(c argonCost, salt, key []byte) string {
 	enc := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.memory, c.time, argonThreads,
-		enc.EncodeToString(salt), enc.EncodeToString(key)), nil
+		enc.EncodeToString(salt), enc.EncodeToString(key))
+}
+
+// dummyHash returns a hash at the cost c that no password matches: a
+// random salt and a random key, which no hash computes (2^-256). Checking
+// a password against it costs what checking against a real hash of that
+// cost does, so a sign-in under an unknown name takes as long as one under
+// a known name; and making it costs nothing (New once hashed a password
+// for it, seconds of CPU at each start under the race detector).
+func dummyHash(c argonCost) (string, error) {
+	b := make([]byte, 16+argonKeyLen)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return phcString(c, b[:16], b[16:]), nil
 }
 
 // checkPassword reports whether password matches a hash of hashPassword.

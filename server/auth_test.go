@@ -371,3 +371,39 @@ func FuzzCheckEmail(f *testing.F) {
 		}
 	})
 }
+
+// TestDummyHash: the hash a sign-in under an unknown name is checked
+// against has the server's cost (argon2id over 64 MiB, 3 passes, 2 lanes,
+// a 32-byte key: checking it costs what checking a real hash does), is
+// matched by no password, differs from server to server, and costs
+// nothing to make: New computes no hash (it once hashed a password for it,
+// seconds of CPU under the race detector at every start). The check itself
+// does compute one, so an unknown name takes as long as a known one.
+func TestDummyHash(t *testing.T) {
+	hashesMost.Store(0)
+	h := newHarness(t, Config{hashCost: realCost})
+	if n := hashesMost.Load(); n != 0 {
+		t.Errorf("New computed %d hashes at once, want none", n)
+	}
+	d := h.srv.dummyHash
+	parts := strings.Split(d, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" || parts[3] != "m=65536,t=3,p=2" || len(parts[4]) != 22 || len(parts[5]) != 43 {
+		t.Fatalf("the dummy hash %q: want argon2id, m=65536,t=3,p=2, a 16-byte salt and a 32-byte key (22 and 43 base64 characters)", d)
+	}
+	if other := newHarness(t, Config{hashCost: realCost}).srv.dummyHash; other == d {
+		t.Errorf("two servers made the same dummy hash %q", d)
+	}
+	// The check runs argon2 (at the tests' low cost here, to be quick).
+	cheap, err := dummyHash(defaultCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pw := range []string{"", "a password nobody has", "correct horse"} {
+		if checkPassword(cheap, pw) {
+			t.Errorf("the dummy hash matches %q", pw)
+		}
+	}
+	if n := hashesMost.Load(); n != 1 {
+		t.Errorf("checking against the dummy hash computed %d hashes at once, want 1", n)
+	}
+}
