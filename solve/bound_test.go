@@ -15,6 +15,7 @@ import (
 // komi, after moves with White to move, and on alak and Alter Igo (which
 // solve and compare).
 func TestAtLeast(t *testing.T) {
+	t.Parallel()
 	var games []*rules.Game
 	for n := 3; n <= 8; n++ {
 		games = append(games, superkoGame(t, n))

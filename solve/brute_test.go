@@ -111,6 +111,7 @@ func agreesWithBrute(t *testing.T, g *rules.Game, memoryMB int) {
 // TestAgainstBruteForce checks the value of the start position and of every
 // move against the brute force, for every preset on small boards.
 func TestAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		preset string
 		sizes  []int
@@ -157,6 +158,7 @@ func gridGame(t testing.TB, preset string, w, h int, opts ...string) *rules.Game
 // Position.Bits, the half-turn as the symmetry) against the brute force,
 // the start position and every move, where the brute force finishes.
 func TestGridsAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		preset string
 		w, h   int
@@ -179,6 +181,7 @@ func TestGridsAgainstBruteForce(t *testing.T) {
 // each player can force a draw, so the value is 0; on 3×3 Black can force
 // a win, so the value is 1 (a win by rule counts ±1).
 func TestAlterIgoGridsAgainstProofs(t *testing.T) {
+	t.Parallel()
 	type claim struct {
 		w, h  int
 		value float64

@@ -45,14 +45,10 @@ type cgeo struct {
 	komi2 int32  // komi in half points
 }
 
-// noCompact makes solves use retro.go where the compact solver applies;
-// tests set it to compare the two.
-var noCompact bool
-
 // compactEligible reports whether the compact solver handles the rules.
 func (s *searcher) compactEligible() bool {
 	r := s.r
-	return !noCompact && s.retroEligible() && r.IsLine() && r.Movement == rules.Placement &&
+	return !s.noCompact && s.retroEligible() && r.IsLine() && r.Movement == rules.Placement &&
 		r.Width <= 31 && r.Own == rules.OwnStays && (r.Ko == rules.KoCaptured || r.Ko == rules.KoNone) &&
 		!r.Pass && r.Scoring == rules.ScoreStones
 }
@@ -353,7 +349,7 @@ type cgraph struct {
 // empty line of n points: the counts measured up to 19 points (docs/
 // results.md), about 3.03 times more per point beyond.
 func compactEstimate(n int) int {
-	counts := []int{1, 1, 4, 11, 38, 147, 606, 2236, 7519, 24326, 76314, 236935, 727899,
+	counts := []int{1, 2, 3, 10, 37, 146, 605, 2235, 7518, 24325, 76313, 236935, 727899,
 		2227435, 6786799, 20635481, 62605055, 189671339, 573861483, 1734484379}
 	if n < len(counts) {
 		return counts[n]

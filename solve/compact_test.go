@@ -84,6 +84,7 @@ func checkStep(t *testing.T, geo *cgeo, pos rules.Position) bool {
 // either player to move, and as forbidden points none or any one run of
 // empty points (ParseDiagram's '/').
 func TestCompactMovesExhaustive(t *testing.T) {
+	t.Parallel()
 	for _, opts := range compactVariants {
 		for n := 1; n <= 7; n++ {
 			r := newGame(t, "alak", n, opts...).Rules()
@@ -128,6 +129,7 @@ func TestCompactMovesExhaustive(t *testing.T) {
 // TestCompactMovesRandom compares the placement code with the kernel along
 // random games on lines of 8 to 31 points.
 func TestCompactMovesRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, opts := range compactVariants {
 		for n := 8; n <= 31; n++ {
@@ -154,6 +156,7 @@ func TestCompactMovesRandom(t *testing.T) {
 // edges: for every state of the graph, the multiset of its predecessors
 // equals the multiset of states with an edge to it (one per legal move).
 func TestCompactPredecessors(t *testing.T) {
+	t.Parallel()
 	for _, opts := range compactVariants {
 		for n := 1; n <= 9; n++ {
 			g := newGame(t, "alak", n, opts...)
@@ -219,8 +222,7 @@ func checkPreds(t *testing.T, root rules.Position) {
 
 // solveRetro solves g with retro.go instead of the compact solver.
 func solveRetro(g *rules.Game, opt Options) (Result, error) {
-	noCompact = true
-	defer func() { noCompact = false }()
+	opt.noCompact = true
 	return Solve(context.Background(), g, opt)
 }
 
@@ -252,6 +254,7 @@ func solveBoth(t *testing.T, g *rules.Game, name string) Result {
 // to 8. The values agree with the alak table of docs/results.md (made with
 // retro.go).
 func TestCompactAgainstRetro(t *testing.T) {
+	t.Parallel()
 	maxN := sweep(t, 10, 11, 11)
 	if testing.Short() {
 		maxN = 9
@@ -280,13 +283,12 @@ func TestCompactAgainstRetro(t *testing.T) {
 // TestCompactEveryValue compares the value of every position of the graph
 // with retro.go's, on up to 9 points.
 func TestCompactEveryValue(t *testing.T) {
+	t.Parallel()
 	for _, opts := range compactVariants {
 		for n := 1; n <= 9; n++ {
 			g := newGame(t, "alak", n, opts...)
-			old := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 256})
-			noCompact = true
+			old := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 256, noCompact: true})
 			rg, err := old.solveGraph(g.Position())
-			noCompact = false
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -320,9 +322,10 @@ func TestCompactEveryValue(t *testing.T) {
 // ko=none allows them) and on set-up
 // positions with forbidden points that no capture made.
 func TestCompactWithHistory(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, opts := range [][]string{nil, {"ko", "none"}} {
-		sizes := []int{4, 7, 9}
+		sizes := []int{4, 7, 9}[:sweep(t, 2, 3, 3)] // 9 points with ALAK_LONG=1
 		if opts != nil {
 			sizes = sizes[:1] // repetitions come soon, and searches after them are slow
 		}
@@ -356,6 +359,7 @@ func TestCompactWithHistory(t *testing.T) {
 
 // TestCompactTable: a table filled by the compact solver answers the same.
 func TestCompactTable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	g := newGame(t, "alak", 9)
 	tab, err := LoadTable(dir, g.Rules())
@@ -414,6 +418,7 @@ func BenchmarkSolveAlak18(b *testing.B) { benchSolve(b, "alak", 18, 16000) }
 // context, at the node limit (positions enumerated) and at the memory
 // limit; with ALAK_LONG=1, from a mid-game root too, solved.
 func TestCompactCancelAndLimits(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 13)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -450,6 +455,7 @@ func TestCompactCancelAndLimits(t *testing.T) {
 // bits rounded up to bytes, plus two bytes a slot (7 on 19 points); every
 // word put in comes back out, found by its own value and not by another's.
 func TestCompactTablePacking(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, n := range []int{1, 2, 18, 19, 20, 31} {
 		// The packed word's bytes (2n+2 bits), a counter and a value.
@@ -504,6 +510,8 @@ func TestCompactTablePacking(t *testing.T) {
 // points are too big to solve in a test): the same value for every position as the 7-byte ones,
 // which TestCompactEveryValue checks against retro.go.
 func TestCompactWideSlots(t *testing.T) {
+	// Not in parallel: it switches the package's wideSlots, which every
+	// compact solve reads (the serial tests run before the parallel ones).
 	for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 		g := newGame(t, "alak", n)
 		narrow, err := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64}).solveCompact(g.Position())
@@ -535,18 +543,27 @@ func TestCompactWideSlots(t *testing.T) {
 	}
 }
 
-// TestCompactProgressEstimate: enumerating from the empty line (11 points,
+// TestCompactProgressEstimate: enumerating from the empty line (10 points,
 // 12 with ALAK_LONG=1), whose number of positions is known
 // (compactEstimate, the counts of docs/results.md), the progress report
 // estimates the time left from the rate so far; with an unknown total it
 // gives none.
 func TestCompactProgressEstimate(t *testing.T) {
-	n := testlong.Size(t, 11, 12)
-	count := map[int]int64{11: 236935, 12: 727899}[n] // docs/results.md
-	g := newGame(t, "alak", n)
-	s := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64})
-	if _, err := s.solveCompact(g.Position()); err != nil {
-		t.Fatal(err)
+	t.Parallel()
+	n := testlong.Size(t, 10, 12)
+	count := map[int]int64{10: 76313, 12: 727899}[n] // docs/results.md
+	// Every smaller line's count too: the estimate's table once said 76314
+	// for 10 points (and one more than the enumeration on 1 to 9).
+	var s *searcher
+	for m := 1; m <= n; m++ {
+		g := newGame(t, "alak", m)
+		s = newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 64})
+		if _, err := s.solveCompact(g.Position()); err != nil {
+			t.Fatal(err)
+		}
+		if s.nodes != s.expect {
+			t.Errorf("%d points: expected %d positions and enumerated %d", m, s.expect, s.nodes)
+		}
 	}
 	if s.expect != count || s.nodes != s.expect {
 		t.Fatalf("expected %d positions on %d points and enumerated %d, want %d (docs/results.md)", s.expect, n, s.nodes, count)

@@ -18,6 +18,7 @@ import (
 // OpenDense (once per process) and LoadTable, and answers every position
 // of the alak graph on 9 points as the compact solver does.
 func TestDenseFileRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := denseRules(t, 9)
 	tab := denseTable(t, r, 2)
@@ -76,6 +77,7 @@ func TestDenseFileRoundTrip(t *testing.T) {
 // TestDenseFileDamage: a file with any byte changed, or cut short, or
 // lengthened, or of other rules, is refused.
 func TestDenseFileDamage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := denseRules(t, 7)
 	path, err := denseTable(t, r, 1).Save(dir)
@@ -122,6 +124,7 @@ func TestDenseFileDamage(t *testing.T) {
 // best moves and move values of the compact solver, from the start and
 // along a game.
 func TestDenseTableServesSolve(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := denseRules(t, 10)
 	if _, err := denseTable(t, r, 2).Save(dir); err != nil {

@@ -115,6 +115,7 @@ func togetherForbids(n int, edge bool) map[[3]uint64][]uint64 {
 // move, with and without edge capture: the board after each placement and
 // the forbidden points (ko=captured).
 func TestNaiveTogetherAgainstKernel(t *testing.T) {
+	t.Parallel()
 	for _, edge := range []string{"on", "off"} {
 		for n := 1; n <= 7; n++ {
 			r := denseRules(t, n, "own", "together", "edge", edge)
@@ -175,6 +176,7 @@ func TestNaiveTogetherAgainstKernel(t *testing.T) {
 // before the dense solver took own=together: a draw on every size, every
 // opening keeping it.
 func TestLabTogetherColumn(t *testing.T) {
+	t.Parallel()
 	maxSolve := 12
 	if testing.Short() || raceEnabled {
 		maxSolve = 9
@@ -225,6 +227,7 @@ var denseTogether = flag.Int("dense.together", 12, "TestDenseTogetherLiveDraws: 
 // ALAK_LONG=1), every position the kernel sets up (no chain without liberties) that is not over is also a
 // draw by Solve's state graph (method 1).
 func TestDenseTogetherLiveDraws(t *testing.T) {
+	t.Parallel()
 	maxN := sweep(t, 7, 8, *denseTogether)
 	if testing.Short() {
 		maxN = min(maxN, 8)

@@ -34,11 +34,12 @@ var denseGenericVariants = []denseVariant{
 // moves, every move's value) of each generic variant is Solve's (method 1,
 // retro.go, itself checked against the brute force on small boards, and
 // here on up to 4 points, 3 without a ko rule or under own=together), with
-// and without margins, up to 5 points (9 with ALAK_LONG=1, 7 under the
+// and without margins, up to 4 points (9 with ALAK_LONG=1, 7 under the
 // race detector), and each
 // principal variation keeps the value.
 func TestDenseGenericAgainstSolve(t *testing.T) {
-	maxN := sweep(t, 5, 7, 9)
+	t.Parallel()
+	maxN := sweep(t, 4, 7, 9)
 	if testing.Short() {
 		maxN = min(maxN, 7)
 	}
@@ -83,6 +84,7 @@ func TestDenseGenericAgainstSolve(t *testing.T) {
 // from a scan of the index in chunks, by two workers: they are every state
 // whose player to move has no legal placement, once each, with its margin.
 func TestDenseGenericFinished(t *testing.T) {
+	t.Parallel()
 	for _, v := range denseGenericVariants {
 		for n := 1; n <= 8; n++ {
 			r := v.rules(t, n)
@@ -117,6 +119,7 @@ func TestDenseGenericFinished(t *testing.T) {
 // can then be beside the point of the removed chain, a shape the gap
 // descriptors do not take), superko, passing.
 func TestDenseGenericRefused(t *testing.T) {
+	t.Parallel()
 	for _, opts := range [][]string{
 		{"own", "together", "ko", "simple"},
 		{"ko", "superko"},

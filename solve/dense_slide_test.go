@@ -73,6 +73,7 @@ func slideEdges(ix *dindex, b, w uint64, white bool) (int32, bool, []uint64) {
 // has a number, its mirror image the same one and any other state another,
 // and every number is a state, up to 8 slots.
 func TestDenseSlideIndex(t *testing.T) {
+	t.Parallel()
 	for _, v := range slideVariants[:2] {
 		for n := 1; n <= 8; n++ {
 			r := v.rules(t, n)
@@ -121,6 +122,7 @@ func TestDenseSlideIndex(t *testing.T) {
 // kernel's position after it, which is finished, with its margin, exactly
 // when the kernel's is.
 func TestDenseSlideMoves(t *testing.T) {
+	t.Parallel()
 	for _, v := range slideVariants {
 		for n := 1; n <= 7; n++ {
 			r := v.rules(t, n)
@@ -174,6 +176,7 @@ func TestDenseSlideMoves(t *testing.T) {
 // predecessors are the states with a slide leading to it (up to mirror
 // image, as densePredsAgree compares them), each given with its board.
 func TestDenseSlidePredecessors(t *testing.T) {
+	t.Parallel()
 	for _, v := range slideVariants {
 		for n := 1; n <= 9; n++ {
 			r := v.rules(t, n)
@@ -211,6 +214,7 @@ func TestDenseSlidePredecessors(t *testing.T) {
 // the race detector), reachable or not, has the value of the textbook
 // retrograde analysis, with one and with two jobs.
 func TestDenseSlideAgainstPlainRetro(t *testing.T) {
+	t.Parallel()
 	maxN := 8
 	if raceEnabled {
 		maxN = 6
@@ -248,6 +252,7 @@ func TestDenseSlideAgainstPlainRetro(t *testing.T) {
 // retrograde analysis, minus the state with the colours swapped: the
 // ground on which a solve without margins runs Black's pass only.
 func TestDenseSlideColours(t *testing.T) {
+	t.Parallel()
 	swaps := 0
 	for _, v := range slideVariants {
 		for n := 1; n <= 8; n++ {
@@ -281,7 +286,8 @@ func TestDenseSlideColours(t *testing.T) {
 // without margins keeps to the states with no more pieces a side than it
 // has).
 func TestDenseSlideAgainstSolve(t *testing.T) {
-	maxN := sweep(t, 8, 9, 11)
+	t.Parallel()
+	maxN := sweep(t, 7, 9, 11)
 	var games []*rules.Game
 	for _, preset := range []string{"dewdney", "golf"} {
 		for n := 6; n <= maxN; n++ {
@@ -349,6 +355,7 @@ func TestDenseSlideAgainstSolve(t *testing.T) {
 // read back, and serves Solve through LoadTable at once (no position
 // searched) with Solve's answers, along a game.
 func TestDenseSlideTable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	g := newGame(t, "dewdney", 9)
 	r := g.Rules()

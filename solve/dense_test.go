@@ -92,6 +92,7 @@ func eachState(ix *dindex, fn func(i, b, w, f uint64, white bool)) {
 // over every board and every set of empty points), a state and its mirror
 // image having the same number and two other states different ones.
 func TestDenseIndexRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, v := range denseVariants {
 		for n := 1; n <= 8; n++ {
 			r := v.rules(t, n)
@@ -184,6 +185,7 @@ func TestDenseIndexRoundTrip(t *testing.T) {
 // (the figures of docs/results.md), counted by brute force up to 8 points
 // in TestDenseIndexRoundTrip.
 func TestDenseIndexCounts(t *testing.T) {
+	t.Parallel()
 	want := map[int]uint64{1: 6, 8: 11394, 11: 340424, 16: 96464198, 19: 2830394080, 20: 8717029896, 21: 26829085380, 22: 82520770832}
 	for n, c := range want {
 		if got := newDindex(denseRules(t, n)).total; got != c {
@@ -235,6 +237,7 @@ func simpleKoPosition(r rules.Rules, b, w, f uint64, white bool) (rules.Position
 // says so (with the kernel's margin), and each placement leads to the
 // number of the kernel's position after it.
 func TestDenseMovesAgainstKernel(t *testing.T) {
+	t.Parallel()
 	for _, v := range denseVariants {
 		for n := 1; n <= 7; n++ {
 			r := v.rules(t, n)
@@ -339,6 +342,7 @@ func densePredsAgree(t *testing.T, r rules.Rules) {
 // TestDensePredecessors: predecessors against successors on every state
 // of up to 8 points (9 with ALAK_LONG=1).
 func TestDensePredecessors(t *testing.T) {
+	t.Parallel()
 	for _, v := range denseVariants {
 		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 			densePredsAgree(t, v.rules(t, n))
@@ -448,6 +452,7 @@ func denseTable(t testing.TB, r rules.Rules, jobs int) *DenseTable {
 // TestDenseAgainstPlainRetro: every state of up to 8 points (7 with the
 // race detector), reachable or not, with one and with two jobs.
 func TestDenseAgainstPlainRetro(t *testing.T) {
+	t.Parallel()
 	maxN := 8
 	if raceEnabled {
 		maxN = 6
@@ -511,6 +516,7 @@ var denseCompare = flag.Int("dense.compare", 11, "TestDenseAgainstCompact: check
 // to 8 points (11 with ALAK_LONG=1, 9 under the race detector, or
 // -dense.compare N), the variants up to 8.
 func TestDenseAgainstCompact(t *testing.T) {
+	t.Parallel()
 	maxN := sweep(t, 8, 9, *denseCompare)
 	if testing.Short() {
 		maxN = min(maxN, 9)
@@ -542,6 +548,7 @@ func TestDenseAgainstCompact(t *testing.T) {
 // first pass's answer in memory and in a file), and the principal
 // variation keeps the value at every ply.
 func TestDenseSolveAgainstSolve(t *testing.T) {
+	t.Parallel()
 	maxN := sweep(t, 7, 8, 10)
 	for n := 1; n <= maxN; n++ {
 		g := newGame(t, "alak", n)
@@ -629,6 +636,7 @@ func BenchmarkDenseAlterIgo13(b *testing.B)  { benchDense(b, "alterigo", 13, 1, 
 // margin, are every finished state of the index with that margin (but
 // under own=illegal, where a scan finds them: TestDenseGenericFinished).
 func TestDenseTerminals(t *testing.T) {
+	t.Parallel()
 	for _, v := range denseVariants {
 		for n := 1; n <= 8; n++ {
 			if v.rules(t, n).Own == rules.OwnIllegal {
@@ -666,6 +674,7 @@ func TestDenseTerminals(t *testing.T) {
 // beforehand; a history that used up a position, a set-up position and
 // other rules are refused.
 func TestDenseCancelAndLimits(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 13)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -731,7 +740,8 @@ func TestDenseCancelAndLimits(t *testing.T) {
 // both (docs/solver.md, method 1b, "Other presets"); the proofs side with
 // the dense solver, where such a placement is an outcome, not a state.
 func TestDenseAlterIgo(t *testing.T) {
-	for n := 1; n <= sweep(t, 7, 9, 9); n++ {
+	t.Parallel()
+	for n := 1; n <= sweep(t, 6, 9, 9); n++ {
 		g := newGame(t, "alterigo", n)
 		want, err := Solve(context.Background(), g, Options{MemoryMB: 64})
 		if err != nil {
@@ -744,9 +754,9 @@ func TestDenseAlterIgo(t *testing.T) {
 		if got.Value != want.Value || !slices.Equal(got.Best, want.Best) || !maps.Equal(got.Moves, want.Moves) {
 			t.Errorf("alterigo %d: dense %v best %v moves %v; Solve %v best %v moves %v", n, got.Value, got.Best, got.Moves, want.Value, want.Best, want.Moves)
 		}
-		// The principal variation is proved up to 6 points (7, nine
+		// The principal variation is proved up to 5 points (7, nine
 		// tenths of this test's time, with ALAK_LONG=1).
-		if n <= sweep(t, 6, 7, 7) && !testing.Short() {
+		if n <= sweep(t, 5, 7, 7) && !testing.Short() {
 			checkPVProved(t, fmt.Sprintf("alterigo %d", n), g, got.PV, got.Value)
 		}
 	}

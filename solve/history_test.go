@@ -101,6 +101,7 @@ func bruteWithin(g *rules.Game, limit int, memo map[string]float64) (v float64, 
 // positions are states of earlier positions' trees), and games are drawn
 // until 8 positions with used-up positions in their history are checked.
 func TestHistoryAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		preset string
 		sizes  []int
@@ -122,8 +123,8 @@ func TestHistoryAgainstBruteForce(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d%v", c.preset, n, c.opts), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(n), 18))
 				checked, used, games := 0, 0, 0
-				// 8 positions with used-up histories with ALAK_LONG=1, 4 without.
-				wantUsed := sweep(t, 4, 8, 8)
+				// 8 positions with used-up histories with ALAK_LONG=1, 2 without.
+				wantUsed := sweep(t, 2, 8, 8)
 				for ; used < wantUsed && games < 20; games++ {
 					g := newGame(t, c.preset, n, c.opts...)
 					shuffleGame(t, g, rng, 60)
@@ -327,6 +328,7 @@ func (r *graphRef) iterate(blocked map[int]bool) []float64 {
 // with repetition=2; alak with its forbidden points on 7 and 8 points, and
 // with ko=none on 7 and 8.
 func TestHistoryAgainstGraphValues(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		preset string
 		sizes  []int
@@ -339,8 +341,8 @@ func TestHistoryAgainstGraphValues(t *testing.T) {
 		{"alak", []int{7, 8}, nil},
 		{"alak", []int{7, 8}, []string{"ko", "none"}},
 	}
-	// Without ALAK_LONG=1 the sweep stops at 7 slots and alak at 7 points.
-	maxSlide, maxAlak := sweep(t, 7, 9, 9), sweep(t, 7, 8, 8)
+	// Without ALAK_LONG=1 the sweep stops at 6 slots and alak at 7 points.
+	maxSlide, maxAlak := sweep(t, 6, 9, 9), sweep(t, 7, 8, 8)
 	for _, c := range cases {
 		for _, n := range c.sizes {
 			if (c.preset == "alak" && n > maxAlak) || n > maxSlide {
@@ -422,14 +424,15 @@ var shuffleDewdney = "1-5 9-7 2-1 7-6 1-2 6-7 2-1 7-6 1-2 8-7 2-1 10-9 1-2 7-8 2
 // TestAnalyzeShuffleDewdney analyses shuffleDewdney as alak analyze does (a
 // solve before every ply) with a budget of a million positions a solve: a
 // solve now enumerates the 64,576 positions of the graph once, whatever the
-// history. All 22 plies with ALAK_LONG=1; without, plies 6 to 12 (the
+// history. All 22 plies with ALAK_LONG=1; without, plies 6 to 10 (the
 // first five are played unsolved; from ply 7 on the histories hold used-up
 // positions).
 func TestAnalyzeShuffleDewdney(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "dewdney", 11)
 	used, solved := 0, 0
 	plies := strings.Fields(shuffleDewdney)
-	first, last := sweep(t, 5, 0, 0), sweep(t, 12, len(plies), len(plies))
+	first, last := sweep(t, 5, 0, 0), sweep(t, 10, len(plies), len(plies))
 	for i, s := range plies[:last] {
 		m, err := notation.Human.Decode(g.Rules(), s)
 		if err != nil {
@@ -452,7 +455,7 @@ func TestAnalyzeShuffleDewdney(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want := sweep(t, 5, 10, 10); used < want { // of 7 plies solved, or 22
+	if want := sweep(t, 3, 10, 10); used < want { // of 5 plies solved, or 22
 		t.Errorf("%d of the %d plies solved had used-up positions in their history, want at least %d", used, solved, want)
 	}
 }

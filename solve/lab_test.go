@@ -16,6 +16,7 @@ import (
 // whose positions' values depend on the history (ErrHistory), those that
 // change nothing (ErrVariant), and what the rules refuse (rules.ErrRules).
 func TestParseVariants(t *testing.T) {
+	t.Parallel()
 	vs, err := ParseVariants("all, komi=0.5")
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func TestParseVariants(t *testing.T) {
 // own=together here up to 3 points, where the brute force finishes). A
 // game over at the start (one point under own=illegal) is Solve's.
 func TestSolveLabAgainstSolve(t *testing.T) {
+	t.Parallel()
 	maxN := 8
 	if raceEnabled || testing.Short() {
 		maxN = 6
@@ -113,6 +115,7 @@ func TestSolveLabAgainstSolve(t *testing.T) {
 // TestSolveLabRefused: SolveLab refuses rules whose positions' values
 // depend on the history, as HistoryFree says.
 func TestSolveLabRefused(t *testing.T) {
+	t.Parallel()
 	for _, opts := range [][]string{{"ko", "superko"}, {"pass", "on"}, {"score", "territory"}, {"repetition", "off"}} {
 		r := newGame(t, "alak", 5, opts...).Rules()
 		if _, err := SolveLab(context.Background(), &Tables{}, r, Options{}); !errors.Is(err, ErrHistory) {

@@ -7,6 +7,11 @@ import (
 	"alak/internal/testlong"
 )
 
+// Every test of this package but TestCompactWideSlots calls t.Parallel:
+// they share nothing, and
+// their searches, one thread each mostly, then fill the machine's cores
+// (the race detector's run of the package took 264 s on one before).
+
 // sweep returns how far a test's size sweep goes: quick by default, full
 // with ALAK_LONG=1 (internal/testlong), and race with ALAK_LONG=1 under the
 // race detector, which slows these searches tenfold; .ci/run runs this

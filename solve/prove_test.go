@@ -23,6 +23,7 @@ func provable(v float64, w rules.Color, draw bool) bool {
 // proved once the depth suffices (these games all end within 20 plies of
 // best play by the winner).
 func TestProveAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		preset string
 		sizes  []int
@@ -89,6 +90,7 @@ func checkProofLine(t *testing.T, g *rules.Game, pr Proof) {
 // centre leaves White no legal placement (either end would have no
 // liberty), so White passes, Black passes, and Black owns the board 3-0.
 func TestProveTraditional3(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "traditional", 3)
 	pr, err := Prove(context.Background(), g, rules.Black, ProveOptions{Depth: 20})
 	if err != nil {
@@ -121,6 +123,7 @@ func TestProveTraditional3(t *testing.T) {
 // every line of it is played on a Game, which applies the repetition rule
 // and counts the prisoners itself.
 func TestProveTraditional6(t *testing.T) {
+	t.Parallel()
 	if raceEnabled {
 		t.Skip("minutes under the race detector; .ci/run runs it without")
 	}
@@ -154,6 +157,7 @@ func TestProveTraditional6(t *testing.T) {
 // Progress is told every depth searched without a proof, in order, with
 // the positions searched so far.
 func TestProveProgress(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "traditional", 3)
 	var depths []int
 	var last int64

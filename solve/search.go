@@ -18,14 +18,15 @@ const (
 // searcher holds one solve's state. Values are in half points (komi can be
 // a half) from the view of the player to move.
 type searcher struct {
-	ctx      context.Context
-	r        rules.Rules
-	n        int
-	graph    bool // repetition-draw rules without superko: see docs/solver.md
-	rep      int
-	superko  rules.Ko // KoPositional, KoSituational or KoNone
-	prisoner bool     // the score counts prisoners: their difference is part of the state
-	order    []int    // placement points, centre first
+	noCompact bool // Options.noCompact
+	ctx       context.Context
+	r         rules.Rules
+	n         int
+	graph     bool // repetition-draw rules without superko: see docs/solver.md
+	rep       int
+	superko   rules.Ko // KoPositional, KoSituational or KoNone
+	prisoner  bool     // the score counts prisoners: their difference is part of the state
+	order     []int    // placement points, centre first
 
 	tt    *ttable
 	root  rules.Position // the position being solved

@@ -32,6 +32,7 @@ func allGames(g *rules.Game, prefix []int, out *[]string) {
 // 3. -X- Ox- oxX 2-1. Every game is enumerated with the kernel and folded
 // by mirror symmetry (point p becomes 4-p).
 func TestAlak3AllGames(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 3)
 	var games []string
 	allGames(g, nil, &games)
@@ -75,6 +76,7 @@ func playSeed(t *testing.T, plies int) *rules.Game {
 // TestAlak6Forced checks seed 002's "-x--xO (forced)": before move 10
 // White has exactly one legal move, point 6, and the solver lists just it.
 func TestAlak6Forced(t *testing.T) {
+	t.Parallel()
 	g := playSeed(t, 9)
 	res, err := Solve(context.Background(), g, Options{MemoryMB: 16})
 	if err != nil {
@@ -92,6 +94,7 @@ func TestAlak6Forced(t *testing.T) {
 // (seed 002: "-xO//o (to do otherwise would lose 4-2)") against the brute
 // force; what they say about the seed's claim is in docs/results.md.
 func TestAlak6Move12(t *testing.T) {
+	t.Parallel()
 	g := playSeed(t, 11)
 	res, err := Solve(context.Background(), g, Options{MemoryMB: 16})
 	if err != nil {

@@ -35,6 +35,9 @@ type Options struct {
 	// to make the ring wrap and to see that it did.
 	ringSets    int
 	ringWritten *uint64
+	// noCompact makes the solve use retro.go where the compact solver
+	// applies; tests set it to compare the two.
+	noCompact bool
 }
 
 // Progress reports how a long solve is going.
@@ -174,7 +177,7 @@ func winner(v float64) rules.Color {
 
 func newSearcher(ctx context.Context, r rules.Rules, opt Options) *searcher {
 	s := &searcher{ctx: ctx, r: r, n: r.Points(), rep: r.Repetition, maxNodes: opt.MaxNodes,
-		progress: opt.Progress, table: opt.Table, memoryMB: opt.MemoryMB}
+		progress: opt.Progress, table: opt.Table, memoryMB: opt.MemoryMB, noCompact: opt.noCompact}
 	if s.memoryMB <= 0 {
 		s.memoryMB = 256
 	}

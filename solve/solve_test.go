@@ -17,6 +17,7 @@ import (
 // keyed by the whole history (method 3, exact by definition) on the sizes
 // the latter reaches.
 func TestTraditionalAgainstHistorySearch(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, 4} {
 		agreesWithHistorySearch(t, fmt.Sprintf("traditional %d", n), newGame(t, "traditional", n), Solve)
 	}
@@ -45,6 +46,7 @@ func agreesWithHistorySearch(t *testing.T, label string, g *rules.Game, solver f
 // fixed rule (the k-th legal move) on alak with ko=none on 4 points, where
 // positions repeat.
 func TestMidGameRepetition(t *testing.T) {
+	t.Parallel()
 	repeated := 0
 	for seed := range 6 {
 		g := newGame(t, "alak", 4, "ko", "none")
@@ -72,6 +74,7 @@ func TestMidGameRepetition(t *testing.T) {
 }
 
 func TestCancelAndLimit(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "traditional", 5)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -96,6 +99,7 @@ func TestCancelAndLimit(t *testing.T) {
 // TestTableRoundTrip solves alak-7 into a table, saves it, loads it again
 // and answers the same query from it without searching.
 func TestTableRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	g := newGame(t, "alak", 7)
 	tab, err := LoadTable(dir, g.Rules())
@@ -136,6 +140,7 @@ func TestTableRoundTrip(t *testing.T) {
 // from a solve, and Save then writes no file; the same solve with the
 // table not frozen adds entries (so the check can fail).
 func TestTableFrozen(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 7)
 	solveInto := func(freeze bool) (*Table, string) {
 		dir := t.TempDir()
@@ -176,6 +181,7 @@ func TestTableFrozen(t *testing.T) {
 // TestMemoryLimit: a state graph larger than the budget is refused with
 // ErrMemory rather than searched without end.
 func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 12)
 	_, err := Solve(context.Background(), g, Options{MemoryMB: 1})
 	if !errors.Is(err, ErrMemory) {

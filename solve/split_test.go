@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,6 +22,7 @@ import (
 // checks the solver against it) and, for alak 9 (the non-superko path,
 // which solves and compares), the draw results.md lists.
 func TestAtLeastSplit(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		g      *rules.Game
 		value  float64
@@ -31,6 +33,9 @@ func TestAtLeastSplit(t *testing.T) {
 		{superkoGame(t, 7), 2, []float64{0, 2.5}, 1024, 8},
 		{superkoGame(t, 8), 3, []float64{2, 3, 3.5}, 3000, 4},
 		{newGame(t, "alak", 9), 0, []float64{0, 0.5}, 2000, 2},
+	}
+	if !testlong.Enabled(t) {
+		cases = slices.Delete(cases, 1, 2) // 1×8 with ALAK_LONG=1 (TestFreshTablesAskAsNew splits it too)
 	}
 	for _, c := range cases {
 		// Every threshold with ALAK_LONG=1; without, the first (a
@@ -195,6 +200,7 @@ func checkSplitProof(t *testing.T, name string, g *rules.Game, parts []Part) (bo
 // jobs depends on timing; both must lie between the threshold and the
 // value (2, Drange's table).
 func TestAtLeastSplitJobs(t *testing.T) {
+	t.Parallel()
 	g := superkoGame(t, 7)
 	const value = 2
 	for _, v := range []float64{0, 2.5} {
@@ -221,6 +227,7 @@ func TestAtLeastSplitJobs(t *testing.T) {
 // TestAtLeastSplitMirror: from the empty line only one move of each mirror
 // pair is asked; after a move that breaks the symmetry, every move is.
 func TestAtLeastSplitMirror(t *testing.T) {
+	t.Parallel()
 	g := superkoGame(t, 8)
 	b, err := AtLeastSplit(context.Background(), g, 3, Options{MemoryMB: 16}, SplitOptions{Budget: 2000, MaxDepth: 2})
 	if err != nil {
@@ -250,6 +257,7 @@ func TestAtLeastSplitMirror(t *testing.T) {
 
 // TestAtLeastSplitCancel: a cancelled search says so and answers nothing.
 func TestAtLeastSplitCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := AtLeastSplit(ctx, superkoGame(t, 8), 3, Options{MemoryMB: 16}, SplitOptions{Budget: 2000})
@@ -292,6 +300,7 @@ func knownFrom(parts []Part, drop func([]rules.Move) bool) func([]rules.Move) (K
 // knows only part of it searches only the rest; bounds found for one
 // threshold are used for another only where they settle it.
 func TestAtLeastSplitKnown(t *testing.T) {
+	t.Parallel()
 	g := superkoGame(t, 8) // value 3 (Drange's table)
 	so := SplitOptions{Budget: 3000, MaxDepth: 4}
 	first, err := AtLeastSplit(context.Background(), g, 3.5, Options{MemoryMB: 16}, so)
@@ -354,6 +363,7 @@ func TestAtLeastSplitKnown(t *testing.T) {
 // after it that the first split never asked, having found an answer
 // before them). Asking those lines on their own settles the plan again.
 func TestAtLeastSplitPlan(t *testing.T) {
+	t.Parallel()
 	g := superkoGame(t, 7) // value 2 (Drange's table)
 	so := SplitOptions{Budget: 1024, MaxDepth: 8}
 	first, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
@@ -458,6 +468,7 @@ func deepestNeeded(t *testing.T, g *rules.Game, v float64, so SplitOptions, part
 // answer and position count equal those of AtLeast, a new solver, asked
 // the same question with the same budget after the same moves.
 func TestFreshTablesAskAsNew(t *testing.T) {
+	t.Parallel()
 	g := superkoGame(t, 8)
 	const budget = 3000
 	opt := Options{MemoryMB: 16}

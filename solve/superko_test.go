@@ -147,6 +147,7 @@ func replaysToValue(t *testing.T, name string, g *rules.Game, res Result) {
 // point 2). 1×2 = 0 is the brute force's (a stone on 1×2 is captured and
 // cannot be retaken, so both pass).
 func TestSuperkoSmallBoards(t *testing.T) {
+	t.Parallel()
 	published := map[int]float64{1: 0, 2: 0, 3: 3, 4: 4}
 	for n := 1; n <= 4; n++ {
 		g := superkoGame(t, n)
@@ -164,6 +165,7 @@ func TestSuperkoSmallBoards(t *testing.T) {
 // TestSuperkoAgainstHistorySearch compares the move values of the empty
 // boards 1×1 to 1×4 with the history-keyed search (method 3).
 func TestSuperkoAgainstHistorySearch(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 4; n++ {
 		agreesWithHistorySearch(t, fmt.Sprintf("1×%d", n), superkoGame(t, n), solveSuperko)
 	}
@@ -176,6 +178,7 @@ func TestSuperkoAgainstHistorySearch(t *testing.T) {
 // every position of the games; on 1×5 against the history-keyed
 // search (method 3), at the positions it finishes within a node limit.
 func TestSuperkoWithHistories(t *testing.T) {
+	t.Parallel()
 	type run struct{ n, seeds, want int }
 	// With ALAK_LONG=1, 1×4 plays 12 games (at least 100 positions
 	// checked are asked) and 1×5 10 games (120); without, 3 games of 1×4
@@ -249,6 +252,7 @@ func TestSuperkoWithHistories(t *testing.T) {
 // may not retake at 4 (that recreates x-ox-), and White wins the whole
 // board; x:5 and pass lose by 5 too, and x:2 is suicide. So x-o-- is x−5.
 func TestSuperkoExercises(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		diagram string
 		notes   float64
@@ -296,6 +300,7 @@ func TestSuperkoExercises(t *testing.T) {
 // value with komi is the value without it minus komi (checked on 1×3 and
 // 1×4 against the brute force, which counts komi through the kernel).
 func TestSuperkoKomi(t *testing.T) {
+	t.Parallel()
 	for n := 3; n <= 4; n++ {
 		g := newGame(t, "tromp-taylor", n, "komi", "1.5")
 		res, err := Solve(context.Background(), g, Options{MemoryMB: 16})
@@ -310,6 +315,7 @@ func TestSuperkoKomi(t *testing.T) {
 // for nothing else, and its results carry a principal variation that is a
 // legal game reaching the value.
 func TestSuperkoDispatch(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"alak", "traditional", "alterigo", "dewdney", "golf"} {
 		r := rules.MustPreset(name)
 		r.SetSize(5, 1)
@@ -333,6 +339,7 @@ func TestSuperkoDispatch(t *testing.T) {
 // solver takes (its placements are bitline.Line.Place, checked against the
 // seeds and a reference in rules/bitline).
 func TestSuperkoLine(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 2, 5, 9} {
 		r := superkoGame(t, n).Rules()
 		if !superkoApplies(r) {
@@ -347,6 +354,7 @@ func TestSuperkoLine(t *testing.T) {
 
 // TestSuperkoCancel: a cancelled or node-limited solve reports so.
 func TestSuperkoCancel(t *testing.T) {
+	t.Parallel()
 	g := superkoGame(t, 7)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -367,6 +375,7 @@ func TestSuperkoCancel(t *testing.T) {
 // with the value. 1×10 and 1×11 take seconds, so they are left to runs
 // without -short and without the race detector (.ci/run runs them).
 func TestSuperkoDrangeTable(t *testing.T) {
+	t.Parallel()
 	value := map[int]float64{5: 0, 6: 1, 7: 2, 8: 3, 9: 0, 10: 1, 11: 2}
 	top3 := map[int][]float64{5: {0, 0, 0}, 6: {1, -1, -1}, 7: {2, 2, -2}}
 	last := 11
@@ -404,6 +413,7 @@ func TestSuperkoDrangeTable(t *testing.T) {
 // one of its best moves, no move values, and a principal variation that is
 // a legal game ending with the value; also from a position with a history.
 func TestSuperkoValueOnly(t *testing.T) {
+	t.Parallel()
 	games := []*rules.Game{}
 	for n := 3; n <= 9; n++ {
 		games = append(games, superkoGame(t, n))
@@ -457,11 +467,12 @@ func bruteAtLeast(g *rules.Game, v float64, limit int) (holds, ok bool) {
 // is too slow, the history-keyed search of method 3, exact by definition)
 // at the position with its own history.
 func TestSuperkoKeptTable(t *testing.T) {
-	for _, n := range []int{4, 5} {
+	t.Parallel()
+	for _, n := range []int{4, 5}[:sweep(t, 1, 2, 2)] { // 1×5 with ALAK_LONG=1
 		var games [][]*rules.Game // the positions of each game, as games
 		// 8 games with ALAK_LONG=1, 2 without (86 questions on 1×4 and
 		// 116 on 1×5 with 2, measured at this commit: at least 75 asked;
-		// 150 with ALAK_LONG=1).
+		// 150 with ALAK_LONG=1); 1×5 only with ALAK_LONG=1.
 		for seed := range sweep(t, 2, 8, 8) {
 			g := superkoGame(t, n)
 			var line []*rules.Game
@@ -548,6 +559,7 @@ func TestSuperkoKeptTable(t *testing.T) {
 // whose ring never wraps, and on 1×4 those of the history-keyed search
 // (method 3, which keeps no such table; it takes minutes on 1×5).
 func TestSuperkoSmallRing(t *testing.T) {
+	t.Parallel()
 	for n := 4; n <= 6; n++ {
 		g := superkoGame(t, n)
 		var bigW, smallW uint64

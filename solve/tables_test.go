@@ -20,6 +20,7 @@ import (
 // the dense solver wherever DenseApplies takes the rules, the search
 // elsewhere; the dense table once a solve made it.
 func TestTablesMethod(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		g      *rules.Game
@@ -54,6 +55,7 @@ func TestTablesMethod(t *testing.T) {
 // solve of the rules, and an analysis, answer from it; without Dir the
 // table is kept in memory. Frozen and ReadOnly make none.
 func TestTablesBuild(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 9)
 	for _, dir := range []string{t.TempDir(), ""} {
 		ts := &Tables{Dir: dir, Build: DefaultBuild}
@@ -93,6 +95,7 @@ func TestTablesBuild(t *testing.T) {
 // search without the dense table's help; dense refuses rules it does not
 // take; an unknown method is refused.
 func TestTablesForce(t *testing.T) {
+	t.Parallel()
 	ts := &Tables{Dir: t.TempDir(), Build: DefaultBuild}
 	g := newGame(t, "alak", 8)
 	auto, err := ts.Solve(context.Background(), g, Options{})
@@ -135,6 +138,7 @@ func sameAnswer(a, b Result) bool {
 // and after two moves, on the cheap sizes; its principal variation is a
 // line of the value (checkPV, the search).
 func TestTablesAgreeEveryPreset(t *testing.T) {
+	t.Parallel()
 	type rs struct {
 		preset string
 		opts   []string
@@ -142,8 +146,8 @@ func TestTablesAgreeEveryPreset(t *testing.T) {
 	sets := []rs{{"alak", nil}, {"alak", []string{"edge", "off"}}, {"alak", []string{"ko", "none"}}, {"alak", []string{"own", "illegal"}},
 		{"alak", []string{"own", "removed"}}, {"alak", []string{"own", "together"}}, {"alak", []string{"ko", "simple"}},
 		{"alak", []string{"score", "area"}}, {"alak", []string{"komi", "0.5"}}, {"alterigo", nil}, {"dewdney", nil}, {"golf", nil}}
-	// To 8 points with ALAK_LONG=1 (6 under the race detector), to 5 without.
-	maxN := sweep(t, 5, 6, 8)
+	// To 8 points with ALAK_LONG=1 (6 under the race detector), to 4 without.
+	maxN := sweep(t, 4, 6, 8)
 	for _, s := range sets {
 		for n := 1; n <= maxN; n++ {
 			g := newGame(t, s.preset, n, s.opts...)
@@ -197,6 +201,7 @@ func playSome(g *rules.Game, k int) bool {
 // that used up a position, a node limit below the index's states. A dense
 // solve that needs more than the memory fails at once, saying so.
 func TestTablesFallBack(t *testing.T) {
+	t.Parallel()
 	g := usedUpHistory(t)
 	res, err := (&Tables{}).Solve(context.Background(), g, Options{})
 	if err != nil || res.Method != MethodSearch {
@@ -244,6 +249,7 @@ func usedUpHistory(t *testing.T) *rules.Game {
 // server shares its own): every solve answers from the one table read,
 // the same for all, and adds nothing to it. Run with -race.
 func TestTablesShared(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	g := newGame(t, "alak", 9)
 	if _, err := (&Tables{Dir: dir, Build: DefaultBuild}).Solve(context.Background(), g, Options{}); err != nil {
@@ -278,6 +284,7 @@ func TestTablesShared(t *testing.T) {
 // covers (which then answers every ply: MethodTable), else the dense
 // solver (MethodDense).
 func TestTablesAnalyze(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, "alak", 8)
 	for _, p := range []int{3, 4, 2, 5, 1} {
 		if err := g.Play(rules.Place(p)); err != nil {
