@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"syscall"
@@ -16,7 +17,10 @@ import (
 
 // TestEventStreamSlowReaderClosed: a client that reads a stream's headers
 // and then stops reading (a real TCP connection over loopback with a tiny
-// receive buffer) is cut off once a write to it, an event or a keep-alive,
+// receive buffer, to a listener of the same server whose connections have
+// a tiny send buffer, so that a few events fill both rather than the
+// megabytes loopback's buffers grow to: about 1,200 events, seconds of CPU
+// under the race detector) is cut off once a write to it, an event or a keep-alive,
 // waits longer than the stream write timeout: the open-streams gauge falls
 // back, the slow-streams counter counts it, and the connection is closed.
 // A client that reads, on the same game, keeps its stream.
@@ -52,7 +56,17 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 1024) })
 		return errors.Join(err, serr)
 	}}
-	conn, err := d.Dial("tcp", h.http.Listener.Addr().String())
+	small := httptest.NewUnstartedServer(h.srv.Handler())
+	small.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if tc, ok := c.(*net.TCPConn); ok && s == http.StateNew {
+			if err := tc.SetWriteBuffer(4096); err != nil {
+				t.Errorf("SO_SNDBUF: %v", err)
+			}
+		}
+	}
+	small.Start()
+	defer small.Close()
+	conn, err := d.Dial("tcp", small.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +87,8 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 	}
 
 	// Events, two a cycle (a draw offered, then declined), until the
-	// socket's buffers are full and the server gives up on the stream
-	// (after about 1,200 events here); bounded by events, so that a server
+	// socket's buffers are full and the server gives up on the stream;
+	// bounded by events, so that a server
 	// that never does fails the test, and not by time alone, which a
 	// loaded machine stretches (504 events took 20 s under a load of 20):
 	// 20,000 events are many times what fills the buffers; the time bound
