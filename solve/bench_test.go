@@ -92,3 +92,35 @@ func benchAnalyze(b *testing.B, preset string, plies int) {
 
 func BenchmarkAnalyzeRandomDewdney60(b *testing.B) { benchAnalyze(b, "dewdney", 60) }
 func BenchmarkAnalyzeRandomGolf60(b *testing.B)    { benchAnalyze(b, "golf", 60) }
+
+// BenchmarkSolveFromDenseTable solves positions of alak on 10 points that
+// a dense table answers (as the server's computer player and draw offers
+// do): the time and memory of a question the table settles, not a search.
+func BenchmarkSolveFromDenseTable(b *testing.B) {
+	r := rules.MustPreset("alak")
+	r.SetSize(10, 1)
+	tab, err := LoadTable(b.TempDir(), r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := tab.SetDense(denseTable(b, r, 2)); err != nil {
+		b.Fatal(err)
+	}
+	tab.Freeze()
+	g, err := rules.NewGame(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []int{4, 5, 3} {
+		if err := g.Play(rules.Place(p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := Solve(context.Background(), g, Options{Table: tab})
+		if err != nil || res.Nodes != 0 {
+			b.Fatalf("the table does not answer: %v, %d positions searched", err, res.Nodes)
+		}
+	}
+}

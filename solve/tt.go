@@ -39,8 +39,13 @@ type entry struct {
 const entryBytes = 48
 
 // ttable is a two-way set-associative transposition table of fixed size.
+// Its slots are made at the first store: a solve that the results tables
+// answer whole (the server's computer player, a draw offer) searches
+// nothing and makes none (they were 10 MB a solve on 10 points:
+// BenchmarkSolveFromDenseTable).
 type ttable struct {
-	slots []entry
+	slots []entry // nil until the first store
+	size  int
 	mask  uint64 // of bucket indices; a bucket is two slots
 }
 
@@ -53,10 +58,13 @@ func newTable(memoryMB int, want int) *ttable {
 		n = 64
 	}
 	size := 1 << (bits.Len(uint(n)) - 1) // a power of two, at most n
-	return &ttable{slots: make([]entry, size), mask: uint64(size/2 - 1)}
+	return &ttable{size: size, mask: uint64(size/2 - 1)}
 }
 
 func (t *ttable) probe(k ttKey) *entry {
+	if t.slots == nil {
+		return nil
+	}
 	i := (k.hash() & t.mask) * 2
 	if e := &t.slots[i]; e.work != 0 && e.key == k {
 		return e
@@ -71,6 +79,9 @@ func (t *ttable) probe(k ttKey) *entry {
 func (t *ttable) store(k ttKey, lo, hi int16, move uint16, work uint8) {
 	if work == 0 {
 		work = 1
+	}
+	if t.slots == nil {
+		t.slots = make([]entry, t.size)
 	}
 	i := (k.hash() & t.mask) * 2
 	a, b := &t.slots[i], &t.slots[i+1]
