@@ -3,10 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,33 +229,9 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 	// looked at again.
 	wake := s.accountEvents.add(a.ID)
 	defer s.accountEvents.remove(a.ID, wake)
-	s.metrics.streams.Add(1)
-	defer s.metrics.streams.Add(-1)
-
-	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(b []byte) error {
-		rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
-		if len(b) > 0 {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-		}
-		return rc.Flush()
-	}
-	failed := func(err error) {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.metrics.slowStreams.Add(1)
-			s.log.InfoContext(r.Context(), "account event stream closed: the client did not read it", "account", a.ID)
-			abort(rc)
-		}
-	}
-	if err := write(nil); err != nil {
-		failed(err)
+	stream, err := s.openStream(w, r, "account event stream", "account", a.ID)
+	defer stream.close()
+	if err != nil {
 		return
 	}
 	look := accountLook{s: s, me: a.ID, since: since, sent: map[string]string{}}
@@ -291,14 +265,13 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 				s.log.WarnContext(r.Context(), "account event stream: reading the account's games", "account", a.ID, "err", err)
 				err = nil // the next look tries again
 			} else if len(frames) > 0 {
-				err = write(frames)
+				err = stream.write(frames)
 			}
 			every.Reset(s.accountEvents.lookEvery())
 		case <-tick.C:
-			err = write(keepAlive)
+			err = stream.write(keepAlive)
 		}
 		if err != nil {
-			failed(err)
 			return
 		}
 	}

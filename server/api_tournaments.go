@@ -459,18 +459,10 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, r, err)
 		return
 	}
-	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(b []byte) error {
-		rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		return rc.Flush()
+	stream, err := s.openStream(w, r, "tournament event stream", "tournament", id)
+	defer stream.close()
+	if err != nil {
+		return
 	}
 	var last []byte
 	send := func(v TournamentView) error {
@@ -479,7 +471,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 			return err
 		}
 		last = data
-		return write(fmt.Appendf(nil, "event: tournament\nid: %d\nretry: 2000\ndata: %s\n\n", v.Version, data))
+		return stream.write(fmt.Appendf(nil, "event: tournament\nid: %d\nretry: 2000\ndata: %s\n\n", v.Version, data))
 	}
 	if err := send(v); err != nil {
 		return
@@ -495,7 +487,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		case <-s.done:
 			return
 		case <-keep.C:
-			if write(keepAlive) != nil {
+			if stream.write(keepAlive) != nil {
 				return
 			}
 			continue

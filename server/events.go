@@ -2,11 +2,9 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -362,36 +360,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.metrics.streams.Add(1)
-	defer s.metrics.streams.Add(-1)
-
-	// The stream lives until the client leaves or the server stops, but
-	// every write to it (the headers, each event, each keep-alive) must
-	// reach the socket within the stream's write timeout: a client that
-	// stops reading would otherwise hold the stream, its goroutine and the
-	// socket's buffers (megabytes of kernel memory) for as long as it
-	// likes. A stream that cannot take a write in time is cut off.
-	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(b []byte) error {
-		rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
-		if len(b) > 0 {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-		}
-		return rc.Flush()
-	}
-	failed := func(err error) {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.metrics.slowStreams.Add(1)
-			s.log.InfoContext(r.Context(), "event stream closed: the client did not read it", "game", id, "timeout", s.cfg.StreamWriteTimeout)
-			abort(rc)
-		}
+	// Every write within the stream write timeout (sse.go).
+	stream, err := s.openStream(w, r, "event stream", "game", id)
+	defer stream.close()
+	if err != nil { // the headers
+		return
 	}
 
 	sent := versionOf(last)
@@ -406,14 +379,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		if ev.frame == nil { // an event made without newEvent
 			ev = newEvent(ev.id, ev.version, ev.data)
 		}
-		return write(ev.frameFor(acct))
-	}
-	if err := write(nil); err != nil { // the headers
-		failed(err)
-		return
+		return stream.write(ev.frameFor(acct))
 	}
 	if err := send(first); err != nil {
-		failed(err)
 		return
 	}
 	tick := time.NewTicker(s.cfg.StreamKeepAlive)
@@ -433,10 +401,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		case <-tick.C:
-			err = write(keepAlive)
+			err = stream.write(keepAlive)
 		}
 		if err != nil {
-			failed(err)
 			return
 		}
 	}

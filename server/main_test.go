@@ -1,15 +1,27 @@
 package server
 
 import (
+	"flag"
 	"os"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 )
 
 // TestMain runs the tests, then what afterTests registered: what the test
 // process shares between its tests (one Chromium, the solver tables)
-// lasts until every test is over.
+// lasts until every test is over. The parallel tests (the browser's and a
+// few others: see newBrowser) mostly wait, on pages, events and clusters,
+// so four run at once rather than one a core (go test's -parallel, which
+// a -parallel on the command line still sets).
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
 	code := m.Run()
 	atExit.Lock()
 	fs := atExit.fs

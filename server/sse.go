@@ -1,0 +1,66 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"time"
+)
+
+// sseStream is the writing side of an event stream (Server-Sent Events):
+// a game's, an account's or a tournament's. The stream lives until the
+// client leaves or the server stops, but every write to it (the headers,
+// each event, each keep-alive) must reach the socket within the stream's
+// write timeout: a client that stops reading would otherwise hold the
+// stream, its goroutine and the socket's buffers (megabytes of kernel
+// memory) for as long as it likes. A stream that cannot take a write in
+// time is counted as slow, logged and cut off (abort). Open streams are
+// counted (alak_event_streams) from openStream to close.
+type sseStream struct {
+	s    *Server
+	w    http.ResponseWriter
+	r    *http.Request
+	rc   *http.ResponseController
+	what string // for the log: "event stream", "account event stream" ...
+	log  []any  // what the log says of the stream: "game", id ...
+}
+
+// openStream answers r with an event stream's headers, written at once
+// (an error is the stream's end: the handler returns).
+func (s *Server) openStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*sseStream, error) {
+	st := &sseStream{s: s, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
+	s.metrics.streams.Add(1)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return st, st.write(nil)
+}
+
+// close ends the stream's count; the handler's return ends the stream.
+func (st *sseStream) close() { st.s.metrics.streams.Add(-1) }
+
+// write writes b (nothing: the headers alone) and flushes it, within the
+// write timeout. An error ends the stream: on a slow client it has been
+// cut off.
+func (st *sseStream) write(b []byte) error {
+	st.rc.SetWriteDeadline(time.Now().Add(st.s.cfg.StreamWriteTimeout))
+	if len(b) > 0 {
+		if _, err := st.w.Write(b); err != nil {
+			return st.failed(err)
+		}
+	}
+	return st.failed(st.rc.Flush())
+}
+
+// failed cuts off a stream whose write timed out, and returns err.
+func (st *sseStream) failed(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		st.s.metrics.slowStreams.Add(1)
+		st.s.log.InfoContext(st.r.Context(), st.what+" closed: the client did not read it",
+			append(st.log, "timeout", st.s.cfg.StreamWriteTimeout)...)
+		abort(st.rc)
+	}
+	return err
+}
