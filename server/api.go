@@ -58,6 +58,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	})
 	s.aroundRoutes(mux)
 	s.tournamentRoutes(mux)
+	s.analysisBoardRoutes(mux)
 	s.pageRoutes(mux)
 }
 
