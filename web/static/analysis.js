@@ -600,6 +600,17 @@ nextGame();
 {
   const d = root.dataset, q = new URLSearchParams(location.search);
   const moves = (d.moves || q.get('moves') || '').split(',').filter(Boolean);
-  if (d.rules) reset(d.rules, d.start || '', d.toMove || '', moves);
+  if (d.rules) {
+    // A finished game: its moves as the main line, shown at ?at=N (the
+    // replay's move) or at the end.
+    reset(d.rules, d.start || '', d.toMove || '', moves).then(() => {
+      const at = parseInt(q.get('at'), 10);
+      if (at >= 0 && at < moves.length) {
+        let n = tree;
+        for (let k = 0; k < at && n.children[0]; k++) n = n.children[0];
+        show(n);
+      }
+    });
+  }
   else reset(q.get('rules') || 'alak size=11', q.get('position') || '', q.get('to_move') || '', moves);
 }
