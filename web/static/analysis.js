@@ -173,17 +173,11 @@ async function analyse(n, tries = 0) {
   renderMoves();
 }
 
-// analysisQuery names node n's position: the rules and the moves from
-// the rules' start, or the position reached when the start was set up.
+// analysisQuery names node n's position as GET /api/analysis reads it:
+// the rules, the set-up start if any, and the moves from the start.
 function analysisQuery(n) {
-  const q = new URLSearchParams({ rules: start.rules });
-  if (!start.position) {
-    q.set('moves', pathOf(n).join(','));
-    return q;
-  }
-  const b = boards.get(key(n));
-  q.set('position', b.position.diagram);
-  q.set('to_move', b.position.to_move);
+  const q = startQuery();
+  q.set('moves', pathOf(n).join(','));
   return q;
 }
 
@@ -612,5 +606,10 @@ nextGame();
       }
     });
   }
-  else reset(q.get('rules') || 'alak size=11', q.get('position') || '', q.get('to_move') || '', moves);
+  else {
+    // ?rules=alak&size=9 (the rule lab's links) as well as ?rules=alak%20size=9.
+    let rulesText = q.get('rules') || 'alak size=11';
+    if (q.get('size') && !/(^|\s)size=/.test(rulesText)) rulesText += ' size=' + q.get('size');
+    reset(rulesText, q.get('position') || '', q.get('to_move') || '', moves);
+  }
 }
