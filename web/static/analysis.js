@@ -133,7 +133,7 @@ function mark() {
     g.classList.add('val', 'v-' + o);
     if (best.has(moveName(mv.move))) g.classList.add('best');
     g.setAttribute('data-value', String(mv.value));
-    g.append(el('svg:text', { x, y: y + 5, class: 'vlabel', text: o === 'win' ? 'W' : o === 'draw' ? 'D' : 'L' }));
+    g.append(el('svg:circle', { cx: x, cy: y, r: 11, class: 'vbg' }), el('svg:text', { x, y: y + 5, class: 'vlabel', text: o === 'win' ? 'W' : o === 'draw' ? 'D' : 'L' }));
     g.append(el('svg:title', { text: `${mv.move}: ${valueWords(mv.value, mv.depth)}` }));
   }
 }
@@ -205,8 +205,11 @@ function renderValue() {
   const toMove = shown.position.to_move;
   box.dataset.complete = 'true';
   box.dataset.value = String(d.value);
-  box.textContent = `${valueWords(d.value, d.depth)}: a ${outcomeFor(d.value, toMove)} for ${colorName(toMove)}, to move. Best: ${(d.best || []).join(', ') || 'none'}. (${d.source === 'table' ? 'from the tables' : 'by search'})`;
-  pv.textContent = d.pv && d.pv.length ? `Principal variation: ${d.pv.map((m, i) => `${i % 2 === 0 ? colorName(toMove) : colorName(other(toMove))} ${m}`).join(', ')}.` : '';
+  const words = valueWords(d.value, d.depth);
+  box.textContent = `${words.charAt(0).toUpperCase() + words.slice(1)} under perfect play: a ${outcomeFor(d.value, toMove)} for ${colorName(toMove)}, to move. Best: ${(d.best || []).join(', ') || 'none'} (${d.source === 'table' ? 'from the tables' : 'by search'}).`;
+  // The principal variation, its first 24 moves (a drawn line can be long).
+  const line = (d.pv || []).slice(0, 24).map((m, i) => `${i % 2 === 0 ? colorName(toMove) : colorName(other(toMove))} ${m}`);
+  pv.textContent = line.length ? `Principal variation: ${line.join(', ')}${d.pv.length > line.length ? ` … (${d.pv.length} moves)` : ''}.` : '';
 }
 
 // explore asks for the moves played from node n's position in finished
