@@ -192,11 +192,11 @@ function renderValue() {
     return;
   }
   if (!d.complete) {
-    const parts = [`Not solved within ${d.nodes} positions.`];
+    const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1) + (t.endsWith('.') ? '' : '.');
+    const parts = [d.message ? cap(d.message) : `Not solved within ${d.budget || d.nodes} positions.`];
     if (d.bound && d.bound.at_least != null) parts.push(`What is proved: Black's margin is at least ${d.bound.at_least}.`);
     else if (d.bound && d.bound.at_most != null) parts.push(`What is proved: Black's margin is at most ${d.bound.at_most}.`);
     else parts.push('Nothing is proved of its value.');
-    if (d.message) parts.push(d.message.charAt(0).toUpperCase() + d.message.slice(1) + (d.message.endsWith('.') ? '' : '.'));
     box.textContent = parts.join(' ');
     box.dataset.complete = 'false';
     pv.textContent = '';
