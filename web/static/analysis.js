@@ -161,7 +161,9 @@ async function analyse(n, tries = 0) {
       return;
     }
     if (r.status === 202) {
-      if (cur === n && tries < 120) setTimeout(() => { if (cur === n) analyse(n, tries + 1); }, 1000);
+      // Asked again even when another position is shown by then: the
+      // values are kept for the export's comments.
+      if (tries < 60) setTimeout(() => analyse(n, tries + 1), 1000);
       if (cur === n) $('#anb-value').textContent = 'The position is being solved…';
       return;
     }
