@@ -8,7 +8,7 @@ import (
 // ExplorerMove is one move of the opening explorer: how many finished
 // games played it from a position, and their results.
 type ExplorerMove struct {
-	Move                        string // rules.Rules.MoveText
+	Move                       string // rules.Rules.MoveText
 	Games, XWins, Draws, OWins int64
 }
 
