@@ -55,6 +55,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/players/{name}/ratings", s.handleRatingHistory)
 	// The analysis board's calls (issue 31).
 	mux.HandleFunc("GET /api/analysis", s.handlePositionAnalysis)
+	mux.HandleFunc("GET /api/explorer", s.handleExplorer)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusNotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})

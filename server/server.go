@@ -277,6 +277,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.spawn(s.analyses.work)
 	s.spawn(s.posAnalyses.work)
+	s.spawn(s.explorerBackfill)
 	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)
