@@ -174,6 +174,14 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	tb.wait("the link", `!document.querySelector('#analyse').hidden`)
 	tb.clickTo("#analyse", "/analysis")
 	tb.wait("the game on the board", anbTree+` === '2 2,6 2,6,4' && document.querySelector('#anb-status').textContent.startsWith('White (o) to move after 3 moves')`)
+	// The explorer at the start: the game's first move, 2, played once,
+	// and won by Black (White resigned).
+	tb.click(`#anb [data-step="first"]`)
+	tb.wait("the explorer", `(() => { const r = document.querySelector('#anb-moves tr[data-move="2"]'); return r && r.querySelector('.games').textContent === '1' && r.querySelector('.x-wins').textContent === '1' && r.querySelector('.o-wins').textContent === '0' })()`)
+	var ex ExplorerView
+	if code := api.do("GET", "/api/explorer?"+url.Values{"rules": {"alak size=7"}}.Encode(), nil, &ex); code != http.StatusOK || len(ex.Moves) != 1 || ex.Moves[0].Move != "2" || ex.Moves[0].XWins != 1 {
+		t.Errorf("the API's explorer at the start: %d %+v", code, ex)
+	}
 
 	// Where the budget ends, the board says so and shows only the moves
 	// the search proved, as the API lists them: never a guess.

@@ -251,9 +251,9 @@ function renderMoves() {
       el('td', { class: 'value', text: v ? margin(v.value) : '' }),
       el('td', { class: 'depth', text: v && v.depth != null ? String(v.depth) : '' }),
       el('td', { class: 'games', text: g ? String(g.games) : '0' }),
-      el('td', { text: g ? String(g.x_wins) : '' }),
-      el('td', { text: g ? String(g.draws) : '' }),
-      el('td', { text: g ? String(g.o_wins) : '' }));
+      el('td', { class: 'x-wins', text: g ? String(g.x_wins) : '' }),
+      el('td', { class: 'draws', text: g ? String(g.draws) : '' }),
+      el('td', { class: 'o-wins', text: g ? String(g.o_wins) : '' }));
   });
   tb.replaceChildren(...rows);
   $('#anb-explorer-note').textContent = start.position ? 'A set-up position has no games in the archive.' : ex && ex.error ? ex.error : '';
