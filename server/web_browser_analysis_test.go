@@ -125,6 +125,15 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 		t.Logf("wrote %s", path)
 	}
 
+	// The shared link opens the same position and line.
+	link := tb.eval(`document.querySelector('#anb-link').value`)
+	if !strings.Contains(link, "moves=2%2C7") || !strings.Contains(link, "position=--x-o--") {
+		t.Errorf("the link %s", link)
+	}
+	other := b.user("bo")
+	other.do("opening the link", chromedp.Navigate(link))
+	other.wait("the linked line", anbTree+` === '2 2,7' && document.querySelector('#anb-tree .cur').dataset.path === '2,7'`)
+
 	// Promote the branch: 7 becomes the main line.
 	tb.click("#anb-promote")
 	tb.wait("7 promoted", anbTree+` === '2 2,7 2,6'`)
@@ -204,4 +213,8 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	if n := tb.count(`#anb-board g[data-value]`); n != proved {
 		t.Errorf("%d values on the board, the API proved %d", n, proved)
 	}
+	// A pasted move list, move numbers and all, is played from the start.
+	tb.choose("#anb-paste-text", "1. 3 2... 5")
+	tb.click(`#anb-paste button[type="submit"]`)
+	tb.wait("the pasted line", anbTree+` === '3 3,5'`)
 }
