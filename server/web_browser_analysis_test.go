@@ -106,25 +106,6 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 		}
 	}
 
-	if *updateScreenshots {
-		shot := b.user("screenshot")
-		shot.do("sizing the window", chromedp.EmulateViewport(1100, 1050))
-		shot.open("/analysis?rules=" + url.QueryEscape("alak size=11") + "&moves=2,9,5,4")
-		shot.wait("the values", `document.querySelectorAll('#anb-board g[data-value]').length > 0 && document.querySelector('#anb-moves tbody tr') !== null`)
-		shot.do("moving the pointer away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1, 1))
-		ctx, cancel := context.WithTimeout(shot.ctx, waitFor)
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join("..", "docs", "img", "analysis.png")
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s", path)
-	}
-
 	// The shared link opens the same position and line.
 	link := tb.eval(`document.querySelector('#anb-link').value`)
 	if !strings.Contains(link, "moves=2%2C7") || !strings.Contains(link, "position=--x-o--") {
@@ -174,6 +155,7 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	tb.open("/g/" + g.ID)
 	tb.wait("the link", `!document.querySelector('#analyse').hidden`)
 	// The replay's link opens the board at the move the replay shows.
+	tb.wait("the replay", `document.querySelector('#replay-at').textContent !== ''`)
 	tb.click(`#replay button[data-step="first"]`)
 	tb.click(`#replay button[data-step="next"]`)
 	tb.wait("the replay's link", `document.querySelector('#replay-analyse').getAttribute('href') === '/analysis?game=`+g.ID+`&at=1'`)
@@ -194,6 +176,7 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 
 	// Where the budget ends, the board says so and shows only the moves
 	// the search proved, as the API lists them: never a guess.
+	budget := h.srv.posAnalyses.nodes
 	h.srv.posAnalyses.nodes = 50
 	tb.open("/analysis?rules=" + url.QueryEscape("alak size=13") + "&moves=7")
 	tb.wait("not solved", `document.querySelector('#anb-value').dataset.complete === 'false'`)
@@ -217,4 +200,41 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	tb.choose("#anb-paste-text", "1. 3 2... 5")
 	tb.click(`#anb-paste button[type="submit"]`)
 	tb.wait("the pasted line", anbTree+` === '3 3,5'`)
+
+	if *updateScreenshots {
+		h.srv.posAnalyses.nodes = budget
+		// A few finished games for the explorer's columns.
+		x, o := ada, bo
+		for i, line := range [][]string{{"2", "9", "5", "4", "8"}, {"2", "9", "5", "4", "8"}, {"2", "9", "5", "4", "3"}} {
+			g := x.create(map[string]string{"rules": "alak size=11", "color": "x", "clock": "none", "opponent": "bo"})
+			o.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
+			for k, m := range line {
+				p := x
+				if k%2 == 1 {
+					p = o
+				}
+				if code, _, e := p.move(g.ID, m, k); code != http.StatusOK {
+					t.Fatalf("screenshot game %d, move %s: %d %+v", i, m, code, e)
+				}
+			}
+			loser := []*client{o, x}[i%2]
+			loser.call("POST", "/api/games/"+g.ID+"/resign", "")
+		}
+		shot := b.user("screenshot")
+		shot.do("sizing the window", chromedp.EmulateViewport(1100, 1050))
+		shot.open("/analysis?rules=" + url.QueryEscape("alak size=11") + "&moves=2,9,5,4")
+		shot.wait("the values", `document.querySelectorAll('#anb-board g[data-value]').length > 0 && document.querySelector('#anb-moves tr[data-move="8"] .games').textContent === '2'`)
+		shot.do("moving the pointer away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 1, 1))
+		ctx, cancel := context.WithTimeout(shot.ctx, waitFor)
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("..", "docs", "img", "analysis.png")
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", path)
+	}
 }
