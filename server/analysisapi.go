@@ -31,6 +31,9 @@ const (
 	// an answer read from a table: a depth the bound does not allow is
 	// left out (null), never guessed.
 	posDepthNodes = 200_000
+	// posTableMemMB is the search's memory when a dense table answers:
+	// every position is in the table, the search's own table stays small.
+	posTableMemMB = 1
 	// Input bounds: the rules, the position and the move list.
 	posMaxRules, posMaxPosition, posMaxMoves = 200, 500, 4000
 )
@@ -87,6 +90,9 @@ type posAnalyses struct {
 	limits *limiters
 	queue  chan posJob
 	nodes  int64 // the search's budget (analysisNodes; tests lower it)
+	// depthNodes bounds the depths' graph of an answer from a table
+	// (posDepthNodes; 0: no depths).
+	depthNodes int64
 
 	mu      sync.Mutex
 	cache   map[string]posAnswer
@@ -107,7 +113,7 @@ type posJob struct {
 
 func newPosAnalyses(s *Server) *posAnalyses {
 	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
-		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes,
+		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes, depthNodes: posDepthNodes,
 		cache: map[string]posAnswer{}, pending: map[string]bool{}}
 }
 
@@ -155,7 +161,7 @@ func (p *posAnalyses) work() {
 			return
 		case j := <-p.queue:
 			ctx, cancel := context.WithTimeout(contextOf(p.s.done), analysisTime)
-			a, ok := p.solve(ctx, j.g, p.nodes, p.nodes)
+			a, ok := p.solve(ctx, j.g, p.nodes, p.nodes, analysisMemMB)
 			cancel()
 			if ok {
 				p.keep(j.key, a)
@@ -170,9 +176,9 @@ func (p *posAnalyses) work() {
 // solve answers g's position with the server's solver within nodes
 // positions (and depthNodes for the depths); false when the server
 // stops (no verdict on the position).
-func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNodes int64) (posAnswer, bool) {
+func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNodes int64, memMB int) (posAnswer, bool) {
 	r := g.Rules()
-	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
+	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
 	select {
 	case <-p.s.done:
 		return posAnswer{}, false
@@ -188,7 +194,7 @@ func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNode
 	case errors.Is(err, context.DeadlineExceeded):
 		out.Message = fmt.Sprintf("not solved within %s: only the values of the moves listed are proved", analysisTime)
 	case errors.Is(err, solve.ErrMemory):
-		out.Message = fmt.Sprintf("not solved within %d MB: only the values of the moves listed are proved", analysisMemMB)
+		out.Message = fmt.Sprintf("not solved within %d MB: only the values of the moves listed are proved", memMB)
 	default:
 		p.s.log.Warn("a position's analysis failed", "rules", r.String(), "err", err)
 		out.Message = "the analysis failed: only the values of the moves listed are proved"
@@ -242,7 +248,7 @@ func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
 // (solve.Depths) when it fits within nodes positions and its values are
 // the solver's; otherwise the depths stay null.
 func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res solve.Result, nodes int64) {
-	if g.Position().Over() || len(res.Moves) == 0 {
+	if nodes <= 0 || g.Position().Over() || len(res.Moves) == 0 {
 		return
 	}
 	ds, err := solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
@@ -406,7 +412,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if tab, err := s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
-		a, ok := p.solve(r.Context(), g, p.nodes, posDepthNodes)
+		a, ok := p.solve(r.Context(), g, p.nodes, p.depthNodes, posTableMemMB)
 		if !ok {
 			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopping", "the server is stopping"))
 			return

@@ -77,7 +77,7 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			var words []string
-			for k := rng.IntN(5); k > 0 && !g.Position().Over(); k-- {
+			for k := rng.IntN(5); k > 0 && !g.Over(); k-- {
 				legal := g.Position().LegalMoves(nil)
 				m := legal[rng.IntN(len(legal))]
 				words = append(words, notation.Human.Encode(r, m))
