@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -93,6 +94,9 @@ type posAnalyses struct {
 	// depthNodes bounds the depths' graph of an answer from a table
 	// (posDepthNodes; 0: no depths).
 	depthNodes int64
+	// now bounds the answers from a table computed at once, all addresses
+	// together (one a core): each may enumerate a depths' graph.
+	now chan struct{}
 
 	mu      sync.Mutex
 	cache   map[string]posAnswer
@@ -114,6 +118,7 @@ type posJob struct {
 func newPosAnalyses(s *Server) *posAnalyses {
 	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
 		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes, depthNodes: posDepthNodes,
+		now:   make(chan struct{}, runtime.GOMAXPROCS(0)),
 		cache: map[string]posAnswer{}, pending: map[string]bool{}}
 }
 
@@ -184,6 +189,9 @@ func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNode
 		return posAnswer{}, false
 	default:
 	}
+	if errors.Is(err, context.Canceled) {
+		return posAnswer{}, false // the request went away: no verdict to keep
+	}
 	out := positionAnalysis(g, res)
 	switch {
 	case err == nil:
@@ -206,6 +214,9 @@ func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNode
 		out.Budget = nodes
 	} else {
 		addDepths(ctx, g, &out, res, depthNodes)
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return posAnswer{}, false // depths cut off by a request gone away: not kept
+		}
 	}
 	body, jerr := json.Marshal(out)
 	if jerr != nil {
@@ -412,9 +423,16 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if tab, err := s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
+		select {
+		case p.now <- struct{}{}:
+		case <-r.Context().Done():
+			s.writeError(w, r, r.Context().Err())
+			return
+		}
 		a, ok := p.solve(r.Context(), g, p.nodes, p.depthNodes, posTableMemMB)
+		<-p.now
 		if !ok {
-			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopping", "the server is stopping"))
+			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
 			return
 		}
 		p.keep(key, a)
