@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -31,6 +32,9 @@ const (
 	// an answer read from a table: a depth the bound does not allow is
 	// left out (null), never guessed.
 	posDepthNodes = 200_000
+	// posTableMemMB is the search's memory when a dense table answers:
+	// every position is in the table, the search's own table stays small.
+	posTableMemMB = 1
 	// Input bounds: the rules, the position and the move list.
 	posMaxRules, posMaxPosition, posMaxMoves = 200, 500, 4000
 )
@@ -87,6 +91,12 @@ type posAnalyses struct {
 	limits *limiters
 	queue  chan posJob
 	nodes  int64 // the search's budget (analysisNodes; tests lower it)
+	// depthNodes bounds the depths' graph of an answer from a table
+	// (posDepthNodes; 0: no depths).
+	depthNodes int64
+	// now bounds the answers from a table computed at once, all addresses
+	// together (one a core): each may enumerate a depths' graph.
+	now chan struct{}
 
 	mu      sync.Mutex
 	cache   map[string]posAnswer
@@ -107,7 +117,8 @@ type posJob struct {
 
 func newPosAnalyses(s *Server) *posAnalyses {
 	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
-		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes,
+		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes, depthNodes: posDepthNodes,
+		now:   make(chan struct{}, runtime.GOMAXPROCS(0)),
 		cache: map[string]posAnswer{}, pending: map[string]bool{}}
 }
 
@@ -155,7 +166,7 @@ func (p *posAnalyses) work() {
 			return
 		case j := <-p.queue:
 			ctx, cancel := context.WithTimeout(contextOf(p.s.done), analysisTime)
-			a, ok := p.solve(ctx, j.g, p.nodes, p.nodes)
+			a, ok := p.solve(ctx, j.g, p.nodes, p.nodes, analysisMemMB)
 			cancel()
 			if ok {
 				p.keep(j.key, a)
@@ -170,13 +181,16 @@ func (p *posAnalyses) work() {
 // solve answers g's position with the server's solver within nodes
 // positions (and depthNodes for the depths); false when the server
 // stops (no verdict on the position).
-func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNodes int64) (posAnswer, bool) {
+func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNodes int64, memMB int) (posAnswer, bool) {
 	r := g.Rules()
-	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
+	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
 	select {
 	case <-p.s.done:
 		return posAnswer{}, false
 	default:
+	}
+	if errors.Is(err, context.Canceled) {
+		return posAnswer{}, false // the request went away: no verdict to keep
 	}
 	out := positionAnalysis(g, res)
 	switch {
@@ -188,7 +202,7 @@ func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNode
 	case errors.Is(err, context.DeadlineExceeded):
 		out.Message = fmt.Sprintf("not solved within %s: only the values of the moves listed are proved", analysisTime)
 	case errors.Is(err, solve.ErrMemory):
-		out.Message = fmt.Sprintf("not solved within %d MB: only the values of the moves listed are proved", analysisMemMB)
+		out.Message = fmt.Sprintf("not solved within %d MB: only the values of the moves listed are proved", memMB)
 	default:
 		p.s.log.Warn("a position's analysis failed", "rules", r.String(), "err", err)
 		out.Message = "the analysis failed: only the values of the moves listed are proved"
@@ -200,6 +214,9 @@ func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNode
 		out.Budget = nodes
 	} else {
 		addDepths(ctx, g, &out, res, depthNodes)
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return posAnswer{}, false // depths cut off by a request gone away: not kept
+		}
 	}
 	body, jerr := json.Marshal(out)
 	if jerr != nil {
@@ -242,7 +259,7 @@ func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
 // (solve.Depths) when it fits within nodes positions and its values are
 // the solver's; otherwise the depths stay null.
 func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res solve.Result, nodes int64) {
-	if g.Position().Over() || len(res.Moves) == 0 {
+	if nodes <= 0 || g.Position().Over() || len(res.Moves) == 0 {
 		return
 	}
 	ds, err := solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
@@ -406,9 +423,16 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if tab, err := s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
-		a, ok := p.solve(r.Context(), g, p.nodes, posDepthNodes)
+		select {
+		case p.now <- struct{}{}:
+		case <-r.Context().Done():
+			s.writeError(w, r, r.Context().Err())
+			return
+		}
+		a, ok := p.solve(r.Context(), g, p.nodes, p.depthNodes, posTableMemMB)
+		<-p.now
 		if !ok {
-			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopping", "the server is stopping"))
+			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
 			return
 		}
 		p.keep(key, a)

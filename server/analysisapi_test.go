@@ -77,7 +77,7 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			var words []string
-			for k := rng.IntN(5); k > 0 && !g.Position().Over(); k-- {
+			for k := rng.IntN(5); k > 0 && !g.Over(); k-- {
 				legal := g.Position().LegalMoves(nil)
 				m := legal[rng.IntN(len(legal))]
 				words = append(words, notation.Human.Encode(r, m))
@@ -251,5 +251,17 @@ func TestPositionAnalysisRefusals(t *testing.T) {
 	}
 	if n != posAnalysisBurst {
 		t.Errorf("refused after %d requests, want %d", n, posAnalysisBurst)
+	}
+}
+
+// TestRulesPageFairPlay: the rules page says plainly that a solver may not
+// be used during a rated game (issue 31).
+func TestRulesPageFairPlay(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	resp, body := h.client().roundTrip("GET", "/rules", nil, nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `id="fair-play"`) ||
+		!strings.Contains(string(body), "using a solver, the analysis board or any other help during a rated game is not allowed") {
+		t.Errorf("the rules page: %d, no fair-play rule", resp.StatusCode)
 	}
 }
