@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"alak/notation"
 	"alak/rules"
 )
 
@@ -92,6 +93,17 @@ func TestBoardSGF(t *testing.T) {
 	resp, data = c.roundTrip("POST", "/api/board/sgf", strings.NewReader("(;SZ[7:1];B[aa](;W[ba])(;W[aa]))"), nil)
 	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(data), "bad_sgf") {
 		t.Errorf("an occupied point in a variation: %d %s, want 422 bad_sgf", resp.StatusCode, data)
+	}
+	// The bounds: a body over 1 MiB, a tree of more than 20000 moves.
+	if resp, _ := c.roundTrip("POST", "/api/board/sgf", strings.NewReader("(;C["+strings.Repeat("a", maxBoardBody)+"])"), nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an SGF over 1 MiB: %d, want 413", resp.StatusCode)
+	}
+	wide := BoardTree{Rules: "alak size=7"}
+	for range notation.MaxTreeMoves + 1 {
+		wide.Tree = append(wide.Tree, BoardNode{Move: "1"})
+	}
+	if resp, data := c.roundTrip("POST", "/api/board/sgf/export", strings.NewReader(jsonText(wide)), jsonHeader); resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(data), "at most 20000 moves") {
+		t.Errorf("a tree of 20001 moves: %d %.200s, want 422 saying at most 20000", resp.StatusCode, data)
 	}
 	bad := BoardTree{Rules: "alak size=7", Tree: []BoardNode{{Move: "2", Children: []BoardNode{{Move: "2"}}}}}
 	if resp, data := c.roundTrip("POST", "/api/board/sgf/export", strings.NewReader(jsonText(bad)), jsonHeader); resp.StatusCode != http.StatusUnprocessableEntity {
