@@ -1,11 +1,15 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"reflect"
 	"testing"
+	"time"
+
+	"alak/server/store"
 )
 
 // TestExplorerCountsFinishedGames: a game in progress is not in the
@@ -58,5 +62,41 @@ func TestExplorerCountsFinishedGames(t *testing.T) {
 	resp, body := ada.roundTrip("GET", "/api/explorer?rules=alak+size%3D7&position=x-o----&to_move=x", nil, nil)
 	if resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Errorf("a set-up position: %d %s, want 422", resp.StatusCode, body)
+	}
+}
+
+// TestExplorerBackfillAtStart: a finished game the explorer did not count
+// (stored before it existed, here written straight into the store) is
+// counted when the server starts, in the background.
+func TestExplorerBackfillAtStart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	now := h.clock.Now()
+	g := store.Game{ID: "old1", Rules: "alak size=7", Preset: "alak", Size: "7", Color: "x", Kind: store.KindNamed, Clock: "none",
+		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
+	if err := h.st.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	end := g
+	end.Version, end.Entries, end.Ply = 2, 2, 2
+	end.State, end.Winner, end.Reason, end.Ended = store.StateFinished, "o", "resignation", now
+	entries := []store.Entry{{Move: "4", At: now}, {Move: "5", At: now}}
+	if err := h.st.Update(ctx, end, 1, entries); err != nil {
+		t.Fatal(err)
+	}
+	h.restart()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7&moves=4", nil, nil)
+		var v ExplorerView
+		json.Unmarshal(body, &v)
+		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []ExplorerMoveView{{Move: "5", Games: 1, OWins: 1}}) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not counted after a restart: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
