@@ -216,9 +216,42 @@ func (p *sgfParser) peek() byte {
 	return 0
 }
 
+// sgfTree is a game tree as the text holds it: its own nodes, then its
+// variations, the first being the main line.
+type sgfTree struct {
+	nodes []sgfNode
+	subs  []*sgfTree
+}
+
+// mainLine is the tree's own nodes followed by the main line of its first
+// variation.
+func (t *sgfTree) mainLine() []sgfNode {
+	var nodes []sgfNode
+	for ; t != nil; t = t.first() {
+		nodes = append(nodes, t.nodes...)
+	}
+	return nodes
+}
+
+func (t *sgfTree) first() *sgfTree {
+	if len(t.subs) == 0 {
+		return nil
+	}
+	return t.subs[0]
+}
+
 // tree parses a game tree and returns its main line: its own nodes followed
 // by the main line of its first variation.
 func (p *sgfParser) tree(depth int) ([]sgfNode, error) {
+	t, err := p.gameTree(depth)
+	if err != nil {
+		return nil, err
+	}
+	return t.mainLine(), nil
+}
+
+// gameTree parses a game tree with all its variations.
+func (p *sgfParser) gameTree(depth int) (*sgfTree, error) {
 	if depth > maxSGFDepth {
 		return nil, p.errf("variations nested more than %d deep", maxSGFDepth)
 	}
@@ -226,30 +259,28 @@ func (p *sgfParser) tree(depth int) ([]sgfNode, error) {
 		return nil, p.errf("expected '(' to open a game tree")
 	}
 	p.pos++
-	var nodes []sgfNode
+	t := &sgfTree{}
 	for p.peek() == ';' {
 		n, err := p.node()
 		if err != nil {
 			return nil, err
 		}
-		nodes = append(nodes, n)
+		t.nodes = append(t.nodes, n)
 	}
-	if len(nodes) == 0 {
+	if len(t.nodes) == 0 {
 		return nil, p.errf("expected ';' to start a node after '('")
 	}
-	for first := true; p.peek() == '('; first = false {
-		sub, err := p.tree(depth + 1)
+	for p.peek() == '(' {
+		sub, err := p.gameTree(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		if first {
-			nodes = append(nodes, sub...)
-		}
+		t.subs = append(t.subs, sub)
 	}
 	switch c := p.peek(); c {
 	case ')':
 		p.pos++
-		return nodes, nil
+		return t, nil
 	case 0:
 		return nil, p.errf("the text ends before the game tree is closed with ')'")
 	default:

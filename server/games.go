@@ -388,6 +388,7 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	s.accountsChanged(row)
 	if prev.State == store.StateActive && row.State != store.StateActive {
 		s.tournamentGameEnded(row)
+		s.explorerCount(ctx, st)
 	}
 	return nil
 }

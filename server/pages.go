@@ -46,6 +46,8 @@ type page struct {
 	HouseBotTop string
 	// Tournament is the id of the tournament on /t/{id} (issue 30).
 	Tournament string
+	// Board is the analysis board's game to open (issue 31).
+	Board *boardPage
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -206,7 +208,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
-	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament"} {
+	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament", "analysis"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {

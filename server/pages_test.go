@@ -59,6 +59,7 @@ func TestPages(t *testing.T) {
 		{"archive", anon, "/archive", 200, []string{`data-page="archive"`, `name="player"`}},
 		{"player", anon, "/p/ada", 200, []string{`data-player="ada"`, `<h1>ada</h1>`}},
 		{"rules", anon, "/rules", 200, []string{`id="alak"`, `id="golf"`, `id="option-selfcapture"`, `There is no passing`, `src="` + staticURL("api.js") + `"`}},
+		{"analysis board", anon, "/analysis", 200, []string{`data-page="analysis"`, `id="anb-board"`, `<option value="golf"`, `src="` + staticURL("analysis.js") + `"`, `modulepreload" href="` + staticURL("board.js") + `"`}},
 		{"no such game", anon, "/g/nosuchgame", 404, []string{`There is no game nosuchgame.`}},
 		{"no such player", anon, "/p/nobody", 404, []string{`No player is called nobody.`}},
 	}

@@ -157,6 +157,8 @@ type Server struct {
 	house         *houseBots
 	// tourneys is the tournaments' runner (tournaments.go).
 	tourneys *tourneys
+	// posAnalyses serves GET /api/analysis (analysisapi.go).
+	posAnalyses *posAnalyses
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -232,6 +234,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.dummyHash = dummy
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
+	s.posAnalyses = newPosAnalyses(s)
 	s.tables = newTables(cfg.TableDir, cfg.Logger)
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
@@ -272,6 +275,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 	}
 	s.spawn(s.analyses.work)
+	s.spawn(s.posAnalyses.work)
+	s.spawn(s.explorerBackfill)
 	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)

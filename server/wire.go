@@ -534,3 +534,36 @@ type TournamentRef struct {
 	Name  string `json:"name"`
 	Round int    `json:"round"`
 }
+
+// The analysis board (issue 31, analysisboard.go).
+
+// BoardView is GET /api/board's answer: the rules as rules.Parse reads
+// them, the board's shape and size, the line played (MoveText) and the
+// position it reaches, as a game's snapshot writes it.
+type BoardView struct {
+	Rules    string           `json:"rules"`
+	Shape    string           `json:"shape"` // line, grid, slide
+	Width    int              `json:"width"`
+	Height   int              `json:"height"`
+	Moves    []string         `json:"moves"`
+	Position session.Snapshot `json:"position"`
+}
+
+// BoardTree is a game tree of the board: its rules, its start (a
+// diagram and the player to move when set up), the comment before the
+// first move, and the moves from the start with their variations.
+type BoardTree struct {
+	Rules    string      `json:"rules"`
+	Position string      `json:"position,omitempty"`
+	ToMove   string      `json:"to_move,omitempty"`
+	Comment  string      `json:"comment,omitempty"`
+	Tree     []BoardNode `json:"tree"`
+}
+
+// BoardNode is a move of a BoardTree, its comment and the moves after it,
+// the first the main line.
+type BoardNode struct {
+	Move     string      `json:"move"`
+	Comment  string      `json:"comment,omitempty"`
+	Children []BoardNode `json:"children,omitempty"`
+}

@@ -13,12 +13,14 @@
 //	templates/leaderboard.html  a rating pool's players (/leaderboard)
 //	templates/rules.html    every preset's rules in sentences, and the options
 //	templates/missing.html  a page or a game that does not exist (404)
+//	templates/analysis.html the analysis board (/analysis): any position, its moves' values, variations, SGF
 //	static/api.js           the JSON API, a DOM builder, words, the header
 //	static/board.js         the board in SVG: lines, grids, slides
 //	static/game.js, home.js, archive.js   each page's module
 //	static/ratings.js       ratings on the game page, the lobby and the create form
 //	static/profile.js       the profile's ratings and rating chart (SVG), loaded by archive.js on /p/NAME
 //	static/leaderboard.js   the leaderboard's module
+//	static/analysis.js      the analysis board's module (issue 31)
 //	static/alak.css         the one style sheet
 //
 // The scripts use the JSON API and the event stream of docs/api.md, and

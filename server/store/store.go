@@ -289,6 +289,9 @@ type Store interface {
 	MailSecret(ctx context.Context, hash string) (MailSecret, error)
 	// DeleteMailSecrets deletes every secret of a game (it has ended).
 	DeleteMailSecrets(ctx context.Context, gameID string) error
+
+	// The opening explorer (issue 31; explorer.go).
+	explorerStore
 }
 
 // Resume is a process's start, for Store.Resume.

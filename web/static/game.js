@@ -101,6 +101,10 @@ function render() {
   $('#kind').textContent = { computer: '· against the computer', link: '· by invitation', open: '· open challenge', named: '· challenge' }[g.kind] || '';
   $('#rules-text').textContent = g.rules_text;
   $('#sgf').hidden = !terminal(g.state) || g.state === 'expired';
+  // The analysis board opens a finished game only (issue 31: never a game
+  // in progress).
+  $('#analyse').hidden = g.state !== 'finished';
+  $('#replay-analyse').hidden = g.state !== 'finished';
 }
 
 function renderPlayers() {
@@ -520,6 +524,7 @@ function showPly(k) {
     const s = b.dataset.step;
     b.disabled = s === 'first' || s === 'prev' ? shown === 0 : shown === n;
   }
+  $('#replay-analyse').href = `/analysis?game=${id}&at=${shown}`;
   renderBoard();
   renderMoves();
   for (const tr of document.querySelectorAll('#analysis tr[data-ply]')) tr.classList.toggle('cur', +tr.dataset.ply === shown);

@@ -46,6 +46,7 @@ func Run(t *testing.T, o Open) {
 	t.Run("Bots", func(t *testing.T) { testBots(t, o.New(t)) })
 	t.Run("Tournaments", func(t *testing.T) { testTournaments(t, o.New(t)) })
 	t.Run("MailSecrets", func(t *testing.T) { testMailSecrets(t, o.New(t)) })
+	t.Run("Explorer", func(t *testing.T) { testExplorer(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}

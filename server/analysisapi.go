@@ -1,0 +1,454 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+
+	"golang.org/x/time/rate"
+
+	"alak/notation"
+	"alak/rules"
+	"alak/session"
+	"alak/solve"
+)
+
+// Limits of GET /api/analysis (docs/api.md, "The analysis of any
+// position"). A position the table directory answers is answered at once;
+// any other is solved in the background within the post-game analysis's
+// budget (analysisNodes, analysisMemMB, analysisTime), one at a time,
+// from a bounded queue, and the answer kept in a bounded cache.
+const (
+	posAnalysisRate   = 10   // requests a second an address, refilled
+	posAnalysisBurst  = 60   // and at once
+	posAnalysisQueued = 16   // positions waiting for the solver
+	posAnalysisCached = 4096 // answers kept (the oldest go first)
+	// posDepthNodes bounds the state graph enumerated for the depths of
+	// an answer read from a table: a depth the bound does not allow is
+	// left out (null), never guessed.
+	posDepthNodes = 200_000
+	// posTableMemMB is the search's memory when a dense table answers:
+	// every position is in the table, the search's own table stays small.
+	posTableMemMB = 1
+	// Input bounds: the rules, the position and the move list.
+	posMaxRules, posMaxPosition, posMaxMoves = 200, 500, 4000
+)
+
+// PositionAnalysis is the answer of GET /api/analysis: the exact value of
+// a position and of each of its legal moves (Black's margin under perfect
+// play), as `alak solve --json` gives them, with the depths to the end.
+type PositionAnalysis struct {
+	Rules    string `json:"rules"`
+	Position string `json:"position"`
+	ToMove   string `json:"to_move"`
+	// Value, Outcome, Best and PV are set only when Complete.
+	Value   *float64 `json:"value"`
+	Outcome string   `json:"outcome,omitempty"`
+	// Depth is the number of plies to the end under perfect play (the
+	// winner's quickest, the loser's longest); null for a draw, a value
+	// not complete, or rules or a size whose depths were not computed.
+	Depth *int     `json:"depth"`
+	Best  []string `json:"best"`
+	PV    []string `json:"pv"`
+	// Moves are the legal moves in board order; when not Complete, only
+	// those whose value was proved.
+	Moves    []MoveAnalysis `json:"moves"`
+	Source   string         `json:"source"` // "table" or "search"
+	Complete bool           `json:"complete"`
+	Nodes    int64          `json:"nodes"`
+	// Bound, when not Complete, is what the moves proved say of the value
+	// (nil when none was proved); Message says why it is not complete,
+	// Budget the positions the search was allowed.
+	Bound   *ValueBound `json:"bound,omitempty"`
+	Budget  int64       `json:"budget,omitempty"`
+	Message string      `json:"message,omitempty"`
+}
+
+// MoveAnalysis is one legal move's exact value and depth to the end after
+// it (null as in PositionAnalysis.Depth).
+type MoveAnalysis struct {
+	Move  string  `json:"move"`
+	Value float64 `json:"value"`
+	Depth *int    `json:"depth"`
+}
+
+// ValueBound bounds Black's margin: at least AtLeast (Black to move, who
+// has a move worth that) or at most AtMost (White to move).
+type ValueBound struct {
+	AtLeast *float64 `json:"at_least,omitempty"`
+	AtMost  *float64 `json:"at_most,omitempty"`
+}
+
+// posAnalyses serves GET /api/analysis: the rate limits, the cache of
+// answers and the background solver.
+type posAnalyses struct {
+	s      *Server
+	limits *limiters
+	queue  chan posJob
+	nodes  int64 // the search's budget (analysisNodes; tests lower it)
+	// depthNodes bounds the depths' graph of an answer from a table
+	// (posDepthNodes; 0: no depths).
+	depthNodes int64
+	// now bounds the answers from a table computed at once, all addresses
+	// together (one a core): each may enumerate a depths' graph.
+	now chan struct{}
+
+	mu      sync.Mutex
+	cache   map[string]posAnswer
+	order   []string // cache keys, oldest first
+	pending map[string]bool
+}
+
+// posAnswer is a cached answer: its status and body.
+type posAnswer struct {
+	status int
+	body   []byte
+}
+
+type posJob struct {
+	key string
+	g   *rules.Game
+}
+
+func newPosAnalyses(s *Server) *posAnalyses {
+	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
+		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes, depthNodes: posDepthNodes,
+		now:   make(chan struct{}, runtime.GOMAXPROCS(0)),
+		cache: map[string]posAnswer{}, pending: map[string]bool{}}
+}
+
+func (p *posAnalyses) cached(key string) (posAnswer, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a, ok := p.cache[key]
+	return a, ok
+}
+
+func (p *posAnalyses) keep(key string, a posAnswer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.cache[key]; !ok {
+		if len(p.order) >= posAnalysisCached {
+			delete(p.cache, p.order[0])
+			p.order = p.order[1:]
+		}
+		p.order = append(p.order, key)
+	}
+	p.cache[key] = a
+}
+
+// request queues j unless it is queued already; false when the queue is
+// full.
+func (p *posAnalyses) request(j posJob) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending[j.key] {
+		return true
+	}
+	select {
+	case p.queue <- j:
+		p.pending[j.key] = true
+		return true
+	default:
+		return false
+	}
+}
+
+func (p *posAnalyses) work() {
+	for {
+		select {
+		case <-p.s.done:
+			return
+		case j := <-p.queue:
+			ctx, cancel := context.WithTimeout(contextOf(p.s.done), analysisTime)
+			a, ok := p.solve(ctx, j.g, p.nodes, p.nodes, analysisMemMB)
+			cancel()
+			if ok {
+				p.keep(j.key, a)
+			}
+			p.mu.Lock()
+			delete(p.pending, j.key)
+			p.mu.Unlock()
+		}
+	}
+}
+
+// solve answers g's position with the server's solver within nodes
+// positions (and depthNodes for the depths); false when the server
+// stops (no verdict on the position).
+func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNodes int64, memMB int) (posAnswer, bool) {
+	r := g.Rules()
+	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
+	select {
+	case <-p.s.done:
+		return posAnswer{}, false
+	default:
+	}
+	if errors.Is(err, context.Canceled) {
+		return posAnswer{}, false // the request went away: no verdict to keep
+	}
+	out := positionAnalysis(g, res)
+	switch {
+	case err == nil:
+	case errors.Is(err, solve.ErrUnsupported), errors.Is(err, solve.ErrEndless):
+		return answerError(apiErr(http.StatusUnprocessableEntity, "unsupported", "the solver does not answer this position: %v", err)), true
+	case errors.Is(err, solve.ErrNodeLimit):
+		out.Message = fmt.Sprintf("not solved within %d positions: only the values of the moves listed are proved", nodes)
+	case errors.Is(err, context.DeadlineExceeded):
+		out.Message = fmt.Sprintf("not solved within %s: only the values of the moves listed are proved", analysisTime)
+	case errors.Is(err, solve.ErrMemory):
+		out.Message = fmt.Sprintf("not solved within %d MB: only the values of the moves listed are proved", memMB)
+	default:
+		p.s.log.Warn("a position's analysis failed", "rules", r.String(), "err", err)
+		out.Message = "the analysis failed: only the values of the moves listed are proved"
+	}
+	if err != nil {
+		out.Complete, out.Value, out.Outcome, out.Depth = false, nil, "", nil
+		out.Best, out.PV = []string{}, []string{}
+		out.Bound = boundOf(g.Position().ToMove(), out.Moves)
+		out.Budget = nodes
+	} else {
+		addDepths(ctx, g, &out, res, depthNodes)
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return posAnswer{}, false // depths cut off by a request gone away: not kept
+		}
+	}
+	body, jerr := json.Marshal(out)
+	if jerr != nil {
+		return answerError(jerr), true
+	}
+	return posAnswer{status: http.StatusOK, body: body}, true
+}
+
+// answerError is an error's answer, as writeError writes it.
+func answerError(err error) posAnswer {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = apiErr(http.StatusInternalServerError, "internal", "the analysis failed")
+	}
+	body, _ := json.Marshal(map[string]string{"error": ae.Msg, "code": ae.Code})
+	return posAnswer{status: ae.Status, body: body}
+}
+
+// positionAnalysis writes res as the API gives it.
+func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
+	r, pos := g.Rules(), g.Position()
+	text, _ := pos.MarshalText()
+	out := PositionAnalysis{Rules: r.String(), Position: string(text), ToMove: pos.ToMove().Letter(),
+		Best: []string{}, PV: []string{}, Moves: []MoveAnalysis{}, Source: "search", Complete: res.Complete, Nodes: res.Nodes}
+	if res.Method == solve.MethodTable {
+		out.Source = "table"
+	}
+	if res.Complete {
+		v := res.Value
+		out.Value, out.Outcome = &v, solveOutcomeWord(res.Outcome)
+		out.Best, out.PV = moveTexts(r, res.Best), moveTexts(r, res.PV)
+	}
+	for _, m := range sortedMoves(res.Moves) {
+		out.Moves = append(out.Moves, MoveAnalysis{Move: notation.Human.Encode(r, m), Value: res.Moves[m]})
+	}
+	return out
+}
+
+// addDepths sets the depths of out from the state graph of g's position
+// (solve.Depths) when it fits within nodes positions and its values are
+// the solver's; otherwise the depths stay null.
+func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res solve.Result, nodes int64) {
+	if nodes <= 0 || g.Position().Over() || len(res.Moves) == 0 {
+		return
+	}
+	ds, err := solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
+	if err != nil {
+		return
+	}
+	r := g.Rules()
+	for m, d := range ds {
+		if v, ok := res.Moves[m]; !ok || v != d.Value {
+			return // two solvers disagree: say nothing rather than a wrong depth
+		}
+	}
+	best := -1
+	win := res.Value > 0 && g.Position().ToMove() == rules.Black || res.Value < 0 && g.Position().ToMove() == rules.White
+	for i, ma := range out.Moves {
+		m, err := notation.Human.Decode(r, ma.Move)
+		if err != nil {
+			return
+		}
+		d := ds[m]
+		if d.Plies < 0 {
+			continue
+		}
+		n := d.Plies
+		out.Moves[i].Depth = &n
+		if d.Value == res.Value && (best < 0 || win && n < best || !win && n > best) {
+			best = n
+		}
+	}
+	if best >= 0 && res.Value != 0 {
+		n := best + 1
+		out.Depth = &n
+	}
+}
+
+// boundOf is what the proved moves say of the value: the player to move
+// has at least the best of them.
+func boundOf(toMove rules.Color, ms []MoveAnalysis) *ValueBound {
+	if len(ms) == 0 {
+		return nil
+	}
+	v := ms[0].Value
+	for _, m := range ms[1:] {
+		if toMove == rules.Black {
+			v = max(v, m.Value)
+		} else {
+			v = min(v, m.Value)
+		}
+	}
+	if toMove == rules.Black {
+		return &ValueBound{AtLeast: &v}
+	}
+	return &ValueBound{AtMost: &v}
+}
+
+func solveOutcomeWord(c rules.Color) string {
+	if c == rules.None {
+		return "draw"
+	}
+	return c.Letter()
+}
+
+func moveTexts(r rules.Rules, ms []rules.Move) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = notation.Human.Encode(r, m)
+	}
+	return out
+}
+
+// sortedMoves returns the moves of vals in board order, pass last (as
+// alak solve prints them).
+func sortedMoves(vals map[rules.Move]float64) []rules.Move {
+	ms := make([]rules.Move, 0, len(vals))
+	for m := range vals {
+		ms = append(ms, m)
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && moveBefore(ms[j], ms[j-1]); j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+	return ms
+}
+
+func moveBefore(a, b rules.Move) bool {
+	if (a < 0) != (b < 0) {
+		return b < 0
+	}
+	return a < b
+}
+
+// analysisGame reads the position of an analysis or explorer request:
+// rules, then moves (separated by commas) from the start or from
+// position and to_move.
+func analysisGame(q map[string][]string) (*rules.Game, error) {
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	spec, moves, position := get("rules"), get("moves"), get("position")
+	if len(spec) > posMaxRules || len(position) > posMaxPosition || len(moves) > posMaxMoves {
+		return nil, apiErr(http.StatusUnprocessableEntity, "too_long", "rules are at most %d characters, a position %d, the moves %d", posMaxRules, posMaxPosition, posMaxMoves)
+	}
+	if strings.TrimSpace(spec) == "" {
+		spec = "alak"
+	}
+	rs, err := rules.Parse(spec)
+	if err != nil {
+		return nil, apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+	}
+	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: position, ToMove: get("to_move"), Prisoners: get("prisoners")}
+	if strings.TrimSpace(moves) != "" {
+		setup.Moves = strings.Split(moves, ",")
+	}
+	g, err := setup.Game()
+	if err != nil {
+		return nil, apiErr(http.StatusUnprocessableEntity, "bad_position", "%s (moves are separated by commas, such as moves=2,9; a position is a diagram such as x--o- with to_move=x or o)", err)
+	}
+	return g, nil
+}
+
+// gameKey names g's position with its history (the value of a position
+// can depend on it: repetitions, superko).
+func gameKey(g *rules.Game) string {
+	start, _ := g.Start().MarshalText()
+	var b strings.Builder
+	b.WriteString(g.Rules().String())
+	b.WriteByte('\n')
+	b.Write(start)
+	b.WriteByte('\n')
+	for _, m := range g.Moves() {
+		fmt.Fprintf(&b, "%d,", m)
+	}
+	return b.String()
+}
+
+// handlePositionAnalysis is GET /api/analysis: the exact value of any
+// position, by design (docs/api.md): from the table directory at once,
+// else 202 while the solver works on it within its budget.
+func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) {
+	p := s.posAnalyses
+	if wait, ok := p.limits.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many analyses from this address: ask again in %d seconds", retrySeconds(wait)))
+		return
+	}
+	g, err := analysisGame(r.URL.Query())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := solve.Check(g.Rules()); err != nil {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "unsupported", "the solver does not answer these rules: %v", err))
+		return
+	}
+	key := gameKey(g)
+	if a, ok := p.cached(key); ok {
+		writeAnswer(w, a)
+		return
+	}
+	if tab, err := s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
+		select {
+		case p.now <- struct{}{}:
+		case <-r.Context().Done():
+			s.writeError(w, r, r.Context().Err())
+			return
+		}
+		a, ok := p.solve(r.Context(), g, p.nodes, p.depthNodes, posTableMemMB)
+		<-p.now
+		if !ok {
+			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
+			return
+		}
+		p.keep(key, a)
+		writeAnswer(w, a)
+		return
+	}
+	if !p.request(posJob{key: key, g: g}) {
+		s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "the analysis queue is full: ask again in a minute"))
+		return
+	}
+	w.Header().Set("Retry-After", "1")
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued", "message": "the position is being solved: ask again in a few seconds"})
+}
+
+func writeAnswer(w http.ResponseWriter, a posAnswer) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(a.status)
+	w.Write(a.body)
+}

@@ -1,0 +1,116 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"alak/rules"
+	"alak/server/store"
+)
+
+// explorerBackfillBatch is the games the backfill counts a round; it runs
+// rounds until none is left.
+const explorerBackfillBatch = 500
+
+// ExplorerView is the answer of GET /api/explorer: the moves the finished
+// games of the archive played from a position reached from the rules' own
+// start, the most played first.
+type ExplorerView struct {
+	Rules string             `json:"rules"`
+	Moves []ExplorerMoveView `json:"moves"`
+}
+
+// ExplorerMoveView is one move of ExplorerView: the games that played it
+// and their results (x_wins + draws + o_wins may be less than games: a
+// game can end without a winner).
+type ExplorerMoveView struct {
+	Move  string `json:"move"`
+	Games int64  `json:"games"`
+	XWins int64  `json:"x_wins"`
+	Draws int64  `json:"draws"`
+	OWins int64  `json:"o_wins"`
+}
+
+// handleExplorer is GET /api/explorer?rules=...&moves=...: one indexed
+// read of the explorer's counts (store.ExplorerMoves). Only games from the
+// rules' own start are counted, so a position is given as moves; it is
+// rate-limited with the analyses.
+func (s *Server) handleExplorer(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := s.posAnalyses.limits.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many requests from this address: ask again in %d seconds", retrySeconds(wait)))
+		return
+	}
+	q := r.URL.Query()
+	if q.Get("position") != "" {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
+		return
+	}
+	g, err := analysisGame(q)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	moves := explorerLine(g)
+	ms, err := s.store.ExplorerMoves(r.Context(), g.Rules().String(), moves)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := ExplorerView{Rules: g.Rules().String(), Moves: []ExplorerMoveView{}}
+	for _, m := range ms {
+		out.Moves = append(out.Moves, ExplorerMoveView{Move: m.Move, Games: m.Games, XWins: m.XWins, Draws: m.Draws, OWins: m.OWins})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// explorerLine is the moves of g as the store keeps them (MoveText),
+// without a resignation.
+func explorerLine(g *rules.Game) []string {
+	r := g.Rules()
+	var out []string
+	for _, m := range g.Moves() {
+		if m == rules.Resign {
+			continue
+		}
+		out = append(out, r.MoveText(m))
+	}
+	return out
+}
+
+// explorerCount counts a game that has just finished in the explorer, when
+// it began at the rules' own start. A failure is logged: the backfill of
+// the next start counts the game.
+func (s *Server) explorerCount(ctx context.Context, st *gameState) {
+	if st.row.State != store.StateFinished || st.row.Start != "" {
+		return
+	}
+	if _, err := s.store.AddExplorerGame(ctx, st.row.ID, st.row.Rules, explorerLine(st.sess.Game()), st.row.Winner); err != nil {
+		s.log.Warn("counting a game in the opening explorer", "game", st.row.ID, "err", err)
+	}
+}
+
+// explorerBackfill counts the finished games not counted yet: those that
+// ended before the explorer existed, or whose count a stopped process did
+// not write. It runs once at start, in the background.
+func (s *Server) explorerBackfill() {
+	ctx := contextOf(s.done)
+	total := 0
+	start := time.Now()
+	for {
+		n, err := s.store.ExplorerBackfill(ctx, explorerBackfillBatch)
+		total += n
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("the opening explorer's backfill stopped", "counted", total, "err", err)
+			}
+			return
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if total > 0 {
+		s.log.Info("the opening explorer counted the games finished before", "games", total, "took", time.Since(start))
+	}
+}

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"reflect"
+	"testing"
+	"time"
+
+	"alak/server/store"
+)
+
+// TestExplorerCountsFinishedGames: a game in progress is not in the
+// explorer; once it ends (here o resigns after x 3, o 2, x 4) each of its
+// moves is counted under the moves before it, with the result, and the
+// answer follows the store's counts (storetest's Explorer checks them on
+// both databases).
+func TestExplorerCountsFinishedGames(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	gv := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "bo", "clock": "none"})
+	bo.do("POST", "/api/games/"+gv.ID+"/join", nil, nil)
+	moves := []string{"3", "2", "4"}
+	for i, m := range moves {
+		if code, _, e := []*client{ada, bo}[i%2].move(gv.ID, m, i); code != http.StatusOK {
+			t.Fatalf("move %s: %d %+v", m, code, e)
+		}
+	}
+	explore := func(line string) []ExplorerMoveView {
+		t.Helper()
+		resp, body := ada.roundTrip("GET", "/api/explorer?"+url.Values{"rules": {"alak size=7"}, "moves": {line}}.Encode(), nil, nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("explorer %q: %d %s", line, resp.StatusCode, body)
+		}
+		var v ExplorerView
+		if err := json.Unmarshal(body, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.Moves
+	}
+	if got := explore(""); len(got) != 0 {
+		t.Fatalf("a game in progress counted: %+v", got)
+	}
+	if code := bo.do("POST", "/api/games/"+gv.ID+"/resign", map[string]any{"ply": len(moves)}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	for line, want := range map[string][]ExplorerMoveView{
+		"":      {{Move: "3", Games: 1, XWins: 1}},
+		"3":     {{Move: "2", Games: 1, XWins: 1}},
+		"3,2":   {{Move: "4", Games: 1, XWins: 1}},
+		"3,2,4": {},
+		"4":     {},
+	} {
+		if got := explore(line); !reflect.DeepEqual(got, want) {
+			t.Errorf("after %q: %+v, want %+v", line, got, want)
+		}
+	}
+	resp, body := ada.roundTrip("GET", "/api/explorer?rules=alak+size%3D7&position=x-o----&to_move=x", nil, nil)
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("a set-up position: %d %s, want 422", resp.StatusCode, body)
+	}
+}
+
+// TestExplorerBackfillAtStart: a finished game the explorer did not count
+// (stored before it existed, here written straight into the store) is
+// counted when the server starts, in the background.
+func TestExplorerBackfillAtStart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	ctx := context.Background()
+	now := h.clock.Now()
+	g := store.Game{ID: "old1", Rules: "alak size=7", Preset: "alak", Size: "7", Color: "x", Kind: store.KindNamed, Clock: "none",
+		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
+	if err := h.st.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	end := g
+	end.Version, end.Entries, end.Ply = 2, 2, 2
+	end.State, end.Winner, end.Reason, end.Ended = store.StateFinished, "o", "resignation", now
+	entries := []store.Entry{{Move: "4", At: now}, {Move: "5", At: now}}
+	if err := h.st.Update(ctx, end, 1, entries); err != nil {
+		t.Fatal(err)
+	}
+	h.restart()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7&moves=4", nil, nil)
+		var v ExplorerView
+		json.Unmarshal(body, &v)
+		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []ExplorerMoveView{{Move: "5", Games: 1, OWins: 1}}) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not counted after a restart: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
