@@ -170,3 +170,21 @@ func TestSafeRandomGames(t *testing.T) {
 		}
 	}
 }
+
+// Diagrams show a safe point as *, and a declaration as the last move
+// with last=*N; both read back.
+func TestSafeDiagram(t *testing.T) {
+	r := mustParse(t, "alak size=5 safe=eye")
+	pos := playText(t, r, "1", "5", "3", "4", "*2")
+	text, err := pos.MarshalText()
+	if err != nil || string(text) != "x*xoo o last=*2" {
+		t.Fatalf("MarshalText = %q, %v", text, err)
+	}
+	back, err := ParsePosition(r, string(text))
+	if err != nil || back.Hash() != pos.Hash() || back.LastMove() != Declare(1) || !back.Over() {
+		t.Fatalf("read back %v (%v): hash equal %v, over %v", back, err, back.Hash() == pos.Hash(), back.Over())
+	}
+	if _, err := ParsePosition(MustPreset("alak"), "x*x-- o"); !errors.Is(err, ErrSetup) {
+		t.Fatalf("a safe point without the rule: %v, want ErrSetup", err)
+	}
+}
