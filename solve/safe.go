@@ -33,3 +33,13 @@ func stateBits(pos rules.Position) (b, w, f uint64) {
 func safeRev(x uint64, n int) uint64 {
 	return bitline.Rev(x&0xFFFFFFFF, n) | bitline.Rev(x>>32, n)<<32
 }
+
+// safeBoardKey is the safe points' part of a superko key: the kernel's
+// boards (rules.Position.BoardHash) hold them, so the same stones with
+// other safe points are another board. f is stateBits' third word.
+func safeBoardKey(f uint64) uint64 {
+	if f>>32 == 0 {
+		return 0
+	}
+	return mix(f>>32 ^ 0x5AFE5AFE5AFE5AFE)
+}

@@ -82,3 +82,28 @@ func TestSafeKeys(t *testing.T) {
 		t.Fatalf("33 points with safe points: %v, want ErrUnsupported", err)
 	}
 }
+
+// Under superko the kernel compares boards with their safe points
+// (Position.BoardHash), so the searches' superko key holds them too: the
+// same stones with another safe point are another board.
+func TestSafeSuperkoKey(t *testing.T) {
+	g := newGame(t, "tromp-taylor", 5, "safe", "field")
+	s := newSearcher(context.Background(), g.Rules(), Options{exactHistory: true})
+	a, err := g.Position().Play(rules.Place(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.Play(rules.Declare(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.BoardHash() == b.BoardHash() {
+		t.Fatal("the kernel's boards are alike: the test means nothing")
+	}
+	if s.keys(a).sk == s.keys(b).sk || s.keys(a).sk == s.keys(b.Mirror()).skM {
+		t.Fatal("a board and the same stones with a safe point share a superko key")
+	}
+	if s.keys(b).sk != s.keys(b.Mirror()).skM {
+		t.Fatal("a board's superko key and its mirror image's differ")
+	}
+}

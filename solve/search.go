@@ -131,6 +131,10 @@ func (s *searcher) keys(pos rules.Position) nodeKeys {
 		k.repM = repHash(rb, rw, rf, side)
 		if s.superko != rules.KoNone {
 			k.sk, k.skM = s.superKey(b, w, side), s.superKey(rb, rw, side)
+			if s.safe { // the safe points are part of the board (safe.go)
+				k.sk ^= safeBoardKey(f)
+				k.skM ^= safeBoardKey(rf)
+			}
 		}
 	}
 	return k
