@@ -69,3 +69,19 @@ func TestSafeDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// The rules in words say what a declaration is.
+func TestSafeRulesText(t *testing.T) {
+	for s, want := range map[string]string{
+		"alak safe=eye":   "declare one of your eyes safe",
+		"alak safe=field": "declare any empty point safe",
+	} {
+		r, err := rules.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := RulesText(r); !bytes.Contains([]byte(text), []byte(want)) || !bytes.Contains([]byte(text), []byte("can neither place nor declare")) {
+			t.Errorf("%s:\n%s", s, text)
+		}
+	}
+}
