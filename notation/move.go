@@ -70,6 +70,9 @@ func (HumanNotation) Decode(r rules.Rules, s string) (rules.Move, error) {
 		}
 		return rules.Slide(from-1, to-1), nil
 	}
+	if m, ok, err := safeDecode(r, t, ParsePoint); ok {
+		return m, err
+	}
 	p, err := ParsePoint(r, t)
 	if err != nil {
 		var pe *ParseError
@@ -98,6 +101,8 @@ func (GTPNotation) Encode(r rules.Rules, m rules.Move) string {
 		return r.Vertex(m.From()) + "-" + r.Vertex(m.To())
 	case m.IsPlace():
 		return r.Vertex(m.Point())
+	case m.IsDeclare():
+		return "*" + r.Vertex(m.Point())
 	}
 	return "none"
 }
@@ -121,6 +126,9 @@ func (GTPNotation) Decode(r rules.Rules, s string) (rules.Move, error) {
 			return rules.NoMove, err
 		}
 		return rules.Slide(from, to), nil
+	}
+	if m, ok, err := safeDecode(r, s, ParseGTPVertex); ok {
+		return m, err
 	}
 	p, err := ParseGTPVertex(r, s)
 	if err != nil {

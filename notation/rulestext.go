@@ -71,9 +71,18 @@ func RulesText(r rules.Rules) string {
 		if r.UnchangedLoses {
 			add("A placement that leaves the board unchanged loses the game.")
 		}
-		if r.Pass {
+		switch r.Safe {
+		case rules.SafeEyeOnly:
+			add("Instead of placing you may declare one of your eyes safe (an empty point whose neighbours are all your stones), written *N; nobody may place on a safe point, which stays a liberty and is counted as an empty point.")
+		case rules.SafeField:
+			add("Instead of placing you may declare any empty point safe, written *N; nobody may place on a safe point, which stays a liberty and is counted as an empty point.")
+		}
+		switch {
+		case r.Pass:
 			add("You may pass; %d passes in a row end the game.", r.EndPasses)
-		} else {
+		case r.Safe != rules.SafeOff:
+			add("There is no passing: the game ends when the player to move can neither place nor declare.")
+		default:
 			add("There is no passing: the game ends when the player to move has no legal placement.")
 		}
 	}

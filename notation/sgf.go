@@ -35,6 +35,8 @@ func sgfMove(w int, m rules.Move) string {
 		return ""
 	case m.IsSlide():
 		return sgfPoint(w, m.From()) + sgfPoint(w, m.To())
+	case m.IsDeclare():
+		return "*" + sgfPoint(w, m.Point()) // notation/safe.go
 	}
 	return sgfPoint(w, m.Point())
 }
@@ -634,6 +636,11 @@ func sgfReadMove(v string, r rules.Rules, sw, sh int) (rules.Move, error) {
 			}
 		}
 		return rules.NoMove, fmt.Errorf("a sliding move is two points, the slot it leaves then the slot it reaches (column, row), such as daea or da-ea, on a line of %d slots", r.Width)
+	}
+	if rest, ok := strings.CutPrefix(v, "*"); ok && r.Safe != rules.SafeOff { // a declaration: notation/safe.go
+		if p, ok := sgfCoords(rest, sw, sh); ok {
+			return rules.Declare(p), nil
+		}
 	}
 	p, ok := sgfCoords(v, sw, sh)
 	if !ok {

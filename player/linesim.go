@@ -27,7 +27,7 @@ type lineSim struct {
 
 // lineSimFor returns the simulator for r, or false when r needs the kernel.
 func lineSimFor(r rules.Rules) (lineSim, bool) {
-	if !r.IsLine() || r.Movement != rules.Placement || r.Pass || r.Ko == rules.KoSimple {
+	if !r.IsLine() || r.Movement != rules.Placement || r.Pass || r.Ko == rules.KoSimple || r.Safe != rules.SafeOff {
 		return lineSim{}, false
 	}
 	if r.Scoring != rules.ScoreStones && r.Scoring != rules.ScoreNone {

@@ -67,7 +67,7 @@ func (p *playouter) run(pos rules.Position, rng *fastRand) playoutResult {
 	case p.grid != nil:
 		p.grid.load(pos)
 		return p.grid.run(pos.ToMove(), rng, p.limit)
-	case r.IsLine() && r.Movement == rules.Placement && !r.UnchangedLoses:
+	case r.IsLine() && r.Movement == rules.Placement && !r.UnchangedLoses && r.Safe == rules.SafeOff:
 		return linePlayout(pos, rng, p.limit)
 	}
 	for range p.limit {

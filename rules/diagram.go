@@ -33,6 +33,8 @@ func (pos Position) String() string {
 			b.WriteByte(c.Symbol() - 'a' + 'A')
 		case c != None:
 			b.WriteByte(c.Symbol())
+		case pos.Safe(p):
+			b.WriteByte('*') // a point declared safe (safe.go)
 		case pos.Forbidden(p) || pos.Removed(p) && pos.e.r.Ko != KoCaptured:
 			// Under Baljeu's rule / is a point the player to move may not
 			// take: a point the mover's own stones left (own=removed) is
@@ -74,7 +76,7 @@ func (pos Position) MarshalText() ([]byte, error) {
 // is gone (removed with the chain it closed, under own=removed or
 // own=together).
 func (pos Position) lastHidden() bool {
-	return pos.last.IsSlide() || pos.last.IsPlace() && pos.At(pos.last.Point()) == None
+	return pos.last.IsSlide() || pos.last.IsDeclare() || pos.last.IsPlace() && pos.At(pos.last.Point()) == None
 }
 
 // UnmarshalText reads what MarshalText writes under the receiver's rules.
@@ -130,8 +132,8 @@ func ParsePosition(r Rules, text string) (Position, error) {
 				return Position{}, fmt.Errorf("%w: passes=%q: a count from 1 to 9", ErrSetup, clip.Text(v))
 			}
 		case "last":
-			if last, err = r.ParseMoveText(v); err != nil || !(last.IsSlide() || last.IsPlace()) {
-				return Position{}, fmt.Errorf("%w: last=%q: the last move is a point or a slide such as 4-5", ErrSetup, clip.Text(v))
+			if last, err = r.ParseMoveText(v); err != nil || !(last.IsSlide() || last.IsPlace() || last.IsDeclare()) {
+				return Position{}, fmt.Errorf("%w: last=%q: the last move is a point, a slide such as 4-5 or a declaration such as *3", ErrSetup, clip.Text(v))
 			}
 		default:
 			return Position{}, fmt.Errorf("%w: position %q: %q is not understood; after the diagram and the player to move come prisoners=B-W, passes=N and last=MOVE", ErrSetup, clip.Text(text), clip.Text(kv))
@@ -146,6 +148,8 @@ func ParsePosition(r Rules, text string) (Position, error) {
 			return Position{}, fmt.Errorf("%w: last=%s and passes=%d: the last move was a pass", ErrSetup, r.MoveText(last), passes)
 		case last.IsPlace() && (pos.last != NoMove || pos.At(last.Point()) != None):
 			return Position{}, fmt.Errorf("%w: last=%s: a placement whose stone stayed is drawn as the capital stone", ErrSetup, r.MoveText(last))
+		case last.IsDeclare() && (pos.last != NoMove || !pos.Safe(last.Point()) || pos.removed != 0):
+			return Position{}, fmt.Errorf("%w: last=%s: a declaration leaves its point safe (*) and captures nothing, so the diagram has no capital stone and no /", ErrSetup, r.MoveText(last))
 		case last.IsSlide() && (pos.At(last.From()) != None || pos.At(last.To()) == toMove):
 			return Position{}, fmt.Errorf("%w: last=%s: the slide leaves its slot empty and ends on a piece of the player who moved (or an empty slot, when the piece was captured)", ErrSetup, r.MoveText(last))
 		}
@@ -197,6 +201,7 @@ func ParseDiagram(r Rules, diagram string, toMove Color) (Position, error) {
 	}
 	cells := make([]Color, 0, r.Points())
 	var slash []int
+	var safe uint64
 	last := -1
 	for _, row := range rows {
 		for _, ch := range row {
@@ -210,6 +215,11 @@ func ParseDiagram(r Rules, diagram string, toMove Color) (Position, error) {
 			case '-', '_', '.':
 			case '/':
 				slash = append(slash, p)
+			case '*':
+				if r.Safe == SafeOff || !r.IsLine() {
+					return Position{}, fmt.Errorf("%w: diagram %q: * is a safe point, which needs the rule safe=eye or safe=field", ErrSetup, diagram)
+				}
+				safe |= 1 << p
 			default:
 				return Position{}, fmt.Errorf("%w: diagram %q: %q is not a point; use x, o (capital for the last stone), - or _ for empty, / for just captured", ErrSetup, diagram, ch)
 			}
@@ -225,7 +235,11 @@ func ParseDiagram(r Rules, diagram string, toMove Color) (Position, error) {
 	if last >= 0 && cells[last] == toMove {
 		return Position{}, fmt.Errorf("%w: diagram %q: the capital stone is the last move, so %s cannot be to move", ErrSetup, diagram, toMove)
 	}
-	return setup(start, cells, toMove, last, slash)
+	pos, err := setup(start, cells, toMove, last, slash)
+	if err != nil || safe == 0 {
+		return pos, err
+	}
+	return pos.WithSafe(safe)
 }
 
 func setup(pos Position, cells []Color, toMove Color, last int, slash []int) (Position, error) {

@@ -32,6 +32,7 @@ var zobrist = func() (z struct {
 	stone  [2][19 * 19]uint64
 	forbid [19 * 19]uint64
 	white  uint64
+	safe   [64]uint64
 }) {
 	s := uint64(0x9E3779B97F4A7C15)
 	next := func() uint64 { // splitmix64
@@ -50,6 +51,9 @@ var zobrist = func() (z struct {
 		z.forbid[p] = next()
 	}
 	z.white = next()
+	for p := range z.safe { // after the others, which keep their values
+		z.safe[p] = next()
+	}
 	return z
 }()
 
@@ -60,8 +64,8 @@ func newEngine(r Rules) (*engine, error) {
 	e := &engine{r: r, n: r.Points(), line: r.IsLine()}
 	if e.line {
 		e.openLegal = r.Movement == Placement && r.Own != OwnIllegal &&
-			!(r.Ko == KoSimple && r.Pass && r.Own != OwnStays)
-		e.stays = r.Movement == Placement && r.Own == OwnStays && !r.Pass &&
+			!(r.Ko == KoSimple && r.Pass && r.Own != OwnStays) && r.Safe == SafeOff
+		e.stays = r.Safe == SafeOff && r.Movement == Placement && r.Own == OwnStays && !r.Pass &&
 			!r.UnchangedLoses && (r.Ko == KoNone || r.Ko == KoCaptured)
 		if r.Ko == KoCaptured {
 			e.koMask = ^uint64(0)

@@ -39,6 +39,9 @@ func (e *MoveError) Error() string {
 	if e.Move.IsPlace() {
 		what = "point " + e.Move.String()
 	}
+	if e.Move.IsDeclare() {
+		what = "declaration " + e.Move.String()
+	}
 	return what + ": " + e.Why()
 }
 

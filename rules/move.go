@@ -38,6 +38,9 @@ func (m Move) Point() int {
 	if m.IsSlide() {
 		return m.To()
 	}
+	if m.IsDeclare() {
+		return declareBase - int(m)
+	}
 	return int(m)
 }
 
@@ -60,6 +63,8 @@ func (m Move) String() string {
 		return strconv.Itoa(m.From()+1) + "-" + strconv.Itoa(m.To()+1)
 	case m.IsPlace():
 		return strconv.Itoa(int(m) + 1)
+	case m.IsDeclare():
+		return "*" + strconv.Itoa(m.Point()+1)
 	}
 	return "none"
 }
@@ -85,6 +90,13 @@ func parseMove(s string) (Move, error) {
 		return Pass, nil
 	case "resign":
 		return Resign, nil
+	}
+	if rest, ok := strings.CutPrefix(t, "*"); ok {
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 1 || n > 1<<15 {
+			return NoMove, fmt.Errorf("%w: %q: a declaration is * and a point number from 1, like *3", ErrSyntax, clip.Text(s))
+		}
+		return Declare(n - 1), nil
 	}
 	if a, b, ok := strings.Cut(t, "-"); ok {
 		from, err1 := strconv.Atoi(a)
@@ -191,6 +203,10 @@ func (r Rules) ParseMoveText(s string) (Move, error) {
 		return NoMove, fmt.Errorf("%w: %q: these rules place stones; a move is a point, pass or resign", ErrSyntax, clip.Text(s))
 	case m.IsPlace() && r.Movement == Sliding:
 		return NoMove, fmt.Errorf("%w: %q: these rules slide pieces; a move is two slot numbers such as 1-4", ErrSyntax, clip.Text(s))
+	case m.IsDeclare() && r.Safe == SafeOff:
+		return NoMove, fmt.Errorf("%w: %q: a declaration (*N) needs the rule safe=eye or safe=field", ErrSyntax, clip.Text(s))
+	case m.IsDeclare() && m.Point() >= r.Points():
+		return NoMove, fmt.Errorf("%w: %q: the board has %d points", ErrSyntax, clip.Text(s), r.Points())
 	case m.IsPlace() && m.Point() >= r.Points():
 		return NoMove, fmt.Errorf("%w: %q: the board has %d points", ErrSyntax, clip.Text(s), r.Points())
 	case m.IsSlide() && (m.From() >= r.Width || m.To() >= r.Width):

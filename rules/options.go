@@ -86,6 +86,8 @@ type Rules struct {
 	MinPieces      int         // sliding: a player left with fewer pieces loses
 	SelfCapture    SelfCapture // sliding: whether the moved piece can be removed
 	Start          string      // sliding: the starting layout ("" for the default of the size)
+
+	Safe SafeEye // placement on a line: a player may declare a point safe instead of placing (safe.go)
 }
 
 // Presets returns the names of the presets, the default first.
@@ -262,6 +264,8 @@ var options = []option{
 			return nil
 		},
 	},
+	enumOpt("safe", "instead of a placement a player may declare a point safe, where nobody can place after: off, only an eye (an empty point between your own stones), or any empty point", safeNames,
+		func(r *Rules) int { return int(r.Safe) }, func(r *Rules, i int) { r.Safe = SafeEye(i) }),
 }
 
 // Options lists the options Set accepts, in the order String writes them.
@@ -342,6 +346,8 @@ func (r Rules) Applies(name string) bool {
 		return r.Pass
 	case "komi":
 		return r.Scoring != ScoreNone
+	case "safe":
+		return r.Movement == Placement && r.IsLine()
 	}
 	return true
 }
@@ -364,6 +370,8 @@ func (r Rules) CheckApplies(name string) error {
 		why = "passing is not allowed under these rules (set pass=on first)"
 	case "komi":
 		why = "these rules do not count the board (score=none)"
+	case "safe":
+		why = "safe points are declared on a line under placement rules"
 	}
 	return fmt.Errorf("%w: %s has no effect under %s: %s", ErrRules, name, r.Preset, why)
 }
@@ -464,7 +472,7 @@ func (r Rules) Validate() error {
 	case !r.IsLine() && (r.Width > 19 || r.Height > 19):
 		return fail("size %s: grids are at most 19x19", r.SizeString())
 	case r.Movement > Sliding || r.Own > OwnRemovedTogether || r.Ko > KoSituational ||
-		r.Scoring > ScoreNone || r.SelfCapture > SelfRun:
+		r.Scoring > ScoreNone || r.SelfCapture > SelfRun || r.Safe > SafeField:
 		return fail("an option is out of range")
 	case r.Pass && r.EndPasses < 1:
 		return fail("passes=%d: with passing allowed, at least one pass must end the game", r.EndPasses)
@@ -472,6 +480,8 @@ func (r Rules) Validate() error {
 		return fail("repetition=%d: a position can only repeat from its second occurrence", r.Repetition)
 	case math.IsNaN(r.Komi) || math.Abs(r.Komi) > 1000:
 		return fail("komi %v: komi is a number from -1000 to 1000", r.Komi)
+	case r.Safe != SafeOff && (r.Movement != Placement || !r.IsLine()):
+		return fail("safe=%s: safe points are declared on a line under placement rules", safeNames[r.Safe])
 	}
 	if r.Movement == Sliding {
 		if !r.IsLine() {

@@ -49,6 +49,7 @@ type Position struct {
 	st        [2]uint64 // lines: the stones of Black and White, bit i = point i
 	forbid    uint64    // lines: points the player to move may not place on (KoCaptured, KoSimple)
 	removed   uint64    // lines: points emptied by captures on the last move
+	safe      uint64    // lines: points declared safe (safe.go); in hash
 	hash      uint64    // Zobrist key of the stones and the player to move
 	g         *grid     // grids: everything the bitboards hold for lines; nil on lines
 	last      Move
@@ -272,6 +273,13 @@ func (pos *Position) apply(m Move) error {
 	if pos.end != NotOver {
 		return moveErr(m, ErrGameOver)
 	}
+	if m.IsDeclare() {
+		next, err := pos.declare(m)
+		if err == nil {
+			*pos = next
+		}
+		return err
+	}
 	if e := pos.e; uint32(m) < uint32(e.n) && e.r.Movement == Placement {
 		if pos.g != nil {
 			return pos.playGrid(int(m))
@@ -360,6 +368,9 @@ func (pos *Position) placeLine(p int) error {
 	if (pos.st[Black]|pos.st[White])&bit != 0 {
 		return moveErr(Place(p), ErrOccupied)
 	}
+	if pos.safe&bit != 0 {
+		return moveErr(Place(p), ErrSafe)
+	}
 	if pos.forbid&bit != 0 {
 		if e.r.Ko == KoSimple {
 			return moveErr(Place(p), ErrKo)
@@ -402,7 +413,7 @@ func (pos *Position) placeLine(p int) error {
 	// The common case needs no move generation: under the own-liberty
 	// rules other than OwnIllegal every empty point that is not forbidden
 	// is legal (the pass-after-ko case aside, which needs passing).
-	if !e.r.Pass && (e.r.Own == OwnIllegal || e.mask&^(me|op|pos.forbid) == 0) {
+	if !e.r.Pass && (e.r.Own == OwnIllegal || e.mask&^(me|op|pos.forbid|pos.safe) == 0) {
 		pos.end = pos.endState()
 	}
 	return nil
@@ -511,8 +522,8 @@ func (pos Position) hasLegal() bool {
 		empty := pos.e.mask &^ (pos.st[Black] | pos.st[White])
 		return empty != 0 && pos.st[pos.toMove] != 0
 	}
-	pts, _ := pos.LegalPoints()
-	return pts != 0
+	pts, _ := legalPointsSlow(&pos)
+	return pts != 0 || pos.declarable() != 0
 }
 
 // LegalPoints returns, on a line under placement rules, the set of points
@@ -528,6 +539,9 @@ func (pos *Position) LegalPoints() (pts uint64, ok bool) {
 	if e := pos.e; e != nil && e.openLegal && pos.end == NotOver {
 		return e.mask ^ (pos.st[0] | pos.st[1] | pos.forbid), true
 	}
+	if e := pos.e; e != nil && e.r.Safe != SafeOff {
+		return 0, false // declarations are moves too: use LegalMoves
+	}
 	return legalPointsSlow(pos)
 }
 
@@ -541,7 +555,7 @@ func legalPointsSlow(pos *Position) (pts uint64, ok bool) {
 	if pos.end != NotOver {
 		return 0, true
 	}
-	cand := e.mask &^ (pos.st[Black] | pos.st[White] | pos.forbid)
+	cand := e.mask &^ (pos.st[Black] | pos.st[White] | pos.forbid | pos.safe)
 	check := e.r.Own == OwnIllegal || (e.r.Ko == KoSimple && pos.last == Pass && e.r.Own != OwnStays)
 	if !check {
 		return cand, true
@@ -581,9 +595,12 @@ func (pos Position) LegalMoves(buf []Move) []Move {
 			}
 		}
 	default:
-		pts, _ := pos.LegalPoints()
+		pts, _ := legalPointsSlow(&pos)
 		for ; pts != 0; pts &= pts - 1 {
 			buf = append(buf, Place(bits.TrailingZeros64(pts)))
+		}
+		for d := pos.declarable(); d != 0; d &= d - 1 {
+			buf = append(buf, Declare(bits.TrailingZeros64(d)))
 		}
 	}
 	if e.r.Pass {
@@ -611,8 +628,8 @@ func (pos Position) Mirror() Position {
 	rev := func(x uint64) uint64 { return bitline.Rev(x, n) }
 	m := pos
 	m.st = [2]uint64{rev(pos.st[Black]), rev(pos.st[White])}
-	m.forbid, m.removed = rev(pos.forbid), rev(pos.removed)
-	m.hash = hashRun(Black, m.st[Black]) ^ hashRun(White, m.st[White])
+	m.forbid, m.removed, m.safe = rev(pos.forbid), rev(pos.removed), rev(pos.safe)
+	m.hash = hashRun(Black, m.st[Black]) ^ hashRun(White, m.st[White]) ^ safeKey(m.safe)
 	m.last = mirrorMove(pos.last, func(p int) int { return n - 1 - p })
 	return m
 }
@@ -623,6 +640,8 @@ func mirrorMove(m Move, f func(int) int) Move {
 		return Slide(f(m.From()), f(m.To()))
 	case m.IsPlace():
 		return Place(f(int(m)))
+	case m.IsDeclare():
+		return Declare(f(m.Point()))
 	}
 	return m
 }

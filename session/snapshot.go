@@ -21,7 +21,7 @@ type Snapshot struct {
 	Rules   string            `json:"rules"`             // the preset
 	Options map[string]string `json:"options,omitempty"` // the options changed from it, the size aside
 	Size    any               `json:"size"`              // points of a line (a number), or "WxH"
-	Board   string            `json:"board"`             // x, o and - for every point; grid rows joined by |
+	Board   string            `json:"board"`             // x, o and - for every point (* a safe point); grid rows joined by |
 	ToMove  string            `json:"to_move"`           // "x" or "o"
 	// Forbidden lists the empty points the player to move may not place
 	// on: just captured (Baljeu's rule), the ko point, or an earlier board
@@ -97,7 +97,11 @@ func (s *Session) Snapshot() Snapshot {
 		if p > 0 && p%r.Width == 0 {
 			b.WriteByte('|')
 		}
-		b.WriteByte(pos.At(p).Symbol())
+		if pos.Safe(p) {
+			b.WriteByte('*') // a point declared safe (the rule safe=eye|field)
+		} else {
+			b.WriteByte(pos.At(p).Symbol())
+		}
 		if pos.Removed(p) {
 			sn.Captured = append(sn.Captured, JSONMove(r, rules.Place(p)))
 		}

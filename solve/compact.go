@@ -48,7 +48,7 @@ type cgeo struct {
 // compactEligible reports whether the compact solver handles the rules.
 func (s *searcher) compactEligible() bool {
 	r := s.r
-	return !s.noCompact && s.retroEligible() && r.IsLine() && r.Movement == rules.Placement &&
+	return !s.noCompact && s.retroEligible() && r.IsLine() && r.Movement == rules.Placement && r.Safe == rules.SafeOff &&
 		r.Width <= 31 && r.Own == rules.OwnStays && (r.Ko == rules.KoCaptured || r.Ko == rules.KoNone) &&
 		!r.Pass && r.Scoring == rules.ScoreStones
 }

@@ -139,7 +139,7 @@ func denseApplies(r rules.Rules) bool {
 // is removed after the captures, ko=captured|none|simple, stones or area
 // counted; or sliding rules (dewdney, golf: dense_slide.go).
 func denseKind(r rules.Rules) (int, bool) {
-	if r.Validate() != nil || !r.IsLine() || r.Width > denseMaxPoints || r.Pass || r.Repetition < 2 {
+	if r.Validate() != nil || !r.IsLine() || r.Width > denseMaxPoints || r.Pass || r.Repetition < 2 || r.Safe != rules.SafeOff {
 		return 0, false
 	}
 	switch {

@@ -41,6 +41,7 @@ func LabVariants() []Variant {
 		{"own", "illegal"}, {"own", "removed"}, {"own", "together"},
 		{"ko", "none"}, {"ko", "simple"},
 		{"score", "area"},
+		{"safe", "eye"}, {"safe", "field"},
 	}
 }
 

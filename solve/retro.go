@@ -114,7 +114,7 @@ func (g *retro) add(pos rules.Position) (int32, bool) {
 	id, found := g.index.insert(k.tt, int32(len(g.pos)))
 	if !found {
 		g.pos = append(g.pos, pos)
-		b, w, f, _ := pos.Bits()
+		b, w, f := stateBits(pos)
 		g.sym = append(g.sym, g.s.rev(b) == b && g.s.rev(w) == w && g.s.rev(f) == f)
 		g.mir = append(g.mir, k.mirrored)
 	}

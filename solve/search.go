@@ -26,6 +26,7 @@ type searcher struct {
 	rep       int
 	superko   rules.Ko // KoPositional, KoSituational or KoNone
 	prisoner  bool     // the score counts prisoners: their difference is part of the state
+	safe      bool     // safe points (rules.SafeEye) ride above bit 32 of the forbidden word: safe.go
 	order     []int    // placement points, centre first
 
 	tt    *ttable
@@ -76,7 +77,12 @@ type nodeKeys struct {
 // rev reverses the order of the points: the line read from the other end,
 // or the grid turned half a turn ((x, y) to (w-1-x, h-1-y)); either is a
 // symmetry of the rules, so a position and its image have the same value.
-func (s *searcher) rev(x uint64) uint64 { return bitline.Rev(x, s.n) }
+func (s *searcher) rev(x uint64) uint64 {
+	if s.safe {
+		return safeRev(x, s.n)
+	}
+	return bitline.Rev(x, s.n)
+}
 
 func repHash(b, w, f uint64, side rules.Color) uint64 {
 	return mix(mix(mix(b^0x452821E638D01377)^w) ^ f ^ uint64(side)<<63)
@@ -99,7 +105,7 @@ func zcount(k uint64, c int) uint64 {
 }
 
 func (s *searcher) keys(pos rules.Position) nodeKeys {
-	b, w, f, _ := pos.Bits()
+	b, w, f := stateBits(pos)
 	side := pos.ToMove()
 	rb, rw, rf := s.rev(b), s.rev(w), s.rev(f)
 	var k nodeKeys
@@ -126,6 +132,10 @@ func (s *searcher) keys(pos rules.Position) nodeKeys {
 		k.repM = repHash(rb, rw, rf, side)
 		if s.superko != rules.KoNone {
 			k.sk, k.skM = s.superKey(b, w, side), s.superKey(rb, rw, side)
+			if s.safe { // the safe points are part of the board (safe.go)
+				k.sk ^= safeBoardKey(f)
+				k.skM ^= safeBoardKey(rf)
+			}
 		}
 	}
 	return k
@@ -215,6 +225,8 @@ func encodeMove(m rules.Move) uint16 {
 		return 0x8000 | uint16(m.From())<<6 | uint16(m.To())
 	case m.IsPlace():
 		return uint16(m.Point() + 1)
+	case m.IsDeclare():
+		return declareCode | uint16(m.Point())
 	}
 	return 0
 }
@@ -227,6 +239,8 @@ func decodeMove(c uint16) rules.Move {
 		return rules.Pass
 	case c&0x8000 != 0:
 		return rules.Slide(int(c>>6&63), int(c&63))
+	case c&declareCode != 0:
+		return rules.Declare(int(c & 63))
 	}
 	return rules.Place(int(c) - 1)
 }
@@ -237,6 +251,8 @@ func (s *searcher) mirrorMove(m rules.Move) rules.Move {
 		return rules.Slide(s.n-1-m.From(), s.n-1-m.To())
 	case m.IsPlace():
 		return rules.Place(s.n - 1 - m.Point())
+	case m.IsDeclare():
+		return rules.Declare(s.n - 1 - m.Point())
 	}
 	return m
 }

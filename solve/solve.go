@@ -89,6 +89,9 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	if r.Points() > 64 {
 		return res, fmt.Errorf("solve %s: %d points, more than 64: %w", r.SizeString(), r.Points(), ErrUnsupported)
 	}
+	if r.Safe != rules.SafeOff && r.Points() > maxSafePoints {
+		return res, fmt.Errorf("solve %s safe=%v: safe points are solved on lines of at most %d points: %w", r.SizeString(), r.Safe, maxSafePoints, ErrUnsupported)
+	}
 	if r.Komi*2 != math.Trunc(r.Komi*2) {
 		return res, fmt.Errorf("komi %v: the solver counts in half points, so it takes komi in multiples of 0.5: %w", r.Komi, ErrUnsupported)
 	}
@@ -185,6 +188,7 @@ func newSearcher(ctx context.Context, r rules.Rules, opt Options) *searcher {
 		s.superko = r.Ko
 	}
 	s.prisoner = r.Scoring == rules.ScoreTerritory || r.Scoring == rules.ScoreAreaPrisoners
+	s.safe = r.Safe != rules.SafeOff
 	s.graph = r.Repetition > 0 && s.superko == rules.KoNone && !opt.exactHistory
 	if s.table != nil && s.table.rules.String() != r.String() {
 		s.table = nil

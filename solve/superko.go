@@ -35,7 +35,7 @@ func superkoApplies(r rules.Rules) bool {
 	return r.IsLine() && r.Movement == rules.Placement && r.Width <= maxSuperkoWidth &&
 		r.EdgeCapture && r.Own == rules.OwnIllegal && r.Ko == rules.KoPositional &&
 		r.Pass && r.EndPasses == 2 && r.Scoring == rules.ScoreArea &&
-		r.Repetition == 0 && !r.UnchangedLoses
+		r.Repetition == 0 && !r.UnchangedLoses && r.Safe == rules.SafeOff
 }
 
 // skBoard packs a line board: Black's stones in bits 0..31, White's in

@@ -71,7 +71,7 @@ export function parseDiagram(d) {
     const i = cells.length;
     if (ch === 'X' || ch === 'O') last = i;
     if (ch === '/') captured.add(i);
-    cells.push(ch === 'x' || ch === 'X' ? 'x' : ch === 'o' || ch === 'O' ? 'o' : '-');
+    cells.push(ch === 'x' || ch === 'X' ? 'x' : ch === 'o' || ch === 'O' ? 'o' : ch === '*' ? '*' : '-');
   }
   return { cells, last, captured };
 }
@@ -143,6 +143,13 @@ export function draw(host, geo, v) {
       cls.push('s' + c);
       if (i === v.last) g.append(el('svg:circle', { cx: x, cy: y, r: r * 0.3, class: `last m${c}` }));
     }
+    if (c === '*') {
+      // A point declared safe (docs/rules.md, option safe): nobody places here.
+      cls.push('safe');
+      const d = U * 0.2;
+      g.append(el('svg:rect', { x: x - d, y: y - d, width: 2 * d, height: 2 * d, transform: `rotate(45 ${x} ${y})`, class: 'safe' }));
+      g.append(el('svg:title', { text: `${geo.name(i)}: safe, nobody can place a stone here` }));
+    }
     if (v.pieces && v.pieces.has(i)) {
       cls.push('piece');
       g.append(el('svg:circle', { cx: x, cy: y, r: r + U * 0.04, class: i === v.selected ? 'ring sel' : 'ring' }));
@@ -172,5 +179,6 @@ function grad(id, a, b) {
 // describe says the board in words for a screen reader.
 function describe(geo, v) {
   const at = (c) => v.cells.map((s, i) => (s === c ? geo.name(i) : null)).filter(Boolean).join(' ') || 'none';
-  return `${geo.shape === 'grid' ? geo.w + '×' + geo.h + ' grid' : geo.n + '-point line'}. Black: ${at('x')}. White: ${at('o')}.`;
+  const safe = v.cells.includes('*') ? ` Safe: ${at('*')}.` : '';
+  return `${geo.shape === 'grid' ? geo.w + '×' + geo.h + ' grid' : geo.n + '-point line'}. Black: ${at('x')}. White: ${at('o')}.${safe}`;
 }

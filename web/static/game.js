@@ -25,6 +25,7 @@ let pending = ''; // confirm moves: the move picked, waiting for a second click
 let cursor = -1;
 let typed = '';
 let busy = false;
+let declaring = false; // the safe-eye rule: the next click declares a point safe (*N)
 let skew = 0; // server time minus local time, when they differ
 let stream = null;
 let down = -1; // the point a pointer went down on
@@ -129,17 +130,19 @@ function renderPlayers() {
 // legalMoves reads the snapshot's legal moves: the points a stone may go
 // to, and for slides each piece's targets.
 function legalMoves() {
-  const points = new Set(), from = new Map();
+  const points = new Set(), from = new Map(), safe = new Set();
   for (const m of g.legal) {
     const s = slides && geo.slide(m);
-    if (s) {
+    if (String(m).startsWith('*')) {
+      safe.add(geo.index(m.slice(1))); // a declaration (docs/rules.md, option safe)
+    } else if (s) {
       if (!from.has(s[0])) from.set(s[0], new Set());
       from.get(s[0]).add(s[1]);
     } else if (m !== 'pass') {
       points.add(geo.index(m));
     }
   }
-  return { points, from };
+  return { points, from, safe };
 }
 
 function forbiddenWhy() {
@@ -164,9 +167,12 @@ function boardView() {
   for (const p of g.captured) v.captured.add(geo.index(p));
   for (const p of g.forbidden) v.forbidden.set(geo.index(p), forbiddenWhy());
   if (myTurn()) {
-    const { points, from } = legalMoves();
+    const { points, from, safe } = legalMoves();
     v.ghost = seat;
-    if (slides) {
+    if (declaring) {
+      v.targets = safe;
+      v.ghost = '';
+    } else if (slides) {
       v.pieces = new Set(from.keys());
       v.selected = picked;
       v.targets = picked >= 0 ? from.get(picked) || new Set() : new Set();
@@ -239,6 +245,11 @@ function renderControls() {
     const mine = myTurn();
     $('#pass').hidden = !('pass' in root.dataset);
     $('#pass').disabled = !mine || busy || !g.legal.includes('pass');
+    const canDeclare = mine && !busy && g.legal.some((m) => String(m).startsWith('*'));
+    if (!canDeclare) declaring = false;
+    $('#declare').hidden = !canDeclare;
+    $('#declare').setAttribute('aria-pressed', String(declaring));
+    $('#declare').textContent = declaring ? 'Click the point to declare safe (or here to cancel)' : 'Declare a safe point';
     $('#draw').disabled = busy || g.draw_offer === seat;
     $('#draw').textContent = g.draw_offer === seat ? 'Draw offered' : 'Offer a draw';
     $('#takeback').disabled = busy || g.takeback_request === seat || g.ply === 0;
@@ -374,6 +385,14 @@ function choose(i) {
       return;
     }
     if (picked >= 0 && v.targets.has(i)) move = `${picked + 1}-${i + 1}`;
+  } else if (declaring) {
+    if (!v.targets.has(i)) {
+      notice(`${geo.name(i)} cannot be declared safe now.`);
+      return;
+    }
+    declaring = false;
+    play('*' + geo.name(i));
+    return;
   } else if (v.targets.has(i)) {
     move = geo.name(i);
   }
@@ -428,7 +447,7 @@ document.addEventListener('keydown', (e) => {
   }
   if (!myTurn()) return;
   const k = e.key;
-  if (k.length === 1 && /[0-9a-zA-Z\- ]/.test(k) && !(k === ' ' && !typed)) {
+  if (k.length === 1 && /[0-9a-zA-Z\-* ]/.test(k) && !(k === ' ' && !typed)) {
     typed = (typed + k).slice(0, 20);
     e.preventDefault();
   } else if (k === 'Backspace' && typed) {
@@ -465,6 +484,11 @@ document.addEventListener('keydown', (e) => {
 
 // The buttons.
 $('#pass').addEventListener('click', () => play('pass'));
+$('#declare').addEventListener('click', () => {
+  declaring = !declaring;
+  pending = '';
+  render();
+});
 $('#draw').addEventListener('click', () => act('draw', {}));
 $('#takeback').addEventListener('click', () => act('takeback', {}));
 $('#abort').addEventListener('click', () => act('abort', {}));
