@@ -556,7 +556,7 @@ function showPly(k) {
 
 $('#replay').addEventListener('click', (e) => {
   const b = e.target.closest('button');
-  if (!b) return;
+  if (!b || !positions) return; // the positions not loaded (yet)
   const n = positions.positions.length - 1;
   showPly({ first: 0, prev: shown - 1, next: shown + 1, last: n }[b.dataset.step]);
 });
