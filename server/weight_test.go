@@ -23,8 +23,8 @@ import (
 // their budgets from that measure.
 var pageBudget = map[string]int{
 	"home":          18000, // 11836 bytes in 4 files; 15972 in 6 (start.js, ratings.js) after the merge of issue 28's pages
-	"game":          27000, // 17590 bytes in 5 files; 24945 in 8 (ratings.js, around.js, notify.js)
-	"finished game": 27000, // 17626 bytes in 5 files; 25022 in 8
+	"game":          28000, // 17590 bytes in 5 files; 24945 in 8 (ratings.js, around.js, notify.js); 27336 after issues 29 to 31
+	"finished game": 28000, // 17626 bytes in 5 files; 25022 in 8; 27417 after issues 29 to 31
 	"archive":       12000, // 7650 bytes in 4 files; 9064 in 4
 	"player":        19000, // 12455 bytes in 6 files (the profile: profile.js, ratings.js, its chart)
 	"leaderboard":   13000, // 8644 bytes in 4 files
