@@ -2,6 +2,7 @@ package sqlitestore
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -28,4 +29,28 @@ func TestConformance(t *testing.T) {
 			return open(t, path)
 		},
 	})
+}
+
+// TestOpenAtOnce opens four stores at the same time (as the server's
+// parallel tests do, and a process holding several databases may):
+// under the race detector, New once wrote its statements' list into the
+// shared array behind sqlstore's txQueries, which had room beyond its
+// length, and the opens raced there.
+func TestOpenAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("alak%d.db", i)))
+			if err == nil {
+				err = s.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }

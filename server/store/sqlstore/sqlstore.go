@@ -65,7 +65,11 @@ func New(db *sql.DB, d Dialect, path string) *Store {
 // single-writer dialect).
 func NewGroupCommit(db *sql.DB, d Dialect, path string, gc GroupCommit) *Store {
 	s := &Store{db: db, d: d, path: path}
-	queries := txQueries
+	// A copy: txQueries has room beyond its length (ratings.go's init
+	// appends to it), so appending to it in place would write into the
+	// array that stores opened at the same time share (a race the server's
+	// parallel tests caught, a SQLite and a PostgreSQL store at once).
+	queries := slices.Clone(txQueries)
 	if d.SingleWriter {
 		queries = append(queries, qSavepoint, qRollbackTo, qRelease)
 	}
