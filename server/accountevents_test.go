@@ -103,6 +103,7 @@ func wantEvent(t *testing.T, got accountEvent, typ, game string) {
 // what is pending (waiting challenges, active games), and reconnecting
 // with Last-Event-ID also the games that ended while it was away.
 func TestAccountEvents(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	h.srv.accountEvents.setLookEvery(time.Hour) // every event is woken for, none found by the periodic look
 	ada := h.client().signUp("ada")
@@ -215,6 +216,7 @@ func TestAccountEvents(t *testing.T) {
 // challenge, its start, its end): the other process's notification wakes
 // it (the periodic look is set to an hour, so it is not what finds them).
 func TestAccountEventsAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	ps := pgProcesses(t, 2, &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)})
 	a, b := ps[0], ps[1]
 	for _, h := range ps {

@@ -15,6 +15,7 @@ import (
 // set-up one: the position and the legal moves it answers are the
 // kernel's, and a bad move or bad rules are refused with a sentence.
 func TestBoardPosition(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
 	var v BoardView
@@ -72,6 +73,7 @@ func TestBoardPosition(t *testing.T) {
 // its comments, and read back as the same tree; an illegal move in a
 // variation is refused.
 func TestBoardSGF(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
 	tree := BoardTree{Rules: "alak size=7", Tree: []BoardNode{{Move: "2", Comment: "Black wins by 1", Children: []BoardNode{{Move: "4"}, {Move: "6", Children: []BoardNode{{Move: "3"}}}}}}}
@@ -114,6 +116,7 @@ func TestBoardSGF(t *testing.T) {
 // Fair play (issue 31): /analysis?game=ID opens a finished game, and
 // refuses a game in progress, whose moves it does not put in the page.
 func TestAnalysisPageOpensFinishedGamesOnly(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada, bo := h.client().signUp("ada"), h.client().signUp("bo")
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "none", "opponent": "bo"})

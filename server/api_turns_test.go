@@ -12,6 +12,7 @@ import (
 // challenge once accepted are not counted; the named challenge's opponent
 // is in the game and in the lists (issue 28).
 func TestTurnsCount(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
 		turns := func(c *client) TurnsView {

@@ -103,6 +103,7 @@ func awaitData(t *testing.T, events <-chan string, want string) string {
 // start and clock and the colours swapped; an offer repeated; an offer
 // declined and made again; refusals.
 func TestRematchThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -206,6 +207,7 @@ func TestRematchThroughTheAPI(t *testing.T) {
 // swapped, the computer seated; a guest's rematch of a game with a guest
 // works while the guest keeps their cookie.
 func TestRematchAgainstTheComputer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	guest := h.client()
 	g := guest.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "none", "opponent": "computer:random"})
@@ -247,6 +249,7 @@ func TestRematchAgainstTheComputer(t *testing.T) {
 // stream and GET, never a spectator; muting hides the opponent's; the
 // bounds on a message and the rate.
 func TestMessagesThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -359,6 +362,7 @@ func TestMessagesThroughTheAPI(t *testing.T) {
 // counted on the game and on the watch list, which lists the live games in
 // progress only.
 func TestSpectatorsAndWatch(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -408,6 +412,7 @@ func TestSpectatorsAndWatch(t *testing.T) {
 // TestYourTurnMailQuotesTheLastMessage: the your-turn mail quotes the
 // opponent's last message, and not once the player muted it.
 func TestYourTurnMailQuotesTheLastMessage(t *testing.T) {
+	t.Parallel()
 	sink := newSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url()})
 	ada := h.client().signUp("ada")
@@ -435,6 +440,7 @@ func TestYourTurnMailQuotesTheLastMessage(t *testing.T) {
 // PostgreSQL, a message written through one reaches the opponent's stream
 // on the other, and so does a rematch offer on the old game's stream.
 func TestMessagesAndRematchAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	ps := pgProcesses(t, 2, &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)})
 	a, b := ps[0], ps[1]
 	ada := a.client().signUp("ada")

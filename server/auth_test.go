@@ -59,7 +59,7 @@ func (c *client) signedIn() bool {
 // another process on the same database within tokenTTL; signing out with
 // a bearer token, or DELETE /api/tokens/current, revokes it.
 func TestPasswordChangeRevokes(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		a := newHarness(t, Config{})
 		testPasswordChangeRevokes(t, a, twin(t, a))
@@ -169,6 +169,7 @@ func testPasswordChangeRevokes(t *testing.T, a, b *harness) {
 // wait. A guesser spread over twelve addresses gets one judged guess from
 // each, then the name's limit holds for those addresses, never for ada's.
 func TestSignInNoLockout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{hashCost: guessingCost(t)})
 	h.client().signUp("ada")
 	guesser := loopbackClient(t, h, "127.0.0.2")
@@ -234,6 +235,7 @@ func TestSignInNoLockout(t *testing.T) {
 // address and per account (10, then one every 6 s), each 429 with the real
 // Retry-After; a wrong invitation makes no guest.
 func TestGameAndInviteLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	accounts := make([]*client, 3)
 	for i := range accounts {
@@ -319,6 +321,7 @@ func countAccounts(t *testing.T, h *harness) int {
 // refused with 422 bad_email and a sentence naming it (docs/api.md: no
 // space or line break); plain addresses are taken.
 func TestEmailWhiteSpace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	for _, email := range []string{"a\tb@example.org", "ab@example.org\t", "a\u2028b@example.org", "a@exa\u2029mple.org",
@@ -380,6 +383,7 @@ func FuzzCheckEmail(f *testing.F) {
 // seconds of CPU under the race detector at every start). The check itself
 // does compute one, so an unknown name takes as long as a known one.
 func TestDummyHash(t *testing.T) {
+	// Not in parallel: it reads hashesMost, the whole process's count.
 	hashesMost.Store(0)
 	h := newHarness(t, Config{hashCost: realCost})
 	if n := hashesMost.Load(); n != 0 {

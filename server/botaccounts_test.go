@@ -24,6 +24,7 @@ func (c *client) signUpBot(name string) *client {
 // it takes a person's open challenge only when allow_bots was given, and
 // a challenge addressed to it by name as anyone; its games are rated.
 func TestBotAccounts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	browser := h.client()
@@ -132,6 +133,7 @@ func TestBotAccounts(t *testing.T) {
 // bad_reason), and the challenge stays; a decline without a body is
 // "declined" as before.
 func TestDeclineReason(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bot := h.client().signUpBot("walker")

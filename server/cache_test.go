@@ -37,6 +37,7 @@ func twin(t *testing.T, h *harness) *harness {
 // read from the store. A move that is not legitimate on the stored game is
 // still refused.
 func TestStaleCachedState(t *testing.T) {
+	t.Parallel()
 	a := newHarness(t, Config{})
 	b := twin(t, a)
 	ada := a.client().signUp("ada")
@@ -81,6 +82,7 @@ func TestStaleCachedState(t *testing.T) {
 // settings changed in one process are not undone by a change made through
 // another process that holds a cached copy of the account.
 func TestTokenCache(t *testing.T) {
+	t.Parallel()
 	a := newHarness(t, Config{})
 	b := twin(t, a)
 	ada := a.client().signUp("ada")
@@ -147,6 +149,7 @@ func status(t *testing.T, req *http.Request) int {
 // TestOneViewPerChange: the answer to a move and the event the streams
 // get for it are the same bytes.
 func TestOneViewPerChange(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -191,6 +194,7 @@ func TestOneViewPerChange(t *testing.T) {
 // process (on PostgreSQL, with notifications) shows that move, at once or
 // as soon as the notification comes.
 func TestStreamAfterAnotherProcessMoved(t *testing.T) {
+	t.Parallel()
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	ps := pgProcesses(t, 2, clock)
 	a, b := ps[0], ps[1]

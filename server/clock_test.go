@@ -24,6 +24,7 @@ func liveGame(h *harness, spec string) (id string, ada, bo *client) {
 // default) for it, from the join for Black and from Black's first move for
 // White.
 func TestFirstMoveClock(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id, ada, bo := liveGame(h, "live:1m+2s")
 	joined := h.clock.Now()
@@ -58,6 +59,7 @@ func TestFirstMoveClock(t *testing.T) {
 // has the game aborted (no result, no winner), not lost: found by the
 // sweep for Black, by White's late move for White.
 func TestFirstMoveAbort(t *testing.T) {
+	t.Parallel()
 	t.Run("black, by the sweep", func(t *testing.T) {
 		h := newHarness(t, Config{})
 		id, ada, _ := liveGame(h, "live:5m")
@@ -94,6 +96,7 @@ func TestFirstMoveAbort(t *testing.T) {
 // they had at the stop; correspondence deadlines move too when the
 // downtime exceeded an hour.
 func TestDowntimeGivenBack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	id, ada, bo := liveGame(h, "live:5m+3s")
 	ada.move(id, "5", 0)

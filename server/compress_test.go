@@ -57,6 +57,7 @@ var staticRE = regexp.MustCompile(`(?:href|src)="(/static/[^"]+)"`)
 // does not ask gets them plain. Small answers (under gzhttp's 1 KiB) stay
 // plain.
 func TestCompression(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	_, home := rawGet(t, h, "/", "")
 	assets := staticRE.FindAllStringSubmatch(string(home), -1)
@@ -116,6 +117,7 @@ func TestCompression(t *testing.T) {
 // compressor holding bytes back would hold it until the stream ends, or
 // send it as gzip).
 func TestCompressionLeavesEventsAlone(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -175,6 +177,7 @@ func TestCompressionLeavesEventsAlone(t *testing.T) {
 // the plain names still answer, revalidated; a version that is not this
 // binary's gets today's file, revalidated; no page refers to a plain name.
 func TestStaticCaching(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": "computer:level:1"})

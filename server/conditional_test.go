@@ -50,6 +50,7 @@ func correspondence(t *testing.T, h *harness, clock string) (ada, bo *client, id
 // to move is played as far as White's moves follow it, kept from White
 // and spectators, and cleared by a move it does not name.
 func TestConditionalMovesThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada, bo, id := correspondence(t, h, "days:3")
 	if code, _, e := ada.move(id, "2", 0); code != http.StatusOK {
@@ -104,6 +105,7 @@ func TestConditionalMovesThroughTheAPI(t *testing.T) {
 // comes is not played; the tree is cancelled and its owner told, on GET
 // and in the your-move mail. A played reply is named in the opponent's.
 func TestConditionalIllegalReply(t *testing.T) {
+	t.Parallel()
 	sink := newSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url()})
 	ada, bo, id := correspondence(t, h, "days:3")
@@ -140,6 +142,7 @@ func TestConditionalIllegalReply(t *testing.T) {
 // TestConditionalRefusals: what PUT refuses, each with its code; DELETE
 // clears.
 func TestConditionalRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada, bo, id := correspondence(t, h, "days:3")
 	ada.move(id, "2", 0)
@@ -213,6 +216,7 @@ func TestConditionalRefusals(t *testing.T) {
 // TestConditionalAcrossProcesses: a tree left through one process is
 // played when the opponent moves through another (PostgreSQL).
 func TestConditionalAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	ps := pgProcesses(t, 2, &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)})
 	a, b := ps[0], ps[1]
 	ada := a.client().signUp("ada")

@@ -226,6 +226,7 @@ func (c *client) move(id, move string, ply int) (int, GameView, errBody) {
 var seedAlak6 = []string{"1", "4", "5", "6", "2", "3", "5", "1", "2", "6", "4", "3", "1", "5", "4"}
 
 func TestAlak6ThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -259,6 +260,7 @@ func TestAlak6ThroughTheAPI(t *testing.T) {
 }
 
 func TestMoveRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -321,6 +323,7 @@ func TestMoveRefusals(t *testing.T) {
 }
 
 func TestInvitationsAndGuests(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	host := h.client() // a guest
 	g := host.create(map[string]string{"rules": "golf", "color": "x", "clock": "live:5m+3s", "opponent": "link"})
@@ -361,6 +364,7 @@ func TestInvitationsAndGuests(t *testing.T) {
 }
 
 func TestEveryPresetAgainstTheComputer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
 	for _, preset := range []string{"alak", "traditional", "tromp-taylor", "alterigo size=5x5", "dewdney", "golf"} {
@@ -385,6 +389,7 @@ func TestEveryPresetAgainstTheComputer(t *testing.T) {
 }
 
 func TestCorrespondenceTimeout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -411,6 +416,7 @@ func TestCorrespondenceTimeout(t *testing.T) {
 }
 
 func TestLiveClock(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -438,6 +444,7 @@ func TestLiveClock(t *testing.T) {
 }
 
 func TestRestartMidGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -465,6 +472,7 @@ func TestRestartMidGame(t *testing.T) {
 }
 
 func TestOffersThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -514,6 +522,7 @@ func TestOffersThroughTheAPI(t *testing.T) {
 // TestEvents: a spectator's stream sees each move as it is made, and a
 // stream resumed with Last-Event-ID gets the current state at once.
 func TestEvents(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -598,6 +607,7 @@ func stream(t *testing.T, ctx context.Context, url, last string) <-chan streamEv
 }
 
 func TestAccounts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{LoginRate: 3})
 	ada := h.client().signUp("ada")
 	var e errBody
@@ -644,6 +654,7 @@ func TestAccounts(t *testing.T) {
 // TestCrossOrigin: a state-changing request from another site's page is
 // refused; the same from the page itself, or from a script, is not.
 func TestCrossOrigin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	send := func(site, origin string) int {
 		req, _ := http.NewRequest("POST", h.http.URL+"/api/accounts", strings.NewReader(`{"name":"`+fmt.Sprintf("u%d", len(site)+len(origin))+`","password":"long enough"}`))
@@ -672,6 +683,7 @@ func TestCrossOrigin(t *testing.T) {
 }
 
 func TestHealthAndLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	resp, err := http.Get(h.http.URL + "/healthz")
 	if err != nil || resp.StatusCode != http.StatusOK {

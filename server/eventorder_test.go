@@ -63,6 +63,7 @@ func nextEvent(t *testing.T, br *bufio.Reader) string {
 // needs no clock: the event's bytes are in the opponent's socket
 // (FIONREAD) the moment the answer is read.
 func TestOpponentEventBeforeAnswer(t *testing.T) {
+	// Not in parallel: it keeps the cores busy on purpose.
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")

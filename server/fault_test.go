@@ -175,6 +175,7 @@ func checkServerError(t *testing.T, what string, status int, body []byte) {
 // applied); and once it is stored, before the answer (applied, the answer
 // lost).
 func TestFaultClientGoneMidRequest(t *testing.T) {
+	t.Parallel()
 	h, fs := faultHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -382,6 +383,7 @@ func playRound(t *testing.T, h *harness, players map[string]*client, games []str
 // the same server plays on without a restart; and after a restart every
 // acknowledged move is on disk once, the file whole (integrity_check).
 func TestFaultDiskFull(t *testing.T) {
+	t.Parallel()
 	dir := smallDisk(t, "8m")
 	h := &harness{t: t, path: filepath.Join(dir, "alak.db"), clock: &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
 	h.cfg = Config{Now: h.clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), GameRate: 1 << 20}
@@ -459,6 +461,7 @@ func TestFaultDiskFull(t *testing.T) {
 // writable again the server reconnects and plays on, and every
 // acknowledged move is stored once.
 func TestFaultDatabaseReadOnly(t *testing.T) {
+	t.Parallel()
 	url := pgtest.Database(t)
 	name := strings.TrimPrefix(mustURL(t, url).Path, "/")
 	admin, err := sql.Open("pgx", pgtest.Admin(t))

@@ -32,6 +32,7 @@ func guessingCost(t *testing.T) argonCost {
 // hashes at the tests' cost, which the stored hash names and checkPassword
 // reads back (TestAttackPasswordHashMemory checks the server's cost).
 func TestTestsHashCheaply(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	h.client().signUp("ada")
 	a, err := h.st.AccountByName(t.Context(), "ada")

@@ -53,6 +53,7 @@ func (c *client) playOut(id, color string) GameView {
 // moves after the game, and a rematch is taken too. A challenge made
 // while no process kept the house bots is taken when one starts.
 func TestHouseBots(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{HouseBots: true})
 	want := []string{"alak-beginner", "alak-novice", "alak-casual", "alak-intermediate", "alak-club", "alak-advanced", "alak-strong", "alak-expert", "alak-perfect"}
 	if player.Levels() != len(want) {

@@ -62,7 +62,7 @@ func summaryIDs(gs []GameSummary) []string {
 // when 201 newer waiting link games, by someone else, fill more than the
 // 200 games a list reads (issue 26, item 5).
 func TestListsPastAWindow(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -95,7 +95,7 @@ const window = 201
 // the winners cycle x, o, draw; the expected counts are tallied from the
 // same fixture as it is made.
 func TestPlayerRecordPastAWindow(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
@@ -141,7 +141,7 @@ func TestPlayerRecordPastAWindow(t *testing.T) {
 // stays the guest's; without the flag nothing moves; no other guest's game
 // moves (issue 26, item 12).
 func TestGuestTakesItsGamesOver(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		bo := h.client().signUp("bo")
 		ada := h.client().signUp("ada")
@@ -272,6 +272,7 @@ func containsAll(got, want []string) bool {
 // TestComputerSpecCanonical: the computer's spec is stored and shown as the
 // player package builds it, not as typed (issue 26, item 8).
 func TestComputerSpecCanonical(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
 	// level:8 is mcts:time=1s (player/level.go); NewUntrusted adds the
@@ -296,6 +297,7 @@ func TestComputerSpecCanonical(t *testing.T) {
 // 7.7; it passes 100 with probability about 1e-9 for a uniform draw, while
 // the biased one gives about 2,000.
 func TestGameIDsUniform(t *testing.T) {
+	t.Parallel()
 	counts := map[rune]int{}
 	const ids = 100_000
 	for range ids {
@@ -325,6 +327,7 @@ func TestGameIDsUniform(t *testing.T) {
 // that serves content says X-Content-Type-Options: nosniff (issue 26,
 // item 8).
 func TestStaticFilesAndNosniff(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client().signUp("ada")
 	g := c.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": "computer:random"})

@@ -254,6 +254,7 @@ func checkMail(t *testing.T, m sentMail, to, subject string, want ...string) {
 // server on loopback received it. Mails leave one queue in order, so a
 // mail that arrives proves that no mail queued before it was left out.
 func TestYourMoveMail(t *testing.T) {
+	t.Parallel()
 	sink := newSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url()})
 	ada := h.client().signUp("ada")
@@ -321,6 +322,7 @@ func TestYourMoveMail(t *testing.T) {
 // when less than 12 hours of a correspondence move are left; not earlier,
 // and not twice.
 func TestTimeRunningOutMail(t *testing.T) {
+	t.Parallel()
 	sink := newSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url()})
 	ada := h.client().signUp("ada")
@@ -391,6 +393,7 @@ func TestTimeRunningOutMail(t *testing.T) {
 // under its lock, not on the list the sweep read before: a move made
 // between the two starts a new day, and nobody is warned.
 func TestWarnRechecksTheDeadline(t *testing.T) {
+	t.Parallel()
 	sink := newSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url()})
 	ada := h.client().signUp("ada")
@@ -444,6 +447,7 @@ func (l *logRecorder) list() []string {
 // addresses plays and runs short of time as usual: nothing is queued, and
 // nothing is logged as a warning or an error.
 func TestNoMailWithoutSMTP(t *testing.T) {
+	t.Parallel()
 	rec := &logRecorder{}
 	h := newHarness(t, Config{Logger: slog.New(rec)})
 	if h.srv.mailer != nil {
@@ -480,6 +484,7 @@ func TestNoMailWithoutSMTP(t *testing.T) {
 // TestBadSMTPURL: a --smtp that is not an smtp URL is refused at start,
 // with the form it takes.
 func TestBadSMTPURL(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"mail.example.org", "http://mail.example.org", "smtp://", "smtp://:25"} {
 		_, err := New(Config{SMTP: bad}, nil)
 		if err == nil || !strings.Contains(err.Error(), "smtp://[user:password@]host[:port][?from=ADDRESS]") {

@@ -21,6 +21,7 @@ import (
 // copy is answered as refused, with the board. The secrets are in the
 // database, so either process takes either player's mail.
 func TestMailTwoProcesses(t *testing.T) {
+	t.Parallel()
 	needSwaks(t)
 	url := pgtest.Database(t)
 	sink := newGoSMTPSink(t)

@@ -14,6 +14,7 @@ import (
 // Each expected command is the first line of the case's text that is not
 // quoted, blank or an attribution, as docs/mail.md states the rule.
 func TestReadReply(t *testing.T) {
+	t.Parallel()
 	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 	cases := []struct {
 		name, mail string
@@ -64,6 +65,7 @@ func TestReadReply(t *testing.T) {
 // never panics: a mail without headers, a broken Content-Type, an unknown
 // transfer encoding, and multipart nested deeper than the bound.
 func TestReadReplyRefuses(t *testing.T) {
+	t.Parallel()
 	var nested strings.Builder
 	nested.WriteString("Subject: x\nContent-Type: multipart/mixed; boundary=b0\n\n")
 	for i := 1; i <= maxMailParts+1; i++ {
@@ -113,6 +115,7 @@ func FuzzReadReply(f *testing.F) {
 // TestLeftWords: the time left as the mails say it, in the two largest
 // units, a zero second unit left out.
 func TestLeftWords(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		72 * time.Hour:                  "3 days",
 		25 * time.Hour:                  "1 day 1 hour",

@@ -204,6 +204,7 @@ func has(t *testing.T, m sentMail, want ...string) {
 // game's addresses
 // refusing mail once it has ended.
 func TestMovesByMail(t *testing.T) {
+	t.Parallel()
 	needSwaks(t)
 	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
@@ -368,6 +369,7 @@ func TestMovesByMail(t *testing.T) {
 // mailEvery (450 meanwhile), while the other player's are not held back.
 // Sent with net/smtp, the standard library's client.
 func TestMailLimits(t *testing.T) {
+	t.Parallel()
 	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
 	box := &mailbox{sink: sink}
@@ -425,6 +427,7 @@ func TestMailLimits(t *testing.T) {
 // TestMailListenNeeds: --mail-listen needs --smtp and --mail-domain, and
 // says so.
 func TestMailListenNeeds(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		cfg  Config
 		want string
@@ -443,6 +446,7 @@ func TestMailListenNeeds(t *testing.T) {
 // its points in the grid's notation, and a reply in that notation plays;
 // the game's end through the API deletes its addresses' secrets.
 func TestMoveByMailAlterIgo(t *testing.T) {
+	t.Parallel()
 	needSwaks(t)
 	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})
@@ -508,6 +512,7 @@ func legalMoves(t *testing.T, m sentMail) []string {
 // until the rules end it; the game's moves are the ones mailed, each
 // checked by the kernel, and both players hear the end.
 func TestWholeGameByMail(t *testing.T) {
+	t.Parallel()
 	needSwaks(t)
 	sink := newGoSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test"})

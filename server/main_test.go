@@ -11,10 +11,12 @@ import (
 
 // TestMain runs the tests, then what afterTests registered: what the test
 // process shares between its tests (one Chromium, the solver tables)
-// lasts until every test is over. The parallel tests (the browser's and a
-// few others: see newBrowser) mostly wait, on pages, events and clusters,
-// so four run at once rather than one a core (go test's -parallel, which
-// a -parallel on the command line still sets).
+// lasts until every test is over. The tests run in parallel (t.Parallel),
+// but for the few that read what the whole process does (the hashes under
+// way, the bytes allocated, the cores kept busy on purpose); they mostly
+// wait, on pages, events, the databases and clusters, so four run at once
+// rather than one a core (go test's -parallel, which a -parallel on the
+// command line still sets).
 func TestMain(m *testing.M) {
 	flag.Parse()
 	given := false

@@ -23,6 +23,7 @@ var notForPlayers = []string{"/api/", "GET ", "POST ", "PUT ", "docs/", "compute
 // what to do in a player's words, with no API path, no HTTP method and no
 // solver word, and keeps its machine-readable code.
 func TestPlayerMessages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	ada, bo, anon := h.client().signUp("ada"), h.client().signUp("bo"), h.client()
 	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "none", "opponent": "bo"})
@@ -80,6 +81,7 @@ func TestPlayerMessages(t *testing.T) {
 // move and the kernel's reason (rules.ErrOccupied, rules.ErrForbidden),
 // the same words the page shows.
 func TestRefusedMoveSaysWhy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	ada, bo := h.client().signUp("ada"), h.client().signUp("bo")
 	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "none", "opponent": "bo"})
@@ -150,7 +152,7 @@ func drawnAndNot(t *testing.T, r rules.Rules, start rules.Position, tab *solve.T
 // goes on, no offer waits); without a table it declines even the drawn
 // one, so the table is what answered.
 func TestComputerAnswersDraw(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	r, g0, dir := denseDir(t, "alak size=8")
 	tab, err := solve.LoadTable(dir, r)
 	if err != nil {
@@ -192,6 +194,7 @@ func TestComputerAnswersDraw(t *testing.T) {
 // points: the solver takes at most 64) says so in a player's words, with
 // the code too_large.
 func TestAnalysisTooLargeSaysSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	ada, bo := h.client().signUp("ada"), h.client().signUp("bo")
 	g := ada.create(map[string]string{"rules": "alterigo size=9x9", "color": "x", "clock": "none", "opponent": "bo"})

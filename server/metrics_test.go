@@ -54,6 +54,7 @@ func scrape(t *testing.T, url string) map[string]float64 {
 // histogram, open streams, live games counted by the sweep, time-outs, the
 // queues, and Go's and the database pool's figures.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	other := newHarness(t, Config{}) // a second server in the process counts apart
 	ada := h.client().signUp("ada")
@@ -125,6 +126,7 @@ func TestMetrics(t *testing.T) {
 // answered 500, counted as a database error and as a refused request, and
 // not counted as a move.
 func TestMetricsCountDatabaseErrors(t *testing.T) {
+	t.Parallel()
 	h, fs := faultHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -146,6 +148,7 @@ func TestMetricsCountDatabaseErrors(t *testing.T) {
 // TestMetricsElsewhere: with Config.MetricsElsewhere, Handler has no
 // /metrics; MetricsHandler serves them.
 func TestMetricsElsewhere(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{MetricsElsewhere: true})
 	var e errBody
 	if code := h.client().do("GET", "/metrics", nil, nil); code != http.StatusNotFound {
@@ -187,6 +190,7 @@ func httpRequest(t *testing.T, method, path string) *http.Request {
 // while the database answers, 503 with a JSON sentence when it does not
 // answer within its timeout (a ping that hangs), and 200 again after.
 func TestReadyz(t *testing.T) {
+	t.Parallel()
 	h, fs := faultHarness(t, Config{})
 	get := func(path string) (int, map[string]string) {
 		resp, err := http.Get(h.http.URL + path)
@@ -259,6 +263,7 @@ func (l *logCapture) records(t *testing.T) []map[string]any {
 // names its request, by the id the answer's X-Request-Id gave (the
 // client's own when it is a short word).
 func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
+	t.Parallel()
 	var logs logCapture
 	h, fs := faultHarness(t, Config{Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	secrets := []string{"correct horse", "pw-wrong-guess-1", "pw-new-secret-2", "pw-in-bad-json-3"}
@@ -378,6 +383,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 // TestSMTPPasswordNotRepeated: a --smtp URL the server cannot use is
 // refused with a message that does not repeat its password.
 func TestSMTPPasswordNotRepeated(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"smtp://user:hunter2-secret@/", "http://user:hunter2-secret@mail.example:25", "smtp://user:hunter2-secret@%zz"} {
 		_, err := New(Config{SMTP: u, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil)
 		if err == nil {
@@ -403,6 +409,7 @@ func mustURL(t *testing.T, raw string) *url.URL {
 // queued and, once the mail server took it, as sent; a mail server that
 // cannot be reached counts as failed.
 func TestMetricsMail(t *testing.T) {
+	t.Parallel()
 	sink := newSMTPSink(t)
 	h := newHarness(t, Config{SMTP: sink.url()})
 	ada := h.client().signUp("ada")

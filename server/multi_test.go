@@ -42,6 +42,7 @@ func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
 }
 
 func TestSeveralProcesses(t *testing.T) {
+	t.Parallel()
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	ps := pgProcesses(t, 2, clock)
 	a, b := ps[0], ps[1]

@@ -42,6 +42,7 @@ func otherSite(body string) bool {
 }
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	g := ada.create(map[string]string{"rules": "alterigo size=5x5", "opponent": "computer:level:1"})
@@ -91,6 +92,7 @@ func TestPages(t *testing.T) {
 }
 
 func TestStaticFiles(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
 	for _, f := range []string{"api.js", "board.js", "game.js", "home.js", "archive.js", "alak.css", "icon.svg"} {
@@ -115,6 +117,7 @@ func TestStaticFiles(t *testing.T) {
 // (69,449 bytes then); what travels is gzipped, and TestPageWeight keeps
 // that under its own budget per page.
 func TestGamePageWeight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
 	g := c.create(map[string]string{"rules": "alak", "opponent": "computer:level:1"})
@@ -148,6 +151,7 @@ func TestGamePageWeight(t *testing.T) {
 // TestPositions: the replay's positions of seed 002's Alak-6 game, from
 // the empty board to the end, xx/X//.
 func TestPositions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -180,6 +184,7 @@ func TestPositions(t *testing.T) {
 // lists (the race detector caught modulePreloads appending to them): every
 // call gives the first call's answer, and -race sees no write.
 func TestModulePreloadsConcurrent(t *testing.T) {
+	t.Parallel()
 	want := map[string][]string{}
 	for _, page := range []string{"game", "home", "archive", "leaderboard", "watch"} {
 		want[page] = modulePreloads(page)

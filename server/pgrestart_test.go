@@ -177,7 +177,7 @@ func pgServersOn(t *testing.T, url string, n int, clock *testClock) []*harness {
 // listens again and resynchronises); and every acknowledged move is stored
 // once, every other stored move being one whose request failed.
 func TestFaultPostgresRestart(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	c := startCluster(t)
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	ps := pgServersOn(t, c.url(), 2, clock)

@@ -68,6 +68,7 @@ func (c *client) bearer(name string) string {
 // the ply is stale (409), and the log holds the move once. Six rounds, the
 // two players in turn.
 func TestSameMoveFiftyClients(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -100,6 +101,7 @@ func TestSameMoveFiftyClients(t *testing.T) {
 // move through; the others are refused with 409 (stale_ply, or conflict
 // when they read the game before the winner wrote it).
 func TestSameMoveTwoServers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	st2, err := sqlitestore.Open(context.Background(), h.path)
 	if err != nil {

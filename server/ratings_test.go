@@ -59,6 +59,7 @@ type playerAnswer struct {
 // games against the computer, with a guest, or asked unrated are not
 // rated, and a rated game a guest would play is refused.
 func TestRatedGameThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")

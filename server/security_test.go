@@ -52,6 +52,7 @@ func (c *client) send(method, path, body string, header map[string]string) (answ
 // wrong side, and with a stale or a future ply, is refused with the
 // status and code of the table; afterwards the game is as it was.
 func TestAttackGameActions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -140,6 +141,7 @@ func TestAttackGameActions(t *testing.T) {
 // cookie and an expired token are refused; and the database keeps only
 // the hashes of tokens and cookies, never the secrets.
 func TestAttackOtherPlayersCredentials(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -200,6 +202,7 @@ func TestAttackOtherPlayersCredentials(t *testing.T) {
 // itself is played; reads are not refused; a script without those
 // headers is not a browser and is not refused.
 func TestAttackCrossOrigin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -256,6 +259,7 @@ func loopbackClient(t *testing.T, h *harness, ip string) *client {
 // address's (20) over many names. Sign-ups: 5 accounts a minute from one
 // address.
 func TestAttackPasswordGuessing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{hashCost: guessingCost(t)})
 	h.client().signUp("ada")
 	guesser := h.client()
@@ -341,6 +345,7 @@ func TestAttackPasswordGuessing(t *testing.T) {
 // X-Forwarded-For is ignored, so a client cannot dodge the limit by
 // writing one.
 func TestTrustedProxyAddress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
 	n := 0
 	// guess tries a new name each time, so that only the address's limit
@@ -386,6 +391,7 @@ func TestTrustedProxyAddress(t *testing.T) {
 // every place a user string comes back escapes it: the API's JSON (<, >
 // and & as \u003c ...), the pages (html/template), the SGF writer.
 func TestAttackInjection(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	const sqlText = `x'); DROP TABLE games; --`
@@ -478,6 +484,7 @@ func urlEscape(s string) string {
 // under the limit is refused 400 and costs the decoder little memory;
 // malformed bodies are refused 400 bad_json; a long id is 404.
 func TestAttackBodies(t *testing.T) {
+	// Not in parallel: it reads the whole process's allocations.
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	token := ada.bearer("ada")
@@ -529,6 +536,7 @@ func TestAttackBodies(t *testing.T) {
 // playouts, no program, no file); the analysis queue takes 16 games and
 // answers 503 busy beyond.
 func TestAttackHugeBoardsAndSearches(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	for _, c := range []struct {
@@ -564,6 +572,7 @@ func TestAttackHugeBoardsAndSearches(t *testing.T) {
 // sentence for the 17th; asking again for a queued game does not queue it
 // twice.
 func TestAttackAnalysisQueue(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir() + "/alak.db"
 	st, err := sqlitestore.Open(context.Background(), path)
 	if err != nil {
@@ -613,6 +622,7 @@ func TestAttackAnalysisQueue(t *testing.T) {
 // reads it), SameSite=Lax (not sent with another site's POST), Path=/, and
 // Secure when the server's base URL is https (never sent in clear).
 func TestSessionCookieFlags(t *testing.T) {
+	t.Parallel()
 	for _, base := range []string{"https://alak.example", "http://127.0.0.1:8080"} {
 		h := newHarness(t, Config{BaseURL: base})
 		secure := strings.HasPrefix(base, "https")
@@ -662,6 +672,7 @@ func TestSessionCookieFlags(t *testing.T) {
 // holds, so memory stays at most cap(hashSlots) x 64 MiB
 // whatever the burst; every attempt is still answered.
 func TestAttackPasswordHashMemory(t *testing.T) {
+	// Not in parallel: it reads hashesMost, the whole process's count.
 	h := newHarness(t, Config{hashCost: realCost}) // the server's cost, not the tests' (hashcost_test.go)
 	h.client().signUp("ada")
 	if a, err := h.st.AccountByName(context.Background(), "ada"); err != nil || !strings.HasPrefix(a.PassHash, "$argon2id$v=19$m=65536,t=3,p=2$") {

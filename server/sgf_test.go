@@ -32,6 +32,7 @@ func getSGF(t *testing.T, c *client, id string) (string, notation.Record) {
 // Expected times follow the Fischer clock of docs/api.md: 300 s each, 3 s
 // added after each move, the first move of each player not timed.
 func TestSGFLiveClock(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -97,6 +98,7 @@ func TestSGFLiveClock(t *testing.T) {
 // slides are B/W from-to point pairs over HTTP (SEEDS.md's golf start
 // xxxx___oooo: 4-5 is slot 4, da, to slot 5, ea).
 func TestSGFCorrespondenceAndSlides(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -127,6 +129,7 @@ func TestSGFCorrespondenceAndSlides(t *testing.T) {
 // the board when it was sent (log entries at or before it, a takeback
 // popping its moves), after any comment already there.
 func TestAddMessageComments(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	log := []store.Entry{
@@ -152,6 +155,7 @@ func TestAddMessageComments(t *testing.T) {
 // takeback of two moves dropping theirs; a set-up start with White to move
 // gives White's clock to the first move.
 func TestSGFTimeLeftTakebacks(t *testing.T) {
+	t.Parallel()
 	s := time.Second
 	log := []store.Entry{
 		{Move: "1", BlackLeft: 60 * s, WhiteLeft: 60 * s},
@@ -172,6 +176,7 @@ func TestSGFTimeLeftTakebacks(t *testing.T) {
 // (after the move on the board when each was sent; docs/notation.md), and
 // in no one else's; a player who muted the opponent gets only their own.
 func TestSGFMessages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")

@@ -25,7 +25,7 @@ import (
 // back, the slow-streams counter counts it, and the connection is closed.
 // A client that reads, on the same game, keeps its stream.
 func TestEventStreamSlowReaderClosed(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	h := newHarness(t, Config{StreamWriteTimeout: timeout, StreamKeepAlive: 20 * time.Millisecond})
 	ada := h.client().signUp("ada")
@@ -133,6 +133,7 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 // TestEventStreamKeepAlive: an idle stream sends its keep-alive comment
 // every Config.StreamKeepAlive, each written within the write timeout.
 func TestEventStreamKeepAlive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{StreamWriteTimeout: time.Second, StreamKeepAlive: 30 * time.Millisecond})
 	ada := h.client().signUp("ada")
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "none"})

@@ -66,7 +66,7 @@ var denseDirs struct {
 // with no budget. Without the directory the same budget fails, so the
 // table is what answered.
 func TestAnalysisReadsTables(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	r, g, dir := denseDir(t, "alak size=9")
 	moves := []string{"5", "4", "6", "3", "7"}
 	analyse := func(cfg Config) AnalysisView {
@@ -137,7 +137,7 @@ func TestAnalysisReadsTables(t *testing.T) {
 // table gives; without the directory the same seat falls back to
 // alpha-beta on every move, so the table is what answered.
 func TestComputerReadsTables(t *testing.T) {
-	t.Parallel() // shares nothing with other tests; runs beside them (see newBrowser)
+	t.Parallel()
 	r, g, dir := denseDir(t, "alak size=10")
 	tab, err := solve.LoadTable(dir, r)
 	if err != nil {

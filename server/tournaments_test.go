@@ -158,6 +158,7 @@ func tournamentGames(t *testing.T, st store.Store) int {
 // p4 0 with Sonneborn-Berger (the sum of the scores of the players beaten)
 // p1 2+1+0 = 3, p2 1+0 = 1, p3 0, p4 0, computed by hand.
 func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 4)
 	id := createTournament(t, ps, map[string]any{"name": "Autumn cup", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"})
@@ -225,6 +226,7 @@ func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
 
 // TestTournamentRefusals: what the API refuses, with the reason.
 func TestTournamentRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 2)
 	for _, c := range []struct {
@@ -305,6 +307,7 @@ func TestTournamentRefusals(t *testing.T) {
 // At the end, no pair met twice, nobody had two byes, and the view has
 // standings but no crosstable (round robins only) nor bracket.
 func TestTournamentSwissRestartMidRound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 5)
 	id := createTournament(t, ps, map[string]any{"name": "Swiss", "rules": "alak size=7", "clock": "days:3", "format": "swiss", "rounds": 3})
@@ -384,6 +387,7 @@ func TestTournamentSwissRestartMidRound(t *testing.T) {
 // are forfeited (the opponents win, the games end), and p4 is paired no
 // more.
 func TestTournamentWithdrawal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 4)
 	id := createTournament(t, ps, map[string]any{"name": "RR", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"})
@@ -451,6 +455,7 @@ func TestTournamentWithdrawal(t *testing.T) {
 // game 1's X never moves and loses on time when the sweep finds the
 // deadline passed; that loss counts in the match like any other.
 func TestTournamentTimeForfeit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 2)
 	id := createTournament(t, ps, map[string]any{"name": "KO", "rules": "alak size=7", "clock": "days:1", "format": "knockout"})
@@ -488,6 +493,7 @@ func TestTournamentTimeForfeit(t *testing.T) {
 // moved. Neither player may abort a tournament game at will (either could
 // then hand the other that forfeit).
 func TestTournamentAbortedReplayed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100, FirstMove: 10 * time.Second})
 	ps := tourneyPlayers(h, 2)
 	id := createTournament(t, ps, map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
@@ -524,6 +530,7 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 // each round is paired exactly once, and the tournament ends with its 15
 // games.
 func TestTournamentTwoProcesses(t *testing.T) {
+	t.Parallel()
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	hs := pgProcesses(t, 2, clock)
 	for _, h := range hs {
@@ -607,6 +614,7 @@ func tournamentStream(t *testing.T, ctx context.Context, url string) <-chan Tour
 // end); the pages answer, a name with markup is escaped, and an unknown
 // tournament is 404 on the API and the page.
 func TestTournamentEventsAndPages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 2)
 	var out CreateView
@@ -671,6 +679,7 @@ func TestTournamentEventsAndPages(t *testing.T) {
 // round of a bracket of eight, and the lower name wins every game, so p1
 // wins the tournament after three rounds.
 func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 5)
 	var out CreateView
@@ -711,6 +720,7 @@ func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
 // pair plays twice with the colours swapped, and with the lower name
 // winning every game the scores are p1 4, p2 2, p3 0.
 func TestTournamentDoubleRoundRobin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 3)
 	id := createTournament(t, ps, map[string]any{"name": "Double", "rules": "alak size=7", "clock": "days:3", "format": "double-round-robin"})

@@ -13,6 +13,7 @@ const day = 24 * time.Hour
 // TestAccrue: 30 days a year, 2.5 at each month's end, at most 60 banked
 // (the figures).
 func TestAccrue(t *testing.T) {
+	t.Parallel()
 	made := time.Date(2026, 1, 15, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name string
@@ -82,6 +83,7 @@ func (c *client) vacation(on bool) (int, MeVacationView, errBody) {
 // vacation (whoever is to move) and resumes with the time it had left;
 // a live game's does not; the days are counted and run out.
 func TestVacation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
@@ -172,6 +174,7 @@ func TestVacation(t *testing.T) {
 // paused until both are back, and a game that starts during a vacation
 // starts paused.
 func TestVacationBothAndNewGames(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")

@@ -51,6 +51,7 @@ func analysisOf(t *testing.T, c *client, q url.Values) PositionAnalysis {
 // the table the API's, an SGF with the variations exported and read back,
 // and a finished game opened from its page.
 func TestBrowserAnalysisBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	b := newBrowser(t, h)
 	api := h.client()

@@ -14,6 +14,7 @@ import (
 // pages move to the new game, colours swapped. A third person finds the
 // game on the watch page.
 func TestBrowserRematchAndMessages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	b := newBrowser(t, h)
 	ada := h.client().signUp("ada")

@@ -12,6 +12,7 @@ import (
 // home page's form lets a person's open challenge welcome bots, and a bot
 // account can then take it.
 func TestBrowserBots(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{HouseBots: true})
 	b := newBrowser(t, h)
 	ada := h.client().signUp("ada")

@@ -14,6 +14,7 @@ import (
 // without a reload. Then the opponent goes on vacation and the page says
 // until when, the clocks paused.
 func TestBrowserConditionalAndVacation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	// The accounts are made 40 days ago: a month's vacation earned.
 	h.clock.Add(time.Now().Add(-40 * day).Sub(h.clock.Now()).Truncate(time.Millisecond))

@@ -24,6 +24,7 @@ import (
 // invitation, opened in another browser, says who invites whom to which
 // colour.
 func TestBrowserQuickStarts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob := b.user("ada"), b.user("bob")
@@ -79,6 +80,7 @@ func TestBrowserQuickStarts(t *testing.T) {
 // remembered and sounds at the opponent's move; a challenge she made says
 // whom it waits for, on its page and in her list.
 func TestBrowserBadgeAndSound(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob, cy := h.client().signUp("ada"), h.client().signUp("bob"), h.client().signUp("cy")
@@ -134,6 +136,7 @@ func TestBrowserBadgeAndSound(t *testing.T) {
 // game's page is at least 44 px tall; the points of an 11-point line are
 // at least 24 px (WCAG 2.5.8) and the page does not scroll sideways.
 func TestBrowserPhone(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	tb := b.user("phone")
@@ -198,6 +201,7 @@ func TestBrowserPhone(t *testing.T) {
 // TestBrowserPassed: a pass is said on the opponent's page ("White
 // passed"), under rules with passing.
 func TestBrowserPassed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	x, o := h.client(), h.client()
@@ -224,6 +228,7 @@ func TestBrowserPassed(t *testing.T) {
 // confirm it, and plays it on the second click; another point plays at
 // once.
 func TestBrowserAlterIgoConfirm(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	x, o := h.client(), h.client()
@@ -271,6 +276,7 @@ func TestBrowserAlterIgoConfirm(t *testing.T) {
 // the permission requests; the tab is made hidden by overriding
 // document.visibilityState (a headless browser's one tab is never hidden).
 func TestBrowserNotification(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")

@@ -63,6 +63,7 @@ func (tb *tab) shot(name string) {
 //
 //	go test ./server -run BrowserRatings -update-screenshots   # docs/img/profile.png, leaderboard.png
 func TestBrowserRatings(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	b := newBrowser(t, h)
 	names := []string{"ada", "bo", "cy", "di"}

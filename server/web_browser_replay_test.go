@@ -18,6 +18,7 @@ import (
 // properties of null (reading 'positions')" before, which the tab's
 // console check fails on.
 func TestBrowserReplayBeforePositions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bo := h.client().signUp("ada"), h.client().signUp("bo")

@@ -11,6 +11,7 @@ import (
 // next click declare it, the server plays *2 through the kernel, and both
 // pages show the safe point and the end (White has no legal move, 2-2).
 func TestBrowserSafeEye(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	b := newBrowser(t, h)
 	ada, bo := h.client().signUp("ada"), h.client().signUp("bo")

@@ -66,19 +66,12 @@ type browser struct {
 // browser test, and stops it after the tests (afterTests): each test's players are browser
 // contexts of their own in it (user), closed when the test ends, so that
 // no cookie or page outlives its test.
-//
-// A browser test runs in parallel with the others (t.Parallel: it waits
-// here until the package's serial tests are done): its time goes mostly to
-// waiting for pages and events, which other tests' work fills. So call
-// newBrowser once, from the test itself (not a subtest), and before
-// anything the serial tests must not overlap.
 func newBrowser(t *testing.T, h *harness) *browser {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
 		t.Skip("no Chromium found (install Debian's chromium, or set ALAK_CHROMIUM to a Chrome or Chromium): the page's browser tests are skipped")
 	}
-	t.Parallel()
 	chromium.once.Do(func() { chromium.start(path) })
 	if chromium.err != nil {
 		t.Fatalf("starting %s: %v", path, chromium.err)
@@ -368,6 +361,7 @@ func (tb *tab) createGame(preset, size, color, opponent string) {
 // spectator sees it all without the players' buttons. Both pages end on
 // Black's 3-0.
 func TestBrowserAlak6ByLink(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob, eve := b.user("ada"), b.user("bob"), b.user("eve")
@@ -439,6 +433,7 @@ func TestBrowserAlak6ByLink(t *testing.T) {
 // TestBrowserSlide: a golf game against the computer, played by picking a
 // piece and then its target.
 func TestBrowserSlide(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada := b.user("ada")
@@ -467,6 +462,7 @@ func TestBrowserSlide(t *testing.T) {
 // a move typed on the keyboard is played, and so is one chosen with the
 // arrow keys.
 func TestBrowserComputer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada := b.user("ada")
@@ -523,6 +519,7 @@ func TestBrowserComputer(t *testing.T) {
 // and checks what they show; with -update-screenshots it writes them to
 // docs/img (and a phone's view, game-phone.png).
 func TestBrowserScreenshots(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	cases := []struct {
@@ -608,6 +605,7 @@ func TestBrowserScreenshots(t *testing.T) {
 // with confirm_moves set: the first click only picks the point, the
 // second plays it; the deadline is shown.
 func TestBrowserConfirmMoves(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
@@ -640,6 +638,7 @@ func TestBrowserConfirmMoves(t *testing.T) {
 // for that move (issue 26, item 10); once both have moved it is gone and
 // the clock of the player to move runs.
 func TestBrowserFirstMoveCountdown(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
@@ -693,6 +692,7 @@ func (tb *tab) signUp(name string) {
 // list; a challenge by name waits under "My games" until accepted; signing
 // out.
 func TestBrowserAccountsLobbyArchive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob := b.user("ada"), b.user("bob")
@@ -769,6 +769,7 @@ func (tb *tab) tap(name string) {
 // TestBrowserTouch: on a phone's screen with touch, a tap plays a point
 // and the computer answers.
 func TestBrowserTouch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	guest := h.client()
@@ -790,6 +791,7 @@ func TestBrowserTouch(t *testing.T) {
 // opponent moves meanwhile, and the page catches up by itself (the event
 // stream reopens with Last-Event-ID).
 func TestBrowserReconnect(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	x, o := h.client(), h.client()
@@ -856,6 +858,7 @@ func (h *harness) startOn(addr string) {
 // goes by itself (no move needed to clear it), and a move made then
 // arrives by the stream.
 func TestBrowserReconnectNotice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	x, o := h.client(), h.client()
@@ -893,6 +896,7 @@ func TestBrowserReconnectNotice(t *testing.T) {
 // the page says so; one offered in a drawn position is accepted and the
 // game ends drawn by agreement.
 func TestBrowserRefusalsAndDraws(t *testing.T) {
+	t.Parallel()
 	r, g0, dir := denseDir(t, "alak size=8")
 	tab, err := solve.LoadTable(dir, r)
 	if err != nil {
@@ -932,6 +936,7 @@ func TestBrowserRefusalsAndDraws(t *testing.T) {
 // account's name in its seat; another guest signs up with the form and
 // finds its finished game there (issue 26, item 12).
 func TestBrowserGuestTakesItsGamesOver(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	h.client().signUp("ada")

@@ -20,6 +20,7 @@ import (
 // winner: p3 beat both (2 points), p1 beat p2 (1), p2 0. The checks of
 // TestBrowserPageChecks pass on both pages, for a player and a visitor.
 func TestBrowserTournament(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100, Now: time.Now})
 	b := newBrowser(t, h)
 	ps := tourneyPlayers(h, 3)

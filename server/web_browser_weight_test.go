@@ -91,6 +91,7 @@ const contrast = `((sel, extra) => {
 // once the replay and the analysis are drawn, is under Lighthouse's 0.1
 // ("good"; it was 0.43 on a phone before the page held their places).
 func TestBrowserPageChecks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")

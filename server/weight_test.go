@@ -45,6 +45,7 @@ var laterImportRE = regexp.MustCompile(`import\('(\./[a-z0-9-]+\.js)'\)`)
 // TestPageWeight keeps each page's weight (pageBudget) over loopback
 // HTTP, compressed as gzhttp sends it to a client that accepts gzip.
 func TestPageWeight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
