@@ -1,10 +1,7 @@
 package server
 
 import (
-	"flag"
 	"os"
-	"runtime"
-	"strconv"
 	"sync"
 	"testing"
 )
@@ -12,18 +9,12 @@ import (
 // TestMain runs the tests, then what afterTests registered: what the test
 // process shares between its tests (one Chromium, the solver tables)
 // lasts until every test is over. The tests run in parallel (t.Parallel),
-// but for the few that read what the whole process does (the hashes under
-// way, the bytes allocated, the cores kept busy on purpose); they mostly
-// wait, on pages, events, the databases and clusters, so four run at once
-// rather than one a core (go test's -parallel, which a -parallel on the
-// command line still sets).
+// one a core (go test's -parallel), but for the few that read what the
+// whole process does (the hashes under way, the bytes allocated, the cores
+// kept busy on purpose) or grant the shared Chromium a permission. Four at
+// once cut the package's time further, but two whole-suite runs each had a
+// browser test miss its wait beside the solver's parallel tests.
 func TestMain(m *testing.M) {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
-	}
 	code := m.Run()
 	atExit.Lock()
 	fs := atExit.fs

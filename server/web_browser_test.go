@@ -284,9 +284,26 @@ func (tb *tab) clickTo(sel, prefix string) {
 	tb.t.Fatalf("%s: %s led to no page %s%s", tb.who, sel, prefix, tb.state())
 }
 
+// click clicks the element sel. A page that redraws (the analysis board
+// when its values come, a board after an event) may replace the element
+// between the moment it is found and the click ("Could not find node with
+// given id"): the click is then tried again on the new one, within the
+// time bound, as a person would click again.
 func (tb *tab) click(sel string) {
 	tb.t.Helper()
-	tb.do("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+	deadline := time.Now().Add(waitFor)
+	for {
+		ctx, cancel := context.WithTimeout(tb.ctx, time.Until(deadline))
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "Could not find node") && !strings.Contains(err.Error(), "detached") || time.Now().After(deadline) {
+			tb.t.Fatalf("%s: clicking %s: %v%s", tb.who, sel, err, tb.state())
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
 }
 
 // choose sets a select or a text field as a person would, with the change
