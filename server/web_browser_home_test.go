@@ -276,9 +276,9 @@ func TestBrowserAlterIgoConfirm(t *testing.T) {
 // the permission requests; the tab is made hidden by overriding
 // document.visibilityState (a headless browser's one tab is never hidden).
 func TestBrowserNotification(t *testing.T) {
-	// Not in parallel: it grants a permission in the Chromium the parallel
-	// tests share, and once (a whole-suite run, 4 tests at once) the switch
-	// did not come on within the wait.
+	// The permission is granted to this player's browser context only, so
+	// the test runs beside the others.
+	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
 	b := newBrowser(t, h)
 	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
@@ -312,8 +312,14 @@ func TestBrowserNotification(t *testing.T) {
 		Origin: h.http.URL, BrowserContextID: c.BrowserContextID}); err != nil {
 		t.Fatalf("granting the permission: %v", err)
 	}
+	// The grant reaches the page's renderer a moment after the call
+	// returns; a click before that would ask (headless Chromium then
+	// answers "default" and the switch stays off). CI once failed so.
+	tb.wait("the permission granted", `Notification.permission === 'granted'`)
 	tb.click(`#notify-on`)
-	tb.wait("the switch on", `document.querySelector('#notify-on').checked && localStorage.getItem('alak:notify') === 'on'`)
+	tb.wait("the switch on", `document.querySelector('#notify-on').checked && localStorage.getItem('alak:notify') === 'on' ||
+		(window.testNote = ['asked', asked, 'permission',  Notification.permission, 'checked', document.querySelector('#notify-on').checked,
+			'why', document.querySelector('#notify-why').textContent].join(' ')) && false`)
 
 	// Visible: no notification; hidden: one.
 	if code, _, e := bob.move(g.ID, "4", 0); code != http.StatusOK {

@@ -223,7 +223,7 @@ func (tb *tab) state() string {
 	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + " | status: " + ((document.querySelector('#status') || {}).textContent || '') +
-		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + (window.moveTexts ? moveTexts().join(' ') : '')`))
+		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + (window.moveTexts ? moveTexts().join(' ') : '') + (window.testNote ? " | note: " + window.testNote : '')`))
 	if err != nil {
 		v = "(" + err.Error() + ")"
 	}
