@@ -69,7 +69,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 }
 
 func (h *harness) start() {
-	st, err := sqlitestore.Open(context.Background(), h.path)
+	st, err := sqlitestore.Open(context.Background(), freshDB(h.t, h.path))
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func sharedHarnessOn(tb testing.TB, cfg Config, wrap func(store.Store) store.Sto
 		cfg.GameRate = 1 << 20 // fuzzers and benchmarks make a game an input
 	}
 	h.cfg = cfg
-	st, err := sqlitestore.Open(context.Background(), h.path)
+	st, err := sqlitestore.Open(context.Background(), freshDB(tb, h.path))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -574,7 +574,7 @@ func TestAttackHugeBoardsAndSearches(t *testing.T) {
 func TestAttackAnalysisQueue(t *testing.T) {
 	t.Parallel()
 	path := t.TempDir() + "/alak.db"
-	st, err := sqlitestore.Open(context.Background(), path)
+	st, err := sqlitestore.Open(context.Background(), freshDB(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
