@@ -262,22 +262,20 @@ func answerError(err error) posAnswer {
 	return posAnswer{status: ae.Status, body: body}
 }
 
-// positionAnalysis writes res as the API gives it.
+// positionAnalysis writes res as the API gives it (solve.Answer, the
+// numbers of alak solve --json).
 func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
 	r, pos := g.Rules(), g.Position()
 	text, _ := pos.MarshalText()
+	a := res.Answer(r)
 	out := PositionAnalysis{Rules: r.String(), Position: string(text), ToMove: pos.ToMove().Letter(),
-		Best: []string{}, PV: []string{}, Moves: []MoveAnalysis{}, Source: "search", Complete: res.Complete, Nodes: res.Nodes}
+		Value: a.Value, Outcome: a.Outcome, Best: a.Best, PV: a.PV, Moves: make([]MoveAnalysis, 0, len(a.Moves)),
+		Source: "search", Complete: a.Complete, Nodes: a.Nodes}
 	if res.Method == solve.MethodTable {
 		out.Source = "table"
 	}
-	if res.Complete {
-		v := res.Value
-		out.Value, out.Outcome = &v, solveOutcomeWord(res.Outcome)
-		out.Best, out.PV = moveTexts(r, res.Best), moveTexts(r, res.PV)
-	}
-	for _, m := range sortedMoves(res.Moves) {
-		out.Moves = append(out.Moves, MoveAnalysis{Move: notation.Human.Encode(r, m), Value: res.Moves[m]})
+	for _, m := range a.Moves {
+		out.Moves = append(out.Moves, MoveAnalysis{Move: m.Move, Value: m.Value})
 	}
 	return out
 }
@@ -340,43 +338,6 @@ func boundOf(toMove rules.Color, ms []MoveAnalysis) *ValueBound {
 		return &ValueBound{AtLeast: &v}
 	}
 	return &ValueBound{AtMost: &v}
-}
-
-func solveOutcomeWord(c rules.Color) string {
-	if c == rules.None {
-		return "draw"
-	}
-	return c.Letter()
-}
-
-func moveTexts(r rules.Rules, ms []rules.Move) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = notation.Human.Encode(r, m)
-	}
-	return out
-}
-
-// sortedMoves returns the moves of vals in board order, pass last (as
-// alak solve prints them).
-func sortedMoves(vals map[rules.Move]float64) []rules.Move {
-	ms := make([]rules.Move, 0, len(vals))
-	for m := range vals {
-		ms = append(ms, m)
-	}
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && moveBefore(ms[j], ms[j-1]); j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
-	return ms
-}
-
-func moveBefore(a, b rules.Move) bool {
-	if (a < 0) != (b < 0) {
-		return b < 0
-	}
-	return a < b
 }
 
 // analysisGame reads the position of an analysis or explorer request:

@@ -99,11 +99,12 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 				t.Fatalf("%s %v: status %d: %s", spec, words, code, body)
 			}
 			name := spec + " " + strings.Join(words, ",")
-			if !got.Complete || got.Value == nil || *got.Value != res.Value || got.Outcome != solveOutcomeWord(res.Outcome) {
-				t.Errorf("%s: value %v %q complete %v, alak solve %v %q", name, got.Value, got.Outcome, got.Complete, res.Value, solveOutcomeWord(res.Outcome))
+			a := res.Answer(r)
+			if !got.Complete || got.Value == nil || *got.Value != res.Value || got.Outcome != a.Outcome {
+				t.Errorf("%s: value %v %q complete %v, alak solve %v %q", name, got.Value, got.Outcome, got.Complete, res.Value, a.Outcome)
 			}
-			if !reflect.DeepEqual(got.Best, moveTexts(r, res.Best)) || !reflect.DeepEqual(got.PV, moveTexts(r, res.PV)) {
-				t.Errorf("%s: best %v pv %v, alak solve %v %v", name, got.Best, got.PV, moveTexts(r, res.Best), moveTexts(r, res.PV))
+			if !reflect.DeepEqual(got.Best, a.Best) || !reflect.DeepEqual(got.PV, a.PV) {
+				t.Errorf("%s: best %v pv %v, alak solve %v %v", name, got.Best, got.PV, a.Best, a.PV)
 			}
 			moves := map[string]float64{}
 			for _, m := range got.Moves {
