@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
-	"net/url"
 	"reflect"
 	"testing"
 
@@ -127,31 +125,5 @@ func TestDepthGraphsBounded(t *testing.T) {
 	r5, _ := rules.Parse("alak size=5")
 	if _, ok := d.by[r5.String()]; ok {
 		t.Errorf("alak size=5 kept: it was the least recently used")
-	}
-}
-
-// TestPositionAnalysisDepthsGraphKept: answers from the table for several
-// positions of one rule set enumerate its depths' graph once (it took a
-// graph a request before: 52 ms of each answer, docs/load.md).
-func TestPositionAnalysisDepthsGraphKept(t *testing.T) {
-	t.Parallel()
-	_, _, dir := denseDir(t, "alak size=9")
-	h := newHarness(t, Config{TableDir: dir})
-	c := h.client()
-	for _, moves := range []string{"5", "5,4", "2,7,4"} {
-		code, got, body := getAnalysis(t, c, url.Values{"rules": {"alak size=9"}, "moves": {moves}})
-		if code != http.StatusOK || got.Source != "table" {
-			t.Fatalf("%s: status %d: %s", moves, code, body)
-		}
-		if got.Depth == nil && *got.Value != 0 {
-			t.Errorf("%s: no depth for a decided position: %s", moves, body)
-		}
-	}
-	d := h.srv.posAnalyses.graphs
-	d.mu.Lock()
-	n := d.built
-	d.mu.Unlock()
-	if n != 1 {
-		t.Errorf("%d depths' graphs enumerated for three positions of one rule set", n)
 	}
 }
