@@ -394,9 +394,9 @@ function onlyLine() {
 // "."; a line after the first begins with the number of moves it shares
 // with the line before it. "2.6_1.7": 2 6, and 7 in answer to 2.
 function treeText() {
-  const lines = [];
+  const lines = [], path = [];
   let prev = null;
-  const walk = (n, path) => {
+  const walk = (n) => {
     if (n.children.length === 0) {
       if (!prev) lines.push(path.join('.'));
       else {
@@ -404,11 +404,15 @@ function treeText() {
         while (d < prev.length && prev[d] === path[d]) d++;
         lines.push([d, ...path.slice(d)].join('.'));
       }
-      prev = path;
+      prev = path.slice();
     }
-    for (const c of n.children) walk(c, [...path, c.move]);
+    for (const c of n.children) {
+      path.push(c.move);
+      walk(c);
+      path.pop();
+    }
   };
-  if (tree.children.length) walk(tree, []);
+  if (tree.children.length) walk(tree);
   return lines.join('_');
 }
 
