@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
 
 	"alak/rules"
@@ -125,5 +126,58 @@ func TestDepthGraphsBounded(t *testing.T) {
 	r5, _ := rules.Parse("alak size=5")
 	if _, ok := d.by[r5.String()]; ok {
 		t.Errorf("alak size=5 kept: it was the least recently used")
+	}
+}
+
+// TestDepthGraphsConcurrent: requests at once on one rule set share its
+// graph (whose values are recomputed when histories use different
+// positions up) and each gets solve.Depths' answer for its own position;
+// run under -race.
+func TestDepthGraphsConcurrent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, err := rules.Parse("alak size=7 ko=none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(27, 31))
+	var games []*rules.Game
+	var want []map[rules.Move]solve.MoveDepth
+	for range 16 {
+		g, _ := rules.NewGame(r)
+		for k := rng.IntN(30); k > 0 && !g.Over(); k-- {
+			legal := g.Position().LegalMoves(nil)
+			if err := g.Play(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w, err := solve.Depths(ctx, g, solve.Options{MaxNodes: posDepthNodes, MemoryMB: analysisMemMB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, want = append(games, g), append(want, w)
+	}
+	d := newDepthGraphs(posDepthCached)
+	errs := make(chan string, len(games))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(games); i += 4 {
+				got, err := d.depths(ctx, games[i], posDepthNodes, analysisMemMB)
+				if err != nil || !reflect.DeepEqual(got, want[i]) {
+					errs <- fmt.Sprintf("game %d %v: %v %v, solve.Depths %v", i, games[i].Moves(), got, err, want[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if d.built != 1 {
+		t.Errorf("%d graphs enumerated for one rule set", d.built)
 	}
 }
