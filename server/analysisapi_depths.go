@@ -42,7 +42,7 @@ type depthGraphs struct {
 type depthGraph struct {
 	mu   sync.Mutex
 	gr   *solve.Graph
-	size int  // gr.Len()
+	size int  // gr.Len(), set under depthGraphs.mu
 	none bool // no graph from the start (too large, or rules without depths): not tried again
 }
 
