@@ -97,6 +97,8 @@ type posAnalyses struct {
 	// now bounds the answers from a table computed at once, all addresses
 	// together (one a core): each may enumerate a depths' graph.
 	now chan struct{}
+	// graphs keeps the depths' graphs of the answers from a table.
+	graphs *depthGraphs
 
 	mu      sync.Mutex
 	cache   map[string]posAnswer
@@ -118,7 +120,7 @@ type posJob struct {
 func newPosAnalyses(s *Server) *posAnalyses {
 	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
 		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes, depthNodes: posDepthNodes,
-		now:   make(chan struct{}, runtime.GOMAXPROCS(0)),
+		now: make(chan struct{}, runtime.GOMAXPROCS(0)), graphs: newDepthGraphs(posDepthCached),
 		cache: map[string]posAnswer{}, pending: map[string]bool{}}
 }
 
@@ -166,7 +168,7 @@ func (p *posAnalyses) work() {
 			return
 		case j := <-p.queue:
 			ctx, cancel := context.WithTimeout(contextOf(p.s.done), analysisTime)
-			a, ok := p.solve(ctx, j.g, p.nodes, p.nodes, analysisMemMB)
+			a, ok := p.solve(ctx, j.g, p.nodes, analysisMemMB, searchDepths(p.nodes))
 			cancel()
 			if ok {
 				p.keep(j.key, a)
@@ -178,10 +180,35 @@ func (p *posAnalyses) work() {
 	}
 }
 
+// depthFunc gives the depths of a position's moves (solve.Depths).
+type depthFunc func(context.Context, *rules.Game) (map[rules.Move]solve.MoveDepth, error)
+
+// searchDepths enumerates the position's own graph within nodes positions
+// (nil, no depths, for 0).
+func searchDepths(nodes int64) depthFunc {
+	if nodes <= 0 {
+		return nil
+	}
+	return func(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
+		return solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
+	}
+}
+
+// tableDepths reads the kept graph of the rules (depthGraphs), each within
+// p.depthNodes positions (nil, no depths, for 0).
+func (p *posAnalyses) tableDepths() depthFunc {
+	if p.depthNodes <= 0 {
+		return nil
+	}
+	return func(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
+		return p.graphs.depths(ctx, g, p.depthNodes, analysisMemMB)
+	}
+}
+
 // solve answers g's position with the server's solver within nodes
-// positions (and depthNodes for the depths); false when the server
-// stops (no verdict on the position).
-func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNodes int64, memMB int) (posAnswer, bool) {
+// positions, with the depths of depths (none when nil); false when the
+// server stops (no verdict on the position).
+func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
 	r := g.Rules()
 	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
 	select {
@@ -213,7 +240,7 @@ func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes, depthNode
 		out.Bound = boundOf(g.Position().ToMove(), out.Moves)
 		out.Budget = nodes
 	} else {
-		addDepths(ctx, g, &out, res, depthNodes)
+		addDepths(ctx, g, &out, res, depths)
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return posAnswer{}, false // depths cut off by a request gone away: not kept
 		}
@@ -235,34 +262,32 @@ func answerError(err error) posAnswer {
 	return posAnswer{status: ae.Status, body: body}
 }
 
-// positionAnalysis writes res as the API gives it.
+// positionAnalysis writes res as the API gives it (solve.Answer, the
+// numbers of alak solve --json).
 func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
 	r, pos := g.Rules(), g.Position()
 	text, _ := pos.MarshalText()
+	a := res.Answer(r)
 	out := PositionAnalysis{Rules: r.String(), Position: string(text), ToMove: pos.ToMove().Letter(),
-		Best: []string{}, PV: []string{}, Moves: []MoveAnalysis{}, Source: "search", Complete: res.Complete, Nodes: res.Nodes}
+		Value: a.Value, Outcome: a.Outcome, Best: a.Best, PV: a.PV, Moves: make([]MoveAnalysis, 0, len(a.Moves)),
+		Source: "search", Complete: a.Complete, Nodes: a.Nodes}
 	if res.Method == solve.MethodTable {
 		out.Source = "table"
 	}
-	if res.Complete {
-		v := res.Value
-		out.Value, out.Outcome = &v, solveOutcomeWord(res.Outcome)
-		out.Best, out.PV = moveTexts(r, res.Best), moveTexts(r, res.PV)
-	}
-	for _, m := range sortedMoves(res.Moves) {
-		out.Moves = append(out.Moves, MoveAnalysis{Move: notation.Human.Encode(r, m), Value: res.Moves[m]})
+	for _, m := range a.Moves {
+		out.Moves = append(out.Moves, MoveAnalysis{Move: m.Move, Value: m.Value})
 	}
 	return out
 }
 
-// addDepths sets the depths of out from the state graph of g's position
-// (solve.Depths) when it fits within nodes positions and its values are
-// the solver's; otherwise the depths stay null.
-func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res solve.Result, nodes int64) {
-	if nodes <= 0 || g.Position().Over() || len(res.Moves) == 0 {
+// addDepths sets the depths of out from depths (the state graph of the
+// positions reachable from g's, within its bound) when it answers and its
+// values are the solver's; otherwise the depths stay null.
+func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res solve.Result, depths depthFunc) {
+	if depths == nil || g.Position().Over() || len(res.Moves) == 0 {
 		return
 	}
-	ds, err := solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
+	ds, err := depths(ctx, g)
 	if err != nil {
 		return
 	}
@@ -313,43 +338,6 @@ func boundOf(toMove rules.Color, ms []MoveAnalysis) *ValueBound {
 		return &ValueBound{AtLeast: &v}
 	}
 	return &ValueBound{AtMost: &v}
-}
-
-func solveOutcomeWord(c rules.Color) string {
-	if c == rules.None {
-		return "draw"
-	}
-	return c.Letter()
-}
-
-func moveTexts(r rules.Rules, ms []rules.Move) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = notation.Human.Encode(r, m)
-	}
-	return out
-}
-
-// sortedMoves returns the moves of vals in board order, pass last (as
-// alak solve prints them).
-func sortedMoves(vals map[rules.Move]float64) []rules.Move {
-	ms := make([]rules.Move, 0, len(vals))
-	for m := range vals {
-		ms = append(ms, m)
-	}
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && moveBefore(ms[j], ms[j-1]); j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
-	return ms
-}
-
-func moveBefore(a, b rules.Move) bool {
-	if (a < 0) != (b < 0) {
-		return b < 0
-	}
-	return a < b
 }
 
 // analysisGame reads the position of an analysis or explorer request:
@@ -429,7 +417,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 			s.writeError(w, r, r.Context().Err())
 			return
 		}
-		a, ok := p.solve(r.Context(), g, p.nodes, p.depthNodes, posTableMemMB)
+		a, ok := p.solve(r.Context(), g, p.nodes, posTableMemMB, p.tableDepths())
 		<-p.now
 		if !ok {
 			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))

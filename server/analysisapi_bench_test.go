@@ -58,7 +58,8 @@ func randomLines(r rules.Rules, n int, seed uint64) []string {
 // table (alak on 9 points, as alak solve --dense writes it) through HTTP
 // over loopback, with the cache of answers emptied before every request:
 // each request reads the table for the position and every move, and
-// (depths) enumerates the depths' state graph or (values) does not.
+// (depths) reads the depths of its moves in the depths' state graph of the
+// rules (enumerated by the first request and kept) or (values) does not.
 // Reported: lookups/s.
 func BenchmarkAnalysisTableHTTP(b *testing.B) {
 	b.Run("depths", func(b *testing.B) { benchAnalysisTable(b, posDepthNodes) })

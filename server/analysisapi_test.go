@@ -99,11 +99,12 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 				t.Fatalf("%s %v: status %d: %s", spec, words, code, body)
 			}
 			name := spec + " " + strings.Join(words, ",")
-			if !got.Complete || got.Value == nil || *got.Value != res.Value || got.Outcome != solveOutcomeWord(res.Outcome) {
-				t.Errorf("%s: value %v %q complete %v, alak solve %v %q", name, got.Value, got.Outcome, got.Complete, res.Value, solveOutcomeWord(res.Outcome))
+			a := res.Answer(r)
+			if !got.Complete || got.Value == nil || *got.Value != res.Value || got.Outcome != a.Outcome {
+				t.Errorf("%s: value %v %q complete %v, alak solve %v %q", name, got.Value, got.Outcome, got.Complete, res.Value, a.Outcome)
 			}
-			if !reflect.DeepEqual(got.Best, moveTexts(r, res.Best)) || !reflect.DeepEqual(got.PV, moveTexts(r, res.PV)) {
-				t.Errorf("%s: best %v pv %v, alak solve %v %v", name, got.Best, got.PV, moveTexts(r, res.Best), moveTexts(r, res.PV))
+			if !reflect.DeepEqual(got.Best, a.Best) || !reflect.DeepEqual(got.PV, a.PV) {
+				t.Errorf("%s: best %v pv %v, alak solve %v %v", name, got.Best, got.PV, a.Best, a.PV)
 			}
 			moves := map[string]float64{}
 			for _, m := range got.Moves {
@@ -132,7 +133,9 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 // more than that of a best move (the winner's quickest), and a move worth
 // a draw has none. The values of the depths' graph agree with the table's
 // (addDepths drops them otherwise), which solve.Depths checks against a
-// brute force.
+// brute force. Answers for other positions of the rules read the same
+// depths' graph: it is enumerated once (it was for every request before,
+// 52 ms of each answer: docs/load.md).
 func TestPositionAnalysisDepths(t *testing.T) {
 	t.Parallel()
 	_, _, dir := denseDir(t, "alak size=9")
@@ -172,6 +175,19 @@ func TestPositionAnalysisDepths(t *testing.T) {
 		if *got.Depth != quick+1 {
 			t.Errorf("depth %d, best moves' depths %v", *got.Depth, bestDepth)
 		}
+	}
+	for _, moves := range []string{"5,4", "2,7,4"} {
+		code, got, body := getAnalysis(t, h.client(), url.Values{"rules": {"alak size=9"}, "moves": {moves}})
+		if code != http.StatusOK || got.Source != "table" || got.Depth == nil && *got.Value != 0 {
+			t.Fatalf("%s: status %d, no depth for a decided position: %s", moves, code, body)
+		}
+	}
+	d := h.srv.posAnalyses.graphs
+	d.mu.Lock()
+	n := d.built
+	d.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d depths' graphs enumerated for three positions of one rule set", n)
 	}
 }
 

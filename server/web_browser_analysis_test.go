@@ -107,18 +107,38 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 		}
 	}
 
-	// The shared link opens the same position and line.
+	// The shared link opens the same position, the whole tree (2 6, and 7
+	// in answer to 2: "2.6_1.7") and the line shown.
 	link := tb.eval(`document.querySelector('#anb-link').value`)
-	if !strings.Contains(link, "moves=2%2C7") || !strings.Contains(link, "position=--x-o--") {
+	if !strings.Contains(link, "moves=2%2C7") || !strings.Contains(link, "position=--x-o--") || !strings.Contains(link, "tree=2.6_1.7") {
 		t.Errorf("the link %s", link)
 	}
 	other := b.user("bo")
 	other.do("opening the link", chromedp.Navigate(link))
-	other.wait("the linked line", anbTree+` === '2 2,7' && document.querySelector('#anb-tree .cur').dataset.path === '2,7'`)
-
-	// Promote the branch: 7 becomes the main line.
+	other.wait("the linked tree", anbTree+` === '2 2,6 2,7' && document.querySelector('#anb-tree .cur').dataset.path === '2,7' && document.querySelectorAll('#anb-tree .anb-vars button').length === 1`)
+	// A link's tree past the bound (2000 characters), or one with a move
+	// the rules refuse: the page says so and shows what it can (the line,
+	// the lines it accepts).
+	base := "/analysis?rules=" + url.QueryEscape("alak size=7") + "&moves=2&tree="
+	anbError := `document.querySelector('#anb-error').textContent`
+	for _, c := range []struct{ tree, words, tree2 string }{
+		{strings.Repeat("2.", 1000) + "3", "more than the 2000 a link holds", "2"},
+		{"2.6_1.2_0.3", "A variation of the link was left out: ", "2 3 2,6"},
+	} {
+		other.open(base + c.tree)
+		other.wait(c.words, fmt.Sprintf(`%s.includes(%q) && %s === %q`, anbError, c.words, anbTree, c.tree2))
+	}
+	// Past the bound (lowered here to 5 characters) the link holds the
+	// line shown and says why.
+	tb.eval(`document.querySelector('#anb-link').dataset.max = '5'`)
 	tb.click("#anb-promote")
-	tb.wait("7 promoted", anbTree+` === '2 2,7 2,6'`)
+	tb.wait("the note", `document.querySelector('#anb-link-note').textContent.includes('too many for a link (7 characters, at most 5)') && !document.querySelector('#anb-link').value.includes('tree=')`)
+	tb.eval(`document.querySelector('#anb-link').dataset.max = '2000'`)
+	tb.do("the key ←", chromedp.KeyEvent(kb.ArrowLeft))
+	tb.do("the key →", chromedp.KeyEvent(kb.ArrowRight))
+
+	// The branch was promoted above: 7 is the main line.
+	tb.wait("7 promoted", anbTree+` === '2 2,7 2,6' && document.querySelector('#anb-tree .cur').dataset.path === '2,7' && document.querySelector('#anb-link').value.includes('tree=2.7_1.6') && document.querySelector('#anb-link-note').textContent === ''`)
 
 	// Export the SGF (the variations, the values as comments), then read
 	// it back by pasting it: the same tree.

@@ -81,4 +81,8 @@
 // (analyze.go) judges every move of a game with Solve. Solved
 // positions can be kept between runs in a Table (table.go: LoadTable,
 // Save), which also serves a dense table found in its directory.
+//
+// Result.Answer (answer.go) writes a result with its moves in the
+// project's notation, in board order: the numbers `alak solve --json`
+// prints and GET /api/analysis answers, each in its own wire shape.
 package solve

@@ -295,37 +295,7 @@ func solveWriteBound(e *env, g *rules.Game, b solve.Bound) {
 	fmt.Fprintf(e.stdout, "searched: %d positions in %.3fs\n", b.Nodes, b.Elapsed.Seconds())
 }
 
-// solveOutcome writes an outcome as the JSON does: "x", "o" or "draw".
-func solveOutcome(c rules.Color) string {
-	if c == rules.None {
-		return "draw"
-	}
-	return c.Letter()
-}
-
 func solveNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// solveSorted returns the moves of res.Moves in board order.
-func solveSorted(res solve.Result) []rules.Move {
-	ms := make([]rules.Move, 0, len(res.Moves))
-	for m := range res.Moves {
-		ms = append(ms, m)
-	}
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && solveMoveLess(ms[j], ms[j-1]); j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
-	return ms
-}
-
-// solveMoveLess orders placements and slides by point, pass last.
-func solveMoveLess(a, b rules.Move) bool {
-	if (a < 0) != (b < 0) {
-		return b < 0
-	}
-	return a < b
-}
 
 func solveMoveList(r rules.Rules, ms []rules.Move) []string {
 	out := make([]string, len(ms))
@@ -335,10 +305,12 @@ func solveMoveList(r rules.Rules, ms []rules.Move) []string {
 	return out
 }
 
-// solveWriteJSON prints the result as one JSON object: value, outcome,
-// best, pv and the value of every move (only the moves whose values were
-// proved when the search was cut off, and then no value, best nor pv).
+// solveWriteJSON prints the result as one JSON object (solve.Answer):
+// value, outcome, best, pv and the value of every move (only the moves
+// whose values were proved when the search was cut off, and then no
+// value, best nor pv).
 func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
+	a := res.Answer(r)
 	out := struct {
 		Value    *float64           `json:"value,omitempty"`
 		Outcome  string             `json:"outcome,omitempty"`
@@ -349,14 +321,10 @@ func solveWriteJSON(w io.Writer, r rules.Rules, res solve.Result) error {
 		Nodes    int64              `json:"nodes"`
 		Seconds  seconds            `json:"seconds"`
 		Method   solve.Method       `json:"method,omitempty"`
-	}{Complete: res.Complete, Best: []string{}, PV: []string{}, Moves: map[string]float64{}, Nodes: res.Nodes, Seconds: seconds(res.Elapsed), Method: res.Method}
-	if res.Complete {
-		v := res.Value
-		out.Value, out.Outcome = &v, solveOutcome(res.Outcome)
-		out.Best, out.PV = solveMoveList(r, res.Best), solveMoveList(r, res.PV)
-	}
-	for m, v := range res.Moves {
-		out.Moves[notation.Human.Encode(r, m)] = v
+	}{Value: a.Value, Outcome: a.Outcome, Complete: a.Complete, Best: a.Best, PV: a.PV, Moves: map[string]float64{},
+		Nodes: a.Nodes, Seconds: seconds(res.Elapsed), Method: a.Method}
+	for _, m := range a.Moves {
+		out.Moves[m.Move] = m.Value
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -371,9 +339,10 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 	pos := g.Position()
 	fmt.Fprintf(w, "rules:    %s\n", r.String())
 	fmt.Fprintf(w, "position: %s, %s to move\n", pos.String(), pos.ToMove().Letter())
+	a := res.Answer(r)
 	var parts []string
-	for _, m := range solveSorted(res) {
-		parts = append(parts, notation.Human.Encode(r, m)+":"+solveNum(res.Moves[m]))
+	for _, m := range a.Moves {
+		parts = append(parts, m.Move+":"+solveNum(m.Value))
 	}
 	if !res.Complete {
 		// No value line: a cut-off search proves only the move values it
@@ -386,8 +355,8 @@ func solveWriteText(w io.Writer, g *rules.Game, res solve.Result) {
 	}
 	word := map[rules.Color]string{rules.Black: "x (Black) wins", rules.White: "o (White) wins", rules.None: "draw"}[res.Outcome]
 	fmt.Fprintf(w, "value:    %s (%s)\n", solveNum(res.Value), word)
-	fmt.Fprintf(w, "best:     %s\n", strings.Join(solveMoveList(r, res.Best), " "))
-	fmt.Fprintf(w, "pv:       %s\n", strings.Join(solveMoveList(r, res.PV), " "))
+	fmt.Fprintf(w, "best:     %s\n", strings.Join(a.Best, " "))
+	fmt.Fprintf(w, "pv:       %s\n", strings.Join(a.PV, " "))
 	fmt.Fprintf(w, "moves:    %s\n", strings.Join(parts, " "))
 	fmt.Fprintf(w, "searched: %d positions in %.3fs\n", res.Nodes, res.Elapsed.Seconds())
 	solveWriteMethod(w, res)
@@ -473,7 +442,7 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		if len(res.Best) == 0 {
 			best = "(no move)"
 		}
-		fmt.Fprintf(e.stdout, "| %d | %s | %s | %s | %d | %.2f |\n", n, solveNum(res.Value), solveOutcome(res.Outcome), best, res.Nodes, res.Elapsed.Seconds())
+		fmt.Fprintf(e.stdout, "| %d | %s | %s | %s | %d | %.2f |\n", n, solveNum(res.Value), solve.OutcomeWord(res.Outcome), best, res.Nodes, res.Elapsed.Seconds())
 	}
 	return 0
 }

@@ -31,7 +31,8 @@ const pathOf = (n) => {
   for (; n && n.parent; n = n.parent) out.push(n.move);
   return out.reverse();
 };
-const key = (n) => start.rules + '|' + start.position + '|' + start.toMove + '|' + pathOf(n).join(',');
+const keyOf = (path) => start.rules + '|' + start.position + '|' + start.toMove + '|' + path.join(',');
+const key = (n) => keyOf(pathOf(n));
 
 function startQuery() {
   const q = new URLSearchParams({ rules: start.rules });
@@ -333,6 +334,7 @@ function promote() {
   sib.splice(sib.indexOf(n), 1);
   sib.unshift(n);
   renderTree();
+  link();
 }
 
 function remove() {
@@ -358,14 +360,134 @@ function step(how) {
   }
 }
 
-// link writes the shareable address: the rules, the start and the line.
+// link writes the shareable address: the rules, the start, the line
+// shown (moves, as GET /api/analysis reads it) and, when the board holds
+// more than that line, the whole tree (treeText) within the bound of
+// #anb-link's data-max; past it the link holds the line alone and says so.
 function link() {
   const q = startQuery();
   const line = pathOf(cur);
   if (line.length) q.set('moves', line.join(','));
+  let note = '';
+  if (!onlyLine()) {
+    const t = treeText(), max = linkMax();
+    if (t.length <= max) q.set('tree', t);
+    else note = `The variations are too many for a link (${t.length} characters, at most ${max}): this link holds only the line shown. Export an SGF to share them all.`;
+  }
   const url = `${location.origin}/analysis?${q}`;
   $('#anb-link').value = url;
+  $('#anb-link-note').textContent = note;
   history.replaceState(null, '', `/analysis?${q}`);
+}
+
+const linkMax = () => +$('#anb-link').dataset.max || 2000;
+
+// onlyLine reports whether the tree is the line shown and nothing more.
+function onlyLine() {
+  for (let n = cur; n.parent; n = n.parent) if (n.parent.children.length !== 1) return false;
+  return cur.children.length === 0;
+}
+
+// treeText writes the tree for a link, in characters a URL keeps as they
+// are: each line from the start to the end of a variation, in the move
+// list's order, the lines separated by "_" and the moves of a line by
+// "."; a line after the first begins with the number of moves it shares
+// with the line before it. "2.6_1.7": 2 6, and 7 in answer to 2.
+function treeText() {
+  const lines = [], path = [];
+  let prev = null;
+  const walk = (n) => {
+    if (n.children.length === 0) {
+      if (!prev) lines.push(path.join('.'));
+      else {
+        let d = 0;
+        while (d < prev.length && prev[d] === path[d]) d++;
+        lines.push([d, ...path.slice(d)].join('.'));
+      }
+      prev = path.slice();
+    }
+    for (const c of n.children) {
+      path.push(c.move);
+      walk(c);
+      path.pop();
+    }
+  };
+  if (tree.children.length) walk(tree);
+  return lines.join('_');
+}
+
+// treeLines reads treeText's form: every line's moves from the start. It
+// throws an Error saying what is wrong.
+function treeLines(text) {
+  const out = [];
+  let prev = [];
+  text.split('_').forEach((part, i) => {
+    const words = part.split('.');
+    let d = 0;
+    if (i > 0) {
+      d = /^\d+$/.test(words[0]) ? +words.shift() : -1;
+      if (d < 0 || d >= prev.length) throw new Error(`Variation ${i + 1} of the link does not begin with where it branches (a number of moves from 0 to ${prev.length - 1})`);
+    }
+    if (!words.length || words.some((w) => !/^[A-Za-z0-9*-]+$/.test(w))) throw new Error(`Variation ${i + 1} of the link is not a list of moves separated by dots`);
+    prev = [...prev.slice(0, d), ...words];
+    out.push(prev);
+  });
+  return out;
+}
+
+// openLink opens a shared link: its rules and start, the tree of its
+// tree parameter (every line checked by the server; a line it refuses is
+// left out, and said), the line of moves shown. Without a tree, or with
+// one too long or not readable (said), the moves are the main line.
+async function openLink(rulesText, position, toMove, moves, text) {
+  let lines = null, note = '';
+  if (text && text.length > linkMax()) note = `The link's variations are ${text.length} characters, more than the ${linkMax()} a link holds: only its line is shown.`;
+  else if (text) {
+    try {
+      lines = treeLines(text);
+    } catch (e) {
+      note = `${e.message}: only its line is shown.`;
+    }
+  }
+  if (!lines) {
+    await reset(rulesText, position, toMove, moves);
+    if (note) say(note);
+    return;
+  }
+  if (!(await reset(rulesText, position, toMove, []))) return;
+  // Every line asked of the server, four at a time, each answer in its
+  // line's place.
+  const answers = new Array(lines.length);
+  let next = 0;
+  const ask = async () => {
+    for (let i; (i = next++) < lines.length;) {
+      const q = startQuery();
+      q.set('moves', lines[i].join(','));
+      answers[i] = await api('GET', '/api/board?' + q).then((r) => r.data, (e) => e);
+    }
+  };
+  await Promise.all([ask(), ask(), ask(), ask()]);
+  let refused = null;
+  for (const b of answers) {
+    if (b instanceof Error) {
+      refused = refused || b;
+      continue;
+    }
+    let n = tree;
+    for (const m of b.moves) {
+      let c = n.children.find((x) => x.move === m);
+      if (!c) {
+        c = { move: m, comment: '', children: [], parent: n };
+        n.children.push(c);
+      }
+      n = c;
+    }
+    boards.set(keyOf(b.moves), b);
+  }
+  let n = nodeAt(moves);
+  if (!n) for (n = tree; n.children[0];) n = n.children[0];
+  await show(n);
+  if (refused) say(`A variation of the link was left out: ${refused.message}`);
 }
 
 // reset starts a new board: rules, a start, and a line of moves played
@@ -615,6 +737,6 @@ nextGame();
     // ?rules=alak&size=9 (the rule lab's links) as well as ?rules=alak%20size=9.
     let rulesText = q.get('rules') || 'alak size=11';
     if (q.get('size') && !/(^|\s)size=/.test(rulesText)) rulesText += ' size=' + q.get('size');
-    reset(rulesText, q.get('position') || '', q.get('to_move') || '', moves);
+    openLink(rulesText, q.get('position') || '', q.get('to_move') || '', moves, q.get('tree') || '');
   }
 }
