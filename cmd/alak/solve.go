@@ -170,7 +170,7 @@ func solveRun(e *env, args []string) int {
 			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
 		}
 		if *variants != "" {
-			return solveLabRun(ctx, e, r, *sizes, *variants, sf)
+			return solveLabRun(ctx, e, r, *sizes, *variants, sf, *asJSON)
 		}
 		return solveTableRun(ctx, e, r, *sizes, sf)
 	}
