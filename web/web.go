@@ -14,6 +14,7 @@
 //	templates/rules.html    every preset's rules in sentences, and the options
 //	templates/missing.html  a page or a game that does not exist (404)
 //	templates/analysis.html the analysis board (/analysis): any position, its moves' values, variations, SGF
+//	templates/rulelab.html  the rule lab (/rulelab): docs/rulelab.md's table, drawn by the server, no script of its own
 //	static/api.js           the JSON API, a DOM builder, words, the header
 //	static/board.js         the board in SVG: lines, grids, slides
 //	static/game.js, home.js, archive.js   each page's module
