@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -34,6 +35,14 @@ func labSolve(t *testing.T, v solve.Variant, n int) solve.LabCell {
 func labSame(a, b *solve.LabCell) bool {
 	return a != nil && b != nil && a.Value != nil && b.Value != nil && *a.Value == *b.Value &&
 		a.Outcome == b.Outcome && reflect.DeepEqual(a.Best, b.Best) && a.All == b.All && a.Openings == b.Openings
+}
+
+// labWords writes a cell for a failure message.
+func labWords(c *solve.LabCell) string {
+	if c == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%s, %s, %d openings", c.Text(), c.Outcome, c.Openings)
 }
 
 // TestRuleLabDataMatchesSolver: the lab's data shipped in the binary
@@ -68,7 +77,7 @@ func TestRuleLabDataMatchesSolver(t *testing.T) {
 		for k, v := range cols {
 			got, shipped := labSolve(t, v, n), ruleLab.Rows[n-1].Cells[k]
 			if !labSame(&got, shipped) {
-				t.Errorf("%s on %d points: the solver gives %s, the shipped data %+v", v, n, got.Text(), shipped)
+				t.Errorf("%s on %d points: the solver gives %s, the shipped data %s", v, n, labWords(&got), labWords(shipped))
 			}
 		}
 	}
@@ -86,8 +95,8 @@ func TestRuleLabAPI(t *testing.T) {
 	h := newHarness(t, Config{})
 	c := h.client()
 	resp, body := c.roundTrip("GET", "/api/rulelab", nil, nil)
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /api/rulelab: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || resp.Header.Get("Cache-Control") != "public, max-age=3600" {
+		t.Fatalf("GET /api/rulelab: %d %s, Cache-Control %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"))
 	}
 	var lab RuleLabView
 	if err := json.Unmarshal(body, &lab); err != nil {
@@ -115,11 +124,11 @@ func TestRuleLabAPI(t *testing.T) {
 	}
 	cell := lab.Rows[8].Cells[k]
 	if cell == nil || cell.Value == nil || *cell.Value != 1 || cell.Outcome != "x" || strings.Join(cell.Best, " ") != "1 5 9" || cell.All {
-		t.Errorf("edge=off on 9 points: %+v, want 1 (1 5 9) as in docs/rulelab.md", cell)
+		t.Errorf("edge=off on 9 points: %s, want 1 (1 5 9) as in docs/rulelab.md", labWords(cell))
 	}
 	cell7 := lab.Rows[6].Cells[k]
 	if got := labSolve(t, solve.Variant{Option: "edge", Value: "off"}, 7); !labSame(&got, cell7) || got.Text() != "1 (1 4 7)" {
-		t.Errorf("edge=off on 7 points: the API's %+v, the solver's %s, docs/rulelab.md's 1 (1 4 7)", cell7, got.Text())
+		t.Errorf("edge=off on 7 points: the API's %s, the solver's %s, docs/rulelab.md's 1 (1 4 7)", labWords(cell7), labWords(&got))
 	}
 	if !strings.Contains(string(body), `"rules":"alak edge=off"`) || !strings.Contains(string(body), `"best":["1","5","9"]`) {
 		t.Errorf("the JSON's shape: %.300s", body)
