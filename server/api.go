@@ -62,6 +62,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.aroundRoutes(mux)
 	s.tournamentRoutes(mux)
 	s.analysisBoardRoutes(mux)
+	s.ruleLabRoutes(mux)
 	s.pageRoutes(mux)
 }
 

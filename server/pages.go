@@ -48,6 +48,8 @@ type page struct {
 	Tournament string
 	// Board is the analysis board's game to open (issue 31).
 	Board *boardPage
+	// Lab is the rule lab's table (/rulelab, issue 31).
+	Lab *labPage
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -208,7 +210,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
-	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament", "analysis"} {
+	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament", "analysis", "rulelab"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {

@@ -5,6 +5,7 @@ import (
 
 	"alak/rules"
 	"alak/session"
+	"alak/solve"
 )
 
 // The API's requests and answers, as JSON: every body a handler reads or
@@ -566,4 +567,26 @@ type BoardNode struct {
 	Move     string      `json:"move"`
 	Comment  string      `json:"comment,omitempty"`
 	Children []BoardNode `json:"children,omitempty"`
+}
+
+// The rule lab (issue 31): GET /api/rulelab.
+
+// RuleLabView is GET /api/rulelab: the rule lab's table as `alak solve
+// --table --variants --json` prints it (solve.LabTable: a column for the
+// alak preset and one a variant, a row a size, each cell the empty line's
+// value and best openings), the command that made it, and for each column
+// what its rules change and where the rules page explains them.
+type RuleLabView struct {
+	Command string          `json:"command"`
+	Columns []RuleLabColumn `json:"columns"`
+	Rows    []solve.LabRow  `json:"rows"`
+}
+
+// RuleLabColumn is a column of RuleLabView: solve.LabColumn's fields, a
+// sentence saying what the variant changes, and the rules page's section
+// for its option.
+type RuleLabColumn struct {
+	solve.LabColumn
+	Says string `json:"says"`
+	Link string `json:"link"`
 }

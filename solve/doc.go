@@ -23,7 +23,8 @@
 //
 // Besides: AtLeast and AtLeastSplit (bound.go, split.go) answer threshold
 // questions, Prove (prove.go) one-sided proofs on any board, Graph and
-// Depths (depth.go) the depth to the end, SolveLab (lab.go) the rule lab.
+// Depths (depth.go) the depth to the end, SolveLab (lab.go) the rule lab
+// and LabTable (labtable.go) its table as data (the server ships it).
 // Repetition draws and superko make values depend on the game's history
 // (the graph-history-interaction problem); how the solver stays exact is
 // explained in docs/solver.md.

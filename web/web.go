@@ -1,6 +1,6 @@
 // Package web is the play server's page: HTML templates rendered by the
-// server (server/pages.go) and small ES modules and one style sheet, all
-// embedded in the binary, with no build step. Nothing is fetched from
+// server (server/pages.go), small ES modules and a style sheet (the rule
+// lab has a second), all embedded in the binary, with no build step. Nothing is fetched from
 // another site, and the pages hold no inline script or style (the server
 // sends a strict Content-Security-Policy). The templates name a static
 // file through the function static ({{static "game.js"}}), which puts it
@@ -14,6 +14,7 @@
 //	templates/rules.html    every preset's rules in sentences, and the options
 //	templates/missing.html  a page or a game that does not exist (404)
 //	templates/analysis.html the analysis board (/analysis): any position, its moves' values, variations, SGF
+//	templates/rulelab.html  the rule lab (/rulelab): docs/rulelab.md's table, drawn by the server, no script of its own
 //	static/api.js           the JSON API, a DOM builder, words, the header
 //	static/board.js         the board in SVG: lines, grids, slides
 //	static/game.js, home.js, archive.js   each page's module
@@ -21,7 +22,8 @@
 //	static/profile.js       the profile's ratings and rating chart (SVG), loaded by archive.js on /p/NAME
 //	static/leaderboard.js   the leaderboard's module
 //	static/analysis.js      the analysis board's module (issue 31)
-//	static/alak.css         the one style sheet
+//	static/alak.css         the style sheet of every page
+//	static/rulelab.css      the rule lab's table, loaded by /rulelab alone
 //
 // The scripts use the JSON API and the event stream of docs/api.md, and
 // for the replay GET /api/games/{id}/positions (server/pages.go).

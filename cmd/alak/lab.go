@@ -25,8 +25,9 @@ type labStat struct {
 // cell the value of the empty line and its best openings; then a table of
 // the columns: their rules, the method that answered them and their
 // seconds. A column whose solve fails (the state graph outgrowing --memory)
-// says so at that size and is not tried at larger ones.
-func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec string, sf solveFlags) int {
+// says so at that size and is not tried at larger ones. With --json it
+// prints the same as one JSON object, a solve.LabTable, instead.
+func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec string, sf solveFlags, asJSON bool) int {
 	if base.Preset != "alak" || len(base.Changed(false)) > 0 {
 		return fail(e, "solve", fmt.Errorf("--variants changes one option of the alak preset at a time: give no --rules but alak and no rule options (got %s)", strings.Join(append([]string{base.Preset}, base.Changed(false)...), " ")))
 	}
@@ -53,8 +54,11 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 		head += " " + v.String() + " |"
 		align += ":---|"
 	}
-	fmt.Fprintln(e.stdout, head+" seconds |")
-	fmt.Fprintln(e.stdout, align+"---:|")
+	if !asJSON {
+		fmt.Fprintln(e.stdout, head+" seconds |")
+		fmt.Fprintln(e.stdout, align+"---:|")
+	}
+	var lab solve.LabTable
 	// The lab's solver: no table directory, no dense table kept (a column
 	// is its start position's value); --memory bounds every method, and
 	// without it the dense solver's memory is not bounded (the state
@@ -68,6 +72,7 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 	for n := lo; n <= hi; n++ {
 		row := fmt.Sprintf("| %d |", n)
 		var rowSecs float64
+		lrow := solve.LabRow{Size: n, Cells: make([]*solve.LabCell, len(cols))}
 		for k, v := range cols {
 			st := &stats[k]
 			if st.stopped != "" {
@@ -93,14 +98,32 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 			if m := res.Method; m != "" && !slices.Contains(st.methods, m) {
 				st.methods = append(st.methods, m)
 			}
+			cell := solve.LabCellOf(r, res, serr)
+			cell.Seconds = round2(secs)
+			lrow.Cells[k] = &cell
 			if serr != nil {
 				st.stopped = fmt.Sprintf("at %d points: %v", n, serr)
-				row += " not solved |"
-				continue
 			}
-			row += " " + labCell(r, res) + " |"
+			row += " " + cell.Text() + " |"
 		}
-		fmt.Fprintf(e.stdout, "%s %.2f |\n", row, rowSecs)
+		lrow.Seconds = round2(rowSecs)
+		lab.Rows = append(lab.Rows, lrow)
+		if !asJSON {
+			fmt.Fprintf(e.stdout, "%s %.2f |\n", row, rowSecs)
+		}
+	}
+	if asJSON {
+		for k, v := range cols {
+			r, _ := v.Rules(lo)
+			methods := stats[k].methods
+			if methods == nil {
+				methods = []solve.Method{}
+			}
+			lab.Columns = append(lab.Columns, solve.LabColumn{Variant: v.String(), Option: v.Option, Value: v.Value,
+				Rules:   strings.Join(append([]string{r.Preset}, r.Changed(false)...), " "),
+				Methods: methods, Seconds: round2(stats[k].seconds), Stopped: stats[k].stopped})
+		}
+		return printJSON(e, "solve", lab)
 	}
 	fmt.Fprintln(e.stdout)
 	fmt.Fprintln(e.stdout, "| column | rules | method | seconds | not solved |")
@@ -121,19 +144,6 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 	return 0
 }
 
-// labCell writes a cell of the rule lab's table: the value, then the best
-// openings in parentheses ("all" when every opening keeps the value).
-func labCell(r rules.Rules, res solve.Result) string {
-	best := strings.Join(solveMoveList(r, res.Best), " ")
-	switch {
-	case len(res.Best) == 0:
-		best = "no move"
-	case len(res.Best) == len(res.Moves):
-		best = "all"
-	}
-	return fmt.Sprintf("%s (%s)", solveNum(res.Value), best)
-}
-
 // labMethodName names a method of solve.SolveLab as docs/solver.md does
 // (the search of the history-free rules the lab takes is the state graph).
 func labMethodName(m solve.Method) string {
@@ -145,3 +155,6 @@ func labMethodName(m solve.Method) string {
 	}
 	return string(m)
 }
+
+// round2 rounds seconds to hundredths, as the Markdown table writes them.
+func round2(x float64) float64 { return math.Round(x*100) / 100 }

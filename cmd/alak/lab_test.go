@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -52,7 +54,7 @@ func TestSolveLabTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := labCell(r, res); cells[1+k] != want {
+			if want := solve.LabCellOf(r, res, nil).Text(); cells[1+k] != want {
 				t.Errorf("%v %d: %q, Solve gives %q", v, n, cells[1+k], want)
 			}
 		}
@@ -93,6 +95,77 @@ func TestSolveLabMemory(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[9], "| own=together |") || !strings.Contains(lines[9], "at 13 points") || !strings.Contains(lines[9], "memory") {
 		t.Errorf("column table: %q", lines[9])
+	}
+
+}
+
+// TestSolveLabJSON: --json prints the rule lab's table as one JSON object
+// (solve.LabTable) whose cells are the Markdown table's, cell for cell,
+// with the columns' rules and methods; two cells are docs/rulelab.md's:
+// edge=off on 5 points, 1 (1 3 5), and safe=eye on 5 points, 2 (2 4).
+func TestSolveLabJSON(t *testing.T) {
+	args := []string{"solve", "--table", "--variants", "edge=off,safe=eye", "--sizes", "1-5"}
+	md, errOut, code := solveSession(t, args...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	out, errOut, code := solveSession(t, append(args, "--json")...)
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("status %d, not one line: %s %s", code, out, errOut)
+	}
+	var lab solve.LabTable
+	if err := json.Unmarshal([]byte(out), &lab); err != nil {
+		t.Fatal(err)
+	}
+	want := []solve.LabColumn{
+		{Variant: "alak", Rules: "alak", Methods: []solve.Method{solve.MethodDense}},
+		{Variant: "edge=off", Option: "edge", Value: "off", Rules: "alak edge=off", Methods: []solve.Method{solve.MethodDense}},
+		{Variant: "safe=eye", Option: "safe", Value: "eye", Rules: "alak safe=eye", Methods: []solve.Method{solve.MethodSearch}},
+	}
+	for k := range lab.Columns {
+		lab.Columns[k].Seconds = 0
+	}
+	if !reflect.DeepEqual(lab.Columns, want) {
+		t.Errorf("columns %+v, want %+v", lab.Columns, want)
+	}
+	lines := strings.Split(md, "\n")
+	if len(lab.Rows) != 5 {
+		t.Fatalf("%d rows: %s", len(lab.Rows), out)
+	}
+	for i, row := range lab.Rows {
+		cells := strings.Split(strings.Trim(lines[2+i], "| "), " | ")
+		if row.Size != i+1 || len(row.Cells) != 3 {
+			t.Fatalf("row %d: %+v", i, row)
+		}
+		for k, c := range row.Cells {
+			if c == nil || c.Text() != cells[1+k] || c.Seconds < 0 {
+				t.Errorf("size %d, %s: JSON %+v, Markdown %q", row.Size, want[k].Variant, c, cells[1+k])
+			}
+		}
+	}
+	if c := lab.Rows[4].Cells[1]; *c.Value != 1 || c.Outcome != "x" || !reflect.DeepEqual(c.Best, []string{"1", "3", "5"}) || c.All || c.Openings != 5 {
+		t.Errorf("edge=off on 5 points: %+v, docs/rulelab.md has 1 (1 3 5)", c)
+	}
+	if c := lab.Rows[4].Cells[2]; c.Text() != "2 (2 4)" || c.Openings != 5 {
+		t.Errorf("safe=eye on 5 points: %+v, docs/rulelab.md has 2 (2 4) (no eye to declare on the empty line)", c)
+	}
+
+	// A column that outgrows --memory (safe=field's state graph, 2099
+	// positions and more on 6 points, in 1 MB): the cell has its error
+	// and no value, the column's later cells are null, and the column
+	// says why it stopped; safe=field on 4 points is docs/rulelab.md's
+	// -1 (1 2 3 4 *2 *3), of 8 openings (4 placements, 4 declarations).
+	out, errOut, code = solveSession(t, "solve", "--table", "--variants", "safe=field", "--sizes", "4-7", "--memory", "1", "--json")
+	lab = solve.LabTable{}
+	if err := json.Unmarshal([]byte(out), &lab); code != 0 || err != nil || len(lab.Rows) != 4 || len(lab.Columns) != 2 {
+		t.Fatalf("status %d, %v: %s %s", code, err, out, errOut)
+	}
+	if c := lab.Rows[0].Cells[1]; c.Text() != "-1 (1 2 3 4 *2 *3)" || c.Openings != 8 || c.Outcome != "o" {
+		t.Errorf("safe=field on 4 points: %+v", c)
+	}
+	if c := lab.Rows[2].Cells[1]; c == nil || c.Value != nil || c.Text() != "not solved" || !strings.Contains(c.Error, "memory") || lab.Rows[3].Cells[1] != nil ||
+		!strings.HasPrefix(lab.Columns[1].Stopped, "at 6 points: ") || lab.Rows[3].Cells[0].Text() != "1 (2 4 6)" {
+		t.Errorf("safe=field stopped at 6 points: %s", out)
 	}
 }
 

@@ -24,7 +24,7 @@ func init() {
 
 const solveUsage = `usage: alak solve [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--value-only] [--at-least V] [--method auto|dense|search] [--jobs J] [MOVE ... | --position ROW --to-move x|o]
        alak solve --table [--rules R] --sizes A-B [--value-only] [--method M] [--OPTION VALUE ...]
-       alak solve --table --variants all|NAME=VALUE,... --sizes A-B [--jobs J] [--memory MB]
+       alak solve --table --variants all|NAME=VALUE,... --sizes A-B [--jobs J] [--memory MB] [--json]
 Finds the game-theoretic value of the position after the moves (or of the
 --position diagram): Black's margin under perfect play, the outcome, every
 best move, a principal variation and the value of every legal move. Solved
@@ -41,7 +41,8 @@ the answer says which method gave it.
 and one for each variant, the preset with one option changed (all: every
 such option that keeps a position's value free of the game's history),
 each cell the value and the best openings; the dense solver answers where
-it applies, the state graph (within --memory) elsewhere.
+it applies, the state graph (within --memory) elsewhere. With --json it
+prints the same as one JSON object (what alak serve's /api/rulelab ships).
 --value-only gives the value, one best move and its line, but not the
 value of every move (tromp-taylor on lines then searches less).
 --at-least V only answers whether Black's margin is at least V, with the
@@ -170,7 +171,7 @@ func solveRun(e *env, args []string) int {
 			return fail(e, "solve", errors.New("--table solves start positions: give no moves and no --position"))
 		}
 		if *variants != "" {
-			return solveLabRun(ctx, e, r, *sizes, *variants, sf)
+			return solveLabRun(ctx, e, r, *sizes, *variants, sf, *asJSON)
 		}
 		return solveTableRun(ctx, e, r, *sizes, sf)
 	}
