@@ -13,7 +13,6 @@ import (
 // 5 points" (docs/results.md) in parts of 100 bytes, checks it whole and
 // one part alone, then breaks it: a part missing, a byte changed.
 func TestProveCertificateCommand(t *testing.T) {
-	t.Parallel()
 	file := filepath.Join(t.TempDir(), "t5.alakproof")
 	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "5", "--for", "o", "--draw",
 		"--certificate", file, "--part-size", "100", "--json")
@@ -78,7 +77,6 @@ func TestProveCertificateCommand(t *testing.T) {
 // (docs/results.md, "Proof certificates"): each proves the claim its name
 // says.
 func TestCheckProofData(t *testing.T) {
-	t.Parallel()
 	files, err := filepath.Glob("../../docs/data/traditional-*.alakproof")
 	if err != nil || len(files) < 4 {
 		t.Fatalf("%d certificates under docs/data (%v), want those of 5 and 6 points", len(files), err)
@@ -102,7 +100,6 @@ func TestCheckProofData(t *testing.T) {
 }
 
 func TestCheckProofErrors(t *testing.T) {
-	t.Parallel()
 	junk := filepath.Join(t.TempDir(), "junk")
 	if err := os.WriteFile(junk, []byte("(;GM[1])"), 0o644); err != nil {
 		t.Fatal(err)
