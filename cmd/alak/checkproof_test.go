@@ -99,6 +99,19 @@ func TestCheckProofData(t *testing.T) {
 	}
 }
 
+// No proof, no certificate: White cannot win on 3 points (Black takes the
+// centre, TestProveCommand).
+func TestProveNoCertificateCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "none.alakproof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--depth", "6", "--certificate", file)
+	if code != 0 || !strings.Contains(out, "No certificate written to "+file) {
+		t.Errorf("status %d, %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("a certificate without a proof: %v", err)
+	}
+}
+
 func TestCheckProofErrors(t *testing.T) {
 	junk := filepath.Join(t.TempDir(), "junk")
 	if err := os.WriteFile(junk, []byte("(;GM[1])"), 0o644); err != nil {

@@ -126,6 +126,9 @@ func proveRun(e *env, args []string) int {
 			}
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
+			if *certFile != "" {
+				fmt.Fprintf(e.stdout, "No certificate written to %s.\n", *certFile)
+			}
 		}
 	}
 	if perr != nil {
