@@ -176,6 +176,36 @@ func TestCheckGolden(t *testing.T) {
 	}
 }
 
+// On 1 point under Traditional Alak neither player can place (the stone
+// would have no liberty): pass, pass, and the game is drawn 0-0. The same
+// tree proves Black's draw and does not prove Black's win.
+func TestCheckGoal(t *testing.T) {
+	r, err := rules.Parse("traditional size=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := (&node{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{
+		{tag: tagAll, count: 1, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 0}}},
+	}}).encode(nil)
+	for _, draw := range []bool{true, false} {
+		h, err := NewHeader(g, rules.Black, draw, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = check(file(h, tree))
+		switch {
+		case draw && err != nil:
+			t.Errorf("Black's draw: %v", err)
+		case !draw && (!errors.Is(err, ErrRefuted) || !strings.Contains(err.Error(), "which is not a win for x")):
+			t.Errorf("Black's win: %v, want it refuted: the game ends drawn", err)
+		}
+	}
+}
+
 // TestCheckRejects breaks certificates on purpose, one fault each, and
 // checks that each is rejected with the right kind of error.
 func TestCheckRejects(t *testing.T) {
@@ -209,6 +239,10 @@ func TestCheckRejects(t *testing.T) {
 			n := r.find(isAll)
 			n.moves, n.kids = n.moves[1:], n.kids[1:]
 		}), ErrFormat, ""},
+		{"a reply that is not legal", mutate(h5, tree5, func(r *node) { r.find(isAll).moves[0] = rules.Place(99) }), ErrRefuted, "is not a legal move"},
+		{"a move after the end", mutate(h3, tree3, func(r *node) {
+			*r.find(func(n *node) bool { return n.tag == tagEnd }) = node{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 6}}}
+		}), ErrRefuted, "the game is over here"},
 		{"reply given twice", mutate(h5, tree5, func(r *node) {
 			n := r.find(isAll)
 			n.moves[1], n.kids[1] = n.moves[0], n.kids[0]
