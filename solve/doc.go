@@ -75,7 +75,9 @@
 //     one bound with it, and AtLeastSplit (split.go) splits a bound
 //     question too long for one search into its moves'.
 //   - Method 5, one-sided proofs (prove.go): Prove finds the fewest plies
-//     to a forced win (or draw) under any preset.
+//     to a forced win (or draw) under any preset; with
+//     ProveOptions.Certificate it records the proof tree (certificate.go)
+//     that package proofcheck writes and checks.
 //
 // Depths and NewGraph (depth.go) give the length of perfect play on
 // method 1's graph, for choosing among moves of one value; Analyze

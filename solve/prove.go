@@ -18,6 +18,9 @@ type Proof struct {
 	Plies  int          // with Proved: the plies the longest defence lasts
 	PV     []rules.Move // with Proved: one line of best play both ways
 	Nodes  int64
+	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
+	// the node encoding of package proofcheck (certificate.go).
+	Tree []byte
 }
 
 // ProveOptions say what Prove is to show and how far to look.
@@ -27,6 +30,11 @@ type ProveOptions struct {
 	// Progress, when set, is told each depth searched without a proof and
 	// the positions searched so far.
 	Progress func(depth int, nodes int64)
+	// Certificate asks for the proof tree (Proof.Tree), recorded by one
+	// more search at the depth of the proof; it is held in memory and
+	// refused beyond CertificateMB (default 4096).
+	Certificate   bool
+	CertificateMB int
 }
 
 // Prove searches whether player w can force a win (a game that ends with w
@@ -58,6 +66,13 @@ func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) 
 			res.Proved, res.Plies = true, d
 			res.PV = p.pv(d)
 			res.Nodes = p.nodes
+			if p.err == nil && opt.Certificate {
+				res.Tree, p.err = p.certificate(d, opt.CertificateMB)
+				res.Nodes = p.nodes
+				if p.err != nil {
+					return res, fmt.Errorf("proved within %d plies, but the certificate was not recorded: %w", d, p.err)
+				}
+			}
 			if p.err != nil {
 				// The proof stands; only the line, which searches again, was cut.
 				return res, fmt.Errorf("proved within %d plies, but the principal variation was cut off after %d positions: %w", d, p.nodes, p.err)
@@ -79,6 +94,10 @@ type prover struct {
 	nodes int64
 	err   error
 	bufs  [][]rules.Move
+	// rec, while a certificate is recorded, receives the proof tree of the
+	// search (certificate.go); recMax bounds its length.
+	rec    []byte
+	recMax int
 	// cut remembers, by position, the move that last decided a node there
 	// (a win for the attacker, a refutation for the defender). It only
 	// orders moves, so sharing it between histories cannot change a result.
@@ -105,6 +124,9 @@ func (p *prover) win(d int) bool {
 		return false
 	}
 	if o := p.g.Outcome(); o.Over() {
+		if p.recMax > 0 {
+			p.recordEnd(o)
+		}
 		return o.Winner == p.w || (p.draw && o.Winner == rules.None)
 	}
 	if d == 0 {
@@ -122,17 +144,28 @@ func (p *prover) win(d int) bool {
 			}
 		}
 	}
+	mark := p.recordNode(attack, len(ms))
 	for _, m := range ms {
 		if err := p.g.Play(m); err != nil {
 			p.err = fmt.Errorf("the kernel refused its own legal move %v: %w", m, err)
 			return false
 		}
+		child := p.recordMove(attack, m)
 		ok := p.win(d - 1)
 		_ = p.g.Undo()
 		if ok == attack {
 			p.cut[key] = m
+			if !attack {
+				p.recordDrop(mark) // refuted: the node is no part of a proof
+			}
 			return attack // a winning move, or a defence that holds
 		}
+		if attack {
+			p.recordDrop(child) // this move does not win: try the next
+		}
+	}
+	if attack {
+		p.recordDrop(mark)
 	}
 	return !attack
 }

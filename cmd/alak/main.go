@@ -93,12 +93,14 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: alak COMMAND [flags]")
 	fmt.Fprintln(w, "\ncommands:")
 	names := make([]string, 0, len(commands))
+	width := 0
 	for n := range commands {
 		names = append(names, n)
+		width = max(width, len(n))
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-*s %s\n", width, n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\n'alak help COMMAND' (or 'alak COMMAND -h') describes a command's flags; 'alak --version'")
 	fmt.Fprintln(w, "prints the version; docs/rules.md describes the rules:")

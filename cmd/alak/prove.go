@@ -15,13 +15,16 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--certificate FILE [--part-size BYTES]] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
 repetition counts and prisoners included, so a proof holds for the game as
 it stands, whatever the preset. Prints the plies the longest defence lasts
-and that line; no proof within the depth proves nothing either way.`
+and that line; no proof within the depth proves nothing either way.
+With --certificate, a proof found is written to FILE as a proof
+certificate (FILE.part1, FILE.part2 ... beside it when it is longer than
+--part-size), which 'alak check-proof FILE' verifies with the rules alone.`
 
 func proveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "prove", proveUsage)
@@ -30,6 +33,9 @@ func proveRun(e *env, args []string) int {
 	draw := fs.Bool("draw", false, "a draw is enough (refutes a claim that the other player wins)")
 	depth := fs.Int("depth", 40, "the most plies to search")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	certFile := fs.String("certificate", "", "write the proof, when one is found, to this file as a proof certificate")
+	partSize := fs.Int("part-size", 1<<30, "with --certificate: the most bytes of proof tree in one file; beyond, parts FILE.part1 ...")
+	certMB := fs.Int("certificate-mb", 4096, "with --certificate: the most megabytes the proof tree may take in memory")
 	setup := setupFlags(fs)
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -45,6 +51,9 @@ func proveRun(e *env, args []string) int {
 	if *depth < 0 || *depth > 1000 {
 		return fail(e, "prove", fmt.Errorf("--depth %d: give a number of plies from 0 to 1000", *depth))
 	}
+	if *partSize < 1 || *certMB < 1 {
+		return fail(e, "prove", fmt.Errorf("--part-size %d, --certificate-mb %d: give positive numbers", *partSize, *certMB))
+	}
 	r, err := buildRules()
 	if err != nil {
 		return fail(e, "prove", err)
@@ -56,7 +65,7 @@ func proveRun(e *env, args []string) int {
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
-	opt := solve.ProveOptions{Draw: *draw, Depth: *depth}
+	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB}
 	if e.terminal {
 		opt.Progress = func(d int, nodes int64) {
 			el := time.Since(start)
@@ -73,16 +82,27 @@ func proveRun(e *env, args []string) int {
 		goal = "draw"
 	}
 	pv := solveMoveList(g.Rules(), pr.PV)
+	var cert certSummary
+	if pr.Proved && perr == nil && *certFile != "" {
+		if cert, err = writeCertificate(*certFile, *partSize, g, w, *draw, pr.Tree); err != nil {
+			fmt.Fprintf(e.stderr, "alak prove: the proof holds, but its certificate was not written: %v\n", err)
+			return 1
+		}
+	}
 	if *asJSON {
 		obj := struct {
-			For     string   `json:"for"`
-			Goal    string   `json:"goal"`
-			Proved  bool     `json:"proved"`
-			Plies   int      `json:"plies"`
-			PV      []string `json:"pv"`
-			Nodes   int64    `json:"nodes"`
-			Seconds float64  `json:"seconds"`
-		}{w.Letter(), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs}
+			For     string       `json:"for"`
+			Goal    string       `json:"goal"`
+			Proved  bool         `json:"proved"`
+			Plies   int          `json:"plies"`
+			PV      []string     `json:"pv"`
+			Nodes   int64        `json:"nodes"`
+			Seconds float64      `json:"seconds"`
+			Cert    *certSummary `json:"certificate,omitempty"`
+		}{w.Letter(), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs, nil}
+		if cert.Parts > 0 {
+			obj.Cert = &cert
+		}
 		out, err := json.Marshal(obj)
 		if err != nil {
 			return fail(e, "prove", err)
@@ -101,8 +121,14 @@ func proveRun(e *env, args []string) int {
 				label += " (cut off)"
 			}
 			fmt.Fprintf(e.stdout, "%s: %s\n", label, strings.Join(pv, " "))
+			if cert.Parts > 0 {
+				fmt.Fprintf(e.stdout, "Certificate: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", cert.File, cert.Bytes, cert.Parts, cert.File)
+			}
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
+			if *certFile != "" {
+				fmt.Fprintf(e.stdout, "No certificate written to %s.\n", *certFile)
+			}
 		}
 	}
 	if perr != nil {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestProveCertificateCommand writes the certificate of "o holds a draw on
+// 5 points" (docs/results.md) in parts of 100 bytes, checks it whole and
+// one part alone, then breaks it: a part missing, a byte changed.
+func TestProveCertificateCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "t5.alakproof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "5", "--for", "o", "--draw",
+		"--certificate", file, "--part-size", "100", "--json")
+	if code != 0 {
+		t.Fatalf("prove: status %d: %s", code, errOut)
+	}
+	var pr struct {
+		Proved bool
+		Cert   struct {
+			File  string
+			Parts int
+			Bytes int64
+		} `json:"certificate"`
+	}
+	if err := json.Unmarshal([]byte(out), &pr); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if !pr.Proved || pr.Cert.File != file || pr.Cert.Parts < 3 {
+		t.Fatalf("prove: %s; want a proof written in several parts", out)
+	}
+	out, errOut, code = solveSession(t, "check-proof", "--json", file)
+	var chk struct {
+		Claim       string
+		For, Goal   string
+		Parts       int
+		Nodes, Ends int64
+	}
+	if err := json.Unmarshal([]byte(out), &chk); code != 0 || err != nil {
+		t.Fatalf("check-proof: status %d, %v: %s%s", code, err, out, errOut)
+	}
+	if chk.Claim != "o can force a draw or better from the start (traditional size=5)" || chk.For != "o" || chk.Goal != "draw" ||
+		chk.Parts != pr.Cert.Parts || chk.Nodes == 0 || chk.Ends == 0 {
+		t.Errorf("check-proof: %s", out)
+	}
+	out, _, code = solveSession(t, "check-proof", "--part", "0", file)
+	if code != 0 || !strings.Contains(out, "Proved: o can force a draw or better") || !strings.Contains(out, "Given the parts it leaves to others: "+file+".part1") {
+		t.Errorf("the main part alone: status %d, %q", code, out)
+	}
+	last := file + ".part" + strconv.Itoa(pr.Cert.Parts-1)
+	data, err := os.ReadFile(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(last); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = solveSession(t, "check-proof", file)
+	if code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("a part missing: status %d, %q", code, errOut)
+	}
+	data[len(data)-1] ^= 2 // the last node is an end: its result changes
+	if err := os.WriteFile(last, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = solveSession(t, "check-proof", file)
+	if code != 1 || !strings.Contains(errOut, "does not prove its claim") {
+		t.Errorf("a result changed: status %d, %q", code, errOut)
+	}
+}
+
+// TestCheckProofData checks the certificates committed under docs/data
+// (docs/results.md, "Proof certificates"): each proves the claim its name
+// says.
+func TestCheckProofData(t *testing.T) {
+	files, err := filepath.Glob("../../docs/data/traditional-*.alakproof")
+	if err != nil || len(files) < 4 {
+		t.Fatalf("%d certificates under docs/data (%v), want those of 5 and 6 points", len(files), err)
+	}
+	for _, f := range files {
+		// traditional-6-o-draw.alakproof, traditional-6-x-draw-after-3.alakproof
+		parts := strings.Split(strings.TrimSuffix(filepath.Base(f), ".alakproof"), "-")
+		size, who, goal := parts[1], parts[2], parts[3]
+		want := who + " can force " + map[string]string{"win": "a win", "draw": "a draw or better"}[goal] + " "
+		if len(parts) > 5 {
+			want += "after " + parts[5]
+		} else {
+			want += "from the start"
+		}
+		want += " (traditional size=" + size + ")"
+		out, errOut, code := solveSession(t, "check-proof", f)
+		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
+			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
+		}
+	}
+}
+
+// No proof, no certificate: White cannot win on 3 points (Black takes the
+// centre, TestProveCommand).
+func TestProveNoCertificateCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "none.alakproof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--depth", "6", "--certificate", file)
+	if code != 0 || !strings.Contains(out, "No certificate written to "+file) {
+		t.Errorf("status %d, %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("a certificate without a proof: %v", err)
+	}
+}
+
+func TestCheckProofErrors(t *testing.T) {
+	junk := filepath.Join(t.TempDir(), "junk")
+	if err := os.WriteFile(junk, []byte("(;GM[1])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"check-proof"}, 2, "give one certificate FILE"},
+		{[]string{"check-proof", "a", "b"}, 2, "give one certificate FILE"},
+		{[]string{"check-proof", filepath.Join(t.TempDir(), "none")}, 1, "no such file"},
+		{[]string{"check-proof", junk}, 1, "not a readable proof certificate"},
+		{[]string{"prove", "--for", "x", "--certificate", "x", "--part-size", "0"}, 2, "positive"},
+	} {
+		_, errOut, code := solveSession(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q, want %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}

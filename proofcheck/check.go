@@ -1,0 +1,305 @@
+package proofcheck
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"alak/rules"
+)
+
+// Ref is a subtree a part leaves to another part.
+type Ref struct {
+	Part int
+	At   []rules.Move // from the proof's root
+}
+
+// Report is what Check found in one part.
+type Report struct {
+	Header
+	Nodes int64 // positions checked
+	Ends  int64 // finished games among them
+	Refs  []Ref // the subtrees left to other parts
+}
+
+// Check reads one part of a certificate from in and verifies it with the
+// rules kernel alone: it sets up the game from the start position, replays
+// the line to the part's root, then follows the tree, playing every move on
+// a rules.Game, so that the repetition counts, the ko and the prisoners
+// are those of the real game. At each node where the proving player is to
+// move the tree must give one legal move; where the other player is, every
+// legal move, each once; at each finished game the result the kernel
+// counts, which must meet the goal. The part proves its claim given the
+// parts it refers to (Report.Refs); CheckAll follows them.
+//
+// A file that does not read wraps ErrFormat, a tree that does not prove
+// the claim ErrRefuted, a certificate of other rules or another kernel
+// ErrMismatch; every message says where (byte offset, line of moves).
+func Check(ctx context.Context, in io.Reader) (Report, error) {
+	rd := &reader{r: bufio.NewReaderSize(in, 1<<16)}
+	h, err := rd.header()
+	rep := Report{Header: h}
+	if err != nil {
+		return rep, err
+	}
+	if h.Kernel != rules.KernelVersion {
+		return rep, fmt.Errorf("%w: made by kernel version %d; this program's kernel is version %d (check it with the alak that wrote it, or make it again)", ErrMismatch, h.Kernel, rules.KernelVersion)
+	}
+	r, err := rules.Parse(h.Rules)
+	if err != nil {
+		return rep, fmt.Errorf("%w: the rules %q: %v", ErrFormat, h.Rules, err)
+	}
+	if RulesHash(r) != h.RulesHash {
+		return rep, fmt.Errorf("%w: the rules' hash does not match: %q means other rules to this program than to the one that wrote the certificate", ErrMismatch, h.Rules)
+	}
+	start, err := rules.ParsePosition(r, h.Start)
+	if err != nil {
+		return rep, fmt.Errorf("%w: the start position %q: %v", ErrFormat, h.Start, err)
+	}
+	g := rules.NewGameFrom(start)
+	for i, m := range append(slices.Clone(h.Line), h.At...) {
+		if err := g.Play(m); err != nil {
+			return rep, fmt.Errorf("%w: move %d of the line to the part's root, %s: %v", ErrRefuted, i+1, r.MoveText(m), err)
+		}
+	}
+	c := &checker{ctx: ctx, rd: rd, g: g, r: r, h: h}
+	err = c.node()
+	rep.Nodes, rep.Ends, rep.Refs = c.nodes, c.ends, c.refs
+	if err != nil {
+		return rep, err
+	}
+	if _, err := rd.r.ReadByte(); err == nil {
+		return rep, fmt.Errorf("%w: bytes after the tree's end at byte %d", ErrFormat, rd.off)
+	} else if err != io.EOF {
+		return rep, fmt.Errorf("%w: after the tree: %v", ErrFormat, err)
+	}
+	return rep, nil
+}
+
+type checker struct {
+	ctx   context.Context
+	rd    *reader
+	g     *rules.Game
+	r     rules.Rules
+	h     Header
+	path  []rules.Move // from the part's root
+	nodes int64
+	ends  int64
+	refs  []Ref
+	buf   []rules.Move
+}
+
+// where writes the line from the proof's root to the current node.
+func (c *checker) where() string {
+	var ms []string
+	for _, m := range append(slices.Clone(c.h.At), c.path...) {
+		ms = append(ms, c.r.MoveText(m))
+	}
+	if len(ms) == 0 {
+		return "at the proof's root"
+	}
+	return "after " + strings.Join(ms, " ") + " (from the proof's root)"
+}
+
+func (c *checker) refuted(format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrRefuted, c.where(), fmt.Sprintf(format, a...))
+}
+
+func (c *checker) meets(o rules.Outcome) bool {
+	return o.Winner == c.h.For || c.h.Draw && o.Winner == rules.None
+}
+
+// node checks the node at the game's position and the subtree below it.
+func (c *checker) node() error {
+	c.nodes++
+	if c.nodes&(1<<14-1) == 0 {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if len(c.path) > maxLine {
+		return c.refuted("the line is longer than %d moves", maxLine)
+	}
+	tag, err := c.rd.byte("a node's tag")
+	if err != nil {
+		return err
+	}
+	o := c.g.Outcome()
+	toMove := c.g.Position().ToMove()
+	switch tag {
+	case tagEnd:
+		v, err := c.rd.varint("a result")
+		if err != nil {
+			return err
+		}
+		if !o.Over() {
+			return c.refuted("the certificate says the game is over with Black's margin %v, but it goes on (%c to move)", float64(v)/2, toMove.Symbol())
+		}
+		if int64(2*o.Margin) != v {
+			return c.refuted("the certificate says the game ends with Black's margin %v; the kernel counts %v (%s)", float64(v)/2, o.Margin, o)
+		}
+		if !c.meets(o) {
+			return c.refuted("the game ends %s, which is not %s for %c", o, c.goal(), c.h.For.Symbol())
+		}
+		c.ends++
+		return nil
+	case tagPart:
+		k, err := c.rd.uvarint("a part number", 1<<31)
+		if err != nil {
+			return err
+		}
+		if k == 0 || int(k) == c.h.Part {
+			return c.refuted("the certificate leaves the rest to part %d, which cannot be (the main part or this one)", k)
+		}
+		c.refs = append(c.refs, Ref{Part: int(k), At: append(slices.Clone(c.h.At), c.path...)})
+		return nil
+	case tagMove, tagAll:
+	default:
+		return c.rd.bad(fmt.Sprintf("the tag %q is not E, M, A or P", tag), nil)
+	}
+	if o.Over() {
+		return c.refuted("the game is over here (%s), but the certificate plays on", o)
+	}
+	if tag == tagMove {
+		if toMove != c.h.For {
+			return c.refuted("it is %c's move, and the certificate gives one move where every reply is needed", toMove.Symbol())
+		}
+		m, err := c.rd.move("a move")
+		if err != nil {
+			return err
+		}
+		return c.play(m)
+	}
+	if toMove == c.h.For {
+		return c.refuted("it is %c's move, the player the proof is for, and the certificate gives every reply instead of one move", toMove.Symbol())
+	}
+	c.buf = c.g.LegalMoves(c.buf[:0])
+	legal := slices.Clone(c.buf)
+	n, err := c.rd.uvarint("the number of replies", maxReplies)
+	if err != nil {
+		return err
+	}
+	if int(n) != len(legal) {
+		return c.refuted("the certificate gives %d replies, but %c has %d legal moves (%s): a reply is missing or one is too many", n, toMove.Symbol(), len(legal), c.moveList(legal))
+	}
+	seen := make([]bool, len(legal))
+	for range n {
+		m, err := c.rd.move("a reply")
+		if err != nil {
+			return err
+		}
+		i := slices.Index(legal, m)
+		if i < 0 {
+			return c.refuted("the reply %s is not a legal move of %c's (the legal moves are %s)", c.r.MoveText(m), toMove.Symbol(), c.moveList(legal))
+		}
+		if seen[i] {
+			return c.refuted("the reply %s is given twice", c.r.MoveText(m))
+		}
+		seen[i] = true
+		if err := c.play(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// play plays m, checks the node after it and takes m back.
+func (c *checker) play(m rules.Move) error {
+	if err := c.g.Play(m); err != nil {
+		return c.refuted("%v", err)
+	}
+	c.path = append(c.path, m)
+	err := c.node()
+	c.path = c.path[:len(c.path)-1]
+	if uerr := c.g.Undo(); err == nil && uerr != nil {
+		return uerr
+	}
+	return err
+}
+
+func (c *checker) goal() string {
+	if c.h.Draw {
+		return "a win or a draw"
+	}
+	return "a win"
+}
+
+func (c *checker) moveList(ms []rules.Move) string {
+	var s []string
+	for _, m := range ms {
+		s = append(s, c.r.MoveText(m))
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, " ")
+}
+
+// Summary is what CheckAll found in a whole certificate.
+type Summary struct {
+	Header       // the main part's
+	Parts  int   // parts checked
+	Nodes  int64 // positions checked, every part's
+	Ends   int64
+}
+
+// CheckAll checks a whole certificate: the main part (open(0)), then every
+// part it and the parts after it refer to, one at a time. Each part must be
+// of the same proof (kernel, rules, start, line, claim), say the number and
+// the line from the proof's root at which it was referred to, and be
+// referred to once. each, when set, is told every part's report as it is
+// checked.
+func CheckAll(ctx context.Context, open func(part int) (io.ReadCloser, error), each func(Report)) (Summary, error) {
+	var sum Summary
+	queue := []Ref{{Part: 0}}
+	referred := map[int]bool{0: true}
+	for len(queue) > 0 {
+		ref := queue[0]
+		queue = queue[1:]
+		f, err := open(ref.Part)
+		if err != nil {
+			return sum, fmt.Errorf("part %d: %w", ref.Part, err)
+		}
+		rep, err := Check(ctx, f)
+		f.Close()
+		sum.Nodes += rep.Nodes
+		sum.Ends += rep.Ends
+		if err != nil {
+			return sum, fmt.Errorf("part %d: %w", ref.Part, err)
+		}
+		if ref.Part == 0 {
+			sum.Header = rep.Header
+		} else if err := samePart(sum.Header, rep.Header, ref); err != nil {
+			return sum, err
+		}
+		sum.Parts++
+		if each != nil {
+			each(rep)
+		}
+		for _, r := range rep.Refs {
+			if referred[r.Part] {
+				return sum, fmt.Errorf("%w: part %d is referred to twice", ErrRefuted, r.Part)
+			}
+			referred[r.Part] = true
+			queue = append(queue, r)
+		}
+	}
+	return sum, nil
+}
+
+// samePart reports whether part h is the part ref of the proof main.
+func samePart(main, h Header, ref Ref) error {
+	switch {
+	case h.Part != ref.Part:
+		return fmt.Errorf("%w: the file for part %d says it is part %d", ErrRefuted, ref.Part, h.Part)
+	case h.Kernel != main.Kernel || h.RulesHash != main.RulesHash || h.Rules != main.Rules || h.Start != main.Start ||
+		!slices.Equal(h.Line, main.Line) || h.For != main.For || h.Draw != main.Draw:
+		return fmt.Errorf("%w: part %d is of another proof (%s) than the main part (%s)", ErrRefuted, h.Part, h.Claim(), main.Claim())
+	case !slices.Equal(h.At, ref.At):
+		return fmt.Errorf("%w: part %d starts at %v, but it was referred to at %v", ErrRefuted, h.Part, h.At, ref.At)
+	}
+	return nil
+}

@@ -1,0 +1,392 @@
+package proofcheck
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"alak/rules"
+)
+
+// node is a proof tree decoded, so that tests can break it on purpose.
+type node struct {
+	tag    byte
+	result int64        // 'E': Black's margin in half points
+	part   uint64       // 'P'
+	moves  []rules.Move // 'M': one; 'A': every reply, in order
+	kids   []*node
+	count  int // 'A': the count written (len(moves) unless broken)
+}
+
+func decode(t *testing.T, tree []byte) *node {
+	t.Helper()
+	rd := &reader{r: bufio.NewReader(bytes.NewReader(tree))}
+	var read func() *node
+	read = func() *node {
+		tag, err := rd.byte("tag")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := &node{tag: tag}
+		switch tag {
+		case tagEnd:
+			n.result, err = rd.varint("result")
+		case tagPart:
+			n.part, err = rd.uvarint("part", 1<<31)
+		case tagMove:
+			var m rules.Move
+			m, err = rd.move("move")
+			n.moves, n.kids = []rules.Move{m}, []*node{read()}
+		case tagAll:
+			var k uint64
+			k, err = rd.uvarint("count", maxReplies)
+			n.count = int(k)
+			for range k {
+				m, err := rd.move("reply")
+				if err != nil {
+					t.Fatal(err)
+				}
+				n.moves, n.kids = append(n.moves, m), append(n.kids, read())
+			}
+		default:
+			t.Fatalf("tag %q", tag)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	return read()
+}
+
+func (n *node) encode(b []byte) []byte {
+	b = append(b, n.tag)
+	switch n.tag {
+	case tagEnd:
+		return binary.AppendVarint(b, n.result)
+	case tagPart:
+		return binary.AppendUvarint(b, n.part)
+	case tagAll:
+		b = binary.AppendUvarint(b, uint64(n.count))
+	}
+	for i, m := range n.moves {
+		b = AppendMove(b, m)
+		b = n.kids[i].encode(b)
+	}
+	return b
+}
+
+// find returns the first node in preorder for which f is true.
+func (n *node) find(f func(*node) bool) *node {
+	if f(n) {
+		return n
+	}
+	for _, k := range n.kids {
+		if m := k.find(f); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// split returns a certificate file's header and tree.
+func split(t *testing.T, file []byte) (Header, []byte) {
+	t.Helper()
+	rd := &reader{r: bufio.NewReader(bytes.NewReader(file))}
+	h, err := rd.header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, file[rd.off:]
+}
+
+func file(h Header, tree []byte) []byte { return append(h.Append(nil), tree...) }
+
+func check(data []byte) (Report, error) {
+	return Check(context.Background(), bytes.NewReader(data))
+}
+
+// traditional3 is the proof, written by hand, that Black wins Traditional
+// Alak on 3 points (solve/prove_test.go, TestProveTraditional3): Black on
+// the centre leaves White no legal placement (either end would have no
+// liberty), White passes, Black passes: 3-0, Black's margin 3 (6 half
+// points).
+func traditional3(t *testing.T) (Header, []byte) {
+	t.Helper()
+	r, err := rules.Parse("traditional size=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHeader(g, rules.Black, false, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := &node{tag: tagMove, moves: []rules.Move{rules.Place(1)}, kids: []*node{
+		{tag: tagAll, count: 1, moves: []rules.Move{rules.Pass}, kids: []*node{
+			{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 6}}},
+		}},
+	}}
+	return h, tree.encode(nil)
+}
+
+func TestCheckTraditional3(t *testing.T) {
+	h, tree := traditional3(t)
+	rep, err := check(file(h, tree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Nodes != 4 || rep.Ends != 1 || len(rep.Refs) != 0 {
+		t.Errorf("%d nodes, %d ends, refs %v; want the 4 nodes of the line 2 pass pass, 1 end", rep.Nodes, rep.Ends, rep.Refs)
+	}
+	if want := "x can force a win from the start (traditional size=3)"; rep.Claim() != want {
+		t.Errorf("claim %q, want %q", rep.Claim(), want)
+	}
+}
+
+// golden5 is the certificate alak prove wrote for "o holds a draw on 5
+// points" (docs/results.md: alak prove --rules traditional --size 5 --for o
+// --draw --certificate ...): a tree with replies to check at every level.
+func golden5(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/traditional-5-o-draw.alakproof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestCheckGolden(t *testing.T) {
+	rep, err := check(golden5(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "o can force a draw or better from the start (traditional size=5)"; rep.Claim() != want || rep.Nodes < 100 {
+		t.Errorf("claim %q, %d nodes; want %q", rep.Claim(), rep.Nodes, want)
+	}
+}
+
+// On 1 point under Traditional Alak neither player can place (the stone
+// would have no liberty): pass, pass, and the game is drawn 0-0. The same
+// tree proves Black's draw and does not prove Black's win.
+func TestCheckGoal(t *testing.T) {
+	r, err := rules.Parse("traditional size=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := (&node{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{
+		{tag: tagAll, count: 1, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 0}}},
+	}}).encode(nil)
+	for _, draw := range []bool{true, false} {
+		h, err := NewHeader(g, rules.Black, draw, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = check(file(h, tree))
+		switch {
+		case draw && err != nil:
+			t.Errorf("Black's draw: %v", err)
+		case !draw && (!errors.Is(err, ErrRefuted) || !strings.Contains(err.Error(), "which is not a win for x")):
+			t.Errorf("Black's win: %v, want it refuted: the game ends drawn", err)
+		}
+	}
+}
+
+// TestCheckRejects breaks certificates on purpose, one fault each, and
+// checks that each is rejected with the right kind of error.
+func TestCheckRejects(t *testing.T) {
+	h3, tree3 := traditional3(t)
+	h5, tree5 := split(t, golden5(t))
+	mutate := func(h Header, tree []byte, f func(root *node)) []byte {
+		root := decode(t, tree)
+		f(root)
+		return file(h, root.encode(nil))
+	}
+	isAll := func(n *node) bool { return n.tag == tagAll && len(n.moves) > 1 }
+	cases := []struct {
+		name string
+		data []byte
+		want error
+		msg  string
+	}{
+		{"wrong move: an end point, after which White may play", mutate(h3, tree3, func(r *node) { r.moves[0] = rules.Place(0) }), ErrRefuted, "replies"},
+		{"illegal move: an occupied point", mutate(h5, tree5, func(r *node) {
+			n := r.find(func(n *node) bool { return n.tag == tagMove && n.moves[0] != rules.Pass })
+			n.moves[0] = rules.Place(99)
+		}), ErrRefuted, "after"},
+		{"a move where every reply is due", mutate(h3, tree3, func(r *node) {
+			r.kids[0] = &node{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: r.kids[0].kids[:1]}
+		}), ErrRefuted, "every reply is needed"},
+		{"missing reply", mutate(h5, tree5, func(r *node) {
+			n := r.find(isAll)
+			n.moves, n.kids, n.count = n.moves[1:], n.kids[1:], n.count-1
+		}), ErrRefuted, "a reply is missing"},
+		{"missing reply, count kept", mutate(h5, tree5, func(r *node) {
+			n := r.find(isAll)
+			n.moves, n.kids = n.moves[1:], n.kids[1:]
+		}), ErrFormat, ""},
+		{"a reply that is not legal", mutate(h5, tree5, func(r *node) { r.find(isAll).moves[0] = rules.Place(99) }), ErrRefuted, "is not a legal move"},
+		{"a move after the end", mutate(h3, tree3, func(r *node) {
+			*r.find(func(n *node) bool { return n.tag == tagEnd }) = node{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 6}}}
+		}), ErrRefuted, "the game is over here"},
+		{"reply given twice", mutate(h5, tree5, func(r *node) {
+			n := r.find(isAll)
+			n.moves[1], n.kids[1] = n.moves[0], n.kids[0]
+		}), ErrRefuted, "given twice"},
+		{"wrong final result", mutate(h3, tree3, func(r *node) { r.find(func(n *node) bool { return n.tag == tagEnd }).result = 4 }), ErrRefuted, "the kernel counts 3"},
+		{"wrong final result in the golden proof", mutate(h5, tree5, func(r *node) {
+			r.find(func(n *node) bool { return n.tag == tagEnd }).result += 2
+		}), ErrRefuted, "the kernel counts"},
+		{"an end before the end", mutate(h3, tree3, func(r *node) { r.kids[0] = &node{tag: tagEnd, result: 0} }), ErrRefuted, "it goes on"},
+		{"a claim the tree does not meet", file(Header{Format: h3.Format, Kernel: h3.Kernel, RulesHash: h3.RulesHash,
+			Rules: h3.Rules, Start: h3.Start, For: rules.White, Draw: true}, tree3), ErrRefuted, ""},
+		{"a part that is not there (in the main part)", mutate(h3, tree3, func(r *node) { *r = node{tag: tagPart, part: 0} }), ErrRefuted, "cannot be"},
+		{"wrong rules hash", func() []byte { h := h3; h.RulesHash[0] ^= 1; return file(h, tree3) }(), ErrMismatch, "hash"},
+		{"rules changed under the same hash", func() []byte { h := h3; h.Rules = "traditional size=3 ko=none"; return file(h, tree3) }(), ErrMismatch, "hash"},
+		{"another kernel", func() []byte { h := h3; h.Kernel++; return file(h, tree3) }(), ErrMismatch, "kernel version"},
+		{"another format", func() []byte { h := h3; h.Format++; return file(h, tree3) }(), ErrFormat, "format"},
+		{"bytes after the tree", append(file(h3, tree3), 'E', 0), ErrFormat, "after the tree"},
+		{"an unknown tag", mutate(h3, tree3, func(r *node) { r.kids[0].tag = 'Q' }), ErrFormat, "not E, M, A or P"},
+		{"not a certificate", []byte("(;GM[1]SZ[3])"), ErrFormat, "ALAKPROOF"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := check(c.data)
+			if !errors.Is(err, c.want) || !strings.Contains(fmt.Sprint(err), c.msg) {
+				t.Errorf("got %v, want an error wrapping %q that says %q", err, c.want, c.msg)
+			}
+		})
+	}
+	for _, f := range [][]byte{file(h3, tree3), golden5(t)} {
+		if _, err := check(f); err != nil {
+			t.Fatalf("the unbroken certificate: %v", err)
+		}
+		// Every cut of the file short of its end is refused.
+		for n := range len(f) {
+			if _, err := check(f[:n]); !errors.Is(err, ErrFormat) {
+				t.Fatalf("cut to %d of %d bytes: %v, want ErrFormat", n, len(f), err)
+			}
+		}
+	}
+}
+
+// TestWriteParts splits the golden proof into parts of at most 64 bytes of
+// tree, checks each part alone and the whole, and breaks the set.
+func TestWriteParts(t *testing.T) {
+	h, tree := split(t, golden5(t))
+	whole, err := check(golden5(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := map[int][]byte{}
+	n, err := Write(h, tree, 64, func(k int) (io.WriteCloser, error) {
+		if _, ok := parts[k]; ok {
+			t.Fatalf("part %d written twice", k)
+		}
+		return nopCloser{k, parts}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 5 || n != len(parts) {
+		t.Fatalf("%d parts written, %d kept; want several for %d bytes in parts of 64", n, len(parts), len(tree))
+	}
+	for k, b := range parts {
+		ph, pt := split(t, b)
+		if len(pt) > 64+3*16 || ph.Part != k {
+			t.Errorf("part %d: %d bytes of tree, says part %d", k, len(pt), ph.Part)
+		}
+		if _, err := check(b); err != nil {
+			t.Errorf("part %d alone: %v", k, err)
+		}
+	}
+	open := func(parts map[int][]byte) func(int) (io.ReadCloser, error) {
+		return func(k int) (io.ReadCloser, error) {
+			b, ok := parts[k]
+			if !ok {
+				return nil, os.ErrNotExist
+			}
+			return io.NopCloser(bytes.NewReader(b)), nil
+		}
+	}
+	seen := 0
+	sum, err := CheckAll(context.Background(), open(parts), func(Report) { seen++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each part's root is a node of the whole tree checked twice: as the
+	// reference in its parent and as the root of its part.
+	if sum.Parts != n || seen != n || sum.Nodes != whole.Nodes+int64(n-1) || sum.Ends != whole.Ends {
+		t.Errorf("%d parts (%d reported), %d nodes, %d ends; the whole: %d parts, %d nodes, %d ends", sum.Parts, seen, sum.Nodes, sum.Ends, n, whole.Nodes, whole.Ends)
+	}
+	without := func(k int) map[int][]byte {
+		m := map[int][]byte{}
+		for j, b := range parts {
+			if j != k {
+				m[j] = b
+			}
+		}
+		return m
+	}
+	if _, err := CheckAll(context.Background(), open(without(n-1)), nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("without the last part: %v", err)
+	}
+	swapped := without(-1)
+	swapped[1], swapped[2] = parts[2], parts[1]
+	if _, err := CheckAll(context.Background(), open(swapped), nil); !errors.Is(err, ErrRefuted) {
+		t.Errorf("parts 1 and 2 swapped: %v", err)
+	}
+	if _, err := Write(h, tree[:len(tree)-1], 64, nil); err == nil {
+		t.Error("a cut tree was written")
+	}
+}
+
+type nopCloser struct {
+	k     int
+	parts map[int][]byte
+}
+
+func (w nopCloser) Write(b []byte) (int, error) {
+	w.parts[w.k] = append(w.parts[w.k], b...)
+	return len(b), nil
+}
+
+func (w nopCloser) Close() error { return nil }
+
+// FuzzCheck: whatever the bytes, Check answers (an error or a report)
+// without panicking, and a report it accepts is of a claim that reads.
+func FuzzCheck(f *testing.F) {
+	f.Add(golden5Bytes(f))
+	r, _ := rules.Parse("traditional size=3")
+	g, _ := rules.NewGame(r)
+	h, _ := NewHeader(g, rules.Black, false, "fuzz")
+	f.Add(append(h.Append(nil), 'M', 2, 'A', 1, 3, 'M', 3, 'E', 12))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rep, err := check(data)
+		if err == nil && rep.Nodes == 0 {
+			t.Errorf("accepted with no node: %q", data)
+		}
+	})
+}
+
+func golden5Bytes(f *testing.F) []byte {
+	b, err := os.ReadFile("testdata/traditional-5-o-draw.alakproof")
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
