@@ -280,7 +280,7 @@ func TestBrowserNotification(t *testing.T) {
 	// the test runs beside the others.
 	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
-	b := newBrowser(t, h)
+	b := newFullBrowser(t, h) // the headless shell denies notifications
 	ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "o", "opponent": "bob"})
 	if code := bob.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {

@@ -40,13 +40,34 @@ var updateScreenshots = flag.Bool("update-screenshots", false, "write docs/img/g
 // waitFor bounds every wait of the browser tests.
 const waitFor = 20 * time.Second
 
-// findChromium returns the browser the tests drive: $ALAK_CHROMIUM, or the
-// first of the usual names on PATH; "" when there is none.
+// findChromium returns the browser the tests drive: $ALAK_CHROMIUM, or
+// the first of the usual names on PATH, Chromium's headless shell first;
+// "" when there is none. The shell (Debian's chromium-headless-shell, the
+// "old" headless mode) is the same engine without the browser's own
+// windows and pages: the package's browser tests took 193 s of wall time
+// and some 260 s of Chromium's CPU in the full browser, which starts a
+// window and its interface's renderers for every player, against 56 s and
+// 60 s in the shell (load average 8 to 11 on the project's 2-core machine).
 func findChromium() string {
 	if p := os.Getenv("ALAK_CHROMIUM"); p != "" {
 		return p
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "headless-shell"} {
+	return onPath("chromium-headless-shell", "headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+}
+
+// findFullChromium returns the full browser, for what the headless shell
+// lacks (it denies notifications): $ALAK_CHROMIUM_FULL, or the first of
+// the usual names on PATH; "" when there is none.
+func findFullChromium() string {
+	if p := os.Getenv("ALAK_CHROMIUM_FULL"); p != "" {
+		return p
+	}
+	return onPath("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+}
+
+// onPath returns the path of the first of names found on PATH, or "".
+func onPath(names ...string) string {
+	for _, name := range names {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
@@ -70,16 +91,38 @@ func newBrowser(t *testing.T, h *harness) *browser {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
-		t.Skip("no Chromium found (install Debian's chromium, or set ALAK_CHROMIUM to a Chrome or Chromium): the page's browser tests are skipped")
+		t.Skip("no Chromium found (install Debian's chromium-headless-shell or chromium, or set ALAK_CHROMIUM to a Chrome or Chromium): the page's browser tests are skipped")
 	}
-	chromium.once.Do(func() { chromium.start(path) })
-	if chromium.err != nil {
-		t.Fatalf("starting %s: %v", path, chromium.err)
+	return startedBrowser(t, h, &chromium, path)
+}
+
+// newFullBrowser is newBrowser in the full Chromium (a second process,
+// started at the first test that needs it), for what the headless shell
+// does not do.
+func newFullBrowser(t *testing.T, h *harness) *browser {
+	t.Helper()
+	path := findFullChromium()
+	if path == "" {
+		t.Skip("no full Chromium found (install Debian's chromium, or set ALAK_CHROMIUM_FULL): this browser test is skipped")
 	}
-	if err := chromium.ctx.Err(); err != nil {
+	if path == findChromium() {
+		return startedBrowser(t, h, &chromium, path)
+	}
+	return startedBrowser(t, h, &fullChromium, path)
+}
+
+// startedBrowser starts c at path if it has not started and returns a
+// browser over it.
+func startedBrowser(t *testing.T, h *harness, c *chromiumProc, path string) *browser {
+	t.Helper()
+	c.once.Do(func() { c.start(path) })
+	if c.err != nil {
+		t.Fatalf("starting %s: %v", path, c.err)
+	}
+	if err := c.ctx.Err(); err != nil {
 		t.Fatalf("the tests' Chromium has stopped: %v", err)
 	}
-	return &browser{t: t, h: h, ctx: chromium.ctx}
+	return &browser{t: t, h: h, ctx: c.ctx}
 }
 
 // chromiumProc is a headless Chromium started by newBrowser.
@@ -91,8 +134,9 @@ type chromiumProc struct {
 	err  error
 }
 
-// chromium is the test process's Chromium.
-var chromium chromiumProc
+// chromium is the test process's Chromium, fullChromium the full browser
+// when the first is the headless shell.
+var chromium, fullChromium chromiumProc
 
 // start starts the Chromium at path, within waitFor.
 func (c *chromiumProc) start(path string) {
