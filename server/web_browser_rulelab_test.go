@@ -101,7 +101,13 @@ func TestBrowserRuleLab(t *testing.T) {
 	// The click opens the analysis board on edge=off and 5 points, with
 	// the empty line's value and best moves the cell's.
 	tb.clickTo(cell, "/analysis")
+	// The address is the cell's link (rules=alak edge=off&size=5) until the
+	// board writes its own (rules=alak edge=off size=5): either names the
+	// variant and the size (a whole-suite run read the link's).
 	q, err := url.ParseQuery(strings.TrimPrefix(tb.eval(`location.search`), "?"))
+	if q.Get("size") != "" {
+		q.Set("rules", q.Get("rules")+" size="+q.Get("size"))
+	}
 	if f := strings.Fields(q.Get("rules")); err != nil || len(f) != 3 || f[0] != "alak" || !slices.Contains(f, "edge=off") || !slices.Contains(f, "size=5") {
 		t.Errorf("the board opened at %s", tb.eval(`location.href`))
 	}
