@@ -30,7 +30,8 @@ import (
 // The page's tests drive the real server (the harness of e2e_test.go: a
 // real SQLite file, loopback HTTP) from a headless Chromium, one browser
 // context (its own cookies) per player, and check what the page shows.
-// They skip when no Chromium is installed; CI installs Debian's chromium.
+// They skip when no Chromium is installed; CI installs Debian's
+// chromium-headless-shell and chromium (findChromium).
 //
 //	go test ./server -run Browser                          # the tests
 //	go test ./server -run BrowserScreenshots -update-screenshots   # docs/img/game-*.png
