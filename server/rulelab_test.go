@@ -113,15 +113,7 @@ func TestRuleLabAPI(t *testing.T) {
 			t.Errorf("column %s: says %q, link %q", col.Variant, col.Says, col.Link)
 		}
 	}
-	k := -1
-	for i, col := range lab.Columns {
-		if col.Variant == "edge=off" {
-			k = i
-		}
-	}
-	if k < 0 {
-		t.Fatal("no column edge=off")
-	}
+	k := labColumn(t, lab, "edge=off")
 	cell := lab.Rows[8].Cells[k]
 	if cell == nil || cell.Value == nil || *cell.Value != 1 || cell.Outcome != "x" || strings.Join(cell.Best, " ") != "1 5 9" || cell.All {
 		t.Errorf("edge=off on 9 points: %s, want 1 (1 5 9) as in docs/rulelab.md", labWords(cell))
@@ -145,4 +137,16 @@ func TestRuleLabAPI(t *testing.T) {
 			t.Errorf("/rulelab has no %s", want)
 		}
 	}
+}
+
+// labColumn returns the index of the lab's column of variant.
+func labColumn(t *testing.T, lab RuleLabView, variant string) int {
+	t.Helper()
+	for i, c := range lab.Columns {
+		if c.Variant == variant {
+			return i
+		}
+	}
+	t.Fatalf("no column %s", variant)
+	return -1
 }

@@ -29,15 +29,7 @@ func TestBrowserRuleLab(t *testing.T) {
 	if code := h.client().do("GET", "/api/rulelab", nil, &lab); code != 200 {
 		t.Fatalf("GET /api/rulelab: %d", code)
 	}
-	k := -1
-	for i, c := range lab.Columns {
-		if c.Variant == "edge=off" {
-			k = i
-		}
-	}
-	if k < 0 {
-		t.Fatal("no column edge=off")
-	}
+	k := labColumn(t, lab, "edge=off")
 	// The cell edge=off on 5 points: 1 (1 3 5) in docs/rulelab.md.
 	const size = 5
 	want := lab.Rows[size-1].Cells[k]

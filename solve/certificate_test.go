@@ -31,15 +31,7 @@ func TestProveCertificate(t *testing.T) {
 	for _, c := range cases {
 		for _, n := range c.sizes {
 			t.Run(fmt.Sprintf("%s/%d", c.preset, n), func(t *testing.T) {
-				root := newGame(t, c.preset, n)
-				games := []*rules.Game{root}
-				for _, m := range root.LegalMoves(nil) {
-					g := root.Clone()
-					if err := g.Play(m); err != nil {
-						t.Fatal(err)
-					}
-					games = append(games, g)
-				}
+				games := rootAndReplies(t, c.preset, n)
 				proved := 0
 				for _, g := range games {
 					for _, w := range []rules.Color{rules.Black, rules.White} {

@@ -36,15 +36,7 @@ func TestProveAgainstBruteForce(t *testing.T) {
 	for _, c := range cases {
 		for _, n := range c.sizes {
 			t.Run(fmt.Sprintf("%s/%d", c.preset, n), func(t *testing.T) {
-				root := newGame(t, c.preset, n)
-				games := []*rules.Game{root}
-				for _, m := range root.LegalMoves(nil) {
-					g := root.Clone()
-					if err := g.Play(m); err != nil {
-						t.Fatal(err)
-					}
-					games = append(games, g)
-				}
+				games := rootAndReplies(t, c.preset, n)
 				for _, g := range games {
 					nodes := 0
 					v := brute(g.Clone(), &nodes, 5e7, map[string]float64{})
@@ -176,4 +168,20 @@ func TestProveProgress(t *testing.T) {
 	if last != pr.Nodes {
 		t.Errorf("last progress %d positions, result %d", last, pr.Nodes)
 	}
+}
+
+// rootAndReplies returns the preset's empty board of size n and the game
+// after each of its legal first moves.
+func rootAndReplies(t *testing.T, preset string, n int) []*rules.Game {
+	t.Helper()
+	root := newGame(t, preset, n)
+	games := []*rules.Game{root}
+	for _, m := range root.LegalMoves(nil) {
+		g := root.Clone()
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, g)
+	}
+	return games
 }
