@@ -196,18 +196,16 @@ func (p *prover) search(d int, probe bool) (ok bool, h, dep int32) {
 		return o.Winner == p.w || (p.draw && o.Winner == rules.None), 0, dep
 	}
 	if p.grank != nil {
+		// Positions beyond a state out of the prisoner range are not in
+		// the graph: the search goes on there without it.
 		i, ok := p.sg.keys[p.key()]
-		if !ok {
-			p.err = fmt.Errorf("a position outside the state graph at %v", p.g.Moves())
-			return false, 0, noDep
-		}
-		if r := p.grank[i]; p.draw && r >= 0 {
+		if r := p.grank[i]; ok && p.draw && r >= 0 {
 			p.hits++
 			if p.recMax > 0 {
 				return p.writeStrategy(), r, noDep
 			}
 			return true, r, noDep
-		} else if !p.draw && r < 0 {
+		} else if ok && !p.draw && r < 0 {
 			p.hits++
 			return false, int32(d), noDep
 		}

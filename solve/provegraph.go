@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -65,6 +66,15 @@ type GraphProof struct {
 	// over-approximated win attractor).
 	CannotWin bool
 }
+
+// graphRules reports whether the state graph is sound under r: the
+// table's rules (tableRules), with passing allowed and prisoners counted
+// in the score, which the bound beyond the prisoner range needs.
+func graphRules(r rules.Rules) bool {
+	return tableRules(r) && r.Pass && r.EndPasses >= 1 && r.Scoring == rules.ScoreAreaPrisoners
+}
+
+var errGraphRules = errors.New("the state graph needs a line of placed stones of at most 64 points without superko, unchanged-board rule or safe points, with passing and prisoners counted in the score (traditional)")
 
 type stateGraph struct {
 	pos    []rules.Position
@@ -218,8 +228,8 @@ func (sg *stateGraph) attract(c rules.Color, draw, outMet bool) []int32 {
 func ProveGraph(ctx context.Context, g *rules.Game, w rules.Color, opt GraphOptions) (GraphProof, error) {
 	res := GraphProof{Winner: w, Draw: opt.Draw}
 	r := g.Rules()
-	if !tableRules(r) {
-		return res, fmt.Errorf("the state graph needs a line of placed stones of at most 64 points without superko, unchanged-board rule or safe points")
+	if !graphRules(r) {
+		return res, errGraphRules
 	}
 	// Beyond ±lim the side ahead wins by passing out: its margin is at
 	// least the prisoner difference less twice the points less the komi.
@@ -264,7 +274,7 @@ func ProveGraph(ctx context.Context, g *rules.Game, w rules.Color, opt GraphOpti
 	if opt.Certificate {
 		x.recMax = maxMB << 20
 	}
-	ok := x.expand()
+	ok := x.expand(false)
 	res.Nodes = x.nodes
 	if x.err != nil {
 		return res, x.err
@@ -287,8 +297,9 @@ type expander struct {
 }
 
 // expand reports whether every line from the game's position ends meeting
-// the goal.
-func (x *expander) expand() bool {
+// the goal. passOut: w is passing to the end from a state beyond the
+// prisoner range (the graph does not go further there).
+func (x *expander) expand(passOut bool) bool {
 	x.nodes++
 	if x.nodes&(1<<16-1) == 0 && x.err == nil {
 		x.err = x.ctx.Err()
@@ -303,14 +314,22 @@ func (x *expander) expand() bool {
 		return o.Winner == x.w || (x.draw && o.Winner == rules.None)
 	}
 	pos := x.g.Position()
-	i, ok := x.sg.keys[keyOf(pos)]
-	if !ok || x.rank[i] < 0 {
-		x.err = fmt.Errorf("the strategy left its attractor at %v", x.g.Moves())
-		return false
-	}
-	ms := x.moves(int(x.g.Len()))
 	attack := pos.ToMove() == x.w
-	if attack {
+	ms := x.moves(x.g.Len())
+	if !passOut {
+		i, ok := x.sg.keys[keyOf(pos)]
+		if !ok || x.rank[i] < 0 {
+			x.err = fmt.Errorf("the strategy left its attractor at %v", x.g.Moves())
+			return false
+		}
+		// Beyond the range w is ahead (the attractor holds no other
+		// state there) and passes to the end.
+		passOut = x.sg.kind[i] == graphOut
+	}
+	switch {
+	case attack && passOut:
+		ms = []rules.Move{rules.Pass}
+	case attack:
 		best, bestR := rules.NoMove, int32(-1)
 		for _, m := range ms {
 			next, err := pos.Play(m)
@@ -335,7 +354,7 @@ func (x *expander) expand() bool {
 			return false
 		}
 		x.recordMove(attack, m)
-		ok := x.expand()
+		ok := x.expand(passOut)
 		_ = x.g.Undo()
 		if !ok {
 			return false
@@ -347,8 +366,8 @@ func (x *expander) expand() bool {
 // useGraph builds the state graph of the prover's game for Prove.
 func (p *prover) useGraph(lim int) error {
 	r := p.g.Rules()
-	if !tableRules(r) {
-		return fmt.Errorf("the state graph needs a line of placed stones of at most 64 points without superko, unchanged-board rule or safe points")
+	if !graphRules(r) {
+		return errGraphRules
 	}
 	least := 2*r.Width + int(math.Ceil(math.Abs(r.Komi)))
 	if lim <= 0 {
@@ -370,7 +389,7 @@ func (p *prover) useGraph(lim int) error {
 // whether every line met the goal.
 func (p *prover) writeStrategy() bool {
 	x := &expander{prover: prover{ctx: p.ctx, g: p.g, w: p.w, draw: p.draw, rec: p.rec, recMax: p.recMax}, sg: p.sg, rank: p.grank}
-	ok := x.expand()
+	ok := x.expand(false)
 	p.rec, p.nodes = x.rec, p.nodes+x.nodes
 	if x.err != nil && p.err == nil {
 		p.err = x.err
