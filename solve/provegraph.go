@@ -14,29 +14,29 @@ import (
 // state graph with prisoners"). Its states are those of the table
 // (provetable.go): stones, player to move, forbidden points, passes and the
 // prisoner difference, which determine every legal move and every final
-// score under the rules the table accepts. The graph ignores the
-// repetition rule; states whose prisoner difference leaves ±Prisoners are
-// not expanded. On it, ordinary retrograde analysis gives for each side the
-// states from which it can force a finished game meeting a goal (its
-// attractor, with the plies it takes), once with the states out of range
-// counted as met (an over-approximation) and once as not met (an
-// under-approximation). Three facts carry the results over to the game
-// with its history (solver.md proves them):
+// score under the rules it accepts (graphRules). The graph ignores the
+// repetition rule. A state whose prisoner difference is beyond ±Prisoners
+// is not expanded: the side ahead wins it by passing to the end (its margin
+// is at least the difference less twice the points less the komi), which
+// makes the range exact. On the graph, retrograde analysis gives for each
+// side the states from which it can force a finished game meeting a goal
+// (its attractor, with the plies it takes). Three facts carry the results
+// over to the game with its history (solver.md proves them):
 //
 //   - A win w can force in the game is a win in the graph: the game's
 //     strategy tree is finite and uses only the graph's moves. So a state
-//     outside w's over-approximated win attractor proves that w cannot win,
-//     and that the opponent holds a draw or better.
-//   - A draw or better w can force in the graph (under-approximated) holds
-//     in the game: a repetition draw only ends a line early in a draw.
-//     Following the attractor's ranks down gives the strategy, which is
-//     written out as a certificate.
+//     outside w's win attractor proves that w cannot win, and that the
+//     opponent holds a draw or better.
+//   - A draw or better w can force in the graph holds in the game: a
+//     repetition draw only ends a line early in a draw. Following the
+//     attractor's ranks down gives the strategy, which is written out as a
+//     certificate.
 //   - A win w forces in the graph holds in the game when no line of the
-//     strategy meets a repetition draw; the certificate's expansion checks
-//     each line, so a proved win is exact.
+//     strategy meets a repetition draw; writing the strategy out on the
+//     game checks each line, so a proved win is exact.
 type GraphOptions struct {
 	Draw      bool // the goal: a draw or better, not only a win
-	Prisoners int  // states with a prisoner difference beyond ±Prisoners are not expanded (default 2 × points + 2)
+	Prisoners int  // states with a prisoner difference beyond ±Prisoners are not expanded (more than twice the points plus the komi; 0: just so)
 	// Certificate asks for the strategy written out as a proof tree
 	// (GraphProof.Tree) when the goal is forced; refused beyond
 	// CertificateMB megabytes (default 4096).
@@ -58,23 +58,24 @@ type GraphProof struct {
 	Plies  int
 	Nodes  int64 // positions of the strategy written out
 	Tree   []byte
-	// Holds: the opponent cannot win in the game (outside its
-	// over-approximated win attractor), so Winner holds a draw or better,
-	// with or without a certificate.
+	// Holds: the opponent cannot win in the game (outside its win
+	// attractor), so Winner holds a draw or better (no certificate).
 	Holds bool
-	// CannotWin: Winner cannot win in the game (outside its own
-	// over-approximated win attractor).
+	// CannotWin: Winner cannot win in the game (outside its own win
+	// attractor).
 	CannotWin bool
 }
 
 // graphRules reports whether the state graph is sound under r: the
-// table's rules (tableRules), with passing allowed and prisoners counted
-// in the score, which the bound beyond the prisoner range needs.
+// table's rules (tableRules), with passing allowed, no filling of one's own
+// last liberty and prisoners counted in the score, which the bound beyond
+// the prisoner range needs (a side that only passes loses no stone but to
+// captures, and the other can place only so often before it must pass).
 func graphRules(r rules.Rules) bool {
-	return tableRules(r) && r.Pass && r.EndPasses >= 1 && r.Scoring == rules.ScoreAreaPrisoners
+	return tableRules(r) && r.Pass && r.EndPasses >= 1 && r.Scoring == rules.ScoreAreaPrisoners && r.Own == rules.OwnIllegal
 }
 
-var errGraphRules = errors.New("the state graph needs a line of placed stones of at most 64 points without superko, unchanged-board rule or safe points, with passing and prisoners counted in the score (traditional)")
+var errGraphRules = errors.New("the state graph needs a line of placed stones of at most 64 points without superko, unchanged-board rule or safe points, with passing, no filling of one's own last liberty, and prisoners counted in the score (traditional)")
 
 type stateGraph struct {
 	pos    []rules.Position
@@ -179,9 +180,9 @@ func meets(m float64, c rules.Color, draw bool) bool {
 }
 
 // attract returns, for each state, the plies within which c can force a
-// finished game meeting its goal in the graph, or -1; states out of range
-// count as met when outMet, else as lost.
-func (sg *stateGraph) attract(c rules.Color, draw, outMet bool) []int32 {
+// finished game meeting its goal in the graph, or -1. A state beyond the
+// prisoner range counts as won by the side ahead, which passes to the end.
+func (sg *stateGraph) attract(c rules.Color, draw bool) []int32 {
 	n := len(sg.pos)
 	rank := make([]int32, n)
 	left := make([]int32, n)
@@ -196,7 +197,7 @@ func (sg *stateGraph) attract(c rules.Color, draw, outMet bool) []int32 {
 			}
 		case graphOut:
 			// Beyond the range the side ahead in prisoners wins by passing
-			// to the end (solver.md): exact, whatever outMet says.
+			// to the end (solver.md): exact.
 			if d := diffOf(sg.pos[i]); (d > 0) == (c == rules.Black) {
 				rank[i] = 0
 				queue = append(queue, int32(i))
@@ -227,19 +228,9 @@ func (sg *stateGraph) attract(c rules.Color, draw, outMet bool) []int32 {
 // position by the state graph (GraphOptions), whatever the history.
 func ProveGraph(ctx context.Context, g *rules.Game, w rules.Color, opt GraphOptions) (GraphProof, error) {
 	res := GraphProof{Winner: w, Draw: opt.Draw}
-	r := g.Rules()
-	if !graphRules(r) {
-		return res, errGraphRules
-	}
-	// Beyond ±lim the side ahead wins by passing out: its margin is at
-	// least the prisoner difference less twice the points less the komi.
-	least := 2*r.Width + int(math.Ceil(math.Abs(r.Komi)))
-	lim := opt.Prisoners
-	if lim <= 0 {
-		lim = least + 1
-	}
-	if lim <= least {
-		return res, fmt.Errorf("a prisoner range of %d: give more than %d (twice the points plus the komi), beyond which the side ahead wins by passing", lim, least)
+	lim, err := GraphRange(g.Rules(), opt.Prisoners)
+	if err != nil {
+		return res, err
 	}
 	maxStates := opt.MaxStates
 	if maxStates <= 0 {
@@ -259,9 +250,9 @@ func ProveGraph(ctx context.Context, g *rules.Game, w rules.Color, opt GraphOpti
 		}
 	}
 	opp := w.Opp()
-	res.Holds = sg.attract(opp, false, true)[0] < 0
-	res.CannotWin = sg.attract(w, false, true)[0] < 0
-	rank := sg.attract(w, opt.Draw, false)
+	res.Holds = sg.attract(opp, false)[0] < 0
+	res.CannotWin = sg.attract(w, false)[0] < 0
+	rank := sg.attract(w, opt.Draw)
 	if rank[0] < 0 {
 		return res, nil
 	}
@@ -363,24 +354,36 @@ func (x *expander) expand(passOut bool) bool {
 	return true
 }
 
-// useGraph builds the state graph of the prover's game for Prove.
-func (p *prover) useGraph(lim int) error {
-	r := p.g.Rules()
+// GraphRange checks that the state graph (ProveGraph, ProveOptions.Graph)
+// applies to r with a prisoner range of lim (0: the default) and returns
+// the range it will use.
+func GraphRange(r rules.Rules, lim int) (int, error) {
 	if !graphRules(r) {
-		return errGraphRules
+		return 0, errGraphRules
 	}
+	// Beyond ±lim the side ahead wins by passing out: its margin is at
+	// least the prisoner difference less twice the points less the komi.
 	least := 2*r.Width + int(math.Ceil(math.Abs(r.Komi)))
 	if lim <= 0 {
-		lim = least + 1
+		return least + 1, nil
 	}
 	if lim <= least {
-		return fmt.Errorf("a prisoner range of %d: give more than %d (twice the points plus the komi), beyond which the side ahead wins by passing", lim, least)
+		return 0, fmt.Errorf("a prisoner range of %d: give more than %d (twice the points plus the komi), beyond which the side ahead wins by passing", lim, least)
+	}
+	return lim, nil
+}
+
+// useGraph builds the state graph of the prover's game for Prove.
+func (p *prover) useGraph(lim int) error {
+	lim, err := GraphRange(p.g.Rules(), lim)
+	if err != nil {
+		return err
 	}
 	sg, err := buildGraph(p.ctx, p.g.Position(), lim, 50_000_000)
 	if err != nil {
 		return err
 	}
-	p.sg, p.grank = sg, sg.attract(p.w, p.draw, false)
+	p.sg, p.grank = sg, sg.attract(p.w, p.draw)
 	return nil
 }
 

@@ -72,6 +72,11 @@ func proveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "prove", err)
 	}
+	if *graph {
+		if _, err := solve.GraphRange(r, *prisoners); err != nil {
+			return fail(e, "prove", fmt.Errorf("--graph: %w", err))
+		}
+	}
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
