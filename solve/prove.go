@@ -18,8 +18,8 @@ type Proof struct {
 	Plies  int          // with Proved: the plies the longest defence lasts
 	PV     []rules.Move // with Proved: one line of best play both ways
 	Nodes  int64
-	// TableHits and TableStored count the table's uses and entries
-	// written (ProveOptions.Table).
+	// TableHits counts the positions the table or the graph settled,
+	// TableStored the table's entries written (ProveOptions.Table, Graph).
 	TableHits, TableStored int64
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
@@ -64,9 +64,10 @@ type ProveOptions struct {
 // plies, by iterative deepening over the game tree itself: every move is
 // played on the Game, so repetition counts, superko, passes and prisoners
 // follow the rules exactly and no result is shared between different
-// histories. A proof found is therefore a proof for the game as it stands;
-// not finding one within the depth proves nothing either way (Proved is
-// false).
+// histories (but with opt.Table and opt.Graph, which share only results no
+// history can change). A proof found is therefore a proof for the game as
+// it stands; not finding one within the depth proves nothing either way
+// (Proved is false).
 //
 // With opt.Draw the goal is weaker: a game that ends with w ahead or drawn,
 // which refutes a claim that the opponent can force a win.
@@ -142,14 +143,16 @@ type prover struct {
 	// (a win for the attacker, a refutation for the defender). It only
 	// orders moves, so sharing it between histories cannot change a result.
 	cut map[uint64]rules.Move
-	// tt, with ProveOptions.Table under rules it is sound for, is the
-	// history-free table (provetable.go), at most ttMax entries; line holds
-	// Position.Hash of every position of the game from its start.
 	// sg and grank, with ProveOptions.Graph, are the state graph and the
 	// ranks of the prover's attractor in it (draw goals: a draw or
 	// better; win goals: a win).
-	sg           *stateGraph
-	grank        []int32
+	sg    *stateGraph
+	grank []int32
+	// tt, with ProveOptions.Table under rules it is sound for, is the
+	// history-free table (provetable.go), at most ttMax entries; line holds
+	// Position.Hash of every position of the game from its start; hits
+	// and stored count the uses of the table and the graph and the
+	// entries written.
 	tt           map[tableKey]int32
 	ttMax        int
 	line         []uint64
