@@ -176,3 +176,35 @@ func sameSizes() []int {
 	}
 	return []int{2, 3, 4, 5}
 }
+
+// Beyond the prisoner range the side ahead wins by passing to the end
+// (solver.md, 5b): on 4 points (range 9), from an empty board with Black
+// 20 prisoners ahead, Black's win is proved by passing out, with a
+// certificate; White, 20 behind, cannot win. With White to move and White
+// ahead by 20, the other way round.
+func TestProveGraphBeyondRange(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		black, white int
+		ahead        rules.Color
+	}{{20, 0, rules.Black}, {0, 20, rules.White}} {
+		pos, err := newGame(t, "traditional", 4).Position().WithPrisoners(c.black, c.white)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := rules.NewGameFrom(pos)
+		pr, err := ProveGraph(context.Background(), g, c.ahead, GraphOptions{Certificate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !pr.Proved || pr.Plies != 0 {
+			t.Errorf("%d-%d prisoners: %v's win %+v; want proved, from beyond the range", c.black, c.white, c.ahead, pr)
+		} else {
+			checkCertificate(t, g, c.ahead, false, pr.Tree)
+		}
+		behind := c.ahead.Opp()
+		if pr, err := ProveGraph(context.Background(), g, behind, GraphOptions{Draw: true}); err != nil || pr.Proved || !pr.CannotWin || pr.Holds {
+			t.Errorf("%d-%d prisoners: %v's draw %+v, %v; it cannot even draw", c.black, c.white, behind, pr, err)
+		}
+	}
+}
