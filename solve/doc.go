@@ -77,7 +77,10 @@
 //   - Method 5, one-sided proofs (prove.go): Prove finds the fewest plies
 //     to a forced win (or draw) under any preset; with
 //     ProveOptions.Certificate it records the proof tree (certificate.go)
-//     that package proofcheck writes and checks.
+//     that package proofcheck writes and checks. ProveOptions.Table
+//     (provetable.go) shares the results no history can change, and
+//     ProveOptions.Graph with ProveGraph (provegraph.go) the state graph
+//     with prisoners (methods 5a and 5b of docs/solver.md).
 //
 // Depths and NewGraph (depth.go) give the length of perfect play on
 // method 1's graph, for choosing among moves of one value; Analyze

@@ -18,6 +18,9 @@ type Proof struct {
 	Plies  int          // with Proved: the plies the longest defence lasts
 	PV     []rules.Move // with Proved: one line of best play both ways
 	Nodes  int64
+	// TableHits counts the positions the table or the graph settled,
+	// TableStored the table's entries written (ProveOptions.Table, Graph).
+	TableHits, TableStored int64
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte
@@ -35,6 +38,25 @@ type ProveOptions struct {
 	// refused beyond CertificateMB (default 4096).
 	Certificate   bool
 	CertificateMB int
+	// Table shares results between histories where that is sound
+	// (provetable.go, docs/solver.md "A table for the proof search"): a
+	// draw proved (Draw goals) or a depth searched without a win (win
+	// goals), stored by state when it relied on no repetition of a
+	// position from before the node. It changes no result, only the
+	// positions searched; rules it is not sound for (superko, grids,
+	// sliding) search without it. TableEntries bounds it (default 30
+	// million); beyond, nothing more is stored.
+	Table        bool
+	TableEntries int
+	// Graph settles positions by the state graph (provegraph.go): with
+	// Draw, a position from which the graph's strategy forces a draw or
+	// better ends the search there as proved (the certificate writes that
+	// strategy out); without, a position outside the graph's win
+	// attractor ends it as not won. The plies of a proof are then those of
+	// the proof found, graph strategies included, not the least possible.
+	// Same rules as Table; Prisoners as in GraphOptions.
+	Graph     bool
+	Prisoners int
 }
 
 // Prove searches whether player w can force a win (a game that ends with w
@@ -42,9 +64,10 @@ type ProveOptions struct {
 // plies, by iterative deepening over the game tree itself: every move is
 // played on the Game, so repetition counts, superko, passes and prisoners
 // follow the rules exactly and no result is shared between different
-// histories. A proof found is therefore a proof for the game as it stands;
-// not finding one within the depth proves nothing either way (Proved is
-// false).
+// histories (but with opt.Table and opt.Graph, which share only results no
+// history can change). A proof found is therefore a proof for the game as
+// it stands; not finding one within the depth proves nothing either way
+// (Proved is false).
 //
 // With opt.Draw the goal is weaker: a game that ends with w ahead or drawn,
 // which refutes a claim that the opponent can force a win.
@@ -53,17 +76,35 @@ type ProveOptions struct {
 // opening on point 2") where the full state graph would mix histories, as
 // under the traditional preset, whose score counts prisoners and whose
 // draw by repetition ignores them.
-func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) (Proof, error) {
+func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) (res Proof, err error) {
 	p := &prover{ctx: ctx, g: g.Clone(), w: w, draw: opt.Draw, cut: map[uint64]rules.Move{}}
-	res := Proof{Winner: w, Draw: opt.Draw}
+	if opt.Table && tableRules(g.Rules()) {
+		p.tt, p.ttMax = map[tableKey]int32{}, opt.TableEntries
+		if p.ttMax <= 0 {
+			p.ttMax = defaultTableEntries
+		}
+		for i := 0; i <= g.Len(); i++ {
+			p.line = append(p.line, g.PositionAt(i).Hash())
+		}
+	}
+	if opt.Graph {
+		if err := p.useGraph(opt.Prisoners); err != nil {
+			return Proof{Winner: w, Draw: opt.Draw}, err
+		}
+	}
+	res = Proof{Winner: w, Draw: opt.Draw}
+	defer func() { res.TableHits, res.TableStored = p.hits, p.stored }()
 	for d := 0; d <= opt.Depth; d++ {
-		ok := p.win(d)
+		ok, h, _ := p.search(d, true)
 		res.Nodes = p.nodes
 		if p.err != nil {
 			return res, fmt.Errorf("prove cut off after %d positions: %w", p.nodes, p.err)
 		}
 		if ok {
 			res.Proved, res.Plies = true, d
+			if p.grank != nil {
+				res.Plies = int(h)
+			}
 			res.PV = p.pv(d)
 			res.Nodes = p.nodes
 			if p.err == nil && opt.Certificate {
@@ -102,6 +143,20 @@ type prover struct {
 	// (a win for the attacker, a refutation for the defender). It only
 	// orders moves, so sharing it between histories cannot change a result.
 	cut map[uint64]rules.Move
+	// sg and grank, with ProveOptions.Graph, are the state graph and the
+	// ranks of the prover's attractor in it (draw goals: a draw or
+	// better; win goals: a win).
+	sg    *stateGraph
+	grank []int32
+	// tt, with ProveOptions.Table under rules it is sound for, is the
+	// history-free table (provetable.go), at most ttMax entries; line holds
+	// Position.Hash of every position of the game from its start; hits
+	// and stored count the uses of the table and the graph and the
+	// entries written.
+	tt           map[tableKey]int32
+	ttMax        int
+	line         []uint64
+	hits, stored int64
 }
 
 // moves returns the legal moves at ply depth d of the search in a buffer
@@ -116,21 +171,67 @@ func (p *prover) moves(d int) []rules.Move {
 
 // win reports whether w wins from the game's position within d plies.
 func (p *prover) win(d int) bool {
+	ok, _, _ := p.search(d, true)
+	return ok
+}
+
+// search is win with what the table needs (provetable.go): the plies the
+// proof found takes (h, with a success) and the earliest line index a
+// repetition draw the result relied on reaches back to (dep, noDep when
+// none). probe false skips the table at this node only: a recording search
+// expands a stored proof through it.
+func (p *prover) search(d int, probe bool) (ok bool, h, dep int32) {
 	p.nodes++
 	if p.nodes&(1<<16-1) == 0 && p.err == nil {
 		p.err = p.ctx.Err()
 	}
 	if p.err != nil {
-		return false
+		return false, 0, noDep
 	}
 	if o := p.g.Outcome(); o.Over() {
 		if p.recMax > 0 {
 			p.recordEnd(o)
 		}
-		return o.Winner == p.w || (p.draw && o.Winner == rules.None)
+		dep = noDep
+		if p.tt != nil && o.Reason == rules.Repetition {
+			dep = p.repDep()
+		}
+		return o.Winner == p.w || (p.draw && o.Winner == rules.None), 0, dep
+	}
+	if p.grank != nil {
+		// Positions beyond a state out of the prisoner range are not in
+		// the graph: the search goes on there without it.
+		i, ok := p.sg.keys[p.key()]
+		if r := p.grank[i]; ok && p.draw && r >= 0 {
+			p.hits++
+			if p.recMax > 0 {
+				return p.writeStrategy(), r, noDep
+			}
+			return true, r, noDep
+		} else if ok && !p.draw && r < 0 {
+			p.hits++
+			return false, int32(d), noDep
+		}
 	}
 	if d == 0 {
-		return false
+		return false, 0, noDep
+	}
+	if p.tt != nil && probe {
+		if e, hit := p.tt[p.key()]; hit {
+			switch {
+			case p.draw && int(e) <= d && p.recMax > 0:
+				// A draw proved within e plies on any path: the recording
+				// search writes it out by searching it again to depth e.
+				p.hits++
+				return p.search(int(e), false)
+			case p.draw && int(e) <= d:
+				p.hits++
+				return true, e, noDep
+			case !p.draw && d <= int(e):
+				p.hits++
+				return false, 0, noDep
+			}
+		}
 	}
 	ms := p.moves(d)
 	pos := p.g.Position()
@@ -145,38 +246,68 @@ func (p *prover) win(d int) bool {
 		}
 	}
 	mark := p.recordNode(attack, len(ms))
+	dep = noDep
 	for _, m := range ms {
-		if err := p.g.Play(m); err != nil {
+		if err := p.play(m); err != nil {
 			p.err = fmt.Errorf("the kernel refused its own legal move %v: %w", m, err)
-			return false
+			return false, 0, noDep
 		}
 		child := p.recordMove(attack, m)
-		ok := p.win(d - 1)
-		_ = p.g.Undo()
-		if ok == attack {
+		cok, ch, cdep := p.search(d-1, true)
+		p.undo()
+		if cok == attack {
 			p.cut[key] = m
 			if !attack {
 				p.recordDrop(mark) // refuted: the node is no part of a proof
 			}
-			return attack // a winning move, or a defence that holds
+			// A winning move, or a defence that holds: this child alone
+			// decides the node.
+			if !attack {
+				ch = int32(d - 1) // a failure is stored with the depth searched
+			}
+			p.store(attack, ch+1, cdep)
+			return attack, ch + 1, cdep
 		}
 		if attack {
 			p.recordDrop(child) // this move does not win: try the next
 		}
+		// Every child decides the node together.
+		h, dep = max(h, ch+1), min(dep, cdep)
 	}
 	if attack {
 		p.recordDrop(mark)
+		h = int32(d) // a failure is stored with the depth searched
 	}
-	return !attack
+	p.store(!attack, h, dep)
+	return !attack, h, dep
+}
+
+// play plays m on the game and, with the table, on the line.
+func (p *prover) play(m rules.Move) error {
+	if err := p.g.Play(m); err != nil {
+		return err
+	}
+	if p.tt != nil {
+		p.line = append(p.line, p.g.Position().Hash())
+	}
+	return nil
+}
+
+// undo takes back the last move play played.
+func (p *prover) undo() {
+	_ = p.g.Undo()
+	if p.tt != nil {
+		p.line = p.line[:len(p.line)-1]
+	}
 }
 
 // least returns the fewest plies (up to d) within which w wins after m is
 // played, or -1.
 func (p *prover) least(m rules.Move, d int) int {
-	if err := p.g.Play(m); err != nil {
+	if err := p.play(m); err != nil {
 		return -1
 	}
-	defer func() { _ = p.g.Undo() }()
+	defer p.undo()
 	for k := 0; k <= d; k++ {
 		if p.win(k) {
 			return k
@@ -192,7 +323,7 @@ func (p *prover) pv(d int) []rules.Move {
 	plays := 0
 	defer func() {
 		for range plays {
-			_ = p.g.Undo()
+			p.undo()
 		}
 	}()
 	for d > 0 && !p.g.Over() {
@@ -208,7 +339,7 @@ func (p *prover) pv(d int) []rules.Move {
 				best, bestK = m, k
 			}
 		}
-		if best == rules.NoMove || p.g.Play(best) != nil {
+		if best == rules.NoMove || p.play(best) != nil {
 			break
 		}
 		plays++

@@ -15,7 +15,7 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--certificate FILE [--part-size BYTES]] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES]] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
@@ -24,7 +24,13 @@ it stands, whatever the preset. Prints the plies the longest defence lasts
 and that line; no proof within the depth proves nothing either way.
 With --certificate, a proof found is written to FILE as a proof
 certificate (FILE.part1, FILE.part2 ... beside it when it is longer than
---part-size), which 'alak check-proof FILE' verifies with the rules alone.`
+--part-size), which 'alak check-proof FILE' verifies with the rules alone.
+With --table, results that cannot depend on the path are shared between
+histories (docs/solver.md, "A table for the proof search"): the same
+proofs, fewer positions searched. With --graph, positions the state graph
+with prisoners settles end the search (a draw the graph's strategy forces,
+written out into the certificate; no win where the graph has none); the
+plies printed are then the proof's, not the least.`
 
 func proveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "prove", proveUsage)
@@ -36,6 +42,10 @@ func proveRun(e *env, args []string) int {
 	certFile := fs.String("certificate", "", "write the proof, when one is found, to this file as a proof certificate")
 	partSize := fs.Int("part-size", 1<<30, "with --certificate: the most bytes of proof tree in one file; beyond, parts FILE.part1 ...")
 	certMB := fs.Int("certificate-mb", 4096, "with --certificate: the most megabytes the proof tree may take in memory")
+	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
+	tableEntries := fs.Int("table-entries", 30_000_000, "with --table: the most entries the table holds")
+	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
+	prisoners := fs.Int("prisoner-range", 0, "with --graph: the prisoner difference beyond which states are settled by passing out (default twice the points plus the komi, plus 1)")
 	setup := setupFlags(fs)
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -51,8 +61,8 @@ func proveRun(e *env, args []string) int {
 	if *depth < 0 || *depth > 1000 {
 		return fail(e, "prove", fmt.Errorf("--depth %d: give a number of plies from 0 to 1000", *depth))
 	}
-	if *partSize < 1 || *certMB < 1 {
-		return fail(e, "prove", fmt.Errorf("--part-size %d, --certificate-mb %d: give positive numbers", *partSize, *certMB))
+	if *partSize < 1 || *certMB < 1 || *tableEntries < 1 {
+		return fail(e, "prove", fmt.Errorf("--part-size %d, --certificate-mb %d, --table-entries %d: give positive numbers", *partSize, *certMB, *tableEntries))
 	}
 	r, err := buildRules()
 	if err != nil {
@@ -62,10 +72,16 @@ func proveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "prove", err)
 	}
+	if *graph {
+		if _, err := solve.GraphRange(r, *prisoners); err != nil {
+			return fail(e, "prove", fmt.Errorf("--graph: %w", err))
+		}
+	}
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
-	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB}
+	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB,
+		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners}
 	if e.terminal {
 		opt.Progress = func(d int, nodes int64) {
 			el := time.Since(start)
@@ -99,7 +115,9 @@ func proveRun(e *env, args []string) int {
 			Nodes   int64        `json:"nodes"`
 			Seconds float64      `json:"seconds"`
 			Cert    *certSummary `json:"certificate,omitempty"`
-		}{w.Letter(), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs, nil}
+			Hits    int64        `json:"table_hits,omitempty"`
+			Stored  int64        `json:"table_stored,omitempty"`
+		}{w.Letter(), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs, nil, pr.TableHits, pr.TableStored}
 		if cert.Parts > 0 {
 			obj.Cert = &cert
 		}
@@ -121,6 +139,9 @@ func proveRun(e *env, args []string) int {
 				label += " (cut off)"
 			}
 			fmt.Fprintf(e.stdout, "%s: %s\n", label, strings.Join(pv, " "))
+			if *table || *graph {
+				fmt.Fprintf(e.stdout, "Table: %d results stored, %d used (graph and table).\n", pr.TableStored, pr.TableHits)
+			}
 			if cert.Parts > 0 {
 				fmt.Fprintf(e.stdout, "Certificate: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", cert.File, cert.Bytes, cert.Parts, cert.File)
 			}

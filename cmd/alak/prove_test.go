@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,6 +52,31 @@ func TestProveCommandErrors(t *testing.T) {
 		_, errOut, code := solveSession(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: status %d, stderr %q, want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// With --graph and --table, White's draw on 6 points (docs/results.md,
+// "traditional": 6 points is a draw) is proved again and its certificate
+// passes check-proof; rules the graph is not sound for, and a prisoner
+// range below twice the points, are refused.
+func TestProveGraphCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "t6.alakproof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "6", "--for", "o", "--draw", "--graph", "--table", "--certificate", file)
+	if code != 0 || !strings.Contains(out, "o can force a draw or better within") || !strings.Contains(out, "Table: ") {
+		t.Fatalf("status %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code = solveSession(t, "check-proof", file)
+	if code != 0 || !strings.Contains(out, "Proved: o can force a draw or better from the start (traditional size=6).") {
+		t.Errorf("check-proof: status %d, %q %q", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"prove", "--rules", "tromp-taylor", "--size", "3", "--for", "x", "--graph"},
+		{"prove", "--rules", "traditional", "--size", "6", "--for", "x", "--graph", "--prisoner-range", "12"},
+	} {
+		_, errOut, code := solveSession(t, args...)
+		if code != 2 || !strings.Contains(errOut, "--graph: ") {
+			t.Errorf("%v: status %d, stderr %q; want 2 and a --graph error", args, code, errOut)
 		}
 	}
 }
