@@ -19,15 +19,7 @@ func TestProveTableSame(t *testing.T) {
 	t.Parallel()
 	for _, n := range sameSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			root := newGame(t, "traditional", n)
-			games := []*rules.Game{root}
-			for _, m := range root.LegalMoves(nil) {
-				g := root.Clone()
-				if err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-				games = append(games, g)
-			}
+			games := rootAndReplies(t, "traditional", n)
 			var plain, shared, hits int64
 			for _, g := range games {
 				for _, w := range []rules.Color{rules.Black, rules.White} {
@@ -70,15 +62,7 @@ func TestProveGraphSame(t *testing.T) {
 	t.Parallel()
 	for _, n := range sameSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			root := newGame(t, "traditional", n)
-			games := []*rules.Game{root}
-			for _, m := range root.LegalMoves(nil) {
-				g := root.Clone()
-				if err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-				games = append(games, g)
-			}
+			games := rootAndReplies(t, "traditional", n)
 			for _, g := range games {
 				for _, w := range []rules.Color{rules.Black, rules.White} {
 					for _, draw := range []bool{false, true} {
