@@ -90,6 +90,10 @@ type checker struct {
 	ends  int64
 	refs  []Ref
 	buf   []rules.Move
+	// defs holds the position of each shared subtree ('S') read so far;
+	// shared counts the shared subtrees the current node is inside.
+	defs   []rules.Position
+	shared int
 }
 
 // where writes the line from the proof's root to the current node.
@@ -151,14 +155,21 @@ func (c *checker) node() error {
 		if err != nil {
 			return err
 		}
+		if c.shared > 0 {
+			return c.refuted("the certificate leaves part of a shared subtree to part %d: a part is checked with its line's history, which a shared subtree cannot assume", k)
+		}
 		if k == 0 || int(k) == c.h.Part {
 			return c.refuted("the certificate leaves the rest to part %d, which cannot be (the main part or this one)", k)
 		}
 		c.refs = append(c.refs, Ref{Part: int(k), At: append(slices.Clone(c.h.At), c.path...)})
 		return nil
+	case tagShared:
+		return c.sharedNode()
+	case tagRef:
+		return c.ref()
 	case tagMove, tagAll:
 	default:
-		return c.rd.bad(fmt.Sprintf("the tag %q is not E, M, A or P", tag), nil)
+		return c.rd.bad(fmt.Sprintf("the tag %q is not E, M, A, P, S or R", tag), nil)
 	}
 	if o.Over() {
 		return c.refuted("the game is over here (%s), but the certificate plays on", o)
@@ -202,6 +213,56 @@ func (c *checker) node() error {
 		if err := c.play(m); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// sharedNode checks a shared subtree ('S'): the node after the tag, from
+// the game's position with no history. A repetition draw only ends a line
+// earlier than it would end without history, and a draw meets the goal,
+// so the subtree then proves the goal from this state whatever the
+// history: wherever the state comes again, a reference ('R') to it holds.
+// The same holds when the play under the subtree comes back to a state it
+// refers to, since the game cannot go on forever: a line of the real game
+// that follows the certificate ends at one of its ends, which meet the
+// goal, or in a repetition draw.
+func (c *checker) sharedNode() error {
+	c.nodes-- // the node after the tag is the node
+	if c.h.Format < 2 {
+		return c.rd.bad("a shared subtree (the tag 'S') in a format 1 file", nil)
+	}
+	if !c.h.Draw {
+		return c.refuted("a shared subtree holds whatever the history only when a draw meets the goal, and this certificate claims a win")
+	}
+	if len(c.defs) >= maxShared {
+		return c.rd.bad(fmt.Sprintf("more than %d shared subtrees", maxShared), nil)
+	}
+	pos := c.g.Position()
+	c.defs = append(c.defs, pos)
+	game := c.g
+	c.g = rules.NewGameFrom(pos)
+	c.shared++
+	err := c.node()
+	c.shared--
+	c.g = game
+	return err
+}
+
+// ref checks a reference to a shared subtree ('R'): one read before, of
+// the same state as the game's position.
+func (c *checker) ref() error {
+	if c.h.Format < 2 {
+		return c.rd.bad("a reference to a shared subtree (the tag 'R') in a format 1 file", nil)
+	}
+	i, err := c.rd.uvarint("the number of a shared subtree", maxShared)
+	if err != nil {
+		return err
+	}
+	if int(i) >= len(c.defs) {
+		return c.refuted("the certificate refers to shared subtree %d, but only %d come before", i, len(c.defs))
+	}
+	if !c.g.Position().SameState(c.defs[i]) {
+		return c.refuted("the certificate refers to shared subtree %d, whose position is another state (%s) than this one (%s)", i, c.defs[i], c.g.Position())
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ type node struct {
 	tag    byte
 	result int64        // 'E': Black's margin in half points
 	part   uint64       // 'P'
+	ref    uint64       // 'R'
 	moves  []rules.Move // 'M': one; 'A': every reply, in order
 	kids   []*node
 	count  int // 'A': the count written (len(moves) unless broken)
@@ -40,6 +41,10 @@ func decode(t *testing.T, tree []byte) *node {
 			n.result, err = rd.varint("result")
 		case tagPart:
 			n.part, err = rd.uvarint("part", 1<<31)
+		case tagRef:
+			n.ref, err = rd.uvarint("ref", maxShared)
+		case tagShared:
+			n.kids = []*node{read()}
 		case tagMove:
 			var m rules.Move
 			m, err = rd.move("move")
@@ -73,6 +78,10 @@ func (n *node) encode(b []byte) []byte {
 		return binary.AppendVarint(b, n.result)
 	case tagPart:
 		return binary.AppendUvarint(b, n.part)
+	case tagRef:
+		return binary.AppendUvarint(b, n.ref)
+	case tagShared:
+		return n.kids[0].encode(b)
 	case tagAll:
 		b = binary.AppendUvarint(b, uint64(n.count))
 	}
@@ -260,7 +269,7 @@ func TestCheckRejects(t *testing.T) {
 		{"another kernel", func() []byte { h := h3; h.Kernel++; return file(h, tree3) }(), ErrMismatch, "kernel version"},
 		{"another format", func() []byte { h := h3; h.Format++; return file(h, tree3) }(), ErrFormat, "format"},
 		{"bytes after the tree", append(file(h3, tree3), 'E', 0), ErrFormat, "after the tree"},
-		{"an unknown tag", mutate(h3, tree3, func(r *node) { r.kids[0].tag = 'Q' }), ErrFormat, "not E, M, A or P"},
+		{"an unknown tag", mutate(h3, tree3, func(r *node) { r.kids[0].tag = 'Q' }), ErrFormat, "not E, M, A, P, S or R"},
 		{"not a certificate", []byte("(;GM[1]SZ[3])"), ErrFormat, "ALAKPROOF"},
 	}
 	for _, c := range cases {
@@ -371,6 +380,9 @@ func (w nopCloser) Close() error { return nil }
 // without panicking, and a report it accepts is of a claim that reads.
 func FuzzCheck(f *testing.F) {
 	f.Add(golden5Bytes(f))
+	if b, err := os.ReadFile("testdata/traditional-6-o-draw-shared.alakproof"); err == nil {
+		f.Add(b)
+	}
 	r, _ := rules.Parse("traditional size=3")
 	g, _ := rules.NewGame(r)
 	h, _ := NewHeader(g, rules.Black, false, "fuzz")
@@ -389,4 +401,145 @@ func golden5Bytes(f *testing.F) []byte {
 		f.Fatal(err)
 	}
 	return b
+}
+
+// shared6 is the certificate alak prove wrote for "o holds a draw on 6
+// points" with shared subtrees (docs/results.md: alak prove --rules
+// traditional --size 6 --for o --draw --graph --table --certificate ...).
+func shared6(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/traditional-6-o-draw-shared.alakproof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// walk calls f at every node of a tree without shared subtrees, with the
+// game at its position.
+func walk(t *testing.T, n *node, g *rules.Game, f func(*node, *rules.Game)) {
+	t.Helper()
+	f(n, g)
+	for i, m := range n.moves {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		walk(t, n.kids[i], g, f)
+		_ = g.Undo()
+	}
+}
+
+// gameOf sets up the game at the proof's root of header h.
+func gameOf(t *testing.T, h Header) *rules.Game {
+	t.Helper()
+	r, err := rules.Parse(h.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := rules.ParsePosition(r, h.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rules.NewGameFrom(start)
+	for _, m := range h.Line {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// TestCheckShared checks a certificate with shared subtrees and breaks it
+// and others on purpose: references out of place, shared subtrees where
+// they are not sound, and one that holds only with the history before it.
+func TestCheckShared(t *testing.T) {
+	data := shared6(t)
+	rep, err := check(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "o can force a draw or better from the start (traditional size=6)"; rep.Claim() != want || rep.Format != 2 {
+		t.Errorf("claim %q, format %d; want %q, format 2", rep.Claim(), rep.Format, want)
+	}
+	h, tree := split(t, data)
+	defs, refs := 0, 0
+	decode(t, tree).find(func(n *node) bool {
+		switch n.tag {
+		case tagShared:
+			defs++
+		case tagRef:
+			refs++
+		}
+		return false
+	})
+	if defs < 10 || refs < 10 {
+		t.Fatalf("%d shared subtrees and %d references; the certificate was written with both", defs, refs)
+	}
+
+	mutate := func(h Header, tree []byte, f func(root *node)) []byte {
+		root := decode(t, tree)
+		f(root)
+		return file(h, root.encode(nil))
+	}
+	firstRef := func(r *node) *node { return r.find(func(n *node) bool { return n.tag == tagRef && n.ref > 0 }) }
+	h3, tree3 := traditional3(t)
+	h5, tree5 := split(t, golden5(t))
+	r1, err := rules.Parse("traditional size=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1, err := rules.NewGame(r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, err := NewHeader(g1, rules.White, true, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	format1 := h
+	format1.Format = 1
+	h5f2 := h5
+	h5f2.Format = 2
+	cases := []struct {
+		name string
+		data []byte
+		want error
+		msg  string
+	}{
+		{"a reference to a subtree not read yet", mutate(h, tree, func(r *node) { firstRef(r).ref = 1 << 20 }), ErrRefuted, "come before"},
+		{"a reference to another state", mutate(h, tree, func(r *node) { firstRef(r).ref-- }), ErrRefuted, "another state"},
+		{"a shared subtree in a proof of a win", mutate(h3, tree3, func(r *node) { *r = node{tag: tagShared, kids: []*node{{tag: r.tag, moves: r.moves, kids: r.kids}}} }), ErrRefuted, "only when a draw meets the goal"},
+		{"shared subtrees in a format 1 file", file(format1, tree), ErrFormat, "format 1"},
+		{"a part left from a shared subtree", file(h1, []byte{tagShared, tagPart, 1}), ErrRefuted, "shared subtree to part 1"},
+		{"a repetition draw in a shared subtree", mutate(h5f2, tree5, func(r *node) {
+			// A repetition draw of the golden proof: the game ends there
+			// because of the history, so the same node is no end from its
+			// position alone.
+			var rep *node
+			walk(t, r, gameOf(t, h5), func(n *node, g *rules.Game) {
+				if o := g.Outcome(); rep == nil && n.tag == tagEnd && o.Reason == rules.Repetition {
+					rep = n
+				}
+			})
+			if rep == nil {
+				t.Fatal("no repetition draw in the golden proof")
+			}
+			*rep = node{tag: tagShared, kids: []*node{{tag: tagEnd, result: rep.result}}}
+		}), ErrRefuted, "it goes on"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := check(c.data)
+			if !errors.Is(err, c.want) || !strings.Contains(fmt.Sprint(err), c.msg) {
+				t.Errorf("got %v, want an error wrapping %q that says %q", err, c.want, c.msg)
+			}
+		})
+	}
+	// Cuts of the file short of its end are refused: every cut in the
+	// header and the first shared subtrees, then every 13th byte.
+	for n := 0; n < len(data); n += 1 + n/512*12 {
+		if _, err := check(data[:n]); !errors.Is(err, ErrFormat) {
+			t.Fatalf("cut to %d of %d bytes: %v, want ErrFormat", n, len(data), err)
+		}
+	}
 }

@@ -36,9 +36,17 @@ import (
 //	'M' move node the proving player's move and the node after it
 //	'A' uvarint n, then n times: move node   every legal reply and the node after each
 //	'P' uvarint k the subtree from here is part k
+//	'S' node      a shared subtree (format 2, draw goals only): the node is
+//	              checked from its position alone, with no history, and
+//	              may be referred to from anywhere after this tag
+//	'R' uvarint i the shared subtree i (the i-th 'S' of the part, from 0)
+//	              proves this node, whose position is the same state
+//	              (rules.Position.SameState)
+//
+// Format 1 has no 'S' or 'R'; a checker of format 2 reads both.
 const (
 	Magic  = "ALAKPROOF\n"
-	Format = 1
+	Format = 2
 )
 
 // Node tags.
@@ -47,9 +55,12 @@ const (
 	tagMove    = 'M'
 	tagAll     = 'A'
 	tagPart    = 'P'
+	tagShared  = 'S'
+	tagRef     = 'R'
 	maxString  = 4096   // the longest rules, start or writer text read
 	maxLine    = 100000 // the most moves in a line (rules.MaxGameMoves)
 	maxReplies = 1 << 16
+	maxShared  = 1 << 26 // the most shared subtrees in a part (a position each in the checker's memory)
 )
 
 // ErrFormat is wrapped by the errors about a file that is not a readable
@@ -276,8 +287,8 @@ func (r *reader) header() (Header, error) {
 	if err != nil {
 		return h, err
 	}
-	if f != Format {
-		return h, fmt.Errorf("%w: format %d; this program reads format %d", ErrFormat, f, Format)
+	if f < 1 || f > Format {
+		return h, fmt.Errorf("%w: format %d; this program reads formats 1 to %d", ErrFormat, f, Format)
 	}
 	kv, err := r.uvarint("the kernel version", 1<<20)
 	if err != nil {

@@ -10,8 +10,9 @@ import (
 )
 
 // Write writes a proof under the main part's header h: tree is the proof
-// tree encoded as the format's nodes ('E', 'M' and 'A' only, as
-// solve.Prove records it). The tree goes into the main part (create(0))
+// tree encoded as the format's nodes ('E', 'M', 'A', 'S' and 'R', as
+// solve.Prove records it). A tree with shared subtrees ('S', 'R') is
+// written in one part, and refused when longer than limit. The tree goes into the main part (create(0))
 // while it fits limit bytes; beyond, a subtree that does not fit the room
 // left goes into a part of its own (create(1), create(2) ...: each with
 // its own header and the line from the proof's root), referred to by a
@@ -22,10 +23,31 @@ func Write(h Header, tree []byte, limit int, create func(part int) (io.WriteClos
 	if limit < 1 {
 		return 0, fmt.Errorf("a part's limit of %d bytes: give at least 1", limit)
 	}
-	if end, err := skip(tree, 0); err != nil {
+	shared := false
+	if end, err := skipShared(tree, 0, &shared); err != nil {
 		return 0, err
 	} else if end != len(tree) {
 		return 0, fmt.Errorf("the proof tree ends at byte %d of %d", end, len(tree))
+	}
+	if shared {
+		// A shared subtree is referred to by number within its part, and
+		// a part is checked with its line's history, which a shared
+		// subtree cannot assume: such a tree is not split.
+		if len(tree) > limit {
+			return 0, fmt.Errorf("the proof tree has shared subtrees and takes %d bytes, more than a part's %d: such a tree is written in one part (give a larger part size)", len(tree), limit)
+		}
+		f, err := create(0)
+		if err != nil {
+			return 0, err
+		}
+		_, err = f.Write(append(h.Append(nil), tree...))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return 0, err
+		}
+		return 1, nil
 	}
 	s := &splitter{tree: tree, limit: limit}
 	s.queue = []job{{off: 0, part: 0}}
@@ -128,6 +150,13 @@ func (s *splitter) child(off int, path []rules.Move) (int, error) {
 
 // skip returns the end of the node at off in tree.
 func skip(tree []byte, off int) (int, error) {
+	var shared bool
+	return skipShared(tree, off, &shared)
+}
+
+// skipShared is skip, setting *shared when the subtree has a shared
+// subtree or a reference to one.
+func skipShared(tree []byte, off int, shared *bool) (int, error) {
 	bad := fmt.Errorf("the proof tree is cut short or malformed at byte %d", off)
 	if off >= len(tree) {
 		return 0, bad
@@ -145,7 +174,15 @@ func skip(tree []byte, off int) (int, error) {
 		}
 	case tagMove:
 		if _, n := binary.Varint(rest(off + 1)); n > 0 {
-			return skip(tree, off+1+n)
+			return skipShared(tree, off+1+n, shared)
+		}
+	case tagShared:
+		*shared = true
+		return skipShared(tree, off+1, shared)
+	case tagRef:
+		*shared = true
+		if _, n := binary.Uvarint(rest(off + 1)); n > 0 {
+			return off + 1 + n, nil
 		}
 	case tagAll:
 		k, n := binary.Uvarint(rest(off + 1))
@@ -158,7 +195,7 @@ func skip(tree []byte, off int) (int, error) {
 			if n <= 0 {
 				return 0, bad
 			}
-			end, err := skip(tree, off+n)
+			end, err := skipShared(tree, off+n, shared)
 			if err != nil {
 				return 0, err
 			}

@@ -21,13 +21,17 @@ import (
 // depth, so the recording search proves again what the last one did.
 
 // certificate runs the recording search at depth d and returns the tree,
-// refusing one longer than maxMB megabytes (4096 when maxMB is 0).
-func (p *prover) certificate(d, maxMB int) ([]byte, error) {
+// refusing one longer than maxMB megabytes (4096 when maxMB is 0); share
+// writes the states proved by the table or the graph once each.
+func (p *prover) certificate(d, maxMB int, share bool) ([]byte, error) {
 	if maxMB <= 0 {
 		maxMB = 4096
 	}
 	p.rec, p.recMax = nil, maxMB<<20
-	defer func() { p.rec, p.recMax = nil, 0 }()
+	if share && p.draw && (p.tt != nil || p.sg != nil) {
+		p.sh = newShares() // share.go
+	}
+	defer func() { p.rec, p.recMax, p.sh = nil, 0, nil }()
 	ok := p.win(d)
 	if p.err != nil {
 		return nil, p.err
@@ -78,6 +82,9 @@ func (p *prover) recordMove(attack bool, m rules.Move) int {
 func (p *prover) recordDrop(mark int) {
 	if p.recMax > 0 {
 		p.rec = p.rec[:mark]
+		if p.sh != nil {
+			p.sh.drop(mark)
+		}
 	}
 }
 

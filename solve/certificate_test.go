@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"alak/proofcheck"
@@ -53,7 +54,7 @@ func TestProveCertificate(t *testing.T) {
 							// meets refutations: what it records of them must
 							// be dropped.
 							fresh := &prover{ctx: context.Background(), g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
-							tree, err := fresh.certificate(pr.Plies, 0)
+							tree, err := fresh.certificate(pr.Plies, 0, true)
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -83,6 +84,9 @@ func checkCertificate(t *testing.T, g *rules.Game, w rules.Color, draw bool, tre
 			parts[k] = &bytes.Buffer{}
 			return nopWriteCloser{parts[k]}, nil
 		}); err != nil {
+			if limit < len(tree) && strings.Contains(err.Error(), "has shared subtrees") {
+				continue // such a tree is not split (proofcheck.Write)
+			}
 			t.Fatal(err)
 		}
 		sum, err := proofcheck.CheckAll(context.Background(), func(k int) (io.ReadCloser, error) {

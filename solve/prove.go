@@ -38,6 +38,11 @@ type ProveOptions struct {
 	// refused beyond CertificateMB (default 4096).
 	Certificate   bool
 	CertificateMB int
+	// Plain writes the certificate as a plain tree, every line in full:
+	// without it, a draw's certificate under the table's rules writes each
+	// state the table or the graph proved once, as a shared subtree
+	// (share.go).
+	Plain bool
 	// Table shares results between histories where that is sound
 	// (provetable.go, docs/solver.md "A table for the proof search"): a
 	// draw proved (Draw goals) or a depth searched without a win (win
@@ -108,7 +113,7 @@ func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) 
 			res.PV = p.pv(d)
 			res.Nodes = p.nodes
 			if p.err == nil && opt.Certificate {
-				res.Tree, p.err = p.certificate(d, opt.CertificateMB)
+				res.Tree, p.err = p.certificate(d, opt.CertificateMB, !opt.Plain)
 				res.Nodes = p.nodes
 				if p.err != nil {
 					return res, fmt.Errorf("proved within %d plies, but the certificate was not recorded: %w", d, p.err)
@@ -139,6 +144,9 @@ type prover struct {
 	// search (certificate.go); recMax bounds its length.
 	rec    []byte
 	recMax int
+	// sh, while a certificate of a draw is recorded under the table's
+	// rules, numbers the shared subtrees written (share.go).
+	sh *shares
 	// cut remembers, by position, the move that last decided a node there
 	// (a win for the attacker, a refutation for the defender). It only
 	// orders moves, so sharing it between histories cannot change a result.
@@ -219,9 +227,14 @@ func (p *prover) search(d int, probe bool) (ok bool, h, dep int32) {
 	if p.tt != nil && probe {
 		if e, hit := p.tt[p.key()]; hit {
 			switch {
-			case p.draw && int(e) <= d && p.recMax > 0:
+			case p.draw && int(e) <= d && p.recMax > 0 && p.sh != nil:
 				// A draw proved within e plies on any path: the recording
-				// search writes it out by searching it again to depth e.
+				// search writes it once, as a shared subtree.
+				p.hits++
+				return p.sharedProof(e)
+			case p.draw && int(e) <= d && p.recMax > 0:
+				// The same, written out where it is met by searching it
+				// again to depth e.
 				p.hits++
 				return p.search(int(e), false)
 			case p.draw && int(e) <= d:

@@ -42,7 +42,10 @@ type GraphOptions struct {
 	// CertificateMB megabytes (default 4096).
 	Certificate   bool
 	CertificateMB int
-	MaxStates     int // refuse graphs larger than this (default 50 million)
+	// Plain writes a draw's certificate as a plain tree, every line in
+	// full, not each state of the strategy once (share.go).
+	Plain     bool
+	MaxStates int // refuse graphs larger than this (default 50 million)
 }
 
 // GraphProof is what ProveGraph found for player Winner and its goal.
@@ -265,7 +268,15 @@ func ProveGraph(ctx context.Context, g *rules.Game, w rules.Color, opt GraphOpti
 	if opt.Certificate {
 		x.recMax = maxMB << 20
 	}
-	ok := x.expand(false)
+	var ok bool
+	if opt.Draw && !opt.Plain {
+		// A draw the graph forces holds from each state of the strategy
+		// whatever the history: each is written once (share.go).
+		x.sh = newShares()
+		ok = x.expandShared(g.Position(), false)
+	} else {
+		ok = x.expand(false)
+	}
 	res.Nodes = x.nodes
 	if x.err != nil {
 		return res, x.err
@@ -354,6 +365,84 @@ func (x *expander) expand(passOut bool) bool {
 	return true
 }
 
+// expandShared is expand for a draw goal, on positions rather than the
+// game: a draw the graph's strategy forces from a state holds there on
+// every path (a repetition draw only ends a line early in a draw), so
+// each state of the strategy is written once, as a shared subtree, and
+// referred to wherever the strategy meets it again. The certificate then
+// has a node per state of the strategy, not per line.
+func (x *expander) expandShared(pos rules.Position, passOut bool) bool {
+	x.nodes++
+	if x.nodes&(1<<16-1) == 0 && x.err == nil {
+		x.err = x.ctx.Err()
+	}
+	if x.err != nil {
+		return false
+	}
+	if pos.Over() {
+		o := pos.Outcome()
+		if x.recMax > 0 {
+			x.recordEnd(o)
+		}
+		return o.Winner == x.w || o.Winner == rules.None
+	}
+	if !passOut {
+		i, ok := x.sg.keys[keyOf(pos)]
+		if !ok || x.rank[i] < 0 {
+			x.err = fmt.Errorf("the strategy left its attractor at %v", pos)
+			return false
+		}
+		passOut = x.sg.kind[i] == graphOut
+	}
+	k := shareKey{k: keyOf(pos), passOut: passOut}
+	if x.recMax > 0 {
+		if x.refer(k) {
+			return true
+		}
+		x.define(k)
+	} else if _, done := x.sh.ids[k]; done {
+		return true
+	} else {
+		x.sh.ids[k] = uint32(len(x.sh.ids))
+	}
+	attack := pos.ToMove() == x.w
+	ms := pos.LegalMoves(nil)
+	switch {
+	case attack && passOut:
+		ms = []rules.Move{rules.Pass}
+	case attack:
+		best, bestR := rules.NoMove, int32(-1)
+		for _, m := range ms {
+			next, err := pos.Play(m)
+			if err != nil {
+				continue
+			}
+			j, ok := x.sg.keys[keyOf(next)]
+			if ok && x.rank[j] >= 0 && (bestR < 0 || x.rank[j] < bestR) {
+				best, bestR = m, x.rank[j]
+			}
+		}
+		if best == rules.NoMove {
+			x.err = fmt.Errorf("no move of the strategy at %v", pos)
+			return false
+		}
+		ms = []rules.Move{best}
+	}
+	x.recordNode(attack, len(ms))
+	for _, m := range ms {
+		next, err := pos.Play(m)
+		if err != nil {
+			x.err = fmt.Errorf("the kernel refused its own legal move %v: %w", m, err)
+			return false
+		}
+		x.recordMove(attack, m)
+		if !x.expandShared(next, passOut) {
+			return false
+		}
+	}
+	return true
+}
+
 // GraphRange checks that the state graph (ProveGraph, ProveOptions.Graph)
 // applies to r with a prisoner range of lim (0: the default) and returns
 // the range it will use.
@@ -391,8 +480,13 @@ func (p *prover) useGraph(lim int) error {
 // the attractor's strategy played out on the game (expander); it reports
 // whether every line met the goal.
 func (p *prover) writeStrategy() bool {
-	x := &expander{prover: prover{ctx: p.ctx, g: p.g, w: p.w, draw: p.draw, rec: p.rec, recMax: p.recMax}, sg: p.sg, rank: p.grank}
-	ok := x.expand(false)
+	x := &expander{prover: prover{ctx: p.ctx, g: p.g, w: p.w, draw: p.draw, rec: p.rec, recMax: p.recMax, sh: p.sh}, sg: p.sg, rank: p.grank}
+	var ok bool
+	if p.sh != nil {
+		ok = x.expandShared(p.g.Position(), false)
+	} else {
+		ok = x.expand(false)
+	}
 	p.rec, p.nodes = x.rec, p.nodes+x.nodes
 	if x.err != nil && p.err == nil {
 		p.err = x.err

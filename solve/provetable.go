@@ -44,13 +44,7 @@ func tableRules(r rules.Rules) bool {
 }
 
 // key returns the state key of the game's current position.
-func (p *prover) key() tableKey {
-	pos := p.g.Position()
-	b, w, f, _ := pos.Bits()
-	diff := pos.Prisoners(rules.Black) - pos.Prisoners(rules.White)
-	meta := uint32(pos.ToMove()) | uint32(pos.Passes())<<1 | uint32(diff+1<<15)<<8
-	return tableKey{b, w, f, meta}
-}
+func (p *prover) key() tableKey { return keyOf(p.g.Position()) }
 
 // repDep returns, at a position drawn by repetition, the index on the line
 // of the earliest of the occurrences that make the draw: the result of any

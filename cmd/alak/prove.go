@@ -15,7 +15,7 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES]] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
@@ -24,7 +24,9 @@ it stands, whatever the preset. Prints the plies the longest defence lasts
 and that line; no proof within the depth proves nothing either way.
 With --certificate, a proof found is written to FILE as a proof
 certificate (FILE.part1, FILE.part2 ... beside it when it is longer than
---part-size), which 'alak check-proof FILE' verifies with the rules alone.
+--part-size), which 'alak check-proof FILE' verifies with the rules alone;
+a draw proved with --table or --graph writes each state they proved once,
+as a shared subtree (--plain: every line in full).
 With --table, results that cannot depend on the path are shared between
 histories (docs/solver.md, "A table for the proof search"): the same
 proofs, fewer positions searched. With --graph, positions the state graph
@@ -42,6 +44,8 @@ func proveRun(e *env, args []string) int {
 	certFile := fs.String("certificate", "", "write the proof, when one is found, to this file as a proof certificate")
 	partSize := fs.Int("part-size", 1<<30, "with --certificate: the most bytes of proof tree in one file; beyond, parts FILE.part1 ...")
 	certMB := fs.Int("certificate-mb", 4096, "with --certificate: the most megabytes the proof tree may take in memory")
+	plain := fs.Bool("plain", false, "with --certificate: write every line of the proof in full, without shared subtrees")
+	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof (on a terminal the count is always shown, on one line)")
 	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table: the most entries the table holds")
 	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
@@ -80,9 +84,14 @@ func proveRun(e *env, args []string) int {
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
-	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB,
+	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB, Plain: *plain,
 		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners}
-	if e.terminal {
+	switch {
+	case *progress:
+		opt.Progress = func(d int, nodes int64) {
+			fmt.Fprintf(e.stderr, "no proof within %d plies; %d positions, %s elapsed\n", d, nodes, time.Since(start).Round(time.Second))
+		}
+	case e.terminal:
 		opt.Progress = func(d int, nodes int64) {
 			el := time.Since(start)
 			fmt.Fprintf(e.stderr, "\rno proof within %d plies; %d positions, %s elapsed   ", d, nodes, el.Round(time.Second))

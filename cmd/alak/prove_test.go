@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -69,6 +70,21 @@ func TestProveGraphCommand(t *testing.T) {
 	out, errOut, code = solveSession(t, "check-proof", file)
 	if code != 0 || !strings.Contains(out, "Proved: o can force a draw or better from the start (traditional size=6).") {
 		t.Errorf("check-proof: status %d, %q %q", code, out, errOut)
+	}
+	// --plain writes the same proof without shared subtrees: longer, and
+	// it checks too; --progress tells each depth searched without a proof.
+	plainFile := filepath.Join(t.TempDir(), "t6-plain.alakproof")
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "6", "--for", "o", "--draw", "--graph", "--table", "--certificate", plainFile, "--plain", "--progress")
+	if code != 0 || !strings.Contains(errOut, "no proof within 10 plies; ") {
+		t.Fatalf("--plain --progress: status %d, %q %q", code, out, errOut)
+	}
+	shared, err1 := os.Stat(file)
+	plain, err2 := os.Stat(plainFile)
+	if err1 != nil || err2 != nil || shared.Size() >= plain.Size() {
+		t.Errorf("the shared certificate (%v, %v) is not smaller than the plain one (%v, %v)", shared, err1, plain, err2)
+	}
+	if out, errOut, code = solveSession(t, "check-proof", plainFile); code != 0 || !strings.Contains(out, "Proved: o can force") {
+		t.Errorf("check-proof of the plain certificate: status %d, %q %q", code, out, errOut)
 	}
 	for _, args := range [][]string{
 		{"prove", "--rules", "tromp-taylor", "--size", "3", "--for", "x", "--graph"},

@@ -1,0 +1,97 @@
+package solve
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"alak/rules"
+)
+
+// Shared subtrees in a certificate (format 2 of package proofcheck; docs/
+// solver.md, "Shared subtrees"). With a draw goal, a proof of a state that
+// holds from the state with no history holds on every path to it: a longer
+// history only ends lines earlier in repetition draws, which meet the goal.
+// Such a proof is written once, as a shared subtree ('S'), and every other
+// node of the same state refers to it ('R' and its number), so that a
+// strategy that reaches a state by many paths is written once per state,
+// not once per path. Two kinds of node qualify: the positions where the
+// graph's strategy takes over (written out from the state, each state of
+// the strategy shared in turn), and the positions the table settled as
+// proved (searched again from the state with no history). The checker
+// checks each shared subtree from its position alone.
+
+// shareKey is a state of the table with what the writer did there: the
+// graph's strategy passing out beyond the prisoner range is another
+// subtree than the attractor's.
+type shareKey struct {
+	k       tableKey
+	passOut bool
+}
+
+// shares numbers the shared subtrees written so far, the i-th 'S' of the
+// tree having number i; defs remembers where each starts, so that a
+// recording that drops bytes (recordDrop) forgets the shared subtrees
+// they held.
+type shares struct {
+	ids  map[shareKey]uint32
+	defs []shareDef
+}
+
+type shareDef struct {
+	key shareKey
+	off int
+}
+
+func newShares() *shares { return &shares{ids: map[shareKey]uint32{}} }
+
+// drop forgets the shared subtrees from byte mark of the recording on.
+func (s *shares) drop(mark int) {
+	for len(s.defs) > 0 && s.defs[len(s.defs)-1].off >= mark {
+		delete(s.ids, s.defs[len(s.defs)-1].key)
+		s.defs = s.defs[:len(s.defs)-1]
+	}
+}
+
+// refer writes a reference to the shared subtree of k when there is one.
+func (p *prover) refer(k shareKey) bool {
+	id, ok := p.sh.ids[k]
+	if !ok {
+		return false
+	}
+	p.rec = append(p.rec, 'R')
+	p.rec = binary.AppendUvarint(p.rec, uint64(id))
+	p.checkRec()
+	return true
+}
+
+// define starts the shared subtree of k at the end of the recording.
+func (p *prover) define(k shareKey) {
+	p.sh.ids[k] = uint32(len(p.sh.defs))
+	p.sh.defs = append(p.sh.defs, shareDef{key: k, off: len(p.rec)})
+	p.rec = append(p.rec, 'S')
+	p.checkRec()
+}
+
+// sharedProof records, at a state the table holds a draw proof of height
+// e for, a reference to its shared subtree, or the subtree itself: the
+// search again to depth e from the state with no history (a proof of that
+// height exists there, as on every path). It reports what search does.
+func (p *prover) sharedProof(e int32) (ok bool, h, dep int32) {
+	pos := p.g.Position()
+	k := shareKey{k: keyOf(pos)}
+	if p.refer(k) {
+		return true, e, noDep
+	}
+	p.define(k)
+	sub := *p
+	sub.g, sub.bufs = rules.NewGameFrom(pos), nil
+	if p.tt != nil {
+		sub.line = []uint64{pos.Hash()}
+	}
+	ok, h, _ = sub.search(int(e), false)
+	p.rec, p.nodes, p.err, p.hits, p.stored = sub.rec, sub.nodes, sub.err, sub.hits, sub.stored
+	if !ok && p.err == nil {
+		p.err = fmt.Errorf("the table's proof at %v did not hold from the state alone", p.g.Moves())
+	}
+	return ok, h, noDep
+}
