@@ -90,9 +90,11 @@ type checker struct {
 	ends  int64
 	refs  []Ref
 	buf   []rules.Move
-	// defs holds the position of each shared subtree ('S') read so far;
-	// shared counts the shared subtrees the current node is inside.
+	// defs holds the position of each shared subtree ('S') read so far,
+	// open whether its check is still going on; shared counts the shared
+	// subtrees the current node is inside.
 	defs   []rules.Position
+	open   []bool
 	shared int
 }
 
@@ -222,10 +224,8 @@ func (c *checker) node() error {
 // earlier than it would end without history, and a draw meets the goal,
 // so the subtree then proves the goal from this state whatever the
 // history: wherever the state comes again, a reference ('R') to it holds.
-// The same holds when the play under the subtree comes back to a state it
-// refers to, since the game cannot go on forever: a line of the real game
-// that follows the certificate ends at one of its ends, which meet the
-// goal, or in a repetition draw.
+// A reference from inside the subtree it refers to is refused: the
+// subtree would rest on itself.
 func (c *checker) sharedNode() error {
 	c.nodes-- // the node after the tag is the node
 	if c.h.Format < 2 {
@@ -238,18 +238,21 @@ func (c *checker) sharedNode() error {
 		return c.rd.bad(fmt.Sprintf("more than %d shared subtrees", maxShared), nil)
 	}
 	pos := c.g.Position()
+	i := len(c.defs)
 	c.defs = append(c.defs, pos)
+	c.open = append(c.open, true)
 	game := c.g
 	c.g = rules.NewGameFrom(pos)
 	c.shared++
 	err := c.node()
 	c.shared--
 	c.g = game
+	c.open[i] = false
 	return err
 }
 
-// ref checks a reference to a shared subtree ('R'): one read before, of
-// the same state as the game's position.
+// ref checks a reference to a shared subtree ('R'): one read and checked
+// before, of the same state as the game's position.
 func (c *checker) ref() error {
 	if c.h.Format < 2 {
 		return c.rd.bad("a reference to a shared subtree (the tag 'R') in a format 1 file", nil)
@@ -260,6 +263,9 @@ func (c *checker) ref() error {
 	}
 	if int(i) >= len(c.defs) {
 		return c.refuted("the certificate refers to shared subtree %d, but only %d come before", i, len(c.defs))
+	}
+	if c.open[i] {
+		return c.refuted("the certificate refers to shared subtree %d from inside it: a subtree that encloses its own reference proves nothing", i)
 	}
 	if !c.g.Position().SameState(c.defs[i]) {
 		return c.refuted("the certificate refers to shared subtree %d, whose position is another state (%s) than this one (%s)", i, c.defs[i], c.g.Position())

@@ -511,6 +511,7 @@ func TestCheckShared(t *testing.T) {
 		{"a shared subtree in a proof of a win", mutate(h3, tree3, func(r *node) { *r = node{tag: tagShared, kids: []*node{{tag: r.tag, moves: r.moves, kids: r.kids}}} }), ErrRefuted, "only when a draw meets the goal"},
 		{"shared subtrees in a format 1 file", file(format1, tree), ErrFormat, "format 1"},
 		{"a part left from a shared subtree", file(h1, []byte{tagShared, tagPart, 1}), ErrRefuted, "shared subtree to part 1"},
+		{"a reference from inside the subtree it refers to", file(h1, []byte{tagShared, tagAll, 1, 3, tagRef, 0}), ErrRefuted, "from inside it"},
 		{"a repetition draw in a shared subtree", mutate(h5f2, tree5, func(r *node) {
 			// A repetition draw of the golden proof: the game ends there
 			// because of the history, so the same node is no end from its

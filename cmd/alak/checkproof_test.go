@@ -91,7 +91,11 @@ func TestCheckProofData(t *testing.T) {
 		} else {
 			want += "from the start"
 		}
-		want += " (traditional size=" + size + ")"
+		if size == "11" {
+			want += " (traditional)" // the preset's own size
+		} else {
+			want += " (traditional size=" + size + ")"
+		}
 		out, errOut, code := solveSession(t, "check-proof", f)
 		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
 			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
