@@ -24,6 +24,10 @@ type Proof struct {
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte
+	// Disproved, with ProveOptions.ProofNumbers: no strategy of the
+	// player's meets the goal, however long the game (for a draw goal:
+	// the opponent wins).
+	Disproved bool
 }
 
 // ProveOptions say what Prove is to show and how far to look.
@@ -62,6 +66,14 @@ type ProveOptions struct {
 	// Same rules as Table; Prisoners as in GraphOptions.
 	Graph     bool
 	Prisoners int
+	// ProofNumbers searches by depth-first proof-number search (dfpn.go)
+	// instead of iterative deepening: no depth limit (Depth is ignored),
+	// and the goal is settled both ways, proved or disproved (Proof.
+	// Disproved). Table then bounds its table of proof numbers (default
+	// 50 million entries; beyond, the table is emptied and refilled) and
+	// otherwise changes nothing; Graph settles positions as above. Plies
+	// is the longest line of the certificate, when one is recorded.
+	ProofNumbers bool
 }
 
 // Prove searches whether player w can force a win (a game that ends with w
@@ -99,6 +111,9 @@ func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) 
 	}
 	res = Proof{Winner: w, Draw: opt.Draw}
 	defer func() { res.TableHits, res.TableStored = p.hits, p.stored }()
+	if opt.ProofNumbers {
+		return p.proveNumbers(opt)
+	}
 	for d := 0; d <= opt.Depth; d++ {
 		ok, h, _ := p.search(d, true)
 		res.Nodes = p.nodes

@@ -15,7 +15,7 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--proof-numbers] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
@@ -32,7 +32,11 @@ histories (docs/solver.md, "A table for the proof search"): the same
 proofs, fewer positions searched. With --graph, positions the state graph
 with prisoners settles end the search (a draw the graph's strategy forces,
 written out into the certificate; no win where the graph has none); the
-plies printed are then the proof's, not the least.`
+plies printed are then the proof's, not the least. With --proof-numbers,
+a depth-first proof-number search replaces the iterative deepening: no
+depth limit, and the claim is settled both ways (proved, or disproved:
+no strategy meets it, however long the game); the plies printed are the
+certificate's longest line.`
 
 func proveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "prove", proveUsage)
@@ -45,6 +49,7 @@ func proveRun(e *env, args []string) int {
 	partSize := fs.Int("part-size", 1<<30, "with --certificate: the most bytes of proof tree in one file; beyond, parts FILE.part1 ...")
 	certMB := fs.Int("certificate-mb", 4096, "with --certificate: the most megabytes the proof tree may take in memory")
 	plain := fs.Bool("plain", false, "with --certificate: write every line of the proof in full, without shared subtrees")
+	numbers := fs.Bool("proof-numbers", false, "search by depth-first proof-number search: no depth limit, and a claim that does not hold is disproved (solver.md, \"5c\")")
 	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof (on a terminal the count is always shown, on one line)")
 	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table: the most entries the table holds")
@@ -85,7 +90,7 @@ func proveRun(e *env, args []string) int {
 	defer stop()
 	start := time.Now()
 	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB, Plain: *plain,
-		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners}
+		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers}
 	switch {
 	case *progress:
 		opt.Progress = func(d int, nodes int64) {
@@ -119,6 +124,7 @@ func proveRun(e *env, args []string) int {
 			For     string       `json:"for"`
 			Goal    string       `json:"goal"`
 			Proved  bool         `json:"proved"`
+			Dispr   bool         `json:"disproved,omitempty"`
 			Plies   int          `json:"plies"`
 			PV      []string     `json:"pv"`
 			Nodes   int64        `json:"nodes"`
@@ -126,7 +132,7 @@ func proveRun(e *env, args []string) int {
 			Cert    *certSummary `json:"certificate,omitempty"`
 			Hits    int64        `json:"table_hits,omitempty"`
 			Stored  int64        `json:"table_stored,omitempty"`
-		}{w.Letter(), goal, pr.Proved, pr.Plies, pv, pr.Nodes, secs, nil, pr.TableHits, pr.TableStored}
+		}{w.Letter(), goal, pr.Proved, pr.Disproved, pr.Plies, pv, pr.Nodes, secs, nil, pr.TableHits, pr.TableStored}
 		if cert.Parts > 0 {
 			obj.Cert = &cert
 		}
@@ -154,6 +160,8 @@ func proveRun(e *env, args []string) int {
 			if cert.Parts > 0 {
 				fmt.Fprintf(e.stdout, "Certificate: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", cert.File, cert.Bytes, cert.Parts, cert.File)
 			}
+		case perr == nil && pr.Disproved:
+			fmt.Fprintf(e.stdout, "Disproved: %c cannot force %s, however long the game (%d positions, %.2f s).\n", w.Symbol(), what, pr.Nodes, secs)
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
 			if *certFile != "" {

@@ -86,6 +86,24 @@ func TestProveGraphCommand(t *testing.T) {
 	if out, errOut, code = solveSession(t, "check-proof", plainFile); code != 0 || !strings.Contains(out, "Proved: o can force") {
 		t.Errorf("check-proof of the plain certificate: status %d, %q %q", code, out, errOut)
 	}
+	// --proof-numbers settles a claim both ways: White's draw on 6 points
+	// proved (and its certificate checks), White's win on 3 disproved.
+	pnFile := filepath.Join(t.TempDir(), "t6-pn.alakproof")
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "6", "--for", "o", "--draw", "--graph", "--proof-numbers", "--certificate", pnFile)
+	if code != 0 || !strings.Contains(out, "o can force a draw or better within") {
+		t.Fatalf("--proof-numbers: status %d, %q %q", code, out, errOut)
+	}
+	if out, errOut, code = solveSession(t, "check-proof", pnFile); code != 0 || !strings.Contains(out, "Proved: o can force a draw or better from the start (traditional size=6).") {
+		t.Errorf("check-proof of the proof-number certificate: status %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--proof-numbers")
+	if code != 0 || !strings.Contains(out, "Disproved: o cannot force a win, however long the game") {
+		t.Errorf("--proof-numbers, White's win on 3 points: status %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--proof-numbers", "--json")
+	if code != 0 || !strings.Contains(out, `"proved":false,"disproved":true`) {
+		t.Errorf("--proof-numbers --json: status %d, %q %q", code, out, errOut)
+	}
 	for _, args := range [][]string{
 		{"prove", "--rules", "tromp-taylor", "--size", "3", "--for", "x", "--graph"},
 		{"prove", "--rules", "traditional", "--size", "6", "--for", "x", "--graph", "--prisoner-range", "12"},

@@ -1,0 +1,338 @@
+package solve
+
+import (
+	"fmt"
+
+	"alak/rules"
+)
+
+// Depth-first proof-number search (ProveOptions.ProofNumbers; docs/
+// solver.md, "5c"). Iterative deepening searches every depth again, and
+// on Traditional Alak most of each iteration goes to lines that fail only
+// for want of depth. Proof-number search instead grows the tree where a
+// proof or a disproof looks nearest: every node carries a proof number
+// (how many leaves must still be proved to prove it) and a disproof
+// number, and the search descends, depth first with thresholds (df-pn),
+// to the most proving leaf. It settles a question both ways, with no
+// depth limit: a proof is a strategy for w, a disproof shows that no
+// strategy of w's meets the goal, however long the game.
+//
+// Nodes are those of the game tree: a node is known by its path from the
+// root (a 64-bit hash of the moves with its position's hash), so nothing
+// is shared between histories and no graph-history interaction arises.
+// With ProveOptions.Graph, the state graph settles nodes as in Prove.
+// A collision of two nodes' keys (about 2^-64 a pair) could mislead the
+// search; the certificate, recorded after and checked on its own, does
+// not rest on the hash.
+
+const pnInf = 1 << 30
+
+type pnEntry struct{ pn, dn uint32 }
+
+type pathKey struct{ path, pos uint64 }
+
+// pathSeed is the path hash of the search's root.
+const pathSeed = 0x243F6A8885A308D3
+
+// extendPath returns the path hash after m (a splitmix64 step).
+func extendPath(h uint64, m rules.Move) uint64 {
+	x := h ^ (uint64(int64(m)) + 0x9E3779B97F4A7C15)
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}
+
+type pnSearch struct {
+	*prover
+	tt    map[pathKey]pnEntry
+	ttMax int
+	path  []uint64
+}
+
+func (s *pnSearch) play(m rules.Move) error {
+	if err := s.g.Play(m); err != nil {
+		return err
+	}
+	s.path = append(s.path, extendPath(s.path[len(s.path)-1], m))
+	return nil
+}
+
+func (s *pnSearch) undo() {
+	_ = s.g.Undo()
+	s.path = s.path[:len(s.path)-1]
+}
+
+func (s *pnSearch) key() pathKey { return pathKey{s.path[len(s.path)-1], s.g.Position().Hash()} }
+
+// settled returns the numbers of a node known without expanding it: a
+// finished game, or a state the graph settles (a draw w forces, for a
+// draw goal; a state outside w's win attractor, for a win goal).
+func (s *pnSearch) settled() (e pnEntry, ok, byGraph bool) {
+	if o := s.g.Outcome(); o.Over() {
+		if o.Winner == s.w || s.draw && o.Winner == rules.None {
+			return pnEntry{0, pnInf}, true, false
+		}
+		return pnEntry{pnInf, 0}, true, false
+	}
+	if s.grank != nil {
+		if i, ok := s.sg.keys[s.prover.key()]; ok {
+			switch r := s.grank[i]; {
+			case s.draw && r >= 0:
+				return pnEntry{0, pnInf}, true, true
+			case !s.draw && r < 0:
+				return pnEntry{pnInf, 0}, true, true
+			}
+		}
+	}
+	return pnEntry{}, false, false
+}
+
+// lookup returns the numbers of the node at the game's position: settled,
+// from the table, or 1 and 1 for a leaf not searched yet.
+func (s *pnSearch) lookup() pnEntry {
+	if e, ok, _ := s.settled(); ok {
+		return e
+	}
+	if e, ok := s.tt[s.key()]; ok {
+		return e
+	}
+	return pnEntry{1, 1}
+}
+
+func (s *pnSearch) store(e pnEntry) {
+	if len(s.tt) >= s.ttMax {
+		clear(s.tt) // a lost entry is searched again
+	}
+	s.tt[s.key()] = e
+}
+
+func satAdd(a, b uint32) uint32 {
+	if c := uint64(a) + uint64(b); c < pnInf {
+		return uint32(c)
+	}
+	return pnInf
+}
+
+// mid searches the node at the game's position until its proof number
+// reaches thpn or its disproof number thdn, and returns its numbers.
+func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
+	s.nodes++
+	if s.nodes&(1<<16-1) == 0 && s.err == nil {
+		s.err = s.ctx.Err()
+	}
+	if s.err != nil {
+		return pnEntry{pnInf, pnInf}
+	}
+	if e, ok, byGraph := s.settled(); ok {
+		if byGraph {
+			s.hits++
+		}
+		return e
+	}
+	ms := s.g.LegalMoves(nil)
+	attack := s.g.Position().ToMove() == s.w
+	kids := make([]pnEntry, len(ms))
+	for i, m := range ms {
+		if err := s.play(m); err != nil {
+			s.err = fmt.Errorf("the kernel refused its own legal move %v: %w", m, err)
+			return pnEntry{pnInf, pnInf}
+		}
+		kids[i] = s.lookup()
+		s.undo()
+	}
+	for {
+		// At w's nodes one child proves and every child must be
+		// disproved; at the other player's, the other way round.
+		var e pnEntry
+		best, second := -1, uint32(pnInf)
+		if attack {
+			e.pn = pnInf
+			for i, k := range kids {
+				e.dn = satAdd(e.dn, k.dn)
+				switch {
+				case best < 0 || k.pn < kids[best].pn:
+					if best >= 0 {
+						second = kids[best].pn
+					}
+					best = i
+				case k.pn < second:
+					second = k.pn
+				}
+			}
+			e.pn = kids[best].pn
+		} else {
+			e.dn = pnInf
+			for i, k := range kids {
+				e.pn = satAdd(e.pn, k.pn)
+				switch {
+				case best < 0 || k.dn < kids[best].dn:
+					if best >= 0 {
+						second = kids[best].dn
+					}
+					best = i
+				case k.dn < second:
+					second = k.dn
+				}
+			}
+			e.dn = kids[best].dn
+		}
+		if e.pn >= thpn || e.dn >= thdn || e.pn == 0 || e.dn == 0 {
+			s.store(e)
+			return e
+		}
+		k := kids[best]
+		var cpn, cdn uint32
+		if attack {
+			cpn = min(thpn, satAdd(second, 1))
+			cdn = thdn - e.dn + k.dn
+		} else {
+			cdn = min(thdn, satAdd(second, 1))
+			cpn = thpn - e.pn + k.pn
+		}
+		if err := s.play(ms[best]); err != nil {
+			s.err = err
+			return pnEntry{pnInf, pnInf}
+		}
+		kids[best] = s.mid(cpn, cdn)
+		s.undo()
+		if s.err != nil {
+			return pnEntry{pnInf, pnInf}
+		}
+	}
+}
+
+// prove settles the goal at the game's position: 1 proved, -1 disproved.
+func (s *pnSearch) prove() int {
+	e := s.mid(pnInf, pnInf)
+	switch {
+	case s.err != nil:
+		return 0
+	case e.pn == 0:
+		return 1
+	case e.dn == 0:
+		return -1
+	}
+	s.err = fmt.Errorf("the proof-number search stopped with proof number %d and disproof number %d", e.pn, e.dn)
+	return 0
+}
+
+// record writes the proof of the node at the game's position, which the
+// search proved, as a certificate tree (certificate.go): at w's nodes a
+// child the table knows as proved, at the other player's every child;
+// a child whose entry was lost is searched again. It returns the plies
+// of the longest line written (the graph's strategies count as the ranks
+// say) and whether the proof held.
+func (s *pnSearch) record() (int, bool) {
+	if o := s.g.Outcome(); o.Over() {
+		if s.recMax > 0 {
+			s.recordEnd(o)
+		}
+		return 0, o.Winner == s.w || s.draw && o.Winner == rules.None
+	}
+	if s.grank != nil && s.draw {
+		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 {
+			return int(s.grank[i]), s.writeStrategy()
+		}
+	}
+	ms := s.g.LegalMoves(nil)
+	attack := s.g.Position().ToMove() == s.w
+	proved := func() bool {
+		if s.lookup().pn == 0 {
+			return true
+		}
+		return s.mid(pnInf, pnInf).pn == 0
+	}
+	if attack {
+		for _, m := range ms {
+			if err := s.play(m); err != nil {
+				s.err = err
+				return 0, false
+			}
+			if s.lookup().pn == 0 {
+				s.recordNode(true, 1)
+				s.recordMove(true, m)
+				h, ok := s.record()
+				s.undo()
+				return h + 1, ok
+			}
+			s.undo()
+		}
+		for _, m := range ms {
+			_ = s.play(m)
+			if proved() {
+				s.recordNode(true, 1)
+				s.recordMove(true, m)
+				h, ok := s.record()
+				s.undo()
+				return h + 1, ok
+			}
+			s.undo()
+		}
+		if s.err == nil {
+			s.err = fmt.Errorf("the proof-number search proved %v, but none of its moves is proved again", s.g.Moves())
+		}
+		return 0, false
+	}
+	s.recordNode(false, len(ms))
+	most := 0
+	for _, m := range ms {
+		s.recordMove(false, m)
+		if err := s.play(m); err != nil {
+			s.err = err
+			return 0, false
+		}
+		if !proved() {
+			s.undo()
+			if s.err == nil {
+				s.err = fmt.Errorf("the proof-number search proved %v, but not the reply %v again", s.g.Moves(), m)
+			}
+			return 0, false
+		}
+		h, ok := s.record()
+		s.undo()
+		if !ok {
+			return 0, false
+		}
+		most = max(most, h+1)
+	}
+	return most, true
+}
+
+// proveNumbers is Prove by proof-number search.
+func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
+	res := Proof{Winner: p.w, Draw: p.draw}
+	p.tt = nil // the table by state is not used here
+	ttMax := opt.TableEntries
+	if ttMax <= 0 {
+		ttMax = 50_000_000
+	}
+	s := &pnSearch{prover: p, tt: map[pathKey]pnEntry{}, ttMax: ttMax, path: []uint64{pathSeed}}
+	r := s.prove()
+	res.Nodes = p.nodes
+	if p.err != nil {
+		return res, fmt.Errorf("prove cut off after %d positions: %w", p.nodes, p.err)
+	}
+	res.Disproved = r < 0
+	if r < 0 || !opt.Certificate {
+		res.Proved = r > 0
+		return res, nil
+	}
+	maxMB := opt.CertificateMB
+	if maxMB <= 0 {
+		maxMB = 4096
+	}
+	p.rec, p.recMax = nil, maxMB<<20
+	if !opt.Plain && p.draw && p.sg != nil {
+		p.sh = newShares()
+	}
+	h, ok := s.record()
+	res.Nodes = p.nodes
+	if p.err == nil && !ok {
+		p.err = fmt.Errorf("the recorded proof does not hold")
+	}
+	if p.err != nil {
+		return res, fmt.Errorf("proved, but the certificate was not recorded: %w", p.err)
+	}
+	res.Proved, res.Plies, res.Tree = true, h, p.rec
+	return res, nil
+}
