@@ -67,30 +67,30 @@ func (s *pnSearch) key() pathKey { return pathKey{s.path[len(s.path)-1], s.g.Pos
 // settled returns the numbers of a node known without expanding it: a
 // finished game, or a state the graph settles (a draw w forces, for a
 // draw goal; a state outside w's win attractor, for a win goal).
-func (s *pnSearch) settled() (e pnEntry, ok, byGraph bool) {
+func (s *pnSearch) settled() (pnEntry, bool) {
 	if o := s.g.Outcome(); o.Over() {
 		if o.Winner == s.w || s.draw && o.Winner == rules.None {
-			return pnEntry{0, pnInf}, true, false
+			return pnEntry{0, pnInf}, true
 		}
-		return pnEntry{pnInf, 0}, true, false
+		return pnEntry{pnInf, 0}, true
 	}
 	if s.grank != nil {
 		if i, ok := s.sg.keys[s.prover.key()]; ok {
 			switch r := s.grank[i]; {
 			case s.draw && r >= 0:
-				return pnEntry{0, pnInf}, true, true
+				return pnEntry{0, pnInf}, true
 			case !s.draw && r < 0:
-				return pnEntry{pnInf, 0}, true, true
+				return pnEntry{pnInf, 0}, true
 			}
 		}
 	}
-	return pnEntry{}, false, false
+	return pnEntry{}, false
 }
 
 // lookup returns the numbers of the node at the game's position: settled,
 // from the table, or 1 and 1 for a leaf not searched yet.
 func (s *pnSearch) lookup() pnEntry {
-	if e, ok, _ := s.settled(); ok {
+	if e, ok := s.settled(); ok {
 		return e
 	}
 	if e, ok := s.tt[s.key()]; ok {
@@ -123,10 +123,7 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 	if s.err != nil {
 		return pnEntry{pnInf, pnInf}
 	}
-	if e, ok, byGraph := s.settled(); ok {
-		if byGraph {
-			s.hits++
-		}
+	if e, ok := s.settled(); ok {
 		return e
 	}
 	ms := s.g.LegalMoves(nil)

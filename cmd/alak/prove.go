@@ -147,14 +147,20 @@ func proveRun(e *env, args []string) int {
 			what = "a draw or better"
 		}
 		switch {
+		case pr.Proved && *numbers && len(pr.Tree) == 0:
+			fmt.Fprintf(e.stdout, "%c can force %s (%d positions, %.2f s; --certificate writes the proof and its longest line).\n", w.Symbol(), what, pr.Nodes, secs)
 		case pr.Proved:
 			fmt.Fprintf(e.stdout, "%c can force %s within %d plies (%d positions, %.2f s).\n", w.Symbol(), what, pr.Plies, pr.Nodes, secs)
 			label := "Longest defence"
 			if perr != nil {
 				label += " (cut off)"
 			}
-			fmt.Fprintf(e.stdout, "%s: %s\n", label, strings.Join(pv, " "))
-			if *table || *graph {
+			if len(pv) > 0 || perr != nil {
+				fmt.Fprintf(e.stdout, "%s: %s\n", label, strings.Join(pv, " "))
+			}
+			switch {
+			case *numbers:
+			case *table || *graph:
 				fmt.Fprintf(e.stdout, "Table: %d results stored, %d used (graph and table).\n", pr.TableStored, pr.TableHits)
 			}
 			if cert.Parts > 0 {
