@@ -146,60 +146,50 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 		kids[i] = s.lookup()
 		s.undo()
 	}
-	for {
-		// At w's nodes one child proves and every child must be
-		// disproved; at the other player's, the other way round.
-		var e pnEntry
-		best, second := -1, uint32(pnInf)
+	// At w's nodes one child proves and every child must be disproved; at
+	// the other player's, the other way round. In "or" and "and" numbers
+	// (a node's own, its children's, its thresholds) both are one rule.
+	orAnd := func(e pnEntry) (uint32, uint32) {
 		if attack {
-			e.pn = pnInf
-			for i, k := range kids {
-				e.dn = satAdd(e.dn, k.dn)
-				switch {
-				case best < 0 || k.pn < kids[best].pn:
-					if best >= 0 {
-						second = kids[best].pn
-					}
-					best = i
-				case k.pn < second:
-					second = k.pn
-				}
-			}
-			e.pn = kids[best].pn
-		} else {
-			e.dn = pnInf
-			for i, k := range kids {
-				e.pn = satAdd(e.pn, k.pn)
-				switch {
-				case best < 0 || k.dn < kids[best].dn:
-					if best >= 0 {
-						second = kids[best].dn
-					}
-					best = i
-				case k.dn < second:
-					second = k.dn
-				}
-			}
-			e.dn = kids[best].dn
+			return e.pn, e.dn
 		}
-		if e.pn >= thpn || e.dn >= thdn || e.pn == 0 || e.dn == 0 {
+		return e.dn, e.pn
+	}
+	entry := func(or, and uint32) pnEntry {
+		if attack {
+			return pnEntry{or, and}
+		}
+		return pnEntry{and, or}
+	}
+	thOr, thAnd := orAnd(pnEntry{thpn, thdn})
+	for {
+		best, second, sum := -1, uint32(pnInf), uint32(0)
+		var least uint32
+		for i, k := range kids {
+			or, and := orAnd(k)
+			sum = satAdd(sum, and)
+			switch {
+			case best < 0 || or < least:
+				if best >= 0 {
+					second = least
+				}
+				best, least = i, or
+			case or < second:
+				second = or
+			}
+		}
+		e := entry(least, sum)
+		if least >= thOr || sum >= thAnd || e.pn == 0 || e.dn == 0 {
 			s.store(e)
 			return e
 		}
-		k := kids[best]
-		var cpn, cdn uint32
-		if attack {
-			cpn = min(thpn, epsilon(second))
-			cdn = thdn - e.dn + k.dn
-		} else {
-			cdn = min(thdn, epsilon(second))
-			cpn = thpn - e.pn + k.pn
-		}
+		_, kAnd := orAnd(kids[best])
+		c := entry(min(thOr, epsilon(second)), thAnd-sum+kAnd)
 		if err := s.play(ms[best]); err != nil {
 			s.err = err
 			return pnEntry{pnInf, pnInf}
 		}
-		kids[best] = s.mid(cpn, cdn)
+		kids[best] = s.mid(c.pn, c.dn)
 		s.undo()
 		if s.err != nil {
 			return pnEntry{pnInf, pnInf}

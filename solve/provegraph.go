@@ -298,6 +298,23 @@ type expander struct {
 	rank []int32
 }
 
+// best returns w's move of the strategy at pos, whose legal moves are ms:
+// the one to the state of least rank in the attractor (NoMove if none).
+func (x *expander) best(pos rules.Position, ms []rules.Move) rules.Move {
+	best, bestR := rules.NoMove, int32(-1)
+	for _, m := range ms {
+		next, err := pos.Play(m)
+		if err != nil {
+			continue
+		}
+		j, ok := x.sg.keys[keyOf(next)]
+		if ok && x.rank[j] >= 0 && (bestR < 0 || x.rank[j] < bestR) {
+			best, bestR = m, x.rank[j]
+		}
+	}
+	return best
+}
+
 // expand reports whether every line from the game's position ends meeting
 // the goal. passOut: w is passing to the end from a state beyond the
 // prisoner range (the graph does not go further there).
@@ -332,17 +349,7 @@ func (x *expander) expand(passOut bool) bool {
 	case attack && passOut:
 		ms = []rules.Move{rules.Pass}
 	case attack:
-		best, bestR := rules.NoMove, int32(-1)
-		for _, m := range ms {
-			next, err := pos.Play(m)
-			if err != nil {
-				continue
-			}
-			j, ok := x.sg.keys[keyOf(next)]
-			if ok && x.rank[j] >= 0 && (bestR < 0 || x.rank[j] < bestR) {
-				best, bestR = m, x.rank[j]
-			}
-		}
+		best := x.best(pos, ms)
 		if best == rules.NoMove {
 			x.err = fmt.Errorf("no move of the strategy at %v", x.g.Moves())
 			return false
@@ -411,17 +418,7 @@ func (x *expander) expandShared(pos rules.Position, passOut bool) bool {
 	case attack && passOut:
 		ms = []rules.Move{rules.Pass}
 	case attack:
-		best, bestR := rules.NoMove, int32(-1)
-		for _, m := range ms {
-			next, err := pos.Play(m)
-			if err != nil {
-				continue
-			}
-			j, ok := x.sg.keys[keyOf(next)]
-			if ok && x.rank[j] >= 0 && (bestR < 0 || x.rank[j] < bestR) {
-				best, bestR = m, x.rank[j]
-			}
-		}
+		best := x.best(pos, ms)
 		if best == rules.NoMove {
 			x.err = fmt.Errorf("no move of the strategy at %v", pos)
 			return false
