@@ -239,30 +239,23 @@ func (s *pnSearch) record() (int, bool) {
 		return s.mid(pnInf, pnInf).pn == 0
 	}
 	if attack {
-		for _, m := range ms {
-			if err := s.play(m); err != nil {
-				s.err = err
-				return 0, false
-			}
-			if s.lookup().pn == 0 {
-				s.recordNode(true, 1)
-				s.recordMove(true, m)
-				h, ok := s.record()
+		// A move the table knows as proved; failing that (its entry was
+		// lost), one the search proves again.
+		for _, again := range []bool{false, true} {
+			for _, m := range ms {
+				if err := s.play(m); err != nil {
+					s.err = err
+					return 0, false
+				}
+				if s.lookup().pn == 0 || again && proved() {
+					s.recordNode(true, 1)
+					s.recordMove(true, m)
+					h, ok := s.record()
+					s.undo()
+					return h + 1, ok
+				}
 				s.undo()
-				return h + 1, ok
 			}
-			s.undo()
-		}
-		for _, m := range ms {
-			_ = s.play(m)
-			if proved() {
-				s.recordNode(true, 1)
-				s.recordMove(true, m)
-				h, ok := s.record()
-				s.undo()
-				return h + 1, ok
-			}
-			s.undo()
 		}
 		if s.err == nil {
 			s.err = fmt.Errorf("the proof-number search proved %v, but none of its moves is proved again", s.g.Moves())
