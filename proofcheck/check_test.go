@@ -122,14 +122,11 @@ func check(data []byte) (Report, error) {
 	return Check(context.Background(), bytes.NewReader(data))
 }
 
-// traditional3 is the proof, written by hand, that Black wins Traditional
-// Alak on 3 points (solve/prove_test.go, TestProveTraditional3): Black on
-// the centre leaves White no legal placement (either end would have no
-// liberty), White passes, Black passes: 3-0, Black's margin 3 (6 half
-// points).
-func traditional3(t *testing.T) (Header, []byte) {
+// startHeader returns the header of a proof from the start of the rules
+// text for w (with draw: of a draw or better).
+func startHeader(t *testing.T, text string, w rules.Color, draw bool) Header {
 	t.Helper()
-	r, err := rules.Parse("traditional size=3")
+	r, err := rules.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,10 +134,21 @@ func traditional3(t *testing.T) (Header, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHeader(g, rules.Black, false, "test")
+	h, err := NewHeader(g, w, draw, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
+
+// traditional3 is the proof, written by hand, that Black wins Traditional
+// Alak on 3 points (solve/prove_test.go, TestProveTraditional3): Black on
+// the centre leaves White no legal placement (either end would have no
+// liberty), White passes, Black passes: 3-0, Black's margin 3 (6 half
+// points).
+func traditional3(t *testing.T) (Header, []byte) {
+	t.Helper()
+	h := startHeader(t, "traditional size=3", rules.Black, false)
 	tree := &node{tag: tagMove, moves: []rules.Move{rules.Place(1)}, kids: []*node{
 		{tag: tagAll, count: 1, moves: []rules.Move{rules.Pass}, kids: []*node{
 			{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 6}}},
@@ -189,23 +197,12 @@ func TestCheckGolden(t *testing.T) {
 // would have no liberty): pass, pass, and the game is drawn 0-0. The same
 // tree proves Black's draw and does not prove Black's win.
 func TestCheckGoal(t *testing.T) {
-	r, err := rules.Parse("traditional size=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := rules.NewGame(r)
-	if err != nil {
-		t.Fatal(err)
-	}
 	tree := (&node{tag: tagMove, moves: []rules.Move{rules.Pass}, kids: []*node{
 		{tag: tagAll, count: 1, moves: []rules.Move{rules.Pass}, kids: []*node{{tag: tagEnd, result: 0}}},
 	}}).encode(nil)
 	for _, draw := range []bool{true, false} {
-		h, err := NewHeader(g, rules.Black, draw, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = check(file(h, tree))
+		h := startHeader(t, "traditional size=1", rules.Black, draw)
+		_, err := check(file(h, tree))
 		switch {
 		case draw && err != nil:
 			t.Errorf("Black's draw: %v", err)
@@ -484,18 +481,7 @@ func TestCheckShared(t *testing.T) {
 	firstRef := func(r *node) *node { return r.find(func(n *node) bool { return n.tag == tagRef && n.ref > 0 }) }
 	h3, tree3 := traditional3(t)
 	h5, tree5 := split(t, golden5(t))
-	r1, err := rules.Parse("traditional size=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g1, err := rules.NewGame(r1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h1, err := NewHeader(g1, rules.White, true, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h1 := startHeader(t, "traditional size=1", rules.White, true)
 	format1 := h
 	format1.Format = 1
 	h5f2 := h5

@@ -24,13 +24,7 @@ import (
 // refusing one longer than maxMB megabytes (4096 when maxMB is 0); share
 // writes the states proved by the table or the graph once each.
 func (p *prover) certificate(d, maxMB int, share bool) ([]byte, error) {
-	if maxMB <= 0 {
-		maxMB = 4096
-	}
-	p.rec, p.recMax = nil, maxMB<<20
-	if share && p.draw && (p.tt != nil || p.sg != nil) {
-		p.sh = newShares() // share.go
-	}
+	p.startRecording(maxMB, share)
 	defer func() { p.rec, p.recMax, p.sh = nil, 0, nil }()
 	ok := p.win(d)
 	if p.err != nil {
@@ -40,6 +34,19 @@ func (p *prover) certificate(d, maxMB int, share bool) ([]byte, error) {
 		return nil, fmt.Errorf("the recording search at depth %d found no proof where the search did", d)
 	}
 	return p.rec, nil
+}
+
+// startRecording makes the prover record what it searches, up to maxMB
+// megabytes (4096 when 0); share, for a draw under the table's or the
+// graph's rules, writes each state they proved once (share.go).
+func (p *prover) startRecording(maxMB int, share bool) {
+	if maxMB <= 0 {
+		maxMB = 4096
+	}
+	p.rec, p.recMax = nil, maxMB<<20
+	if share && p.draw && (p.tt != nil || p.sg != nil) {
+		p.sh = newShares()
+	}
 }
 
 // recordEnd records a finished game: Black's margin in half points.

@@ -135,7 +135,7 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 	if e, ok := s.settled(); ok {
 		return e
 	}
-	ms := s.g.LegalMoves(nil)
+	ms := s.moves(len(s.path)) // a buffer per depth (prove.go)
 	attack := s.g.Position().ToMove() == s.w
 	kids := make([]pnEntry, len(ms))
 	for i, m := range ms {
@@ -290,10 +290,9 @@ func (s *pnSearch) record() (int, bool) {
 // proveNumbers is Prove by proof-number search.
 func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	res := Proof{Winner: p.w, Draw: p.draw}
-	p.tt = nil // the table by state is not used here
 	ttMax := opt.TableEntries
 	if ttMax <= 0 {
-		ttMax = 50_000_000
+		ttMax = defaultTableEntries
 	}
 	s := &pnSearch{prover: p, tt: map[pathKey]pnEntry{}, ttMax: ttMax, path: []uint64{pathSeed}}
 	r := s.prove()
@@ -306,14 +305,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 		res.Proved = r > 0
 		return res, nil
 	}
-	maxMB := opt.CertificateMB
-	if maxMB <= 0 {
-		maxMB = 4096
-	}
-	p.rec, p.recMax = nil, maxMB<<20
-	if !opt.Plain && p.draw && p.sg != nil {
-		p.sh = newShares()
-	}
+	p.startRecording(opt.CertificateMB, !opt.Plain)
 	h, ok := s.record()
 	res.Nodes = p.nodes
 	if p.err == nil && !ok {

@@ -69,10 +69,10 @@ type ProveOptions struct {
 	// ProofNumbers searches by depth-first proof-number search (dfpn.go)
 	// instead of iterative deepening: no depth limit (Depth is ignored),
 	// and the goal is settled both ways, proved or disproved (Proof.
-	// Disproved). Table then bounds its table of proof numbers (default
-	// 50 million entries; beyond, the table is emptied and refilled) and
-	// otherwise changes nothing; Graph settles positions as above. Plies
-	// is the longest line of the certificate, when one is recorded.
+	// Disproved). The table by state is not used; TableEntries bounds the
+	// table of proof numbers instead (default 30 million; beyond, it is
+	// emptied and refilled). Graph settles positions as above. Plies is
+	// the longest line of the certificate, when one is recorded.
 	ProofNumbers bool
 }
 
@@ -95,7 +95,7 @@ type ProveOptions struct {
 // draw by repetition ignores them.
 func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) (res Proof, err error) {
 	p := &prover{ctx: ctx, g: g.Clone(), w: w, draw: opt.Draw, cut: map[uint64]rules.Move{}}
-	if opt.Table && tableRules(g.Rules()) {
+	if opt.Table && tableRules(g.Rules()) && !opt.ProofNumbers {
 		p.tt, p.ttMax = map[tableKey]int32{}, opt.TableEntries
 		if p.ttMax <= 0 {
 			p.ttMax = defaultTableEntries

@@ -402,16 +402,10 @@ func (x *expander) expandShared(pos rules.Position, passOut bool) bool {
 		passOut = x.sg.kind[i] == graphOut
 	}
 	k := shareKey{k: keyOf(pos), passOut: passOut}
-	if x.recMax > 0 {
-		if x.refer(k) {
-			return true
-		}
-		x.define(k)
-	} else if _, done := x.sh.ids[k]; done {
+	if x.refer(k) {
 		return true
-	} else {
-		x.sh.ids[k] = uint32(len(x.sh.ids))
 	}
+	x.define(k)
 	attack := pos.ToMove() == x.w
 	ms := pos.LegalMoves(nil)
 	switch {

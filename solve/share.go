@@ -52,24 +52,26 @@ func (s *shares) drop(mark int) {
 	}
 }
 
-// refer writes a reference to the shared subtree of k when there is one.
+// refer reports whether k has a shared subtree and, while recording,
+// writes a reference to it.
 func (p *prover) refer(k shareKey) bool {
 	id, ok := p.sh.ids[k]
-	if !ok {
-		return false
+	if ok && p.recMax > 0 {
+		p.rec = append(p.rec, 'R')
+		p.rec = binary.AppendUvarint(p.rec, uint64(id))
+		p.checkRec()
 	}
-	p.rec = append(p.rec, 'R')
-	p.rec = binary.AppendUvarint(p.rec, uint64(id))
-	p.checkRec()
-	return true
+	return ok
 }
 
 // define starts the shared subtree of k at the end of the recording.
 func (p *prover) define(k shareKey) {
 	p.sh.ids[k] = uint32(len(p.sh.defs))
 	p.sh.defs = append(p.sh.defs, shareDef{key: k, off: len(p.rec)})
-	p.rec = append(p.rec, 'S')
-	p.checkRec()
+	if p.recMax > 0 {
+		p.rec = append(p.rec, 'S')
+		p.checkRec()
+	}
 }
 
 // sharedProof records, at a state the table holds a draw proof of height
@@ -84,10 +86,7 @@ func (p *prover) sharedProof(e int32) (ok bool, h, dep int32) {
 	}
 	p.define(k)
 	sub := *p
-	sub.g, sub.bufs = rules.NewGameFrom(pos), nil
-	if p.tt != nil {
-		sub.line = []uint64{pos.Hash()}
-	}
+	sub.g, sub.bufs, sub.line = rules.NewGameFrom(pos), nil, []uint64{pos.Hash()}
 	ok, h, _ = sub.search(int(e), false)
 	p.rec, p.nodes, p.err, p.hits, p.stored = sub.rec, sub.nodes, sub.err, sub.hits, sub.stored
 	if !ok && p.err == nil {

@@ -52,7 +52,7 @@ func proveRun(e *env, args []string) int {
 	numbers := fs.Bool("proof-numbers", false, "search by depth-first proof-number search: no depth limit, and a claim that does not hold is disproved (solver.md, \"5c\")")
 	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof (on a terminal the count is always shown, on one line)")
 	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
-	tableEntries := fs.Int("table-entries", 30_000_000, "with --table: the most entries the table holds")
+	tableEntries := fs.Int("table-entries", 30_000_000, "with --table, or --proof-numbers: the most entries the table holds")
 	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
 	prisoners := fs.Int("prisoner-range", 0, "with --graph: the prisoner difference beyond which states are settled by passing out (default twice the points plus the komi, plus 1)")
 	setup := setupFlags(fs)
