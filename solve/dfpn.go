@@ -2,6 +2,8 @@ package solve
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 
 	"alak/rules"
 )
@@ -27,7 +29,10 @@ import (
 
 const pnInf = 1 << 30
 
-type pnEntry struct{ pn, dn uint32 }
+// pnEntry is a node's proof and disproof numbers and the work its search
+// took (positions, saturated), which decides what the table keeps when
+// it is full.
+type pnEntry struct{ pn, dn, work uint32 }
 
 type pathKey struct{ path, pos uint64 }
 
@@ -44,9 +49,10 @@ func extendPath(h uint64, m rules.Move) uint64 {
 
 type pnSearch struct {
 	*prover
-	tt    map[pathKey]pnEntry
-	ttMax int
-	path  []uint64
+	tt        map[pathKey]pnEntry
+	ttMax     int
+	collected int // times the table was full (collect)
+	path      []uint64
 }
 
 func (s *pnSearch) play(m rules.Move) error {
@@ -70,17 +76,17 @@ func (s *pnSearch) key() pathKey { return pathKey{s.path[len(s.path)-1], s.g.Pos
 func (s *pnSearch) settled() (pnEntry, bool) {
 	if o := s.g.Outcome(); o.Over() {
 		if o.Winner == s.w || s.draw && o.Winner == rules.None {
-			return pnEntry{0, pnInf}, true
+			return pnEntry{pn: 0, dn: pnInf}, true
 		}
-		return pnEntry{pnInf, 0}, true
+		return pnEntry{pn: pnInf, dn: 0}, true
 	}
 	if s.grank != nil {
 		if i, ok := s.sg.keys[s.prover.key()]; ok {
 			switch r := s.grank[i]; {
 			case s.draw && r >= 0:
-				return pnEntry{0, pnInf}, true
+				return pnEntry{pn: 0, dn: pnInf}, true
 			case !s.draw && r < 0:
-				return pnEntry{pnInf, 0}, true
+				return pnEntry{pn: pnInf, dn: 0}, true
 			}
 		}
 	}
@@ -96,14 +102,36 @@ func (s *pnSearch) lookup() pnEntry {
 	if e, ok := s.tt[s.key()]; ok {
 		return e
 	}
-	return pnEntry{1, 1}
+	return pnEntry{pn: 1, dn: 1}
 }
 
 func (s *pnSearch) store(e pnEntry) {
 	if len(s.tt) >= s.ttMax {
-		clear(s.tt) // a lost entry is searched again
+		s.collect()
 	}
 	s.tt[s.key()] = e
+}
+
+// collect makes room in a full table: it drops the entries whose search
+// took least work, at least half of them (by the bit length of the work), so that what a large subtree
+// established stays (a dropped entry is searched again when it is
+// needed; the certificate records from what stays).
+func (s *pnSearch) collect() {
+	var count [33]int // entries by the bit length of their work
+	for _, e := range s.tt {
+		count[bits.Len32(e.work)]++
+	}
+	below, cut := 0, 0
+	for below < len(s.tt)/2 {
+		below += count[cut]
+		cut++
+	}
+	for k, e := range s.tt {
+		if bits.Len32(e.work) < cut {
+			delete(s.tt, k)
+		}
+	}
+	s.collected++
 }
 
 // epsilon is the threshold a child gets against the second best sibling's
@@ -123,14 +151,16 @@ func satAdd(a, b uint32) uint32 {
 }
 
 // mid searches the node at the game's position until its proof number
-// reaches thpn or its disproof number thdn, and returns its numbers.
-func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
+// reaches thpn or its disproof number thdn, and returns its numbers; the
+// work it stores adds its own to prior, the node's from earlier visits.
+func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
+	start := s.nodes
 	s.nodes++
 	if s.nodes&(1<<16-1) == 0 && s.err == nil {
 		s.err = s.ctx.Err()
 	}
 	if s.err != nil {
-		return pnEntry{pnInf, pnInf}
+		return pnEntry{pn: pnInf, dn: pnInf}
 	}
 	if e, ok := s.settled(); ok {
 		return e
@@ -141,7 +171,7 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 	for i, m := range ms {
 		if err := s.play(m); err != nil {
 			s.err = fmt.Errorf("the kernel refused its own legal move %v: %w", m, err)
-			return pnEntry{pnInf, pnInf}
+			return pnEntry{pn: pnInf, dn: pnInf}
 		}
 		kids[i] = s.lookup()
 		s.undo()
@@ -157,11 +187,11 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 	}
 	entry := func(or, and uint32) pnEntry {
 		if attack {
-			return pnEntry{or, and}
+			return pnEntry{pn: or, dn: and}
 		}
-		return pnEntry{and, or}
+		return pnEntry{pn: and, dn: or}
 	}
-	thOr, thAnd := orAnd(pnEntry{thpn, thdn})
+	thOr, thAnd := orAnd(pnEntry{pn: thpn, dn: thdn})
 	for {
 		best, second, sum := -1, uint32(pnInf), uint32(0)
 		var least uint32
@@ -180,6 +210,7 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 		}
 		e := entry(least, sum)
 		if least >= thOr || sum >= thAnd || e.pn == 0 || e.dn == 0 {
+			e.work = uint32(min(s.nodes-start+int64(prior), math.MaxUint32))
 			s.store(e)
 			return e
 		}
@@ -187,19 +218,19 @@ func (s *pnSearch) mid(thpn, thdn uint32) pnEntry {
 		c := entry(min(thOr, epsilon(second)), thAnd-sum+kAnd)
 		if err := s.play(ms[best]); err != nil {
 			s.err = err
-			return pnEntry{pnInf, pnInf}
+			return pnEntry{pn: pnInf, dn: pnInf}
 		}
-		kids[best] = s.mid(c.pn, c.dn)
+		kids[best] = s.mid(c.pn, c.dn, kids[best].work)
 		s.undo()
 		if s.err != nil {
-			return pnEntry{pnInf, pnInf}
+			return pnEntry{pn: pnInf, dn: pnInf}
 		}
 	}
 }
 
 // prove settles the goal at the game's position: 1 proved, -1 disproved.
 func (s *pnSearch) prove() int {
-	e := s.mid(pnInf, pnInf)
+	e := s.mid(pnInf, pnInf, 0)
 	switch {
 	case s.err != nil:
 		return 0
@@ -233,10 +264,11 @@ func (s *pnSearch) record() (int, bool) {
 	ms := s.g.LegalMoves(nil)
 	attack := s.g.Position().ToMove() == s.w
 	proved := func() bool {
-		if s.lookup().pn == 0 {
+		e := s.lookup()
+		if e.pn == 0 {
 			return true
 		}
-		return s.mid(pnInf, pnInf).pn == 0
+		return s.mid(pnInf, pnInf, e.work).pn == 0
 	}
 	if attack {
 		// A move the table knows as proved; failing that (its entry was
@@ -301,19 +333,48 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 		return res, fmt.Errorf("prove cut off after %d positions: %w", p.nodes, p.err)
 	}
 	res.Disproved = r < 0
+	if r < 0 && opt.Counter {
+		// A disproof is the opponent's proof of the other goal: its
+		// certificate records from the same table, numbers swapped.
+		c := &prover{ctx: p.ctx, g: p.g, w: p.w.Opp(), draw: !p.draw, cut: p.cut}
+		if p.sg != nil {
+			c.sg, c.grank = p.sg, p.sg.attract(c.w, c.draw)
+		}
+		for k, e := range s.tt {
+			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work}
+		}
+		cs := &pnSearch{prover: c, tt: s.tt, ttMax: ttMax, path: []uint64{pathSeed}}
+		tree, h, err := cs.certificate(opt)
+		res.Nodes += c.nodes
+		if err != nil {
+			return res, fmt.Errorf("disproved, but the opponent's certificate was not recorded: %w", err)
+		}
+		res.Counter, res.CounterPlies = tree, h
+		return res, nil
+	}
 	if r < 0 || !opt.Certificate {
 		res.Proved = r > 0
 		return res, nil
 	}
-	p.startRecording(opt.CertificateMB, !opt.Plain)
-	h, ok := s.record()
+	tree, h, err := s.certificate(opt)
 	res.Nodes = p.nodes
-	if p.err == nil && !ok {
-		p.err = fmt.Errorf("the recorded proof does not hold")
+	if err != nil {
+		return res, fmt.Errorf("proved, but the certificate was not recorded: %w", err)
 	}
-	if p.err != nil {
-		return res, fmt.Errorf("proved, but the certificate was not recorded: %w", p.err)
-	}
-	res.Proved, res.Plies, res.Tree = true, h, p.rec
+	res.Proved, res.Plies, res.Tree = true, h, tree
 	return res, nil
+}
+
+// certificate records the proof the search found (record) and returns
+// its tree and longest line.
+func (s *pnSearch) certificate(opt ProveOptions) ([]byte, int, error) {
+	s.startRecording(opt.CertificateMB, !opt.Plain)
+	h, ok := s.record()
+	if s.err == nil && !ok {
+		s.err = fmt.Errorf("the recorded proof does not hold")
+	}
+	if s.err != nil {
+		return nil, 0, s.err
+	}
+	return s.rec, h, nil
 }

@@ -12,7 +12,8 @@ import (
 // the brute force of brute_test.go on the boards of
 // TestProveAgainstBruteForce, from the start and after every first move:
 // every goal that holds is proved, with a certificate that checks, and
-// every goal that does not is disproved.
+// every goal that does not is disproved, with a certificate of the
+// opponent's (Counter) that checks.
 func TestProveNumbersAgainstBruteForce(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -33,7 +34,7 @@ func TestProveNumbersAgainstBruteForce(t *testing.T) {
 					for _, w := range []rules.Color{rules.Black, rules.White} {
 						for _, draw := range []bool{false, true} {
 							want := provable(v, w, draw)
-							pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Certificate: true})
+							pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Certificate: true, Counter: true})
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -43,6 +44,8 @@ func TestProveNumbersAgainstBruteForce(t *testing.T) {
 							}
 							if pr.Proved {
 								checkCertificate(t, g, w, draw, pr.Tree)
+							} else {
+								checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
 							}
 						}
 					}
@@ -57,7 +60,7 @@ func TestProveNumbersAgainstBruteForce(t *testing.T) {
 // and after every first move; the values from the start are those of
 // docs/results.md (3 and 4 points Black wins, 5 and 6 draws), everything
 // iterative deepening proves it proves too (and never disproves), and its
-// certificates check.
+// certificates check, those of disproofs (the opponent's) included.
 func TestProveNumbersTraditional(t *testing.T) {
 	t.Parallel()
 	sizes := []int{3, 4, 5, 6}
@@ -73,7 +76,7 @@ func TestProveNumbersTraditional(t *testing.T) {
 			for i, g := range rootAndReplies(t, "traditional", n) {
 				for _, w := range []rules.Color{rules.Black, rules.White} {
 					for _, draw := range []bool{false, true} {
-						pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true})
+						pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true, Counter: true})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -92,10 +95,54 @@ func TestProveNumbersTraditional(t *testing.T) {
 						}
 						if pr.Proved {
 							checkCertificate(t, g, w, draw, pr.Tree)
+						} else {
+							checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
 						}
 					}
 				}
 			}
 		})
+	}
+}
+
+// TestProveNumbersSmallTable: with a table far too small for the search
+// (TableEntries 500, where 6 points takes tens of thousands of positions),
+// the entries that took least work are dropped again and again (collect),
+// and the search still settles every goal on Traditional Alak's 5 and 6
+// points as with the default table, with certificates that check both
+// ways.
+func TestProveNumbersSmallTable(t *testing.T) {
+	t.Parallel()
+	n := 6
+	if raceEnabled {
+		n = 5
+	}
+	g := rootAndReplies(t, "traditional", n)[0]
+	for _, w := range []rules.Color{rules.Black, rules.White} {
+		for _, draw := range []bool{false, true} {
+			want, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Graph: true, ProofNumbers: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &prover{ctx: context.Background(), g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
+			if err := p.useGraph(0); err != nil {
+				t.Fatal(err)
+			}
+			pr, err := p.proveNumbers(ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true, Counter: true, TableEntries: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pr.Proved != want.Proved || pr.Disproved != want.Disproved {
+				t.Fatalf("%v (draw %v): proved %v, disproved %v with 500 entries; %v, %v with the default table", w, draw, pr.Proved, pr.Disproved, want.Proved, want.Disproved)
+			}
+			if pr.Nodes <= want.Nodes {
+				t.Errorf("%v (draw %v): %d positions with 500 entries, %d with the default: the small table should have cost searches again", w, draw, pr.Nodes, want.Nodes)
+			}
+			if pr.Proved {
+				checkCertificate(t, g, w, draw, pr.Tree)
+			} else {
+				checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
+			}
+		}
 	}
 }

@@ -28,6 +28,12 @@ type Proof struct {
 	// player's meets the goal, however long the game (for a draw goal:
 	// the opponent wins).
 	Disproved bool
+	// Counter, with Disproved and ProveOptions.Counter, is the certificate
+	// of what the disproof shows: the opponent (Winner.Opp()) forces the
+	// other goal (a draw or better where the goal was a win, a win where
+	// it was a draw or better); CounterPlies is its longest line.
+	Counter      []byte
+	CounterPlies int
 }
 
 // ProveOptions say what Prove is to show and how far to look.
@@ -69,11 +75,13 @@ type ProveOptions struct {
 	// ProofNumbers searches by depth-first proof-number search (dfpn.go)
 	// instead of iterative deepening: no depth limit (Depth is ignored),
 	// and the goal is settled both ways, proved or disproved (Proof.
-	// Disproved). The table by state is not used; TableEntries bounds the
-	// table of proof numbers instead (default 30 million; beyond, it is
-	// emptied and refilled). Graph settles positions as above. Plies is
+	// Disproved); with Counter, a disproof is recorded as the opponent's
+	// certificate (Proof.Counter). The table by state is not used; TableEntries bounds the
+	// table of proof numbers instead (default 30 million; when full, the entries whose search took least work, about
+	// half, are dropped, and searched again when needed). Graph settles positions as above. Plies is
 	// the longest line of the certificate, when one is recorded.
 	ProofNumbers bool
+	Counter      bool
 }
 
 // Prove searches whether player w can force a win (a game that ends with w

@@ -15,7 +15,7 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--proof-numbers] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--proof-numbers [--counter-certificate FILE]] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
@@ -36,7 +36,9 @@ plies printed are then the proof's, not the least. With --proof-numbers,
 a depth-first proof-number search replaces the iterative deepening: no
 depth limit, and the claim is settled both ways (proved, or disproved:
 no strategy meets it, however long the game); the plies printed are the
-certificate's longest line.`
+certificate's longest line. A disproof is the opponent's proof of the
+other goal (a draw or better against a win, a win against a draw or
+better): --counter-certificate FILE writes that certificate.`
 
 func proveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "prove", proveUsage)
@@ -50,6 +52,7 @@ func proveRun(e *env, args []string) int {
 	certMB := fs.Int("certificate-mb", 4096, "with --certificate: the most megabytes the proof tree may take in memory")
 	plain := fs.Bool("plain", false, "with --certificate: write every line of the proof in full, without shared subtrees")
 	numbers := fs.Bool("proof-numbers", false, "search by depth-first proof-number search: no depth limit, and a claim that does not hold is disproved (solver.md, \"5c\")")
+	counterFile := fs.String("counter-certificate", "", "with --proof-numbers: when the claim is disproved, write the opponent's proof (a draw or better against a win, a win against a draw) to this file as a certificate")
 	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof (on a terminal the count is always shown, on one line)")
 	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table, or --proof-numbers: the most entries the table holds")
@@ -81,6 +84,9 @@ func proveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "prove", err)
 	}
+	if *counterFile != "" && !*numbers {
+		return fail(e, "prove", errors.New("--counter-certificate needs --proof-numbers: only the proof-number search disproves a claim"))
+	}
 	if *graph {
 		if _, err := solve.GraphRange(r, *prisoners); err != nil {
 			return fail(e, "prove", fmt.Errorf("--graph: %w", err))
@@ -90,7 +96,7 @@ func proveRun(e *env, args []string) int {
 	defer stop()
 	start := time.Now()
 	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB, Plain: *plain,
-		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers}
+		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers, Counter: *counterFile != ""}
 	switch {
 	case *progress:
 		opt.Progress = func(d int, nodes int64) {
@@ -119,6 +125,13 @@ func proveRun(e *env, args []string) int {
 			return 1
 		}
 	}
+	var counter certSummary
+	if pr.Disproved && perr == nil && *counterFile != "" {
+		if counter, err = writeCertificate(*counterFile, *partSize, g, w.Opp(), !*draw, pr.Counter); err != nil {
+			fmt.Fprintf(e.stderr, "alak prove: the disproof holds, but the opponent's certificate was not written: %v\n", err)
+			return 1
+		}
+	}
 	if *asJSON {
 		obj := struct {
 			For     string       `json:"for"`
@@ -130,11 +143,15 @@ func proveRun(e *env, args []string) int {
 			Nodes   int64        `json:"nodes"`
 			Seconds float64      `json:"seconds"`
 			Cert    *certSummary `json:"certificate,omitempty"`
+			Counter *certSummary `json:"counter_certificate,omitempty"`
 			Hits    int64        `json:"table_hits,omitempty"`
 			Stored  int64        `json:"table_stored,omitempty"`
-		}{w.Letter(), goal, pr.Proved, pr.Disproved, pr.Plies, pv, pr.Nodes, secs, nil, pr.TableHits, pr.TableStored}
+		}{w.Letter(), goal, pr.Proved, pr.Disproved, pr.Plies, pv, pr.Nodes, secs, nil, nil, pr.TableHits, pr.TableStored}
 		if cert.Parts > 0 {
 			obj.Cert = &cert
+		}
+		if counter.Parts > 0 {
+			obj.Counter = &counter
 		}
 		out, err := json.Marshal(obj)
 		if err != nil {
@@ -168,6 +185,13 @@ func proveRun(e *env, args []string) int {
 			}
 		case perr == nil && pr.Disproved:
 			fmt.Fprintf(e.stdout, "Disproved: %c cannot force %s, however long the game (%d positions, %.2f s).\n", w.Symbol(), what, pr.Nodes, secs)
+			if counter.Parts > 0 {
+				other := "a win"
+				if !*draw {
+					other = "a draw or better"
+				}
+				fmt.Fprintf(e.stdout, "Certificate that %c can force %s, %d plies at most: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", w.Opp().Symbol(), other, pr.CounterPlies, counter.File, counter.Bytes, counter.Parts, counter.File)
+			}
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
 			if *certFile != "" {

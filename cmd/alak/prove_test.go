@@ -104,6 +104,23 @@ func TestProveGraphCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"proved":false,"disproved":true`) {
 		t.Errorf("--proof-numbers --json: status %d, %q %q", code, out, errOut)
 	}
+	// A disproof is the opponent's proof: White's win on 6 points after 2
+	// disproved, Black's draw written (results.md: 6 points is a draw).
+	counter := filepath.Join(t.TempDir(), "t6-x-draw-after-2.alakproof")
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "6", "--for", "o", "--graph", "--proof-numbers", "--counter-certificate", counter, "2")
+	if code != 0 || !strings.Contains(out, "Disproved: o cannot force a win") || !strings.Contains(out, "Certificate that x can force a draw or better") {
+		t.Fatalf("--counter-certificate: status %d, %q %q", code, out, errOut)
+	}
+	if out, errOut, code = solveSession(t, "check-proof", counter); code != 0 || !strings.Contains(out, "Proved: x can force a draw or better after 2 (traditional size=6).") {
+		t.Errorf("check-proof of the counter-certificate: status %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--proof-numbers", "--json", "--counter-certificate", filepath.Join(t.TempDir(), "t3.alakproof"))
+	if code != 0 || !strings.Contains(out, `"disproved":true`) || !strings.Contains(out, `"counter_certificate":{`) {
+		t.Errorf("--counter-certificate --json: status %d, %q %q", code, out, errOut)
+	}
+	if _, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "o", "--counter-certificate", counter); code != 2 || !strings.Contains(errOut, "--counter-certificate needs --proof-numbers") {
+		t.Errorf("--counter-certificate without --proof-numbers: status %d, %q", code, errOut)
+	}
 	for _, args := range [][]string{
 		{"prove", "--rules", "tromp-taylor", "--size", "3", "--for", "x", "--graph"},
 		{"prove", "--rules", "traditional", "--size", "6", "--for", "x", "--graph", "--prisoner-range", "12"},
