@@ -634,6 +634,18 @@ func (pos Position) Mirror() Position {
 	return m
 }
 
+// MirrorMove returns m reflected left to right on r's board, as Mirror
+// reflects a position: on a line the point p of n becomes n-1-p, on a grid
+// the column x of width w becomes w-1-x. Passes and other moves without a
+// point are unchanged.
+func (r Rules) MirrorMove(m Move) Move {
+	w := r.Width
+	if w <= 0 {
+		return m
+	}
+	return mirrorMove(m, func(p int) int { return p/w*w + (w - 1 - p%w) })
+}
+
 func mirrorMove(m Move, f func(int) int) Move {
 	switch {
 	case m.IsSlide():

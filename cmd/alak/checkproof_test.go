@@ -148,3 +148,44 @@ func TestCheckProofErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorProofCommand: Black's draw on 7 points after 3 (docs/data)
+// mirrored is Black's draw after 5, checked; a part in parts mirrors part
+// by part; an input that does not read leaves no file behind.
+func TestMirrorProofCommand(t *testing.T) {
+	dir := t.TempDir()
+	out1 := filepath.Join(dir, "t7-x-draw-after-5.alakproof")
+	out, errOut, code := solveSession(t, "mirror-proof", "../../docs/data/traditional-7-x-draw-after-3.alakproof", out1)
+	if code != 0 || !strings.Contains(out, "Proved: x can force a draw or better after 5 (traditional size=7).") || !strings.Contains(out, "Written to "+out1+" and checked") {
+		t.Fatalf("status %d, %q %q", code, out, errOut)
+	}
+	if out, errOut, code = solveSession(t, "check-proof", out1); code != 0 || !strings.Contains(out, "after 5 (traditional size=7)") {
+		t.Errorf("check-proof of the mirror image: status %d, %q %q", code, out, errOut)
+	}
+	// A certificate in parts: White's win on 7 points after 1 written in
+	// parts of 40 bytes, mirrored to after 7.
+	parted := filepath.Join(dir, "t7-o-win-after-1.alakproof")
+	if out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "7", "--for", "o", "--depth", "20", "--certificate", parted, "--part-size", "40", "1"); code != 0 || !strings.Contains(out, "part(s)") || strings.Contains(out, "in 1 part(s)") {
+		t.Fatalf("a certificate in parts: status %d, %q %q", code, out, errOut)
+	}
+	out2 := filepath.Join(dir, "t7-o-win-after-7.alakproof")
+	if out, errOut, code = solveSession(t, "mirror-proof", parted, out2); code != 0 || !strings.Contains(out, "Proved: o can force a win after 7 (traditional size=7).") || strings.Contains(out, " 1 part(s)") {
+		t.Errorf("a certificate in parts: status %d, %q %q", code, out, errOut)
+	}
+	junk := filepath.Join(dir, "junk")
+	if err := os.WriteFile(junk, []byte("ALAKPROOF\n\x02"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out3 := filepath.Join(dir, "out3")
+	if _, errOut, code = solveSession(t, "mirror-proof", junk, out3); code != 1 || !strings.Contains(errOut, "not a readable proof certificate") {
+		t.Errorf("a file that does not read: status %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(out3); !os.IsNotExist(err) {
+		t.Errorf("a file that does not read left %s behind: %v", out3, err)
+	}
+	for _, args := range [][]string{{"mirror-proof", out1}, {"mirror-proof", out1, out1}} {
+		if _, errOut, code = solveSession(t, args...); code != 2 {
+			t.Errorf("%v: status %d, %q; want 2", args, code, errOut)
+		}
+	}
+}
