@@ -52,7 +52,12 @@ type pnSearch struct {
 	tt        map[pathKey]pnEntry
 	ttMax     int
 	collected int // times the table was full (collect)
-	path      []uint64
+	// hrank, with the graph, is the attractor of the win that is at
+	// stake: the prover's for a win goal, the opponent's for a draw goal;
+	// rank is its rank at the position settled last looked at (-1: none).
+	hrank []int32
+	rank  int32
+	path  []uint64
 }
 
 func (s *pnSearch) play(m rules.Move) error {
@@ -80,8 +85,10 @@ func (s *pnSearch) settled() (pnEntry, bool) {
 		}
 		return pnEntry{pn: pnInf, dn: 0}, true
 	}
+	s.rank = -1
 	if s.grank != nil {
 		if i, ok := s.sg.keys[s.prover.key()]; ok {
+			s.rank = s.hrank[i]
 			switch r := s.grank[i]; {
 			case s.draw && r >= 0:
 				return pnEntry{pn: 0, dn: pnInf}, true
@@ -101,6 +108,15 @@ func (s *pnSearch) lookup() pnEntry {
 	}
 	if e, ok := s.tt[s.key()]; ok {
 		return e
+	}
+	if s.rank >= 0 {
+		// In a win attractor of the graph, the plies to the win it forces
+		// there: the nearer, the likelier the win holds in the game too.
+		h := 1 + 2*uint32(s.rank)
+		if s.draw {
+			return pnEntry{pn: 1, dn: h}
+		}
+		return pnEntry{pn: h, dn: 1}
 	}
 	return pnEntry{pn: 1, dn: 1}
 }
@@ -319,6 +335,17 @@ func (s *pnSearch) record() (int, bool) {
 	return most, true
 }
 
+func newPNSearch(p *prover, tt map[pathKey]pnEntry, ttMax int) *pnSearch {
+	s := &pnSearch{prover: p, tt: tt, ttMax: ttMax, path: []uint64{pathSeed}}
+	if p.sg != nil {
+		s.hrank = p.grank
+		if p.draw {
+			s.hrank = p.sg.attract(p.w.Opp(), false)
+		}
+	}
+	return s
+}
+
 // proveNumbers is Prove by proof-number search.
 func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	res := Proof{Winner: p.w, Draw: p.draw}
@@ -326,7 +353,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	if ttMax <= 0 {
 		ttMax = defaultTableEntries
 	}
-	s := &pnSearch{prover: p, tt: map[pathKey]pnEntry{}, ttMax: ttMax, path: []uint64{pathSeed}}
+	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax)
 	r := s.prove()
 	res.Nodes = p.nodes
 	if p.err != nil {
@@ -343,7 +370,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 		for k, e := range s.tt {
 			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work}
 		}
-		cs := &pnSearch{prover: c, tt: s.tt, ttMax: ttMax, path: []uint64{pathSeed}}
+		cs := newPNSearch(c, s.tt, ttMax)
 		tree, h, err := cs.certificate(opt)
 		res.Nodes += c.nodes
 		if err != nil {
