@@ -32,7 +32,16 @@ const pnInf = 1 << 30
 // pnEntry is a node's proof and disproof numbers and the work its search
 // took (positions, saturated), which decides what the table keeps when
 // it is full.
-type pnEntry struct{ pn, dn, work uint32 }
+//
+// dep, for a result the side seeking a draw obtained (a proof of a draw
+// goal, a disproof of a win goal), is the earliest index on the game's
+// line (0 the start) that a repetition draw it relied on reaches back to
+// (noDep: none); only such a result with dep at the node or after it goes
+// into the table by state (ProveOptions.Table).
+type pnEntry struct {
+	pn, dn, work uint32
+	dep          int32
+}
 
 type pathKey struct{ path, pos uint64 }
 
@@ -58,6 +67,47 @@ type pnSearch struct {
 	hrank []int32
 	rank  int32
 	path  []uint64
+	// st, with ProveOptions.Table, holds the states where the side seeking
+	// a draw obtains it whatever the history (5a's argument, solver.md):
+	// its results that relied on no repetition from before the node; at
+	// most stMax. open, while a certificate is recorded, holds the states
+	// whose shared subtrees are being written.
+	st      map[tableKey]struct{}
+	stMax   int
+	open    map[tableKey]bool
+	heights map[tableKey]int // the longest line of each shared subtree written
+}
+
+// robust reports whether e is a result the side seeking a draw obtained.
+func (s *pnSearch) robust(e pnEntry) bool {
+	if s.draw {
+		return e.pn == 0
+	}
+	return e.dn == 0
+}
+
+// drawn is that result, as the table by state gives it.
+func (s *pnSearch) drawn() pnEntry {
+	if s.draw {
+		return pnEntry{pn: 0, dn: pnInf, dep: noDep}
+	}
+	return pnEntry{pn: pnInf, dn: 0, dep: noDep}
+}
+
+// repDep returns, at a position drawn by repetition, the index on the
+// game's line of the earliest of the occurrences that make the draw.
+func repDep(g *rules.Game) int32 {
+	t := g.Len()
+	h := g.PositionAt(t).Hash()
+	need := g.Rules().Repetition - 1
+	for i := t - 1; i >= 0; i-- {
+		if g.PositionAt(i).Hash() == h {
+			if need--; need <= 0 {
+				return int32(i)
+			}
+		}
+	}
+	return -1
 }
 
 func (s *pnSearch) play(m rules.Move) error {
@@ -80,10 +130,14 @@ func (s *pnSearch) key() pathKey { return pathKey{s.path[len(s.path)-1], s.g.Pos
 // draw goal; a state outside w's win attractor, for a win goal).
 func (s *pnSearch) settled() (pnEntry, bool) {
 	if o := s.g.Outcome(); o.Over() {
-		if o.Winner == s.w || s.draw && o.Winner == rules.None {
-			return pnEntry{pn: 0, dn: pnInf}, true
+		dep := int32(noDep)
+		if o.Reason == rules.Repetition {
+			dep = repDep(s.g)
 		}
-		return pnEntry{pn: pnInf, dn: 0}, true
+		if o.Winner == s.w || s.draw && o.Winner == rules.None {
+			return pnEntry{pn: 0, dn: pnInf, dep: dep}, true
+		}
+		return pnEntry{pn: pnInf, dn: 0, dep: dep}, true
 	}
 	s.rank = -1
 	if s.grank != nil {
@@ -91,9 +145,9 @@ func (s *pnSearch) settled() (pnEntry, bool) {
 			s.rank = s.hrank[i]
 			switch r := s.grank[i]; {
 			case s.draw && r >= 0:
-				return pnEntry{pn: 0, dn: pnInf}, true
+				return pnEntry{pn: 0, dn: pnInf, dep: noDep}, true
 			case !s.draw && r < 0:
-				return pnEntry{pn: pnInf, dn: 0}, true
+				return pnEntry{pn: pnInf, dn: 0, dep: noDep}, true
 			}
 		}
 	}
@@ -105,6 +159,11 @@ func (s *pnSearch) settled() (pnEntry, bool) {
 func (s *pnSearch) lookup() pnEntry {
 	if e, ok := s.settled(); ok {
 		return e
+	}
+	if s.st != nil {
+		if _, ok := s.st[s.prover.key()]; ok {
+			return s.drawn()
+		}
 	}
 	if e, ok := s.tt[s.key()]; ok {
 		return e
@@ -227,6 +286,13 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 		e := entry(least, sum)
 		if least >= thOr || sum >= thAnd || e.pn == 0 || e.dn == 0 {
 			e.work = uint32(min(s.nodes-start+int64(prior), math.MaxUint32))
+			e.dep = noDep
+			if s.robust(e) {
+				e.dep = s.depOf(kids, attack)
+				if s.st != nil && e.dep >= int32(s.g.Len()) && len(s.st) < s.stMax {
+					s.st[s.prover.key()] = struct{}{}
+				}
+			}
 			s.store(e)
 			return e
 		}
@@ -242,6 +308,27 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 			return pnEntry{pn: pnInf, dn: pnInf}
 		}
 	}
+}
+
+// depOf returns the dependence of a result the side seeking a draw
+// obtained at a node with children kids: at that side's nodes, one child
+// it obtained there suffices (the one reaching back least); at the other
+// side's, every child counts.
+func (s *pnSearch) depOf(kids []pnEntry, attack bool) int32 {
+	if attack == s.draw {
+		dep := int32(-1)
+		for _, k := range kids {
+			if s.robust(k) {
+				dep = max(dep, k.dep)
+			}
+		}
+		return dep
+	}
+	dep := int32(noDep)
+	for _, k := range kids {
+		dep = min(dep, k.dep)
+	}
+	return dep
 }
 
 // prove settles the goal at the game's position: 1 proved, -1 disproved.
@@ -275,6 +362,13 @@ func (s *pnSearch) record() (int, bool) {
 	if s.grank != nil && s.draw {
 		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 {
 			return int(s.grank[i]), s.writeStrategy()
+		}
+	}
+	if s.st != nil && s.sh != nil && s.draw {
+		if k := s.prover.key(); !s.open[k] {
+			if _, ok := s.st[k]; ok {
+				return s.recordShared(k)
+			}
 		}
 	}
 	ms := s.g.LegalMoves(nil)
@@ -335,8 +429,9 @@ func (s *pnSearch) record() (int, bool) {
 	return most, true
 }
 
-func newPNSearch(p *prover, tt map[pathKey]pnEntry, ttMax int) *pnSearch {
-	s := &pnSearch{prover: p, tt: tt, ttMax: ttMax, path: []uint64{pathSeed}}
+func newPNSearch(p *prover, tt map[pathKey]pnEntry, ttMax int, st map[tableKey]struct{}) *pnSearch {
+	s := &pnSearch{prover: p, tt: tt, ttMax: ttMax, path: []uint64{pathSeed}, st: st, stMax: ttMax,
+		open: map[tableKey]bool{}, heights: map[tableKey]int{}}
 	if p.sg != nil {
 		s.hrank = p.grank
 		if p.draw {
@@ -346,6 +441,30 @@ func newPNSearch(p *prover, tt map[pathKey]pnEntry, ttMax int) *pnSearch {
 	return s
 }
 
+// recordShared records, at a state of the table by state, a reference to
+// its shared subtree or the subtree itself: the proof recorded again from
+// the state with no history (searched again where the table has nothing
+// for that path), as the checker checks it.
+func (s *pnSearch) recordShared(k tableKey) (int, bool) {
+	sk := shareKey{k: k}
+	if s.refer(sk) {
+		return s.heights[k], true
+	}
+	s.define(sk)
+	s.open[k] = true
+	g, path := s.g, s.path
+	s.g = rules.NewGameFrom(g.Position())
+	s.path = []uint64{extendPath(pathSeed, rules.Move(len(s.sh.defs)))} // a root of its own
+	h, ok := s.record()
+	s.g, s.path = g, path
+	delete(s.open, k)
+	s.heights[k] = h
+	if !ok && s.err == nil {
+		s.err = fmt.Errorf("the table's draw at %v did not hold from the state alone", g.Moves())
+	}
+	return h, ok
+}
+
 // proveNumbers is Prove by proof-number search.
 func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	res := Proof{Winner: p.w, Draw: p.draw}
@@ -353,7 +472,11 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	if ttMax <= 0 {
 		ttMax = defaultTableEntries
 	}
-	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax)
+	var st map[tableKey]struct{}
+	if opt.Table && tableRules(p.g.Rules()) {
+		st = map[tableKey]struct{}{}
+	}
+	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax, st)
 	r := s.prove()
 	res.Nodes = p.nodes
 	if p.err != nil {
@@ -368,9 +491,9 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 			c.sg, c.grank = p.sg, p.sg.attract(c.w, c.draw)
 		}
 		for k, e := range s.tt {
-			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work}
+			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work, dep: e.dep}
 		}
-		cs := newPNSearch(c, s.tt, ttMax)
+		cs := newPNSearch(c, s.tt, ttMax, s.st)
 		tree, h, err := cs.certificate(opt)
 		res.Nodes += c.nodes
 		if err != nil {
@@ -396,6 +519,9 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 // its tree and longest line.
 func (s *pnSearch) certificate(opt ProveOptions) ([]byte, int, error) {
 	s.startRecording(opt.CertificateMB, !opt.Plain)
+	if !opt.Plain && s.draw && s.st != nil && s.sh == nil {
+		s.sh = newShares()
+	}
 	h, ok := s.record()
 	if s.err == nil && !ok {
 		s.err = fmt.Errorf("the recorded proof does not hold")

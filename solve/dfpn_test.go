@@ -34,18 +34,20 @@ func TestProveNumbersAgainstBruteForce(t *testing.T) {
 					for _, w := range []rules.Color{rules.Black, rules.White} {
 						for _, draw := range []bool{false, true} {
 							want := provable(v, w, draw)
-							pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Certificate: true, Counter: true})
-							if err != nil {
-								t.Fatal(err)
-							}
-							if pr.Proved != want || pr.Disproved == want {
-								t.Errorf("after %v: value %v; %v (draw %v): proved %v, disproved %v", g.Moves(), v, w, draw, pr.Proved, pr.Disproved)
-								continue
-							}
-							if pr.Proved {
-								checkCertificate(t, g, w, draw, pr.Tree)
-							} else {
-								checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
+							for _, table := range []bool{false, true} {
+								pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Certificate: true, Counter: true, Table: table})
+								if err != nil {
+									t.Fatal(err)
+								}
+								if pr.Proved != want || pr.Disproved == want {
+									t.Errorf("after %v: value %v; %v (draw %v, table %v): proved %v, disproved %v", g.Moves(), v, w, draw, table, pr.Proved, pr.Disproved)
+									continue
+								}
+								if pr.Proved {
+									checkCertificate(t, g, w, draw, pr.Tree)
+								} else {
+									checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
+								}
 							}
 						}
 					}
@@ -79,6 +81,18 @@ func TestProveNumbersTraditional(t *testing.T) {
 						pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true, Counter: true})
 						if err != nil {
 							t.Fatal(err)
+						}
+						tpr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true, Counter: true, Table: true})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if tpr.Proved != pr.Proved || tpr.Disproved != pr.Disproved {
+							t.Fatalf("after %v, %v (draw %v): proved %v, disproved %v with the table by state; %v, %v without", g.Moves(), w, draw, tpr.Proved, tpr.Disproved, pr.Proved, pr.Disproved)
+						}
+						if tpr.Proved {
+							checkCertificate(t, g, w, draw, tpr.Tree)
+						} else {
+							checkCertificate(t, g, w.Opp(), !draw, tpr.Counter)
 						}
 						if pr.Proved == pr.Disproved {
 							t.Fatalf("after %v, %v (draw %v): proved %v, disproved %v", g.Moves(), w, draw, pr.Proved, pr.Disproved)

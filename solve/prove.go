@@ -76,10 +76,15 @@ type ProveOptions struct {
 	// instead of iterative deepening: no depth limit (Depth is ignored),
 	// and the goal is settled both ways, proved or disproved (Proof.
 	// Disproved); with Counter, a disproof is recorded as the opponent's
-	// certificate (Proof.Counter). The table by state is not used; TableEntries bounds the
-	// table of proof numbers instead (default 30 million; when full, the entries whose search took least work, about
-	// half, are dropped, and searched again when needed). Graph settles positions as above. Plies is
-	// the longest line of the certificate, when one is recorded.
+	// certificate (Proof.Counter). TableEntries bounds the table of
+	// proof numbers (default 30 million; when full, the entries whose
+	// search took least work, at least half, are dropped, and searched
+	// again when needed). With Table, the states where the side seeking a
+	// draw obtained it with no repetition from before the node are kept
+	// by state too (as many again at most) and settle that side's result
+	// on every path (a draw certificate writes each once, as a shared
+	// subtree). Graph settles positions as above. Plies is the longest
+	// line of the certificate, when one is recorded.
 	ProofNumbers bool
 	Counter      bool
 }
