@@ -76,6 +76,8 @@ type pnSearch struct {
 	stMax   int
 	open    map[tableKey]bool
 	heights map[tableKey]int // the longest line of each shared subtree written
+	// searched is ProveOptions.Searched.
+	searched func(nodes int64, entries int)
 }
 
 // robust reports whether e is a result the side seeking a draw obtained.
@@ -233,6 +235,9 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	s.nodes++
 	if s.nodes&(1<<16-1) == 0 && s.err == nil {
 		s.err = s.ctx.Err()
+		if s.nodes&(1<<22-1) == 0 && s.searched != nil {
+			s.searched(s.nodes, len(s.tt))
+		}
 	}
 	if s.err != nil {
 		return pnEntry{pn: pnInf, dn: pnInf}
@@ -477,6 +482,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 		st = map[tableKey]struct{}{}
 	}
 	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax, st)
+	s.searched = opt.Searched
 	r := s.prove()
 	res.Nodes = p.nodes
 	if p.err != nil {

@@ -43,6 +43,9 @@ type ProveOptions struct {
 	// Progress, when set, is told each depth searched without a proof and
 	// the positions searched so far.
 	Progress func(depth int, nodes int64)
+	// Searched, with ProofNumbers, is told every 2^22 positions the
+	// positions searched so far and the entries of the table.
+	Searched func(nodes int64, entries int)
 	// Certificate asks for the proof tree (Proof.Tree), recorded by one
 	// more search at the depth of the proof; it is held in memory and
 	// refused beyond CertificateMB (default 4096).

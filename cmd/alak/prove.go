@@ -53,7 +53,7 @@ func proveRun(e *env, args []string) int {
 	plain := fs.Bool("plain", false, "with --certificate: write every line of the proof in full, without shared subtrees")
 	numbers := fs.Bool("proof-numbers", false, "search by depth-first proof-number search: no depth limit, and a claim that does not hold is disproved (solver.md, \"5c\")")
 	counterFile := fs.String("counter-certificate", "", "with --proof-numbers: when the claim is disproved, write the opponent's proof (a draw or better against a win, a win against a draw) to this file as a certificate")
-	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof (on a terminal the count is always shown, on one line)")
+	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof, or with --proof-numbers every 4,194,304 positions (on a terminal the count is always shown, on one line)")
 	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table, or --proof-numbers: the most entries the table holds")
 	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
@@ -102,10 +102,16 @@ func proveRun(e *env, args []string) int {
 		opt.Progress = func(d int, nodes int64) {
 			fmt.Fprintf(e.stderr, "no proof within %d plies; %d positions, %s elapsed\n", d, nodes, time.Since(start).Round(time.Second))
 		}
+		opt.Searched = func(nodes int64, entries int) {
+			fmt.Fprintf(e.stderr, "proof numbers: %d positions, %d table entries, %s elapsed\n", nodes, entries, time.Since(start).Round(time.Second))
+		}
 	case e.terminal:
 		opt.Progress = func(d int, nodes int64) {
 			el := time.Since(start)
 			fmt.Fprintf(e.stderr, "\rno proof within %d plies; %d positions, %s elapsed   ", d, nodes, el.Round(time.Second))
+		}
+		opt.Searched = func(nodes int64, entries int) {
+			fmt.Fprintf(e.stderr, "\rproof numbers: %d positions, %d table entries, %s elapsed   ", nodes, entries, time.Since(start).Round(time.Second))
 		}
 	}
 	pr, perr := solve.Prove(ctx, g, w, opt)
