@@ -91,14 +91,7 @@ func TestMirrorRejects(t *testing.T) {
 // when the input checks, so does its mirror image, with as many
 // positions.
 func FuzzMirror(f *testing.F) {
-	f.Add(golden5Bytes(f))
-	if b, err := os.ReadFile("testdata/traditional-6-o-draw-shared.alakproof"); err == nil {
-		f.Add(b)
-	}
-	r, _ := rules.Parse("traditional size=3")
-	g, _ := rules.NewGame(r)
-	h, _ := NewHeader(g, rules.Black, false, "fuzz")
-	f.Add(append(h.Append(nil), 'M', 2, 'A', 1, 3, 'M', 3, 'E', 12))
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var m bytes.Buffer
 		_, err := Mirror(&m, bytes.NewReader(data), "fuzz")
