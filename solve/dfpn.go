@@ -245,6 +245,11 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	if e, ok := s.settled(); ok {
 		return e
 	}
+	if prior == 0 && !s.draw && s.rank >= 0 && s.rank <= gwR && s.graphWin() {
+		e := pnEntry{pn: 0, dn: pnInf, work: uint32(s.nodes - start), dep: noDep}
+		s.store(e)
+		return e
+	}
 	ms := s.moves(len(s.path)) // a buffer per depth (prove.go)
 	attack := s.g.Position().ToMove() == s.w
 	kids := make([]pnEntry, len(ms))
@@ -315,6 +320,30 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	}
 }
 
+// A win the graph forces within gwR plies is tried on the game (graphWin)
+// before a node of a win goal is searched, at most gwB positions played
+// out. Measured on 8 points after 3 (White's win, solver.md): 17.1 s
+// against 35.9 s without, one run after the other, and no better with
+// other bounds (10 and 1,000: 17.6 s; 14 and 2,000: 19.1 s; 16 and
+// 20,000: 101 s).
+const (
+	gwR = 12
+	gwB = 500
+)
+
+// graphWin reports whether the graph's win strategy from the game's
+// position holds on the game (no line of it meets a repetition draw),
+// played out within gwB positions.
+func (s *pnSearch) graphWin() bool {
+	x := &expander{prover: prover{ctx: s.ctx, g: s.g, w: s.w}, sg: s.sg, rank: s.grank, limit: gwB}
+	ok := x.expand(false)
+	s.nodes += x.nodes
+	if x.err != nil && s.err == nil {
+		s.err = x.err
+	}
+	return ok && x.err == nil
+}
+
 // depOf returns the dependence of a result the side seeking a draw
 // obtained at a node with children kids: at that side's nodes, one child
 // it obtained there suffices (the one reaching back least); at the other
@@ -366,6 +395,11 @@ func (s *pnSearch) record() (int, bool) {
 	}
 	if s.grank != nil && s.draw {
 		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 {
+			return int(s.grank[i]), s.writeStrategy()
+		}
+	}
+	if s.grank != nil && !s.draw && s.recMax > 0 {
+		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 && s.grank[i] <= gwR && s.graphWin() {
 			return int(s.grank[i]), s.writeStrategy()
 		}
 	}

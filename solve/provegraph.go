@@ -296,6 +296,9 @@ type expander struct {
 	prover
 	sg   *stateGraph
 	rank []int32
+	// limit, when positive, is the most positions expand may play out:
+	// beyond, it fails (with no error).
+	limit int64
 }
 
 // best returns w's move of the strategy at pos, whose legal moves are ms:
@@ -320,6 +323,9 @@ func (x *expander) best(pos rules.Position, ms []rules.Move) rules.Move {
 // prisoner range (the graph does not go further there).
 func (x *expander) expand(passOut bool) bool {
 	x.nodes++
+	if x.limit > 0 && x.nodes > x.limit {
+		return false
+	}
 	if x.nodes&(1<<16-1) == 0 && x.err == nil {
 		x.err = x.ctx.Err()
 	}
