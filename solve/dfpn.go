@@ -245,7 +245,7 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	if e, ok := s.settled(); ok {
 		return e
 	}
-	if prior == 0 && !s.draw && s.rank >= 0 && s.rank <= gwR && s.graphWin() {
+	if prior == 0 && !s.draw && s.rank >= 0 && s.rank <= gwR && s.nearWin() {
 		e := pnEntry{pn: 0, dn: pnInf, work: uint32(s.nodes - start), dep: noDep}
 		s.store(e)
 		return e
@@ -333,15 +333,20 @@ const (
 
 // graphWin reports whether the graph's win strategy from the game's
 // position holds on the game (no line of it meets a repetition draw),
-// played out within gwB positions.
-func (s *pnSearch) graphWin() bool {
+// played out within gwB positions, and the positions it played.
+func (s *pnSearch) graphWin() (bool, int64) {
 	x := &expander{prover: prover{ctx: s.ctx, g: s.g, w: s.w}, sg: s.sg, rank: s.grank, limit: gwB}
 	ok := x.expand(false)
 	s.nodes += x.nodes
 	if x.err != nil && s.err == nil {
 		s.err = x.err
 	}
-	return ok && x.err == nil
+	return ok && x.err == nil, x.nodes
+}
+
+func (s *pnSearch) nearWin() bool {
+	ok, _ := s.graphWin()
+	return ok
 }
 
 // depOf returns the dependence of a result the side seeking a draw
@@ -399,7 +404,7 @@ func (s *pnSearch) record() (int, bool) {
 		}
 	}
 	if s.grank != nil && !s.draw && s.recMax > 0 {
-		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 && s.grank[i] <= gwR && s.graphWin() {
+		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 && s.grank[i] <= gwR && s.nearWin() {
 			return int(s.grank[i]), s.writeStrategy()
 		}
 	}

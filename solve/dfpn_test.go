@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"testing"
 
 	"alak/rules"
@@ -158,5 +159,55 @@ func TestProveNumbersSmallTable(t *testing.T) {
 				checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
 			}
 		}
+	}
+}
+
+// TestGraphWin: where the graph wins for White within 12 plies on 5 points
+// of Traditional Alak (positions of random games, their histories kept),
+// a strategy graphWin plays out without a repetition is written out as a
+// certificate that the checker accepts (a win in the game, with the
+// history), and the check does fail where a line of the strategy meets a
+// repetition draw.
+func TestGraphWin(t *testing.T) {
+	t.Parallel()
+	g0 := newGame(t, "traditional", 5)
+	p := &prover{ctx: context.Background(), g: g0.Clone(), w: rules.White, cut: map[uint64]rules.Move{}}
+	if err := p.useGraph(0); err != nil {
+		t.Fatal(err)
+	}
+	s := newPNSearch(p, map[pathKey]pnEntry{}, 1000, nil)
+	rng := rand.New(rand.NewSource(1))
+	held, repeated := 0, 0
+	for range 1000 {
+		g := g0.Clone()
+		s.g = g
+		for ply := 0; ply < 60 && !g.Over(); ply++ {
+			if i, ok := s.sg.keys[keyOf(g.Position())]; ok && s.grank[i] >= 1 && s.grank[i] <= gwR {
+				before := g.Len()
+				ok, played := s.graphWin()
+				if g.Len() != before {
+					t.Fatalf("graphWin left the game at %d moves, not %d", g.Len(), before)
+				}
+				switch {
+				case ok && held < 50:
+					held++
+					s.startRecording(0, false)
+					if !s.writeStrategy() {
+						t.Fatalf("after %v: graphWin holds, the strategy written out does not", g.Moves())
+					}
+					checkCertificate(t, g, rules.White, false, s.rec)
+					s.rec, s.recMax = nil, 0
+				case !ok && played < gwB:
+					repeated++ // a line of the strategy met a repetition draw
+				}
+			}
+			ms := g.LegalMoves(nil)
+			if err := g.Play(ms[rng.Intn(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if held < 50 || repeated == 0 {
+		t.Errorf("%d strategies held and were checked, %d met a repetition: want 50, and some", held, repeated)
 	}
 }
