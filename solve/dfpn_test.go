@@ -211,3 +211,29 @@ func TestGraphWin(t *testing.T) {
 		t.Errorf("%d strategies held and were checked, %d met a repetition: want 50, and some", held, repeated)
 	}
 }
+
+// BenchmarkProveNumbers8After3: White's win on 8 points of Traditional
+// Alak after Black's 3, the hardest claim of 8 points (results.md), by
+// proof numbers with the graph, from the graph's building to the proof
+// (no certificate); positions/op is the search's count, near wins played
+// out included.
+func BenchmarkProveNumbers8After3(b *testing.B) {
+	r := rules.MustPreset("traditional")
+	r.Width = 8
+	g, err := rules.NewGame(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := g.Play(rules.Place(2)); err != nil {
+		b.Fatal(err)
+	}
+	var nodes int64
+	for b.Loop() {
+		pr, err := Prove(context.Background(), g, rules.White, ProveOptions{Graph: true, ProofNumbers: true})
+		if err != nil || !pr.Proved {
+			b.Fatalf("proved %v, %v", pr.Proved, err)
+		}
+		nodes = pr.Nodes
+	}
+	b.ReportMetric(float64(nodes), "positions/op")
+}
