@@ -76,6 +76,7 @@ type pnSearch struct {
 	stMax   int
 	open    map[tableKey]bool
 	heights map[tableKey]int // the longest line of each shared subtree written
+	kids [][]pnEntry // per depth (kidsAt)
 	// searched is ProveOptions.Searched.
 	searched func(nodes int64, entries int)
 }
@@ -211,6 +212,19 @@ func (s *pnSearch) collect() {
 	s.collected++
 }
 
+// kidsAt returns the children's numbers buffer of depth d, n long, kept
+// for that depth as the move lists are (a node's search returns before
+// another node of its depth is searched).
+func (s *pnSearch) kidsAt(d, n int) []pnEntry {
+	for len(s.kids) <= d {
+		s.kids = append(s.kids, nil)
+	}
+	if cap(s.kids[d]) < n {
+		s.kids[d] = make([]pnEntry, n)
+	}
+	return s.kids[d][:n]
+}
+
 // epsilon is the threshold a child gets against the second best sibling's
 // number n: n+1 in df-pn, here n + n/4 + 1, which lets the search stay
 // longer in one child before it turns to another (the "1+ε trick" of
@@ -252,7 +266,7 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	}
 	ms := s.moves(len(s.path)) // a buffer per depth (prove.go)
 	attack := s.g.Position().ToMove() == s.w
-	kids := make([]pnEntry, len(ms))
+	kids := s.kidsAt(len(s.path), len(ms))
 	for i, m := range ms {
 		if err := s.play(m); err != nil {
 			s.err = fmt.Errorf("the kernel refused its own legal move %v: %w", m, err)
