@@ -76,7 +76,7 @@ type pnSearch struct {
 	stMax   int
 	open    map[tableKey]bool
 	heights map[tableKey]int // the longest line of each shared subtree written
-	kids [][]pnEntry // per depth (kidsAt)
+	kids    [][]pnEntry      // per depth (kidsAt)
 	// searched is ProveOptions.Searched.
 	searched func(nodes int64, entries int)
 }
