@@ -77,6 +77,10 @@ type pnSearch struct {
 	open    map[tableKey]bool
 	heights map[tableKey]int // the longest line of each shared subtree written
 	kids    [][]pnEntry      // per depth (kidsAt)
+	// check and report are the positions at which the search next checks
+	// its context (every checkEvery positions, 2^16) and next calls
+	// searched (every reportEvery, 2^22).
+	check, report, checkEvery, reportEvery int64
 	// searched is ProveOptions.Searched.
 	searched func(nodes int64, entries int)
 }
@@ -247,9 +251,13 @@ func satAdd(a, b uint32) uint32 {
 func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	start := s.nodes
 	s.nodes++
-	if s.nodes&(1<<16-1) == 0 && s.err == nil {
+	if s.nodes >= s.check && s.err == nil {
+		// A checkpoint every checkEvery positions, reached however many
+		// the near wins add at once.
+		s.check = s.nodes + s.checkEvery
 		s.err = s.ctx.Err()
-		if s.nodes&(1<<22-1) == 0 && s.searched != nil {
+		if s.nodes >= s.report && s.searched != nil {
+			s.report = s.nodes + s.reportEvery
 			s.searched(s.nodes, len(s.tt))
 		}
 	}
@@ -489,6 +497,7 @@ func (s *pnSearch) record() (int, bool) {
 
 func newPNSearch(p *prover, tt map[pathKey]pnEntry, ttMax int, st map[tableKey]struct{}) *pnSearch {
 	s := &pnSearch{prover: p, tt: tt, ttMax: ttMax, path: []uint64{pathSeed}, st: st, stMax: ttMax,
+		report: 1 << 22, checkEvery: 1 << 16, reportEvery: 1 << 22,
 		open: map[tableKey]bool{}, heights: map[tableKey]int{}}
 	if p.sg != nil {
 		s.hrank = p.grank

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"testing"
@@ -236,4 +237,38 @@ func BenchmarkProveNumbers8After3(b *testing.B) {
 		nodes = pr.Nodes
 	}
 	b.ReportMetric(float64(nodes), "positions/op")
+}
+
+// TestProveNumbersCheckpoints: the search reports its progress at every
+// interval however many positions the near wins add at once (White's win
+// on 7 points after 3, disproved in some 6,000 positions, near wins
+// played out among them), and a context cancelled stops it at its first
+// checkpoint.
+func TestProveNumbersCheckpoints(t *testing.T) {
+	t.Parallel()
+	g := newGame(t, "traditional", 7)
+	if err := g.Play(rules.Place(2)); err != nil {
+		t.Fatal(err)
+	}
+	p := &prover{ctx: context.Background(), g: g.Clone(), w: rules.White, cut: map[uint64]rules.Move{}}
+	if err := p.useGraph(0); err != nil {
+		t.Fatal(err)
+	}
+	s := newPNSearch(p, map[pathKey]pnEntry{}, 1<<20, nil)
+	var calls []int64
+	s.report, s.checkEvery, s.reportEvery = 50, 10, 50
+	s.searched = func(nodes int64, _ int) { calls = append(calls, nodes) }
+	if r := s.prove(); r != -1 {
+		t.Fatalf("White's win on 7 points after 3 (results.md: Black holds the draw): %d, err %v", r, s.err)
+	}
+	t.Logf("%d reports in %d positions", len(calls), s.nodes)
+	if want := s.nodes / 50 / 2; s.nodes < 5000 || int64(len(calls)) < want {
+		t.Errorf("%d reports in %d positions, want %d or more: %v", len(calls), s.nodes, want, calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Prove(ctx, newGame(t, "traditional", 7), rules.White, ProveOptions{Draw: true, ProofNumbers: true})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled context: %v", err)
+	}
 }
