@@ -58,9 +58,8 @@ func extendPath(h uint64, m rules.Move) uint64 {
 
 type pnSearch struct {
 	*prover
-	tt        map[pathKey]pnEntry
-	ttMax     int
-	collected int // times the table was full (collect)
+	tt    map[pathKey]pnEntry
+	ttMax int
 	// hrank, with the graph, is the attractor of the win that is at
 	// stake: the prover's for a win goal, the opponent's for a draw goal;
 	// rank is its rank at the position settled last looked at (-1: none).
@@ -195,9 +194,10 @@ func (s *pnSearch) store(e pnEntry) {
 }
 
 // collect makes room in a full table: it drops the entries whose search
-// took least work, at least half of them (by the bit length of the work), so that what a large subtree
-// established stays (a dropped entry is searched again when it is
-// needed; the certificate records from what stays).
+// took least work, at least half of them (by the bit length of the
+// work), so that what a large subtree established stays (a dropped entry
+// is searched again when it is needed; the certificate records from what
+// stays).
 func (s *pnSearch) collect() {
 	var count [33]int // entries by the bit length of their work
 	for _, e := range s.tt {
@@ -213,7 +213,6 @@ func (s *pnSearch) collect() {
 			delete(s.tt, k)
 		}
 	}
-	s.collected++
 }
 
 // kidsAt returns the children's numbers buffer of depth d, n long, kept
