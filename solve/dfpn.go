@@ -36,8 +36,9 @@ const pnInf = 1 << 30
 // dep, for a result the side seeking a draw obtained (a proof of a draw
 // goal, a disproof of a win goal), is the earliest index on the game's
 // line (0 the start) that a repetition draw it relied on reaches back to
-// (noDep: none); only such a result with dep at the node or after it goes
-// into the table by state (ProveOptions.Table).
+// (noDep: none; kept only with the table by state, ProveOptions.Table);
+// only such a result with dep at the node or after it goes into that
+// table.
 type pnEntry struct {
 	pn, dn, work uint32
 	dep          int32
@@ -137,8 +138,8 @@ func (s *pnSearch) key() pathKey { return pathKey{s.path[len(s.path)-1], s.g.Pos
 func (s *pnSearch) settled() (pnEntry, bool) {
 	if o := s.g.Outcome(); o.Over() {
 		dep := int32(noDep)
-		if o.Reason == rules.Repetition {
-			dep = repDep(s.g)
+		if s.st != nil && o.Reason == rules.Repetition {
+			dep = repDep(s.g) // only the table by state needs it
 		}
 		if o.Winner == s.w || s.draw && o.Winner == rules.None {
 			return pnEntry{pn: 0, dn: pnInf, dep: dep}, true
@@ -318,9 +319,9 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 		if least >= thOr || sum >= thAnd || e.pn == 0 || e.dn == 0 {
 			e.work = uint32(min(s.nodes-start+int64(prior), math.MaxUint32))
 			e.dep = noDep
-			if s.robust(e) {
+			if s.st != nil && s.robust(e) {
 				e.dep = s.depOf(kids, attack)
-				if s.st != nil && e.dep >= int32(s.g.Len()) && len(s.st) < s.stMax {
+				if e.dep >= int32(s.g.Len()) && len(s.st) < s.stMax {
 					s.st[s.prover.key()] = struct{}{}
 				}
 			}

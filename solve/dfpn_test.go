@@ -45,11 +45,7 @@ func TestProveNumbersAgainstBruteForce(t *testing.T) {
 									t.Errorf("after %v: value %v; %v (draw %v, table %v): proved %v, disproved %v", g.Moves(), v, w, draw, table, pr.Proved, pr.Disproved)
 									continue
 								}
-								if pr.Proved {
-									checkCertificate(t, g, w, draw, pr.Tree)
-								} else {
-									checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
-								}
+								checkSettled(t, g, w, draw, pr)
 							}
 						}
 					}
@@ -57,6 +53,28 @@ func TestProveNumbersAgainstBruteForce(t *testing.T) {
 			})
 		}
 	}
+}
+
+// checkSettled checks the certificate of a settled claim: w's proof, or
+// the opponent's of the other goal (Counter) where it was disproved.
+func checkSettled(t *testing.T, g *rules.Game, w rules.Color, draw bool, pr Proof) {
+	t.Helper()
+	if pr.Proved {
+		checkCertificate(t, g, w, draw, pr.Tree)
+	} else {
+		checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
+	}
+}
+
+// graphSearch is a proof-number search for w's goal on g with the state
+// graph, as Prove sets it up, its table at most entries.
+func graphSearch(t *testing.T, g *rules.Game, w rules.Color, draw bool, entries int) *pnSearch {
+	t.Helper()
+	p := &prover{ctx: context.Background(), g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
+	if err := p.useGraph(0); err != nil {
+		t.Fatal(err)
+	}
+	return newPNSearch(p, map[pathKey]pnEntry{}, entries, nil)
 }
 
 // TestProveNumbersTraditional: on the seed's Traditional Alak, with the
@@ -91,11 +109,7 @@ func TestProveNumbersTraditional(t *testing.T) {
 						if tpr.Proved != pr.Proved || tpr.Disproved != pr.Disproved {
 							t.Fatalf("after %v, %v (draw %v): proved %v, disproved %v with the table by state; %v, %v without", g.Moves(), w, draw, tpr.Proved, tpr.Disproved, pr.Proved, pr.Disproved)
 						}
-						if tpr.Proved {
-							checkCertificate(t, g, w, draw, tpr.Tree)
-						} else {
-							checkCertificate(t, g, w.Opp(), !draw, tpr.Counter)
-						}
+						checkSettled(t, g, w, draw, tpr)
 						if pr.Proved == pr.Disproved {
 							t.Fatalf("after %v, %v (draw %v): proved %v, disproved %v", g.Moves(), w, draw, pr.Proved, pr.Disproved)
 						}
@@ -109,11 +123,7 @@ func TestProveNumbersTraditional(t *testing.T) {
 						if id.Proved && !pr.Proved {
 							t.Errorf("after %v, %v (draw %v): iterative deepening proves it, proof numbers disprove it", g.Moves(), w, draw)
 						}
-						if pr.Proved {
-							checkCertificate(t, g, w, draw, pr.Tree)
-						} else {
-							checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
-						}
+						checkSettled(t, g, w, draw, pr)
 					}
 				}
 			}
@@ -140,11 +150,7 @@ func TestProveNumbersSmallTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := &prover{ctx: context.Background(), g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
-			if err := p.useGraph(0); err != nil {
-				t.Fatal(err)
-			}
-			pr, err := p.proveNumbers(ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true, Counter: true, TableEntries: 500})
+			pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Graph: true, ProofNumbers: true, Certificate: true, Counter: true, TableEntries: 500})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,11 +160,7 @@ func TestProveNumbersSmallTable(t *testing.T) {
 			if pr.Nodes <= want.Nodes {
 				t.Errorf("%v (draw %v): %d positions with 500 entries, %d with the default: the small table should have cost searches again", w, draw, pr.Nodes, want.Nodes)
 			}
-			if pr.Proved {
-				checkCertificate(t, g, w, draw, pr.Tree)
-			} else {
-				checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
-			}
+			checkSettled(t, g, w, draw, pr)
 		}
 	}
 }
@@ -172,11 +174,7 @@ func TestProveNumbersSmallTable(t *testing.T) {
 func TestGraphWin(t *testing.T) {
 	t.Parallel()
 	g0 := newGame(t, "traditional", 5)
-	p := &prover{ctx: context.Background(), g: g0.Clone(), w: rules.White, cut: map[uint64]rules.Move{}}
-	if err := p.useGraph(0); err != nil {
-		t.Fatal(err)
-	}
-	s := newPNSearch(p, map[pathKey]pnEntry{}, 1000, nil)
+	s := graphSearch(t, g0, rules.White, false, 1000)
 	rng := rand.New(rand.NewSource(1))
 	held, repeated := 0, 0
 	for range 1000 {
@@ -250,11 +248,7 @@ func TestProveNumbersCheckpoints(t *testing.T) {
 	if err := g.Play(rules.Place(2)); err != nil {
 		t.Fatal(err)
 	}
-	p := &prover{ctx: context.Background(), g: g.Clone(), w: rules.White, cut: map[uint64]rules.Move{}}
-	if err := p.useGraph(0); err != nil {
-		t.Fatal(err)
-	}
-	s := newPNSearch(p, map[pathKey]pnEntry{}, 1<<20, nil)
+	s := graphSearch(t, g, rules.White, false, 1<<20)
 	var calls []int64
 	s.report, s.checkEvery, s.reportEvery = 50, 10, 50
 	s.searched = func(nodes int64, _ int) { calls = append(calls, nodes) }
