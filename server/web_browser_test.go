@@ -263,12 +263,14 @@ func (tb *tab) eval(js string) string {
 }
 
 // state describes the page for a failure message: where it is, its status
-// line and notice, the moves it lists.
+// line and notice, the moves it lists, and what has the focus (where the
+// last click landed, when it landed on something that takes the focus).
 func (tb *tab) state() string {
 	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + " | status: " + ((document.querySelector('#status') || {}).textContent || '') +
-		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + (window.moveTexts ? moveTexts().join(' ') : '') + (window.testNote ? " | note: " + window.testNote : '')`))
+		" | notice: " + ((document.querySelector('#notice') || {}).textContent || '') + " | moves: " + (window.moveTexts ? moveTexts().join(' ') : '') + (window.testNote ? " | note: " + window.testNote : '') +
+		" | focus: " + (document.activeElement ? document.activeElement.tagName.toLowerCase() + (document.activeElement.id ? '#' + document.activeElement.id : '') : '')`))
 	if err != nil {
 		v = "(" + err.Error() + ")"
 	}
@@ -333,10 +335,15 @@ func (tb *tab) clickTo(sel, prefix string) {
 // when its values come, a board after an event) may replace the element
 // between the moment it is found and the click ("Could not find node with
 // given id"): the click is then tried again on the new one, within the
-// time bound, as a person would click again.
+// time bound, as a person would click again. The click is a mouse press at
+// the element's centre: it waits first until the element has stood still
+// (the same box in two looks 50 ms apart), for a line the page adds above
+// it after loading (a badge, a notice) would move it away from under the
+// press and the click would land elsewhere.
 func (tb *tab) click(sel string) {
 	tb.t.Helper()
 	deadline := time.Now().Add(waitFor)
+	tb.still(sel, deadline)
 	for {
 		ctx, cancel := context.WithTimeout(tb.ctx, time.Until(deadline))
 		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
@@ -348,6 +355,25 @@ func (tb *tab) click(sel string) {
 			tb.t.Fatalf("%s: clicking %s: %v%s", tb.who, sel, err, tb.state())
 		}
 		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// still waits, until deadline at most, until the element sel is on the
+// page with the same box in two looks 50 ms apart. Past the deadline it
+// returns and lets the click say what is wrong.
+func (tb *tab) still(sel string, deadline time.Time) {
+	tb.t.Helper()
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return ''; const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(' ') })()`, sel)
+	last := ""
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
+		box, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		cancel()
+		if err == nil && box != "" && box == last {
+			return
+		}
+		last = box
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
