@@ -46,16 +46,39 @@ type pnEntry struct {
 
 type pathKey struct{ path, pos uint64 }
 
+// windowKey is a draw's entry in the table by state with a window
+// (solver.md, 5c): the state, the window's length n (the plies before the
+// node its repetitions reached back to, 1 to 64) and the sum of the mixed
+// hashes of the window's positions, a multiset hash: the order of the
+// positions does not count, how often each occurred does. A draw the side
+// seeking it obtained at a state, relying on repetitions of positions of
+// the window and after, holds on any line that reaches the state with the
+// same positions, as often, in its last n plies: the repetition draws it
+// used are all there again, and a line's earlier history only adds
+// repetition draws, which such a result survives (provetable.go).
+type windowKey struct {
+	k    tableKey
+	n    uint8
+	hash uint64
+}
+
 // pathSeed is the path hash of the search's root.
 const pathSeed = 0x243F6A8885A308D3
 
-// extendPath returns the path hash after m (a splitmix64 step).
-func extendPath(h uint64, m rules.Move) uint64 {
-	x := h ^ (uint64(int64(m)) + 0x9E3779B97F4A7C15)
+// mix64 is splitmix64's finaliser.
+func mix64(x uint64) uint64 {
 	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
 	x = (x ^ x>>27) * 0x94D049BB133111EB
 	return x ^ x>>31
 }
+
+// extendPath returns the path hash after m (a splitmix64 step).
+func extendPath(h uint64, m rules.Move) uint64 {
+	return mix64(h ^ (uint64(int64(m)) + 0x9E3779B97F4A7C15))
+}
+
+// mixPos spreads a position's hash before it is summed into a multiset hash.
+func mixPos(h uint64) uint64 { return mix64(h + 0x9E3779B97F4A7C15) }
 
 type pnSearch struct {
 	*prover
@@ -72,11 +95,22 @@ type pnSearch struct {
 	// its results that relied on no repetition from before the node; at
 	// most stMax. open, while a certificate is recorded, holds the states
 	// whose shared subtrees are being written.
-	st      map[tableKey]struct{}
-	stMax   int
-	open    map[tableKey]bool
-	heights map[tableKey]int // the longest line of each shared subtree written
-	kids    [][]pnEntry      // per depth (kidsAt)
+	st    map[tableKey]struct{}
+	stMax int
+	// ws, with the table by state, holds the draws that relied on
+	// repetitions of positions from 1 to 64 plies before the node, keyed
+	// by their window (windowKey), at most stMax; wl has, for each state, a
+	// bit for each window length stored there. psum is the multiset hash
+	// of the line's positions before each index (psum[i]: positions 0 to
+	// i-1), kept as the search plays and undoes moves.
+	ws   map[windowKey]struct{}
+	wl   map[tableKey]uint64
+	psum []uint64
+	// windowHits counts the lookups ws answered.
+	windowHits int64
+	open       map[tableKey]bool
+	heights    map[tableKey]int // the longest line of each shared subtree written
+	kids       [][]pnEntry      // per depth (kidsAt)
 	// check and report are the positions at which the search next checks
 	// its context (every checkEvery positions, 2^16) and next calls
 	// searched (every reportEvery, 2^22).
@@ -118,16 +152,71 @@ func repDep(g *rules.Game) int32 {
 }
 
 func (s *pnSearch) play(m rules.Move) error {
+	var h uint64
+	if s.ws != nil {
+		h = mixPos(s.g.Position().Hash())
+	}
 	if err := s.g.Play(m); err != nil {
 		return err
 	}
 	s.path = append(s.path, extendPath(s.path[len(s.path)-1], m))
+	if s.ws != nil {
+		s.psum = append(s.psum, s.psum[len(s.psum)-1]+h)
+	}
 	return nil
 }
 
 func (s *pnSearch) undo() {
 	_ = s.g.Undo()
 	s.path = s.path[:len(s.path)-1]
+	if s.ws != nil {
+		s.psum = s.psum[:len(s.psum)-1]
+	}
+}
+
+// useTable starts the table by state and its windows.
+func (s *pnSearch) useTable() {
+	s.st, s.ws, s.wl = map[tableKey]struct{}{}, map[windowKey]struct{}{}, map[tableKey]uint64{}
+	s.initWindows()
+}
+
+// initWindows starts the multiset hashes of the game's line (psum).
+func (s *pnSearch) initWindows() {
+	s.psum = append(s.psum[:0], 0)
+	for i := 0; i < s.g.Len(); i++ {
+		s.psum = append(s.psum, s.psum[i]+mixPos(s.g.PositionAt(i).Hash()))
+	}
+}
+
+// windowDraw reports whether the table by state with a window has a draw
+// at the game's state whose window of positions the line has just before
+// the node, and the index where that window starts.
+func (s *pnSearch) windowDraw(k tableKey) (int32, bool) {
+	t := s.g.Len()
+	for m := s.wl[k]; m != 0; m &= m - 1 {
+		n := bits.TrailingZeros64(m) + 1
+		if n > t {
+			break
+		}
+		if _, ok := s.ws[windowKey{k, uint8(n), s.psum[t] - s.psum[t-n]}]; ok {
+			s.windowHits++
+			return int32(t - n), true
+		}
+	}
+	return 0, false
+}
+
+// storeWindow enters a draw that relied on repetitions back to index dep
+// (before the node, at most 64 plies) in the table with a window.
+func (s *pnSearch) storeWindow(dep int32) {
+	t := s.g.Len()
+	n := t - int(dep)
+	if dep < 0 || n < 1 || n > 64 || len(s.ws) >= s.stMax {
+		return
+	}
+	k := s.prover.key()
+	s.ws[windowKey{k, uint8(n), s.psum[t] - s.psum[dep]}] = struct{}{}
+	s.wl[k] |= 1 << (n - 1)
 }
 
 func (s *pnSearch) key() pathKey { return pathKey{s.path[len(s.path)-1], s.g.Position().Hash()} }
@@ -168,11 +257,21 @@ func (s *pnSearch) lookup() pnEntry {
 		return e
 	}
 	if s.st != nil {
-		if _, ok := s.st[s.prover.key()]; ok {
+		k := s.prover.key()
+		if _, ok := s.st[k]; ok {
 			return s.drawn()
 		}
-	}
-	if e, ok := s.tt[s.key()]; ok {
+		if e, ok := s.tt[s.key()]; ok {
+			return e
+		}
+		if s.ws != nil {
+			if dep, ok := s.windowDraw(k); ok {
+				e := s.drawn()
+				e.dep = dep
+				return e
+			}
+		}
+	} else if e, ok := s.tt[s.key()]; ok {
 		return e
 	}
 	if s.rank >= 0 {
@@ -323,6 +422,8 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 				e.dep = s.depOf(kids, attack)
 				if e.dep >= int32(s.g.Len()) && len(s.st) < s.stMax {
 					s.st[s.prover.key()] = struct{}{}
+				} else if s.ws != nil {
+					s.storeWindow(e.dep)
 				}
 			}
 			s.store(e)
@@ -519,11 +620,15 @@ func (s *pnSearch) recordShared(k tableKey) (int, bool) {
 	}
 	s.define(sk)
 	s.open[k] = true
-	g, path := s.g, s.path
+	g, path, psum := s.g, s.path, s.psum
 	s.g = rules.NewGameFrom(g.Position())
 	s.path = []uint64{extendPath(pathSeed, rules.Move(len(s.sh.defs)))} // a root of its own
+	if s.ws != nil {
+		s.psum = nil
+		s.initWindows()
+	}
 	h, ok := s.record()
-	s.g, s.path = g, path
+	s.g, s.path, s.psum = g, path, psum
 	delete(s.open, k)
 	s.heights[k] = h
 	if !ok && s.err == nil {
@@ -539,11 +644,10 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	if ttMax <= 0 {
 		ttMax = defaultTableEntries
 	}
-	var st map[tableKey]struct{}
+	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax, nil)
 	if opt.Table && tableRules(p.g.Rules()) {
-		st = map[tableKey]struct{}{}
+		s.useTable()
 	}
-	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax, st)
 	s.searched = opt.Searched
 	r := s.prove()
 	res.Nodes = p.nodes
@@ -562,6 +666,10 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work, dep: e.dep}
 		}
 		cs := newPNSearch(c, s.tt, ttMax, s.st)
+		if s.ws != nil {
+			cs.ws, cs.wl = s.ws, s.wl // a draw of the one is the other's disproof, as in tt
+			cs.initWindows()
+		}
 		tree, h, err := cs.certificate(opt)
 		res.Nodes += c.nodes
 		if err != nil {

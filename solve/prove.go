@@ -62,8 +62,11 @@ type ProveOptions struct {
 	// goals), stored by state when it relied on no repetition of a
 	// position from before the node. It changes no result, only the
 	// positions searched; rules it is not sound for (superko, grids,
-	// sliding) search without it. TableEntries bounds it (default 30
-	// million); beyond, nothing more is stored.
+	// sliding) search without it. With ProofNumbers it also keeps the
+	// side seeking a draw's results that relied on repetitions of
+	// positions from up to 64 plies before the node, keyed by those
+	// plies' positions (dfpn.go, windowKey). TableEntries bounds it
+	// (default 30 million); beyond, nothing more is stored.
 	Table        bool
 	TableEntries int
 	// Graph settles positions by the state graph (provegraph.go): with
