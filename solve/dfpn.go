@@ -261,15 +261,21 @@ func (s *pnSearch) lookup() pnEntry {
 		if _, ok := s.st[k]; ok {
 			return s.drawn()
 		}
-		if e, ok := s.tt[s.key()]; ok {
+		// A settled entry of this line first, then a window's draw (settled
+		// too), then the entry's numbers.
+		e, ok := s.tt[s.key()]
+		if ok && (e.pn == 0 || e.dn == 0) {
 			return e
 		}
 		if s.ws != nil {
-			if dep, ok := s.windowDraw(k); ok {
-				e := s.drawn()
-				e.dep = dep
-				return e
+			if dep, won := s.windowDraw(k); won {
+				d := s.drawn()
+				d.dep = dep
+				return d
 			}
+		}
+		if ok {
+			return e
 		}
 	} else if e, ok := s.tt[s.key()]; ok {
 		return e
