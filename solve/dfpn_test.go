@@ -276,10 +276,7 @@ func TestProveNumbersCheckpoints(t *testing.T) {
 // entered and do answer lookups (else the test would test nothing).
 func TestProveNumbersWindows(t *testing.T) {
 	t.Parallel()
-	games := 30
-	if raceEnabled {
-		games = 8
-	}
+	games := 30 // 8 games make no window hit at all: the seed's games are fixed
 	rng := rand.New(rand.NewSource(7))
 	var entries, hits int64
 	settled := 0
