@@ -152,16 +152,13 @@ func repDep(g *rules.Game) int32 {
 }
 
 func (s *pnSearch) play(m rules.Move) error {
-	var h uint64
-	if s.ws != nil {
-		h = mixPos(s.g.Position().Hash())
-	}
 	if err := s.g.Play(m); err != nil {
 		return err
 	}
 	s.path = append(s.path, extendPath(s.path[len(s.path)-1], m))
-	if s.ws != nil {
-		s.psum = append(s.psum, s.psum[len(s.psum)-1]+h)
+	if s.ws != nil { // the position just left joins the line's multiset
+		t := s.g.Len()
+		s.psum = append(s.psum, s.psum[t-1]+mixPos(s.g.PositionAt(t-1).Hash()))
 	}
 	return nil
 }

@@ -70,9 +70,18 @@ func checkSettled(t *testing.T, g *rules.Game, w rules.Color, draw bool, pr Proo
 // graph, as Prove sets it up, its table at most entries.
 func graphSearch(t *testing.T, g *rules.Game, w rules.Color, draw bool, entries int) *pnSearch {
 	t.Helper()
+	return newSearch(t, g, w, draw, entries, true)
+}
+
+// newSearch is a proof-number search for w's goal on g, with the state
+// graph or without, its table at most entries.
+func newSearch(t *testing.T, g *rules.Game, w rules.Color, draw bool, entries int, graph bool) *pnSearch {
+	t.Helper()
 	p := &prover{ctx: context.Background(), g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
-	if err := p.useGraph(0); err != nil {
-		t.Fatal(err)
+	if graph {
+		if err := p.useGraph(0); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return newPNSearch(p, map[pathKey]pnEntry{}, entries, nil)
 }
@@ -298,8 +307,7 @@ func TestProveNumbersWindows(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						p := &prover{ctx: context.Background(), g: g.Clone(), w: w, draw: draw, cut: map[uint64]rules.Move{}}
-						s := newPNSearch(p, map[pathKey]pnEntry{}, 1<<20, nil)
+						s := newSearch(t, g, w, draw, 1<<20, false)
 						s.useTable()
 						r := s.prove()
 						if r == 0 || (r > 0) != want.Proved || (r < 0) != want.Disproved {
