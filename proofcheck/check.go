@@ -23,6 +23,9 @@ type Report struct {
 	Nodes int64 // positions checked
 	Ends  int64 // finished games among them
 	Refs  []Ref // the subtrees left to other parts
+	// Shared and References count the shared subtrees ('S') and the
+	// references to them ('R') checked.
+	Shared, References int64
 }
 
 // Check reads one part of a certificate from in and verifies it with the
@@ -68,6 +71,7 @@ func Check(ctx context.Context, in io.Reader) (Report, error) {
 	c := &checker{ctx: ctx, rd: rd, g: g, r: r, h: h}
 	err = c.node()
 	rep.Nodes, rep.Ends, rep.Refs = c.nodes, c.ends, c.refs
+	rep.Shared, rep.References = int64(len(c.defs)), c.uses
 	if err != nil {
 		return rep, err
 	}
@@ -96,6 +100,13 @@ type checker struct {
 	defs   []rules.Position
 	open   []bool
 	shared int
+	// In a proof of a win, reaches holds the reach of each shared subtree
+	// (its positions, each with the most occurrences on one of its lines),
+	// and acc, for each shared subtree being checked, innermost last, the
+	// reach so far.
+	reaches []reachSet
+	acc     []map[uint64]uint8
+	uses    int64 // references checked
 }
 
 // where writes the line from the proof's root to the current node.
@@ -135,6 +146,11 @@ func (c *checker) node() error {
 	}
 	o := c.g.Outcome()
 	toMove := c.g.Position().ToMove()
+	if len(c.acc) > 0 && !o.Over() {
+		acc := c.acc[len(c.acc)-1]
+		h := c.g.Position().Hash()
+		acc[h] = max(acc[h], uint8(min(c.g.Occurrences(), 255)))
+	}
 	switch tag {
 	case tagEnd:
 		v, err := c.rd.varint("a result")
@@ -231,8 +247,11 @@ func (c *checker) sharedNode() error {
 	if c.h.Format < 2 {
 		return c.rd.bad("a shared subtree (the tag 'S') in a format 1 file", nil)
 	}
-	if !c.h.Draw {
-		return c.refuted("a shared subtree holds whatever the history only when a draw meets the goal, and this certificate claims a win")
+	if err := c.stateOnly(); err != nil {
+		return err
+	}
+	if !c.h.Draw && c.h.Format < 3 {
+		return c.refuted("a shared subtree holds whatever the history only when a draw meets the goal, and this certificate claims a win (format %d; format 3 allows it)", c.h.Format)
 	}
 	if len(c.defs) >= maxShared {
 		return c.rd.bad(fmt.Sprintf("more than %d shared subtrees", maxShared), nil)
@@ -241,14 +260,97 @@ func (c *checker) sharedNode() error {
 	i := len(c.defs)
 	c.defs = append(c.defs, pos)
 	c.open = append(c.open, true)
+	c.reaches = append(c.reaches, reachSet{})
 	game := c.g
 	c.g = rules.NewGameFrom(pos)
 	c.shared++
+	if !c.h.Draw {
+		c.acc = append(c.acc, map[uint64]uint8{})
+	}
 	err := c.node()
 	c.shared--
 	c.g = game
 	c.open[i] = false
-	return err
+	if c.h.Draw {
+		return err
+	}
+	c.reaches[i] = newReachSet(c.acc[len(c.acc)-1])
+	c.acc = c.acc[:len(c.acc)-1]
+	if err != nil {
+		return err
+	}
+	return c.use(i)
+}
+
+// use checks, in a proof of a win, that shared subtree i holds at the
+// game's position, and adds its positions to the reach of the shared
+// subtree being checked, if any. The subtree was checked from its
+// position with no history, where none of its lines met a repetition
+// draw; here each of its positions occurs, on a line of it, as often as
+// it did there (at most its reach) plus as often as on the line before
+// this node. If that stays below the count that draws, every line plays
+// out here as it did there, to the same finished game. (In a proof of a
+// draw a repetition only ends a line early in a draw, so any history
+// will do.)
+func (c *checker) use(i int) error {
+	n := c.r.Repetition
+	if c.h.Draw || n <= 0 {
+		return nil
+	}
+	cur := c.g.Position().Hash()
+	before := func(h uint64) int {
+		k := c.g.Count(h)
+		if h == cur {
+			k--
+		}
+		return k
+	}
+	rs := c.reaches[i]
+	var acc map[uint64]uint8
+	if len(c.acc) > 0 {
+		acc = c.acc[len(c.acc)-1]
+	}
+	for j, h := range rs.h {
+		b := before(h)
+		if b+int(rs.m[j]) >= n {
+			return c.refuted("shared subtree %d does not hold here: one of its lines meets a position %d times, which occurs %d times on the line before this node, so that line would end in a repetition draw (the %d-th occurrence)", i, rs.m[j], b, n)
+		}
+		if acc != nil {
+			acc[h] = max(acc[h], uint8(b)+rs.m[j])
+		}
+	}
+	return nil
+}
+
+// reachSet is a shared subtree's reach in a proof of a win: its positions
+// (Position.Hash) and the most occurrences of each on one of its lines,
+// counted from the subtree's root with no history.
+type reachSet struct {
+	h []uint64
+	m []uint8
+}
+
+func newReachSet(acc map[uint64]uint8) reachSet {
+	r := reachSet{h: make([]uint64, 0, len(acc)), m: make([]uint8, 0, len(acc))}
+	for h := range acc {
+		r.h = append(r.h, h)
+	}
+	slices.Sort(r.h)
+	for _, h := range r.h {
+		r.m = append(r.m, acc[h])
+	}
+	return r
+}
+
+// stateOnly refuses shared subtrees under superko, where the legal moves
+// depend on the boards of the history and not on the state alone: a move
+// of the subtree, legal from its position alone, could be illegal after
+// the history of a reference.
+func (c *checker) stateOnly() error {
+	if c.r.Ko == rules.KoPositional || c.r.Ko == rules.KoSituational {
+		return c.refuted("a shared subtree under superko (rules %s): the legal moves depend on the history, not on the state alone", c.r)
+	}
+	return nil
 }
 
 // ref checks a reference to a shared subtree ('R'): one read and checked
@@ -261,6 +363,9 @@ func (c *checker) ref() error {
 	if err != nil {
 		return err
 	}
+	if err := c.stateOnly(); err != nil {
+		return err
+	}
 	if int(i) >= len(c.defs) {
 		return c.refuted("the certificate refers to shared subtree %d, but only %d come before", i, len(c.defs))
 	}
@@ -270,7 +375,8 @@ func (c *checker) ref() error {
 	if !c.g.Position().SameState(c.defs[i]) {
 		return c.refuted("the certificate refers to shared subtree %d, whose position is another state (%s) than this one (%s)", i, c.defs[i], c.g.Position())
 	}
-	return nil
+	c.uses++
+	return c.use(int(i))
 }
 
 // play plays m, checks the node after it and takes m back.
@@ -311,6 +417,8 @@ type Summary struct {
 	Parts  int   // parts checked
 	Nodes  int64 // positions checked, every part's
 	Ends   int64
+	// Shared subtrees and references to them, every part's.
+	Shared, References int64
 }
 
 // CheckAll checks a whole certificate: the main part (open(0)), then every
@@ -334,6 +442,8 @@ func CheckAll(ctx context.Context, open func(part int) (io.ReadCloser, error), e
 		f.Close()
 		sum.Nodes += rep.Nodes
 		sum.Ends += rep.Ends
+		sum.Shared += rep.Shared
+		sum.References += rep.References
 		if err != nil {
 			return sum, fmt.Errorf("part %d: %w", ref.Part, err)
 		}

@@ -462,7 +462,7 @@ func TestCheckShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := "o can force a draw or better from the start (traditional size=6)"; rep.Claim() != want || rep.Format != 2 {
-		t.Errorf("claim %q, format %d; want %q, format 2", rep.Claim(), rep.Format, want)
+		t.Errorf("claim %q, format %d; want %q, format 2 (the committed file's)", rep.Claim(), rep.Format, want)
 	}
 	h, tree := split(t, data)
 	defs, refs := 0, 0
@@ -492,6 +492,9 @@ func TestCheckShared(t *testing.T) {
 	format1.Format = 1
 	h5f2 := h5
 	h5f2.Format = 2
+	h3f2 := h3
+	h3f2.Format = 2
+	superko := startHeader(t, "traditional size=1 ko=superko", rules.White, true)
 	cases := []struct {
 		name string
 		data []byte
@@ -500,7 +503,9 @@ func TestCheckShared(t *testing.T) {
 	}{
 		{"a reference to a subtree not read yet", mutate(h, tree, func(r *node) { firstRef(r).ref = 1 << 20 }), ErrRefuted, "come before"},
 		{"a reference to another state", mutate(h, tree, func(r *node) { firstRef(r).ref-- }), ErrRefuted, "another state"},
-		{"a shared subtree in a proof of a win", mutate(h3, tree3, func(r *node) { *r = node{tag: tagShared, kids: []*node{{tag: r.tag, moves: r.moves, kids: r.kids}}} }), ErrRefuted, "only when a draw meets the goal"},
+		{"a shared subtree in a proof of a win, format 2", mutate(h3f2, tree3, func(r *node) { *r = node{tag: tagShared, kids: []*node{{tag: r.tag, moves: r.moves, kids: r.kids}}} }), ErrRefuted, "format 3 allows it"},
+		{"a shared subtree under superko", file(superko, []byte{tagShared, tagAll, 1, 3, tagEnd, 0}), ErrRefuted, "superko"},
+		{"a reference under superko", file(superko, []byte{tagRef, 0}), ErrRefuted, "superko"},
 		{"shared subtrees in a format 1 file", file(format1, tree), ErrFormat, "format 1"},
 		{"a part left from a shared subtree", file(h1, []byte{tagShared, tagPart, 1}), ErrRefuted, "shared subtree to part 1"},
 		{"a reference from inside the subtree it refers to", file(h1, []byte{tagShared, tagAll, 1, 3, tagRef, 0}), ErrRefuted, "from inside it"},
@@ -534,5 +539,78 @@ func TestCheckShared(t *testing.T) {
 		if _, err := check(data[:n]); !errors.Is(err, ErrFormat) {
 			t.Fatalf("cut to %d of %d bytes: %v, want ErrFormat", n, len(data), err)
 		}
+	}
+}
+
+// TestCheckSharedWin checks the use of a shared subtree in a proof of a
+// win (format 3): it holds only where no line of it would meet a
+// repetition draw given the history before it. Under Traditional Alak on 4
+// points with the second occurrence a draw, the line 1 4 3 pass 2 4 3 2 1
+// pass (found by a search of the kernel's games) brings back the position
+// after 1 4 3 pass, with the player to move able to end the game by
+// passing, and winning. From that position alone "pass" wins; after the
+// line, the position is a repetition draw already, so the same subtree
+// shared there must be refused, and is accepted at the first occurrence.
+func TestCheckSharedWin(t *testing.T) {
+	const text = "traditional size=4 repetition=2"
+	r, err := rules.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(ms ...string) *rules.Game {
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			mv, err := r.ParseMoveText(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Play(mv); err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+		}
+		return g
+	}
+	first := line("1", "4", "3", "pass")
+	again := line("1", "4", "3", "pass", "2", "4", "3", "2", "1", "pass")
+	if first.Position().Hash() != again.Position().Hash() || again.Occurrences() != 2 || !again.Over() || first.Over() {
+		t.Fatalf("the line does not bring the position back as the test needs: occurrences %d, over %v", again.Occurrences(), again.Over())
+	}
+	mover := first.Position().ToMove()
+	// subtree is "pass, and the game ends" from g's position, shared.
+	subtree := func(g *rules.Game) []byte {
+		end, err := g.Position().Play(rules.Pass)
+		if err != nil || !end.Over() || end.Outcome().Winner != mover {
+			t.Fatalf("passing at %s: %v, %v; the test needs a win by passing", g.Position(), end.Outcome(), err)
+		}
+		return binary.AppendVarint([]byte{tagShared, tagMove, 3, tagEnd}, int64(2*end.Outcome().Margin))
+	}
+	cert := func(g *rules.Game, format int) []byte {
+		h, err := NewHeader(g, mover, false, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Format = format
+		return file(h, subtree(g))
+	}
+	if _, err := check(cert(first, Format)); err != nil {
+		t.Errorf("at the first occurrence: %v, want it accepted", err)
+	}
+	if _, err := check(cert(again, Format)); !errors.Is(err, ErrRefuted) || !strings.Contains(err.Error(), "does not hold here") {
+		t.Errorf("after the repetition: %v, want it refused: the game is drawn there", err)
+	}
+	// In line, the same subtree is refused after the repetition by the
+	// kernel's own count.
+	h, err := NewHeader(again, mover, false, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := check(file(h, subtree(again)[1:])); !errors.Is(err, ErrRefuted) {
+		t.Errorf("in line after the repetition: %v, want it refused", err)
+	}
+	if _, err := check(cert(first, 2)); !errors.Is(err, ErrRefuted) || !strings.Contains(err.Error(), "format 3") {
+		t.Errorf("in a format 2 file: %v, want it refused", err)
 	}
 }

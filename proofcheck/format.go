@@ -36,17 +36,21 @@ import (
 //	'M' move node the proving player's move and the node after it
 //	'A' uvarint n, then n times: move node   every legal reply and the node after each
 //	'P' uvarint k the subtree from here is part k
-//	'S' node      a shared subtree (format 2, draw goals only): the node is
-//	              checked from its position alone, with no history, and
-//	              may be referred to from anywhere after this tag
+//	'S' node      a shared subtree (format 2 for draw goals, 3 for wins too):
+//	              the node is checked from its position alone, with no
+//	              history, and may be referred to from anywhere after this
+//	              tag
 //	'R' uvarint i the shared subtree i (the i-th 'S' of the part, from 0)
 //	              proves this node, whose position is the same state
 //	              (rules.Position.SameState)
 //
-// Format 1 has no 'S' or 'R'; a checker of format 2 reads both.
+// Format 1 has no 'S' or 'R'; format 2 has them in proofs of a draw only;
+// format 3 in proofs of a win too, where each use of a shared subtree (its
+// 'S' and every 'R') must leave every line of it free of repetition draws
+// (checker.use). A checker of format 3 reads all three.
 const (
 	Magic  = "ALAKPROOF\n"
-	Format = 2
+	Format = 3
 )
 
 // Node tags.

@@ -81,6 +81,11 @@ func (g *Game) Len() int { return len(g.moves) }
 // Occurrences returns how many times the current position has occurred.
 func (g *Game) Occurrences() int { return g.seen[g.Position().Hash()] }
 
+// Count returns how often the position whose Position.Hash is h has
+// occurred in the game so far (the current position included): what the
+// repetition draw counts.
+func (g *Game) Count(h uint64) int { return g.seen[h] }
+
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() *Game {
 	c := &Game{

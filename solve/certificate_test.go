@@ -72,8 +72,9 @@ func TestProveCertificate(t *testing.T) {
 
 // checkCertificate writes tree under its header, whole and in parts, and
 // checks both with proofcheck.
-func checkCertificate(t *testing.T, g *rules.Game, w rules.Color, draw bool, tree []byte) {
+func checkCertificate(t *testing.T, g *rules.Game, w rules.Color, draw bool, tree []byte) proofcheck.Summary {
 	t.Helper()
+	var whole proofcheck.Summary
 	h, err := proofcheck.NewHeader(g, w, draw, "test")
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +99,11 @@ func checkCertificate(t *testing.T, g *rules.Game, w rules.Color, draw bool, tre
 		if sum.For != w || sum.Draw != draw || len(sum.Line) != g.Len() || sum.Parts != len(parts) {
 			t.Errorf("after %v: checked %q in %d parts of %d", g.Moves(), sum.Claim(), sum.Parts, len(parts))
 		}
+		if limit == 1<<20 {
+			whole = sum
+		}
 	}
+	return whole
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -39,9 +39,14 @@ const pnInf = 1 << 30
 // (noDep: none; kept only with the table by state, ProveOptions.Table);
 // only such a result with dep at the node or after it goes into that
 // table.
+//
+// r, for a result the side seeking a win obtained, is its reach
+// (reach.go), nil where it is not known; kept only with the table by
+// state.
 type pnEntry struct {
 	pn, dn, work uint32
 	dep          int32
+	r            *reach
 }
 
 type pathKey struct{ path, pos uint64 }
@@ -108,9 +113,27 @@ type pnSearch struct {
 	psum []uint64
 	// windowHits counts the lookups ws answered.
 	windowHits int64
-	open       map[tableKey]bool
-	heights    map[tableKey]int // the longest line of each shared subtree written
-	kids       [][]pnEntry      // per depth (kidsAt)
+	// rx and sw, with the table by state, share the side seeking a win's
+	// results between histories (reach.go): rx counts the line's
+	// positions, sw holds for each state the reaches of wins found there
+	// (at most swKeep), swSize their total length, at most swMax; winHits
+	// counts the lookups sw answered.
+	rx      *reachIndex
+	sw      map[tableKey][]*reach
+	swSize  int64
+	winHits int64
+	// accs and tried serve the writing of shared subtrees of a win
+	// (reach.go): the reach of each being written, innermost last, and
+	// the last written at each state.
+	accs  []map[uint32]uint8
+	tried map[tableKey]*reach
+	// onWinHit, when set (tests), is called at each lookup sw answers.
+	onWinHit func(*reach)
+	// winMisses counts the wins of sw that did not hold where looked up.
+	winMisses int64
+	open      map[tableKey]bool
+	heights   map[tableKey]int // the longest line of each shared subtree written
+	kids      [][]pnEntry      // per depth (kidsAt)
 	// check and report are the positions at which the search next checks
 	// its context (every checkEvery positions, 2^16) and next calls
 	// searched (every reportEvery, 2^22).
@@ -156,6 +179,9 @@ func (s *pnSearch) play(m rules.Move) error {
 		return err
 	}
 	s.path = append(s.path, extendPath(s.path[len(s.path)-1], m))
+	if s.rx != nil {
+		s.rx.push(s.g.Position().Hash())
+	}
 	if s.ws != nil { // the position just left joins the line's multiset
 		t := s.g.Len()
 		s.psum = append(s.psum, s.psum[t-1]+mixPos(s.g.PositionAt(t-1).Hash()))
@@ -166,6 +192,9 @@ func (s *pnSearch) play(m rules.Move) error {
 func (s *pnSearch) undo() {
 	_ = s.g.Undo()
 	s.path = s.path[:len(s.path)-1]
+	if s.rx != nil {
+		s.rx.pop()
+	}
 	if s.ws != nil {
 		s.psum = s.psum[:len(s.psum)-1]
 	}
@@ -175,6 +204,8 @@ func (s *pnSearch) undo() {
 func (s *pnSearch) useTable() {
 	s.st, s.ws, s.wl = map[tableKey]struct{}{}, map[windowKey]struct{}{}, map[tableKey]uint64{}
 	s.initWindows()
+	s.rx, s.sw = newReachIndex(), map[tableKey][]*reach{}
+	s.rx.reset(s.g)
 }
 
 // initWindows starts the multiset hashes of the game's line (psum).
@@ -228,9 +259,9 @@ func (s *pnSearch) settled() (pnEntry, bool) {
 			dep = repDep(s.g) // only the table by state needs it
 		}
 		if o.Winner == s.w || s.draw && o.Winner == rules.None {
-			return pnEntry{pn: 0, dn: pnInf, dep: dep}, true
+			return pnEntry{pn: 0, dn: pnInf, dep: dep, r: emptyReach}, true
 		}
-		return pnEntry{pn: pnInf, dn: 0, dep: dep}, true
+		return pnEntry{pn: pnInf, dn: 0, dep: dep, r: emptyReach}, true
 	}
 	s.rank = -1
 	if s.grank != nil {
@@ -269,6 +300,11 @@ func (s *pnSearch) lookup() pnEntry {
 				d := s.drawn()
 				d.dep = dep
 				return d
+			}
+		}
+		if s.sw != nil {
+			if r := s.sharedWin(k); r != nil {
+				return s.winning(r)
 			}
 		}
 		if ok {
@@ -369,10 +405,13 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 	if e, ok := s.settled(); ok {
 		return e
 	}
-	if prior == 0 && !s.draw && s.rank >= 0 && s.rank <= gwR && s.nearWin() {
-		e := pnEntry{pn: 0, dn: pnInf, work: uint32(s.nodes - start), dep: noDep}
-		s.store(e)
-		return e
+	if prior == 0 && !s.draw && s.rank >= 0 && s.rank <= gwR {
+		if ok, r := s.nearWinReach(); ok {
+			e := pnEntry{pn: 0, dn: pnInf, work: uint32(s.nodes - start), dep: noDep, r: r}
+			s.store(e)
+			s.storeWin(r)
+			return e
+		}
 	}
 	ms := s.moves(len(s.path)) // a buffer per depth (prove.go)
 	attack := s.g.Position().ToMove() == s.w
@@ -428,6 +467,10 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 				} else if s.ws != nil {
 					s.storeWindow(e.dep)
 				}
+			}
+			if s.rx != nil && s.won(e) {
+				e.r = s.reachOf(kids, attack)
+				s.storeWin(e.r)
 			}
 			s.store(e)
 			return e
@@ -524,6 +567,7 @@ func (s *pnSearch) record() (int, bool) {
 		}
 		return 0, o.Winner == s.w || s.draw && o.Winner == rules.None
 	}
+	s.countReach()
 	if s.grank != nil && s.draw {
 		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 {
 			return int(s.grank[i]), s.writeStrategy()
@@ -531,7 +575,18 @@ func (s *pnSearch) record() (int, bool) {
 	}
 	if s.grank != nil && !s.draw && s.recMax > 0 {
 		if i, ok := s.sg.keys[s.prover.key()]; ok && s.grank[i] >= 0 && s.grank[i] <= gwR && s.nearWin() {
-			return int(s.grank[i]), s.writeStrategy()
+			if len(s.accs) == 0 {
+				return int(s.grank[i]), s.writeStrategy()
+			}
+			occ := map[uint64]uint8{}
+			ok := s.writeStrategyOcc(occ)
+			s.accOcc(occ)
+			return int(s.grank[i]), ok
+		}
+	}
+	if s.sh != nil && !s.draw && s.rx != nil {
+		if h, ok, done := s.recordSharedWin(); done {
+			return h, ok
 		}
 	}
 	if s.st != nil && s.sh != nil && s.draw {
@@ -630,8 +685,14 @@ func (s *pnSearch) recordShared(k tableKey) (int, bool) {
 		s.psum = nil
 		s.initWindows()
 	}
+	if s.rx != nil {
+		s.rx.reset(s.g)
+	}
 	h, ok := s.record()
 	s.g, s.path, s.psum = g, path, psum
+	if s.rx != nil {
+		s.rx.reset(s.g)
+	}
 	delete(s.open, k)
 	s.heights[k] = h
 	if !ok && s.err == nil {
@@ -650,10 +711,14 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax, nil)
 	if opt.Table && tableRules(p.g.Rules()) {
 		s.useTable()
+		if opt.NoSharedWins {
+			s.rx, s.sw = nil, nil
+		}
 	}
 	s.searched = opt.Searched
 	r := s.prove()
 	res.Nodes = p.nodes
+	res.WindowHits, res.WinHits, res.WinMisses = s.windowHits, s.winHits, s.winMisses
 	if p.err != nil {
 		return res, fmt.Errorf("prove cut off after %d positions: %w", p.nodes, p.err)
 	}
@@ -666,13 +731,14 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 			c.sg, c.grank = p.sg, p.sg.attract(c.w, c.draw)
 		}
 		for k, e := range s.tt {
-			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work, dep: e.dep}
+			s.tt[k] = pnEntry{pn: e.dn, dn: e.pn, work: e.work, dep: e.dep, r: e.r}
 		}
 		cs := newPNSearch(c, s.tt, ttMax, s.st)
 		if s.ws != nil {
 			cs.ws, cs.wl = s.ws, s.wl // a draw of the one is the other's disproof, as in tt
 			cs.initWindows()
 		}
+		cs.rx, cs.sw = s.rx, s.sw // a win of the one is the other's, with its reach
 		tree, h, err := cs.certificate(opt)
 		res.Nodes += c.nodes
 		if err != nil {
@@ -698,7 +764,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 // its tree and longest line.
 func (s *pnSearch) certificate(opt ProveOptions) ([]byte, int, error) {
 	s.startRecording(opt.CertificateMB, !opt.Plain)
-	if !opt.Plain && s.draw && s.st != nil && s.sh == nil {
+	if !opt.Plain && s.sh == nil && (s.draw && s.st != nil || !s.draw && s.rx != nil) {
 		s.sh = newShares()
 	}
 	h, ok := s.record()

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"alak/proofcheck"
 	"alak/rules"
 )
 
@@ -329,5 +330,117 @@ func TestProveNumbersWindows(t *testing.T) {
 	t.Logf("%d goals settled; %d window entries, %d lookups answered by them", settled, entries, hits)
 	if entries == 0 || hits == 0 {
 		t.Errorf("%d window entries, %d lookups answered: the windows were not exercised", entries, hits)
+	}
+}
+
+// TestProveNumbersSharedWins: with the table by state, wins found on one
+// line are used on others where their reach holds (reach.go). From
+// positions of random games on 5 to 7 points, up to 80 plies long (so
+// that the history holds repetitions the reach is checked against), every
+// goal is settled as without shared wins, and so is every goal at the
+// lines where the search took a win from the table with positions of its
+// reach in the history (up to 4 a search). The certificates, with shared
+// subtrees of wins (format 3), check. A check that ignored the history
+// (holds always true) fails it.
+func TestProveNumbersSharedWins(t *testing.T) {
+	t.Parallel()
+	games := 6
+	if raceEnabled {
+		games = 2
+	}
+	rng := rand.New(rand.NewSource(3))
+	var hits, misses, shared, refs int64
+	settled, checked := 0, 0
+	// settle is the search with the table and its windows, shared wins
+	// or not.
+	settle := func(g *rules.Game, w rules.Color, draw, wins bool, hook func(*pnSearch, *reach)) int {
+		s := newSearch(t, g, w, draw, 1<<20, false)
+		s.useTable()
+		if !wins {
+			s.rx, s.sw = nil, nil
+		}
+		if hook != nil {
+			s.onWinHit = func(r *reach) { hook(s, r) }
+		}
+		r := s.prove()
+		if r == 0 {
+			t.Fatalf("after %v, %v (draw %v): %v", g.Moves(), w, draw, s.err)
+		}
+		hits += s.winHits
+		misses += s.winMisses
+		return r
+	}
+	for _, n := range []int{5, 6, 7} {
+		g0 := newGame(t, "traditional", n)
+		for range games {
+			g := g0.Clone()
+			for ply := 0; ply < 80 && !g.Over(); ply++ {
+				ms := g.LegalMoves(nil)
+				if err := g.Play(ms[rng.Intn(len(ms))]); err != nil {
+					t.Fatal(err)
+				}
+				if ply%10 != 9 || g.Over() {
+					continue
+				}
+				for _, w := range []rules.Color{rules.Black, rules.White} {
+					for _, draw := range []bool{false, true} {
+						var at [][]rules.Move // lines where a win was taken with history in its reach
+						want := settle(g, w, draw, false, nil)
+						got := settle(g, w, draw, true, func(s *pnSearch, r *reach) {
+							if len(at) >= 4 {
+								return
+							}
+							for _, e := range r.ids {
+								if s.rx.before(e>>4) > 0 {
+									at = append(at, s.g.Moves())
+									return
+								}
+							}
+						})
+						if got != want {
+							t.Fatalf("after %v, %v (draw %v): %d with shared wins, %d without", g.Moves(), w, draw, got, want)
+						}
+						for _, line := range at {
+							h := rules.NewGameFrom(g.Start())
+							for _, m := range line {
+								if err := h.Play(m); err != nil {
+									t.Fatal(err)
+								}
+							}
+							winner := w // the side seeking a win there
+							if draw {
+								winner = w.Opp()
+							}
+							if settle(h, winner, false, false, nil) <= 0 {
+								t.Fatalf("after %v the search took a win for %v from the table, which the search without shared wins disproves there", line, winner)
+							}
+							checked++
+						}
+						for _, graph := range []bool{false, true} {
+							pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Table: true, Graph: graph, Certificate: true, Counter: true})
+							if err != nil {
+								t.Fatal(err)
+							}
+							var sum proofcheck.Summary
+							switch {
+							case pr.Proved:
+								sum = checkCertificate(t, g, w, draw, pr.Tree)
+							default:
+								sum = checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
+							}
+							if !sum.Draw {
+								shared += sum.Shared
+								refs += sum.References
+							}
+						}
+						settled++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees, %d references", settled, hits, misses, checked, shared, refs)
+	if hits == 0 || misses == 0 || checked == 0 || shared == 0 || refs == 0 {
+		t.Errorf("the sharing of wins was not exercised")
 	}
 }

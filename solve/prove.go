@@ -21,6 +21,9 @@ type Proof struct {
 	// TableHits counts the positions the table or the graph settled,
 	// TableStored the table's entries written (ProveOptions.Table, Graph).
 	TableHits, TableStored int64
+	// With ProofNumbers and Table: the lookups the windows' draws and the
+	// shared wins answered, and the shared wins their reach refused.
+	WindowHits, WinHits, WinMisses int64
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte
@@ -65,10 +68,14 @@ type ProveOptions struct {
 	// sliding) search without it. With ProofNumbers it also keeps the
 	// side seeking a draw's results that relied on repetitions of
 	// positions from up to 64 plies before the node, keyed by those
-	// plies' positions (dfpn.go, windowKey). TableEntries bounds it
-	// (default 30 million); beyond, nothing more is stored.
+	// plies' positions (dfpn.go, windowKey), and the side seeking a
+	// win's results, each with its reach, used on every line where the
+	// reach holds (reach.go; NoSharedWins turns that off, for
+	// measurements). TableEntries bounds it (default 30 million); beyond,
+	// nothing more is stored.
 	Table        bool
 	TableEntries int
+	NoSharedWins bool
 	// Graph settles positions by the state graph (provegraph.go): with
 	// Draw, a position from which the graph's strategy forces a draw or
 	// better ends the search there as proved (the certificate writes that

@@ -299,6 +299,9 @@ type expander struct {
 	// limit, when positive, is the most positions expand may play out:
 	// beyond, it fails (with no error).
 	limit int64
+	// occ, when not nil, gets the most occurrences on the game of each
+	// position expand meets where the game goes on (reach.go).
+	occ map[uint64]uint8
 }
 
 // best returns w's move of the strategy at pos, whose legal moves are ms:
@@ -339,6 +342,10 @@ func (x *expander) expand(passOut bool) bool {
 		return o.Winner == x.w || (x.draw && o.Winner == rules.None)
 	}
 	pos := x.g.Position()
+	if x.occ != nil {
+		h := pos.Hash()
+		x.occ[h] = max(x.occ[h], uint8(min(x.g.Occurrences(), 255)))
+	}
 	attack := pos.ToMove() == x.w
 	ms := x.moves(x.g.Len())
 	if !passOut {
@@ -476,10 +483,14 @@ func (p *prover) useGraph(lim int) error {
 // writeStrategy records, at a position of the prover's draw attractor,
 // the attractor's strategy played out on the game (expander); it reports
 // whether every line met the goal.
-func (p *prover) writeStrategy() bool {
-	x := &expander{prover: prover{ctx: p.ctx, g: p.g, w: p.w, draw: p.draw, rec: p.rec, recMax: p.recMax, sh: p.sh}, sg: p.sg, rank: p.grank}
+func (p *prover) writeStrategy() bool { return p.writeStrategyOcc(nil) }
+
+// writeStrategyOcc is writeStrategy, telling occ, when not nil, the most
+// occurrences of each position it writes (expander.occ).
+func (p *prover) writeStrategyOcc(occ map[uint64]uint8) bool {
+	x := &expander{prover: prover{ctx: p.ctx, g: p.g, w: p.w, draw: p.draw, rec: p.rec, recMax: p.recMax, sh: p.sh}, sg: p.sg, rank: p.grank, occ: occ}
 	var ok bool
-	if p.sh != nil {
+	if p.sh != nil && p.draw {
 		ok = x.expandShared(p.g.Position(), false)
 	} else {
 		ok = x.expand(false)

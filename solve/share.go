@@ -40,6 +40,9 @@ type shares struct {
 type shareDef struct {
 	key shareKey
 	off int
+	// r, in a proof of a win, is the reach of the subtree as written
+	// (reach.go): where it holds on the line, a reference does too.
+	r *reach
 }
 
 func newShares() *shares { return &shares{ids: map[shareKey]uint32{}} }

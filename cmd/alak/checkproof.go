@@ -81,9 +81,11 @@ func checkProofRun(e *env, args []string) int {
 			Parts   int      `json:"parts"`
 			Nodes   int64    `json:"nodes"`
 			Ends    int64    `json:"ends"`
+			Shared  int64    `json:"shared"`
+			Refs    int64    `json:"references"`
 			Seconds float64  `json:"seconds"`
 			Left    []string `json:"left_to,omitempty"`
-		}{sum.Claim(), sum.For.Letter(), goalName(sum.Draw), sum.Rules, movesText(sum.Rules, append(sum.Line, sum.At...)), sum.Parts, sum.Nodes, sum.Ends, secs, left}
+		}{sum.Claim(), sum.For.Letter(), goalName(sum.Draw), sum.Rules, movesText(sum.Rules, append(sum.Line, sum.At...)), sum.Parts, sum.Nodes, sum.Ends, sum.Shared, sum.References, secs, left}
 		out, err := json.Marshal(obj)
 		if err != nil {
 			return fail(e, "check-proof", err)
@@ -92,8 +94,12 @@ func checkProofRun(e *env, args []string) int {
 		return 0
 	}
 	fmt.Fprintf(e.stdout, "Proved: %s.\n", sum.Claim())
-	fmt.Fprintf(e.stdout, "%d part(s), %d positions checked (%d finished games), %.2f s; kernel version %d, written by alak %s.\n",
-		sum.Parts, sum.Nodes, sum.Ends, secs, sum.Kernel, sum.Writer)
+	shared := ""
+	if sum.Shared > 0 {
+		shared = fmt.Sprintf(", %d shared subtrees referred to %d times", sum.Shared, sum.References)
+	}
+	fmt.Fprintf(e.stdout, "%d part(s), %d positions checked (%d finished games%s), %.2f s; kernel version %d, written by alak %s.\n",
+		sum.Parts, sum.Nodes, sum.Ends, shared, secs, sum.Kernel, sum.Writer)
 	if len(refs) > 0 {
 		fmt.Fprintf(e.stdout, "Given the parts it leaves to others:")
 		for _, r := range refs {

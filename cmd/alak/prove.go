@@ -56,6 +56,7 @@ func proveRun(e *env, args []string) int {
 	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof, or with --proof-numbers every 4,194,304 positions (on a terminal the count is always shown, on one line)")
 	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table, or --proof-numbers: the most entries the table holds")
+	noWins := fs.Bool("no-shared-wins", false, "with --table and --proof-numbers: do not share wins between histories (for measurements; solver.md, \"Wins by state\")")
 	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
 	prisoners := fs.Int("prisoner-range", 0, "with --graph: the prisoner difference beyond which states are settled by passing out (default twice the points plus the komi, plus 1)")
 	setup := setupFlags(fs)
@@ -96,7 +97,7 @@ func proveRun(e *env, args []string) int {
 	defer stop()
 	start := time.Now()
 	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB, Plain: *plain,
-		Table: *table, TableEntries: *tableEntries, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers, Counter: *counterFile != ""}
+		Table: *table, TableEntries: *tableEntries, NoSharedWins: *noWins, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers, Counter: *counterFile != ""}
 	switch {
 	case *progress:
 		opt.Progress = func(d int, nodes int64) {
@@ -182,6 +183,8 @@ func proveRun(e *env, args []string) int {
 				fmt.Fprintf(e.stdout, "%s: %s\n", label, strings.Join(pv, " "))
 			}
 			switch {
+			case *numbers && *table:
+				fmt.Fprintf(e.stdout, "Table: %d draws taken by their window, %d wins taken from other lines, %d refused there by the history.\n", pr.WindowHits, pr.WinHits, pr.WinMisses)
 			case *numbers:
 			case *table || *graph:
 				fmt.Fprintf(e.stdout, "Table: %d results stored, %d used (graph and table).\n", pr.TableStored, pr.TableHits)
