@@ -386,11 +386,14 @@ func FuzzCheck(f *testing.F) {
 }
 
 // addSeeds adds the fuzz seeds of the certificate readers: the golden
-// certificate, the shared one, and a small hand-made tree.
+// certificate, the shared ones (a draw's, format 2, and a win's, format
+// 3), and a small hand-made tree.
 func addSeeds(f *testing.F) {
 	f.Add(golden5Bytes(f))
-	if b, err := os.ReadFile("testdata/traditional-6-o-draw-shared.alakproof"); err == nil {
-		f.Add(b)
+	for _, name := range []string{"traditional-6-o-draw-shared", "traditional-8-o-win-after-1-shared"} {
+		if b, err := os.ReadFile("testdata/" + name + ".alakproof"); err == nil {
+			f.Add(b)
+		}
 	}
 	r, _ := rules.Parse("traditional size=3")
 	g, _ := rules.NewGame(r)
@@ -612,5 +615,29 @@ func TestCheckSharedWin(t *testing.T) {
 	}
 	if _, err := check(cert(first, 2)); !errors.Is(err, ErrRefuted) || !strings.Contains(err.Error(), "format 3") {
 		t.Errorf("in a format 2 file: %v, want it refused", err)
+	}
+	// A certificate alak prove wrote (White's win on 8 points after 1,
+	// with --proof-numbers --table, no graph) shares subtrees and refers
+	// to them; a reference moved to another subtree is refused.
+	data, err := os.ReadFile("testdata/traditional-8-o-win-after-1-shared.alakproof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := check(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Format != 3 || rep.Draw || rep.Shared == 0 || rep.References == 0 {
+		t.Errorf("format %d, draw %v, %d shared subtrees, %d references: want a win's certificate of format 3 with both", rep.Format, rep.Draw, rep.Shared, rep.References)
+	}
+	hw, tree := split(t, data)
+	root := decode(t, tree)
+	ref := root.find(func(n *node) bool { return n.tag == tagRef })
+	if ref == nil {
+		t.Fatal("no reference in the tree")
+	}
+	ref.ref = (ref.ref + 1) % uint64(rep.Shared)
+	if _, err := check(file(hw, root.encode(nil))); !errors.Is(err, ErrRefuted) {
+		t.Errorf("a reference moved to another subtree: %v, want it refused", err)
 	}
 }
