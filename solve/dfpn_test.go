@@ -344,9 +344,13 @@ func TestProveNumbersWindows(t *testing.T) {
 // (holds always true) fails it.
 func TestProveNumbersSharedWins(t *testing.T) {
 	t.Parallel()
-	games := 6
+	games, sizes := 6, []int{5, 6, 7}
 	if raceEnabled {
-		games = 2
+		// Smaller: its wins taken by the table are checked all the same,
+		// but none is refused by the history and no certificate refers
+		// to a subtree twice (those are checked without the race
+		// detector, as CI does too).
+		games, sizes = 2, []int{5, 6}
 	}
 	rng := rand.New(rand.NewSource(3))
 	var hits, misses, shared, refs int64
@@ -370,7 +374,7 @@ func TestProveNumbersSharedWins(t *testing.T) {
 		misses += s.winMisses
 		return r
 	}
-	for _, n := range []int{5, 6, 7} {
+	for _, n := range sizes {
 		g0 := newGame(t, "traditional", n)
 		for range games {
 			g := g0.Clone()
@@ -440,7 +444,7 @@ func TestProveNumbersSharedWins(t *testing.T) {
 		}
 	}
 	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees, %d references", settled, hits, misses, checked, shared, refs)
-	if hits == 0 || misses == 0 || checked == 0 || shared == 0 || refs == 0 {
+	if hits == 0 || checked == 0 || shared == 0 || !raceEnabled && (misses == 0 || refs == 0) {
 		t.Errorf("the sharing of wins was not exercised")
 	}
 }
