@@ -123,9 +123,9 @@ type pnSearch struct {
 	swSize  int64
 	winHits int64
 	// accs and tried serve the writing of shared subtrees of a win
-	// (reach.go): the reach of each being written, innermost last, and
-	// the last written at each state.
-	accs  []map[uint32]uint8
+	// (reach.go): the reach of each being written, innermost last, with
+	// the line's counts at its root, and the last written at each state.
+	accs  []*accFrame
 	tried map[tableKey]*reach
 	// onWinHit, when set (tests), is called at each lookup sw answers.
 	onWinHit func(*reach)

@@ -304,13 +304,30 @@ func (s *pnSearch) nearWinReach() (bool, *reach) {
 }
 
 // Shared subtrees of a win (format 3 of package proofcheck): a state where
-// the search found a win that holds from the state alone is written once,
-// from the state with no history, with the reach of what is written; a
-// node of the same state refers to it where that reach holds on its line,
-// as the checker requires (proofcheck, checker.use). While a shared
-// subtree is written, accs holds, for it and each one it is inside, the
-// most occurrences of each position (by reachIndex) on its lines so far,
-// counted on its own game.
+// the search found a win that holds on the line is written once, as a
+// shared subtree with the reach of what is written; a node of the same
+// state refers to it where that reach holds on its line, as the checker
+// requires (proofcheck, checker.use). The subtree is recorded in place,
+// on the game's line, from the search's own proof there (its table keys
+// are those of the line): the checker checks it from its position with no
+// history, where every position occurs fewer times than here, so the same
+// lines end as they end here. Its reach counts the occurrences on its lines
+// less those before its root. While a subtree is written, accs holds, for
+// it and each one it is inside, innermost last, that reach so far and the
+// line's counts before its root.
+type accFrame struct {
+	most map[uint32]uint8
+	base []uint8 // the line's counts before the root (positions numbered since: none)
+}
+
+// fresh returns the occurrences of position i on the line from the root
+// of frame f (its count in the checker's game of the subtree).
+func (s *pnSearch) fresh(f *accFrame, i uint32) uint8 {
+	if int(i) < len(f.base) {
+		return s.rx.cnt[i] - f.base[i]
+	}
+	return s.rx.cnt[i]
+}
 
 // countReach notes the game's position in the innermost shared subtree
 // being written.
@@ -318,32 +335,41 @@ func (s *pnSearch) countReach() {
 	if len(s.accs) == 0 || s.rx == nil {
 		return
 	}
+	f := s.accs[len(s.accs)-1]
 	i := s.rx.line[len(s.rx.line)-1]
-	acc := s.accs[len(s.accs)-1]
-	acc[i] = max(acc[i], s.rx.cnt[i])
+	f.most[i] = max(f.most[i], s.fresh(f, i))
 }
 
 // accOcc adds to the innermost shared subtree the occurrences a strategy
-// played out on its game met (expander.occ).
+// played out on the line met (expander.occ).
 func (s *pnSearch) accOcc(occ map[uint64]uint8) {
-	acc := s.accs[len(s.accs)-1]
+	f := s.accs[len(s.accs)-1]
 	for h, o := range occ {
 		i := s.rx.index(h)
-		acc[i] = max(acc[i], o)
+		if int(i) < len(f.base) {
+			o -= f.base[i]
+		}
+		f.most[i] = max(f.most[i], o)
 	}
 }
 
 // useReach adds to the innermost shared subtree, if any, the positions of
 // a shared subtree of reach r used at the game's position: each as often
-// as on the line before plus its count in r.
+// as on the line before (from the enclosing subtree's root) plus its count
+// in r.
 func (s *pnSearch) useReach(r *reach) {
 	if len(s.accs) == 0 {
 		return
 	}
-	acc := s.accs[len(s.accs)-1]
+	f := s.accs[len(s.accs)-1]
+	cur := s.rx.line[len(s.rx.line)-1]
 	for _, e := range r.ids {
 		i := e >> 4
-		acc[i] = max(acc[i], uint8(s.rx.before(i))+uint8(e&15))
+		b := s.fresh(f, i)
+		if i == cur {
+			b--
+		}
+		f.most[i] = max(f.most[i], b+uint8(e&15))
 	}
 }
 
@@ -379,25 +405,20 @@ func (s *pnSearch) recordSharedWin() (h int, ok, done bool) {
 	s.define(sk)
 	id := len(s.sh.defs) - 1
 	s.open[k] = true
-	g, path := s.g, s.path
-	s.g = rules.NewGameFrom(g.Position())
-	s.path = []uint64{extendPath(pathSeed, rules.Move(id)+1<<20)} // a root of its own
-	s.rx.reset(s.g)
-	s.accs = append(s.accs, map[uint32]uint8{})
-	h, ok = s.record()
-	acc := s.accs[len(s.accs)-1]
+	f := &accFrame{most: map[uint32]uint8{}, base: slices.Clone(s.rx.cnt)}
+	f.base[s.rx.line[len(s.rx.line)-1]]-- // the root counts once in the subtree
+	s.accs = append(s.accs, f)
+	h, ok = s.record() // in line now: the state is open
 	s.accs = s.accs[:len(s.accs)-1]
-	s.g, s.path = g, path
-	s.rx.reset(s.g)
 	delete(s.open, k)
 	if !ok {
 		if s.err == nil {
-			s.err = fmt.Errorf("the search's win at %v did not hold from the state alone", g.Moves())
+			s.err = fmt.Errorf("the search's win at %v did not hold when written", s.g.Moves())
 		}
 		return h, false, true
 	}
-	ids := make([]uint32, 0, len(acc))
-	for i, c := range acc {
+	ids := make([]uint32, 0, len(f.most))
+	for i, c := range f.most {
 		ids = append(ids, i<<4|uint32(c))
 	}
 	slices.Sort(ids)
