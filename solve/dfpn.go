@@ -502,9 +502,11 @@ const (
 
 // graphWin reports whether the graph's win strategy from the game's
 // position holds on the game (no line of it meets a repetition draw),
-// played out within gwB positions, and the positions it played.
-func (s *pnSearch) graphWin() (bool, int64) {
-	x := &expander{prover: prover{ctx: s.ctx, g: s.g, w: s.w}, sg: s.sg, rank: s.grank, limit: gwB}
+// played out within gwB positions, and the positions it played; occ, when
+// not nil, gets the most occurrences of each position it met
+// (expander.occ).
+func (s *pnSearch) graphWin(occ map[uint64]uint8) (bool, int64) {
+	x := &expander{prover: prover{ctx: s.ctx, g: s.g, w: s.w}, sg: s.sg, rank: s.grank, limit: gwB, occ: occ}
 	ok := x.expand(false)
 	s.nodes += x.nodes
 	if x.err != nil && s.err == nil {
@@ -514,7 +516,7 @@ func (s *pnSearch) graphWin() (bool, int64) {
 }
 
 func (s *pnSearch) nearWin() bool {
-	ok, _ := s.graphWin()
+	ok, _ := s.graphWin(nil)
 	return ok
 }
 

@@ -193,7 +193,7 @@ func TestGraphWin(t *testing.T) {
 		for ply := 0; ply < 60 && !g.Over(); ply++ {
 			if i, ok := s.sg.keys[keyOf(g.Position())]; ok && s.grank[i] >= 1 && s.grank[i] <= gwR {
 				before := g.Len()
-				ok, played := s.graphWin()
+				ok, played := s.graphWin(nil)
 				if g.Len() != before {
 					t.Fatalf("graphWin left the game at %d moves, not %d", g.Len(), before)
 				}
@@ -290,43 +290,26 @@ func TestProveNumbersWindows(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	var entries, hits int64
 	settled := 0
-	for _, n := range []int{5, 6} {
-		g0 := newGame(t, "traditional", n)
-		for range games {
-			g := g0.Clone()
-			for ply := 0; ply < 40 && !g.Over(); ply++ {
-				ms := g.LegalMoves(nil)
-				if err := g.Play(ms[rng.Intn(len(ms))]); err != nil {
-					t.Fatal(err)
-				}
-				if ply%8 != 7 || g.Over() {
-					continue
-				}
-				for _, w := range []rules.Color{rules.Black, rules.White} {
-					for _, draw := range []bool{false, true} {
-						want, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true})
-						if err != nil {
-							t.Fatal(err)
-						}
-						s := newSearch(t, g, w, draw, 1<<20, false)
-						s.useTable()
-						r := s.prove()
-						if r == 0 || (r > 0) != want.Proved || (r < 0) != want.Disproved {
-							t.Fatalf("after %v, %v (draw %v): %d with the windows (err %v); proved %v, disproved %v without a table", g.Moves(), w, draw, r, s.err, want.Proved, want.Disproved)
-						}
-						entries += int64(len(s.ws))
-						hits += s.windowHits
-						pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Table: true, Certificate: true, Counter: true})
-						if err != nil {
-							t.Fatal(err)
-						}
-						checkSettled(t, g, w, draw, pr)
-						settled++
-					}
-				}
-			}
+	atRandomGoals(t, rng, []int{5, 6}, games, 40, 8, func(g *rules.Game, w rules.Color, draw bool) {
+		want, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		s := newSearch(t, g, w, draw, 1<<20, false)
+		s.useTable()
+		r := s.prove()
+		if r == 0 || (r > 0) != want.Proved || (r < 0) != want.Disproved {
+			t.Fatalf("after %v, %v (draw %v): %d with the windows (err %v); proved %v, disproved %v without a table", g.Moves(), w, draw, r, s.err, want.Proved, want.Disproved)
+		}
+		entries += int64(len(s.ws))
+		hits += s.windowHits
+		pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Table: true, Certificate: true, Counter: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSettled(t, g, w, draw, pr)
+		settled++
+	})
 	t.Logf("%d goals settled; %d window entries, %d lookups answered by them", settled, entries, hits)
 	if entries == 0 || hits == 0 {
 		t.Errorf("%d window entries, %d lookups answered: the windows were not exercised", entries, hits)
@@ -374,77 +357,88 @@ func TestProveNumbersSharedWins(t *testing.T) {
 		misses += s.winMisses
 		return r
 	}
+	atRandomGoals(t, rng, sizes, games, 80, 10, func(g *rules.Game, w rules.Color, draw bool) {
+		var at [][]rules.Move // lines where a win was taken with history in its reach
+		want := settle(g, w, draw, false, nil)
+		got := settle(g, w, draw, true, func(s *pnSearch, r *reach) {
+			if len(at) >= 4 {
+				return
+			}
+			for _, e := range r.ids {
+				if s.rx.before(e>>4) > 0 {
+					at = append(at, s.g.Moves())
+					return
+				}
+			}
+		})
+		if got != want {
+			t.Fatalf("after %v, %v (draw %v): %d with shared wins, %d without", g.Moves(), w, draw, got, want)
+		}
+		for _, line := range at {
+			h := rules.NewGameFrom(g.Start())
+			for _, m := range line {
+				if err := h.Play(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			winner := w // the side seeking a win there
+			if draw {
+				winner = w.Opp()
+			}
+			if settle(h, winner, false, false, nil) <= 0 {
+				t.Fatalf("after %v the search took a win for %v from the table, which the search without shared wins disproves there", line, winner)
+			}
+			checked++
+		}
+		for _, graph := range []bool{false, true} {
+			pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Table: true, Graph: graph, Certificate: true, Counter: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum proofcheck.Summary
+			switch {
+			case pr.Proved:
+				sum = checkCertificate(t, g, w, draw, pr.Tree)
+			default:
+				sum = checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
+			}
+			if !sum.Draw {
+				shared += sum.Shared
+				refs += sum.References
+			}
+		}
+		settled++
+	})
+	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees, %d references", settled, hits, misses, checked, shared, refs)
+	if hits == 0 || checked == 0 || shared == 0 || !raceEnabled && (misses == 0 || refs == 0) {
+		t.Errorf("the sharing of wins was not exercised")
+	}
+}
+
+// atRandomGoals plays games of Traditional Alak on each size, games a
+// size, with random moves from rng for up to plies plies, and calls f with
+// the game after every every-th ply where it goes on, for each player and
+// goal: positions with histories, as the search meets them.
+func atRandomGoals(t *testing.T, rng *rand.Rand, sizes []int, games, plies, every int, f func(g *rules.Game, w rules.Color, draw bool)) {
+	t.Helper()
 	for _, n := range sizes {
 		g0 := newGame(t, "traditional", n)
 		for range games {
 			g := g0.Clone()
-			for ply := 0; ply < 80 && !g.Over(); ply++ {
+			for ply := 0; ply < plies && !g.Over(); ply++ {
 				ms := g.LegalMoves(nil)
 				if err := g.Play(ms[rng.Intn(len(ms))]); err != nil {
 					t.Fatal(err)
 				}
-				if ply%10 != 9 || g.Over() {
+				if ply%every != every-1 || g.Over() {
 					continue
 				}
 				for _, w := range []rules.Color{rules.Black, rules.White} {
 					for _, draw := range []bool{false, true} {
-						var at [][]rules.Move // lines where a win was taken with history in its reach
-						want := settle(g, w, draw, false, nil)
-						got := settle(g, w, draw, true, func(s *pnSearch, r *reach) {
-							if len(at) >= 4 {
-								return
-							}
-							for _, e := range r.ids {
-								if s.rx.before(e>>4) > 0 {
-									at = append(at, s.g.Moves())
-									return
-								}
-							}
-						})
-						if got != want {
-							t.Fatalf("after %v, %v (draw %v): %d with shared wins, %d without", g.Moves(), w, draw, got, want)
-						}
-						for _, line := range at {
-							h := rules.NewGameFrom(g.Start())
-							for _, m := range line {
-								if err := h.Play(m); err != nil {
-									t.Fatal(err)
-								}
-							}
-							winner := w // the side seeking a win there
-							if draw {
-								winner = w.Opp()
-							}
-							if settle(h, winner, false, false, nil) <= 0 {
-								t.Fatalf("after %v the search took a win for %v from the table, which the search without shared wins disproves there", line, winner)
-							}
-							checked++
-						}
-						for _, graph := range []bool{false, true} {
-							pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, ProofNumbers: true, Table: true, Graph: graph, Certificate: true, Counter: true})
-							if err != nil {
-								t.Fatal(err)
-							}
-							var sum proofcheck.Summary
-							switch {
-							case pr.Proved:
-								sum = checkCertificate(t, g, w, draw, pr.Tree)
-							default:
-								sum = checkCertificate(t, g, w.Opp(), !draw, pr.Counter)
-							}
-							if !sum.Draw {
-								shared += sum.Shared
-								refs += sum.References
-							}
-						}
-						settled++
+						f(g, w, draw)
 					}
 				}
 			}
 		}
-	}
-	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees, %d references", settled, hits, misses, checked, shared, refs)
-	if hits == 0 || checked == 0 || shared == 0 || !raceEnabled && (misses == 0 || refs == 0) {
-		t.Errorf("the sharing of wins was not exercised")
 	}
 }

@@ -104,10 +104,6 @@ func (x *reachIndex) holds(r *reach, n int) bool {
 // count n occurrences of a position (which a win cannot).
 func (x *reachIndex) combine(kids []*reach, n int) *reach {
 	own := x.line[len(x.line)-1]
-	total := 0
-	for _, r := range kids {
-		total += len(r.ids)
-	}
 	if len(kids) == 1 {
 		// The common case, a node of the side that wins: the child's reach
 		// with the node's position counted once more.
@@ -188,6 +184,15 @@ const (
 	swMax  = 1 << 27
 )
 
+// repetition returns the occurrence that draws, or one no line reaches
+// where the rules have no such draw.
+func (s *pnSearch) repetition() int {
+	if n := s.g.Rules().Repetition; n > 0 {
+		return n
+	}
+	return 1 << 30
+}
+
 // won reports whether e is a result the side seeking a win obtained.
 func (s *pnSearch) won(e pnEntry) bool {
 	if s.draw {
@@ -207,9 +212,9 @@ func (s *pnSearch) winning(r *reach) pnEntry {
 // sharedWin returns the reach of a win found at state k that holds on the
 // game's line, or nil.
 func (s *pnSearch) sharedWin(k tableKey) *reach {
-	n := s.g.Rules().Repetition
+	n := s.repetition()
 	for _, r := range s.sw[k] {
-		if n <= 0 || s.rx.holds(r, n) {
+		if s.rx.holds(r, n) {
 			s.winHits++
 			if s.onWinHit != nil {
 				s.onWinHit(r)
@@ -253,10 +258,7 @@ func (s *pnSearch) storeWin(r *reach) {
 // winner's nodes, the shortest reach of a child it wins by; at the
 // other's, all of them.
 func (s *pnSearch) reachOf(kids []pnEntry, attack bool) *reach {
-	n := s.g.Rules().Repetition
-	if n <= 0 {
-		n = 1 << 30
-	}
+	n := s.repetition()
 	if attack != s.draw {
 		var best *reach
 		for _, k := range kids {
@@ -279,28 +281,17 @@ func (s *pnSearch) reachOf(kids []pnEntry, attack bool) *reach {
 	return s.rx.combine(rs, n)
 }
 
-// nearWinReach is nearWin with the reach of the strategy played out.
+// nearWinReach is nearWin with the reach of the strategy played out (nil
+// without the table by state).
 func (s *pnSearch) nearWinReach() (bool, *reach) {
-	x := &expander{prover: prover{ctx: s.ctx, g: s.g, w: s.w}, sg: s.sg, rank: s.grank, limit: gwB}
+	var occ map[uint64]uint8
 	if s.rx != nil {
-		x.occ = map[uint64]uint8{}
+		occ = map[uint64]uint8{}
 	}
-	ok := x.expand(false)
-	s.nodes += x.nodes
-	if x.err != nil && s.err == nil {
-		s.err = x.err
+	if ok, _ := s.graphWin(occ); !ok || s.rx == nil {
+		return ok, nil
 	}
-	if !ok || x.err != nil {
-		return false, nil
-	}
-	if s.rx == nil {
-		return true, nil
-	}
-	n := s.g.Rules().Repetition
-	if n <= 0 {
-		n = 1 << 30
-	}
-	return true, s.rx.fromOccurrences(x.occ, n)
+	return true, s.rx.fromOccurrences(occ, s.repetition())
 }
 
 // Shared subtrees of a win (format 3 of package proofcheck): a state where
@@ -378,10 +369,7 @@ func (s *pnSearch) useReach(r *reach) {
 // subtree itself where the search found a win there that holds; done is
 // false where neither applies and the node is to be written in line.
 func (s *pnSearch) recordSharedWin() (h int, ok, done bool) {
-	n := s.g.Rules().Repetition
-	if n <= 0 {
-		n = 1 << 30
-	}
+	n := s.repetition()
 	k := s.prover.key()
 	sk := shareKey{k: k}
 	if id, ok := s.sh.ids[sk]; ok {
