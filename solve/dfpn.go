@@ -122,11 +122,16 @@ type pnSearch struct {
 	sw      map[tableKey][]*reach
 	swSize  int64
 	winHits int64
-	// accs and tried serve the writing of shared subtrees of a win
-	// (reach.go): the reach of each being written, innermost last, with
-	// the line's counts at its root, and the last written at each state.
-	accs  []*accFrame
-	tried map[tableKey]*reach
+	// accs serves the writing of shared subtrees of a win (reach.go): the
+	// reach of each being written, innermost last, with the line's counts
+	// at its root.
+	accs []*accFrame
+	// subtrees, again and refs count the shared subtrees of a win
+	// written, those written at a state that had one, and the references.
+	subtrees, again, refs int64
+	// inLine, set before record is called at the root of a shared
+	// subtree of a win, has it write that node in line.
+	inLine bool
 	// onWinHit, when set (tests), is called at each lookup sw answers.
 	onWinHit func(*reach)
 	// winMisses counts the wins of sw that did not hold where looked up.
@@ -563,6 +568,8 @@ func (s *pnSearch) prove() int {
 // of the longest line written (the graph's strategies count as the ranks
 // say) and whether the proof held.
 func (s *pnSearch) record() (int, bool) {
+	inLine := s.inLine
+	s.inLine = false
 	if o := s.g.Outcome(); o.Over() {
 		if s.recMax > 0 {
 			s.recordEnd(o)
@@ -586,7 +593,7 @@ func (s *pnSearch) record() (int, bool) {
 			return int(s.grank[i]), ok
 		}
 	}
-	if s.sh != nil && !s.draw && s.rx != nil {
+	if !inLine && s.sh != nil && !s.draw && s.rx != nil {
 		if h, ok, done := s.recordSharedWin(); done {
 			return h, ok
 		}
@@ -608,8 +615,26 @@ func (s *pnSearch) record() (int, bool) {
 		return s.mid(pnInf, pnInf, e.work).pn == 0
 	}
 	if attack {
-		// A move the table knows as proved; failing that (its entry was
-		// lost), one the search proves again.
+		// A move to a shared subtree of a win written already that holds
+		// here (a reference, nothing more to write); failing that, a move
+		// the table knows as proved; failing that (its entry was lost), one
+		// the search proves again.
+		if s.sh != nil && !s.draw && s.rx != nil {
+			for _, m := range ms {
+				if err := s.play(m); err != nil {
+					s.err = err
+					return 0, false
+				}
+				if _, ok := s.holdingWin(); ok && !s.g.Outcome().Over() {
+					s.recordNode(true, 1)
+					s.recordMove(true, m)
+					h, ok := s.record()
+					s.undo()
+					return h + 1, ok
+				}
+				s.undo()
+			}
+		}
 		for _, again := range []bool{false, true} {
 			for _, m := range ms {
 				if err := s.play(m); err != nil {
@@ -743,6 +768,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 		cs.rx, cs.sw = s.rx, s.sw // a win of the one is the other's, with its reach
 		tree, h, err := cs.certificate(opt)
 		res.Nodes += c.nodes
+		res.WinSubtrees, res.WinSubtreesAgain, res.WinReferences = cs.subtrees, cs.again, cs.refs
 		if err != nil {
 			return res, fmt.Errorf("disproved, but the opponent's certificate was not recorded: %w", err)
 		}
@@ -755,6 +781,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	}
 	tree, h, err := s.certificate(opt)
 	res.Nodes = p.nodes
+	res.WinSubtrees, res.WinSubtreesAgain, res.WinReferences = s.subtrees, s.again, s.refs
 	if err != nil {
 		return res, fmt.Errorf("proved, but the certificate was not recorded: %w", err)
 	}

@@ -323,7 +323,9 @@ func TestProveNumbersWindows(t *testing.T) {
 // goal is settled as without shared wins, and so is every goal at the
 // lines where the search took a win from the table with positions of its
 // reach in the history (up to 4 a search). The certificates, with shared
-// subtrees of wins (format 3), check. A check that ignored the history
+// subtrees of wins (format 3), check, the checker counting the subtrees
+// and references the writer says it wrote; some states have a second
+// subtree, written for a line where the first did not hold. A check that ignored the history
 // (holds always true) fails it.
 func TestProveNumbersSharedWins(t *testing.T) {
 	t.Parallel()
@@ -336,7 +338,7 @@ func TestProveNumbersSharedWins(t *testing.T) {
 		games, sizes = 2, []int{5, 6}
 	}
 	rng := rand.New(rand.NewSource(3))
-	var hits, misses, shared, refs int64
+	var hits, misses, shared, refs, again int64
 	settled, checked := 0, 0
 	// settle is the search with the table and its windows, shared wins
 	// or not.
@@ -405,12 +407,18 @@ func TestProveNumbersSharedWins(t *testing.T) {
 			if !sum.Draw {
 				shared += sum.Shared
 				refs += sum.References
+				again += pr.WinSubtreesAgain
+				// The writer's counts are the checker's.
+				if sum.Shared != pr.WinSubtrees || sum.References != pr.WinReferences {
+					t.Errorf("after %v, %v (draw %v): the checker found %d shared subtrees and %d references, the writer says %d and %d",
+						g.Moves(), w, draw, sum.Shared, sum.References, pr.WinSubtrees, pr.WinReferences)
+				}
 			}
 		}
 		settled++
 	})
-	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees, %d references", settled, hits, misses, checked, shared, refs)
-	if hits == 0 || checked == 0 || shared == 0 || !raceEnabled && (misses == 0 || refs == 0) {
+	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees (%d written again at a state for a line the first did not hold on), %d references", settled, hits, misses, checked, shared, again, refs)
+	if hits == 0 || checked == 0 || shared == 0 || !raceEnabled && (misses == 0 || refs == 0 || again == 0) {
 		t.Errorf("the sharing of wins was not exercised")
 	}
 }

@@ -24,6 +24,11 @@ type Proof struct {
 	// With ProofNumbers and Table: the lookups the windows' draws and the
 	// shared wins answered, and the shared wins their reach refused.
 	WindowHits, WinHits, WinMisses int64
+	// With a certificate of a win from ProofNumbers and Table (Tree, or
+	// Counter): its shared subtrees, those of them written at a state that
+	// had one already, which did not hold on the line (reach.go), and
+	// the references to them.
+	WinSubtrees, WinSubtreesAgain, WinReferences int64
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte

@@ -308,16 +308,13 @@ func (s *pnSearch) nearWinReach() (bool, *reach) {
 // line's counts before its root.
 type accFrame struct {
 	most map[uint32]uint8
-	base []uint8 // the line's counts before the root (positions numbered since: none)
+	base map[uint32]uint8 // the line's counts before the root (only its positions count)
 }
 
 // fresh returns the occurrences of position i on the line from the root
 // of frame f (its count in the checker's game of the subtree).
 func (s *pnSearch) fresh(f *accFrame, i uint32) uint8 {
-	if int(i) < len(f.base) {
-		return s.rx.cnt[i] - f.base[i]
-	}
-	return s.rx.cnt[i]
+	return s.rx.cnt[i] - f.base[i]
 }
 
 // countReach notes the game's position in the innermost shared subtree
@@ -337,10 +334,7 @@ func (s *pnSearch) accOcc(occ map[uint64]uint8) {
 	f := s.accs[len(s.accs)-1]
 	for h, o := range occ {
 		i := s.rx.index(h)
-		if int(i) < len(f.base) {
-			o -= f.base[i]
-		}
-		f.most[i] = max(f.most[i], o)
+		f.most[i] = max(f.most[i], o-f.base[i])
 	}
 }
 
@@ -364,41 +358,52 @@ func (s *pnSearch) useReach(r *reach) {
 	}
 }
 
-// recordSharedWin writes, in a proof of a win, a reference to the shared
-// subtree of the game's state where its reach holds on the line, or the
-// subtree itself where the search found a win there that holds; done is
-// false where neither applies and the node is to be written in line.
-func (s *pnSearch) recordSharedWin() (h int, ok, done bool) {
+// holdingWin returns a shared subtree of the game's state, written
+// already, whose reach holds on the line.
+func (s *pnSearch) holdingWin() (uint32, bool) {
 	n := s.repetition()
-	k := s.prover.key()
-	sk := shareKey{k: k}
-	if id, ok := s.sh.ids[sk]; ok {
+	for _, id := range s.sh.wins[s.prover.key()] {
 		if r := s.sh.defs[id].r; r != nil && s.rx.holds(r, n) {
-			s.refer(sk)
-			s.useReach(r)
-			return s.heights[k], true, true
+			return id, true
 		}
-		return 0, false, false
 	}
-	if s.open[k] {
-		return 0, false, false
+	return 0, false
+}
+
+// recordSharedWin writes, in a proof of a win, a reference to a shared
+// subtree of the game's state whose reach holds on the line, or, where the
+// search found a win there that holds, a subtree of the state written on
+// the line (another one where those written before do not hold here);
+// done is false where neither applies and the node is to be written in
+// line.
+func (s *pnSearch) recordSharedWin() (h int, ok, done bool) {
+	if id, ok := s.holdingWin(); ok {
+		s.referTo(id)
+		s.refs++
+		s.useReach(s.sh.defs[id].r)
+		return s.sh.defs[id].h, true, true
 	}
-	if r := s.tried[k]; r != nil && !s.rx.holds(r, n) {
-		return 0, false, false // written before, and dropped: it would not hold here either
-	}
+	k := s.prover.key()
 	if s.sharedWin(k) == nil {
 		return 0, false, false
 	}
+	s.subtrees++
+	if len(s.sh.wins[k]) > 0 {
+		s.again++
+	}
 	mark := len(s.rec)
+	sk := shareKey{k: k}
 	s.define(sk)
-	id := len(s.sh.defs) - 1
-	s.open[k] = true
-	f := &accFrame{most: map[uint32]uint8{}, base: slices.Clone(s.rx.cnt)}
-	f.base[s.rx.line[len(s.rx.line)-1]]-- // the root counts once in the subtree
+	id := uint32(len(s.sh.defs) - 1)
+	s.sh.wins[k] = append(s.sh.wins[k], id)
+	f := &accFrame{most: map[uint32]uint8{}, base: make(map[uint32]uint8, len(s.rx.line))}
+	for _, i := range s.rx.line[:len(s.rx.line)-1] { // the root counts once in the subtree
+		f.base[i]++
+	}
 	s.accs = append(s.accs, f)
-	h, ok = s.record() // in line now: the state is open
+	s.inLine = true
+	h, ok = s.record()
 	s.accs = s.accs[:len(s.accs)-1]
-	delete(s.open, k)
 	if !ok {
 		if s.err == nil {
 			s.err = fmt.Errorf("the search's win at %v did not hold when written", s.g.Moves())
@@ -411,18 +416,13 @@ func (s *pnSearch) recordSharedWin() (h int, ok, done bool) {
 	}
 	slices.Sort(ids)
 	r := &reach{ids: ids}
-	if s.tried == nil {
-		s.tried = map[tableKey]*reach{}
-	}
-	s.tried[k] = r
-	if !s.rx.holds(r, n) {
-		// What was written holds from the state but not after this line:
-		// written in line instead.
+	if !s.rx.holds(r, s.repetition()) {
+		// Written on this line, every line of it holds here, so its reach
+		// does; were it otherwise, the node is written in line instead.
 		s.recordDrop(mark)
 		return 0, false, false
 	}
-	s.sh.defs[id].r = r
-	s.heights[k] = h
+	s.sh.defs[id].r, s.sh.defs[id].h = r, h
 	s.useReach(r)
 	return h, true, true
 }

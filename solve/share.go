@@ -35,22 +35,38 @@ type shareKey struct {
 type shares struct {
 	ids  map[shareKey]uint32
 	defs []shareDef
+	// wins, in a proof of a win, lists the shared subtrees of each state
+	// in the order written: one whose reach does not hold on a line is
+	// written again there, as another subtree (reach.go).
+	wins map[tableKey][]uint32
 }
 
 type shareDef struct {
 	key shareKey
 	off int
 	// r, in a proof of a win, is the reach of the subtree as written
-	// (reach.go): where it holds on the line, a reference does too.
+	// (reach.go): where it holds on the line, a reference does too; nil
+	// while it is written. h is its longest line.
 	r *reach
+	h int
 }
 
-func newShares() *shares { return &shares{ids: map[shareKey]uint32{}} }
+func newShares() *shares {
+	return &shares{ids: map[shareKey]uint32{}, wins: map[tableKey][]uint32{}}
+}
 
 // drop forgets the shared subtrees from byte mark of the recording on.
 func (s *shares) drop(mark int) {
 	for len(s.defs) > 0 && s.defs[len(s.defs)-1].off >= mark {
-		delete(s.ids, s.defs[len(s.defs)-1].key)
+		k := s.defs[len(s.defs)-1].key
+		delete(s.ids, k)
+		if w := s.wins[k.k]; len(w) > 0 && int(w[len(w)-1]) == len(s.defs)-1 {
+			if len(w) == 1 {
+				delete(s.wins, k.k)
+			} else {
+				s.wins[k.k] = w[:len(w)-1]
+			}
+		}
 		s.defs = s.defs[:len(s.defs)-1]
 	}
 }
@@ -59,12 +75,19 @@ func (s *shares) drop(mark int) {
 // writes a reference to it.
 func (p *prover) refer(k shareKey) bool {
 	id, ok := p.sh.ids[k]
-	if ok && p.recMax > 0 {
+	if ok {
+		p.referTo(id)
+	}
+	return ok
+}
+
+// referTo writes a reference to shared subtree id.
+func (p *prover) referTo(id uint32) {
+	if p.recMax > 0 {
 		p.rec = append(p.rec, 'R')
 		p.rec = binary.AppendUvarint(p.rec, uint64(id))
 		p.checkRec()
 	}
-	return ok
 }
 
 // define starts the shared subtree of k at the end of the recording.

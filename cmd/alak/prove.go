@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -15,7 +17,7 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--proof-numbers [--counter-certificate FILE]] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--cpuprofile FILE] [--proof-numbers [--counter-certificate FILE]] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
@@ -58,6 +60,7 @@ func proveRun(e *env, args []string) int {
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table, or --proof-numbers: the most entries the table holds")
 	noWins := fs.Bool("no-shared-wins", false, "with --table and --proof-numbers: do not share wins between histories (for measurements; solver.md, \"Wins by state\")")
 	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (go tool pprof reads it)")
 	prisoners := fs.Int("prisoner-range", 0, "with --graph: the prisoner difference beyond which states are settled by passing out (default twice the points plus the komi, plus 1)")
 	setup := setupFlags(fs)
 	words, err := parseInterspersed(fs, args)
@@ -92,6 +95,17 @@ func proveRun(e *env, args []string) int {
 		if _, err := solve.GraphRange(r, *prisoners); err != nil {
 			return fail(e, "prove", fmt.Errorf("--graph: %w", err))
 		}
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return fail(e, "prove", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fail(e, "prove", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ctx, stop := e.searchContext()
 	defer stop()
@@ -191,6 +205,7 @@ func proveRun(e *env, args []string) int {
 			}
 			if cert.Parts > 0 {
 				fmt.Fprintf(e.stdout, "Certificate: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", cert.File, cert.Bytes, cert.Parts, cert.File)
+				printWinSubtrees(e, pr)
 			}
 		case perr == nil && pr.Disproved:
 			fmt.Fprintf(e.stdout, "Disproved: %c cannot force %s, however long the game (%d positions, %.2f s).\n", w.Symbol(), what, pr.Nodes, secs)
@@ -200,6 +215,7 @@ func proveRun(e *env, args []string) int {
 					other = "a draw or better"
 				}
 				fmt.Fprintf(e.stdout, "Certificate that %c can force %s, %d plies at most: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", w.Opp().Symbol(), other, pr.CounterPlies, counter.File, counter.Bytes, counter.Parts, counter.File)
+				printWinSubtrees(e, pr)
 			}
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
@@ -220,4 +236,12 @@ func proveRun(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// printWinSubtrees says how a certificate of a win shared its subtrees
+// (solver.md, "In a proof of a win").
+func printWinSubtrees(e *env, pr solve.Proof) {
+	if pr.WinSubtrees > 0 || pr.WinReferences > 0 {
+		fmt.Fprintf(e.stdout, "Shared wins written: %d subtrees (%d at a state whose earlier ones did not hold on the line), %d references.\n", pr.WinSubtrees, pr.WinSubtreesAgain, pr.WinReferences)
+	}
 }

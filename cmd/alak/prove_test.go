@@ -39,6 +39,28 @@ func TestProveCommand(t *testing.T) {
 	}
 }
 
+// TestProveCPUProfile: --cpuprofile writes a CPU profile of the search
+// (pprof's gzip format), the proof printed as without it; a profile that
+// cannot be created is refused before the search.
+func TestProveCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "x", "--cpuprofile", prof, "2")
+	if code != 0 || !strings.Contains(out, "x can force a win within 2 plies") {
+		t.Fatalf("status %d, output %q, stderr %q", code, out, errOut)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("the profile is %d bytes and not gzip", len(b))
+	}
+	_, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "x", "--cpuprofile", filepath.Join(prof, "no", "such"), "2")
+	if code == 0 || !strings.Contains(errOut, "prove") {
+		t.Errorf("an unwritable profile: status %d, stderr %q", code, errOut)
+	}
+}
+
 func TestProveCommandErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string
