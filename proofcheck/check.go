@@ -103,9 +103,12 @@ type checker struct {
 	// In a proof of a win, reaches holds the reach of each shared subtree
 	// (its positions, each with the most occurrences on one of its lines),
 	// and acc, for each shared subtree being checked, innermost last, the
-	// reach so far.
+	// reach so far; positions are numbered in the order met (ids, hashes),
+	// as the reaches of a large certificate name hundreds of millions.
 	reaches []reachSet
-	acc     []map[uint64]uint8
+	acc     []map[uint32]uint8
+	ids     map[uint64]uint32
+	hashes  []uint64
 	uses    int64 // references checked
 }
 
@@ -147,9 +150,12 @@ func (c *checker) node() error {
 	o := c.g.Outcome()
 	toMove := c.g.Position().ToMove()
 	if len(c.acc) > 0 && !o.Over() {
+		if len(c.hashes) >= maxReachIDs {
+			return c.rd.bad(fmt.Sprintf("the shared subtrees of a win meet more than %d positions", maxReachIDs), nil)
+		}
 		acc := c.acc[len(c.acc)-1]
-		h := c.g.Position().Hash()
-		acc[h] = max(acc[h], uint8(min(c.g.Occurrences(), 255)))
+		i := c.id(c.g.Position().Hash())
+		acc[i] = max(acc[i], uint8(min(c.g.Occurrences(), 255)))
 	}
 	switch tag {
 	case tagEnd:
@@ -264,14 +270,15 @@ func (c *checker) sharedNode() error {
 	game := c.g
 	c.g = rules.NewGameFrom(pos)
 	c.shared++
-	if !c.h.Draw {
-		c.acc = append(c.acc, map[uint64]uint8{})
+	reach := !c.h.Draw && c.r.Repetition > 0 // else no history changes a line (use)
+	if reach {
+		c.acc = append(c.acc, map[uint32]uint8{})
 	}
 	err := c.node()
 	c.shared--
 	c.g = game
 	c.open[i] = false
-	if c.h.Draw {
+	if !reach {
 		return err
 	}
 	c.reaches[i] = newReachSet(c.acc[len(c.acc)-1])
@@ -305,40 +312,57 @@ func (c *checker) use(i int) error {
 		}
 		return k
 	}
-	rs := c.reaches[i]
-	var acc map[uint64]uint8
+	var acc map[uint32]uint8
 	if len(c.acc) > 0 {
 		acc = c.acc[len(c.acc)-1]
 	}
-	for j, h := range rs.h {
-		b := before(h)
-		if b+int(rs.m[j]) >= n {
-			return c.refuted("shared subtree %d does not hold here: one of its lines meets a position %d times, which occurs %d times on the line before this node, so that line would end in a repetition draw (the %d-th occurrence)", i, rs.m[j], b, n)
+	for _, e := range c.reaches[i].ids {
+		j, m := e>>reachBits, uint8(e&reachMask)
+		b := before(c.hashes[j])
+		if b+int(m) >= n {
+			return c.refuted("shared subtree %d does not hold here: one of its lines meets a position %d times, which occurs %d times on the line before this node, so that line would end in a repetition draw (the %d-th occurrence)", i, m, b, n)
 		}
 		if acc != nil {
-			acc[h] = max(acc[h], uint8(b)+rs.m[j])
+			acc[j] = max(acc[j], uint8(b)+m)
 		}
 	}
 	return nil
 }
 
-// reachSet is a shared subtree's reach in a proof of a win: its positions
-// (Position.Hash) and the most occurrences of each on one of its lines,
-// counted from the subtree's root with no history.
-type reachSet struct {
-	h []uint64
-	m []uint8
+// id returns the number of the position of hash h.
+func (c *checker) id(h uint64) uint32 {
+	if c.ids == nil {
+		c.ids = map[uint64]uint32{}
+	}
+	i, ok := c.ids[h]
+	if !ok {
+		i = uint32(len(c.hashes))
+		c.ids[h] = i
+		c.hashes = append(c.hashes, h)
+	}
+	return i
 }
 
-func newReachSet(acc map[uint64]uint8) reachSet {
-	r := reachSet{h: make([]uint64, 0, len(acc)), m: make([]uint8, 0, len(acc))}
-	for h := range acc {
-		r.h = append(r.h, h)
+// reachSet is a shared subtree's reach in a proof of a win: its positions
+// (numbered by checker.id), each with the most occurrences on one of its
+// lines, counted from the subtree's root with no history, in the low
+// reachBits bits (a count is below the repetition count, at most 9).
+type reachSet struct {
+	ids []uint32
+}
+
+const (
+	reachBits   = 4
+	reachMask   = 1<<reachBits - 1
+	maxReachIDs = 1 << (32 - reachBits) // the positions numbered
+)
+
+func newReachSet(acc map[uint32]uint8) reachSet {
+	r := reachSet{ids: make([]uint32, 0, len(acc))}
+	for i, m := range acc {
+		r.ids = append(r.ids, i<<reachBits|uint32(m))
 	}
-	slices.Sort(r.h)
-	for _, h := range r.h {
-		r.m = append(r.m, acc[h])
-	}
+	slices.Sort(r.ids)
 	return r
 }
 
