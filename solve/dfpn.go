@@ -127,8 +127,9 @@ type pnSearch struct {
 	// at its root.
 	accs []*accFrame
 	// subtrees, again and refs count the shared subtrees of a win
-	// written, those written at a state that had one, and the references.
-	subtrees, again, refs int64
+	// written, those written at a state that had one, and the references;
+	// inLineAfter those no reference named, put in line (compactWins).
+	subtrees, again, refs, inLineAfter int64
 	// inLine, set before record is called at the root of a shared
 	// subtree of a win, has it write that node in line.
 	inLine bool
@@ -768,7 +769,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 		cs.rx, cs.sw = s.rx, s.sw // a win of the one is the other's, with its reach
 		tree, h, err := cs.certificate(opt)
 		res.Nodes += c.nodes
-		res.WinSubtrees, res.WinSubtreesAgain, res.WinReferences = cs.subtrees, cs.again, cs.refs
+		res.WinSubtrees, res.WinSubtreesAgain, res.WinReferences, res.WinSubtreesInLine = cs.subtrees, cs.again, cs.refs, cs.inLineAfter
 		if err != nil {
 			return res, fmt.Errorf("disproved, but the opponent's certificate was not recorded: %w", err)
 		}
@@ -781,7 +782,7 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	}
 	tree, h, err := s.certificate(opt)
 	res.Nodes = p.nodes
-	res.WinSubtrees, res.WinSubtreesAgain, res.WinReferences = s.subtrees, s.again, s.refs
+	res.WinSubtrees, res.WinSubtreesAgain, res.WinReferences, res.WinSubtreesInLine = s.subtrees, s.again, s.refs, s.inLineAfter
 	if err != nil {
 		return res, fmt.Errorf("proved, but the certificate was not recorded: %w", err)
 	}
@@ -802,6 +803,10 @@ func (s *pnSearch) certificate(opt ProveOptions) ([]byte, int, error) {
 	}
 	if s.err != nil {
 		return nil, 0, s.err
+	}
+	if !s.draw && s.sh != nil && s.rx != nil {
+		s.rec, s.subtrees, s.again, s.inLineAfter = s.sh.compactWins(s.rec)
+		s.refs = int64(len(s.sh.refs))
 	}
 	return s.rec, h, nil
 }

@@ -325,7 +325,8 @@ func TestProveNumbersWindows(t *testing.T) {
 // reach in the history (up to 4 a search). The certificates, with shared
 // subtrees of wins (format 3), check, the checker counting the subtrees
 // and references the writer says it wrote; some states have a second
-// subtree, written for a line where the first did not hold. A check that ignored the history
+// subtree, written for a line where the first did not hold, and subtrees
+// no reference named are written in line (compactWins). A check that ignored the history
 // (holds always true) fails it.
 func TestProveNumbersSharedWins(t *testing.T) {
 	t.Parallel()
@@ -333,12 +334,12 @@ func TestProveNumbersSharedWins(t *testing.T) {
 	if raceEnabled {
 		// Smaller: its wins taken by the table are checked all the same,
 		// but none is refused by the history and no certificate refers
-		// to a subtree twice (those are checked without the race
-		// detector, as CI does too).
+		// to a subtree, so that each is written in line (those are
+		// checked without the race detector, as CI does too).
 		games, sizes = 2, []int{5, 6}
 	}
 	rng := rand.New(rand.NewSource(3))
-	var hits, misses, shared, refs, again int64
+	var hits, misses, shared, refs, again, inLine int64
 	settled, checked := 0, 0
 	// settle is the search with the table and its windows, shared wins
 	// or not.
@@ -408,6 +409,7 @@ func TestProveNumbersSharedWins(t *testing.T) {
 				shared += sum.Shared
 				refs += sum.References
 				again += pr.WinSubtreesAgain
+				inLine += pr.WinSubtreesInLine
 				// The writer's counts are the checker's.
 				if sum.Shared != pr.WinSubtrees || sum.References != pr.WinReferences {
 					t.Errorf("after %v, %v (draw %v): the checker found %d shared subtrees and %d references, the writer says %d and %d",
@@ -417,8 +419,8 @@ func TestProveNumbersSharedWins(t *testing.T) {
 		}
 		settled++
 	})
-	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees (%d written again at a state for a line the first did not hold on), %d references", settled, hits, misses, checked, shared, again, refs)
-	if hits == 0 || checked == 0 || shared == 0 || !raceEnabled && (misses == 0 || refs == 0 || again == 0) {
+	t.Logf("%d goals settled; %d lookups answered by shared wins, %d refused by the history; %d lines of such wins checked; win certificates with %d shared subtrees (%d written again at a state for a line the first did not hold on), %d references, %d subtrees no reference named written in line", settled, hits, misses, checked, shared, again, refs, inLine)
+	if hits == 0 || checked == 0 || shared+inLine == 0 || !raceEnabled && (misses == 0 || refs == 0 || again == 0 || shared == 0 || inLine == 0) {
 		t.Errorf("the sharing of wins was not exercised")
 	}
 }

@@ -26,9 +26,10 @@ type Proof struct {
 	WindowHits, WinHits, WinMisses int64
 	// With a certificate of a win from ProofNumbers and Table (Tree, or
 	// Counter): its shared subtrees, those of them written at a state that
-	// had one already, which did not hold on the line (reach.go), and
-	// the references to them.
-	WinSubtrees, WinSubtreesAgain, WinReferences int64
+	// had one already, which did not hold on the line (reach.go), the
+	// references to them, and the subtrees written that no reference
+	// named, put back in line.
+	WinSubtrees, WinSubtreesAgain, WinReferences, WinSubtreesInLine int64
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte

@@ -39,6 +39,14 @@ type shares struct {
 	// in the order written: one whose reach does not hold on a line is
 	// written again there, as another subtree (reach.go).
 	wins map[tableKey][]uint32
+	// refs holds where each reference starts in the recording, and to
+	// which subtree, for compactWins.
+	refs []refAt
+}
+
+type refAt struct {
+	off int
+	id  uint32
 }
 
 type shareDef struct {
@@ -69,6 +77,9 @@ func (s *shares) drop(mark int) {
 		}
 		s.defs = s.defs[:len(s.defs)-1]
 	}
+	for len(s.refs) > 0 && s.refs[len(s.refs)-1].off >= mark {
+		s.refs = s.refs[:len(s.refs)-1]
+	}
 }
 
 // refer reports whether k has a shared subtree and, while recording,
@@ -84,6 +95,7 @@ func (p *prover) refer(k shareKey) bool {
 // referTo writes a reference to shared subtree id.
 func (p *prover) referTo(id uint32) {
 	if p.recMax > 0 {
+		p.sh.refs = append(p.sh.refs, refAt{off: len(p.rec), id: id})
 		p.rec = append(p.rec, 'R')
 		p.rec = binary.AppendUvarint(p.rec, uint64(id))
 		p.checkRec()
@@ -119,4 +131,57 @@ func (p *prover) sharedProof(e int32) (ok bool, h, dep int32) {
 		p.err = fmt.Errorf("the table's proof at %v did not hold from the state alone", p.g.Moves())
 	}
 	return ok, h, noDep
+}
+
+// compactWins rewrites rec, the recording of a proof of a win, with its
+// shared subtrees that no reference names written in line (the tag 'S'
+// taken out, the references numbered again), and returns it with the
+// subtrees kept, those of them at a state that had one before, and those
+// put in line. A subtree of a win is written on the line where it stands
+// (reach.go), so in line it holds there as it did as a subtree; the
+// checker then keeps no reach for it.
+func (s *shares) compactWins(rec []byte) (out []byte, kept, again, inLine int64) {
+	used := make([]bool, len(s.defs))
+	for _, r := range s.refs {
+		used[r.id] = true
+	}
+	newID := make([]uint32, len(s.defs))
+	seen := map[tableKey]bool{}
+	for i, d := range s.defs {
+		if !used[i] {
+			inLine++
+			continue
+		}
+		newID[i] = uint32(kept)
+		kept++
+		if seen[d.key.k] {
+			again++
+		}
+		seen[d.key.k] = true
+	}
+	out = make([]byte, 0, len(rec))
+	from, j := 0, 0
+	for i, d := range s.defs {
+		for ; j < len(s.refs) && s.refs[j].off < d.off; j++ {
+			out, from = s.renumber(out, rec, from, s.refs[j], newID)
+		}
+		if !used[i] {
+			out = append(out, rec[from:d.off]...)
+			from = d.off + 1 // the tag 'S'
+		}
+	}
+	for ; j < len(s.refs); j++ {
+		out, from = s.renumber(out, rec, from, s.refs[j], newID)
+	}
+	return append(out, rec[from:]...), kept, again, inLine
+}
+
+// renumber copies rec from from up to the reference r, and r with its
+// new number; it returns where the copy goes on.
+func (s *shares) renumber(out, rec []byte, from int, r refAt, newID []uint32) ([]byte, int) {
+	out = append(out, rec[from:r.off]...)
+	_, n := binary.Uvarint(rec[r.off+1:])
+	out = append(out, 'R')
+	out = binary.AppendUvarint(out, uint64(newID[r.id]))
+	return out, r.off + 1 + n
 }

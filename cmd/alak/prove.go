@@ -242,6 +242,6 @@ func proveRun(e *env, args []string) int {
 // (solver.md, "In a proof of a win").
 func printWinSubtrees(e *env, pr solve.Proof) {
 	if pr.WinSubtrees > 0 || pr.WinReferences > 0 {
-		fmt.Fprintf(e.stdout, "Shared wins written: %d subtrees (%d at a state whose earlier ones did not hold on the line), %d references.\n", pr.WinSubtrees, pr.WinSubtreesAgain, pr.WinReferences)
+		fmt.Fprintf(e.stdout, "Shared wins written: %d subtrees (%d at a state whose earlier ones did not hold on the line), %d references; %d more no reference named, written in line.\n", pr.WinSubtrees, pr.WinSubtreesAgain, pr.WinReferences, pr.WinSubtreesInLine)
 	}
 }
