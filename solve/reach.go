@@ -295,10 +295,11 @@ func (s *pnSearch) nearWinReach() (bool, *reach) {
 }
 
 // Shared subtrees of a win (format 3 of package proofcheck): a state where
-// the search found a win that holds on the line is written once, as a
-// shared subtree with the reach of what is written; a node of the same
-// state refers to it where that reach holds on its line, as the checker
-// requires (proofcheck, checker.use). The subtree is recorded in place,
+// the search found a win that holds on the line is written as a shared
+// subtree with the reach of what is written; a node of the same state
+// refers to one of the state's subtrees whose reach holds on its line, as
+// the checker requires (proofcheck, checker.use), and where none does gets
+// one more, written on its line. The subtree is recorded in place,
 // on the game's line, from the search's own proof there (its table keys
 // are those of the line): the checker checks it from its position with no
 // history, where every position occurs fewer times than here, so the same
