@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -58,6 +60,27 @@ func TestProveCPUProfile(t *testing.T) {
 	_, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "3", "--for", "x", "--cpuprofile", filepath.Join(prof, "no", "such"), "2")
 	if code == 0 || !strings.Contains(errOut, "prove") {
 		t.Errorf("an unwritable profile: status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestProveSharedWinsCommand: White's win on 7 points after 1 (docs/
+// results.md), by proof numbers with the table and no graph, shares a
+// subtree of its win; alak prove says how many it wrote, referred to and
+// put in line, and check-proof finds the subtrees and references it says.
+func TestProveSharedWinsCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "o7.alakproof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "7", "--for", "o", "--proof-numbers", "--table", "--certificate", file, "1")
+	said := regexp.MustCompile(`Shared wins written: (\d+) subtrees \((\d+) at a state whose earlier ones did not hold on the line\), (\d+) references; (\d+) more no reference named, written in line\.`).FindStringSubmatch(out)
+	if code != 0 || said == nil {
+		t.Fatalf("status %d, output %q, stderr %q", code, out, errOut)
+	}
+	if said[1] == "0" || said[3] == "0" || said[4] == "0" {
+		t.Errorf("%s: want subtrees kept, references and subtrees put in line", said[0])
+	}
+	out, errOut, code = solveSession(t, "check-proof", file)
+	want := fmt.Sprintf("%s shared subtrees referred to %s times", said[1], said[3])
+	if code != 0 || !strings.Contains(out, "Proved: o can force a win after 1") || !strings.Contains(out, want) {
+		t.Errorf("check-proof: status %d, %q %q; want %q", code, out, errOut, want)
 	}
 }
 
