@@ -126,9 +126,10 @@ type pnSearch struct {
 	// reach of each being written, innermost last, with the line's counts
 	// at its root.
 	accs []*accFrame
-	// subtrees, again and refs count the shared subtrees of a win
-	// written, those written at a state that had one, and the references;
-	// inLineAfter those no reference named, put in line (compactWins).
+	// subtrees, again, refs and inLineAfter are a win certificate's counts
+	// once written (compactWins): the shared subtrees kept, those of them
+	// at a state that had one, the references, and the subtrees put in
+	// line.
 	subtrees, again, refs, inLineAfter int64
 	// inLine, set before record is called at the root of a shared
 	// subtree of a win, has it write that node in line.
@@ -620,29 +621,27 @@ func (s *pnSearch) record() (int, bool) {
 		// here (a reference, nothing more to write); failing that, a move
 		// the table knows as proved; failing that (its entry was lost), one
 		// the search proves again.
-		if s.sh != nil && !s.draw && s.rx != nil {
-			for _, m := range ms {
-				if err := s.play(m); err != nil {
-					s.err = err
-					return 0, false
-				}
-				if _, ok := s.holdingWin(); ok && !s.g.Outcome().Over() {
-					s.recordNode(true, 1)
-					s.recordMove(true, m)
-					h, ok := s.record()
-					s.undo()
-					return h + 1, ok
-				}
-				s.undo()
+		wins := s.sh != nil && !s.draw && s.rx != nil
+		for pass := range 3 {
+			if pass == 0 && !wins {
+				continue
 			}
-		}
-		for _, again := range []bool{false, true} {
 			for _, m := range ms {
 				if err := s.play(m); err != nil {
 					s.err = err
 					return 0, false
 				}
-				if s.lookup().pn == 0 || again && proved() {
+				var ok bool
+				switch pass {
+				case 0:
+					_, ok = s.holdingWin()
+					ok = ok && !s.g.Outcome().Over()
+				case 1:
+					ok = s.lookup().pn == 0
+				default:
+					ok = proved()
+				}
+				if ok {
 					s.recordNode(true, 1)
 					s.recordMove(true, m)
 					h, ok := s.record()

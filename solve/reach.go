@@ -380,17 +380,12 @@ func (s *pnSearch) holdingWin() (uint32, bool) {
 func (s *pnSearch) recordSharedWin() (h int, ok, done bool) {
 	if id, ok := s.holdingWin(); ok {
 		s.referTo(id)
-		s.refs++
 		s.useReach(s.sh.defs[id].r)
 		return s.sh.defs[id].h, true, true
 	}
 	k := s.prover.key()
 	if s.sharedWin(k) == nil {
 		return 0, false, false
-	}
-	s.subtrees++
-	if len(s.sh.wins[k]) > 0 {
-		s.again++
 	}
 	mark := len(s.rec)
 	sk := shareKey{k: k}

@@ -55,15 +55,11 @@ func loadtestRun(e *env, args []string) int {
 		urls = urlList{"http://127.0.0.1:8080"}
 	}
 	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
+		stopProfile, err := startCPUProfile(*cpuprofile)
 		if err != nil {
 			return fail(e, "loadtest", err)
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fail(e, "loadtest", err)
-		}
-		defer pprof.StopCPUProfile()
+		defer stopProfile()
 	}
 	if *traceFile != "" {
 		stopTrace, err := startTrace(*traceFile)
@@ -123,6 +119,23 @@ func loadtestRun(e *env, args []string) int {
 
 // startTrace writes the execution trace to path until the returned
 // function is called (--trace of alak serve and alak loadtest).
+// startCPUProfile starts a CPU profile written to path (--cpuprofile);
+// the function it returns stops it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
 func startTrace(path string) (func(), error) {
 	f, err := os.Create(path)
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -97,15 +95,11 @@ func proveRun(e *env, args []string) int {
 		}
 	}
 	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
+		stopProfile, err := startCPUProfile(*cpuprofile)
 		if err != nil {
 			return fail(e, "prove", err)
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fail(e, "prove", err)
-		}
-		defer pprof.StopCPUProfile()
+		defer stopProfile()
 	}
 	ctx, stop := e.searchContext()
 	defer stop()

@@ -10,7 +10,6 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -82,15 +81,11 @@ func serveRun(e *env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		stopProfile, err := startCPUProfile(*cpuProfile)
 		if err != nil {
-			return fail(e, "serve", fmt.Errorf("--cpuprofile: %w", err))
+			return fail(e, "serve", err)
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fail(e, "serve", fmt.Errorf("--cpuprofile: %w", err))
-		}
-		defer pprof.StopCPUProfile()
+		defer stopProfile()
 	}
 	if *traceFile != "" {
 		stopTrace, err := startTrace(*traceFile)
