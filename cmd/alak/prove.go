@@ -161,7 +161,22 @@ func proveRun(e *env, args []string) int {
 			Counter *certSummary `json:"counter_certificate,omitempty"`
 			Hits    int64        `json:"table_hits,omitempty"`
 			Stored  int64        `json:"table_stored,omitempty"`
-		}{w.Letter(), goal, pr.Proved, pr.Disproved, pr.Plies, pv, pr.Nodes, secs, nil, nil, pr.TableHits, pr.TableStored}
+			// With --proof-numbers --table: draws taken by their
+			// window, wins taken from other lines and refused there.
+			Windows   int64 `json:"table_window_hits,omitempty"`
+			WinHits   int64 `json:"table_win_hits,omitempty"`
+			WinMisses int64 `json:"table_win_misses,omitempty"`
+			// How a certificate of a win shared its subtrees (the
+			// line "Shared wins written" of the text output).
+			Subtrees      int64 `json:"win_subtrees,omitempty"`
+			SubtreesAgain int64 `json:"win_subtrees_again,omitempty"`
+			References    int64 `json:"win_references,omitempty"`
+			InLine        int64 `json:"win_subtrees_in_line,omitempty"`
+		}{For: w.Letter(), Goal: goal, Proved: pr.Proved, Dispr: pr.Disproved, Plies: pr.Plies, PV: pv, Nodes: pr.Nodes, Seconds: secs,
+			Hits: pr.TableHits, Stored: pr.TableStored, Windows: pr.WindowHits, WinHits: pr.WinHits, WinMisses: pr.WinMisses}
+		if cert.Parts > 0 || counter.Parts > 0 {
+			obj.Subtrees, obj.SubtreesAgain, obj.References, obj.InLine = pr.WinSubtrees, pr.WinSubtreesAgain, pr.WinReferences, pr.WinSubtreesInLine
+		}
 		if cert.Parts > 0 {
 			obj.Cert = &cert
 		}

@@ -82,6 +82,31 @@ func TestProveSharedWinsCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Proved: o can force a win after 1") || !strings.Contains(out, want) {
 		t.Errorf("check-proof: status %d, %q %q; want %q", code, out, errOut, want)
 	}
+	// --json gives the same counts (the search is deterministic), and
+	// the table's.
+	jsonFile := filepath.Join(t.TempDir(), "o7-json.alakproof")
+	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "7", "--for", "o", "--proof-numbers", "--table", "--certificate", jsonFile, "--json", "1")
+	var got struct {
+		Proved        bool   `json:"proved"`
+		Subtrees      int64  `json:"win_subtrees"`
+		SubtreesAgain int64  `json:"win_subtrees_again"`
+		References    int64  `json:"win_references"`
+		InLine        int64  `json:"win_subtrees_in_line"`
+		Windows       *int64 `json:"table_window_hits"`
+		WinHits       *int64 `json:"table_win_hits"`
+	}
+	if code != 0 {
+		t.Fatalf("--json: status %d, %q %q", code, out, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("--json: %v in %q", err, out)
+	}
+	if text := fmt.Sprintf("%d %d %d %d", got.Subtrees, got.SubtreesAgain, got.References, got.InLine); !got.Proved || text != strings.Join(said[1:], " ") {
+		t.Errorf("--json: proved %v, counts %s; the text said %v", got.Proved, text, said[1:])
+	}
+	if got.Windows == nil && got.WinHits == nil {
+		t.Errorf("--json: no table counts in %s", out)
+	}
 }
 
 func TestProveCommandErrors(t *testing.T) {
