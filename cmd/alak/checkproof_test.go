@@ -77,10 +77,11 @@ func TestProveCertificateCommand(t *testing.T) {
 
 // TestCheckProofData checks the certificates committed under docs/data
 // (docs/results.md, "Proof certificates"): each proves the claim its name
-// says. Those over 256 KB (22 of 75, 74 of the 77 MB) only with
-// ALAK_LONG=1, as .ci/run sets it; the two over 8 MB (White's wins on 10
-// points after 3 and 8, 17.6 MB, 29 s each) only without the race
-// detector, which .ci/run runs this test again without.
+// says. Those over 256 KB (24 of 77, 96 of the 99 MB) only with
+// ALAK_LONG=1, as .ci/run sets it; the four over 8 MB (White's wins on 10
+// points after 3 and 8, 17.6 MB, 29 s each, and on 11 after 1 and 11,
+// 11.2 MB, 12 s each) only without the race detector, which .ci/run runs
+// this test again without.
 func TestCheckProofData(t *testing.T) {
 	files, err := filepath.Glob("../../docs/data/traditional-*.alakproof")
 	if err != nil || len(files) < 60 {
