@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
@@ -310,6 +312,13 @@ func TestBrowserNotification(t *testing.T) {
 	if _, err := cdp.Call(tb.ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted,
 		Origin: h.http.URL, BrowserContextID: c.BrowserContextID}); err != nil {
+		// The protocol has no stable method for it: a browser whose
+		// experimental one is gone (-32601) or takes other parameters
+		// (-32602) cannot run this test.
+		var pe *cdproto.Error
+		if errors.As(err, &pe) && (pe.Code == -32601 || pe.Code == -32602) {
+			t.Skipf("this Chromium does not grant the permission through Browser.setPermission (an experimental DevTools method): %v", err)
+		}
 		t.Fatalf("granting the permission: %v", err)
 	}
 	// The grant reaches the page's renderer a moment after the call
