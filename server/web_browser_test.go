@@ -786,7 +786,10 @@ func TestBrowserConfirmMoves(t *testing.T) {
 // TestBrowserFirstMoveCountdown: in a live game the page shows, beside
 // the standing clock of the player to make their first move, the time left
 // for that move (issue 26, item 10); once both have moved it is gone and
-// the clock of the player to move runs.
+// the clock of the player to move runs. The clocks keep their classes
+// while they tick, during the game and once it is over (they blinked, the
+// standing clock's "run low" set and cleared on every tick, when the
+// snapshot had no first move's deadline).
 func TestBrowserFirstMoveCountdown(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
@@ -822,6 +825,35 @@ func TestBrowserFirstMoveCountdown(t *testing.T) {
 	if o := clock("o"); o != "5:00" {
 		t.Errorf("after both first moves, White's clock shows %q, want 5:00", o)
 	}
+	if n := tb.classChanges(".player .clock", time.Second); n != "0 0" {
+		t.Errorf("the clocks' classes changed %s times (Black, White) in a second of the game, want none%s", n, tb.state())
+	}
+	if code := bob.do("POST", "/api/games/"+g.ID+"/resign", map[string]any{"ply": 2}, nil); code != http.StatusOK {
+		t.Fatalf("bob resigns: %d", code)
+	}
+	tb.waitStatus("White resigned")
+	if n := tb.classChanges(".player .clock", time.Second); n != "0 0" {
+		t.Errorf("the clocks' classes changed %s times (Black, White) in a second after the end, want none%s", n, tb.state())
+	}
+}
+
+// classChanges counts the changes of the class attribute of each element
+// sel matches for d, and returns the counts, separated by spaces.
+func (tb *tab) classChanges(sel string, d time.Duration) string {
+	tb.t.Helper()
+	js := fmt.Sprintf(`new Promise((done) => {
+		const els = [...document.querySelectorAll(%q)], n = els.map(() => 0);
+		const o = new MutationObserver((rs) => { for (const r of rs) n[els.indexOf(r.target)]++; });
+		for (const e of els) o.observe(e, { attributes: true, attributeFilter: ['class'] });
+		setTimeout(() => { o.disconnect(); done(n.join(' ')); }, %d);
+	})`, sel, d.Milliseconds())
+	ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("%s: counting the class changes of %s: %v", tb.who, sel, err)
+	}
+	return v
 }
 
 // signUp creates an account with the home page's form.

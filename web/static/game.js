@@ -310,7 +310,8 @@ function tick() {
     let text = '';
     let ms = Infinity;
     const runs = c.running === s && active();
-    const first = c.first_move_deadline && g.to_move === s && active();
+    // A boolean: classList.toggle(name, undefined) flips the class.
+    const first = Boolean(c.first_move_deadline) && g.to_move === s && active();
     if (first) {
       ms = c.first_move_deadline - Date.now() - skew;
       text = `${duration(c[s + '_ms'])} · first move: ${duration(ms)}`;
