@@ -400,14 +400,17 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 }
 
 // tournamentChanged follows a stored change: the games a withdrawal
-// decided are ended (their player resigns them), the players of new
-// correspondence games are mailed, the streams are told.
+// decided are ended (their player resigns them), the players' account
+// streams are told of the new games at once (their pages go to them: a
+// live game's first move has seconds), the players of new correspondence
+// games are mailed, the tournament's streams are told.
 func (s *Server) tournamentChanged(ctx context.Context, ch *store.TournamentChange, forfeited []forfeitedGame) {
 	t := ch.T
 	for _, f := range forfeited {
 		s.endForfeited(ctx, f)
 	}
 	for _, g := range ch.Games {
+		s.gameCreated(g)
 		if byDays(g.Clock) {
 			if st, err := s.loadGame(ctx, g.ID); err == nil {
 				s.mailYourTurn(st, g.Black.AccountID)
