@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -181,8 +182,11 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
-		if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
 			return g, "", apiErr(http.StatusNotFound, "no_player", "no player is called %s", opp)
+		}
+		if err != nil {
+			return g, "", err
 		}
 		g.Kind, g.Opponent, g.Expires = store.KindNamed, a.ID, now.Add(life)
 	}

@@ -36,8 +36,12 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		t, _, _, err := s.loadTournament(r.Context(), id)
-		if err != nil {
+		if errors.Is(err, errNoTournament) {
 			s.notFound(w, r, "There is no tournament "+clip.Text(id)+".")
+			return
+		}
+		if err != nil {
+			s.unavailablePage(w, r, err)
 			return
 		}
 		s.renderPage(w, r, "tournament", page{Title: t.Name, Page: "tournament", Tournament: t.ID})

@@ -391,7 +391,12 @@ func requestCredential(r *http.Request) (credential, bool) {
 
 // withAccount resolves the request's credentials: a bearer token, else the
 // session cookie. A bad bearer token is refused at once; a stale cookie is
-// ignored (the request is then anonymous).
+// ignored (the request is then anonymous). When the store cannot say
+// whose a credential is (the database is away), the request is answered
+// 503 with Retry-After: never as not signed in, nor as anonymous, which
+// would show a player a spectator's view or make their browser a new
+// guest in place of their session. Only the requests that never look at
+// the account (static files, health, metrics) go on without it.
 func (s *Server) withAccount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h := r.Header.Get("Authorization"); h != "" {
@@ -402,11 +407,15 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 			}
 			hash := hashSecret(strings.TrimSpace(secret))
 			a, err := s.tokenAccount(r.Context(), hash)
-			if err != nil {
-				if errors.Is(err, store.ErrNotFound) {
-					err = apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens")
-				}
-				s.writeError(w, r, err)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
+				return
+			case err != nil && accountless(r):
+				next.ServeHTTP(w, r)
+				return
+			case err != nil:
+				s.writeError(w, r, unavailable(err))
 				return
 			}
 			ctx := context.WithValue(r.Context(), accountKey, &a)
@@ -415,13 +424,29 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
 			hash := hashSecret(c.Value)
-			if a, err := s.tokenAccount(r.Context(), hash); err == nil {
+			a, err := s.tokenAccount(r.Context(), hash)
+			switch {
+			case err == nil:
 				ctx := context.WithValue(r.Context(), accountKey, &a)
 				r = r.WithContext(context.WithValue(ctx, credentialKey, credential{hash: hash}))
+			case errors.Is(err, store.ErrNotFound), accountless(r):
+			case strings.HasPrefix(r.URL.Path, "/api/"):
+				s.writeError(w, r, unavailable(err))
+				return
+			default:
+				s.unavailablePage(w, r, err)
+				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// accountless reports whether the request's answer never depends on who
+// sends it: a static file, the health checks, the metrics.
+func accountless(r *http.Request) bool {
+	p := r.URL.Path
+	return strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics"
 }
 
 // tokenAccount returns the account of an unexpired token, by its hash: from

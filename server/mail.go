@@ -103,7 +103,11 @@ func (s *Server) mailYourTurn(st *gameState, account int64) {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
-	if err != nil || a.Email == "" {
+	if err != nil {
+		s.log.Error("your-move mail not sent: reading the player", "game", st.row.ID, "account", account, "err", err)
+		return
+	}
+	if a.Email == "" {
 		return
 	}
 	c, _ := st.seatOf(&a)
@@ -128,7 +132,11 @@ func (s *Server) mailTimeRunningOut(st *gameState, account int64) {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
-	if err != nil || a.Email == "" {
+	if err != nil {
+		s.log.Error("time-running-out mail not sent: reading the player", "game", st.row.ID, "account", account, "err", err)
+		return
+	}
+	if a.Email == "" {
 		return
 	}
 	c, _ := st.seatOf(&a)
