@@ -215,7 +215,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
 		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(),
-		logins:  newSignInLimits(cfg.LoginRate),
+		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
 		invites: newLimiters(rate.Limit(10.0/60), 10),

@@ -293,6 +293,8 @@ type Store interface {
 
 	// The opening explorer (issue 31; explorer.go).
 	explorerStore
+	// Limits shared by every process (limits.go).
+	limitStore
 }
 
 // Resume is a process's start, for Store.Resume.
