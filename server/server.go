@@ -121,6 +121,10 @@ type Config struct {
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (auth.go).
 	hashCost argonCost
+	// mailBounds bounds the SMTP connections of MailListen: zero fields
+	// take defaultMailBounds. Unexported: only this package's tests
+	// scale them down (mailin.go).
+	mailBounds mailBounds
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
