@@ -7,9 +7,11 @@
 //	st, err := sqlitestore.Open(ctx, "alak.db")
 //	srv, err := server.New(server.Config{BaseURL: "http://127.0.0.1:8080"}, st)
 //	defer srv.Close()
-//	http.ListenAndServe("127.0.0.1:8080", srv.Handler())
+//	hs := &http.Server{Addr: "127.0.0.1:8080", Handler: srv.Handler(), ConnContext: server.ConnContext}
+//	hs.ListenAndServe()
 //
-// docs/api.md describes the API; docs/deploy.md how to run it.
+// (ConnContext lets the event streams bound their connections' send
+// buffers, sse.go.) docs/api.md describes the API; docs/deploy.md how to run it.
 package server
 
 import (
