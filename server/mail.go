@@ -57,10 +57,8 @@ func newMailer(raw string, log func(string, ...any)) (*mailer, error) {
 	return m, nil
 }
 
-// send queues a mail; a full queue drops it (and says so in the log).
-func (m *mailer) send(to, subject, body string) { m.sendReplyTo(to, "", subject, body) }
-
-// sendReplyTo queues a mail whose replies go to replyTo ("": to From).
+// sendReplyTo queues a mail whose replies go to replyTo ("": to From); a
+// full queue drops it (and says so in the log).
 func (m *mailer) sendReplyTo(to, replyTo, subject, body string) {
 	select {
 	case m.queue <- mail{to: to, subject: subject, body: body, replyTo: replyTo}:

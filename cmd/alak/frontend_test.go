@@ -36,8 +36,6 @@ func runWith(t *testing.T, input string, polls int64, args ...string) (stdout, s
 // a set number of times.
 type interruptAfter struct {
 	left int64
-	done chan struct{}
-	once atomic.Bool
 }
 
 func (c *interruptAfter) Deadline() (time.Time, bool) { return time.Time{}, false }
