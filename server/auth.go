@@ -326,7 +326,7 @@ type signInLimits struct {
 const signInMark = time.Hour
 
 func newSignInLimits(st store.Store, perMinute int) *signInLimits {
-	every := time.Minute / time.Duration(perMinute)
+	every := max(time.Minute/time.Duration(perMinute), 2*time.Millisecond) // the store counts in milliseconds
 	return &signInLimits{st: st,
 		pair: store.Bucket{Burst: perMinute, Every: every},
 		addr: store.Bucket{Burst: 2 * perMinute, Every: every / 2},
