@@ -78,8 +78,17 @@ func (h *harness) start() {
 		h.t.Fatal(err)
 	}
 	h.st, h.srv = st, srv
-	h.http = httptest.NewServer(srv.Handler())
+	h.http = serveHTTP(srv)
 	h.srv.cfg.BaseURL = h.http.URL
+}
+
+// serveHTTP serves srv's handler on loopback as alak serve does (with the
+// ConnContext its event streams use).
+func serveHTTP(srv *Server) *httptest.Server {
+	ts := httptest.NewUnstartedServer(srv.Handler())
+	ts.Config.ConnContext = ConnContext
+	ts.Start()
+	return ts
 }
 
 func (h *harness) stop() {

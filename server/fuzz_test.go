@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -62,7 +61,7 @@ func sharedHarnessOn(tb testing.TB, cfg Config, wrap func(store.Store) store.Sto
 		tb.Fatal(err)
 	}
 	h.st, h.srv = st, srv
-	h.http = httptest.NewServer(srv.Handler())
+	h.http = serveHTTP(srv)
 	h.srv.cfg.BaseURL = h.http.URL
 	tb.Cleanup(h.stop)
 	return h

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"alak/rules"
 	"alak/server/store"
 	"alak/tournament"
@@ -42,10 +44,21 @@ type tourneys struct {
 	// process changed the tournament or one of its games.
 	mu   sync.Mutex
 	subs map[string]map[chan struct{}]bool
+	// toggles counts each account's joins and leaves of tournaments,
+	// which every watcher of the tournament is sent.
+	toggles *limiters
 }
 
+// An account's joins and leaves of tournaments, all together: a burst of
+// toggleBurst, then one every toggleEvery.
+const (
+	toggleBurst = 10
+	toggleEvery = 6 * time.Second
+)
+
 func newTourneys() *tourneys {
-	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{}}
+	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{},
+		toggles: newLimiters(rate.Every(toggleEvery), toggleBurst)}
 }
 
 func (t *tourneys) lock(id string) func() {
