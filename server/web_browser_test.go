@@ -497,7 +497,7 @@ func TestBrowserAlak6ByLink(t *testing.T) {
 			}
 		}
 	}
-	const result = "Black wins 3-0 (White has no legal move)"
+	const result = "Black wins 3-0 on the count (White had no legal move, which ends the game)"
 	for _, p := range []*tab{ada, bob, eve} {
 		p.waitStatus(result)
 		p.wait("the replay", `!document.querySelector('#replay').hidden`)
