@@ -295,8 +295,11 @@ type LeaderboardView struct {
 	Players []LeaderboardLine `json:"players"`
 }
 
-// LeaderboardLine is one player of a leaderboard.
+// LeaderboardLine is one player of a leaderboard. Rank is the place in
+// the list from 1, the settled ratings first: a provisional rating has a
+// rank too, after every settled one (the page writes it "3?").
 type LeaderboardLine struct {
+	Rank        int     `json:"rank"`
 	Name        string  `json:"name"`
 	Bot         bool    `json:"bot,omitempty"` // a bot account (issue 29)
 	Rating      float64 `json:"rating"`
