@@ -115,7 +115,10 @@ func cardsAndEnd(v GameView) (cards [2]cardInfo, end string) {
 	for i, c := range []string{"x", "o"} {
 		p := v.Players[c]
 		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest, Bot: p.Bot}
-		if p.Name == "" {
+		switch {
+		case p.Name == "" && v.Invitee != "":
+			cards[i].Name = v.Invitee + " (invited)"
+		case p.Name == "":
 			cards[i].Name = "waiting for a player"
 		}
 		r, ok := v.Ratings[c]

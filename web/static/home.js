@@ -108,9 +108,16 @@ form.addEventListener('submit', async (e) => {
 });
 $('#copy-link').addEventListener('click', () => copyInput($('#invite-link'), $('#copy-link')));
 
-// Lists of games.
+// Lists of games. A seat nobody has taken yet names the player a named
+// challenge was made to.
+function seatWords(g, c) {
+  if (g.players[c] && g.players[c].name) return playerName(g.players[c]);
+  if (g.invitee) return `${g.invitee === me() ? 'you' : g.invitee} (invited)`;
+  return 'open seat';
+}
+
 function gameRow(g, extra) {
-  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) ? playerName(g.players[c]) : 'open seat'}`).join(' · ');
+  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${seatWords(g, c)}`).join(' · ');
   return el('li', { class: g.my_turn ? 'my-turn' : '' },
     el('a', { href: '/g/' + g.id }, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) })),
     el('br'), el('small', { text: opp }), ' ', extra || '', tournamentNote(g));
