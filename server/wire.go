@@ -405,11 +405,13 @@ type ConditionalView struct {
 }
 
 // VacationView is the account's vacation in /api/me: whether it is on
-// vacation, until when at the latest, and the days it has left (tenths).
+// vacation, until when at the latest, the days it has left (tenths), and
+// when the next month's days are credited.
 type VacationView struct {
 	Vacation bool       `json:"vacation"`
 	DaysLeft float64    `json:"vacation_days_left"`
 	Until    *time.Time `json:"vacation_until,omitempty"`
+	Next     *time.Time `json:"vacation_next_credit,omitempty"`
 }
 
 // SeatTimes is a time for each seat that has one.
