@@ -438,6 +438,7 @@ type tournamentRequest struct {
 	Rated      *bool  `json:"rated"`  // default: rated when the rules are a preset's own
 	MaxPlayers int    `json:"max_players"`
 	Starts     string `json:"starts"` // RFC 3339; "": when the organiser says
+	Play       bool   `json:"play"`   // the organiser joins it at once
 }
 
 // TournamentView is a tournament as GET /api/tournaments/{id} and its
