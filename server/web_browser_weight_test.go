@@ -17,8 +17,9 @@ import (
 // pageChecks are the checks of a page that need no outside tool (the
 // ones Lighthouse and axe-core make that a browser alone can): one h1, a
 // meta description, the document's language, an alternative text for
-// every image, a label for every form control, a name for every button
-// and link; and at the window's size, that the page does not scroll
+// every image, a label for every form control, a name for every button,
+// link and table heading (axe-core's empty-table-header); and at the
+// window's size, that the page does not scroll
 // sideways and that every target is 44 by 44 CSS px at least (WCAG
 // 2.5.5; see targetChecks). It returns the problems found, "" for none.
 const pageChecks = `(() => {
@@ -36,6 +37,7 @@ const pageChecks = `(() => {
     if (c.type === 'hidden') continue;
     if (!(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')) bad.push('a control without a label: ' + c.outerHTML.slice(0, 80));
   }
+  for (const h of document.querySelectorAll('th')) if (!h.textContent.trim() && !h.getAttribute('aria-label')) bad.push('a table heading without a name: ' + h.outerHTML.slice(0, 80));
   for (const b of document.querySelectorAll('button, a[href]')) {
     if (!b.textContent.trim() && !b.getAttribute('aria-label') && !b.getAttribute('aria-labelledby') && !b.querySelector('svg[aria-label], img[alt]')) bad.push('a button or link without a name: ' + b.outerHTML.slice(0, 80));
   }
@@ -137,6 +139,28 @@ const contrast = `((sel, extra) => {
   };
   const [a, b] = [lum(cs.color), lum(cs.backgroundColor)].sort((x, y) => y - x);
   return (a + 0.05) / (b + 0.05);
+})`
+
+// contrastAll is the lowest contrast ratio (WCAG 2) of the text of the
+// elements sel against what is behind them: each ancestor's background
+// laid over the next, down to the page's, as the eye sees it. It returns
+// the ratio and the text of the element where it is found.
+const contrastAll = `((sel) => {
+  const rgba = (c) => { const v = c.match(/[\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const lum = (c) => { const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  let worst = 99, what = '';
+  for (const e of document.querySelectorAll(sel)) {
+    const layers = [];
+    for (let n = e; n; n = n.parentElement) layers.push(rgba(getComputedStyle(n).backgroundColor));
+    let bg = [255, 255, 255, 1];
+    for (const l of layers.reverse()) bg = over(l, bg);
+    const fg = over(rgba(getComputedStyle(e).color), bg);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const r = (a + 0.05) / (b + 0.05);
+    if (r < worst) { worst = r; what = e.textContent; }
+  }
+  return JSON.stringify({ worst, what });
 })`
 
 // TestBrowserPageChecks opens every page, as a visitor and as a player,
