@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -170,6 +171,31 @@ func boardBox(shape string, w, h int) (string, int) {
 	scale := min(2, max(1.3, 600/bw))
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	return "0 0 " + f(bw) + " " + f(bh), int(math.Floor(bw*scale + 0.5))
+}
+
+// analysisBox is the size of the analysis board's drawing (boardBox) for
+// the rules the page opens: a game's (gameRules), or the address's as
+// analysis.js reads them (rules=, alak size=11 when absent, and size=
+// when the rules have none); "" and 0 when they do not parse.
+func analysisBox(gameRules string, q url.Values) (string, int) {
+	text := gameRules
+	if text == "" {
+		text = q.Get("rules")
+		if text == "" {
+			text = "alak size=11"
+		}
+		if size := q.Get("size"); size != "" && !strings.Contains(" "+text, " size=") {
+			text += " size=" + size
+		}
+	}
+	if len(text) > 300 {
+		return "", 0
+	}
+	rs, err := rules.Parse(text)
+	if err != nil {
+		return "", 0
+	}
+	return boardBox(shapeOf(rs), rs.Width, rs.Height)
 }
 
 // formInfo is the create form's choices, from the rules package and the

@@ -30,6 +30,7 @@ function actions(t) {
 }
 
 function draw(t) {
+  $('#tournament').removeAttribute('aria-busy');
   document.title = `${t.name} · alak`;
   $('#t-name').textContent = t.name;
   $('#t-about').textContent = `${t.format} · ${t.rules} · ${t.clock}${t.rated ? ' · rated' : ''} · organised by ${t.organiser}`;
@@ -84,6 +85,7 @@ async function load() {
     const { data } = await api('GET', '/api/tournaments/' + id);
     draw(data);
   } catch (x) {
+    $('#tournament').removeAttribute('aria-busy');
     $('#t-error').textContent = x.message;
   }
 }
