@@ -181,24 +181,25 @@ func Counts(r rules.Rules, stones, prisoners [2]int, score [2]float64) string {
 // the position knows and an Outcome alone does not.
 func positionResult(pos rules.Position) string {
 	o := pos.Outcome()
-	if o.Reason == rules.NoMoves {
-		return resultHead(o) + " (" + colorWord(pos.ToMove()) + " has no legal move)"
-	}
-	return ResultWords(o)
+	return OutcomeWords(o, pos.ToMove())
 }
 
 // GameResultWords is ResultWords for a game: when the game ended because the
 // player to move had no legal move, it names that player, as in "Black wins
-// 3-0 (White has no legal move)".
+// 3-0 on the count (White had no legal move, which ends the game)".
 func GameResultWords(g *rules.Game) string {
 	return OutcomeWords(g.Outcome(), g.Position().ToMove())
 }
 
 // OutcomeWords is ResultWords with the player who could not move named:
-// toMove is the player to move when the game ended.
+// toMove is the player to move when the game ended. The words say that
+// the count decided the game and that the lack of a move only ended it:
+// the player who cannot move may still have more stones and win ("White
+// wins 3-5 on the count (White had no legal move, which ends the game)";
+// "White wins 3-5 (White has no legal move)" read as a contradiction).
 func OutcomeWords(o rules.Outcome, toMove rules.Color) string {
 	if o.Reason == rules.NoMoves {
-		return resultHead(o) + " (" + colorWord(toMove) + " has no legal move)"
+		return resultHead(o) + " on the count (" + colorWord(toMove) + " had no legal move, which ends the game)"
 	}
 	return ResultWords(o)
 }
@@ -217,8 +218,8 @@ func resultHead(o rules.Outcome) string {
 }
 
 // ResultWords writes a result in words and, where the board is counted, in
-// the seeds' score form with Black's count first: "Black wins 3-0 (no legal
-// move)", "White wins 2-4 (two passes)", "draw by repetition", "White wins
+// the seeds' score form with Black's count first: "Black wins 3-0 on the
+// count (the player to move had no legal move, which ends the game)", "White wins 2-4 (two passes)", "draw by repetition", "White wins
 // (Black resigned)". An Outcome does not say whose turn it was; use
 // GameResultWords to name the player who could not move.
 func ResultWords(o rules.Outcome) string {
@@ -231,7 +232,7 @@ func ResultWords(o rules.Outcome) string {
 	case rules.NotOver:
 		return "the game goes on"
 	case rules.NoMoves:
-		return head + " (the player to move has no legal move)"
+		return head + " on the count (the player to move had no legal move, which ends the game)"
 	case rules.Passes:
 		return head + " (the game ended by passes)"
 	case rules.Repetition:

@@ -36,7 +36,7 @@ func TestBoard(t *testing.T) {
 			name: "alak6 end",
 			pos:  playAll(t, sized(t, "alak", "6"), places(alak6)).Position(),
 			want: " x x / X / /\n 1 2 3 4 5 6\n a b c d e f\n" +
-				"Game over: Black wins 3-0 (White has no legal move). Stones: x 3, o 0.\n",
+				"Game over: Black wins 3-0 on the count (White had no legal move, which ends the game). Stones: x 3, o 0.\n",
 		},
 		{
 			// Seed 002, Alak-6 line 4 "x--o/O": White's 6 captured Black's 5.
@@ -117,10 +117,15 @@ func TestResultWords(t *testing.T) {
 	}{
 		// Seed 002: the Alak-6 game ends 3-0 with White to move and no move.
 		{"alak6", sized(t, "alak", "6"), places(alak6),
-			"Black wins 3-0 (the player to move has no legal move)", "Black wins 3-0 (White has no legal move)"},
+			"Black wins 3-0 on the count (the player to move had no legal move, which ends the game)", "Black wins 3-0 on the count (White had no legal move, which ends the game)"},
 		// Seed 002, the second Alak-3 game: 1-2.
 		{"alak3", sized(t, "alak", "3"), places([]int{1, 2, 3, 1}),
-			"White wins 1-2 (the player to move has no legal move)", "White wins 1-2 (Black has no legal move)"},
+			"White wins 1-2 on the count (the player to move had no legal move, which ends the game)", "White wins 1-2 on the count (Black had no legal move, which ends the game)"},
+		// The player who cannot move has more stones and wins: the words
+		// must not read "Black wins (Black has no legal move)" (found by
+		// a search over alak's games on 5 points, the kernel's count).
+		{"mover wins", sized(t, "alak", "5"), places([]int{3, 1, 2, 4, 1, 5}),
+			"Black wins 3-2 on the count (the player to move had no legal move, which ends the game)", "Black wins 3-2 on the count (Black had no legal move, which ends the game)"},
 		{"goes on", sized(t, "alak", "6"), places([]int{1}), "the game goes on", "the game goes on"},
 		{"resigned", sized(t, "alak", "6"), []rules.Move{rules.Resign}, "White wins (Black resigned)", "White wins (Black resigned)"},
 		// Tromp-Taylor area scoring: x on point 1 of 2 owns point 2 as well.

@@ -30,8 +30,8 @@ func Example() {
 	//  x x / X / /
 	//  1 2 3 4 5 6
 	//  a b c d e f
-	// Game over: Black wins 3-0 (White has no legal move). Stones: x 3, o 0.
-	// Black wins 3-0 (White has no legal move)
+	// Game over: Black wins 3-0 on the count (White had no legal move, which ends the game). Stones: x 3, o 0.
+	// Black wins 3-0 on the count (White had no legal move, which ends the game)
 	// (;FF[4]GM[1]CA[UTF-8]AP[alak:devel]SZ[6:1]RU[alak]RE[B+3]
 	// ;B[aa];W[da];B[ea];W[fa];B[ba];W[ca];B[ea];W[aa];B[ba];W[fa]
 	// ;B[da];W[ca];B[aa];W[ea];B[da]

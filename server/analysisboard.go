@@ -40,6 +40,11 @@ type boardPage struct {
 	ToMove string // the set-up start's player to move
 	Moves  string // the game's moves, comma-separated (MoveText)
 	Refuse string
+
+	// Box and Width are the board drawing's size (boardBox), drawn empty
+	// until the script draws the board, so that nothing under it moves.
+	Box   string
+	Width int
 }
 
 func (s *Server) analysisBoardRoutes(mux *http.ServeMux) {
@@ -76,6 +81,7 @@ func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 			b.Moves = strings.Join(ms, ",")
 		}
 	}
+	b.Box, b.Width = analysisBox(b.Rules, r.URL.Query())
 	s.renderPage(w, r, "analysis", page{Title: "analysis board", Page: "analysis", Forms: &forms, Board: b})
 }
 

@@ -31,7 +31,7 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments/{id}/start", s.handleStartTournament)
 	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.handleWithdrawTournament)
 	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "tournaments", page{Title: "tournaments", Page: "tournaments"})
+		s.renderPage(w, r, "tournaments", page{Title: "tournaments", Page: "tournaments", Forms: &forms})
 	})
 	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -97,6 +97,22 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	s.log.InfoContext(r.Context(), "tournament created", "tournament", t.ID, "format", t.Format, "rules", t.Rules, "clock", t.Clock)
+	if req.Play {
+		// The organiser plays: joined as any player would be, the
+		// tournament fresh (open, empty). Should the join fail, the
+		// tournament stands and its page offers the join.
+		err := s.changeTournament(r.Context(), t.ID, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
+			rating, err := s.seedRating(r.Context(), t, a.ID)
+			if err != nil {
+				return err
+			}
+			ch.Join = []store.TournamentPlayer{{AccountID: a.ID, Rating: rating, Joined: s.now()}}
+			return nil
+		})
+		if err != nil {
+			s.log.ErrorContext(r.Context(), "the organiser joining the tournament", "tournament", t.ID, "err", err)
+		}
+	}
 	writeJSON(w, http.StatusCreated, CreateView{ID: t.ID, URL: s.tournamentURL(t.ID)})
 }
 

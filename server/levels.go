@@ -2,6 +2,7 @@ package server
 
 import (
 	"strings"
+	"sync"
 
 	"alak/player"
 )
@@ -56,3 +57,20 @@ func levelChoices() []levelChoice {
 	}
 	return out
 }
+
+// levelSpecs maps each level's spec in the form games store it (the
+// canonical spec player.NewUntrusted builds, bounds added, as newGame
+// stores a computer's seat) to the level's number.
+var levelSpecs = sync.OnceValue(func() map[string]int {
+	out := map[string]int{}
+	for n := player.Levels(); n >= 1; n-- { // the weakest level wins a spec two levels share
+		spec, _ := player.Level(n)
+		p, err := player.NewUntrusted(spec, 1)
+		if err != nil {
+			continue
+		}
+		out[p.Name()] = n
+		p.Close()
+	}
+	return out
+})

@@ -269,23 +269,39 @@ func containsAll(got, want []string) bool {
 	return true
 }
 
-// TestComputerSpecCanonical: the computer's spec is stored and shown as the
-// player package builds it, not as typed (issue 26, item 8).
+// TestComputerSpecCanonical: the computer's spec is stored as the player
+// package builds it, not as typed (issue 26, item 8), and shown by its
+// level's name when it is a level's spec, as the create form names the
+// levels; another spec is shown by its words.
 func TestComputerSpecCanonical(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
-	c := h.client()
-	// level:8 is mcts:time=1s (player/level.go); NewUntrusted adds the
-	// playout bound, 300000 (player.UntrustedMaxPlayouts).
-	const want = "computer (mcts time=1s playouts=300000)"
-	for _, typed := range []string{"computer: MCTS : time=1s", "computer:mcts:time=1000ms", "computer:level:8"} {
-		g := c.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": typed})
-		if got := c.game(g.ID).Players["o"].Name; got != want {
-			t.Errorf("%q is shown as %q, want %q", typed, got, want)
+	c := h.client().signUp("ada")
+	// level:8 is mcts:time=1s (player/level.go), named Expert
+	// (player.LevelName); NewUntrusted adds the playout bound, 300000
+	// (player.UntrustedMaxPlayouts).
+	for _, c0 := range []struct{ typed, stored, shown string }{
+		{"computer: MCTS : time=1s", "mcts:time=1s,playouts=300000", "computer (Expert)"},
+		{"computer:mcts:time=1000ms", "mcts:time=1s,playouts=300000", "computer (Expert)"},
+		{"computer:level:8", "mcts:time=1s,playouts=300000", "computer (Expert)"},
+		{"computer:level:3", "", "computer (Casual)"},
+		{"computer:mcts:time=500ms", "mcts:time=500ms,playouts=300000", "computer (mcts time=500ms playouts=300000)"},
+	} {
+		g := c.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": c0.typed})
+		if got := c.game(g.ID).Players["o"].Name; got != c0.shown {
+			t.Errorf("%q is shown as %q, want %q", c0.typed, got, c0.shown)
 		}
 		row, _, err := h.st.Game(context.Background(), g.ID)
-		if err != nil || row.White.Bot != "mcts:time=1s,playouts=300000" {
-			t.Errorf("%q is stored as %q (%v)", typed, row.White.Bot, err)
+		if err != nil || c0.stored != "" && row.White.Bot != c0.stored {
+			t.Errorf("%q is stored as %q (%v), want %q", c0.typed, row.White.Bot, err, c0.stored)
+		}
+		var list struct{ Games []GameSummary }
+		code := c.do("GET", "/api/me/games", nil, &list)
+		i := slices.IndexFunc(list.Games, func(s GameSummary) bool { return s.ID == g.ID })
+		if code != http.StatusOK || i < 0 {
+			t.Errorf("%q: my games answer %d without the game", c0.typed, code)
+		} else if got := list.Games[i].Players["o"].Name; got != c0.shown {
+			t.Errorf("%q is shown in my games as %q, want %q", c0.typed, got, c0.shown)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -52,6 +53,10 @@ type page struct {
 	Board *boardPage
 	// Lab is the rule lab's table (/rulelab, issue 31).
 	Lab *labPage
+
+	// Private: the page holds what only its reader may see (an account's
+	// settings, its email address): never kept by a cache.
+	Private bool
 }
 
 // boardInfo is what the game page needs to know of a game's rules before
@@ -117,7 +122,10 @@ func cardsAndEnd(v GameView) (cards [2]cardInfo, end string) {
 	for i, c := range []string{"x", "o"} {
 		p := v.Players[c]
 		cards[i] = cardInfo{Name: p.Name, Link: p.Name != "" && !p.Computer && !p.Guest, Bot: p.Bot}
-		if p.Name == "" {
+		switch {
+		case p.Name == "" && v.Invitee != "":
+			cards[i].Name = v.Invitee + " (invited)"
+		case p.Name == "":
 			cards[i].Name = "waiting for a player"
 		}
 		r, ok := v.Ratings[c]
@@ -167,6 +175,31 @@ func boardBox(shape string, w, h int) (string, int) {
 	return "0 0 " + f(bw) + " " + f(bh), int(math.Floor(bw*scale + 0.5))
 }
 
+// analysisBox is the size of the analysis board's drawing (boardBox) for
+// the rules the page opens: a game's (gameRules), or the address's as
+// analysis.js reads them (rules=, alak size=11 when absent, and size=
+// when the rules have none); "" and 0 when they do not parse.
+func analysisBox(gameRules string, q url.Values) (string, int) {
+	text := gameRules
+	if text == "" {
+		text = q.Get("rules")
+		if text == "" {
+			text = "alak size=11"
+		}
+		if size := q.Get("size"); size != "" && !strings.Contains(" "+text, " size=") {
+			text += " size=" + size
+		}
+	}
+	if len(text) > 300 {
+		return "", 0
+	}
+	rs, err := rules.Parse(text)
+	if err != nil {
+		return "", 0
+	}
+	return boardBox(shapeOf(rs), rs.Width, rs.Height)
+}
+
 // formInfo is the create form's choices, from the rules package and the
 // computer's levels.
 type formInfo struct {
@@ -213,7 +246,7 @@ func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
 	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament", "analysis", "rulelab"} {
-		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/"+name+".html"))
+		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/forms.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {
 		spec, _ := player.Level(i)
@@ -355,7 +388,10 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		files.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms, HouseBots: s.houseBotNames(), HouseBotTop: s.houseBotTop()})
+		// An account's home page holds its settings and its email address.
+		a := account(r)
+		private := a != nil && !a.Guest()
+		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms, HouseBots: s.houseBotNames(), HouseBotTop: s.houseBotTop(), Private: private})
 	})
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -452,6 +488,14 @@ func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, name string,
 
 // renderPageStatus renders a page in the layout, under the pages' strict
 // content security policy: no inline script or style.
+//
+// A page found (200) that holds nothing private is kept by the browser
+// and revalidated: its ETag is the hash of its HTML, Cache-Control
+// no-cache (private, no-cache when drawn for someone signed in, whose
+// name is in its header), and a request whose If-None-Match names the
+// same HTML gets 304 without it; back and forward may then show it from
+// the browser's caches instead of loading it again. A private page
+// (Page.Private) and a missing one are no-store, as before.
 func (s *Server) renderPageStatus(w http.ResponseWriter, r *http.Request, name string, p page, status int) {
 	if a := account(r); a != nil {
 		me := meView(*a)
@@ -465,11 +509,41 @@ func (s *Server) renderPageStatus(w http.ResponseWriter, r *http.Request, name s
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
+	if status != http.StatusOK || p.Private {
+		h.Set("Cache-Control", "no-store")
+	} else {
+		sum := sha256.Sum256(buf.Bytes())
+		tag := `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+		h.Set("ETag", tag)
+		// The same address is another page for someone signed in.
+		h.Add("Vary", "Cookie")
+		if p.Me != nil {
+			h.Set("Cache-Control", "private, no-cache")
+		} else {
+			h.Set("Cache-Control", "no-cache")
+		}
+		if etagMatches(r.Header.Get("If-None-Match"), tag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// etagMatches reports whether an If-None-Match header names the entity
+// tag tag, by the weak comparison RFC 9110 asks of it (W/ ignored), or is
+// "*".
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == tag || t == "*" {
+			return true
+		}
+	}
+	return false
 }

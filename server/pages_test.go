@@ -91,6 +91,62 @@ func TestPages(t *testing.T) {
 	}
 }
 
+// TestPageCaching: a page that holds nothing private is kept and
+// revalidated (ETag, Cache-Control no-cache; private for someone signed
+// in), 304 while its HTML is the same, and drawn again once it changes;
+// an account's home page (its settings, its email) and a missing page
+// are never kept (no-store). Every page was no-store, so back and
+// forward always loaded it again.
+func TestPageCaching(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	ada := h.client().signUp("ada")
+	guest, anon := h.client(), h.client()
+	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "link"})
+	page := func(c *client, path, cache string) string {
+		t.Helper()
+		status, hdr, body := c.get(path, nil)
+		tag, vary := hdr.Get("ETag"), strings.Join(hdr.Values("Vary"), ", ")
+		if status != http.StatusOK || hdr.Get("Cache-Control") != cache || tag == "" || !strings.Contains(vary, "Cookie") {
+			t.Fatalf("%s: %d, Cache-Control %q, ETag %q, Vary %q; want 200, %s, an ETag, Vary: Cookie", path, status, hdr.Get("Cache-Control"), tag, vary, cache)
+		}
+		for _, inm := range []string{tag, "W/" + tag, `"other", ` + tag} {
+			status, hdr, again := c.get(path, map[string]string{"If-None-Match": inm})
+			if status != http.StatusNotModified || again != "" || hdr.Get("ETag") != tag {
+				t.Errorf("%s with If-None-Match %s: %d, %d bytes, ETag %q; want 304 without a body", path, inm, status, len(again), hdr.Get("ETag"))
+			}
+		}
+		if !strings.Contains(body, "</html>") {
+			t.Errorf("%s: the page is cut: %q", path, body)
+		}
+		return tag
+	}
+	for _, p := range []string{"/", "/archive", "/rules", "/rulelab", "/analysis", "/leaderboard", "/watch", "/tournaments", "/p/ada", "/g/" + g.ID} {
+		page(anon, p, "no-cache")
+	}
+	page(ada, "/g/"+g.ID, "private, no-cache")
+	guest.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "computer:level:1"}) // a guest's session
+	page(guest, "/", "private, no-cache")
+	// The game's HTML changes when a player joins (the cards): the old
+	// tag gets the new page.
+	old := page(anon, "/g/"+g.ID, "no-cache")
+	if code := guest.do("POST", "/api/games/"+g.ID+"/join", map[string]string{"invite": g.Invite[strings.Index(g.Invite, "=")+1:]}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	if status, hdr, body := anon.get("/g/"+g.ID, map[string]string{"If-None-Match": old}); status != http.StatusOK || hdr.Get("ETag") == old || !strings.Contains(body, "</html>") {
+		t.Errorf("the game page after the join with the old ETag: %d, ETag %q (was %q); want 200 and the new page", status, hdr.Get("ETag"), old)
+	}
+	for _, c := range []struct {
+		c    *client
+		path string
+	}{{ada, "/"}, {anon, "/g/nosuchgame"}} {
+		status, hdr, _ := c.c.get(c.path, nil)
+		if hdr.Get("Cache-Control") != "no-store" || hdr.Get("ETag") != "" {
+			t.Errorf("%s: %d, Cache-Control %q, ETag %q; want no-store without an ETag", c.path, status, hdr.Get("Cache-Control"), hdr.Get("ETag"))
+		}
+	}
+}
+
 func TestStaticFiles(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})

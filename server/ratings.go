@@ -266,6 +266,9 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		}
 		return 0
 	})
+	for i := range out.Players {
+		out.Players[i].Rank = i + 1
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

@@ -101,7 +101,8 @@ func TestRatedGameThroughTheAPI(t *testing.T) {
 		}
 		var board LeaderboardView
 		if code := bo.do("GET", "/api/leaderboard?pool=alak", nil, &board); code != http.StatusOK || len(board.Players) != 2 ||
-			board.Players[0].Name != "ada" || board.Players[1].Name != "bo" || board.Players[0].Games != 1 {
+			board.Players[0].Name != "ada" || board.Players[1].Name != "bo" || board.Players[0].Games != 1 ||
+			board.Players[0].Rank != 1 || board.Players[1].Rank != 2 {
 			t.Errorf("leaderboard: %d %+v", code, board)
 		}
 		var e errBody

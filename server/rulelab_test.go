@@ -131,7 +131,7 @@ func TestRuleLabAPI(t *testing.T) {
 		t.Fatalf("GET /rulelab: %d", resp.StatusCode)
 	}
 	for _, want := range []string{`data-page="rulelab"`, `<caption id="lab-caption">`, `<th scope="row">9</th>`,
-		`<a href="/analysis?rules=alak%20edge%3Doff&amp;size=9" title="edge=off on 9 points: Black wins by 1; best openings 1 5 9. Open the analysis board."><span class="lab-v">1</span> <span class="lab-best">1 5 9</span>`,
+		`<a href="/analysis?rules=alak%20edge%3Doff&amp;size=9" title="edge=off on 9 points: Black wins by 1; best openings 1 5 9. Open the analysis board." aria-label="1 1 5 9: edge=off on 9 points: Black wins by 1; best openings 1 5 9. Open the analysis board."><span class="lab-v">1</span> <span class="lab-best">1 5 9</span>`,
 		`<a href="/rules#option-edge">`, `href="/rulelab"`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("/rulelab has no %s", want)

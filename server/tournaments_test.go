@@ -299,6 +299,29 @@ func TestTournamentRefusals(t *testing.T) {
 	}
 }
 
+// TestTournamentOrganiserPlays: "play": true enters the organiser at once,
+// seeded as a join would; without it the organiser only organises.
+func TestTournamentOrganiserPlays(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{SignupRate: 100})
+	ps := tourneyPlayers(h, 1)
+	for _, play := range []bool{true, false} {
+		var out CreateView
+		if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Mine", "clock": "days:3", "format": "swiss", "play": play}, &out); code != http.StatusCreated {
+			t.Fatalf("create with play %v: %d", play, code)
+		}
+		v := ps["p1"].tournament(out.ID)
+		var names []string
+		for _, p := range v.Players {
+			names = append(names, fmt.Sprintf("%s %.0f", p.Name, p.Rating))
+		}
+		// 1500: a new player's rating, the seeding of one without games.
+		if want := map[bool]string{true: "p1 1500", false: ""}[play]; strings.Join(names, ",") != want || v.State != store.TournamentOpen {
+			t.Errorf("created with play %v: players %q (%s), want %q, open", play, names, v.State, want)
+		}
+	}
+}
+
 // TestTournamentSwissRestartMidRound: a Swiss tournament of five players
 // (a bye a round). Mid-round the server restarts: nothing is re-created.
 // Then the last game of a round ends while no process runs (written to

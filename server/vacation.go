@@ -11,8 +11,10 @@ import (
 	"alak/server/store"
 )
 
-// Vacation (issue 29): a correspondence player earns 30 days of vacation a
-// year, 2.5 days at the end of each month since the account was made (at
+// Vacation (issue 29): a correspondence player starts with 7 days of
+// vacation, so that a week away is possible from the first day (as on the
+// correspondence servers players come from), and earns 30 days a year on
+// top, 2.5 days at the end of each month since the account was made (at
 // most 60 days banked). While on vacation every correspondence game the
 // player sits in is paused: no deadline runs (clock.paused in the view),
 // the time the player to move had left is kept in their clock's x_ms or
@@ -23,9 +25,13 @@ import (
 // the other player is on vacation too. Live games are never paused.
 
 const (
+	vacationStart    = 7 * 24 * time.Hour  // a new account's allowance
 	vacationPerMonth = 60 * time.Hour      // 2.5 days: 30 days a year
 	vacationMaxBank  = 60 * 24 * time.Hour // at most 60 days banked
 )
+
+// vacationRule says the rule in a sentence, for the errors and the docs.
+const vacationRule = "every account starts with 7 days of vacation and earns 2.5 more at the end of each month since it was made (30 a year), at most 60 banked"
 
 // accrue credits the months completed since v.Accrued, at most
 // vacationMaxBank banked at any month's end.
@@ -60,7 +66,7 @@ func endVacation(v store.Vacation, now time.Time) store.Vacation {
 
 // vacationOf reads an account's vacation, accrued to now, and the stored
 // since (the optimistic check of SetVacation). An account with none
-// stored has earned from its creation.
+// stored has its starting allowance and has earned from its creation.
 func (s *Server) vacationOf(ctx context.Context, account int64, now time.Time) (store.Vacation, time.Time, error) {
 	v, err := s.store.Vacation(ctx, account)
 	if errors.Is(err, store.ErrNotFound) {
@@ -68,7 +74,7 @@ func (s *Server) vacationOf(ctx context.Context, account int64, now time.Time) (
 		if err != nil {
 			return v, time.Time{}, err
 		}
-		v = store.Vacation{Account: account, Accrued: a.Created}
+		v = store.Vacation{Account: account, Accrued: a.Created, Bank: vacationStart}
 		if v.Accrued.IsZero() || v.Accrued.After(now) {
 			v.Accrued = now
 		}
@@ -168,7 +174,8 @@ func (s *Server) vacationView(ctx context.Context, a store.Account) (VacationVie
 	if err != nil {
 		return VacationView{}, err
 	}
-	out := VacationView{DaysLeft: math.Floor(vacationLeft(v, now).Hours()/24*10) / 10}
+	next := v.Accrued.AddDate(0, 1, 0).UTC()
+	out := VacationView{DaysLeft: math.Floor(vacationLeft(v, now).Hours()/24*10) / 10, Next: &next}
 	if !v.Since.IsZero() && now.Before(vacationEnd(v)) {
 		out.Vacation = true
 		until := vacationEnd(v).UTC()
@@ -205,7 +212,7 @@ func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) erro
 				return err
 			}
 		}
-		return apiErr(http.StatusConflict, "no_vacation_left", "you have no vacation days left: 2.5 days are earned at the end of each month, 30 a year, at most 60 banked")
+		return apiErr(http.StatusConflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", vacationRule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
 	case on && !away:
 		v.Since = now
 	case !on && away:

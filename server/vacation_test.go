@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,33 +80,31 @@ func (c *client) vacation(on bool) (int, MeVacationView, errBody) {
 	return code, me, e
 }
 
-// TestVacation: a correspondence game's clock stops while a player is on
-// vacation (whoever is to move) and resumes with the time it had left;
-// a live game's does not; the days are counted and run out.
+// TestVacation: a new account has 7 days of vacation from the first day
+// (it had none, the button disabled without a word); a correspondence
+// game's clock stops while a player is on vacation (whoever is to move)
+// and resumes with the time it had left; a live game's does not; the
+// days are counted and run out, and the months' days come on top.
 func TestVacation(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
+	made := h.clock.Now()
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
-	// A new account has earned nothing yet.
-	if code, _, e := bo.vacation(true); code != http.StatusConflict || e.Code != "no_vacation_left" {
-		t.Fatalf("a vacation on the first day: %d %+v, want 409 no_vacation_left", code, e)
+	cy := h.client().signUp("cy")
+	// A new account has its 7 days, and is told when the first month's
+	// come.
+	if me := bo.meVacation(); me.Vacation || me.DaysLeft != 7 || me.Next == nil || !me.Next.Equal(made.AddDate(0, 1, 0)) {
+		t.Errorf("/api/me on the first day: %+v, want 7 days left, the next credit a month on", me.VacationView)
 	}
-	if me := bo.meVacation(); me.Vacation || me.DaysLeft != 0 {
-		t.Errorf("/api/me on the first day: %+v", me.VacationView)
-	}
-	// Two months on: two months' 2.5 days.
-	h.clock.Add(61 * day)
-	ada.signInAgain("ada")
-	bo.signInAgain("bo")
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:2", "opponent": "bo"})
 	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
 	id := g.ID
 	ada.move(id, "2", 0)
 	h.clock.Add(10 * time.Hour)
 	code, me, e := bo.vacation(true)
-	if code != http.StatusOK || !me.Vacation || me.DaysLeft != 5 || me.Until == nil || !me.Until.Equal(h.clock.Now().Add(5*day)) {
-		t.Fatalf("bo's vacation: %d %+v %+v; want on, 5 days left, until 5 days on", code, me.VacationView, e)
+	if code != http.StatusOK || !me.Vacation || me.DaysLeft != 7 || me.Until == nil || !me.Until.Equal(h.clock.Now().Add(7*day)) {
+		t.Fatalf("bo's vacation on the first day: %d %+v %+v; want on, 7 days left, until 7 days on", code, me.VacationView, e)
 	}
 	v := ada.game(id)
 	if !v.Clock.Paused || v.Clock.Deadline != 0 || v.Clock.Running != "" || v.Clock.OMillis != (38*time.Hour).Milliseconds() ||
@@ -141,8 +140,8 @@ func TestVacation(t *testing.T) {
 	}
 	h.clock.Add(time.Hour)
 	code, me, _ = bo.vacation(false)
-	// 5 days less 3 days 1 hour: 1 day 23 hours, 1.9 days to the tenth.
-	if code != http.StatusOK || me.Vacation || me.DaysLeft != 1.9 || me.Until != nil {
+	// 7 days less 3 days 1 hour: 3 days 23 hours, 3.9 days to the tenth.
+	if code != http.StatusOK || me.Vacation || me.DaysLeft != 3.9 || me.Until != nil {
 		t.Fatalf("back from vacation: %d %+v", code, me.VacationView)
 	}
 	v = ada.game(id)
@@ -157,7 +156,7 @@ func TestVacation(t *testing.T) {
 	if v := ada.game(id); !v.Clock.Paused || v.Clock.XMillis != (43*time.Hour).Milliseconds() {
 		t.Errorf("paused again: %+v; want ada's 43 hours kept", v.Clock)
 	}
-	h.clock.Add(47 * time.Hour)
+	h.clock.Add(95 * time.Hour) // the 3 days 23 hours left
 	h.srv.sweepOnce(false)
 	if me := bo.meVacation(); me.Vacation || me.DaysLeft != 0 {
 		t.Errorf("after the days ran out: %+v", me.VacationView)
@@ -165,8 +164,21 @@ func TestVacation(t *testing.T) {
 	if v := ada.game(id); v.Clock.Paused || v.Clock.Deadline != h.clock.Now().Add(43*time.Hour).UnixMilli() {
 		t.Errorf("after the days ran out the game: %+v; want 43 hours from now", v.Clock)
 	}
-	if code, _, e := bo.vacation(true); code != http.StatusConflict || e.Code != "no_vacation_left" {
-		t.Errorf("a third vacation: %d %+v", code, e)
+	// None left: refused, with the rule and the day the next days come.
+	if code, _, e := bo.vacation(true); code != http.StatusConflict || e.Code != "no_vacation_left" ||
+		!strings.Contains(e.Error, "2.5 more at the end of each month") || !strings.Contains(e.Error, made.AddDate(0, 1, 0).Format("2 January 2006")) {
+		t.Errorf("a third vacation: %d %+v, want 409 no_vacation_left saying the rule and the next credit's day", code, e)
+	}
+	// Two months on: two months' 2.5 days for bo, and for cy, who never
+	// went away, on top of the 7 days.
+	h.clock.Add(made.AddDate(0, 2, 0).Sub(h.clock.Now()))
+	bo.signInAgain("bo")
+	cy.signInAgain("cy")
+	if me := bo.meVacation(); me.DaysLeft != 5 {
+		t.Errorf("bo after two months: %v days, want 5", me.DaysLeft)
+	}
+	if me := cy.meVacation(); me.DaysLeft != 12 || me.Next == nil || !me.Next.Equal(made.AddDate(0, 3, 0)) {
+		t.Errorf("cy after two months: %v days, next %v; want 12, a month on", me.DaysLeft, me.Next)
 	}
 }
 

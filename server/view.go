@@ -8,14 +8,20 @@ import (
 	"strings"
 
 	"alak/notation"
+	"alak/player"
 	"alak/rules"
 	"alak/server/store"
 )
 
 // botName names a computer seat by its spec, which is canonical (stored
-// as the player package built it): "mcts:time=1s,playouts=300000" is
-// computer (mcts time=1s playouts=300000).
+// as the player package built it): a level's spec by the level's name, as
+// the create form offers it ("alphabeta:time=3s,depth=2" is computer
+// (Casual)), any other by its words ("mcts:time=500ms,playouts=300000" is
+// computer (mcts time=500ms playouts=300000)).
 func botName(spec string) string {
+	if n, ok := levelSpecs()[spec]; ok {
+		return "computer (" + player.LevelName(n) + ")"
+	}
 	return "computer (" + strings.Join(strings.FieldsFunc(spec, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }), " ") + ")"
 }
 

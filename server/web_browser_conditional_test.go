@@ -67,11 +67,16 @@ func TestBrowserConditionalAndVacation(t *testing.T) {
 	if !strings.HasPrefix(clock, "on vacation until") {
 		t.Errorf("bo's clock on ada's page: %q", clock)
 	}
-	// ada goes on vacation from the home page: 40 days earned one month's 2.5.
+	// ada goes on vacation from the home page: the 7 days every account
+	// starts with, and 40 days earned one month's 2.5; the page says the
+	// rule.
 	tb.open("/")
 	tb.wait("the vacation form", `!document.querySelector('#vacation').hidden`)
-	if got := tb.eval(`document.querySelector('#vacation .days').textContent`); !strings.HasPrefix(got, "2.5 days of vacation left") {
-		t.Errorf("ada's vacation before: %q", got)
+	if got := tb.eval(`document.querySelector('#vacation .days').textContent`); got != "9.5 days of vacation left." {
+		t.Errorf("ada's vacation before: %q, want 9.5 days left", got)
+	}
+	if got := tb.eval(`document.querySelector('#vacation .rule').textContent`); !strings.HasPrefix(got, "Every account starts with 7 days of vacation and earns 2.5 more at the end of each month") {
+		t.Errorf("the vacation's rule on the page: %q", got)
 	}
 	tb.click("#vacation button")
 	tb.wait("on vacation", `document.querySelector('#vacation .days').textContent.startsWith('On vacation until')`)

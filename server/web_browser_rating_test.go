@@ -157,7 +157,8 @@ func TestBrowserRatings(t *testing.T) {
 	}
 	tb.shot("profile.png")
 
-	// The leaderboard: the API's order, a rank for the settled ratings.
+	// The leaderboard: the API's order, a rank for every player, marked
+	// provisional ("3?") after the settled ratings.
 	var board LeaderboardView
 	cs["bo"].do("GET", "/api/leaderboard?pool=alak", nil, &board)
 	var want []string
@@ -171,8 +172,8 @@ func TestBrowserRatings(t *testing.T) {
 	if got != strings.Join(want, ",") || board.Players[0].Provisional || !board.Players[3].Provisional {
 		t.Errorf("the leaderboard shows %s, the API %s (settled first)", got, strings.Join(want, ","))
 	}
-	if ranks := tb.eval(`[...document.querySelectorAll('#board-rows tr')].map((r) => r.children[0].textContent).join(',')`); ranks != "1,2,," {
-		t.Errorf("the leaderboard's ranks %q, want 1 and 2 for the settled cy and di", ranks)
+	if ranks := tb.eval(`[...document.querySelectorAll('#board-rows tr')].map((r) => r.children[0].textContent).join(',')`); ranks != "1,2,3?,4?" {
+		t.Errorf("the leaderboard's ranks %q, want 1 and 2 for the settled cy and di, 3? and 4? for the provisional", ranks)
 	}
 	tb.shot("leaderboard.png")
 	tb.choose(`#board-filter select[name=pool]`, "golf")

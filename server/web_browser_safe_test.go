@@ -44,7 +44,7 @@ func TestBrowserSafeEye(t *testing.T) {
 	}
 	tb.play("2")
 	tb.waitMoves("1", "5", "3", "4", "*2")
-	tb.waitStatus("White has no legal move")
+	tb.waitStatus("White had no legal move")
 	if tb.count(point("2")+".safe") != 1 || tb.count("#board .pt.sx") != 2 {
 		t.Errorf("the board does not show the safe point 2 and Black's 2 stones%s", tb.state())
 	}

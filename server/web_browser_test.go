@@ -559,7 +559,7 @@ func TestBrowserAlak6ByLink(t *testing.T) {
 			}
 		}
 	}
-	const result = "Black wins 3-0 (White has no legal move)"
+	const result = "Black wins 3-0 on the count (White had no legal move, which ends the game)"
 	for _, p := range []*tab{ada, bob, eve} {
 		p.waitStatus(result)
 		p.wait("the replay", `!document.querySelector('#replay').hidden`)
@@ -926,8 +926,17 @@ func TestBrowserAccountsLobbyArchive(t *testing.T) {
 	bob.do("naming ada", chromedp.SendKeys(chromedp.CSS(`#new-game input[name=name]`), "ada"))
 	bob.clickTo(`#new-game button[type=submit]`, "/g/")
 	bob.waitStatus("Waiting for ada to accept")
+	// The empty seat names the player invited, on the game's card and in
+	// the lists of the home page (it said "open seat").
+	if cards := bob.eval(`[...document.querySelectorAll('.player .name')].map((n) => n.textContent).sort().join(', ')`); cards != "ada (invited), bob" {
+		t.Errorf("the named challenge's cards: %q, want ada (invited) and bob", cards)
+	}
+	challenge := bob.eval(`location.pathname`)
+	bob.open("/")
+	bob.wait("the challenge under My games", `[...document.querySelectorAll('#my-list li')].some((li) => li.textContent.includes(': ada (invited)') && li.textContent.includes(': bob'))`)
+	bob.open(challenge)
 	ada.open("/")
-	ada.wait("bob's challenge", `[...document.querySelectorAll('#my-games li')].some((li) => li.textContent.includes('bob') && li.querySelector('button[data-join]'))`)
+	ada.wait("bob's challenge", `[...document.querySelectorAll('#my-games li')].some((li) => li.textContent.includes('bob') && li.textContent.includes(': you (invited)') && li.querySelector('button[data-join]'))`)
 	ada.clickTo(`#my-games button[data-join]`, "/g/")
 	ada.wait("the game under way", `/You are (Black|White)/.test(statusText())`)
 	bob.wait("the game under way", `/You are (Black|White)/.test(statusText())`)

@@ -34,15 +34,22 @@ func TestBrowserTournament(t *testing.T) {
 	t1.open("/tournaments")
 	t1.wait("the lists", `document.querySelector('#list-open').textContent.includes('No open tournament')`)
 	pageChecked(t1)
+	// The form takes the rules and the clock with the game form's
+	// controls (a preset, a size; correspondence, 3 days a move, by
+	// default), and the organiser plays unless the box is unticked.
+	if got := t1.eval(`[...document.querySelectorAll('#tournament-form input[name=clock]:checked, #tournament-form select[name=days], #tournament-form select[name=preset], #tournament-form input[name=play]:checked')].map((e) => e.value).join(' ')`); got != "alak days 3 on" {
+		t.Errorf("the form's rules, clock and play box start as %q, want alak, days, 3 and ticked", got)
+	}
 	t1.do("filling in the form",
-		chromedp.SendKeys(chromedp.CSS(`#tournament-form input[name=name]`), "Browser cup"))
-	t1.choose(`#tournament-form input[name=clock]`, "days:3")
+		chromedp.SendKeys(chromedp.CSS(`#tournament-form input[name=name]`), "Browser cup"),
+		chromedp.SendKeys(chromedp.CSS(`#tournament-form input[name=size]`), "9"))
 	t1.choose(`#tournament-form select[name=format]`, "round-robin")
 	t1.clickTo(`#tournament-form button[type=submit]`, "/t/")
 	id := strings.TrimPrefix(t1.eval(`location.pathname`), "/t/")
-	t1.wait("the tournament", `document.querySelector('#t-name').textContent === 'Browser cup' && document.querySelector('button[data-action=join]') !== null`)
-	t1.click(`button[data-action=join]`)
-	t1.wait("p1 in", `document.querySelector('[data-player=p1]') !== null && document.querySelector('button[data-action=start]') !== null`)
+	t1.wait("the tournament, its organiser in", `document.querySelector('#t-name').textContent === 'Browser cup' && document.querySelector('[data-player=p1]') !== null && document.querySelector('button[data-action=start]') !== null`)
+	if v := ps["p1"].tournament(id); v.Rules != "alak size=9" || v.Clock != "days:3" {
+		t.Errorf("the tournament made by the form: rules %q, clock %q; want alak size=9, days:3", v.Rules, v.Clock)
+	}
 	pageChecked(t1)
 
 	t2.open("/t/" + id)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,10 +17,19 @@ import (
 // pageChecks are the checks of a page that need no outside tool (the
 // ones Lighthouse and axe-core make that a browser alone can): one h1, a
 // meta description, the document's language, an alternative text for
-// every image, a label for every form control, a name for every button
-// and link. It returns the problems found, "" for none.
+// every image, a label for every form control, a name for every button,
+// link and table heading (axe-core's empty-table-header); and at the
+// window's size, that the page does not scroll
+// sideways and that every target is 44 by 44 CSS px at least (WCAG
+// 2.5.5; see targetChecks). It returns the problems found, "" for none.
 const pageChecks = `(() => {
   const bad = [];
+` + targetChecks + `
+  // A scrollbar appearing as the page grows moved the whole page on a
+  // desktop (0.086 of layout shift in Lighthouse's run of a profile); the
+  // tests' Chromium hides scrollbars, so the room kept for one is checked.
+  if (getComputedStyle(document.documentElement).scrollbarGutter !== 'stable') bad.push('no room kept for the scrollbar (scrollbar-gutter)');
+  if (document.documentElement.scrollWidth > document.documentElement.clientWidth) bad.push('the page is ' + document.documentElement.scrollWidth + ' px wide on a ' + document.documentElement.clientWidth + ' px screen: it scrolls sideways');
   const h1 = document.querySelectorAll('h1').length;
   if (h1 !== 1) bad.push(h1 + ' h1 elements');
   const d = document.querySelector('meta[name=description]');
@@ -31,11 +41,61 @@ const pageChecks = `(() => {
     if (c.type === 'hidden') continue;
     if (!(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')) bad.push('a control without a label: ' + c.outerHTML.slice(0, 80));
   }
+  for (const h of document.querySelectorAll('th')) if (!h.textContent.trim() && !h.getAttribute('aria-label')) bad.push('a table heading without a name: ' + h.outerHTML.slice(0, 80));
   for (const b of document.querySelectorAll('button, a[href]')) {
     if (!b.textContent.trim() && !b.getAttribute('aria-label') && !b.getAttribute('aria-labelledby') && !b.querySelector('svg[aria-label], img[alt]')) bad.push('a button or link without a name: ' + b.outerHTML.slice(0, 80));
   }
   return bad.join('; ');
 })()`
+
+// targetChecks adds to bad every target of the page under 44 by 44 CSS
+// px: links, buttons, form controls (a radio button or a box with its
+// label), summaries, anything focusable, and the board's points. Two
+// kinds are let through, as WCAG 2.5.5 and 2.5.8 allow: a link inside a
+// sentence (inline, with words beside it), and the points of a board
+// that cannot be drawn with 44-px points in the width it has (a line of
+// 11 points on a 412-px phone is 33 px a point; 26 points on a desktop's
+// column, 30): they must be 24 px wide at least (2.5.8's minimum) and,
+// on a line, 44 px tall (board.js gives a point its column's height).
+const targetChecks = `
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false;
+    if (e.closest('.sr, [hidden]')) return false;
+    const cs = getComputedStyle(e);
+    return cs.visibility !== 'hidden' && cs.display !== 'none';
+  };
+  const words = (n) => /[A-Za-z]{2}/.test(n.textContent);
+  const inSentence = (a) => {
+    if (getComputedStyle(a).display !== 'inline') return false;
+    for (let n = a; n.parentElement; n = n.parentElement) {
+      for (const s of n.parentElement.childNodes) {
+        if (s === n) continue;
+        if (s.nodeType === 3 && words(s)) return true;
+        if (s.nodeType === 1 && getComputedStyle(s).display === 'inline' && !s.matches('a, button') && words(s)) return true;
+      }
+      if (getComputedStyle(n.parentElement).display !== 'inline') return false;
+    }
+    return false;
+  };
+  const boardTooNarrow = (hit) => {
+    const svg = hit.ownerSVGElement, host = svg.parentElement;
+    const vb = svg.viewBox.baseVal, w = svg.getBoundingClientRect().width;
+    return w < vb.width * 44 / 40 - 1 && w >= host.clientWidth - 2;
+  };
+  const small = [], seen = new Set();
+  for (let e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex="-1"]), .hit')) {
+    if (e.matches('input[type=radio], input[type=checkbox]') && e.closest('label')) e = e.closest('label');
+    if (seen.has(e) || !shown(e) || e.matches('a[href]') && inSentence(e)) continue;
+    seen.add(e);
+    const r = e.getBoundingClientRect();
+    if (r.width >= 43.5 && r.height >= 43.5) continue;
+    if (e.matches('.hit') && boardTooNarrow(e) && r.width >= 24 && r.height >= (e.closest('.b-grid') ? 24 : 43.5)) continue;
+    const name = e.closest('[data-name]') ? 'point ' + e.closest('[data-name]').dataset.name : (e.textContent.trim() || e.getAttribute('aria-label') || e.name || '').slice(0, 24);
+    small.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' "' + name + '" ' + Math.round(r.width) + '×' + Math.round(r.height));
+  }
+  if (small.length) bad.push(small.length + ' targets under 44×44 px: ' + small.slice(0, 8).join(', '));
+`
 
 // sameAsServer compares the game page's players' cards and status line
 // with the same elements in the HTML the server sent (fetched again): the
@@ -85,16 +145,60 @@ const contrast = `((sel, extra) => {
   return (a + 0.05) / (b + 0.05);
 })`
 
+// contrastAll is the lowest contrast ratio (WCAG 2) of the text of the
+// elements sel against what is behind them: each ancestor's background
+// laid over the next, down to the page's, as the eye sees it. It returns
+// the ratio and the text of the element where it is found.
+const contrastAll = `((sel) => {
+  const rgba = (c) => { const v = c.match(/[\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const lum = (c) => { const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  let worst = 99, what = '';
+  for (const e of document.querySelectorAll(sel)) {
+    const layers = [];
+    for (let n = e; n; n = n.parentElement) layers.push(rgba(getComputedStyle(n).backgroundColor));
+    let bg = [255, 255, 255, 1];
+    for (const l of layers.reverse()) bg = over(l, bg);
+    const fg = over(rgba(getComputedStyle(e).color), bg);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const r = (a + 0.05) / (b + 0.05);
+    if (r < worst) { worst = r; what = e.textContent; }
+  }
+  return JSON.stringify({ worst, what });
+})`
+
 // TestBrowserPageChecks opens every page, as a visitor and as a player,
-// and runs pageChecks on it; then it loads a finished game's page on a
-// phone's screen and on a desktop's and checks that its layout shift,
-// once the replay and the analysis are drawn, is under Lighthouse's 0.1
-// ("good"; it was 0.43 on a phone before the page held their places).
+// on a phone's screen (412×823, Lighthouse's) and a desktop's (1280×800),
+// and runs pageChecks on it (the profile, the watch page and the analysis
+// board scrolled sideways on the phone, and targets were under 44 px on
+// every page, before); then it loads a finished game's page, a profile,
+// the analysis board and a tournament on a phone's screen and on a
+// desktop's and checks that their layout shift, once drawn, is under
+// 0.05, half Lighthouse's "good" (the finished game's was 0.43 on a phone
+// before the page held its parts' places; the analysis board's 0.082 and
+// the tournament's 0.072 on the desktop, which Lighthouse's runs, with
+// its own timing, measured at 0.085 and 0.36).
 func TestBrowserPageChecks(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
+	// A correspondence game (its conditional moves' board, cut at point 9
+	// on a desktop before), a challenge by name, a line of 26 points (too
+	// many for 44-px points anywhere), a tournament with its games.
+	corr := ada.create(map[string]string{"rules": "alak size=11", "color": "x", "clock": "days:3", "opponent": "bo"})
+	bo.do("POST", "/api/games/"+corr.ID+"/join", map[string]string{}, nil)
+	ada.move(corr.ID, "4", 0)
+	named := ada.create(map[string]string{"rules": "alak size=9", "color": "o", "clock": "days:2", "opponent": "bo"})
+	long := ada.create(map[string]string{"rules": "alak size=26", "color": "x", "opponent": "computer:level:1"})
+	var cup CreateView
+	if code := ada.do("POST", "/api/tournaments", map[string]any{"name": "Cup", "clock": "days:3", "format": "round-robin", "play": true}, &cup); code != http.StatusCreated {
+		t.Fatalf("the tournament: %d", code)
+	}
+	bo.do("POST", "/api/tournaments/"+cup.ID+"/join", nil, nil)
+	if code := ada.do("POST", "/api/tournaments/"+cup.ID+"/start", nil, nil); code != http.StatusOK {
+		t.Fatalf("the tournament's start: %d", code)
+	}
 	live := ada.create(map[string]string{"rules": "alak size=11", "color": "x", "opponent": "computer:level:1"})
 	ada.move(live.ID, "3", 0)
 	done := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": "bo"})
@@ -107,10 +211,33 @@ func TestBrowserPageChecks(t *testing.T) {
 	grid := ada.create(map[string]string{"rules": "alterigo size=5x5", "color": "x", "opponent": "computer:level:1"})
 	slide := ada.create(map[string]string{"rules": "golf", "color": "x", "opponent": "computer:level:1"})
 	b := newBrowser(t, h)
-	visitor, player := b.user("a visitor"), b.user("ada")
-	player.signInAs(ada)
-	for _, tb := range []*tab{visitor, player} {
-		for _, p := range []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/archive", "/p/ada", "/leaderboard", "/watch", "/rules", "/g/nosuchgame"} {
+	var tabs []*tab
+	for _, screen := range []struct {
+		name string
+		w, h int64
+	}{{"a phone", 412, 823}, {"a desktop", 1280, 800}} {
+		visitor, player := b.user("a visitor on "+screen.name), b.user("ada on "+screen.name)
+		player.signInAs(ada)
+		for _, tb := range []*tab{visitor, player} {
+			if screen.w < 600 {
+				tb.do("sizing the screen", chromedp.EmulateViewport(screen.w, screen.h, chromedp.EmulateMobile, chromedp.EmulateTouch))
+			} else {
+				tb.do("sizing the screen", chromedp.EmulateViewport(screen.w, screen.h))
+			}
+			tabs = append(tabs, tb)
+		}
+	}
+	all := []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/g/" + corr.ID, "/g/" + named.ID, "/g/" + long.ID,
+		"/archive", "/p/ada", "/leaderboard", "/watch", "/rules", "/tournaments", "/t/" + cup.ID, "/analysis", "/rulelab", "/g/nosuchgame"}
+	for _, tb := range tabs {
+		pages := all
+		if tb.who == "a visitor on a desktop" {
+			// The player's desktop shows every control the visitor's does
+			// but the home page's sign-in forms (the suite's time is
+			// counted).
+			pages = []string{"/", "/g/" + done.ID}
+		}
+		for _, p := range pages {
 			tb.open(p)
 			switch p {
 			case "/g/" + done.ID:
@@ -135,6 +262,14 @@ func TestBrowserPageChecks(t *testing.T) {
 				tb.wait("the leaderboard", `document.querySelectorAll('#board-rows tr').length === 2`)
 			case "/watch":
 				tb.wait("the games to watch", `document.querySelectorAll('#watch-rows tr').length > 0`)
+			case "/t/" + cup.ID:
+				tb.wait("the tournament's games", `document.querySelectorAll('#t-games tbody tr').length === 1`)
+			case "/analysis":
+				tb.wait("the board and its moves", `document.querySelectorAll('#anb-board .hit').length === 11 && document.querySelectorAll('#anb-moves tbody tr').length === 11`)
+			case "/g/" + corr.ID:
+				if strings.HasPrefix(tb.who, "ada") {
+					tb.wait("the conditional moves' board", `document.querySelectorAll('#cond-board .hit').length === 11`)
+				}
 			}
 			if tb.eval(`document.body.dataset.page`) == "game" && tb.count("#game") == 1 {
 				// The drawing has the size the page held for it (boardBox).
@@ -197,6 +332,12 @@ func TestBrowserPageChecks(t *testing.T) {
 		for _, pg := range []struct{ name, path, what, ready string }{
 			{"the finished game", "/g/" + done.ID, "the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`},
 			{"the profile", "/p/ada", "the rating chart and the last games", `document.querySelector('#rating-chart').dataset.points === '1' && document.querySelectorAll('#archive-rows tr').length === 1`},
+			// The analysis board moved its help by the board's height when
+			// the script drew it (0.077 in Lighthouse's phone), the
+			// tournament everything under each part it filled (0.12, and
+			// 0.36 on a desktop).
+			{"the analysis board", "/analysis", "the board and its moves", `document.querySelectorAll('#anb-board .hit').length === 11 && document.querySelectorAll('#anb-moves tbody tr').length === 11`},
+			{"the tournament", "/t/" + cup.ID, "its players, standings and games", `document.querySelectorAll('#t-games tbody tr').length === 1 && document.querySelectorAll('#t-players tbody tr').length === 2`},
 		} {
 			tb.openAt(slow, pg.path)
 			tb.wait(pg.what, pg.ready)
@@ -214,8 +355,8 @@ func TestBrowserPageChecks(t *testing.T) {
 				t.Fatalf("%s, %s: %q: %v", screen.name, pg.name, raw, err)
 			}
 			t.Logf("%s: %s's layout shift is %.3f (%v)", screen.name, pg.name, cls.Sum, cls.Src)
-			if cls.Sum >= 0.1 {
-				t.Errorf("%s: %s's page shifts by %.3f as it loads, want under 0.1; what moved: %v", screen.name, pg.name, cls.Sum, cls.Src)
+			if cls.Sum >= 0.05 {
+				t.Errorf("%s: %s's page shifts by %.3f as it loads, want under 0.05; what moved: %v", screen.name, pg.name, cls.Sum, cls.Src)
 			}
 		}
 	}

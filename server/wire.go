@@ -295,8 +295,11 @@ type LeaderboardView struct {
 	Players []LeaderboardLine `json:"players"`
 }
 
-// LeaderboardLine is one player of a leaderboard.
+// LeaderboardLine is one player of a leaderboard. Rank is the place in
+// the list from 1, the settled ratings first: a provisional rating has a
+// rank too, after every settled one (the page writes it "3?").
 type LeaderboardLine struct {
+	Rank        int     `json:"rank"`
 	Name        string  `json:"name"`
 	Bot         bool    `json:"bot,omitempty"` // a bot account (issue 29)
 	Rating      float64 `json:"rating"`
@@ -402,11 +405,13 @@ type ConditionalView struct {
 }
 
 // VacationView is the account's vacation in /api/me: whether it is on
-// vacation, until when at the latest, and the days it has left (tenths).
+// vacation, until when at the latest, the days it has left (tenths), and
+// when the next month's days are credited.
 type VacationView struct {
 	Vacation bool       `json:"vacation"`
 	DaysLeft float64    `json:"vacation_days_left"`
 	Until    *time.Time `json:"vacation_until,omitempty"`
+	Next     *time.Time `json:"vacation_next_credit,omitempty"`
 }
 
 // SeatTimes is a time for each seat that has one.
@@ -433,6 +438,7 @@ type tournamentRequest struct {
 	Rated      *bool  `json:"rated"`  // default: rated when the rules are a preset's own
 	MaxPlayers int    `json:"max_players"`
 	Starts     string `json:"starts"` // RFC 3339; "": when the organiser says
+	Play       bool   `json:"play"`   // the organiser joins it at once
 }
 
 // TournamentView is a tournament as GET /api/tournaments/{id} and its

@@ -96,7 +96,7 @@ func TestAlak6SnapshotAndRecord(t *testing.T) {
 	if sn.Diagram != "xx/X//" || sn.Ply != 15 || sn.LastMove != 4 || len(sn.Captured) != 3 {
 		t.Errorf("diagram %q ply %d last %v captured %v; want xx/X//, 15, 4, three points", sn.Diagram, sn.Ply, sn.LastMove, sn.Captured)
 	}
-	if *sn.ResultWords != "Black wins 3-0 (White has no legal move)" {
+	if *sn.ResultWords != "Black wins 3-0 on the count (White had no legal move, which ends the game)" {
 		t.Errorf("result words %q", *sn.ResultWords)
 	}
 	rec := s.Record()

@@ -15,10 +15,12 @@
 //	templates/missing.html  a page or a game that does not exist (404)
 //	templates/analysis.html the analysis board (/analysis): any position, its moves' values, variations, SGF
 //	templates/rulelab.html  the rule lab (/rulelab): docs/rulelab.md's table, drawn by the server, no script of its own
+//	templates/forms.html    the rules' and the clock's fields, shared by the new game's form and the tournaments' (ruleform.js)
 //	static/api.js           the JSON API, a DOM builder, words, the header
 //	static/follow.js        a player's pages go to their games as they start (loaded by api.js)
 //	static/board.js         the board in SVG: lines, grids, slides
 //	static/game.js, home.js, archive.js   each page's module
+//	static/ruleform.js      the rules and the clock of a form (the new game's, the tournaments')
 //	static/ratings.js       ratings on the game page, the lobby and the create form
 //	static/profile.js       the profile's ratings and rating chart (SVG), loaded by archive.js on /p/NAME
 //	static/leaderboard.js   the leaderboard's module

@@ -93,7 +93,7 @@ func TestPlayBaljeuAlak6(t *testing.T) {
 		t.Errorf("moves: got %v, want %v", got, want)
 	}
 	// Seed 002 ends the game with "3-0": White, to move on xx/X//, cannot place.
-	if !strings.Contains(out, "Game over: Black wins 3-0 (White has no legal move).") {
+	if !strings.Contains(out, "Game over: Black wins 3-0 on the count (White had no legal move, which ends the game).") {
 		t.Errorf("no 3-0 result in:\n%s", out)
 	}
 	// Issue 18, defect 11: the result is said once, then save is offered
@@ -314,7 +314,7 @@ func TestPlaySave(t *testing.T) {
 		// Moves typed ahead after the end are refused, never taken for a
 		// file name (issue 18, defect 11).
 		{"typed ahead after the end", alak6, baljeu + "3\nsave F\n", "end3.sgf", notation.ReadSGF,
-			strings.Fields(baljeu), "xx/X//", "B+3", "The game is over (Black wins 3-0 (White has no legal move)): type save FILE"},
+			strings.Fields(baljeu), "xx/X//", "B+3", "The game is over (Black wins 3-0 on the count (White had no legal move, which ends the game)): type save FILE"},
 		{"set-up position", []string{"--position", "x--o/O", "--to-move", "x", "--white", "human"}, "2\nsave F\n", "setup.sgf", notation.ReadSGF,
 			[]string{"2"}, "xX-o-o", "", ""},
 	}

@@ -77,7 +77,7 @@ func TestReplayAlak6JSON(t *testing.T) {
 	// The snapshot's other fields: seed 002's last line xx/X//, the X just
 	// played on 4 having taken o's 3, 5 and 6; 15 moves; Black counts 3.
 	more := map[string]any{"diagram": "xx/X//", "ply": 15.0, "last_move": 4.0, "captured": []any{3.0, 5.0, 6.0},
-		"stones": map[string]any{"x": 3.0, "o": 0.0}, "reason": "no legal move", "result_words": "Black wins 3-0 (White has no legal move)"}
+		"stones": map[string]any{"x": 3.0, "o": 0.0}, "reason": "no legal move", "result_words": "Black wins 3-0 on the count (White had no legal move, which ends the game)"}
 	for k, v := range more {
 		if !reflect.DeepEqual(obj[k], v) {
 			t.Errorf("%s: got %v, want %v", k, obj[k], v)
@@ -395,7 +395,7 @@ func TestReplayFile(t *testing.T) {
 				}
 			}
 			for _, w := range []string{"Rules: alak size=6", "Black (x): Alan Baljeu", "Date: 2001-12-30", "(forced)",
-				"(to do otherwise would lose 4-2)", "Result: Black wins 3-0 (White has no legal move)"} {
+				"(to do otherwise would lose 4-2)", "Result: Black wins 3-0 on the count (White had no legal move, which ends the game)"} {
 				if !strings.Contains(out, w) {
 					t.Errorf("output does not say %q", w)
 				}

@@ -132,7 +132,12 @@ function mark() {
     const [x, y] = geo.xy(i);
     const o = outcomeFor(mv.value, toMove);
     g.classList.add('val', 'v-' + o);
-    if (best.has(moveName(mv.move))) g.classList.add('best');
+    if (best.has(moveName(mv.move))) {
+      // The point's square tinted (its target is the board's whole
+      // height: board.js).
+      g.classList.add('best');
+      g.append(el('svg:rect', { x: x - 20, y: y - 20, width: 40, height: 40, rx: 6, class: 'bestbg' }));
+    }
     g.setAttribute('data-value', String(mv.value));
     g.append(el('svg:circle', { cx: x, cy: y, r: 11, class: 'vbg' }), el('svg:text', { x, y: y + 5, class: 'vlabel', text: o === 'win' ? 'W' : o === 'draw' ? 'D' : 'L' }));
     g.append(el('svg:title', { text: `${mv.move}: ${valueWords(mv.value, mv.depth)}` }));

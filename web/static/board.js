@@ -130,7 +130,11 @@ export function draw(host, geo, v) {
     const c = v.cells[i];
     const cls = ['pt'];
     const g = el('svg:g', { 'data-i': i, 'data-name': geo.name(i) });
-    g.append(el('svg:rect', { x: x - U / 2, y: y - U / 2, width: U, height: U, class: 'hit' }));
+    // A point of a line or a slide board takes a touch anywhere in its
+    // column, the board's whole height: a target as tall as a finger
+    // even where the line's many points are narrower than one.
+    if (geo.shape === 'grid') g.append(el('svg:rect', { x: x - U / 2, y: y - U / 2, width: U, height: U, class: 'hit' }));
+    else g.append(el('svg:rect', { x: x - U / 2, y: 0, width: U, height: H, class: 'hit' }));
     if (v.targets && v.targets.has(i)) {
       cls.push('target');
       g.append(el('svg:circle', { cx: x, cy: y, r: U * 0.09, class: 'dot' }));
@@ -164,8 +168,9 @@ export function draw(host, geo, v) {
     g.setAttribute('class', cls.join(' '));
     svg.append(g);
   }
-  // Points of at least 24 CSS pixels (WCAG 2.5.8), wider ones where the
-  // page has room; a board wider than the page scrolls.
+  // Points of at least 24 CSS pixels (WCAG 2.5.8's minimum, for the
+  // lines of many points that cannot have 44 on a phone), 44 or more
+  // where the page has room; a board wider than the page scrolls.
   svg.style.minWidth = geo.shape !== 'grid' && geo.n > 19 ? `${(geo.n + 1) * 26}px` : `${Math.ceil((W * 24) / U)}px`;
   host.replaceChildren(svg);
 }

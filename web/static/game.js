@@ -119,7 +119,7 @@ function renderPlayers() {
     const p = g.players[c] || {};
     const n = $('.name', box);
     if (p.name && !p.computer && !p.guest) n.replaceChildren(el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }), ...[botTag(p)].filter(Boolean));
-    else n.textContent = p.name || 'waiting for a player';
+    else n.textContent = p.name || (g.invitee ? `${g.invitee} (invited)` : 'waiting for a player');
     $('.role', box).textContent = `${colorName(c)} (${c})${c === seat ? ' · you' : ''}`;
     cardRating($('.rating', box), g, c);
     const parts = [`${g.stones[c]} stone${g.stones[c] === 1 ? '' : 's'}`];

@@ -1,67 +1,14 @@
 // The home page: the create form, my games, the lobby, the account.
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput, playerName } from './api.js';
+import { ruleForm } from './ruleform.js';
 import { showInvitation } from './start.js';
-import './vacation.js';
 import { lobbyRating, lobbyFilter, lobbyEmpty, onLobbyFilter, ratedChoice } from './ratings.js';
 
 const signedIn = me() !== '' && !('guest' in document.body.dataset);
+// The vacation's form is an account's only: its script is loaded for it.
+if ($('#vacation')) import('./vacation.js');
 const form = $('#new-game');
-const presetSel = form.elements.preset;
-
-const preset = () => presetSel.selectedOptions[0];
-const defaults = () => JSON.parse(preset().dataset.values);
-const radio = (name) => form.querySelector(`input[name="${name}"]:checked`).value;
-
-// The form follows the choices: the sub-fields of the opponent and the
-// clock chosen, the options the preset takes with its values, the size's
-// hint.
-function follow() {
-  for (const sub of form.querySelectorAll('.sub')) {
-    sub.hidden = sub.dataset.for !== radio(sub.parentElement.querySelector('input[type=radio]').name);
-  }
-  const applies = preset().dataset.applies.split(' ');
-  const opt = (n) => form.elements['opt-' + n];
-  for (const row of form.querySelectorAll('.opt')) {
-    const n = row.dataset.option;
-    let on = applies.includes(n);
-    if (n === 'passes') on = on && opt('pass') && opt('pass').value === 'on' && applies.includes('pass');
-    if (n === 'komi') on = on && opt('score').value !== 'none' && (applies.includes('score'));
-    row.hidden = !on;
-  }
-  const grid = preset().dataset.shape === 'grid';
-  const size = form.elements.size;
-  size.placeholder = preset().dataset.size;
-  size.inputMode = grid ? 'text' : 'numeric';
-  $('#size-help').textContent = grid ? 'Columns x rows, up to 19x19 (9x9, 5x5, 13x9); a single number is a line.'
-    : preset().dataset.shape === 'slide' ? 'Slots on the line, 3 to 64 (the start layout follows).' : 'Points on the line, 1 to 64 (the mail server played 7 to 26).';
-}
-
-// setPreset puts the preset's values into the option fields.
-function setPreset() {
-  const d = defaults();
-  for (const [k, v] of Object.entries(d)) {
-    const f = form.elements['opt-' + k];
-    if (f) f.value = v;
-  }
-  form.elements.size.value = '';
-  follow();
-}
-
-// rulesText writes the rules as POST /api/games takes them: the preset
-// and the options changed from it.
-function rulesText() {
-  const d = defaults(), parts = [presetSel.value];
-  const size = form.elements.size.value.trim().toLowerCase().replace(/[×*]/g, 'x');
-  if (size && size !== d.size) parts.push('size=' + size);
-  for (const row of form.querySelectorAll('.opt')) {
-    const n = row.dataset.option, v = form.elements['opt-' + n].value.trim();
-    if (!row.hidden && v !== '' && v !== d[n]) parts.push(`${n}=${v}`);
-  }
-  return parts.join(' ');
-}
-
-form.addEventListener('change', (e) => (e.target === presetSel ? setPreset() : follow()));
 if (!signedIn) {
   for (const r of form.querySelectorAll('[data-account]')) {
     r.disabled = true;
@@ -69,7 +16,7 @@ if (!signedIn) {
   }
   $('#account-note').hidden = false;
 }
-setPreset();
+const { radio, rulesText, clockText } = ruleForm(form);
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -82,9 +29,7 @@ form.addEventListener('submit', async (e) => {
     err.textContent = 'Write the name of the player you challenge.';
     return;
   }
-  let clock = radio('clock');
-  if (clock === 'live') clock = `live:${form.elements.minutes.value}m+${form.elements.increment.value}s`;
-  if (clock === 'days') clock = 'days:' + form.elements.days.value;
+  const clock = clockText();
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
@@ -103,9 +48,16 @@ form.addEventListener('submit', async (e) => {
 });
 $('#copy-link').addEventListener('click', () => copyInput($('#invite-link'), $('#copy-link')));
 
-// Lists of games.
+// Lists of games. A seat nobody has taken yet names the player a named
+// challenge was made to.
+function seatWords(g, c) {
+  if (g.players[c] && g.players[c].name) return playerName(g.players[c]);
+  if (g.invitee) return `${g.invitee === me() ? 'you' : g.invitee} (invited)`;
+  return 'open seat';
+}
+
 function gameRow(g, extra) {
-  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${(g.players[c] && g.players[c].name) ? playerName(g.players[c]) : 'open seat'}`).join(' · ');
+  const opp = ['x', 'o'].map((c) => `${colorName(c)}: ${seatWords(g, c)}`).join(' · ');
   return el('li', { class: g.my_turn ? 'my-turn' : '' },
     el('a', { href: '/g/' + g.id }, el('strong', { text: rulesWords(g) }), ' ', el('span', { class: 'muted', text: clockWords(g.clock) })),
     el('br'), el('small', { text: opp }), ' ', extra || '', tournamentNote(g));

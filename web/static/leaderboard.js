@@ -1,5 +1,6 @@
 // The leaderboard (/leaderboard?pool=P): a pool's players, the settled
-// ratings best first, then the provisional ones (GET /api/leaderboard).
+// ratings best first, then the provisional ones, their ranks marked "3?"
+// as their ratings are (GET /api/leaderboard).
 
 import { api, el, $, nextGame, botTag } from './api.js';
 
@@ -11,9 +12,8 @@ async function load() {
   $('#board-error').textContent = '';
   try {
     const { data } = await api('GET', '/api/leaderboard?pool=' + encodeURIComponent(pool) + '&limit=100');
-    let rank = 0;
     const trs = data.players.map((p) => el('tr', { class: p.provisional ? 'provisional' : '' },
-      el('td', { class: 'num', text: p.provisional ? '' : String(++rank) }),
+      el('td', { class: 'num', text: p.provisional ? `${p.rank}?` : String(p.rank), title: p.provisional ? 'provisional: the deviation is above 110' : null }),
       el('th', { scope: 'row' }, el('a', { href: '/p/' + encodeURIComponent(p.name), text: p.name }), botTag(p)),
       el('td', { class: 'num rating', text: p.shown }),
       el('td', { class: 'num', text: String(Math.round(p.rd)) }),

@@ -8,9 +8,11 @@ import { api, el, $, me, nextGame } from './api.js';
 const id = $('#tournament').dataset.id;
 const score = (x) => (x === Math.floor(x) ? String(x) : `${Math.floor(x) || ''}½`);
 
+// cells makes a table; a header written [words] is for screen readers
+// only (a column without a visible heading still has a name).
 function cells(headers, rows) {
   return el('div', { class: 'scroll' }, el('table', { class: 'games' },
-    el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', { scope: 'col', text: h })))),
+    el('thead', {}, el('tr', {}, ...headers.map((h) => (Array.isArray(h) ? el('th', { scope: 'col' }, el('span', { class: 'sr', text: h[0] })) : el('th', { scope: 'col', text: h }))))),
     el('tbody', {}, ...rows)));
 }
 
@@ -28,6 +30,7 @@ function actions(t) {
 }
 
 function draw(t) {
+  $('#tournament').removeAttribute('aria-busy');
   document.title = `${t.name} · alak`;
   $('#t-name').textContent = t.name;
   $('#t-about').textContent = `${t.format} · ${t.rules} · ${t.clock}${t.rated ? ' · rated' : ''} · organised by ${t.organiser}`;
@@ -43,7 +46,7 @@ function draw(t) {
     : el('p', { class: 'muted', text: 'The standings begin with the first round.' }));
   if (t.crosstable) {
     const ct = t.crosstable;
-    $('#t-table').replaceChildren(el('h2', { text: 'Crosstable' }), cells(['', ...ct.names.map((_, i) => String(i + 1)), 'Score'],
+    $('#t-table').replaceChildren(el('h2', { text: 'Crosstable' }), cells([['Player'], ...ct.names.map((_, i) => String(i + 1)), 'Score'],
       ct.names.map((n, i) => el('tr', {}, el('th', { scope: 'row', text: `${i + 1} ${n}` }),
         ...ct.cells[i].map((c, j) => el('td', { class: 'num', text: i === j ? '×' : c })), el('td', { class: 'num', text: score(ct.scores[i]) })))));
   } else if (t.bracket) {
@@ -58,7 +61,7 @@ function draw(t) {
   const mine = (g) => me() !== '' && (g.x === me() || g.o === me());
   const games = [...t.games].sort((a, b) => b.round - a.round || a.slot - b.slot);
   const result = (g) => (g.result === 'pending' ? (g.state === 'active' ? 'being played' : g.state) : g.result === 'x' ? '1–0' : g.result === 'o' ? '0–1' : g.result === 'draw' ? '½–½' : '0–0') + (g.forfeit ? ' (forfeit)' : '');
-  $('#t-games').replaceChildren(games.length ? cells(['Round', 'Black', 'White', 'Result', ''], games.map((g) => el('tr', { 'data-game': g.id || '', class: g.state === 'active' ? 'live' : '' },
+  $('#t-games').replaceChildren(games.length ? cells(['Round', 'Black', 'White', 'Result', ['Game']], games.map((g) => el('tr', { 'data-game': g.id || '', class: g.state === 'active' ? 'live' : '' },
     el('td', { class: 'num', text: String(g.round) }), el('td', { text: g.x }), el('td', { text: g.o || 'bye' }),
     el('td', { text: g.o ? result(g) : 'bye' }),
     el('td', {}, !g.id ? '' : g.state === 'active' && mine(g) ? el('a', { href: '/g/' + g.id, class: 'button small', text: 'play' })
@@ -86,6 +89,7 @@ async function load() {
     const { data } = await api('GET', '/api/tournaments/' + id);
     draw(data);
   } catch (x) {
+    $('#tournament').removeAttribute('aria-busy');
     $('#t-error').textContent = x.message;
   }
 }

@@ -1,7 +1,9 @@
 // The tournaments (GET /api/tournaments): open, running and finished,
-// and the form that organises one.
+// and the form that organises one, with the rules and the clock chosen
+// as for a game (ruleform.js) and the organiser playing unless unticked.
 
 import { api, el, $, nextGame } from './api.js';
+import { ruleForm } from './ruleform.js';
 
 function table(list, empty) {
   if (!list.length) return el('p', { class: 'muted', text: empty });
@@ -28,11 +30,17 @@ async function load() {
 
 const form = $('#tournament-form');
 if (form) {
+  // A tournament needs a clock: correspondence unless live is chosen.
+  form.querySelector('input[name=clock][value=days]').checked = true;
+  const { rulesText, clockText } = ruleForm(form);
+  const rounds = () => { $('#rounds').hidden = form.elements.format.value !== 'swiss'; };
+  form.elements.format.addEventListener('change', rounds);
+  rounds();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const f = new FormData(form);
-    const body = { name: f.get('name'), rules: f.get('rules'), clock: f.get('clock'), format: f.get('format'),
-      max_players: Number(f.get('max_players')) };
+    const body = { name: f.get('name'), rules: rulesText(), clock: clockText(), format: f.get('format'),
+      max_players: Number(f.get('max_players')), play: form.elements.play.checked };
     if (body.format === 'swiss') body.rounds = Number(f.get('rounds'));
     $('#create-error').textContent = '';
     try {
