@@ -381,7 +381,7 @@ func (ts *Tables) prepare(ctx context.Context, r rules.Rules, opt Options) error
 		return nil
 	}
 	if ts.Small(r) && ts.denseFits(r, opt) {
-		_, err := ts.Make(ctx, r)
+		_, err := ts.Make(ctx, r, opt)
 		if errors.Is(err, ErrMemory) {
 			return nil
 		}

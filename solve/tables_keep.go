@@ -120,15 +120,19 @@ func (ts *Tables) states(r rules.Rules) uint64 {
 	return n
 }
 
-// Make returns the dense table of r when r is a small line (Small): the
-// one kept, else one made now. It is made once, whoever asks (a caller
+// Make returns the dense table of r when r is a small line (Small) whose
+// states fit opt's node limit: the one kept, else one made now, within
+// opt's memory (or the Tables'). It is made once, whoever asks (a caller
 // that comes while it is made waits for the same build), one build at a
 // time, and in the background: when ctx ends before the table is made,
 // Make returns ctx's error and the build goes on, so that a later call
 // finds the table. It returns nil and no error for rules that are not a
 // small line, and when too many builds wait already.
-func (ts *Tables) Make(ctx context.Context, r rules.Rules) (*Table, error) {
-	tab, _, _, err := ts.make(ctx, r, nil, Options{})
+func (ts *Tables) Make(ctx context.Context, r rules.Rules, opt Options) (*Table, error) {
+	if !ts.Small(r) || !ts.denseFits(r, opt) {
+		return nil, nil
+	}
+	tab, _, _, err := ts.make(ctx, r, nil, opt)
 	return tab, err
 }
 

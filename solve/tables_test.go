@@ -404,23 +404,23 @@ func TestTablesSmall(t *testing.T) {
 	r := newGame(t, "alak", 10).Rules()
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	if tab, err := bg.Make(done, r); tab != nil || !errors.Is(err, context.Canceled) {
+	if tab, err := bg.Make(done, r, Options{}); tab != nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v %v", tab, err)
 	}
-	if tab, err := bg.Make(context.Background(), r); err != nil || tab == nil || tab.Dense() == nil {
+	if tab, err := bg.Make(context.Background(), r, Options{}); err != nil || tab == nil || tab.Dense() == nil {
 		t.Fatalf("after: %v %v", tab, err)
 	}
 	if st := bg.Stats(); st.Made != 1 {
 		t.Errorf("%+v: want the one build", st)
 	}
-	if tab, err := bg.Make(context.Background(), newGame(t, "alak", 14).Rules()); tab != nil || err != nil {
+	if tab, err := bg.Make(context.Background(), newGame(t, "alak", 14).Rules(), Options{}); tab != nil || err != nil {
 		t.Errorf("alak on 14 points made at first use: %v %v", tab, err)
 	}
 
 	// Within 1 MB: alak on 9 to 12 points (35,472 to 1,053,892 states).
 	small := &Tables{KeepMB: 1}
 	for n := 9; n <= 12; n++ {
-		if tab, err := small.Make(context.Background(), newGame(t, "alak", n).Rules()); err != nil || tab == nil {
+		if tab, err := small.Make(context.Background(), newGame(t, "alak", n).Rules(), Options{}); err != nil || tab == nil {
 			t.Fatalf("alak on %d points: %v %v", n, tab, err)
 		}
 		if st := small.Stats(); st.KeptBytes > 1<<20 && st.Kept > 1 {
@@ -431,7 +431,7 @@ func TestTablesSmall(t *testing.T) {
 	if st.Kept != 1 || st.Dropped != 3 || st.Made != 4 {
 		t.Errorf("%+v: want the last table alone kept (1 MB), three dropped", st)
 	}
-	if _, err := small.Make(context.Background(), newGame(t, "alak", 9).Rules()); err != nil || small.Stats().Made != 5 {
+	if _, err := small.Make(context.Background(), newGame(t, "alak", 9).Rules(), Options{}); err != nil || small.Stats().Made != 5 {
 		t.Errorf("a dropped table asked again: %v, %+v", err, small.Stats())
 	}
 }
