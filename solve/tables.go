@@ -293,6 +293,59 @@ func (ts *Tables) Solve(ctx context.Context, g *rules.Game, opt Options) (Result
 	return ts.search(ctx, g, opt, tab)
 }
 
+// Plan says which method Solve would answer g's position by under opt
+// now, without solving it: MethodTable where a dense table of the rules
+// is kept (Solve with it searches at most one ply), MethodDense where the
+// dense solver answers (and, on a small line or one Build covers, makes
+// the table), MethodSearch elsewhere; and the error Solve would fail with
+// at once: a dense solve that needs more than the memory, the dense
+// solver asked for rules it does not take.
+func (ts *Tables) Plan(g *rules.Game, opt Options) (Method, error) {
+	r := g.Rules()
+	if err := Check(r); err != nil {
+		return "", err
+	}
+	method, err := ParseMethod(string(opt.Method))
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", err, ErrUnsupported)
+	}
+	tab, err := ts.For(r)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case method == MethodAuto && tab != nil && tab.Dense() != nil:
+		return MethodTable, nil
+	case method == MethodSearch:
+		return MethodSearch, nil
+	case !DenseApplies(r):
+		if method == MethodDense {
+			return "", fmt.Errorf("the dense solver %w", DenseRefusal(r))
+		}
+		return MethodSearch, nil
+	case method == MethodAuto && (!ts.denseFits(r, opt) || !denseTakes(g)):
+		return MethodSearch, nil
+	}
+	small := method == MethodAuto && ts.Small(r)
+	margins := ts.Margins || small || r.Width <= ts.Build && !ts.Frozen && !ts.ReadOnly
+	limit := uint64(max(ts.memory(opt), ts.DenseMemoryMB)) << 20
+	need := func(margins bool) uint64 {
+		ix := newDindex(r)
+		if b, w, _, ok := g.Position().Line(); ok && ix.kind == denseSlide && !margins {
+			ix.slideCone(b, w)
+		}
+		return denseBytes(ix, margins, ts.SpillDir != "")
+	}
+	n := need(margins)
+	if n > limit && margins && !ts.Margins && method != MethodDense {
+		n = need(false) // the value without the table (Tables.dense)
+	}
+	if n > limit {
+		return "", fmt.Errorf("the dense solver: %d states need %d MB: %w", newDindex(r).total, n>>20, ErrMemory)
+	}
+	return MethodDense, nil
+}
+
 // DenseRefusal says which rules the dense solver takes, to a caller that
 // asked for it on rules r it does not take; it wraps ErrUnsupported.
 func DenseRefusal(r rules.Rules) error {

@@ -18,7 +18,8 @@ import (
 // TestTablesMethod: the method Tables picks by itself for each preset and
 // class of board (the policy of docs/solver.md, "Which method answers"):
 // the dense solver wherever DenseApplies takes the rules, the search
-// elsewhere; the dense table once a solve made it.
+// elsewhere; the dense table once a solve made it; and Plan says so
+// before each solve.
 func TestTablesMethod(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -39,6 +40,10 @@ func TestTablesMethod(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ts := &Tables{}
+			plan, err := ts.Plan(c.g, Options{})
+			if err != nil || plan != c.method {
+				t.Errorf("plan %q (%v), want %q", plan, err, c.method)
+			}
 			res, err := ts.Solve(context.Background(), c.g, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -46,7 +51,27 @@ func TestTablesMethod(t *testing.T) {
 			if res.Method != c.method {
 				t.Errorf("method %q, want %q", res.Method, c.method)
 			}
+			// A dense solve of a small line kept the table: the next
+			// solve of the rules answers from it, as planned.
+			want := c.method
+			if want == MethodDense {
+				want = MethodTable
+			}
+			plan, _ = ts.Plan(c.g, Options{})
+			if res, _ := ts.Solve(context.Background(), c.g, Options{}); res.Method != want || plan != want {
+				t.Errorf("again: method %q, plan %q, want %q", res.Method, plan, want)
+			}
 		})
+	}
+	// The plan of a line past the memory: the error Solve fails with.
+	big := &Tables{MemoryMB: 16}
+	_, perr := big.Plan(newGame(t, "alak", 20), Options{})
+	_, serr := big.Solve(context.Background(), newGame(t, "alak", 20), Options{})
+	if !errors.Is(perr, ErrMemory) || !errors.Is(serr, ErrMemory) {
+		t.Errorf("alak on 20 points in 16 MB: plan %v, solve %v", perr, serr)
+	}
+	if m, err := (&Tables{DenseMemoryMB: 8000}).Plan(newGame(t, "alak", 21), Options{}); m != MethodDense || err != nil {
+		t.Errorf("alak on 21 points within 8000 MB: %q %v, want the dense solver (7,996 MB)", m, err)
 	}
 }
 

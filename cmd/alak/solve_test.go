@@ -3,12 +3,18 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"alak/rules"
+	"alak/solve"
 )
 
 // solveSession runs `alak CMD ARGS` and returns its output and status.
@@ -124,7 +130,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"split without at-least", []string{"solve", "--split", "1000", "--table-dir", "none"}, "--at-least"},
 		{"negative split", []string{"solve", "--at-least", "1", "--split", "-5", "--table-dir", "none"}, "--split -5"},
 		{"bad split depth", []string{"solve", "--at-least", "1", "--split", "9", "--split-depth", "0", "--table-dir", "none"}, "--split-depth 0"},
-		{"bad jobs", []string{"solve", "--at-least", "1", "--split", "9", "--jobs", "0", "--table-dir", "none"}, "--jobs 0"},
+		{"bad jobs", []string{"solve", "--at-least", "1", "--split", "9", "--jobs", "65", "--table-dir", "none"}, "--jobs 65"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,9 +190,10 @@ func TestSolveAtLeast(t *testing.T) {
 // TestSolveAtLeastSplit: --split on positional linear Go 1×8 (value 3,
 // Drange's table) answers as the single search does and lists its parts,
 // the first being the question itself, cut off at the budget; the text
-// form prints one line a part.
+// form prints one line a part (one job: the same parts in the same order
+// both times).
 func TestSolveAtLeastSplit(t *testing.T) {
-	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16"}
+	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16", "--jobs", "1"}
 	out, errOut, code := solveSession(t, append(args, "--json")...)
 	var res struct {
 		AtLeast float64 `json:"at_least"`
@@ -611,6 +618,53 @@ func TestPublished13Openings(t *testing.T) {
 			"--split", "20000000", "--plan", "--parts", file, c.move)
 		if code != 0 || !strings.Contains(out, c.want) || !strings.Contains(out, "searched: 0 positions") {
 			t.Errorf("after %s: status %d, %q %q; want %q from the parts alone", c.move, code, firstLines(out, 4), errOut, c.want)
+		}
+	}
+}
+
+// TestSolveDefaults: without --jobs alak solve takes every core (the dense
+// solver's goroutines; --jobs 1 takes one), and on 21 points its default
+// method is the dense solver (Tables.Plan), which the command lets take up
+// to half of the machine's memory without --memory: 7,996 MB there.
+func TestSolveDefaults(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		jobs int
+	}{{nil, min(runtime.NumCPU(), 64)}, {[]string{"--jobs", "1"}, 1}, {[]string{"--jobs", "2"}, 2}} {
+		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+		fs := newFlagSet(e, "solve", solveUsage)
+		sf := solveAddFlags(fs)
+		method := sf.addMethodFlags(fs)
+		if err := fs.Parse(append([]string{"--size", "21", "--table-dir", "none"}, c.args...)); err != nil {
+			t.Fatal(err)
+		}
+		sf.visited(fs)
+		if err := sf.solveMethod(*method, *sf.dense); err != nil {
+			t.Fatal(err)
+		}
+		ts, err := sf.solveTables(e, "solve")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts.Jobs != c.jobs {
+			t.Errorf("%v: %d cores, want %d", c.args, ts.Jobs, c.jobs)
+		}
+		r, err := sf.rules()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ts.Plan(g, solve.Options{Method: sf.method})
+		switch {
+		case physicalMB()/2 < 8000:
+			if !errors.Is(err, solve.ErrMemory) {
+				t.Errorf("%v on %d MB: %q %v, want the dense solver's memory error", c.args, physicalMB(), m, err)
+			}
+		case m != solve.MethodDense || err != nil:
+			t.Errorf("%v: 21 points by %q (%v), want the dense solver", c.args, m, err)
 		}
 	}
 }
