@@ -34,7 +34,14 @@ table directory's dense table of the rules; else the dense solver, for
 the alak, alterigo, dewdney and golf rules on lines of up to 24 points,
 within --memory (without it, half of the machine's memory; it fails at
 once when the line needs more); else the
-search the rules take. --method dense or search forces one, to compare;
+search the rules take. On lines with passing and prisoners (traditional),
+where the search does not finish beyond 5 points: alak's proof
+certificates where they settle the position (said at once, with each file
+of proofdata/ and its SHA-256, which alak knows wherever it runs), else
+the search within 2,000,000 positions, else
+the proof search (alak prove --graph --proof-numbers, progress on standard
+error), which proves who wins (or a draw), not the margin.
+--method dense or search forces one, to compare;
 the answer says which method gave it.
 --table prints a Markdown table of the start positions of a range of sizes.
 --variants makes it the rule lab's table: one column for the alak preset
@@ -208,6 +215,9 @@ func solveRun(e *env, args []string) int {
 	ts, err := sf.solveTables(e, "solve")
 	if err != nil {
 		return fail(e, "solve", err)
+	}
+	if sf.method == solve.MethodAuto && *sf.maxNodes == 0 && solve.Settles(r) {
+		return solveSettleRun(ctx, e, ts, g, *asJSON)
 	}
 	res, serr := solveWith(ctx, e, ts, g, sf)
 	if *asJSON {
@@ -442,6 +452,15 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		g, err := rules.NewGame(r)
 		if err != nil {
 			return fail(e, "solve", err)
+		}
+		if sf.method == solve.MethodAuto && *sf.maxNodes == 0 && solve.Settles(r) {
+			s, serr := ts.Settle(ctx, g, solve.SettleOptions{})
+			if serr != nil && ctx.Err() != nil {
+				fmt.Fprintf(e.stderr, "alak solve: interrupted at size %d: the rows above are proved\n", n)
+				return exitInterrupted
+			}
+			fmt.Fprintln(e.stdout, settleRow(n, r, s, serr))
+			continue
 		}
 		res, serr := solveWith(ctx, e, ts, g, sf)
 		if serr != nil && ctx.Err() != nil {

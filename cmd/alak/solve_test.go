@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 	"alak/solve"
 )
@@ -666,5 +667,53 @@ func TestSolveDefaults(t *testing.T) {
 		case m != solve.MethodDense || err != nil:
 			t.Errorf("%v: 21 points by %q (%v), want the dense solver", c.args, m, err)
 		}
+	}
+}
+
+// TestSolveTraditional: alak solve on traditional answers at once where
+// the proof certificates of alak settle the position (7 points: a
+// draw, each opening's winner, each certificate named with its SHA-256),
+// and says so on standard error; --table lists 1 to 11 points without a
+// search past 4 points (docs/results.md's values); where no certificate
+// settles the position and the search does not finish (6 points after 2
+// 5), the proof search answers, each step said on standard error as it
+// starts (not under the race detector without ALAK_LONG=1).
+func TestSolveTraditional(t *testing.T) {
+	out, errOut, code := solveSession(t, "solve", "--rules", "traditional", "--size", "7", "--table-dir", "none")
+	for _, want := range []string{"value:    0 (draw)\n", "moves:    1:o 2:draw 3:draw 4:draw 5:draw 6:draw 7:o pass:draw ", "best:     2 3 4 5 6 pass\n",
+		"x can force a draw or better: certificate traditional-7-x-draw.alakproof (SHA-256 ", "method:   certificate"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("7 points: status %d, %q %q; want %q", code, out, errOut, want)
+		}
+	}
+	if !strings.Contains(errOut, "alak solve: proof certificates of alak (proofdata/, listed in the binary with their checksums) settle the position: ") {
+		t.Errorf("7 points: stderr %q", errOut)
+	}
+	out, _, code = solveSession(t, "solve", "--rules", "traditional", "--size", "7", "--table-dir", "none", "--json", "1")
+	var j struct {
+		Value   *float64
+		Outcome string
+		Method  string
+		Proofs  []struct{ Claim, Certificate, SHA256 string }
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 || j.Value != nil || j.Outcome != "o" || j.Method != "certificate" ||
+		len(j.Proofs) != 1 || j.Proofs[0].Certificate != "traditional-7-o-win-after-1.alakproof" || len(j.Proofs[0].SHA256) != 64 {
+		t.Errorf("7 points after 1, JSON: %v %q", err, out)
+	}
+	out, errOut, code = solveSession(t, "solve", "--rules", "traditional", "--table", "--sizes", "1-11", "--table-dir", "none")
+	for _, want := range []string{"| 4 | 4 | x | 2 3 |", "| 7 | 0 | draw (by certificate) | 2 3 4 5 6 pass | 0 |", "| 11 | 0 | draw (by certificate) | 2 3 4 5 6 7 8 9 10 pass | 0 |"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--table: status %d, %q %q; want %q", code, out, errOut, want)
+		}
+	}
+	if raceEnabled && !testlong.Enabled(t) {
+		t.Log("the proof search of 6 points after 2 5: with ALAK_LONG=1 under the race detector (seconds of search there)")
+		return
+	}
+	out, errOut, code = solveSession(t, "solve", "--rules", "traditional", "--size", "6", "--table-dir", "none", "2", "5")
+	if code != 0 || !strings.Contains(out, "value:    0 (draw)\n") || !strings.Contains(out, "method:   proof") ||
+		!strings.Contains(errOut, "alak solve: the search did not finish within 2000000 positions") ||
+		!strings.Contains(errOut, "alak solve: proving that x can force a draw or better") || !strings.Contains(errOut, "alak solve: x cannot force a win") {
+		t.Errorf("6 points after 2 5: status %d, %q %q", code, out, errOut)
 	}
 }
