@@ -276,14 +276,19 @@ func (p *Perfect) solve(ctx context.Context, g *rules.Game) (solve.Result, error
 }
 
 // choose picks among the best moves of res (see Perfect) within 95% of the
-// move time from start (on a small line, the state graph of the depths
-// whatever the time), and says how it chose (a Report kind).
+// move time from start (on a small line, whatever the time: the replies
+// are looked up in the table, the depths in the state graph), and says
+// how it chose (a Report kind).
 func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, start time.Time, small bool) (rules.Move, string) {
 	best := res.Best
 	if len(best) == 1 {
 		return best[0], PerfectExact
 	}
-	dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*19/20))
+	deadline := p.deadline(start, p.movetime*19/20, small)
+	dctx, cancel := ctx, context.CancelFunc(func() {})
+	if !deadline.IsZero() {
+		dctx, cancel = context.WithDeadline(ctx, deadline)
+	}
 	defer cancel()
 	mover := g.Position().ToMove()
 	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil {
@@ -298,7 +303,7 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 		}
 		return p.pick(best, func(m rules.Move) int { return losing[m] }), PerfectExact
 	}
-	ds, err := p.depths(ctx, g, start, p.deadline(start, p.movetime*19/20, small))
+	ds, err := p.depths(ctx, g, start, deadline)
 	if err != nil {
 		return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
 	}
