@@ -77,7 +77,9 @@ type Settled struct {
 	// search took (MethodProof).
 	Proofs []Claimed
 	// Method is MethodCertificate, MethodSearch or MethodProof.
-	Method  Method
+	Method Method
+	// Nodes counts the positions searched: by the search tried first and
+	// by the proof search.
 	Nodes   int64
 	Elapsed time.Duration
 }
@@ -142,6 +144,7 @@ func (ts *Tables) Settle(ctx context.Context, g *rules.Game, opt SettleOptions) 
 		s.Elapsed = time.Since(start)
 		return s, nil
 	}
+	var searched int64 // by the search tried first
 	if opt.SearchNodes >= 0 {
 		nodes := opt.SearchNodes
 		if nodes == 0 {
@@ -161,11 +164,12 @@ func (ts *Tables) Settle(ctx context.Context, g *rules.Game, opt SettleOptions) 
 		case !errors.Is(err, ErrNodeLimit) && !errors.Is(err, ErrMemory):
 			return Settled{}, err
 		}
+		searched = res.Nodes
 		note("the search did not finish within %d positions: the proof search answers", nodes)
 	}
 	c := g.Position().ToMove()
 	popt := ProveOptions{Graph: true, ProofNumbers: true, TableEntries: proveTableEntries, Searched: opt.Searched}
-	s := Settled{Moves: map[rules.Move]rules.Color{}, Method: MethodProof}
+	s := Settled{Moves: map[rules.Move]rules.Color{}, Method: MethodProof, Nodes: searched}
 	prove := func(draw bool) (Proof, error) {
 		claim := Claimed{For: c, Draw: draw, Holds: true}
 		note("proving that %s (proof-number search over the state graph with prisoners)", claim.Claim())
