@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"alak/rules"
@@ -175,10 +176,8 @@ func (ts *Tables) make(ctx context.Context, r rules.Rules, g *rules.Game, opt Op
 		go ts.build(key, start, b, dopt)
 	}
 	ts.mu.Unlock()
-	select {
-	case <-b.done:
-	case <-ctx.Done():
-		return nil, res, false, fmt.Errorf("waiting for the dense table of %s: %w", r.String(), ctx.Err())
+	if err := wait(ctx, b.done); err != nil {
+		return nil, res, false, fmt.Errorf("waiting for the dense table of %s: %w", r.String(), err)
 	}
 	if b.err != nil {
 		return nil, res, false, b.err
@@ -187,6 +186,26 @@ func (ts *Tables) make(ctx context.Context, r rules.Rules, g *rules.Game, opt Op
 		res = b.res
 	}
 	return b.tab, res, mine, nil
+}
+
+// wait waits for done to be closed, or ctx to end (its error): told by
+// ctx's Done or, every 20 ms, by its Err, as the searches poll it (a
+// context may say it ended through Err alone).
+func wait(ctx context.Context, done <-chan struct{}) error {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // denseTakes reports whether DenseSolve takes g as it stands: a history
