@@ -111,7 +111,7 @@ func TestSettleProof(t *testing.T) {
 	t.Parallel()
 	ts := &Tables{}
 	kinds := map[bool]int{}
-	for _, line := range []string{"2 4", "1 3", "5 2"} {
+	for _, line := range []string{"2 4", "1 3"} {
 		g := playLine(t, "traditional", 5, line)
 		want, err := Solve(context.Background(), g, Options{})
 		if err != nil {

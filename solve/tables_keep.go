@@ -43,6 +43,9 @@ type keptTables struct {
 	states map[string]uint64 // the states of a rule set's dense index
 	builds map[string]*tableBuild
 	sem    chan struct{} // one build at a time
+	// limit, when positive, bounds the bytes kept in place of KeepMB
+	// (tests keep small tables within less than a megabyte).
+	limit int64
 
 	made, dropped, fromTable atomic.Int64
 }
@@ -263,7 +266,10 @@ func (ts *Tables) keepTable(tab *Table, dt *DenseTable) {
 	k.order = append(k.order, key)
 	k.bytes += size
 	limit := int64(ts.KeepMB) << 20
-	if ts.KeepMB <= 0 {
+	switch {
+	case k.limit > 0:
+		limit = k.limit
+	case ts.KeepMB <= 0:
 		limit = DefaultKeepMB << 20
 	}
 	for k.bytes > limit && len(k.order) > 1 {

@@ -395,11 +395,11 @@ func TestTablesSmall(t *testing.T) {
 		t.Error("SmallStates -1: alak on 5 points is small")
 	}
 
-	// Eight solves at once of positions of one line: one table.
+	// Four solves at once of positions of one line: one table.
 	frozen := &Tables{Frozen: true}
 	g := newGame(t, "alak", 9)
 	var wg sync.WaitGroup
-	for i := range 8 {
+	for i := range 4 {
 		wg.Go(func() {
 			h := g.Clone()
 			for _, p := range []int{i, (i + 4) % 9} {
@@ -420,7 +420,7 @@ func TestTablesSmall(t *testing.T) {
 	}
 	wg.Wait()
 	if st := frozen.Stats(); st.Made != 1 || st.Kept != 1 {
-		t.Errorf("eight solves at once: %+v, want one table made", st)
+		t.Errorf("four solves at once: %+v, want one table made", st)
 	}
 
 	// A caller that gives up at once: the build goes on, and the next
@@ -442,21 +442,42 @@ func TestTablesSmall(t *testing.T) {
 		t.Errorf("alak on 14 points made at first use: %v %v", tab, err)
 	}
 
-	// Within 1 MB: alak on 9 to 12 points (35,472 to 1,053,892 states).
-	small := &Tables{KeepMB: 1}
-	for n := 9; n <= 12; n++ {
+	// Within a bound that holds the tables of alak on 7 and 8 points
+	// (measured first) but not those of 6, 7 and 8: the least recently
+	// used goes; 10 points, over it alone, is kept alone; a dropped table
+	// asked for again is made again.
+	lines := []int{6, 7, 8, 10}
+	sizes := map[int]int64{}
+	all := &Tables{}
+	for _, n := range lines {
+		before := all.Stats().KeptBytes
+		if _, err := all.Make(context.Background(), newGame(t, "alak", n).Rules(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		sizes[n] = all.Stats().KeptBytes - before
+	}
+	limit := sizes[7] + sizes[8]
+	if sizes[10] <= limit {
+		t.Fatalf("table sizes %v: want 10 points' over 7's and 8's together", sizes)
+	}
+	small := &Tables{}
+	small.mem.limit = limit
+	for _, n := range lines {
 		if tab, err := small.Make(context.Background(), newGame(t, "alak", n).Rules(), Options{}); err != nil || tab == nil {
 			t.Fatalf("alak on %d points: %v %v", n, tab, err)
 		}
-		if st := small.Stats(); st.KeptBytes > 1<<20 && st.Kept > 1 {
-			t.Errorf("alak on %d points: %+v: over 1 MB with more than the last table", n, st)
+		st := small.Stats()
+		if st.KeptBytes > limit && st.Kept > 1 {
+			t.Errorf("alak on %d points: %+v: over %d bytes with more than the last table", n, st, limit)
+		}
+		if n == 8 && (st.Kept != 2 || st.Dropped != 1) {
+			t.Errorf("after 8 points: %+v, want 7 and 8 kept, 6 dropped", st)
 		}
 	}
-	st := small.Stats()
-	if st.Kept != 1 || st.Dropped != 3 || st.Made != 4 {
-		t.Errorf("%+v: want the last table alone kept (1 MB), three dropped", st)
+	if st := small.Stats(); st.Kept != 1 || st.Dropped != 3 || st.Made != 4 {
+		t.Errorf("%+v: want 10 points' table alone kept, three dropped", st)
 	}
-	if _, err := small.Make(context.Background(), newGame(t, "alak", 9).Rules(), Options{}); err != nil || small.Stats().Made != 5 {
+	if _, err := small.Make(context.Background(), newGame(t, "alak", 6).Rules(), Options{}); err != nil || small.Stats().Made != 5 {
 		t.Errorf("a dropped table asked again: %v, %+v", err, small.Stats())
 	}
 }
