@@ -30,6 +30,17 @@ import (
 // does so silently: Report counts the moves by how they were made, and the
 // arena and `alak match` print it.
 //
+// On a small line (solve.Tables.Small: alak on up to 13 points, alterigo,
+// dewdney and golf on up to 13) no budget of time applies to what the
+// line bounds: the dense table of the rules is made at the first move
+// (solve.Tables.Make; milliseconds on 9 points, tenths of a second on 13)
+// and kept, shared by every perfect player of the process that names no
+// table directory, so that every later move of every game is a lookup; and
+// the state graph, where the history has repeated a position or the
+// depths choose among best moves, is made once a game whatever the move
+// time. So the player is perfect at any time control there, however busy
+// the machine.
+//
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
 // solver gets up to 80% of it, the choice among the best moves up to 95%),
 // nodes=N (the solver's node limit), mem=MB (the solver's transposition
@@ -102,9 +113,20 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 			return nil, err
 		}
 	}
+	ts := defaultTables
+	if dir != "" {
+		ts = &solve.Tables{Dir: dir, ReadOnly: true}
+	}
 	return &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
-		tableDir: dir, tables: &solve.Tables{Dir: dir, ReadOnly: true}, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
+		tableDir: dir, tables: ts, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
 }
+
+// defaultTables is the solver of the perfect players that name no table
+// directory: one for the process, so that the dense table of a small line
+// is made once (solve.Tables.Make) and answers every game's moves; it
+// keeps such tables in memory within its bound (solve.DefaultKeepMB) and
+// adds nothing else to any table.
+var defaultTables = &solve.Tables{ReadOnly: true}
 
 // Name returns the player's spec.
 func (p *Perfect) Name() string { return p.spec }
@@ -149,6 +171,19 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		return rules.NoMove, ErrNoMove
 	}
 	start := time.Now()
+	r := g.Rules()
+	small := r.Points() <= 64 && p.tables.Small(r)
+	if small {
+		// A small line: its dense table is made once, whatever the move
+		// time (the line bounds the work), and answers every move after.
+		_, err := p.tables.Make(ctx, r, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
+		if ctx.Err() != nil {
+			return rules.NoMove, ctx.Err()
+		}
+		if err != nil && !errors.Is(err, solve.ErrMemory) {
+			return rules.NoMove, fmt.Errorf("%w: %w", errTable, err)
+		}
+	}
 	if p.graph != nil && p.graph.Contains(g.Position()) {
 		// The graph of an earlier move holds the position: its values
 		// are exact under any history, so no solve is needed.
@@ -167,7 +202,7 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		// The history has repeated a position: no table answers, and the
 		// solve would enumerate the graph anyway (solve/history.go). Make
 		// it here, once, and keep it.
-		ds, err := p.depths(ctx, g, start, start.Add(p.movetime*4/5))
+		ds, err := p.depths(ctx, g, start, p.deadline(start, p.movetime*4/5, small))
 		if ctx.Err() != nil {
 			return rules.NoMove, ctx.Err()
 		}
@@ -187,7 +222,7 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		}
 		if err == nil {
 			p.solved = true
-			m, kind := p.choose(ctx, g, res, start)
+			m, kind := p.choose(ctx, g, res, start, small)
 			if ctx.Err() != nil {
 				return rules.NoMove, ctx.Err()
 			}
@@ -241,13 +276,19 @@ func (p *Perfect) solve(ctx context.Context, g *rules.Game) (solve.Result, error
 }
 
 // choose picks among the best moves of res (see Perfect) within 95% of the
-// move time from start, and says how it chose (a Report kind).
-func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, start time.Time) (rules.Move, string) {
+// move time from start (on a small line, whatever the time: the replies
+// are looked up in the table, the depths in the state graph), and says
+// how it chose (a Report kind).
+func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, start time.Time, small bool) (rules.Move, string) {
 	best := res.Best
 	if len(best) == 1 {
 		return best[0], PerfectExact
 	}
-	dctx, cancel := context.WithDeadline(ctx, start.Add(p.movetime*19/20))
+	deadline := p.deadline(start, p.movetime*19/20, small)
+	dctx, cancel := ctx, context.CancelFunc(func() {})
+	if !deadline.IsZero() {
+		dctx, cancel = context.WithDeadline(ctx, deadline)
+	}
 	defer cancel()
 	mover := g.Position().ToMove()
 	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil {
@@ -262,7 +303,7 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 		}
 		return p.pick(best, func(m rules.Move) int { return losing[m] }), PerfectExact
 	}
-	ds, err := p.depths(ctx, g, start, start.Add(p.movetime*19/20))
+	ds, err := p.depths(ctx, g, start, deadline)
 	if err != nil {
 		return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
 	}
@@ -275,25 +316,40 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 	return p.best(g, ds), PerfectExact
 }
 
+// deadline is start plus d, the move's own limit, or none (the zero time)
+// on a small line, where the graph is bounded by the line.
+func (p *Perfect) deadline(start time.Time, d time.Duration, small bool) time.Time {
+	if small {
+		return time.Time{}
+	}
+	return start.Add(d)
+}
+
 // depths answers from the player's graph when it holds the position, else
 // makes the graph of the positions reachable from the position and keeps
 // it for the rest of the game.
 //
-// deadline is the move's own limit; the graph may take up to graphTime
-// from start instead, once, when that is longer.
+// deadline is the move's own limit (none when zero); the graph may take up
+// to graphTime from start instead, once, when that is longer.
 func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline time.Time) (map[rules.Move]solve.MoveDepth, error) {
 	if p.graph == nil || !p.graph.Contains(g.Position()) {
-		if long := start.Add(p.graphTime); !p.graphTried && long.After(deadline) {
-			deadline = long
-			p.graphTried = true
+		gctx, cancel := ctx, context.CancelFunc(func() {})
+		if !deadline.IsZero() {
+			if long := start.Add(p.graphTime); !p.graphTried && long.After(deadline) {
+				deadline = long
+				p.graphTried = true
+			}
+			gctx, cancel = context.WithDeadline(ctx, deadline)
 		}
-		gctx, cancel := context.WithDeadline(ctx, deadline)
 		gr, err := solve.NewGraph(gctx, g.Rules(), g.Position(), solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
 		cancel()
 		if err != nil {
 			return nil, err
 		}
 		p.graph, p.graphTried = gr, false
+	}
+	if deadline.IsZero() {
+		return p.graph.Depths(ctx, g)
 	}
 	dctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()

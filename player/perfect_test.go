@@ -3,6 +3,9 @@ package player
 import (
 	"context"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"alak/internal/testlong"
@@ -508,4 +511,159 @@ func TestReportString(t *testing.T) {
 	if (Report{}).String() != "no moves" {
 		t.Errorf("empty report: %q", Report{}.String())
 	}
+}
+
+// TestPerfectBusyMachine: on alak on 9 points, with a move time of one
+// millisecond and the machine kept busy by goroutines that spin (one a
+// core; two with ALAK_LONG=1), the perfect player keeps the value of every
+// start, won, drawn or lost, against random and greedy opponents from
+// random openings (3; 8 with ALAK_LONG=1), and in games whose history has
+// repeated a position (1; 4); every move is exact (no fallback, no tie
+// broken at random). The value is the dense
+// table's (made here by solve.DenseSolve), with the history applied by
+// solve.Solve over it (docs/solver.md, Claim 3).
+func TestPerfectBusyMachine(t *testing.T) {
+	r := mustRules(t, "alak size=9")
+	start, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dt, err := solve.DenseSolve(context.Background(), start, solve.DenseOptions{Margins: true, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := solve.LoadTable(t.TempDir(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ref.SetDense(dt); err != nil {
+		t.Fatal(err)
+	}
+	ref.Freeze()
+	// value is Black's margin: from the table with a fresh history, else
+	// from gr, the state graph of the positions reachable from the game's
+	// start, with the positions the history used up drawn (Claim 3).
+	value := func(g *rules.Game, gr *solve.Graph) float64 {
+		t.Helper()
+		if !repeats(g) {
+			res, err := solve.Solve(context.Background(), g, solve.Options{Table: ref, MemoryMB: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.Value
+		}
+		ds, err := gr.Depths(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sign, best := sideSign(g.Position().ToMove()), math.Inf(-1)
+		for _, d := range ds {
+			best = max(best, sign*d.Value)
+		}
+		return sign * best
+	}
+
+	// Starts: random openings, and positions of games between random and
+	// greedy whose history repeated a position.
+	var starts []*rules.Game
+	for i := range testlong.Size(t, 3, 8) {
+		g := start.Clone()
+		open := NewRandom(uint64(300 + i))
+		for g.Len() < 2+i%3 && !g.Over() {
+			m, _ := open.Move(context.Background(), g)
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		starts = append(starts, g)
+	}
+	repeated, want := 0, testlong.Size(t, 1, 4)
+	for seed := uint64(0); repeated < want && seed < 400; seed++ {
+		g := start.Clone()
+		ps := [2]Player{NewRandom(seed), NewGreedy(seed + 7)}
+		for !g.Over() && g.Len() < 200 {
+			m, _ := ps[g.Position().ToMove()].Move(context.Background(), g)
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			if repeats(g) && !g.Over() {
+				starts = append(starts, g)
+				repeated++
+				break
+			}
+		}
+	}
+	if repeated < want {
+		t.Fatalf("%d games of 400 repeated a position, want %d", repeated, want)
+	}
+
+	var stop atomic.Bool
+	var spin sync.WaitGroup
+	for range testlong.Size(t, 1, 2) * runtime.GOMAXPROCS(0) {
+		spin.Go(func() {
+			for n := 0; !stop.Load(); n++ {
+			}
+		})
+	}
+	defer func() {
+		stop.Store(true)
+		spin.Wait()
+	}()
+
+	moves := 0
+	for i, g := range starts {
+		me := g.Position().ToMove()
+		var opp Player = NewRandom(uint64(i))
+		if i%2 == 1 {
+			opp = NewGreedy(uint64(i))
+		}
+		p, err := New("perfect:time=1ms", uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gr *solve.Graph
+		if repeats(g) {
+			if gr, err = solve.NewGraph(context.Background(), r, g.Position(), solve.Options{MemoryMB: 64}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		first := value(g, gr) * sideSign(me)
+		last := first
+		for !g.Over() && g.Len() < 300 {
+			if g.Position().ToMove() != me {
+				m, err := opp.Move(context.Background(), g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			v := value(g, gr) * sideSign(me)
+			if v < last {
+				t.Errorf("start %d: the perfect player's value fell from %v to %v (history %v)", i, last, v, g.Moves())
+			}
+			last = v
+			m, err := p.Move(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !g.Over() {
+			t.Fatalf("start %d did not end in 300 plies: %v", i, g.Moves())
+		}
+		if got := g.Outcome().Margin * sideSign(me); solve.Sign(got) < solve.Sign(first) || first > 0 && got < first {
+			t.Errorf("start %d: worth %v to the perfect player, the game ended %v for it (history %v)", i, first, got, g.Moves())
+		}
+		rep := p.(*Perfect).Report()
+		if rep.Count(PerfectExact) != rep.Moves || rep.Moves == 0 {
+			t.Errorf("start %d: %v, want every move exact", i, rep)
+		}
+		moves += rep.Moves
+	}
+	t.Logf("%d starts (%d with a repeated position), %d moves of the perfect player", len(starts), repeated, moves)
 }

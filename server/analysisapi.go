@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/time/rate"
 
@@ -19,19 +20,44 @@ import (
 )
 
 // Limits of GET /api/analysis (docs/api.md, "The analysis of any
-// position"). A position the table directory answers is answered at once;
-// any other is solved in the background within the post-game analysis's
-// budget (analysisNodes, analysisMemMB, analysisTime), one at a time,
-// from a bounded queue, and the answer kept in a bounded cache.
+// position"). A position a dense table answers is answered at once: the
+// table directory's, or, on a small line (solve.Tables.Small: alak on up
+// to 13 points, alterigo, dewdney and golf on up to 13), the table the
+// server makes of the line at its first question, in the background, and
+// keeps (posTableWait: how long a request waits for it). Any other is
+// searched in the background: first within a short budget (posQuickNodes,
+// posQuickTime), which answers the small questions of any rules, then,
+// when that was not enough, within the post-game analysis's budget
+// (analysisNodes, analysisMemMB, analysisTime), one at a time. The tables
+// to make, the short searches and the long ones wait in three queues by
+// address, each served in turn (fairQueue) by a worker of its own, so
+// that one address's questions never hold up another's, and a cheap
+// answer (a table, a small line, a short search) never waits behind an
+// expensive one; answers are kept in a bounded cache.
 const (
-	posAnalysisRate   = 10   // requests a second an address, refilled
-	posAnalysisBurst  = 60   // and at once
-	posAnalysisQueued = 16   // positions waiting for the solver
+	posAnalysisRate   = 10 // requests a second an address, refilled
+	posAnalysisBurst  = 60 // and at once
+	posAnalysisQueued = 64 // positions waiting for each search, all addresses
+	posAddrQueued     = 4  // of one address; as many tables to make
+	// posQuickNodes and posQuickTime bound the short search every
+	// position gets first.
+	posQuickNodes     = 1_000_000
+	posQuickTime      = 2 * time.Second
 	posAnalysisCached = 4096 // answers kept (the oldest go first)
+	// posTableWait is how long a request waits for a small line's table
+	// being made before it is answered 202 (the table is then made all
+	// the same, and answers the next request).
+	posTableWait = 3 * time.Second
 	// posDepthNodes bounds the state graph enumerated for the depths of
 	// an answer read from a table: a depth the bound does not allow is
 	// left out (null), never guessed.
 	posDepthNodes = 200_000
+	// posOwnDepthNodes bounds the graph of a position's own, enumerated
+	// for an answer from a table when the rules' graph is not kept: about
+	// 2 µs a position, so that such an answer takes milliseconds (a later
+	// position, nearer the end, has a smaller graph: the depths of alak on
+	// 13 points appear as the game goes on).
+	posOwnDepthNodes = 4_000
 	// posTableMemMB is the search's memory when a dense table answers:
 	// every position is in the table, the search's own table stays small.
 	posTableMemMB = 1
@@ -85,12 +111,21 @@ type ValueBound struct {
 }
 
 // posAnalyses serves GET /api/analysis: the rate limits, the cache of
-// answers and the background solver.
+// answers, the tables of small lines being made and the background
+// solver.
 type posAnalyses struct {
 	s      *Server
 	limits *limiters
-	queue  chan posJob
-	nodes  int64 // the search's budget (analysisNodes; tests lower it)
+	// quick and long hold the positions waiting for the short search and
+	// for the long one, builds the small lines whose tables are waiting
+	// to be made: by address, each served by one worker.
+	quick, long *fairQueue[posJob]
+	builds      *fairQueue[rules.Rules]
+	nodes       int64 // the search's budget (analysisNodes; tests lower it)
+	// quickTime bounds the short search (posQuickTime), memMB the
+	// searches' memory (analysisMemMB): tests lower them.
+	quickTime time.Duration
+	memMB     int
 	// depthNodes bounds the depths' graph of an answer from a table
 	// (posDepthNodes; 0: no depths).
 	depthNodes int64
@@ -104,6 +139,9 @@ type posAnalyses struct {
 	cache   map[string]posAnswer
 	order   []string // cache keys, oldest first
 	pending map[string]bool
+	// making holds, for each small line whose table is queued or being
+	// made (by rules), a channel closed when it is made or failed.
+	making map[string]chan struct{}
 }
 
 // posAnswer is a cached answer: its status and body.
@@ -113,15 +151,17 @@ type posAnswer struct {
 }
 
 type posJob struct {
-	key string
-	g   *rules.Game
+	key, addr string
+	g         *rules.Game
 }
 
 func newPosAnalyses(s *Server) *posAnalyses {
 	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
-		queue: make(chan posJob, posAnalysisQueued), nodes: analysisNodes, depthNodes: posDepthNodes,
+		quick: newFairQueue[posJob](posAddrQueued, posAnalysisQueued), long: newFairQueue[posJob](posAddrQueued, posAnalysisQueued),
+		builds: newFairQueue[rules.Rules](posAddrQueued, posAnalysisQueued),
+		nodes:  analysisNodes, quickTime: posQuickTime, memMB: analysisMemMB, depthNodes: posDepthNodes,
 		now: make(chan struct{}, runtime.GOMAXPROCS(0)), graphs: newDepthGraphs(posDepthCached),
-		cache: map[string]posAnswer{}, pending: map[string]bool{}}
+		cache: map[string]posAnswer{}, pending: map[string]bool{}, making: map[string]chan struct{}{}}
 }
 
 func (p *posAnalyses) cached(key string) (posAnswer, bool) {
@@ -144,39 +184,120 @@ func (p *posAnalyses) keep(key string, a posAnswer) {
 	p.cache[key] = a
 }
 
-// request queues j unless it is queued already; false when the queue is
-// full.
+// request queues j for the short search, unless it is queued already;
+// false when j's address has posAddrQueued positions waiting or the queue
+// is full.
 func (p *posAnalyses) request(j posJob) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pending[j.key] {
 		return true
 	}
-	select {
-	case p.queue <- j:
-		p.pending[j.key] = true
-		return true
-	default:
+	if !p.quick.push(j.addr, j) {
 		return false
+	}
+	p.pending[j.key] = true
+	return true
+}
+
+// done ends j: its answer, if any, is kept, and it is no longer pending.
+func (p *posAnalyses) done(j posJob, a posAnswer, ok bool) {
+	if ok {
+		p.keep(j.key, a)
+	}
+	p.mu.Lock()
+	delete(p.pending, j.key)
+	p.mu.Unlock()
+}
+
+// work runs the short searches, in turn by address; a position they do
+// not settle goes to the long search (or, when its address has
+// posAddrQueued positions waiting there, is dropped: asked again, it is
+// queued again).
+func (p *posAnalyses) work() {
+	ctx := contextOf(p.s.done)
+	for {
+		j, ok := p.quick.pop(p.s.done)
+		if !ok {
+			return
+		}
+		nodes := min(p.nodes, posQuickNodes)
+		jctx, cancel := context.WithTimeout(ctx, p.quickTime)
+		a, ok, short := p.solveShort(jctx, j.g, nodes)
+		cancel()
+		if short {
+			if p.long.push(j.addr, j) {
+				continue // still pending
+			}
+			ok = false
+		}
+		p.done(j, a, ok)
 	}
 }
 
-func (p *posAnalyses) work() {
+// workLong runs the long searches, in turn by address.
+func (p *posAnalyses) workLong() {
+	ctx := contextOf(p.s.done)
 	for {
-		select {
-		case <-p.s.done:
+		j, ok := p.long.pop(p.s.done)
+		if !ok {
 			return
-		case j := <-p.queue:
-			ctx, cancel := context.WithTimeout(contextOf(p.s.done), analysisTime)
-			a, ok := p.solve(ctx, j.g, p.nodes, analysisMemMB, searchDepths(p.nodes))
-			cancel()
-			if ok {
-				p.keep(j.key, a)
-			}
-			p.mu.Lock()
-			delete(p.pending, j.key)
-			p.mu.Unlock()
 		}
+		jctx, cancel := context.WithTimeout(ctx, analysisTime)
+		a, ok := p.solve(jctx, j.g, p.nodes, p.memMB, searchDepths(p.nodes, p.memMB))
+		cancel()
+		p.done(j, a, ok)
+	}
+}
+
+// solveShort is solve within nodes positions and ctx's time (the short
+// search's); short says that this budget, not the long search's, ended
+// it: the long search is to answer.
+func (p *posAnalyses) solveShort(ctx context.Context, g *rules.Game, nodes int64) (a posAnswer, ok, short bool) {
+	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: p.memMB})
+	if errors.Is(err, solve.ErrNodeLimit) && nodes < p.nodes || errors.Is(err, context.DeadlineExceeded) {
+		return posAnswer{}, false, true
+	}
+	a, ok = p.answer(ctx, g, res, err, nodes, p.memMB, searchDepths(nodes, p.memMB))
+	return a, ok, false
+}
+
+// table returns a channel closed once the table of r, a small line, is
+// made (or failed), queueing it for addr unless it is queued already;
+// false when addr has posAddrQueued tables waiting or the queue is full.
+func (p *posAnalyses) table(addr string, r rules.Rules) (<-chan struct{}, bool) {
+	key := r.String()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ch, ok := p.making[key]; ok {
+		return ch, true
+	}
+	if !p.builds.push(addr, r) {
+		return nil, false
+	}
+	ch := make(chan struct{})
+	p.making[key] = ch
+	return ch, true
+}
+
+// build makes the tables of small lines, in turn by address, one at a
+// time: each takes tenths of a second at most, never behind a search.
+func (p *posAnalyses) build() {
+	ctx := contextOf(p.s.done)
+	for {
+		r, ok := p.builds.pop(p.s.done)
+		if !ok {
+			return
+		}
+		_, err := p.s.tables.solver.Make(ctx, r, solve.Options{MemoryMB: analysisMemMB})
+		if err != nil && ctx.Err() == nil {
+			p.s.log.Warn("a small line's table was not made: its positions are searched", "rules", r.String(), "err", err)
+		}
+		key := r.String()
+		p.mu.Lock()
+		close(p.making[key])
+		delete(p.making, key)
+		p.mu.Unlock()
 	}
 }
 
@@ -184,24 +305,31 @@ func (p *posAnalyses) work() {
 type depthFunc func(context.Context, *rules.Game) (map[rules.Move]solve.MoveDepth, error)
 
 // searchDepths enumerates the position's own graph within nodes positions
-// (nil, no depths, for 0).
-func searchDepths(nodes int64) depthFunc {
+// and memMB (nil, no depths, for 0 positions).
+func searchDepths(nodes int64, memMB int) depthFunc {
 	if nodes <= 0 {
 		return nil
 	}
 	return func(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
-		return solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: analysisMemMB})
+		return solve.Depths(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
 	}
 }
 
-// tableDepths reads the kept graph of the rules (depthGraphs), each within
-// p.depthNodes positions (nil, no depths, for 0).
+// tableDepths reads the kept graph of the rules (depthGraphs) within
+// p.depthNodes positions, else the position's own within posOwnDepthNodes
+// (nil, no depths, for 0). The rules' graph is tried only when their
+// dense table has at most p.depthNodes states (alak up to 10 points):
+// the graph of a longer line would not fit.
 func (p *posAnalyses) tableDepths() depthFunc {
 	if p.depthNodes <= 0 {
 		return nil
 	}
 	return func(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
-		return p.graphs.depths(ctx, g, p.depthNodes, analysisMemMB)
+		start := true
+		if tab, err := p.s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
+			start = tab.Dense().States() <= uint64(p.depthNodes)
+		}
+		return p.graphs.depths(ctx, g, p.depthNodes, min(p.depthNodes, posOwnDepthNodes), analysisMemMB, start)
 	}
 }
 
@@ -209,8 +337,15 @@ func (p *posAnalyses) tableDepths() depthFunc {
 // positions, with the depths of depths (none when nil); false when the
 // server stops (no verdict on the position).
 func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
-	r := g.Rules()
 	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
+	return p.answer(ctx, g, res, err, nodes, memMB, depths)
+}
+
+// answer writes the answer of a solve of g (res, err) within nodes
+// positions and memMB, with the depths of depths; false when the server
+// stops or the request went away (no verdict on the position).
+func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Result, err error, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
+	r := g.Rules()
 	select {
 	case <-p.s.done:
 		return posAnswer{}, false
@@ -410,7 +545,33 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		writeAnswer(w, a)
 		return
 	}
-	if tab, err := s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
+	addr := clientAddr(r)
+	ts := s.tables.solver
+	tab, err := ts.For(g.Rules())
+	if err == nil && (tab == nil || tab.Dense() == nil) && ts.Small(g.Rules()) {
+		// A small line: its table is made at once, in the background,
+		// and answers this request if it is made within posTableWait.
+		made, ok := p.table(addr, g.Rules())
+		if !ok {
+			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
+			return
+		}
+		wait := time.NewTimer(posTableWait)
+		select {
+		case <-made:
+			wait.Stop()
+			tab, err = ts.For(g.Rules())
+		case <-wait.C:
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued", "message": "the table of these rules is being made: ask again in a second"})
+			return
+		case <-r.Context().Done():
+			wait.Stop()
+			s.writeError(w, r, r.Context().Err())
+			return
+		}
+	}
+	if err == nil && tab != nil && tab.Dense() != nil {
 		select {
 		case p.now <- struct{}{}:
 		case <-r.Context().Done():
@@ -427,8 +588,8 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		writeAnswer(w, a)
 		return
 	}
-	if !p.request(posJob{key: key, g: g}) {
-		s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "the analysis queue is full: ask again in a minute"))
+	if !p.request(posJob{key: key, addr: addr, g: g}) {
+		s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
 		return
 	}
 	w.Header().Set("Retry-After", "1")

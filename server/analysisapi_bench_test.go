@@ -183,3 +183,70 @@ func syntheticGame(ins *sql.Stmt, rng *rand.Rand, r rules.Rules, spec string) er
 	}
 	return nil
 }
+
+// BenchmarkAnalysisSmallLineHTTP is the analysis board on a server without
+// a table directory, asked about a small line through HTTP over loopback:
+// each iteration starts a server, asks one position (a random line of a
+// few moves) until it is answered complete (a 202 asked again 10 ms
+// later; the page asks again after a second), then 20 other positions of
+// the rules, each once. Reported: first-ms, the time from the first
+// request to the complete answer (the server making the table of the
+// line meanwhile), and next-ms and next-max-ms, the mean and the longest
+// time of the later answers (from the kept table).
+func BenchmarkAnalysisSmallLineHTTP(b *testing.B) {
+	for _, spec := range []string{"alak size=11", "alak size=13"} {
+		b.Run(strings.ReplaceAll(spec, " size=", ""), func(b *testing.B) { benchSmallLine(b, spec) })
+	}
+}
+
+func benchSmallLine(b *testing.B, spec string) {
+	r, err := rules.Parse(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hc := &http.Client{Timeout: time.Minute}
+	line := func(k int) string { return randomLines(r, 1, uint64(5000+k))[0] }
+	var first, next, longest time.Duration
+	nexts := 0
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		h := sharedHarnessOn(b, Config{}, nil)
+		h.srv.posAnalyses.limits = newLimiters(rate.Inf, 1)
+		b.StartTimer()
+		q := h.http.URL + "/api/analysis?" + url.Values{"rules": {spec}, "moves": {line(i)}}.Encode()
+		i++
+		start := time.Now()
+		for {
+			resp, err := hc.Get(q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK && strings.Contains(string(body), `"complete":true`) {
+				break
+			}
+			if resp.StatusCode != http.StatusAccepted {
+				b.Fatalf("%s: %d %s", q, resp.StatusCode, body)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		first += time.Since(start)
+		for range 20 {
+			t0 := time.Now()
+			benchGet(b, hc, h.http.URL, "/api/analysis?"+url.Values{"rules": {spec}, "moves": {line(i)}}.Encode())
+			d := time.Since(t0)
+			next += d
+			longest = max(longest, d)
+			nexts++
+			i++
+		}
+		b.StopTimer()
+		h.stop()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "first-ms")
+	b.ReportMetric(float64(next.Microseconds())/1000/float64(nexts), "next-ms")
+	b.ReportMetric(float64(longest.Microseconds())/1000, "next-max-ms")
+}

@@ -101,15 +101,21 @@ func (d *depthGraphs) trim(key string) {
 	}
 }
 
-// depths returns solve.Depths of g's position within nodes positions:
-// from the kept graph of g's rules when it holds the position, else from
-// the position's own graph. A graph's values and depths at a node depend
-// only on the positions reachable from it and on the history's used-up
-// positions among them, so both give the same answer
-// (TestDepthGraphsMatchDepths).
-func (d *depthGraphs) depths(ctx context.Context, g *rules.Game, nodes int64, memMB int) (map[rules.Move]solve.MoveDepth, error) {
-	opt := solve.Options{MaxNodes: nodes, MemoryMB: memMB}
+// depths returns solve.Depths of g's position: from the kept graph of g's
+// rules (the positions reachable from the rules' start, within nodes
+// positions) when it holds the position, else from the position's own
+// graph within own positions. A graph's values and depths at a node
+// depend only on the positions reachable from it and on the history's
+// used-up positions among them, so both give the same answer
+// (TestDepthGraphsMatchDepths). Without start the rules' graph is not
+// tried (one that would pass nodes: enumerating it to fail would take as
+// long as the answer may).
+func (d *depthGraphs) depths(ctx context.Context, g *rules.Game, nodes, own int64, memMB int, start bool) (map[rules.Move]solve.MoveDepth, error) {
 	r := g.Rules()
+	if !start {
+		return solve.Depths(ctx, g, solve.Options{MaxNodes: own, MemoryMB: memMB})
+	}
+	opt := solve.Options{MaxNodes: nodes, MemoryMB: memMB}
 	key := r.String()
 	e := d.entry(key)
 	e.mu.Lock()
@@ -133,5 +139,5 @@ func (d *depthGraphs) depths(ctx context.Context, g *rules.Game, nodes int64, me
 	if e.gr != nil && e.gr.Contains(g.Position()) {
 		return e.gr.Depths(ctx, g)
 	}
-	return solve.Depths(ctx, g, opt)
+	return solve.Depths(ctx, g, solve.Options{MaxNodes: own, MemoryMB: memMB})
 }

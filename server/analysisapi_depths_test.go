@@ -28,7 +28,7 @@ func TestDepthGraphsMatchDepths(t *testing.T) {
 	check := func(name string, g *rules.Game) {
 		t.Helper()
 		want, werr := solve.Depths(ctx, g, opt)
-		got, err := d.depths(ctx, g, posDepthNodes, analysisMemMB)
+		got, err := d.depths(ctx, g, posDepthNodes, posDepthNodes, analysisMemMB, true)
 		if err != nil || werr != nil {
 			t.Fatalf("%s: depths %v, solve.Depths %v", name, err, werr)
 		}
@@ -104,7 +104,7 @@ func TestDepthGraphsBounded(t *testing.T) {
 		t.Helper()
 		r, _ := rules.Parse(spec)
 		g, _ := rules.NewGame(r)
-		if _, err := d.depths(ctx, g, posDepthNodes, analysisMemMB); err != nil {
+		if _, err := d.depths(ctx, g, posDepthNodes, posDepthNodes, analysisMemMB, true); err != nil {
 			t.Fatal(err)
 		}
 		sizes[spec] = d.by[r.String()].size
@@ -165,7 +165,7 @@ func TestDepthGraphsConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(games); i += 4 {
-				got, err := d.depths(ctx, games[i], posDepthNodes, analysisMemMB)
+				got, err := d.depths(ctx, games[i], posDepthNodes, posDepthNodes, analysisMemMB, true)
 				if err != nil || !reflect.DeepEqual(got, want[i]) {
 					errs <- fmt.Sprintf("game %d %v: %v %v, solve.Depths %v", i, games[i].Moves(), got, err, want[i])
 				}

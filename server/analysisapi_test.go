@@ -22,7 +22,8 @@ import (
 // analysisCases are rules of every preset the solver answers, on lines
 // and grids small enough for a test (2 random positions each, 12 with
 // ALAK_LONG=1; one on the grid): alak on 9 points is answered from a dense
-// table in the table directory, the others by the server's search.
+// table in the table directory, the other small lines from the table the
+// server makes of them, the rest by the server's search.
 var analysisCases = []string{"alak size=9", "alak size=7 edge=off", "traditional size=4", "tromp-taylor size=4", "alterigo size=7", "alterigo size=3x3", "dewdney size=8", "golf size=8"}
 
 // getAnalysis asks GET /api/analysis with q until it is answered (202:
@@ -50,8 +51,8 @@ func getAnalysis(t *testing.T, c *client, q url.Values) (int, PositionAnalysis, 
 // the solver answers, GET /api/analysis gives the numbers `alak solve
 // --json` gives (computed here as the command does: solve.Tables.Solve
 // with no node limit, over the same table directory or none), from the
-// table where the directory has one ("source":"table") and by the search
-// otherwise.
+// table where the directory has one or the line is small
+// ("source":"table") and by the search otherwise.
 func TestPositionAnalysisMatchesSolve(t *testing.T) {
 	t.Parallel()
 	_, _, dir := denseDir(t, "alak size=9")
@@ -118,7 +119,7 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 				t.Errorf("%s: moves %v, alak solve %v", name, moves, wantMoves)
 			}
 			wantSource := "search"
-			if spec == "alak size=9" {
+			if spec == "alak size=9" || want.Small(r) {
 				wantSource = "table"
 			}
 			if got.Source != wantSource {
@@ -192,14 +193,15 @@ func TestPositionAnalysisDepths(t *testing.T) {
 }
 
 // TestPositionAnalysisBudget: with a budget of 50 positions a position
-// without a table is not solved, and the answer says
-// so: complete false, no value, best nor pv, "not solved within 50
-// positions", and only moves whose values are proved (each equal to the
-// full solve's), with the bound they give.
+// without a table (none made: no small lines here) is not solved, and the
+// answer says so: complete false, no value, best nor pv, "not solved
+// within 50 positions", and only moves whose values are proved (each equal
+// to the full solve's), with the bound they give.
 func TestPositionAnalysisBudget(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
 	h.srv.posAnalyses.nodes = 50
+	h.srv.tables.solver.SmallStates = -1
 	spec := "alak size=9"
 	code, got, body := getAnalysis(t, h.client(), url.Values{"rules": {spec}, "moves": {"5,4"}})
 	if code != http.StatusOK {

@@ -70,7 +70,7 @@ func (s *Server) registry() *prometheus.Registry {
 	}
 	const perfectHelp = "Moves of the computer's perfect seats by how they were made: exact (a best move, chosen by depth or replies), " +
 		"a best move with the tie broken at random (no depths within the budget), or the alpha-beta fallback (no solve within the budget)."
-	const queueHelp = "Jobs waiting in a queue: the computer's moves, the post-game analyses, the mail."
+	const queueHelp = "Jobs waiting in a queue: the computer's moves, the post-game analyses, the positions of the analysis board waiting for the search, the small lines' tables to make, the mail."
 	reg.MustRegister(
 		m.moveLatency,
 		counter("alak_moves_total", "Moves stored, by people and by the computer.", &m.moves, nil),
@@ -90,6 +90,21 @@ func (s *Server) registry() *prometheus.Registry {
 		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.slowStreams, nil),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "position_analysis"}, func() float64 { return float64(s.posAnalyses.quick.len() + s.posAnalyses.long.len()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "table"}, func() float64 { return float64(s.posAnalyses.builds.len()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_solver_tables_made_total",
+			Help: "Dense tables of small lines the solver made (once a rule set while kept)."},
+			func() float64 { return float64(s.tables.solver.Stats().Made) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_solver_tables_dropped_total",
+			Help: "Dense tables of small lines dropped to stay within --table-memory (made again when asked for)."},
+			func() float64 { return float64(s.tables.solver.Stats().Dropped) }),
+		gauge("alak_solver_tables_kept", "Dense tables of small lines the solver keeps in memory.", nil,
+			func() float64 { return float64(s.tables.solver.Stats().Kept) }),
+		gauge("alak_solver_tables_kept_bytes", "Memory of the dense tables the solver keeps (--table-memory bounds it).", nil,
+			func() float64 { return float64(s.tables.solver.Stats().KeptBytes) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_solver_table_answers_total",
+			Help: "Solves a dense table answered (analyses, hints, perfect seats)."},
+			func() float64 { return float64(s.tables.solver.Stats().FromTable) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "mail"}, func() float64 {
 			if s.mailer == nil {
 				return 0

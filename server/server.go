@@ -101,6 +101,12 @@ type Config struct {
 	// rules at once. Empty: none. The server only reads it, each rule
 	// set's files once a process (server/tables.go).
 	TableDir string
+	// TableMemoryMB bounds the memory of the dense tables the server
+	// makes of the small lines it is asked about (solve.Tables.Small: alak
+	// on up to 13 points, alterigo, dewdney and golf on up to 13) and
+	// keeps for the analysis, the hints and the perfect seats; the least
+	// recently used go first (0: solve.DefaultKeepMB, 256).
+	TableMemoryMB int
 	// StreamWriteTimeout is how long a write to an event stream (an event,
 	// a keep-alive) may wait for the client to read before the stream is
 	// closed as too slow (default 30s).
@@ -241,7 +247,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.posAnalyses = newPosAnalyses(s)
-	s.tables = newTables(cfg.TableDir, cfg.Logger)
+	s.tables = newTables(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
 		if err != nil {
@@ -282,6 +288,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.spawn(s.analyses.work)
 	s.spawn(s.posAnalyses.work)
+	s.spawn(s.posAnalyses.workLong)
+	s.spawn(s.posAnalyses.build)
 	s.spawn(s.explorerBackfill)
 	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {

@@ -5,11 +5,16 @@
 // Tables (tables.go) is the entry point the commands, the players and the
 // play server use: it decides which method answers, where the tables live,
 // when a dense table is made, and how much memory and how many cores a
-// solve takes. Its methods (Method):
+// solve takes; Plan says which method a solve would take without solving.
+// Its methods (Method):
 //
 //   - the dense table (MethodTable): every position's value of a rule set
 //     and line, kept in a table directory (DenseTable, dense_file.go) or
-//     made in memory; answers at once.
+//     made in memory; answers at once. A small line's (Small: an index of
+//     at most DefaultSmall states, alak up to 13 points) is made at the
+//     first solve of its rules, once, in the background, and kept in
+//     memory within KeepMB (Make, Stats: tables_keep.go), even by a
+//     frozen or read-only Tables.
 //   - the dense solver (MethodDense, DenseSolve: dense.go, dense_index.go,
 //     dense_generic.go, dense_gaps.go, dense_slide.go): every state of a
 //     line at once, for the alak rules and their history-free variants,
@@ -20,6 +25,13 @@
 //     values are free of the history, alpha-beta with path-dependence marks
 //     for passes and prisoners, the superko searches; any board of up to 64
 //     points, any history.
+//
+// Settle (settle.go) answers the rules the search does not finish on
+// (Settles: traditional) by outcome: the proof certificates of proofdata/
+// where they settle the position (Certificates, certified.go: their
+// claims and checksums, in the binary as certified.txt), else the search
+// within a short budget, else the proof-number search with the state
+// graph with prisoners (MethodCertificate, MethodSearch, MethodProof).
 //
 // Besides: AtLeast and AtLeastSplit (bound.go, split.go) answer threshold
 // questions, Prove (prove.go) one-sided proofs on any board, Graph and

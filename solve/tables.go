@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
+	"time"
 
 	"alak/rules"
 )
@@ -71,13 +71,18 @@ const DefaultBuild = 16
 //
 //  1. the dense table of the rules, when Dir has one or this Tables made
 //     it (Solve with the table: nothing to search);
-//  2. else the dense solver, where DenseApplies takes the rules and the
+//  2. on a small line (Small: an index of at most SmallStates states, such
+//     as alak on up to 13 points), the dense table made at the first solve
+//     of its rules (Make), in the background and once, whatever Build,
+//     Frozen and ReadOnly say, and kept (in memory within KeepMB when it
+//     is not saved in Dir); every later solve of the rules is case 1;
+//  3. else the dense solver, where DenseApplies takes the rules and the
 //     position (a history that has used up no position, a position the
 //     index numbers, a game not over), without a node limit or within it
 //     (the index's states), and within the memory: a dense solve that
 //     needs more than the memory fails at once with ErrMemory (the state
 //     graph of such a line needs far more);
-//  3. else Solve, the search method the rules take.
+//  4. else Solve, the search method the rules take.
 //
 // A dense solve keeps every state's margin (and saves the dense table in
 // Dir) on lines of up to Build points, or always with Margins.
@@ -110,13 +115,26 @@ type Tables struct {
 	// (DenseOptions.Spill).
 	SpillDir string
 	// Frozen shares the tables read-only (Table.Freeze): solves add
-	// nothing to them, nothing is written, no dense table is made, and a
-	// rule set without a file is not remembered. The play server's.
+	// nothing to them, nothing is written, no dense table is made but
+	// those of small lines (kept in memory), and a rule set without a
+	// file is not remembered. The play server's.
 	Frozen bool
 	// ReadOnly reads the tables of Dir and lets solves add to them in
-	// memory, but writes nothing and makes no dense table: a player's
-	// or a hint's tables.
+	// memory, but writes nothing and makes no dense table but those of
+	// small lines (kept in memory): a player's or a hint's tables.
 	ReadOnly bool
+	// SmallStates is the most states a line's dense index may have for
+	// its dense table to be made at the first solve of its rules (Small,
+	// Make): such a line is solved whole, every position at once, in
+	// less time than a search takes to answer one of its positions, so
+	// no caller should wait for a search there. 0: DefaultSmall;
+	// negative: none (Build alone decides).
+	SmallStates int64
+	// KeepMB bounds the memory of the dense tables kept in memory (those
+	// not saved in Dir): beyond it the least recently used are dropped
+	// (and made again when asked for); the table made last is kept even
+	// when it alone passes the bound. 0: DefaultKeepMB.
+	KeepMB int
 	// Bad, when not nil, is told once about a table file of Dir that
 	// fails its checks, which is then not used (the rules are solved
 	// without it); when nil, such a file is an error of every solve of
@@ -132,6 +150,7 @@ type Tables struct {
 	mu      sync.Mutex
 	byRules map[string]*Table
 	bad     map[string]error
+	mem     keptTables // the dense tables kept in memory (tables_keep.go)
 }
 
 func (ts *Tables) note(format string, args ...any) {
@@ -140,11 +159,12 @@ func (ts *Tables) note(format string, args ...any) {
 	}
 }
 
-// For returns the table of rules r: read from Dir the first time (with
-// the directory's dense table of r, if any), then the same table; nil
-// when there is none (no Dir, and no dense table made in memory; or,
-// frozen, no file of r). A file that fails its checks is an error, the
-// same error every time (it is not read again).
+// For returns the table of rules r: the dense table made in memory and
+// kept, if any; else read from Dir the first time (with the directory's
+// dense table of r, if any), then the same table; nil when there is none
+// (no Dir, and no dense table kept; or, frozen, no file of r). A file
+// that fails its checks is an error, the same error every time (it is
+// not read again).
 func (ts *Tables) For(r rules.Rules) (*Table, error) {
 	if ts == nil {
 		return nil, nil
@@ -152,6 +172,9 @@ func (ts *Tables) For(r rules.Rules) (*Table, error) {
 	key := r.String()
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if t, ok := ts.mem.kept(key); ok {
+		return t, nil
+	}
 	if t, ok := ts.byRules[key]; ok {
 		return t, nil
 	}
@@ -234,6 +257,22 @@ func (ts *Tables) Solve(ctx context.Context, g *rules.Game, opt Options) (Result
 	if method == MethodAuto && tab != nil && tab.Dense() != nil {
 		return ts.search(ctx, g, opt, tab)
 	}
+	if method == MethodAuto && ts.Small(r) && ts.denseFits(r, opt) {
+		start := time.Now()
+		made, res, mine, err := ts.make(ctx, r, g, opt)
+		switch {
+		case mine:
+			return res, nil // the dense solve that made the table, of g's position
+		case made != nil:
+			res, err := ts.search(ctx, g, opt, made)
+			res.Elapsed = time.Since(start)
+			return res, err
+		case ctx.Err() != nil:
+			return Result{Moves: map[rules.Move]float64{}}, err
+		}
+		// No table (too many builds waiting, a build that failed): the
+		// methods below answer.
+	}
 	if method != MethodSearch && DenseApplies(r) && (method == MethodDense || ts.denseFits(r, opt)) {
 		res, err := ts.dense(ctx, g, opt, ts.Margins || (r.Width <= ts.Build && !ts.Frozen && !ts.ReadOnly))
 		switch {
@@ -254,6 +293,59 @@ func (ts *Tables) Solve(ctx context.Context, g *rules.Game, opt Options) (Result
 	return ts.search(ctx, g, opt, tab)
 }
 
+// Plan says which method Solve would answer g's position by under opt
+// now, without solving it: MethodTable where a dense table of the rules
+// is kept (Solve with it searches at most one ply), MethodDense where the
+// dense solver answers (and, on a small line or one Build covers, makes
+// the table), MethodSearch elsewhere; and the error Solve would fail with
+// at once: a dense solve that needs more than the memory, the dense
+// solver asked for rules it does not take.
+func (ts *Tables) Plan(g *rules.Game, opt Options) (Method, error) {
+	r := g.Rules()
+	if err := Check(r); err != nil {
+		return "", err
+	}
+	method, err := ParseMethod(string(opt.Method))
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", err, ErrUnsupported)
+	}
+	tab, err := ts.For(r)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case method == MethodAuto && tab != nil && tab.Dense() != nil:
+		return MethodTable, nil
+	case method == MethodSearch:
+		return MethodSearch, nil
+	case !DenseApplies(r):
+		if method == MethodDense {
+			return "", fmt.Errorf("the dense solver %w", DenseRefusal(r))
+		}
+		return MethodSearch, nil
+	case method == MethodAuto && (!ts.denseFits(r, opt) || !denseTakes(g)):
+		return MethodSearch, nil
+	}
+	small := method == MethodAuto && ts.Small(r)
+	margins := ts.Margins || small || r.Width <= ts.Build && !ts.Frozen && !ts.ReadOnly
+	limit := uint64(max(ts.memory(opt), ts.DenseMemoryMB)) << 20
+	need := func(margins bool) uint64 {
+		ix := newDindex(r)
+		if b, w, _, ok := g.Position().Line(); ok && ix.kind == denseSlide && !margins {
+			ix.slideCone(b, w)
+		}
+		return denseBytes(ix, margins, ts.SpillDir != "")
+	}
+	n := need(margins)
+	if n > limit && margins && !ts.Margins && method != MethodDense {
+		n = need(false) // the value without the table (Tables.dense)
+	}
+	if n > limit {
+		return "", fmt.Errorf("the dense solver: %d states need %d MB: %w", newDindex(r).total, n>>20, ErrMemory)
+	}
+	return MethodDense, nil
+}
+
 // DenseRefusal says which rules the dense solver takes, to a caller that
 // asked for it on rules r it does not take; it wraps ErrUnsupported.
 func DenseRefusal(r rules.Rules) error {
@@ -263,7 +355,7 @@ func DenseRefusal(r rules.Rules) error {
 // denseFits reports whether a dense solve of r stays within a node limit
 // of opt: the states of its index.
 func (ts *Tables) denseFits(r rules.Rules, opt Options) bool {
-	return opt.MaxNodes <= 0 || newDindex(r).total <= uint64(opt.MaxNodes)
+	return opt.MaxNodes <= 0 || ts.states(r) <= uint64(opt.MaxNodes)
 }
 
 // search solves g with Solve, answering from and adding to tab, and saves
@@ -274,6 +366,7 @@ func (ts *Tables) search(ctx context.Context, g *rules.Game, opt Options, tab *T
 	res.Method = MethodSearch
 	if tab != nil && tab.Dense() != nil {
 		res.Method = MethodTable
+		ts.mem.fromTable.Add(1)
 	}
 	ts.save(tab)
 	return res, err
@@ -307,37 +400,47 @@ func (ts *Tables) dense(ctx context.Context, g *rules.Game, opt Options, margins
 	if err != nil || dt == nil {
 		return res, err
 	}
-	return res, ts.adopt(dt)
+	_, err = ts.adopt(dt)
+	return res, err
 }
 
-// adopt keeps the dense table dt as its rules' (saved in Dir unless
-// frozen).
-func (ts *Tables) adopt(dt *DenseTable) error {
+// adopt keeps the dense table dt as its rules' and returns the table that
+// answers from it: saved in Dir, the directory's table of the rules,
+// unless frozen or read-only; else a table in memory, kept within KeepMB.
+func (ts *Tables) adopt(dt *DenseTable) (*Table, error) {
 	r := dt.Rules()
 	if ts.Dir != "" && !ts.Frozen && !ts.ReadOnly {
 		path, err := dt.Save(ts.Dir)
 		if err != nil {
-			return fmt.Errorf("could not save the dense table: %w", err)
+			return nil, fmt.Errorf("could not save the dense table: %w", err)
 		}
 		ts.note("the value of every position (%d states) is in %s", dt.States(), path)
+		tab, err := ts.For(r)
+		if err != nil || tab == nil {
+			return nil, err
+		}
+		return tab, tab.SetDense(dt)
 	}
-	tab, err := ts.For(r)
-	if err != nil {
-		return err
-	}
-	if tab == nil {
-		// No directory: a table in memory that only answers from dt.
-		tab = &Table{rules: r, path: filepath.Join(ts.Dir, FileName(r)), vals: map[ttKey]int16{}, frozen: true}
-		ts.Use(tab)
-	}
-	return tab.SetDense(dt)
+	tab := ts.memTable(dt)
+	ts.keepTable(tab, dt)
+	return tab, nil
 }
 
-// prepare makes the dense table of r when Build covers it and the table
-// has none: an analysis then answers every ply from it. A table that
-// does not fit the memory is done without.
+// prepare makes the dense table of r when the line is small or Build
+// covers it and the table has none: an analysis then answers every ply
+// from it. A table that does not fit the memory is done without.
 func (ts *Tables) prepare(ctx context.Context, r rules.Rules, opt Options) error {
-	if ts.Frozen || ts.ReadOnly || !DenseApplies(r) || r.Width > ts.Build || opt.Method == MethodSearch {
+	if opt.Method == MethodSearch {
+		return nil
+	}
+	if ts.Small(r) && ts.denseFits(r, opt) {
+		_, err := ts.Make(ctx, r, opt)
+		if errors.Is(err, ErrMemory) {
+			return nil
+		}
+		return err
+	}
+	if ts.Frozen || ts.ReadOnly || !DenseApplies(r) || r.Width > ts.Build {
 		return nil
 	}
 	if tab, err := ts.For(r); err != nil || tab != nil && tab.Dense() != nil {

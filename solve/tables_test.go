@@ -18,7 +18,8 @@ import (
 // TestTablesMethod: the method Tables picks by itself for each preset and
 // class of board (the policy of docs/solver.md, "Which method answers"):
 // the dense solver wherever DenseApplies takes the rules, the search
-// elsewhere; the dense table once a solve made it.
+// elsewhere; the dense table once a solve made it; and Plan says so
+// before each solve.
 func TestTablesMethod(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -39,6 +40,10 @@ func TestTablesMethod(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ts := &Tables{}
+			plan, err := ts.Plan(c.g, Options{})
+			if err != nil || plan != c.method {
+				t.Errorf("plan %q (%v), want %q", plan, err, c.method)
+			}
 			res, err := ts.Solve(context.Background(), c.g, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -46,7 +51,27 @@ func TestTablesMethod(t *testing.T) {
 			if res.Method != c.method {
 				t.Errorf("method %q, want %q", res.Method, c.method)
 			}
+			// A dense solve of a small line kept the table: the next
+			// solve of the rules answers from it, as planned.
+			want := c.method
+			if want == MethodDense {
+				want = MethodTable
+			}
+			plan, _ = ts.Plan(c.g, Options{})
+			if res, _ := ts.Solve(context.Background(), c.g, Options{}); res.Method != want || plan != want {
+				t.Errorf("again: method %q, plan %q, want %q", res.Method, plan, want)
+			}
 		})
+	}
+	// The plan of a line past the memory: the error Solve fails with.
+	big := &Tables{MemoryMB: 16}
+	_, perr := big.Plan(newGame(t, "alak", 20), Options{})
+	_, serr := big.Solve(context.Background(), newGame(t, "alak", 20), Options{})
+	if !errors.Is(perr, ErrMemory) || !errors.Is(serr, ErrMemory) {
+		t.Errorf("alak on 20 points in 16 MB: plan %v, solve %v", perr, serr)
+	}
+	if m, err := (&Tables{DenseMemoryMB: 8000}).Plan(newGame(t, "alak", 21), Options{}); m != MethodDense || err != nil {
+		t.Errorf("alak on 21 points within 8000 MB: %q %v, want the dense solver (7,996 MB)", m, err)
 	}
 }
 
@@ -78,15 +103,32 @@ func TestTablesBuild(t *testing.T) {
 			t.Errorf("dir %q: after 5 the value is %v, the first solve said %v", dir, second.Value, first.Moves[rules.Place(4)])
 		}
 	}
+	// Frozen and read-only: a small line's table is made all the same,
+	// kept in memory, never written.
 	for _, ts := range []*Tables{{Dir: t.TempDir(), Build: DefaultBuild, Frozen: true}, {Dir: t.TempDir(), Build: DefaultBuild, ReadOnly: true}} {
-		for range 2 {
+		for i, want := range []Method{MethodDense, MethodTable} {
 			res, err := ts.Solve(context.Background(), g, Options{})
-			if err != nil || res.Method != MethodDense {
-				t.Errorf("frozen %v: %v by %q", ts.Frozen, err, res.Method)
+			if err != nil || res.Method != want {
+				t.Errorf("frozen %v, solve %d: %v by %q, want %q", ts.Frozen, i+1, err, res.Method, want)
 			}
 		}
 		if files, _ := os.ReadDir(ts.Dir); len(files) != 0 {
 			t.Errorf("frozen %v: wrote %v", ts.Frozen, files)
+		}
+		if st := ts.Stats(); st.Made != 1 || st.Kept != 1 || st.FromTable != 1 {
+			t.Errorf("frozen %v: %+v, want one table made and kept, one answer from it", ts.Frozen, st)
+		}
+	}
+	// Past the small lines, frozen and read-only make none.
+	for _, ts := range []*Tables{{Dir: t.TempDir(), Build: DefaultBuild, Frozen: true, SmallStates: 1000}, {Dir: t.TempDir(), Build: DefaultBuild, ReadOnly: true, SmallStates: 1000}} {
+		for range 2 {
+			res, err := ts.Solve(context.Background(), g, Options{})
+			if err != nil || res.Method != MethodDense {
+				t.Errorf("frozen %v, not small: %v by %q", ts.Frozen, err, res.Method)
+			}
+		}
+		if files, _ := os.ReadDir(ts.Dir); len(files) != 0 || ts.Stats().Made != 0 {
+			t.Errorf("frozen %v, not small: wrote %v, %+v", ts.Frozen, files, ts.Stats())
 		}
 	}
 }
@@ -203,13 +245,24 @@ func playSome(g *rules.Game, k int) bool {
 func TestTablesFallBack(t *testing.T) {
 	t.Parallel()
 	g := usedUpHistory(t)
-	res, err := (&Tables{}).Solve(context.Background(), g, Options{})
-	if err != nil || res.Method != MethodSearch {
-		t.Errorf("used-up history: %v by %q", err, res.Method)
-	}
 	want, err := Solve(context.Background(), g, Options{})
-	if err != nil || !sameAnswer(res, want) {
-		t.Errorf("used-up history: %v %v, Solve %v %v", res.Value, res.Moves, want.Value, want.Moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A small line's table made at first use answers the history too
+	// (the search with the table: docs/solver.md, Claim 3); without it,
+	// the search alone.
+	for _, c := range []struct {
+		small  int64
+		method Method
+	}{{0, MethodTable}, {-1, MethodSearch}} {
+		res, err := (&Tables{SmallStates: c.small}).Solve(context.Background(), g, Options{})
+		if err != nil || res.Method != c.method {
+			t.Errorf("used-up history, small states %d: %v by %q, want %q", c.small, err, res.Method, c.method)
+		}
+		if !sameAnswer(res, want) {
+			t.Errorf("used-up history, small states %d: %v %v, Solve %v %v", c.small, res.Value, res.Moves, want.Value, want.Moves)
+		}
 	}
 	_, err = (&Tables{}).Solve(context.Background(), newGame(t, "alak", 9), Options{MaxNodes: 1000})
 	if !errors.Is(err, ErrNodeLimit) {
@@ -281,8 +334,8 @@ func TestTablesShared(t *testing.T) {
 
 // TestTablesAnalyze: an analysis through Tables gives the plies of
 // Analyze with the search, the dense table made first on a line Build
-// covers (which then answers every ply: MethodTable), else the dense
-// solver (MethodDense).
+// covers or a small line (which then answers every ply: MethodTable),
+// else the dense solver (MethodDense).
 func TestTablesAnalyze(t *testing.T) {
 	t.Parallel()
 	g := newGame(t, "alak", 8)
@@ -295,14 +348,14 @@ func TestTablesAnalyze(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ts := range []*Tables{{Build: DefaultBuild}, {}} {
+	for _, ts := range []*Tables{{Build: DefaultBuild, SmallStates: -1}, {}, {SmallStates: -1}} {
 		got, err := ts.Analyze(context.Background(), g, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		method := MethodDense
-		if ts.Build > 0 {
-			method = MethodTable
+		if ts.Build > 0 || ts.SmallStates == 0 {
+			method = MethodTable // made first, by Build or as a small line
 		}
 		for i := range got {
 			if got[i].Method != method {
@@ -313,5 +366,118 @@ func TestTablesAnalyze(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("build %d: %v, want %v", ts.Build, got, want)
 		}
+	}
+}
+
+// TestTablesSmall: the small lines are those the policy names (alak up to
+// 13 points, alterigo, dewdney and golf up to 13; DefaultSmall); the dense
+// table of one is made once however many solves ask at once, goes on being
+// made when the caller that started it gives up, and is kept in memory
+// within KeepMB, the least recently used dropped first and made again when
+// asked for.
+func TestTablesSmall(t *testing.T) {
+	t.Parallel()
+	ts := &Tables{}
+	for _, c := range []struct {
+		rules string
+		size  int
+		small bool
+	}{
+		{"alak", 13, true}, {"alak", 14, false}, {"alterigo", 13, true}, {"alterigo", 14, false},
+		{"dewdney", 13, true}, {"dewdney", 14, false}, {"golf", 13, true}, {"golf", 14, false},
+		{"traditional", 5, false}, {"tromp-taylor", 5, false},
+	} {
+		if got := ts.Small(newGame(t, c.rules, c.size).Rules()); got != c.small {
+			t.Errorf("%s on %d points: small %v, want %v", c.rules, c.size, got, c.small)
+		}
+	}
+	if (&Tables{SmallStates: -1}).Small(newGame(t, "alak", 5).Rules()) {
+		t.Error("SmallStates -1: alak on 5 points is small")
+	}
+
+	// Four solves at once of positions of one line: one table.
+	frozen := &Tables{Frozen: true}
+	g := newGame(t, "alak", 9)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			h := g.Clone()
+			for _, p := range []int{i, (i + 4) % 9} {
+				if h.Legal(rules.Place(p)) == nil {
+					h.Play(rules.Place(p))
+				}
+			}
+			want, err := Solve(context.Background(), h, Options{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got, err := frozen.Solve(context.Background(), h, Options{})
+			if err != nil || !sameAnswer(got, want) {
+				t.Errorf("solve %d: %v %v, the search %v", i, err, got.Value, want.Value)
+			}
+		})
+	}
+	wg.Wait()
+	if st := frozen.Stats(); st.Made != 1 || st.Kept != 1 {
+		t.Errorf("four solves at once: %+v, want one table made", st)
+	}
+
+	// A caller that gives up at once: the build goes on, and the next
+	// caller gets its table.
+	bg := &Tables{}
+	r := newGame(t, "alak", 10).Rules()
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if tab, err := bg.Make(done, r, Options{}); tab != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v %v", tab, err)
+	}
+	if tab, err := bg.Make(context.Background(), r, Options{}); err != nil || tab == nil || tab.Dense() == nil {
+		t.Fatalf("after: %v %v", tab, err)
+	}
+	if st := bg.Stats(); st.Made != 1 {
+		t.Errorf("%+v: want the one build", st)
+	}
+	if tab, err := bg.Make(context.Background(), newGame(t, "alak", 14).Rules(), Options{}); tab != nil || err != nil {
+		t.Errorf("alak on 14 points made at first use: %v %v", tab, err)
+	}
+
+	// Within a bound that holds the tables of alak on 7 and 8 points
+	// (measured first) but not those of 6, 7 and 8: the least recently
+	// used goes; 10 points, over it alone, is kept alone; a dropped table
+	// asked for again is made again.
+	lines := []int{6, 7, 8, 10}
+	sizes := map[int]int64{}
+	all := &Tables{}
+	for _, n := range lines {
+		before := all.Stats().KeptBytes
+		if _, err := all.Make(context.Background(), newGame(t, "alak", n).Rules(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		sizes[n] = all.Stats().KeptBytes - before
+	}
+	limit := sizes[7] + sizes[8]
+	if sizes[10] <= limit {
+		t.Fatalf("table sizes %v: want 10 points' over 7's and 8's together", sizes)
+	}
+	small := &Tables{}
+	small.mem.limit = limit
+	for _, n := range lines {
+		if tab, err := small.Make(context.Background(), newGame(t, "alak", n).Rules(), Options{}); err != nil || tab == nil {
+			t.Fatalf("alak on %d points: %v %v", n, tab, err)
+		}
+		st := small.Stats()
+		if st.KeptBytes > limit && st.Kept > 1 {
+			t.Errorf("alak on %d points: %+v: over %d bytes with more than the last table", n, st, limit)
+		}
+		if n == 8 && (st.Kept != 2 || st.Dropped != 1) {
+			t.Errorf("after 8 points: %+v, want 7 and 8 kept, 6 dropped", st)
+		}
+	}
+	if st := small.Stats(); st.Kept != 1 || st.Dropped != 3 || st.Made != 4 {
+		t.Errorf("%+v: want 10 points' table alone kept, three dropped", st)
+	}
+	if _, err := small.Make(context.Background(), newGame(t, "alak", 6).Rules(), Options{}); err != nil || small.Stats().Made != 5 {
+		t.Errorf("a dropped table asked again: %v, %+v", err, small.Stats())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,7 @@ func denseProgress(e *env) func(solve.Progress) {
 }
 
 // solveTables is the solver of the flags (solve.Tables): the table
-// directory, --jobs, --memory, --dense-margins, --dense-spill; the dense
+// directory, --jobs (every core by default), --memory, --dense-margins, --dense-spill; the dense
 // table of a line of up to solve.DefaultBuild points is made when a solve
 // needs it. Forced to the dense method (--dense, --method dense) without
 // --memory, the dense solver's memory is not bounded (as --dense always
@@ -35,16 +36,13 @@ func (sf solveFlags) solveTables(e *env, cmd string) (*solve.Tables, error) {
 	if err != nil {
 		return nil, err
 	}
-	ts := &solve.Tables{Dir: dir, Jobs: 1, MemoryMB: *sf.memory, Build: solve.DefaultBuild, DenseProgress: denseProgress(e),
+	ts := &solve.Tables{Dir: dir, Jobs: sf.cores(), MemoryMB: *sf.memory, Build: solve.DefaultBuild, DenseProgress: denseProgress(e),
 		Note: func(s string) {
 			if e.terminal {
 				fmt.Fprint(e.stderr, "\r\033[K")
 			}
 			fmt.Fprintf(e.stderr, "alak %s: %s\n", cmd, s)
 		}}
-	if sf.jobs != nil {
-		ts.Jobs = *sf.jobs
-	}
 	switch {
 	case sf.method == solve.MethodDense && !sf.memorySet:
 		ts.MemoryMB = math.MaxInt32
@@ -59,6 +57,15 @@ func (sf solveFlags) solveTables(e *env, cmd string) (*solve.Tables, error) {
 		ts.SpillDir = *sf.denseSpill
 	}
 	return ts, nil
+}
+
+// cores is --jobs: every core (at most 64) unless it names a number, and
+// every core for analyze, which has no such flag.
+func (sf solveFlags) cores() int {
+	if sf.jobs != nil && *sf.jobs > 0 {
+		return *sf.jobs
+	}
+	return min(runtime.NumCPU(), 64)
 }
 
 // solveMethod reads --method and --dense into sf.method.

@@ -180,7 +180,8 @@ func TestInterruptedSolveKeepsProofs(t *testing.T) {
 	// Traditional Alak on 5 points solves in about seven polls of the
 	// interruption context (a poll every 1024 positions, deterministic);
 	// the first number of polls that leaves some of the moves proved and
-	// not the value is the fixture.
+	// not the value is the fixture. The search is asked for (--method
+	// search): by default the certificates of 5 points answer at once.
 	var dir, out string
 	var first struct {
 		Complete bool
@@ -189,7 +190,7 @@ func TestInterruptedSolveKeepsProofs(t *testing.T) {
 	for polls := int64(0); polls < 12; polls++ {
 		dir = t.TempDir()
 		var code int
-		out, _, code = runWith(t, "", polls, "solve", "--rules", "traditional", "--size", "5", "--table-dir", dir, "--json")
+		out, _, code = runWith(t, "", polls, "solve", "--rules", "traditional", "--size", "5", "--table-dir", dir, "--json", "--method", "search")
 		if err := json.Unmarshal([]byte(out), &first); err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +216,7 @@ func TestInterruptedSolveKeepsProofs(t *testing.T) {
 		t.Errorf("the table file holds %d positions after %d openings were proved", tab.Len(), len(first.Moves))
 	}
 	// A second, full solve agrees with the values the first one printed.
-	out, _, code := runWith(t, "", -1, "solve", "--rules", "traditional", "--size", "5", "--table-dir", dir, "--json")
+	out, _, code := runWith(t, "", -1, "solve", "--rules", "traditional", "--size", "5", "--table-dir", dir, "--json", "--method", "search")
 	var second struct{ Moves map[string]float64 }
 	if code != 0 || json.Unmarshal([]byte(out), &second) != nil {
 		t.Fatalf("the full solve: status %d %s", code, out)

@@ -59,11 +59,11 @@ func solveLabRun(ctx context.Context, e *env, base rules.Rules, sizes, spec stri
 		fmt.Fprintln(e.stdout, align+"---:|")
 	}
 	var lab solve.LabTable
-	// The lab's solver: no table directory, no dense table kept (a column
-	// is its start position's value); --memory bounds every method, and
-	// without it the dense solver's memory is not bounded (the state
-	// graph's is --memory's default).
-	ts := &solve.Tables{Jobs: *sf.jobs, MemoryMB: *sf.memory, DenseProgress: denseProgress(e)}
+	// The lab's solver: no table directory, no dense table kept, not even
+	// a small line's (a column is its start position's value); --memory
+	// bounds every method, and without it the dense solver's memory is
+	// not bounded (the state graph's is --memory's default).
+	ts := &solve.Tables{Jobs: sf.cores(), MemoryMB: *sf.memory, SmallStates: -1, DenseProgress: denseProgress(e)}
 	if !sf.memorySet {
 		ts.DenseMemoryMB = math.MaxInt32
 	}

@@ -34,7 +34,14 @@ table directory's dense table of the rules; else the dense solver, for
 the alak, alterigo, dewdney and golf rules on lines of up to 24 points,
 within --memory (without it, half of the machine's memory; it fails at
 once when the line needs more); else the
-search the rules take. --method dense or search forces one, to compare;
+search the rules take. On lines with passing and prisoners (traditional),
+where the search does not finish beyond 5 points: alak's proof
+certificates where they settle the position (said at once, with each file
+of proofdata/ and its SHA-256, which alak knows wherever it runs), else
+the search within 2,000,000 positions, else
+the proof search (alak prove --graph --proof-numbers, progress on standard
+error), which proves who wins (or a draw), not the margin.
+--method dense or search forces one, to compare;
 the answer says which method gave it.
 --table prints a Markdown table of the start positions of a range of sizes.
 --variants makes it the rule lab's table: one column for the alak preset
@@ -50,8 +57,9 @@ bound proved (tromp-taylor on lines proves that bound alone). With --split
 B it asks the question again after each move wherever one search passes B
 positions; --parts FILE keeps those parts, so a stopped split resumes, and
 --plan lists the lines such a file leaves open, searching nothing.
+--jobs is the cores a solve takes, every core unless told (--jobs 1: one).
 --dense (--method dense) solves every position of the line at once with
-the dense solver, on --jobs cores, with no memory bound unless --memory
+the dense solver, with no memory bound unless --memory
 is given; the dense solver keeps every position's value (one byte a
 position) on up to 16 points or with --dense-margins, and writes them to
 the table directory, where every later solve, analyze, hint and perfect
@@ -84,6 +92,22 @@ func solveAddFlags(fs *flag.FlagSet) solveFlags {
 	}
 }
 
+// visited notes the flags given that change a default (--memory).
+func (sf *solveFlags) visited(fs *flag.FlagSet) {
+	fs.Visit(func(f *flag.Flag) { sf.memorySet = sf.memorySet || f.Name == "memory" })
+}
+
+// addMethodFlags adds solve's flags of the method and its means (--jobs,
+// --dense, --method, --dense-margins, --dense-spill) and returns --method.
+func (sf *solveFlags) addMethodFlags(fs *flag.FlagSet) *string {
+	sf.jobs = fs.Int("jobs", 0, "cores a solve takes: the dense solver's goroutines that sweep; with --split, sub-questions searched at once, each with its own --memory (1-64; default: every core)")
+	sf.dense = fs.Bool("dense", false, "the same as --method dense")
+	method := fs.String("method", "auto", "auto (the fastest exact method that answers), dense (every position of the line at once: alak, alterigo, dewdney and golf rules, up to 24 points, on --jobs cores) or search")
+	sf.denseMargins = fs.Bool("dense-margins", false, "with --dense: keep and save every position's value whatever the size (one byte a position; done anyway up to 16 points)")
+	sf.denseSpill = fs.String("dense-spill", "", "with --dense, without margins: keep the first pass's answer (one bit a position) in a temporary file in this directory instead of memory")
+	return method
+}
+
 // solveProgress returns a progress callback that rewrites one line on a
 // terminal, or nil when the output is not a terminal.
 func solveProgress(e *env) func(solve.Progress) {
@@ -107,12 +131,8 @@ func solveRun(e *env, args []string) int {
 	atLeast := fs.String("at-least", "", "only answer whether Black's margin is at least this (a multiple of 0.5), with a proved bound")
 	split := fs.Int64("split", 0, "with --at-least: split the question over the moves when one search passes this many positions (0: never)")
 	splitDepth := fs.Int("split-depth", 24, "with --split: split at most this many plies deep (1-64)")
-	jobs := fs.Int("jobs", 1, "with --split: sub-questions searched at once, each with its own --memory; with --dense: goroutines that sweep (1-64)")
-	sf.jobs = jobs
-	sf.dense = fs.Bool("dense", false, "the same as --method dense")
-	method := fs.String("method", "auto", "auto (the fastest exact method that answers), dense (every position of the line at once: alak, alterigo, dewdney and golf rules, up to 24 points, on --jobs cores) or search")
-	sf.denseMargins = fs.Bool("dense-margins", false, "with --dense: keep and save every position's value whatever the size (one byte a position; done anyway up to 16 points)")
-	sf.denseSpill = fs.String("dense-spill", "", "with --dense, without margins: keep the first pass's answer (one bit a position) in a temporary file in this directory instead of memory")
+	method := sf.addMethodFlags(fs)
+	jobs := sf.jobs
 	fresh := fs.Bool("fresh-tables", false, "with --split: start every part with an empty table instead of the one the previous part left (slower; for comparison)")
 	proofFile := fs.String("proof", "", "with --split: when the answer is settled, write the parts it rests on (the proof's leaves and the lines above them) to this file, as a parts file")
 	plan := fs.Bool("plan", false, "with --split: search nothing; list the lines the --parts file leaves open")
@@ -129,7 +149,7 @@ func solveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "solve", err)
 	}
-	fs.Visit(func(f *flag.Flag) { sf.memorySet = sf.memorySet || f.Name == "memory" })
+	sf.visited(fs)
 	ctx, stop := e.searchContext()
 	defer stop()
 	if err := sf.solveMethod(*method, *sf.dense); err != nil {
@@ -144,7 +164,7 @@ func solveRun(e *env, args []string) int {
 	if *table && *atLeast != "" {
 		return fail(e, "solve", errors.New("--at-least asks about one position: not with --table"))
 	}
-	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: *jobs, Plan: *plan, FreshTables: *fresh}
+	so := solve.SplitOptions{Budget: *split, MaxDepth: *splitDepth, Jobs: sf.cores(), Plan: *plan, FreshTables: *fresh}
 	switch {
 	case *split < 0:
 		return fail(e, "solve", fmt.Errorf("--split %d: want the positions one search may take before its question is split, 1 or more (0: never split)", *split))
@@ -152,8 +172,8 @@ func solveRun(e *env, args []string) int {
 		return fail(e, "solve", errors.New("--split splits an --at-least question: give --at-least V"))
 	case *splitDepth < 1 || *splitDepth > 64:
 		return fail(e, "solve", fmt.Errorf("--split-depth %d: want 1 to 64 plies", *splitDepth))
-	case *jobs < 1 || *jobs > 64:
-		return fail(e, "solve", fmt.Errorf("--jobs %d: want 1 to 64", *jobs))
+	case *jobs < 0 || *jobs > 64:
+		return fail(e, "solve", fmt.Errorf("--jobs %d: want 1 to 64 (0, the default: every core)", *jobs))
 	case *partsFile != "" && *split == 0:
 		return fail(e, "solve", errors.New("--parts records the parts of a split: give --split B too"))
 	case *proofFile != "" && *split == 0:
@@ -195,6 +215,9 @@ func solveRun(e *env, args []string) int {
 	ts, err := sf.solveTables(e, "solve")
 	if err != nil {
 		return fail(e, "solve", err)
+	}
+	if sf.method == solve.MethodAuto && *sf.maxNodes == 0 && solve.Settles(r) {
+		return solveSettleRun(ctx, e, ts, g, *asJSON)
 	}
 	res, serr := solveWith(ctx, e, ts, g, sf)
 	if *asJSON {
@@ -429,6 +452,15 @@ func solveTableRun(ctx context.Context, e *env, base rules.Rules, sizes string, 
 		g, err := rules.NewGame(r)
 		if err != nil {
 			return fail(e, "solve", err)
+		}
+		if sf.method == solve.MethodAuto && *sf.maxNodes == 0 && solve.Settles(r) {
+			s, serr := ts.Settle(ctx, g, solve.SettleOptions{})
+			if serr != nil && ctx.Err() != nil {
+				fmt.Fprintf(e.stderr, "alak solve: interrupted at size %d: the rows above are proved\n", n)
+				return exitInterrupted
+			}
+			fmt.Fprintln(e.stdout, settleRow(n, r, s, serr))
+			continue
 		}
 		res, serr := solveWith(ctx, e, ts, g, sf)
 		if serr != nil && ctx.Err() != nil {

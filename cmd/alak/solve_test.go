@@ -3,12 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"alak/internal/testlong"
+	"alak/rules"
+	"alak/solve"
 )
 
 // solveSession runs `alak CMD ARGS` and returns its output and status.
@@ -124,7 +131,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"split without at-least", []string{"solve", "--split", "1000", "--table-dir", "none"}, "--at-least"},
 		{"negative split", []string{"solve", "--at-least", "1", "--split", "-5", "--table-dir", "none"}, "--split -5"},
 		{"bad split depth", []string{"solve", "--at-least", "1", "--split", "9", "--split-depth", "0", "--table-dir", "none"}, "--split-depth 0"},
-		{"bad jobs", []string{"solve", "--at-least", "1", "--split", "9", "--jobs", "0", "--table-dir", "none"}, "--jobs 0"},
+		{"bad jobs", []string{"solve", "--at-least", "1", "--split", "9", "--jobs", "65", "--table-dir", "none"}, "--jobs 65"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,9 +191,10 @@ func TestSolveAtLeast(t *testing.T) {
 // TestSolveAtLeastSplit: --split on positional linear Go 1×8 (value 3,
 // Drange's table) answers as the single search does and lists its parts,
 // the first being the question itself, cut off at the budget; the text
-// form prints one line a part.
+// form prints one line a part (one job: the same parts in the same order
+// both times).
 func TestSolveAtLeastSplit(t *testing.T) {
-	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16"}
+	args := []string{"solve", "--table-dir", "none", "--rules", "tromp-taylor", "--size", "8", "--at-least", "3.5", "--split", "3000", "--split-depth", "4", "--memory", "16", "--jobs", "1"}
 	out, errOut, code := solveSession(t, append(args, "--json")...)
 	var res struct {
 		AtLeast float64 `json:"at_least"`
@@ -612,5 +620,100 @@ func TestPublished13Openings(t *testing.T) {
 		if code != 0 || !strings.Contains(out, c.want) || !strings.Contains(out, "searched: 0 positions") {
 			t.Errorf("after %s: status %d, %q %q; want %q from the parts alone", c.move, code, firstLines(out, 4), errOut, c.want)
 		}
+	}
+}
+
+// TestSolveDefaults: without --jobs alak solve takes every core (the dense
+// solver's goroutines; --jobs 1 takes one), and on 21 points its default
+// method is the dense solver (Tables.Plan), which the command lets take up
+// to half of the machine's memory without --memory: 7,996 MB there.
+func TestSolveDefaults(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		jobs int
+	}{{nil, min(runtime.NumCPU(), 64)}, {[]string{"--jobs", "1"}, 1}, {[]string{"--jobs", "2"}, 2}} {
+		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+		fs := newFlagSet(e, "solve", solveUsage)
+		sf := solveAddFlags(fs)
+		method := sf.addMethodFlags(fs)
+		if err := fs.Parse(append([]string{"--size", "21", "--table-dir", "none"}, c.args...)); err != nil {
+			t.Fatal(err)
+		}
+		sf.visited(fs)
+		if err := sf.solveMethod(*method, *sf.dense); err != nil {
+			t.Fatal(err)
+		}
+		ts, err := sf.solveTables(e, "solve")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts.Jobs != c.jobs {
+			t.Errorf("%v: %d cores, want %d", c.args, ts.Jobs, c.jobs)
+		}
+		r, err := sf.rules()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ts.Plan(g, solve.Options{Method: sf.method})
+		switch {
+		case physicalMB()/2 < 8000:
+			if !errors.Is(err, solve.ErrMemory) {
+				t.Errorf("%v on %d MB: %q %v, want the dense solver's memory error", c.args, physicalMB(), m, err)
+			}
+		case m != solve.MethodDense || err != nil:
+			t.Errorf("%v: 21 points by %q (%v), want the dense solver", c.args, m, err)
+		}
+	}
+}
+
+// TestSolveTraditional: alak solve on traditional answers at once where
+// the proof certificates of alak settle the position (7 points: a
+// draw, each opening's winner, each certificate named with its SHA-256),
+// and says so on standard error; --table lists 1 to 11 points without a
+// search past 4 points (docs/results.md's values); where no certificate
+// settles the position and the search does not finish (6 points after 2
+// 5), the proof search answers, each step said on standard error as it
+// starts (not under the race detector without ALAK_LONG=1).
+func TestSolveTraditional(t *testing.T) {
+	out, errOut, code := solveSession(t, "solve", "--rules", "traditional", "--size", "7", "--table-dir", "none")
+	for _, want := range []string{"value:    0 (draw)\n", "moves:    1:o 2:draw 3:draw 4:draw 5:draw 6:draw 7:o pass:draw ", "best:     2 3 4 5 6 pass\n",
+		"x can force a draw or better: certificate traditional-7-x-draw.alakproof (SHA-256 ", "method:   certificate"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("7 points: status %d, %q %q; want %q", code, out, errOut, want)
+		}
+	}
+	if !strings.Contains(errOut, "alak solve: proof certificates of alak (proofdata/, listed in the binary with their checksums) settle the position: ") {
+		t.Errorf("7 points: stderr %q", errOut)
+	}
+	out, _, code = solveSession(t, "solve", "--rules", "traditional", "--size", "7", "--table-dir", "none", "--json", "1")
+	var j struct {
+		Value   *float64
+		Outcome string
+		Method  string
+		Proofs  []struct{ Claim, Certificate, SHA256 string }
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 || j.Value != nil || j.Outcome != "o" || j.Method != "certificate" ||
+		len(j.Proofs) != 1 || j.Proofs[0].Certificate != "traditional-7-o-win-after-1.alakproof" || len(j.Proofs[0].SHA256) != 64 {
+		t.Errorf("7 points after 1, JSON: %v %q", err, out)
+	}
+	out, errOut, code = solveSession(t, "solve", "--rules", "traditional", "--table", "--sizes", "1-11", "--table-dir", "none")
+	for _, want := range []string{"| 4 | 4 | x | 2 3 |", "| 7 | 0 | draw (by certificate) | 2 3 4 5 6 pass | 0 |", "| 11 | 0 | draw (by certificate) | 2 3 4 5 6 7 8 9 10 pass | 0 |"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--table: status %d, %q %q; want %q", code, out, errOut, want)
+		}
+	}
+	if raceEnabled && !testlong.Enabled(t) {
+		t.Log("the proof search of 6 points after 2 5: with ALAK_LONG=1 under the race detector (seconds of search there)")
+		return
+	}
+	out, errOut, code = solveSession(t, "solve", "--rules", "traditional", "--size", "6", "--table-dir", "none", "2", "5")
+	if code != 0 || !strings.Contains(out, "value:    0 (draw)\n") || !strings.Contains(out, "method:   proof") ||
+		!strings.Contains(errOut, "alak solve: the search did not finish within 2000000 positions") ||
+		!strings.Contains(errOut, "alak solve: proving that x can force a draw or better") || !strings.Contains(errOut, "alak solve: x cannot force a win") {
+		t.Errorf("6 points after 2 5: status %d, %q %q", code, out, errOut)
 	}
 }
