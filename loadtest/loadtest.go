@@ -33,6 +33,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,6 +62,10 @@ type Config struct {
 	Rules    string        // the games' rules (default "alak size=11")
 	Clock    string        // the games' clock (default "none")
 	Streams  int           // spectator event streams held open besides the players' (default 0)
+	// Busy is how many processes keep a core busy each while the moves
+	// are made (0 to the machine's cores; busy.go): the server measured
+	// beside another program that wants the CPU.
+	Busy     int
 	Seed     uint64
 	Progress func(Report) // called every second, when set
 	// Record, when set, is told of every move request answered 200
@@ -96,6 +101,8 @@ type Report struct {
 	URLs         int              `json:"urls"`          // servers the load was spread over
 	ToolCPU      float64          `json:"tool_cpu_s"`    // CPU seconds (user and system) the tool itself used in the run, setup and check aside
 	LoadAvg      [2]string        `json:"load_avg"`      // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
+	Busy         int              `json:"busy"`          // busy-loop processes run beside the moves (Config.Busy)
+	BusyCPU      float64          `json:"busy_cpu_s"`    // CPU seconds those processes got: how much of the cores they took from the server and the tool
 }
 
 // Loopback reports whether the URL names this machine.
@@ -137,6 +144,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("--duration %v: more than 0, at most %v", c.Duration, MaxDuration)
 	case c.Streams < 0 || c.Streams > MaxStreams:
 		return fmt.Errorf("--streams %d: 0 to %d", c.Streams, MaxStreams)
+	case c.Busy < 0 || c.Busy > runtime.NumCPU():
+		return fmt.Errorf("--busy %d: 0 to %d (the cores of this machine)", c.Busy, runtime.NumCPU())
 	}
 	if c.Accounts <= 0 {
 		c.Accounts = max(2, c.Games/10)
@@ -223,6 +232,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := r.setup(ctx); err != nil {
 		return Report{}, err
 	}
+	var busy *busyLoops
+	if cfg.Busy > 0 {
+		var err error
+		if busy, err = startBusy(cfg.Busy); err != nil {
+			return Report{}, err
+		}
+	}
 	cpu0 := cpuTime()
 	load0 := loadAvg()
 	start := time.Now()
@@ -264,14 +280,20 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	close(r.stop)
 	wg.Wait()
 	elapsed := time.Since(start)
+	var busyCPU time.Duration
+	var busyErr error
+	if busy != nil {
+		busyCPU, busyErr = busy.stop()
+	}
 	rep := r.report(elapsed)
+	rep.Busy, rep.BusyCPU = cfg.Busy, busyCPU.Seconds()
 	rep.Streams, rep.StreamsMax = int(streams), int(r.streamsMax.Load())
 	rep.ToolCPU = (cpuTime() - cpu0).Seconds()
 	rep.URLs = len(cfg.URLs)
 	rep.LoadAvg = [2]string{load0, load1}
 	lost, doubled, err := r.verify(ctx)
 	rep.Lost, rep.Doubled = lost, doubled
-	return rep, err
+	return rep, errors.Join(busyErr, err)
 }
 
 // setup creates the accounts.
