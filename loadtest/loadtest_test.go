@@ -27,7 +27,9 @@ func serve(t *testing.T, st *sqlstore.Store, n server.Notifier) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Config.ConnContext = server.ConnContext // as alak serve
+	hs.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		hs.Close()

@@ -78,8 +78,18 @@ func (h *harness) start() {
 		h.t.Fatal(err)
 	}
 	h.st, h.srv = st, srv
-	h.http = httptest.NewServer(srv.Handler())
+	h.http = serveHTTP(srv.Handler())
 	h.srv.cfg.BaseURL = h.http.URL
+}
+
+// serveHTTP serves h on loopback as alak serve does (ConnContext: a
+// change's event is written to the stream of the player to move by the
+// change's request itself).
+func serveHTTP(h http.Handler) *httptest.Server {
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ConnContext = ConnContext
+	ts.Start()
+	return ts
 }
 
 func (h *harness) stop() {

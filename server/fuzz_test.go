@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -62,7 +61,7 @@ func sharedHarnessOn(tb testing.TB, cfg Config, wrap func(store.Store) store.Sto
 		tb.Fatal(err)
 	}
 	h.st, h.srv = st, srv
-	h.http = httptest.NewServer(srv.Handler())
+	h.http = serveHTTP(srv.Handler())
 	h.srv.cfg.BaseURL = h.http.URL
 	tb.Cleanup(h.stop)
 	return h
@@ -435,7 +434,7 @@ func FuzzEventsResume(f *testing.F) {
 		// The stream is registered once its headers are out: publish a
 		// change the stream has not seen.
 		marker := event{id: "marker", version: cur.Version + 1, data: []byte(`{"marker":true}`)}
-		base.srv.broker.publish(id, marker, 0)
+		base.srv.broker.publish(id, marker, 0, nil)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		var evID, data string
