@@ -159,6 +159,9 @@ type Server struct {
 	tourneys *tourneys
 	// posAnalyses serves GET /api/analysis (analysisapi.go).
 	posAnalyses *posAnalyses
+	// explorer holds the finished games waiting to be counted in the
+	// opening explorer (explorer.go).
+	explorer chan explorerGame
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -214,7 +217,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(),
+		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
 		logins:  newSignInLimits(cfg.LoginRate),
 		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -277,6 +280,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.analyses.work)
 	s.spawn(s.posAnalyses.work)
 	s.spawn(s.explorerBackfill)
+	s.spawn(s.explorerWork)
 	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)

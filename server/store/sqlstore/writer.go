@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"alak/server/store"
 )
 
 // Group commit on a single-writer database (SQLite): every write of the
@@ -24,6 +26,12 @@ import (
 // Writers of one process no longer wait for each other in SQLite's
 // busy_timeout back-offs (sleeps of 1 to 100 ms); another process writing
 // to the same file still takes turns with this one that way.
+//
+// A write whose context is marked store.Idle waits until no other write
+// does: the writer takes it only when it finds nothing else waiting (the
+// writes that come meanwhile join its batch), so that a heavy write nobody
+// waits on (a finished game's explorer counts, dozens of rows) is never
+// committed in front of a move.
 
 // GroupCommit bounds the batches of a single-writer database.
 type GroupCommit struct {
@@ -54,6 +62,7 @@ type writer struct {
 	s    *Store
 	gc   GroupCommit
 	jobs chan *job
+	idle chan *job // store.Idle's writes
 	quit chan struct{}
 	done chan struct{}
 	stop sync.Once
@@ -65,7 +74,7 @@ func newWriter(s *Store, gc GroupCommit) *writer {
 	if gc.MaxBatch <= 0 {
 		gc.MaxBatch = DefaultGroupCommit.MaxBatch
 	}
-	w := &writer{s: s, gc: gc, jobs: make(chan *job, 4*gc.MaxBatch), quit: make(chan struct{}), done: make(chan struct{})}
+	w := &writer{s: s, gc: gc, jobs: make(chan *job, 4*gc.MaxBatch), idle: make(chan *job, gc.MaxBatch), quit: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -76,8 +85,12 @@ func newWriter(s *Store, gc GroupCommit) *writer {
 // whether the write was made.
 func (w *writer) do(ctx context.Context, fn writeFunc) error {
 	j := &job{ctx: ctx, fn: fn, err: make(chan error, 1)}
+	queue := w.jobs
+	if store.IsIdle(ctx) {
+		queue = w.idle
+	}
 	select {
-	case w.jobs <- j:
+	case queue <- j:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.quit:
@@ -107,20 +120,37 @@ func (w *writer) run() {
 	defer close(w.done)
 	batch := make([]*job, 0, w.gc.MaxBatch)
 	for {
-		select {
+		var j *job
+		select { // the writes that wait first, then an idle one
 		case <-w.quit:
-			for {
-				select {
-				case j := <-w.jobs:
-					j.err <- errClosed
-				default:
-					return
-				}
+			w.refuse()
+			return
+		case j = <-w.jobs:
+		default:
+			select {
+			case <-w.quit:
+				w.refuse()
+				return
+			case j = <-w.jobs:
+			case j = <-w.idle:
 			}
+		}
+		batch = w.gather(append(batch[:0], j))
+		w.commit(batch)
+		clear(batch) // let the jobs go
+	}
+}
+
+// refuse answers the writes still waiting once the writer stops.
+func (w *writer) refuse() {
+	for {
+		select {
 		case j := <-w.jobs:
-			batch = w.gather(append(batch[:0], j))
-			w.commit(batch)
-			clear(batch) // let the jobs go
+			j.err <- errClosed
+		case j := <-w.idle:
+			j.err <- errClosed
+		default:
+			return
 		}
 	}
 }
