@@ -185,9 +185,10 @@ type run struct {
 }
 
 type account struct {
-	name string
-	url  string // the server this account talks to
-	jar  http.CookieJar
+	name  string
+	url   string // the server this account talks to
+	jar   http.CookieJar
+	moves *moveConns // nil: moves through the HTTP client (https)
 }
 
 // game is one game the run plays, and what the clients know of it.
@@ -280,6 +281,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	close(r.stop)
 	wg.Wait()
 	elapsed := time.Since(start)
+	for _, a := range r.accounts {
+		if a.moves != nil {
+			a.moves.close()
+		}
+	}
 	var busyCPU time.Duration
 	var busyErr error
 	if busy != nil {
@@ -306,6 +312,7 @@ func (r *run) setup(ctx context.Context) error {
 	for i := range r.cfg.Accounts {
 		jar, _ := cookiejar.New(nil)
 		a := &account{name: fmt.Sprintf("lt%s-%d", tag, i), url: r.cfg.URLs[i%len(r.cfg.URLs)], jar: jar}
+		a.moves = newMoveConns(a.url, jar)
 		r.accounts = append(r.accounts, a)
 		wg.Add(1)
 		sem <- struct{}{}
@@ -529,8 +536,16 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 
 // move sends one move and records its outcome.
 func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) {
+	path := "/api/games/" + g.id + "/moves"
+	var status int
+	var body []byte
+	var err error
 	start := time.Now()
-	status, body, err := r.call(context.WithoutCancel(ctx), a, "POST", "/api/games/"+g.id+"/moves", map[string]any{"move": m, "ply": ply})
+	if a.moves != nil {
+		status, body, err = a.moves.post(path, moveBody(m, ply))
+	} else {
+		status, body, err = r.call(context.WithoutCancel(ctx), a, "POST", path, map[string]any{"move": m, "ply": ply})
+	}
 	lat := float64(time.Since(start).Microseconds()) / 1000
 	switch {
 	case err != nil:
@@ -744,7 +759,7 @@ func quantiles(xs []float64) (p50, p95, p99, top float64) {
 func shortErr(err error) string {
 	s := err.Error()
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(s, "Client.Timeout"):
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) || strings.Contains(s, "Client.Timeout"):
 		return "timeout"
 	case strings.Contains(s, "connection refused"):
 		return "connection refused"
