@@ -189,6 +189,55 @@ func TestGroupCommitIdleWaits(t *testing.T) {
 	}
 }
 
+// TestGroupCommitOwnConnection: with every reader's connection of the
+// pool taken (long reads), a write is made without waiting for one: the
+// writer has a connection of its own. The pool's count of waits tells a
+// writer that waits (no clock).
+func TestGroupCommitOwnConnection(t *testing.T) {
+	s := open(t, sqlstore.DefaultGroupCommit)
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.CreateAccount(ctx, store.Account{Name: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	var held []*sql.Conn
+	for range sqlitestore.Connections {
+		c, err := s.DB().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	waits := s.DB().Stats().WaitCount
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.CreateAccount(ctx, store.Account{Name: "second"})
+		done <- err
+	}()
+	for i := 0; ; i++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			return
+		default:
+		}
+		if s.DB().Stats().WaitCount > waits {
+			t.Fatal("the write waits for a connection the readers hold")
+		}
+		if i == 10_000_000 {
+			t.Fatal("the write was neither made nor waiting for a connection")
+		}
+		runtime.Gosched()
+	}
+}
+
 // BenchmarkUpdate is Store.Update on SQLite (WAL, synchronous=FULL) from
 // 8 goroutines at once per CPU, each moving its own game: the group
 // commit's throughput, and its mean batch (writes/batch).
