@@ -169,7 +169,11 @@ type run struct {
 	stream   *http.Client // for the event streams (no timeout)
 	limit    *rate.Limiter
 	accounts []*account
-	stop     chan struct{}
+	// moving is read-held by each move under way: at the end of the run
+	// the moves stop, and those under way are timed to their answer,
+	// before the streams close (a tool tearing down thousands of streams
+	// would add its own delay to the answers it times).
+	moving sync.RWMutex
 
 	moves, events, unanswered atomic.Int64
 	serverErrors              atomic.Int64
@@ -229,7 +233,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	tr := &http.Transport{MaxIdleConns: 8192, MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: 90 * time.Second}
 	r := &run{cfg: cfg, http: &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		stream: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
-		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), stop: make(chan struct{}), errs: map[string]int64{}}
+		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), errs: map[string]int64{}}
 	if err := r.setup(ctx); err != nil {
 		return Report{}, err
 	}
@@ -243,8 +247,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	cpu0 := cpuTime()
 	load0 := loadAvg()
 	start := time.Now()
+	// runCtx is the moves', streamCtx the streams': they close once the
+	// moves under way have their answers.
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
+	streamCtx, closeStreams := context.WithCancel(ctx)
+	defer closeStreams()
 	var wg sync.WaitGroup
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f6164))
 	for i := range cfg.Games {
@@ -252,14 +260,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.slot(runCtx, i, seed)
+			r.slot(runCtx, streamCtx, i, seed)
 		}()
 	}
 	for i := range cfg.Streams {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.spectate(runCtx, i)
+			r.spectate(runCtx, streamCtx, i)
 		}()
 	}
 	if cfg.Progress != nil {
@@ -278,7 +286,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	<-runCtx.Done()
 	streams, load1 := r.streams.Load(), loadAvg()
-	close(r.stop)
+	r.moving.Lock() // the moves under way answered
+	r.moving.Unlock()
+	closeStreams()
 	wg.Wait()
 	elapsed := time.Since(start)
 	for _, a := range r.accounts {
@@ -397,7 +407,7 @@ func (r *run) errorOf(kind string) {
 
 // slot keeps one game going: it creates a game, plays it to its end, and
 // starts the next, until the run stops.
-func (r *run) slot(ctx context.Context, i int, seed uint64) {
+func (r *run) slot(ctx, streams context.Context, i int, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
 	for n := 0; ctx.Err() == nil; n++ {
 		x := r.accounts[(i+n)%len(r.accounts)]
@@ -416,7 +426,7 @@ func (r *run) slot(ctx context.Context, i int, seed uint64) {
 			}
 			continue
 		}
-		r.play(ctx, g, rng)
+		r.play(ctx, streams, g, rng)
 	}
 }
 
@@ -456,8 +466,8 @@ func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
 // play plays game g to its end (or the end of the run): each side follows
 // the event stream and moves, at the run's rate, when the stream says it
 // is its turn.
-func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
-	gctx, cancel := context.WithCancel(ctx)
+func (r *run) play(ctx, streams context.Context, g *game, rng *rand.Rand) {
+	gctx, cancel := context.WithCancel(streams) // the game's streams, until it ends
 	defer cancel()
 	var wg sync.WaitGroup
 	var rmu sync.Mutex // the two sides share the game's random source
@@ -465,7 +475,7 @@ func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.side(gctx, cancel, g, side, rng, &rmu)
+			r.side(ctx, gctx, cancel, g, side, rng, &rmu)
 		}()
 	}
 	wg.Wait()
@@ -476,13 +486,14 @@ func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
 	r.mu.Unlock()
 }
 
-// side is one player of a game: it reads the game's stream and, on its
-// turn, makes a random legal move.
-func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex) {
+// side is one player of a game: it reads the game's stream (until
+// stream ends) and, on its turn, makes a random legal move (until ctx
+// ends).
+func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex) {
 	me := []string{"x", "o"}[side]
 	a := g.players[side]
-	for ctx.Err() == nil {
-		err := r.follow(ctx, a.url, a, g.id, func(data []byte) bool {
+	for ctx.Err() == nil && stream.Err() == nil {
+		err := r.follow(stream, a.url, a, g.id, func(data []byte) bool {
 			var st state
 			if err := json.Unmarshal(data, &st); err != nil {
 				r.errorOf("stream: " + shortErr(err))
@@ -515,19 +526,25 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 			if err := r.limit.Wait(ctx); err != nil {
 				return false
 			}
+			r.moving.RLock()
+			defer r.moving.RUnlock()
+			if ctx.Err() != nil { // the moves are over
+				return false
+			}
 			rmu.Lock()
 			m := moveText(st.Legal[rng.IntN(len(st.Legal))])
 			rmu.Unlock()
 			r.move(ctx, a, g, m, st.Ply)
 			return true
 		})
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || stream.Err() != nil { // the moves, or the game, are over
 			return
 		}
 		if err != nil {
 			r.errorOf("stream: " + shortErr(err))
 			select {
 			case <-ctx.Done():
+			case <-stream.Done():
 			case <-time.After(200 * time.Millisecond):
 			}
 		}
@@ -645,10 +662,11 @@ func (r *run) follow(ctx context.Context, base string, a *account, id string, f 
 }
 
 // spectate holds an event stream open as a watcher who is not playing:
-// on a game under way, then, once it is over, on another. It reads the
+// on a game under way, then, once it is over, on another, until the
+// moves end (ctx); the stream closes with streams. It reads the
 // events without decoding them: a game is over when its view says
 // "over":true (the only such key) or its state is no longer active.
-func (r *run) spectate(ctx context.Context, i int) {
+func (r *run) spectate(ctx, streams context.Context, i int) {
 	base := r.cfg.URLs[i%len(r.cfg.URLs)]
 	rng := rand.New(rand.NewPCG(uint64(i), 0x77617463))
 	for ctx.Err() == nil {
@@ -666,7 +684,7 @@ func (r *run) spectate(ctx context.Context, i int) {
 			}
 			continue
 		}
-		err := r.follow(ctx, base, nil, id, func(data []byte) bool {
+		err := r.follow(streams, base, nil, id, func(data []byte) bool {
 			return !bytes.Contains(data, []byte(`"over":true`)) && bytes.Contains(data, []byte(`"state":"active"`))
 		})
 		if err != nil && ctx.Err() == nil {
