@@ -65,9 +65,13 @@ type Config struct {
 	// Busy is how many processes keep a core busy each while the moves
 	// are made (0 to the machine's cores; busy.go): the server measured
 	// beside another program that wants the CPU.
-	Busy     int
-	Seed     uint64
-	Progress func(Report) // called every second, when set
+	Busy int
+	// Latencies, when set, is written every move's and every timed
+	// event's latency at the end of the run, as CSV (writeLatencies): to
+	// see when the slow ones came.
+	Latencies io.Writer
+	Seed      uint64
+	Progress  func(Report) // called every second, when set
 	// Record, when set, is told of every move request answered 200
 	// (acked) and of every one left without an answer or answered 5xx
 	// (not acked: it may have been stored), with its game, ply and move, from many goroutines
@@ -180,9 +184,12 @@ type run struct {
 	games, finished           atomic.Int64
 	streams, streamsMax       atomic.Int64
 
+	start  time.Time // of the moves
 	mu     sync.Mutex
 	ackLat []float64
 	evLat  []float64
+	ackAt  []float64 // when each move of ackLat was sent, ms from start
+	evAt   []float64 // when each event of evLat was seen, ms from start
 	errs   map[string]int64
 	played []*game
 	active []*game // the games under way, for the spectators
@@ -247,6 +254,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	cpu0 := cpuTime()
 	load0 := loadAvg()
 	start := time.Now()
+	r.start = start
 	// runCtx is the moves', streamCtx the streams': they close once the
 	// moves under way have their answers.
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
@@ -309,7 +317,30 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	rep.LoadAvg = [2]string{load0, load1}
 	lost, doubled, err := r.verify(ctx)
 	rep.Lost, rep.Doubled = lost, doubled
-	return rep, errors.Join(busyErr, err)
+	var latErr error
+	if cfg.Latencies != nil {
+		latErr = r.writeLatencies(cfg.Latencies)
+	}
+	return rep, errors.Join(busyErr, err, latErr)
+}
+
+// writeLatencies writes every move's latency (request to acknowledgement)
+// and every timed event's (acknowledgement to the opponent's event) as
+// CSV: a header, then kind ("move" or "event"), at_ms (when the move was
+// sent, or the event seen, in milliseconds from the start of the moves)
+// and ms (the latency).
+func (r *run) writeLatencies(w io.Writer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	bw := bufio.NewWriter(w)
+	bw.WriteString("kind,at_ms,ms\n")
+	for i, ms := range r.ackLat {
+		fmt.Fprintf(bw, "move,%.3f,%.3f\n", r.ackAt[i], ms)
+	}
+	for i, ms := range r.evLat {
+		fmt.Fprintf(bw, "event,%.3f,%.3f\n", r.evAt[i], ms)
+	}
+	return bw.Flush()
 }
 
 // setup creates the accounts.
@@ -588,6 +619,7 @@ func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) 
 		r.moves.Add(1)
 		r.mu.Lock()
 		r.ackLat = append(r.ackLat, lat)
+		r.ackAt = append(r.ackAt, float64(start.Sub(r.start).Microseconds())/1000)
 		r.mu.Unlock()
 	case status >= 500:
 		// A server error, like a lost connection, says nothing of the
@@ -614,8 +646,10 @@ func statusError(status int, body []byte) string {
 
 // event records one acknowledgement-to-event latency.
 func (r *run) event(ms float64) {
+	at := float64(time.Since(r.start).Microseconds()) / 1000
 	r.mu.Lock()
 	r.evLat = append(r.evLat, ms)
+	r.evAt = append(r.evAt, at)
 	r.mu.Unlock()
 	r.events.Add(1)
 }

@@ -17,7 +17,7 @@ func init() {
 	register(command{name: "loadtest", summary: "load a play server on this machine with simulated players and check that no move is lost", run: loadtestRun})
 }
 
-const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--busy N] [--json] [--cpuprofile FILE] [--trace FILE]
+const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--busy N] [--json] [--latencies FILE] [--cpuprofile FILE] [--trace FILE]
 Creates accounts and games through the API of a server on this machine
 (start it with a high --signup-rate and --game-rate), plays them with concurrent simulated
 players who follow the event streams, and prints moves per second, the
@@ -29,6 +29,8 @@ the accounts are spread over them, each talking to its own. --streams adds
 spectators, each watching a game under way and then another. --busy N runs
 N processes beside the moves that each keep one core busy (a neighbour
 wanting the CPU), stopped at the end; the report gives the CPU they got.
+--latencies FILE writes every move's and event's latency, with when it
+came, as CSV.
 It targets only loopback addresses and stops by itself. docs/load.md has
 the figures.`
 
@@ -46,6 +48,7 @@ func loadtestRun(e *env, args []string) int {
 	clock := fs.String("clock", "none", "the games' clock")
 	seed := fs.Uint64("seed", 1, "seed of the players' moves")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	latencies := fs.String("latencies", "", "write every move's and every event's latency to this file, as CSV (kind,at_ms,ms): when the slow ones came")
 	cpuprofile := fs.String("cpuprofile", "", "write the load tool's own CPU profile to this file (is the tool the bottleneck?)")
 	traceFile := fs.String("trace", "", "write the load tool's own execution trace (go tool trace) to this file: for short runs")
 	words, err := parseInterspersed(fs, args)
@@ -74,6 +77,14 @@ func loadtestRun(e *env, args []string) int {
 	}
 	cfg := loadtest.Config{URLs: urls, Games: *games, Rate: *rate, Duration: *duration, Accounts: *accounts, Streams: *streams,
 		Busy: *busy, Rules: *rulesText, Clock: *clock, Seed: *seed}
+	if *latencies != "" {
+		f, err := os.Create(*latencies)
+		if err != nil {
+			return fail(e, "loadtest", fmt.Errorf("--latencies: %w", err))
+		}
+		defer f.Close()
+		cfg.Latencies = f
+	}
 	if e.terminal {
 		cfg.Progress = func(r loadtest.Report) {
 			fmt.Fprintf(e.stderr, "\r%.0fs: %d moves, %.0f/s, p99 %.1f ms, %d streams   ", r.Seconds, r.Moves, r.MovesPerS, r.P99, r.Streams)
