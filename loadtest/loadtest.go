@@ -413,11 +413,11 @@ func (r *run) call(ctx context.Context, a *account, method, path string, body an
 // state is the part of a game's view the players read: the rest of the
 // view is skipped unread.
 type state struct {
-	State string            `json:"state"`
-	Ply   int               `json:"ply"`
-	Over  bool              `json:"over"`
-	ToMov string            `json:"to_move"`
-	Legal []json.RawMessage `json:"legal"`
+	State string          `json:"state"`
+	Ply   int             `json:"ply"`
+	Over  bool            `json:"over"`
+	ToMov string          `json:"to_move"`
+	Legal json.RawMessage `json:"legal"` // read only by the player to move
 }
 
 // moveText is a legal move as the view gives it (a number, or a string),
@@ -525,6 +525,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 	a := g.players[side]
 	for ctx.Err() == nil && stream.Err() == nil {
 		err := r.follow(stream, a.url, a, g.id, func(data []byte) bool {
+			seen := time.Now() // before the decoding, which is the tool's time
 			var st state
 			if err := json.Unmarshal(data, &st); err != nil {
 				r.errorOf("stream: " + shortErr(err))
@@ -544,7 +545,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 			// acknowledgement.
 			if st.Ply > 0 && st.ToMov == me {
 				g.mu.Lock()
-				g.seenAt[st.Ply-1] = time.Now()
+				g.seenAt[st.Ply-1] = seen
 				lat, ok := g.timed(st.Ply - 1)
 				g.mu.Unlock()
 				if ok {
@@ -552,6 +553,14 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 				}
 			}
 			if st.ToMov != me || len(st.Legal) == 0 {
+				return true
+			}
+			var legal []json.RawMessage
+			if err := json.Unmarshal(st.Legal, &legal); err != nil {
+				r.errorOf("stream: " + shortErr(err))
+				return false
+			}
+			if len(legal) == 0 {
 				return true
 			}
 			if err := r.limit.Wait(ctx); err != nil {
@@ -563,7 +572,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 				return false
 			}
 			rmu.Lock()
-			m := moveText(st.Legal[rng.IntN(len(st.Legal))])
+			m := moveText(legal[rng.IntN(len(legal))])
 			rmu.Unlock()
 			r.move(ctx, a, g, m, st.Ply)
 			return true
