@@ -219,6 +219,9 @@ func (b *Bridge) resume(ctx context.Context) {
 
 // handle is one event of the account's stream.
 func (b *Bridge) handle(ctx context.Context, ev Event) {
+	if ev.Type == "ready" { // what was pending has been sent: nothing to do
+		return
+	}
 	id := eventGame(ev.Data)
 	if id == "" {
 		b.log.Debug("an account event without a game", "type", ev.Type)

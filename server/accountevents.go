@@ -22,7 +22,10 @@ import (
 //     rematch offered to it) waits for its answer, POST
 //     /api/games/{id}/join or .../decline;
 //   - game_start: a game where the account sits is active;
-//   - game_end: such a game is over (finished or aborted).
+//   - game_end: such a game is over (finished or aborted);
+//   - ready: after the first look, what was pending has been sent (a page
+//     tells from it a game that starts while it is open from one that
+//     was under way when it connected: web/static/api.js).
 //
 // The stream is a view of the store, not a log: at every look it lists
 // the account's waiting challenges, active games and last ended games,
@@ -59,11 +62,15 @@ const (
 	evChallenge = "challenge"
 	evGameStart = "game_start"
 	evGameEnd   = "game_end"
+	evReady     = "ready"
 )
 
+// readyFrame is the frame of the ready event.
+var readyFrame = []byte("event: " + evReady + "\ndata: {\"type\":\"" + evReady + "\"}\n\n")
+
 // AccountEvent is one event of GET /api/me/events: its type, the game as
-// the lists show it (rules, clock, players, ratedness; result once over),
-// the account's colour in it ("x", "o", or for a challenge whose creator
+// the lists show it (rules, clock, players, ratedness; result once over;
+// a tournament's game, its tournament and round), the account's colour in it ("x", "o", or for a challenge whose creator
 // asked for a random colour, "random"), and a game from a set-up
 // position's start (the position's text, "" for the rules' own start; GET
 // /api/games/{id} shows its board).
@@ -178,16 +185,17 @@ func (s *Server) accountsChanged(row store.Game) {
 	s.accountEvents.wake(row.Creator, row.Opponent, row.Black.AccountID, row.White.AccountID)
 }
 
-// gameCreated is the hook of a new game (POST /api/games, a rematch): the
-// challenged account's streams look, here and (told by the Notifier) in
+// gameCreated is the hook of a new game (POST /api/games, a rematch, a
+// tournament's pairing): the streams of the challenged account, or of a
+// tournament game's two players, look, here and (told by the Notifier) in
 // the other processes, and a house bot takes a challenge addressed to it
 // (housebots.go).
 func (s *Server) gameCreated(g store.Game) {
 	s.accountEvents.wake(g.Creator, g.Opponent, g.Black.AccountID, g.White.AccountID)
-	if s.cfg.Notifier != nil && g.Kind == store.KindNamed {
+	if s.cfg.Notifier != nil && (g.Kind == store.KindNamed || g.Kind == store.KindTournament) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := s.cfg.Notifier.Notify(ctx, g.ID, g.Ply, g.Version); err != nil {
-			s.log.Warn("notifying the other processes of a challenge", "game", g.ID, "err", err)
+			s.log.Warn("notifying the other processes of a new game", "game", g.ID, "err", err)
 		}
 		cancel()
 	}
@@ -240,6 +248,7 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 	every := time.NewTimer(0)
 	defer every.Stop()
 	var last time.Time
+	ready := false // the ready event sent
 	for {
 		var err error
 		select {
@@ -264,8 +273,13 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				s.log.WarnContext(r.Context(), "account event stream: reading the account's games", "account", a.ID, "err", err)
 				err = nil // the next look tries again
-			} else if len(frames) > 0 {
-				err = stream.write(frames)
+			} else {
+				if !ready {
+					frames, ready = append(frames, readyFrame...), true
+				}
+				if len(frames) > 0 {
+					err = stream.write(frames)
+				}
 			}
 			every.Reset(s.accountEvents.lookEvery())
 		case <-tick.C:
@@ -315,6 +329,9 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 		}
 		l.sent[g.ID] = typ
 		ev := AccountEvent{Type: typ, GameSummary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
+		if t, err := s.gameTournament(ctx, g); err == nil {
+			ev.Tournament = t // a tournament's game: its name and round
+		}
 		data, err := json.Marshal(ev)
 		if err != nil {
 			s.log.Error("encoding an account event", "game", g.ID, "err", err)

@@ -17,8 +17,14 @@ type accountEvent struct {
 }
 
 // accountStream opens c's account stream (with Last-Event-ID last, "" for
-// none) and reads it into a channel until ctx ends.
+// none) and reads its events but ready into a channel until ctx ends.
 func (c *client) accountStream(ctx context.Context, last string) <-chan accountEvent {
+	c.h.t.Helper()
+	return c.accountStreamOf(ctx, last, false)
+}
+
+// accountStreamOf is accountStream, with the ready events when ready.
+func (c *client) accountStreamOf(ctx context.Context, last string, ready bool) <-chan accountEvent {
 	t := c.h.t
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, "GET", c.h.http.URL+"/api/me/events", nil)
@@ -52,6 +58,8 @@ func (c *client) accountStream(ctx context.Context, last string) <-chan accountE
 				if err := json.Unmarshal([]byte(line[6:]), &ev.ev); err != nil {
 					ev.typ = "undecodable: " + err.Error()
 				}
+			case line == "" && ev.typ == evReady && !ready:
+				ev = accountEvent{}
 			case line == "" && ev.typ != "":
 				select {
 				case out <- ev:
@@ -185,10 +193,17 @@ func TestAccountEvents(t *testing.T) {
 	// A new connection without Last-Event-ID: what is pending only.
 	ctx3, cancel3 := context.WithCancel(context.Background())
 	defer cancel3()
-	fresh := bot.accountStream(ctx3, "")
+	fresh := bot.accountStreamOf(ctx3, "", true)
 	wantEvent(t, next(t, fresh), "challenge", g5.ID)
 	wantEvent(t, next(t, fresh), "game_start", g4.ID)
+	// Then ready, once: what follows began after the connection.
+	if ev := next(t, fresh); ev.typ != evReady || ev.ev.ID != "" {
+		t.Errorf("after the pending: %s %+v, want ready", ev.typ, ev.ev)
+	}
 	quiet(t, fresh, "a fresh stream after the pending")
+	bot.call("POST", "/api/games/"+g5.ID+"/join", "")
+	wantEvent(t, next(t, fresh), "game_start", g5.ID)
+	quiet(t, fresh, "a fresh stream after a start")
 
 	// Asked for gzip, the stream is sent plain, and its first event
 	// leaves at once (a compressor would hold it back).
@@ -206,8 +221,46 @@ func TestAccountEvents(t *testing.T) {
 		t.Errorf("the account stream asked for gzip is sent with Content-Encoding %q", ce)
 	}
 	line, err := bufio.NewReader(resp.Body).ReadString('\n')
-	if err != nil || line != "event: challenge\n" {
+	if err != nil || line != "event: game_start\n" {
 		t.Errorf("the plain stream's first line: %q, %v", line, err)
+	}
+}
+
+// TestAccountEventsTournamentPairing: a tournament's pairing wakes its
+// players' account streams, which tell them of their new games at once
+// (the periodic look is set to an hour): a live game's first move has
+// seconds, and the players' pages go to it on this event.
+func TestAccountEventsTournamentPairing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{SignupRate: 100})
+	h.srv.accountEvents.setLookEvery(time.Hour)
+	ps := tourneyPlayers(h, 2)
+	var out CreateView
+	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"}, &out); code != http.StatusCreated {
+		t.Fatalf("creating the tournament: %d", code)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	streams := map[string]<-chan accountEvent{}
+	for _, n := range []string{"p1", "p2"} {
+		if code := ps[n].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil); code != http.StatusOK {
+			t.Fatalf("%s joins: %d", n, code)
+		}
+		streams[n] = ps[n].accountStreamOf(ctx, "", true)
+		if ev := next(t, streams[n]); ev.typ != evReady {
+			t.Fatalf("%s's stream begins with %s, want ready (nothing pending)", n, ev.typ)
+		}
+	}
+	if code := ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, nil); code != http.StatusOK {
+		t.Fatalf("start: %d", code)
+	}
+	v := waitTournament(t, ps["p1"], out.ID, "the pairing", func(v TournamentView) bool { return len(v.Games) == 1 && v.Games[0].ID != "" })
+	for n, events := range streams {
+		ev := next(t, events)
+		wantEvent(t, ev, "game_start", v.Games[0].ID)
+		if ev.ev.Tournament == nil || ev.ev.Tournament.ID != out.ID || ev.ev.Clock != "live:5m+3s" {
+			t.Errorf("%s's game_start: %+v, want the tournament's live game", n, ev.ev)
+		}
 	}
 }
 

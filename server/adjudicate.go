@@ -22,14 +22,32 @@ func (s *Server) sweep() {
 	tick := time.NewTicker(s.cfg.SweepEvery)
 	defer tick.Stop()
 	n := 0
+	var pruned time.Time
 	for {
 		s.sweepOnce(n%10 == 0)
 		n++
+		if time.Since(pruned) >= pruneLimitsEvery {
+			s.pruneLimits()
+			pruned = time.Now()
+		}
 		select {
 		case <-s.done:
 			return
 		case <-tick.C:
 		}
+	}
+}
+
+// pruneLimitsEvery is how often the sweep forgets the sign-in limits'
+// buckets that are full again and the marks that are past.
+const pruneLimitsEvery = 10 * time.Minute
+
+// pruneLimits forgets the limits' buckets full again and the marks past.
+func (s *Server) pruneLimits() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.store.PruneLimits(ctx, s.now()); err != nil {
+		s.log.Error("pruning the sign-in limits", "err", err)
 	}
 }
 

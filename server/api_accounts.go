@@ -120,10 +120,29 @@ func checkEmail(email string) error {
 // checkSignInLimits spends a password check of name from the request's
 // address, or returns the 429 to answer.
 func (s *Server) checkSignInLimits(r *http.Request, name string) error {
-	if wait, ok := s.logins.attempt(name, clientAddr(r), s.now()); !ok {
+	wait, err := s.logins.attempt(r.Context(), name, clientAddr(r), s.now())
+	if err != nil {
+		return unavailable(err)
+	}
+	if wait > 0 {
 		return tooMany(wait, "too many sign-in attempts: wait %s", waitWords(wait))
 	}
 	return nil
+}
+
+// signInFailed records a wrong password of name from the request's
+// address; signInSucceeded the right one. What the store cannot record
+// is logged: the attempt itself was counted.
+func (s *Server) signInFailed(r *http.Request, name string) {
+	if err := s.logins.fail(r.Context(), name, clientAddr(r), s.now()); err != nil {
+		s.log.ErrorContext(r.Context(), "recording a wrong password", "err", err)
+	}
+}
+
+func (s *Server) signInSucceeded(r *http.Request, name string) {
+	if err := s.logins.succeed(r.Context(), name, clientAddr(r), s.now()); err != nil {
+		s.log.ErrorContext(r.Context(), "recording a sign-in", "err", err)
+	}
 }
 
 // signIn checks a name and password under the rate limits.
@@ -133,23 +152,23 @@ func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
 	}
 	bad := apiErr(http.StatusUnauthorized, "bad_credentials", "the name or the password is wrong")
 	if c.Name == "" || len(c.Name) > 24 || len(c.Password) > 200 {
-		s.logins.fail(c.Name, clientAddr(r), s.now())
+		s.signInFailed(r, c.Name)
 		return store.Account{}, bad
 	}
 	a, err := s.store.AccountByName(r.Context(), c.Name)
 	if errors.Is(err, store.ErrNotFound) {
 		checkPassword(s.dummyHash, c.Password) // the same time whether or not the name exists
-		s.logins.fail(c.Name, clientAddr(r), s.now())
+		s.signInFailed(r, c.Name)
 		return store.Account{}, bad
 	}
 	if err != nil {
 		return store.Account{}, err
 	}
 	if !checkPassword(a.PassHash, c.Password) {
-		s.logins.fail(c.Name, clientAddr(r), s.now())
+		s.signInFailed(r, c.Name)
 		return store.Account{}, bad
 	}
-	s.logins.succeed(c.Name, clientAddr(r), s.now())
+	s.signInSucceeded(r, c.Name)
 	return a, nil
 }
 
@@ -295,11 +314,11 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if len(req.CurrentPassword) > 200 || !checkPassword(acc.PassHash, req.CurrentPassword) {
-			s.logins.fail(acc.Name, clientAddr(r), s.now())
+			s.signInFailed(r, acc.Name)
 			s.writeError(w, r, apiErr(http.StatusForbidden, "wrong_password", "changing the password takes the current one too: current_password is missing or wrong"))
 			return
 		}
-		s.logins.succeed(acc.Name, clientAddr(r), s.now())
+		s.signInSucceeded(r, acc.Name)
 		hash, err := hashPassword(*req.Password, s.cfg.hashCost)
 		if err != nil {
 			s.writeError(w, r, err)

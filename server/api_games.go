@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -76,6 +77,10 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apiErr(http.StatusForbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
 		return
 	}
+	if err := s.checkChallenges(r.Context(), a, g.Kind); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if err := s.seatCreator(r.Context(), &g, a); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -100,6 +105,40 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusCreated, out)
+}
+
+// The most challenges one account may have waiting for an opponent:
+// open ones in the lobby (which lists the 200 newest, so that one account
+// could otherwise push everyone else's out), and of every kind together
+// (named challenges, invitations by link, open challenges).
+const (
+	maxOpenChallenges = 10
+	maxChallenges     = 50
+)
+
+// checkChallenges refuses a new challenge of the kind when the account
+// has as many waiting as it may.
+func (s *Server) checkChallenges(ctx context.Context, a *store.Account, kind string) error {
+	if kind != store.KindOpen && kind != store.KindNamed && kind != store.KindLink {
+		return nil // a game against the computer starts at once
+	}
+	waiting, err := s.store.Games(ctx, store.Filter{Player: a.ID, States: []string{store.StateWaiting}, Live: s.now(), Limit: maxChallenges})
+	if err != nil {
+		return err
+	}
+	open := 0
+	for _, g := range waiting {
+		if g.Kind == store.KindOpen {
+			open++
+		}
+	}
+	switch {
+	case kind == store.KindOpen && open >= maxOpenChallenges:
+		return apiErr(http.StatusConflict, "too_many_challenges", "you have %d open challenges in the lobby, the most one player may have: withdraw one, or wait until one is taken or expires", maxOpenChallenges)
+	case len(waiting) >= maxChallenges:
+		return apiErr(http.StatusConflict, "too_many_challenges", "you have %d challenges and invitations waiting for an opponent, the most one player may have: withdraw one, or wait until one is taken or expires", maxChallenges)
+	}
+	return nil
 }
 
 // newGame checks a create request and builds the game, without its seats.
@@ -181,8 +220,11 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
-		if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
 			return g, "", apiErr(http.StatusNotFound, "no_player", "no player is called %s", opp)
+		}
+		if err != nil {
+			return g, "", err
 		}
 		g.Kind, g.Opponent, g.Expires = store.KindNamed, a.ID, now.Add(life)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sort"
 	"strconv"
@@ -10,6 +11,36 @@ import (
 	"alak/internal/clip"
 	"alak/server/store"
 )
+
+// seatNames reads into names the players of the games' seats, for
+// summary: a name the store cannot read fails the request, rather than
+// showing the seat empty.
+func (s *Server) seatNames(ctx context.Context, names map[int64]PlayerView, games ...[]store.Game) error {
+	for _, list := range games {
+		for _, g := range list {
+			for _, id := range []int64{g.Black.AccountID, g.White.AccountID} {
+				if _, ok := names[id]; ok || id == 0 {
+					continue
+				}
+				pv, err := s.playerView(ctx, id)
+				if err != nil {
+					return err
+				}
+				names[id] = pv
+			}
+		}
+	}
+	return nil
+}
+
+// noPlayer is the answer to a look-up of a player by name that failed:
+// 404 no_player when there is no such name, else the store's error.
+func noPlayer(err error, name string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(name))
+	}
+	return err
+}
 
 func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]PlayerView) GameSummary {
 	out := GameSummary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
@@ -21,9 +52,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 		case seat.AccountID != 0: // a house bot's seat has a spec too, and is shown by its account
 			pv, ok := names[seat.AccountID]
 			if !ok {
-				if a, err := s.store.AccountByID(ctx, seat.AccountID); err == nil {
-					pv = accountPlayerView(a)
-				}
+				pv, _ = s.playerView(ctx, seat.AccountID) // the lists' handlers read the names first (seatNames)
 				names[seat.AccountID] = pv
 			}
 			out.Players[key] = pv
@@ -70,6 +99,10 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	names := map[int64]PlayerView{}
+	if err := s.seatNames(r.Context(), names, games, invites); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	var mine []GameSummary
 	for _, g := range games {
 		mine = append(mine, s.summary(r.Context(), g, a.ID, names))
@@ -95,6 +128,10 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	})
 	finished, err := s.store.Games(r.Context(), store.Filter{Player: a.ID, States: []string{store.StateFinished, store.StateAborted}, Limit: 20})
 	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.seatNames(r.Context(), names, finished); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -125,7 +162,7 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 	if name := q.Get("player"); name != "" {
 		a, err := s.store.AccountByName(r.Context(), name)
 		if err != nil {
-			s.writeError(w, r, apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(name)))
+			s.writeError(w, r, noPlayer(err, name))
 			return
 		}
 		f.Player = a.ID
@@ -175,6 +212,10 @@ func (s *Server) writeGames(w http.ResponseWriter, r *http.Request, f store.Filt
 		me = a.ID
 	}
 	names := map[int64]PlayerView{}
+	if err := s.seatNames(r.Context(), names, games); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	out := []GameSummary{}
 	for _, g := range games {
 		out = append(out, s.summary(r.Context(), g, me, names))
@@ -194,7 +235,7 @@ func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 	a, err := s.store.AccountByName(r.Context(), r.PathValue("name"))
 	if err != nil {
-		s.writeError(w, r, apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(r.PathValue("name"))))
+		s.writeError(w, r, noPlayer(err, r.PathValue("name")))
 		return
 	}
 	st, err := s.store.PlayerStats(r.Context(), a.ID)

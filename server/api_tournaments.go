@@ -36,8 +36,12 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		t, _, _, err := s.loadTournament(r.Context(), id)
-		if err != nil {
+		if errors.Is(err, errNoTournament) {
 			s.notFound(w, r, "There is no tournament "+clip.Text(id)+".")
+			return
+		}
+		if err != nil {
+			s.unavailablePage(w, r, err)
 			return
 		}
 		s.renderPage(w, r, "tournament", page{Title: t.Name, Page: "tournament", Tournament: t.ID})
@@ -207,8 +211,21 @@ func playerIn(players []store.TournamentPlayer, id int64) (store.TournamentPlaye
 	return store.TournamentPlayer{}, false
 }
 
+// toggleTournament spends one of the account's joins and leaves, or
+// returns the 429 to answer: each is sent to every watcher of the
+// tournament, so one account toggling as fast as it can would flood them.
+func (s *Server) toggleTournament(a *store.Account) error {
+	if wait, ok := s.tourneys.toggles.allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
+		return tooMany(wait, "too many joins and leaves of tournaments (%d, then one every %d s): wait %s", toggleBurst, int(toggleEvery/time.Second), waitWords(wait))
+	}
+	return nil
+}
+
 func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
+	if err == nil {
+		err = s.toggleTournament(a)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -236,6 +253,9 @@ func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
+	if err == nil {
+		err = s.toggleTournament(a)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

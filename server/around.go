@@ -524,17 +524,21 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 	if a := account(r); a != nil {
 		me = a.ID
 	}
-	names := map[int64]PlayerView{}
-	out := []WatchGame{}
+	var listed []store.Game
 	for _, g := range games {
-		if byDays(g.Clock) {
-			continue
+		if !byDays(g.Clock) && len(listed) < watchListed {
+			listed = append(listed, g)
 		}
+	}
+	names := map[int64]PlayerView{}
+	if err := s.seatNames(r.Context(), names, listed); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := []WatchGame{}
+	for _, g := range listed {
 		out = append(out, WatchGame{GameSummary: s.summary(r.Context(), g, me, names),
 			Spectators: s.broker.spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
-		if len(out) == watchListed {
-			break
-		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": out})
 }

@@ -21,7 +21,6 @@ import (
 	"golang.org/x/crypto/argon2"
 	"golang.org/x/time/rate"
 
-	"alak/internal/clip"
 	"alak/server/store"
 )
 
@@ -205,9 +204,8 @@ type limiters struct {
 }
 
 type limiterEntry struct {
-	l      *rate.Limiter
-	seen   time.Time
-	failed bool // a sign-in from this (name, address) failed (signInLimits)
+	l    *rate.Limiter
+	seen time.Time
 }
 
 func newLimiters(every rate.Limit, burst int) *limiters {
@@ -311,51 +309,80 @@ func tooMany(wait time.Duration, format string, a ...any) *apiError {
 //   - one address on all names together: twice that;
 //   - one name, from every address together: burst failures, refilled at
 //     rate, but it refuses only an address that has failed on that name
-//     (within the hour): the owner, from an address that has not guessed
-//     wrong, is never refused by another address's guesses.
+//     within the hour (a mark): the owner, from an address that has not
+//     guessed wrong, is never refused by another address's guesses.
 //
 // Every attempt counts against the first two, right password or not.
+// The buckets and marks are kept in the store (store.Bucket), so that
+// every process on one database counts the same attempts: two processes
+// judge the attempts one would, not twice as many.
 type signInLimits struct {
-	pair, addr, name *limiters
+	st               store.Store
+	pair, addr, name store.Bucket // the rates; each attempt's keys are its own
 }
 
-func newSignInLimits(perMinute int) *signInLimits {
-	every := rate.Limit(float64(perMinute) / 60)
-	return &signInLimits{pair: newLimiters(every, perMinute), addr: newLimiters(2*every, 2*perMinute), name: newLimiters(every, perMinute)}
+// signInMark is how long an address that guessed a name's password wrong
+// stays under the name's limit of failures.
+const signInMark = time.Hour
+
+func newSignInLimits(st store.Store, perMinute int) *signInLimits {
+	every := max(time.Minute/time.Duration(perMinute), 2*time.Millisecond) // the store counts in milliseconds
+	return &signInLimits{st: st,
+		pair: store.Bucket{Burst: perMinute, Every: every},
+		addr: store.Bucket{Burst: 2 * perMinute, Every: every / 2},
+		name: store.Bucket{Burst: perMinute, Every: every}}
 }
 
-// attempt spends an attempt of name from addr, or returns the wait.
-func (s *signInLimits) attempt(name, addr string, now time.Time) (time.Duration, bool) {
-	name = strings.ToLower(clip.Text(name))
-	pairKey := name + "\x00" + addr
-	s.pair.mu.Lock()
-	failed := s.pair.entry(pairKey, now).failed
-	s.pair.mu.Unlock()
-	ls := []limit{{s.addr, addr}, {s.pair, pairKey}}
-	if failed {
-		if w := s.name.wait(name, now); w > 0 {
-			return w, false
-		}
+// signInKeys are the store's keys of an attempt of name from addr: the
+// buckets of the pair, the address and the name, and the pair's mark.
+// The name is taken without regard to case, and each key is a hash, so
+// that any text fits and no guessed name is stored.
+type signInKeys struct{ pair, addr, name, mark string }
+
+func keysOf(name, addr string) signInKeys {
+	name = strings.ToLower(name)
+	h := func(kind string, parts ...string) string {
+		sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+		return "signin:" + kind + ":" + hex.EncodeToString(sum[:16])
 	}
-	return allowAll(now, ls...)
+	return signInKeys{pair: h("pair", name, addr), addr: h("addr", addr), name: h("name", name), mark: h("failed", name, addr)}
+}
+
+func (s *signInLimits) bucket(rate store.Bucket, key string) store.Bucket {
+	rate.Key = key
+	return rate
+}
+
+// attempt spends an attempt of name from addr; a wait above 0 refuses it.
+func (s *signInLimits) attempt(ctx context.Context, name, addr string, now time.Time) (time.Duration, error) {
+	k := keysOf(name, addr)
+	failed, err := s.st.Marked(ctx, k.mark, now)
+	if err != nil {
+		return 0, err
+	}
+	var need []store.Bucket
+	if failed {
+		need = append(need, s.bucket(s.name, k.name))
+	}
+	return s.st.TakeTokens(ctx, now, []store.Bucket{s.bucket(s.addr, k.addr), s.bucket(s.pair, k.pair)}, need)
 }
 
 // fail records a wrong password for name from addr: it counts against the
-// name's failures, and marks the address as one that failed on the name.
-func (s *signInLimits) fail(name, addr string, now time.Time) {
-	name = strings.ToLower(clip.Text(name))
-	s.pair.mu.Lock()
-	s.pair.entry(name+"\x00"+addr, now).failed = true
-	s.pair.mu.Unlock()
-	s.name.take(name, now)
+// name's failures (when the name has a token left: the limit only holds
+// back the addresses marked), and marks the address as one that failed
+// on the name.
+func (s *signInLimits) fail(ctx context.Context, name, addr string, now time.Time) error {
+	k := keysOf(name, addr)
+	if err := s.st.SetMark(ctx, k.mark, now.Add(signInMark)); err != nil {
+		return err
+	}
+	_, err := s.st.TakeTokens(ctx, now, []store.Bucket{s.bucket(s.name, k.name)}, nil)
+	return err
 }
 
 // succeed clears the mark of a failure of name from addr.
-func (s *signInLimits) succeed(name, addr string, now time.Time) {
-	name = strings.ToLower(clip.Text(name))
-	s.pair.mu.Lock()
-	s.pair.entry(name+"\x00"+addr, now).failed = false
-	s.pair.mu.Unlock()
+func (s *signInLimits) succeed(ctx context.Context, name, addr string, now time.Time) error {
+	return s.st.SetMark(ctx, keysOf(name, addr).mark, time.Time{})
 }
 
 // clientAddr is the request's remote address without the port.
@@ -391,7 +418,12 @@ func requestCredential(r *http.Request) (credential, bool) {
 
 // withAccount resolves the request's credentials: a bearer token, else the
 // session cookie. A bad bearer token is refused at once; a stale cookie is
-// ignored (the request is then anonymous).
+// ignored (the request is then anonymous). When the store cannot say
+// whose a credential is (the database is away), the request is answered
+// 503 with Retry-After: never as not signed in, nor as anonymous, which
+// would show a player a spectator's view or make their browser a new
+// guest in place of their session. Only the requests that never look at
+// the account (static files, health, metrics) go on without it.
 func (s *Server) withAccount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h := r.Header.Get("Authorization"); h != "" {
@@ -402,11 +434,15 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 			}
 			hash := hashSecret(strings.TrimSpace(secret))
 			a, err := s.tokenAccount(r.Context(), hash)
-			if err != nil {
-				if errors.Is(err, store.ErrNotFound) {
-					err = apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens")
-				}
-				s.writeError(w, r, err)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
+				return
+			case err != nil && accountless(r):
+				next.ServeHTTP(w, r)
+				return
+			case err != nil:
+				s.writeError(w, r, unavailable(err))
 				return
 			}
 			ctx := context.WithValue(r.Context(), accountKey, &a)
@@ -415,13 +451,29 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
 			hash := hashSecret(c.Value)
-			if a, err := s.tokenAccount(r.Context(), hash); err == nil {
+			a, err := s.tokenAccount(r.Context(), hash)
+			switch {
+			case err == nil:
 				ctx := context.WithValue(r.Context(), accountKey, &a)
 				r = r.WithContext(context.WithValue(ctx, credentialKey, credential{hash: hash}))
+			case errors.Is(err, store.ErrNotFound), accountless(r):
+			case strings.HasPrefix(r.URL.Path, "/api/"):
+				s.writeError(w, r, unavailable(err))
+				return
+			default:
+				s.unavailablePage(w, r, err)
+				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// accountless reports whether the request's answer never depends on who
+// sends it: a static file, the health checks, the metrics.
+func accountless(r *http.Request) bool {
+	p := r.URL.Path
+	return strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics"
 }
 
 // tokenAccount returns the account of an unexpired token, by its hash: from

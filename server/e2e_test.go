@@ -78,15 +78,14 @@ func (h *harness) start() {
 		h.t.Fatal(err)
 	}
 	h.st, h.srv = st, srv
-	h.http = serveHTTP(srv.Handler())
+	h.http = serveHTTP(srv)
 	h.srv.cfg.BaseURL = h.http.URL
 }
 
-// serveHTTP serves h on loopback as alak serve does (ConnContext: a
-// change's event is written to the stream of the player to move by the
-// change's request itself).
-func serveHTTP(h http.Handler) *httptest.Server {
-	ts := httptest.NewUnstartedServer(h)
+// serveHTTP serves srv's handler on loopback as alak serve does (with the
+// ConnContext its event streams use).
+func serveHTTP(srv *Server) *httptest.Server {
+	ts := httptest.NewUnstartedServer(srv.Handler())
 	ts.Config.ConnContext = ConnContext
 	ts.Start()
 	return ts

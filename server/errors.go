@@ -20,8 +20,8 @@ type apiError struct {
 	Status int
 	Code   string // a short machine-readable name: "stale_ply", "illegal_move", ...
 	Msg    string
-	// RetryAfter is how long a 429's client must wait before it may try
-	// again (the Retry-After header, rounded up to seconds).
+	// RetryAfter is how long a 429's (or a 503's) client must wait before
+	// it may try again (the Retry-After header, rounded up to seconds).
 	RetryAfter time.Duration
 	err        error // the cause, for errors.Is and the log
 }
@@ -31,6 +31,23 @@ func (e *apiError) Unwrap() error { return e.err }
 
 func apiErr(status int, code, format string, a ...any) *apiError {
 	return &apiError{Status: status, Code: code, Msg: fmt.Sprintf(format, a...)}
+}
+
+// retryUnavailable is the Retry-After of a 503 unavailable: long enough
+// for a database restart, short enough that a player's move waits little.
+const retryUnavailable = 2 * time.Second
+
+// unavailable is the answer to a request the store could not serve (the
+// database is restarting, or out of reach): 503 with Retry-After, which
+// says "try again", never an answer that reads the failure as an absence
+// (not signed in, no such game, no such player). A request whose client
+// went away meanwhile keeps its own answer (499).
+func unavailable(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &apiError{Status: http.StatusServiceUnavailable, Code: "unavailable",
+		Msg: "the server cannot reach its database just now: try again in a few seconds", RetryAfter: retryUnavailable, err: err}
 }
 
 var (
@@ -89,7 +106,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	} else {
 		s.log.DebugContext(r.Context(), "request refused", "status", ae.Status, "code", ae.Code)
 	}
-	if ae.Status == http.StatusTooManyRequests {
+	if ae.Status == http.StatusTooManyRequests || ae.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(ae.RetryAfter)))
 	}
 	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg, "code": ae.Code})

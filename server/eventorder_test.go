@@ -300,11 +300,12 @@ func idleStreams(t *testing.T, s *Server, game string, acct int64) {
 
 // TestStalledStreamHoldsNoAnswer: a stream of the player to move whose
 // client stopped reading never holds up the answers of the changes whose
-// events it is owed: once its socket holds unread data, each event is
-// handed to the stream's goroutine (stuck in its write, which the stream
-// write timeout, an hour here, would end), and the requests are answered
-// as ever. A request that wrote such a stream's events itself would wait
-// for that hour (and the client's 30 s timeout fails the test).
+// events it is owed: once its socket holds unacknowledged data, each
+// event is handed to the stream's goroutine (stuck, once the buffers are
+// full, in its write, which the stream write timeout, an hour here,
+// would end), and the requests are answered as ever. A request that
+// wrote such a stream's events itself would wait for that hour (and the
+// client's 30 s timeout fails the test).
 func TestStalledStreamHoldsNoAnswer(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{StreamWriteTimeout: time.Hour, StreamKeepAlive: time.Hour})
@@ -315,17 +316,10 @@ func TestStalledStreamHoldsNoAnswer(t *testing.T) {
 		t.Fatalf("join: %d", code)
 	}
 	// Ada (to move) has a stream she does not read, on a connection with
-	// small buffers at both ends (as in TestEventStreamSlowReaderClosed):
-	// a few events fill them.
+	// a small receive buffer (the server bounds a stream's send buffer to
+	// streamSendBuffer: some 60 kB of events fill both).
 	small := httptest.NewUnstartedServer(h.srv.Handler())
 	small.Config.ConnContext = ConnContext
-	small.Config.ConnState = func(c net.Conn, s http.ConnState) {
-		if tc, ok := c.(*net.TCPConn); ok && s == http.StateNew {
-			if err := tc.SetWriteBuffer(4096); err != nil {
-				t.Errorf("SO_SNDBUF: %v", err)
-			}
-		}
-	}
 	small.Start()
 	t.Cleanup(small.Close)
 	d := net.Dialer{Control: func(network, address string, c syscall.RawConn) error {
@@ -348,9 +342,9 @@ func TestStalledStreamHoldsNoAnswer(t *testing.T) {
 	}
 	// From here on it reads nothing. Ada is to move while bo offers a
 	// draw and ada declines it, again and again: every change's event is
-	// owed to ada's stream first. 40 events are several times what fills
-	// the buffers (about 10 kB, 1.5 kB an event).
-	for i := range 20 {
+	// owed to ada's stream first. 160 events (1.5 kB each) are several
+	// times what fills the buffers.
+	for i := range 80 {
 		if code := bo.do("POST", "/api/games/"+g.ID+"/draw", nil, nil); code != http.StatusOK {
 			t.Fatalf("cycle %d: bo's draw offer: %d", i, code)
 		}

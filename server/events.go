@@ -298,19 +298,10 @@ func (s *Server) publishLocal(st *gameState, first int64) {
 	}
 }
 
-// connKey is the context key of a request's connection (ConnContext).
-type connKey struct{}
-
-// ConnContext is http.Server's ConnContext for the server's Handler: it
-// keeps each request's connection in its context, where an event stream
-// finds its socket, to see whether a write to it can wait
-// (watcher.writeNow). Without it a change's event is handed to each
+// connOf is the connection r came on, or nil (no ConnContext): an event
+// stream looks at its socket to see whether a write to it can wait
+// (watcher.writeNow); without it a change's event is handed to each
 // stream's goroutine, and may leave after the change's answer.
-func ConnContext(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, connKey{}, c)
-}
-
-// connOf is the connection r came on, or nil (no ConnContext).
 func connOf(r *http.Request) net.Conn {
 	c, _ := r.Context().Value(connKey{}).(net.Conn)
 	return c

@@ -61,7 +61,7 @@ func sharedHarnessOn(tb testing.TB, cfg Config, wrap func(store.Store) store.Sto
 		tb.Fatal(err)
 	}
 	h.st, h.srv = st, srv
-	h.http = serveHTTP(srv.Handler())
+	h.http = serveHTTP(srv)
 	h.srv.cfg.BaseURL = h.http.URL
 	tb.Cleanup(h.stop)
 	return h

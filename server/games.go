@@ -72,6 +72,16 @@ func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
 	if st.tournament, err = s.gameTournament(ctx, row); err != nil {
 		return nil, err
 	}
+	// The players' names, which the game's views show: read (or found in
+	// the cache) now, so that a store that cannot read one fails the
+	// request instead of a view showing the seat empty.
+	for _, id := range []int64{row.Black.AccountID, row.White.AccountID} {
+		if id != 0 {
+			if _, err := s.playerView(ctx, id); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return st, nil
 }
 

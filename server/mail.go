@@ -57,10 +57,8 @@ func newMailer(raw string, log func(string, ...any)) (*mailer, error) {
 	return m, nil
 }
 
-// send queues a mail; a full queue drops it (and says so in the log).
-func (m *mailer) send(to, subject, body string) { m.sendReplyTo(to, "", subject, body) }
-
-// sendReplyTo queues a mail whose replies go to replyTo ("": to From).
+// sendReplyTo queues a mail whose replies go to replyTo ("": to From); a
+// full queue drops it (and says so in the log).
 func (m *mailer) sendReplyTo(to, replyTo, subject, body string) {
 	select {
 	case m.queue <- mail{to: to, subject: subject, body: body, replyTo: replyTo}:
@@ -103,7 +101,11 @@ func (s *Server) mailYourTurn(st *gameState, account int64) {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
-	if err != nil || a.Email == "" {
+	if err != nil {
+		s.log.Error("your-move mail not sent: reading the player", "game", st.row.ID, "account", account, "err", err)
+		return
+	}
+	if a.Email == "" {
 		return
 	}
 	c, _ := st.seatOf(&a)
@@ -128,7 +130,11 @@ func (s *Server) mailTimeRunningOut(st *gameState, account int64) {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
-	if err != nil || a.Email == "" {
+	if err != nil {
+		s.log.Error("time-running-out mail not sent: reading the player", "game", st.row.ID, "account", account, "err", err)
+		return
+	}
+	if a.Email == "" {
 		return
 	}
 	c, _ := st.seatOf(&a)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,12 +51,51 @@ const (
 	mailEvery = 2 * time.Minute
 )
 
+// mailBounds bound what an SMTP connection may hold: the mail server in
+// front of alak sends a mail in well under a second, so a connection that
+// takes minutes, or one more than a mail server opens, is not one.
+type mailBounds struct {
+	// command: each command line, and a mail's whole data after DATA,
+	// must arrive within it (from the moment the server waits for it).
+	command time.Duration
+	// session: a connection is closed this long after it was opened,
+	// whatever it sends (a client that sends a line every few seconds
+	// keeps every command within its time, for ever otherwise).
+	session time.Duration
+	// open: connections at once, in all; perAddr: from one address
+	// (Postfix opens up to 20 to one destination by default). Past
+	// them a new connection is answered 421 and closed: a mail server
+	// tries again later.
+	open, perAddr int
+}
+
+// defaultMailBounds are alak serve's.
+var defaultMailBounds = mailBounds{command: 30 * time.Second, session: 2 * time.Minute, open: 100, perAddr: 20}
+
+// withDefaults fills the zero fields of b from defaultMailBounds.
+func (b mailBounds) withDefaults() mailBounds {
+	d := defaultMailBounds
+	if b.command <= 0 {
+		b.command = d.command
+	}
+	if b.session <= 0 {
+		b.session = d.session
+	}
+	if b.open <= 0 {
+		b.open = d.open
+	}
+	if b.perAddr <= 0 {
+		b.perAddr = d.perAddr
+	}
+	return b
+}
+
 // mailIn is the SMTP server of moves by email.
 type mailIn struct {
 	s      *Server
 	domain string
 	srv    *smtp.Server
-	ln     net.Listener
+	ln     *mailListener
 	limits *limiters // mails by address
 
 	mu       sync.Mutex
@@ -65,8 +105,10 @@ type mailIn struct {
 	// The mails taken, by what became of them (/metrics): played (the
 	// game changed), refused (nothing changed, the player was told why),
 	// board (the board sent again), automatic (dropped unanswered); and
-	// the recipients refused at RCPT.
+	// the recipients refused at RCPT; the connections refused (over the
+	// limits) and cut (a command or the session out of time).
 	played, refused, board, automatic, rcptRefused atomic.Int64
+	connsRefused, connsCut                         atomic.Int64
 }
 
 func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
@@ -78,13 +120,15 @@ func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--mail-listen %s: %w", addr, err)
 	}
-	in := &mailIn{s: s, domain: domain, ln: ln, limits: newLimiters(rate.Every(mailEvery), mailBurst)}
+	b := s.cfg.mailBounds.withDefaults()
+	in := &mailIn{s: s, domain: domain, limits: newLimiters(rate.Every(mailEvery), mailBurst)}
+	in.ln = &mailListener{Listener: ln, in: in, b: b, byAddr: map[string]int{}}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &mailSession{in: in}, nil }))
 	srv.Domain = domain
 	srv.MaxMessageBytes = maxMailBytes
 	srv.MaxRecipients = 1
-	srv.ReadTimeout = time.Minute
-	srv.WriteTimeout = time.Minute
+	srv.ReadTimeout = b.command // go-smtp sets it before each line it reads
+	srv.WriteTimeout = b.command
 	srv.ErrorLog = smtpLog{s}
 	in.srv = srv
 	return in, nil
@@ -119,6 +163,135 @@ func (in *mailIn) run(done <-chan struct{}) {
 	in.srv.Close()
 	<-served
 	in.handling.Wait()
+}
+
+// mailListener is --mail-listen's listener: it refuses the connections
+// over mailBounds' limits, and bounds each connection it gives go-smtp by
+// the session's time.
+type mailListener struct {
+	net.Listener
+	in *mailIn
+	b  mailBounds
+
+	mu     sync.Mutex
+	open   int
+	byAddr map[string]int
+}
+
+// Accept returns the next connection within the limits; one over them is
+// answered 421 and closed here.
+func (l *mailListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		host := c.RemoteAddr().String()
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if why := l.admit(host); why != "" {
+			l.in.connsRefused.Add(1)
+			// A new socket's buffer is empty: the answer is written at
+			// once, and the deadline only guards against the unexpected.
+			c.SetWriteDeadline(time.Now().Add(time.Second))
+			fmt.Fprintf(c, "421 4.7.0 %s %s: try again later\r\n", l.in.domain, why)
+			c.Close()
+			continue
+		}
+		now := time.Now()
+		mc := &mailConn{Conn: c, l: l, host: host, end: now.Add(l.b.session)}
+		c.SetDeadline(mc.end)
+		return mc, nil
+	}
+}
+
+// admit counts a connection from host, or says why it is refused.
+func (l *mailListener) admit(host string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.open >= l.b.open:
+		return fmt.Sprintf("has %d connections open, the most it takes", l.b.open)
+	case l.byAddr[host] >= l.b.perAddr:
+		return fmt.Sprintf("has %d connections open from your address, the most it takes from one", l.b.perAddr)
+	}
+	l.open++
+	l.byAddr[host]++
+	return ""
+}
+
+func (l *mailListener) release(host string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.open--
+	if l.byAddr[host]--; l.byAddr[host] <= 0 {
+		delete(l.byAddr, host)
+	}
+}
+
+// mailConn is an SMTP connection whose deadlines never pass its session's
+// end: go-smtp sets a read deadline before each line (the command's
+// time), and here it is cut to the end of the session. Writes get a few
+// seconds more, so that the answer saying why the connection closes
+// (go-smtp's 421) is sent. A read that runs out of time ends it.
+type mailConn struct {
+	net.Conn
+	l        *mailListener
+	host     string
+	end      time.Time
+	released sync.Once
+	cutOff   atomic.Bool // a command's or the session's time ran out
+}
+
+// mailWriteGrace is how long past the session's end an answer may take.
+const mailWriteGrace = 5 * time.Second
+
+func (c *mailConn) cut(t, end time.Time) time.Time {
+	if t.IsZero() || t.After(end) {
+		return end
+	}
+	return t
+}
+
+// Read reads, and once a read has run out of time (the command's or the
+// session's) every later read fails at once: go-smtp's line reader takes
+// the part of a line read before a timeout as a whole command, answers
+// it 501 and reads on under a new deadline, so a client trickling its
+// lines would be cut only after several such errors. Here the connection
+// ends at the first.
+func (c *mailConn) Read(p []byte) (int, error) {
+	if c.cutOff.Load() {
+		return 0, os.ErrDeadlineExceeded
+	}
+	n, err := c.Conn.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) && c.cutOff.CompareAndSwap(false, true) {
+		c.l.in.connsCut.Add(1)
+	}
+	return n, err
+}
+
+func (c *mailConn) SetDeadline(t time.Time) error {
+	if err := c.SetReadDeadline(t); err != nil {
+		return err
+	}
+	return c.SetWriteDeadline(t)
+}
+
+func (c *mailConn) SetReadDeadline(t time.Time) error {
+	return c.Conn.SetReadDeadline(c.cut(t, c.end))
+}
+
+func (c *mailConn) SetWriteDeadline(t time.Time) error {
+	return c.Conn.SetWriteDeadline(c.cut(t, c.end.Add(mailWriteGrace)))
+}
+
+// Close closes the connection and frees its place (once: go-smtp and the
+// server's stop may both close it).
+func (c *mailConn) Close() error {
+	err := c.Conn.Close()
+	c.released.Do(func() { c.l.release(c.host) })
+	return err
 }
 
 // smtpLog sends go-smtp's messages to the server's log.

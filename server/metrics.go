@@ -113,6 +113,8 @@ func (s *Server) registry() *prometheus.Registry {
 			counter("alak_mails_received_total", help, &in.board, prometheus.Labels{"result": "board"}),
 			counter("alak_mails_received_total", help, &in.automatic, prometheus.Labels{"result": "automatic"}),
 			counter("alak_mail_recipients_refused_total", "Recipients --mail-listen refused at RCPT: unknown or forged addresses, ended games, over the rate.", &in.rcptRefused, nil),
+			counter("alak_mail_connections_refused_total", "SMTP connections --mail-listen answered 421 and closed: over the connections it takes at once (in all, or from one address).", &in.connsRefused, nil),
+			counter("alak_mail_connections_cut_total", "SMTP connections --mail-listen closed because a command (or a mail's data) or the whole session took longer than it may.", &in.connsCut, nil),
 		)
 	}
 	if _, ok := s.store.(gameCounter); ok {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -32,7 +33,7 @@ func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := &harness{t: t, clock: clock, cfg: cfg, st: st, srv: srv, http: serveHTTP(srv.Handler())}
+		h := &harness{t: t, clock: clock, cfg: cfg, st: st, srv: srv, http: serveHTTP(srv)}
 		srv.cfg.BaseURL = h.http.URL
 		t.Cleanup(h.stop)
 		hs = append(hs, h)
@@ -111,5 +112,60 @@ func TestSeveralProcesses(t *testing.T) {
 	adj := a.srv.metrics.adjudications.Load() + b.srv.metrics.adjudications.Load()
 	if adj != 1 {
 		t.Errorf("%d adjudications, want 1", adj)
+	}
+}
+
+// TestSignInLimitsShared: the sign-in limits are the processes'
+// together, kept in the database. Two processes on one PostgreSQL
+// database judge the guesses one process would: from one address on one
+// name, 10 (Config.LoginRate's default burst), taken in turn through
+// either process, not 10 each; on 22 names, 20 (the address's limit); and
+// the owner, from another address, still signs in through both (the
+// name's limit holds back only the addresses that guessed wrong).
+func TestSignInLimitsShared(t *testing.T) {
+	t.Parallel()
+	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
+	ps := pgProcesses(t, 2, clock)
+	for _, name := range []string{"ada", "bo"} {
+		ps[0].client().signUp(name)
+	}
+	guess := func(h *harness, name, password string) int {
+		t.Helper()
+		return h.client().do("POST", "/api/login", map[string]string{"name": name, "password": password}, nil)
+	}
+	judged := 0
+	for i := range 30 {
+		switch code := guess(ps[i%2], "ada", fmt.Sprintf("guess %d", i)); code {
+		case http.StatusUnauthorized:
+			judged++
+		case http.StatusTooManyRequests:
+		default:
+			t.Fatalf("guess %d: %d", i, code)
+		}
+	}
+	if judged != 10 {
+		t.Errorf("30 guesses on one name from one address through two processes: %d judged, want 10 (one process's burst)", judged)
+	}
+	if code := guess(ps[1], "ada", "correct horse"); code != http.StatusTooManyRequests {
+		t.Errorf("the right password from the guessing address: %d, want 429", code)
+	}
+	for i, h := range ps {
+		owner := loopbackClient(t, h, "127.0.0.2")
+		if code := owner.do("POST", "/api/login", map[string]string{"name": "ada", "password": "correct horse"}, nil); code != http.StatusOK {
+			t.Errorf("the owner from another address through process %d: %d, want 200", i, code)
+		}
+	}
+
+	// Ten minutes on (every bucket full again), the address's burst of
+	// 20 over many names.
+	clock.Add(10 * time.Minute)
+	judged = 0
+	for i := range 30 {
+		if code := guess(ps[i%2], fmt.Sprintf("name%d", i), "a guess"); code == http.StatusUnauthorized {
+			judged++
+		}
+	}
+	if judged != 20 {
+		t.Errorf("30 names from one address through two processes: %d judged, want 20", judged)
 	}
 }

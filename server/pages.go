@@ -2,9 +2,11 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -358,8 +360,12 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		st, err := s.loadGame(r.Context(), id)
-		if err != nil {
+		if errors.Is(err, errNotFound) {
 			s.notFound(w, r, "There is no game "+id+".")
+			return
+		}
+		if err != nil {
+			s.unavailablePage(w, r, err)
 			return
 		}
 		rs := st.r
@@ -383,13 +389,16 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /p/{name}", func(w http.ResponseWriter, r *http.Request) {
 		a, err := s.store.AccountByName(r.Context(), r.PathValue("name"))
-		if err != nil || a.Name == "" {
+		if errors.Is(err, store.ErrNotFound) || err == nil && a.Name == "" {
 			s.notFound(w, r, "No player is called "+r.PathValue("name")+".")
 			return
 		}
-		ratings, err := s.playerRatings(r.Context(), a.ID)
+		var ratings []PoolRatingView
+		if err == nil {
+			ratings, err = s.playerRatings(r.Context(), a.ID)
+		}
 		if err != nil {
-			s.writeError(w, r, err)
+			s.unavailablePage(w, r, err)
 			return
 		}
 		s.renderPage(w, r, "archive", page{Title: a.Name, Page: "archive", Name: a.Name, Forms: &forms, Ratings: ratings})
@@ -417,6 +426,19 @@ func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
 		out.Stones = append(out.Stones, map[string]int{"x": pos.Count(rules.Black), "o": pos.Count(rules.White)})
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// unavailablePage answers a page the store could not serve: 503 with
+// Retry-After and a page that says to reload, never one that says what
+// was asked for does not exist.
+func (s *Server) unavailablePage(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "err", err)
+	w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(retryUnavailable)))
+	s.renderPageStatus(w, r, "missing", page{Title: "unavailable", Page: "missing",
+		Name: "The server cannot reach its database just now: reload the page in a few seconds."}, http.StatusServiceUnavailable)
 }
 
 // notFound answers 404 with a page that says what is missing.

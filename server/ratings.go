@@ -275,7 +275,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleRatingHistory(w http.ResponseWriter, r *http.Request) {
 	a, err := s.store.AccountByName(r.Context(), r.PathValue("name"))
 	if err != nil {
-		s.writeError(w, r, apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(r.PathValue("name"))))
+		s.writeError(w, r, noPlayer(err, r.PathValue("name")))
 		return
 	}
 	p, err := pool(r)

@@ -7,9 +7,12 @@
 //	st, err := sqlitestore.Open(ctx, "alak.db")
 //	srv, err := server.New(server.Config{BaseURL: "http://127.0.0.1:8080"}, st)
 //	defer srv.Close()
-//	http.ListenAndServe("127.0.0.1:8080", srv.Handler())
+//	hs := &http.Server{Addr: "127.0.0.1:8080", Handler: srv.Handler(), ConnContext: server.ConnContext}
+//	hs.ListenAndServe()
 //
-// docs/api.md describes the API; docs/deploy.md how to run it.
+// (ConnContext lets the event streams bound their connections' send
+// buffers, sse.go, and a move's request write its event to the opponent's
+// stream before its answer, events.go.) docs/api.md describes the API; docs/deploy.md how to run it.
 package server
 
 import (
@@ -121,6 +124,10 @@ type Config struct {
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (auth.go).
 	hashCost argonCost
+	// mailBounds bounds the SMTP connections of MailListen: zero fields
+	// take defaultMailBounds. Unexported: only this package's tests
+	// scale them down (mailin.go).
+	mailBounds mailBounds
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
@@ -218,7 +225,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
 		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
-		logins:  newSignInLimits(cfg.LoginRate),
+		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
 		invites: newLimiters(rate.Limit(10.0/60), 10),

@@ -57,7 +57,6 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 		return errors.Join(err, serr)
 	}}
 	small := httptest.NewUnstartedServer(h.srv.Handler())
-	small.Config.ConnContext = ConnContext
 	small.Config.ConnState = func(c net.Conn, s http.ConnState) {
 		if tc, ok := c.(*net.TCPConn); ok && s == http.StateNew {
 			if err := tc.SetWriteBuffer(4096); err != nil {

@@ -1,11 +1,36 @@
 package server
 
 import (
+	"context"
 	"errors"
+	"net"
 	"net/http"
 	"os"
 	"time"
 )
+
+// streamSendBuffer bounds the kernel's send buffer of a connection that
+// carries an event stream (the kernel doubles it for its bookkeeping).
+// Left to itself, Linux grows a socket's send buffer to megabytes, so that
+// a client that stops reading is sent (and the kernel keeps) hundreds of
+// events before a write waits and the write timeout can cut the stream;
+// with the bound, a write waits once about this much, and what the client
+// had room for, is queued. An event stream needs no more: its events are
+// small and it is never in a hurry.
+const streamSendBuffer = 64 << 10
+
+// connKey holds the request's connection in its context (ConnContext).
+type connKey struct{}
+
+// ConnContext is the http.Server's ConnContext that the server's handler
+// wants: it keeps each request's connection in its context, so that an
+// event stream can bound its connection's send buffer, and a move's
+// request see whether the opponent's stream can take the move's event at
+// once (events.go). Without it the streams work alike, with the kernel's
+// buffers, and every event is handed to its stream's goroutine.
+func ConnContext(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
 
 // sseStream is the writing side of an event stream (Server-Sent Events):
 // a game's, an account's or a tournament's. The stream lives until the
@@ -29,6 +54,9 @@ type sseStream struct {
 // (an error is the stream's end: the handler returns).
 func (s *Server) openStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*sseStream, error) {
 	st := &sseStream{s: s, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
+	if tc, ok := r.Context().Value(connKey{}).(*net.TCPConn); ok {
+		tc.SetWriteBuffer(streamSendBuffer) // an error leaves the kernel's buffer, which still works
+	}
 	s.metrics.streams.Add(1)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"alak/rules"
 	"alak/server/store"
 	"alak/tournament"
@@ -42,10 +44,21 @@ type tourneys struct {
 	// process changed the tournament or one of its games.
 	mu   sync.Mutex
 	subs map[string]map[chan struct{}]bool
+	// toggles counts each account's joins and leaves of tournaments,
+	// which every watcher of the tournament is sent.
+	toggles *limiters
 }
 
+// An account's joins and leaves of tournaments, all together: a burst of
+// toggleBurst, then one every toggleEvery.
+const (
+	toggleBurst = 10
+	toggleEvery = 6 * time.Second
+)
+
 func newTourneys() *tourneys {
-	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{}}
+	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{},
+		toggles: newLimiters(rate.Every(toggleEvery), toggleBurst)}
 }
 
 func (t *tourneys) lock(id string) func() {
@@ -400,14 +413,17 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 }
 
 // tournamentChanged follows a stored change: the games a withdrawal
-// decided are ended (their player resigns them), the players of new
-// correspondence games are mailed, the streams are told.
+// decided are ended (their player resigns them), the players' account
+// streams are told of the new games at once (their pages go to them: a
+// live game's first move has seconds), the players of new correspondence
+// games are mailed, the tournament's streams are told.
 func (s *Server) tournamentChanged(ctx context.Context, ch *store.TournamentChange, forfeited []forfeitedGame) {
 	t := ch.T
 	for _, f := range forfeited {
 		s.endForfeited(ctx, f)
 	}
 	for _, g := range ch.Games {
+		s.gameCreated(g)
 		if byDays(g.Clock) {
 			if st, err := s.loadGame(ctx, g.ID); err == nil {
 				s.mailYourTurn(st, g.Black.AccountID)

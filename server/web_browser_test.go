@@ -35,6 +35,19 @@ import (
 //
 //	go test ./server -run Browser                          # the tests
 //	go test ./server -run BrowserScreenshots -update-screenshots   # docs/img/game-*.png
+//
+// They must pass with whatever Chromium Debian ships, which changes with
+// every security update, so they send the DevTools protocol's stable
+// methods only: an experimental one may change its parameters from one
+// release to the next (Network.emulateNetworkConditionsByRule refused
+// the tests' parameters on Chromium 148). What they did with experimental
+// methods they do on their own side: a slow network or a refused URL is
+// a handler in front of the server (front), a click a mouse press at the
+// centre the page gives (click). The one experimental method left is
+// Browser.setPermission, which the notification test needs and skips
+// without. chromedp itself sends two more as it attaches a tab (CSS.enable
+// and Inspector.enable, without parameters) and creates each player's
+// browser context and tab with the protocol's Target methods.
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "write docs/img/game-line.png, game-grid.png, game-slide.png and game-phone.png from TestBrowserScreenshots")
 
@@ -297,8 +310,42 @@ window.statusText = () => (document.querySelector('#status') || {}).textContent 
 // open loads a page of the server and waits for its scripts.
 func (tb *tab) open(path string) {
 	tb.t.Helper()
-	tb.do("opening "+path, chromedp.Navigate(tb.b.h.http.URL+path))
+	tb.openAt(tb.b.h.http.URL, path)
+}
+
+// openAt loads a page from the server at base (a front) and waits for its
+// scripts.
+func (tb *tab) openAt(base, path string) {
+	tb.t.Helper()
+	tb.do("opening "+path, chromedp.Navigate(base+path))
 	tb.ready()
+}
+
+// front starts a listener in front of the harness's server whose requests
+// pass through wrap first (a delay, a refusal), and returns its address;
+// it stops with the test. Cookies do not depend on the port, so a tab
+// signed in to the harness is signed in there too.
+func (h *harness) front(wrap func(http.Handler) http.Handler) string {
+	ts := httptest.NewServer(wrap(h.srv.Handler()))
+	h.t.Cleanup(func() {
+		ts.CloseClientConnections() // the pages' event streams
+		ts.Close()
+	})
+	return ts.URL
+}
+
+// delayed holds every request for d before it goes on: a slow network's
+// round trip.
+func delayed(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-time.After(d):
+				next.ServeHTTP(w, r)
+			case <-r.Context().Done():
+			}
+		})
+	}
 }
 
 // ready waits for the page's scripts after a load.
@@ -331,48 +378,63 @@ func (tb *tab) clickTo(sel, prefix string) {
 	tb.t.Fatalf("%s: %s led to no page %s%s", tb.who, sel, prefix, tb.state())
 }
 
+// waitPath waits until the tab has come by itself (a page that follows a
+// game) to the page path, loaded, and readies it.
+func (tb *tab) waitPath(path string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === 'complete' ? location.pathname : ''`))
+		cancel()
+		if err == nil && v == path {
+			tb.ready()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tb.t.Fatalf("%s: the page did not go to %s within %s%s", tb.who, path, waitFor, tb.state())
+}
+
 // click clicks the element sel. A page that redraws (the analysis board
 // when its values come, a board after an event) may replace the element
-// between the moment it is found and the click ("Could not find node with
-// given id"): the click is then tried again on the new one, within the
-// time bound, as a person would click again. The click is a mouse press at
-// the element's centre: it waits first until the element has stood still
-// (the same box in two looks 50 ms apart), for a line the page adds above
-// it after loading (a badge, a notice) would move it away from under the
-// press and the click would land elsewhere.
+// between two looks: each look finds it again, as a person would look
+// again. The click is a mouse press at the centre of the element's first
+// box, brought into view first; it waits until the element has stood
+// still (the same box in two looks 50 ms apart), for a line the page adds
+// above it after loading (a badge, a notice) would move it away from
+// under the press and the click would land elsewhere.
 func (tb *tab) click(sel string) {
 	tb.t.Helper()
 	deadline := time.Now().Add(waitFor)
-	tb.still(sel, deadline)
-	for {
-		ctx, cancel := context.WithTimeout(tb.ctx, time.Until(deadline))
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
-		cancel()
-		if err == nil {
-			return
+	js := fmt.Sprintf(`(() => {
+		const e = document.querySelector(%q);
+		if (!e) return '';
+		let r = e.getClientRects()[0];
+		if (!r || r.width === 0 || r.height === 0) return '';
+		if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+			e.scrollIntoView({ block: 'center', inline: 'center' });
+			r = e.getClientRects()[0];
 		}
-		if !strings.Contains(err.Error(), "Could not find node") && !strings.Contains(err.Error(), "detached") || time.Now().After(deadline) {
-			tb.t.Fatalf("%s: clicking %s: %v%s", tb.who, sel, err, tb.state())
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-}
-
-// still waits, until deadline at most, until the element sel is on the
-// page with the same box in two looks 50 ms apart. Past the deadline it
-// returns and lets the click say what is wrong.
-func (tb *tab) still(sel string, deadline time.Time) {
-	tb.t.Helper()
-	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return ''; const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(' ') })()`, sel)
+		return [r.x + r.width / 2, r.y + r.height / 2].join(' ');
+	})()`, sel)
 	last := ""
-	for time.Now().Before(deadline) {
+	for {
 		ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
-		box, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
 		cancel()
-		if err == nil && box != "" && box == last {
+		if err == nil && at != "" && at == last {
+			var x, y float64
+			if _, err := fmt.Sscan(at, &x, &y); err != nil {
+				tb.t.Fatalf("%s: clicking %s: the centre %q: %v", tb.who, sel, at, err)
+			}
+			tb.do("clicking "+sel, chromedp.MouseClickXY(x, y))
 			return
 		}
-		last = box
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("%s: clicking %s: no such element shown and standing still within %s%s", tb.who, sel, waitFor, tb.state())
+		}
+		last = at
 		time.Sleep(50 * time.Millisecond)
 	}
 }
@@ -724,7 +786,10 @@ func TestBrowserConfirmMoves(t *testing.T) {
 // TestBrowserFirstMoveCountdown: in a live game the page shows, beside
 // the standing clock of the player to make their first move, the time left
 // for that move (issue 26, item 10); once both have moved it is gone and
-// the clock of the player to move runs.
+// the clock of the player to move runs. The clocks keep their classes
+// while they tick, during the game and once it is over (they blinked, the
+// standing clock's "run low" set and cleared on every tick, when the
+// snapshot had no first move's deadline).
 func TestBrowserFirstMoveCountdown(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})
@@ -760,6 +825,35 @@ func TestBrowserFirstMoveCountdown(t *testing.T) {
 	if o := clock("o"); o != "5:00" {
 		t.Errorf("after both first moves, White's clock shows %q, want 5:00", o)
 	}
+	if n := tb.classChanges(".player .clock", time.Second); n != "0 0" {
+		t.Errorf("the clocks' classes changed %s times (Black, White) in a second of the game, want none%s", n, tb.state())
+	}
+	if code := bob.do("POST", "/api/games/"+g.ID+"/resign", map[string]any{"ply": 2}, nil); code != http.StatusOK {
+		t.Fatalf("bob resigns: %d", code)
+	}
+	tb.waitStatus("White resigned")
+	if n := tb.classChanges(".player .clock", time.Second); n != "0 0" {
+		t.Errorf("the clocks' classes changed %s times (Black, White) in a second after the end, want none%s", n, tb.state())
+	}
+}
+
+// classChanges counts the changes of the class attribute of each element
+// sel matches for d, and returns the counts, separated by spaces.
+func (tb *tab) classChanges(sel string, d time.Duration) string {
+	tb.t.Helper()
+	js := fmt.Sprintf(`new Promise((done) => {
+		const els = [...document.querySelectorAll(%q)], n = els.map(() => 0);
+		const o = new MutationObserver((rs) => { for (const r of rs) n[els.indexOf(r.target)]++; });
+		for (const e of els) o.observe(e, { attributes: true, attributeFilter: ['class'] });
+		setTimeout(() => { o.disconnect(); done(n.join(' ')); }, %d);
+	})`, sel, d.Milliseconds())
+	ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("%s: counting the class changes of %s: %v", tb.who, sel, err)
+	}
+	return v
 }
 
 // signUp creates an account with the home page's form.

@@ -2,9 +2,12 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"alak/server/store"
 
 	"github.com/chromedp/chromedp"
 )
@@ -112,5 +115,132 @@ func pageChecked(tb *tab) {
 	tb.t.Helper()
 	if bad := tb.eval(pageChecks); bad != "" {
 		tb.t.Errorf("%s, %s: %s", tb.who, tb.eval(`location.pathname`), bad)
+	}
+}
+
+// TestBrowserLiveTournamentFollows: four players wait on the page of a
+// live Swiss; when it starts, each page goes to its player's game, where
+// the first move's countdown runs, and Black makes the first move there.
+// Back on the tournament page, a player sees their own game as "play"
+// and the other as "watch". When round 1 is over, every page goes to its
+// player's round 2 game from wherever it is: the tournament page, the
+// round 1 game's page, the home page, a profile; and a page opened
+// before the first moves takes its player back to the game. No game is
+// aborted (the first move's time running out) or forfeited.
+func TestBrowserLiveTournamentFollows(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{SignupRate: 100, Now: time.Now})
+	b := newBrowser(t, h)
+	ps := tourneyPlayers(h, 4)
+	names := []string{"p1", "p2", "p3", "p4"}
+	var out CreateView
+	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Live Swiss", "rules": "alak size=7", "clock": "live:5m+3s", "format": "swiss", "rounds": 2}, &out); code != http.StatusCreated {
+		t.Fatalf("creating the tournament: %d", code)
+	}
+	id := out.ID
+	tabs := map[string]*tab{}
+	for _, n := range names {
+		if code := ps[n].do("POST", "/api/tournaments/"+id+"/join", nil, nil); code != http.StatusOK {
+			t.Fatalf("%s joins: %d", n, code)
+		}
+	}
+	for _, n := range names {
+		tabs[n] = b.user(n)
+		tabs[n].signInAs(ps[n])
+		tabs[n].open("/t/" + id)
+		tabs[n].wait("the players", `document.querySelectorAll('#t-players [data-player]').length === 4`)
+	}
+	if code := ps["p1"].do("POST", "/api/tournaments/"+id+"/start", nil, nil); code != http.StatusOK {
+		t.Fatalf("start: %d", code)
+	}
+	// games returns each player's game of the round and its colour.
+	games := func(round int) (map[string]TournamentGameView, map[string]string) {
+		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d", round), func(v TournamentView) bool { return v.Round == round && len(v.Games) == 2*round })
+		mine, color := map[string]TournamentGameView{}, map[string]string{}
+		for _, g := range v.Games {
+			if g.Round == round {
+				mine[g.X], mine[g.O] = g, g
+				color[g.X], color[g.O] = "x", "o"
+			}
+		}
+		return mine, color
+	}
+	reached := func(round int, mine map[string]TournamentGameView, color map[string]string) {
+		for _, n := range names {
+			tb := tabs[n]
+			tb.waitPath("/g/" + mine[n].ID)
+			tb.wait("the first move's countdown", `document.querySelector('.player[data-color="x"] .clock').textContent.includes('first move')`)
+			if want := fmt.Sprintf("Live Swiss, round %d", round); tb.eval(`document.querySelector('.tourney').textContent`) != want {
+				t.Errorf("round %d: %s's game page does not name %q%s", round, n, want, tb.state())
+			}
+			if s := tb.eval(`statusText()`); color[n] == "x" && !strings.Contains(s, "Your move") {
+				t.Errorf("round %d: %s, Black, is told %q", round, n, s)
+			}
+		}
+	}
+
+	// firstMoves makes both first moves of each game of a round, Black's
+	// on its page.
+	firstMoves := func(mine map[string]TournamentGameView, color map[string]string) {
+		for _, n := range names {
+			if color[n] != "x" {
+				continue
+			}
+			g := mine[n]
+			tabs[n].play("4")
+			tabs[n].waitMoves("4")
+			if code, _, e := ps[g.O].move(g.ID, "2", 1); code != http.StatusOK {
+				t.Fatalf("%s's first move: %d %+v", g.O, code, e)
+			}
+			tabs[g.O].waitMoves("4", "2")
+		}
+	}
+	one, color := games(1)
+	reached(1, one, color)
+	firstMoves(one, color)
+
+	// p1 goes back to the tournament page, p3 home, p4 to a profile; p2
+	// stays on its game's page.
+	tabs["p1"].open("/t/" + id)
+	tabs["p1"].wait("the games", `document.querySelectorAll('#t-games tr[data-game] a').length === 2`)
+	for _, n := range names {
+		want := "watch"
+		if one[n].ID == one["p1"].ID {
+			want = "play"
+		}
+		if got := tabs["p1"].eval(fmt.Sprintf(`document.querySelector('#t-games tr[data-game=%q] a').textContent`, one[n].ID)); got != want {
+			t.Errorf("p1's tournament page shows %s's game as %q, want %q", n, got, want)
+		}
+	}
+	tabs["p3"].open("/")
+	tabs["p4"].open("/p/p4")
+	for _, n := range names {
+		if color[n] == "o" {
+			if code := ps[n].do("POST", "/api/games/"+one[n].ID+"/resign", map[string]any{"ply": 2}, nil); code != http.StatusOK {
+				t.Fatalf("%s resigns round 1: %d", n, code)
+			}
+		}
+	}
+
+	two, color := games(2)
+	reached(2, two, color)
+	// A page opened before the first moves (here the home page) takes its
+	// player back to the game.
+	tabs["p3"].do("opening the home page", chromedp.Navigate(h.http.URL+"/"))
+	tabs["p3"].waitPath("/g/" + two["p3"].ID)
+	firstMoves(two, color)
+	for _, n := range names {
+		if color[n] == "o" {
+			if code := ps[n].do("POST", "/api/games/"+two[n].ID+"/resign", map[string]any{"ply": 2}, nil); code != http.StatusOK {
+				t.Fatalf("%s resigns round 2: %d", n, code)
+			}
+		}
+	}
+	v := waitTournament(t, ps["p1"], id, "the end", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	for _, g := range v.Games {
+		want := map[int]map[string]TournamentGameView{1: one, 2: two}[g.Round][g.X].ID
+		if g.Forfeit || g.State != store.StateFinished || g.ID != want {
+			t.Errorf("round %d, %s-%s: game %s %s (forfeit %v), want the game the pages went to, %s, finished", g.Round, g.X, g.O, g.ID, g.State, g.Forfeit, want)
+		}
 	}
 }

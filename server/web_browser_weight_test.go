@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -188,20 +188,17 @@ func TestBrowserPageChecks(t *testing.T) {
 		} else {
 			tb.do("sizing the screen", chromedp.EmulateViewport(screen.width, screen.height))
 		}
-		// Lighthouse's mobile round trip, 150 ms a request: the page is
-		// painted before its scripts and the game's state arrive, as on a
-		// phone's network (on loopback it may be painted once, complete,
-		// and no shift would be seen).
-		tb.do("slowing the network", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-				MatchedNetworkConditions: []*network.Conditions{{Latency: 150, DownloadThroughput: -1, UploadThroughput: -1}}})
-			return err
-		}))
+		// Lighthouse's mobile round trip, 150 ms a request, made by a
+		// front that holds every request that long: the page is painted
+		// before its scripts and the game's state arrive, as on a phone's
+		// network (on loopback it may be painted once, complete, and no
+		// shift would be seen).
+		slow := h.front(delayed(150 * time.Millisecond))
 		for _, pg := range []struct{ name, path, what, ready string }{
 			{"the finished game", "/g/" + done.ID, "the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`},
 			{"the profile", "/p/ada", "the rating chart and the last games", `document.querySelector('#rating-chart').dataset.points === '1' && document.querySelectorAll('#archive-rows tr').length === 1`},
 		} {
-			tb.open(pg.path)
+			tb.openAt(slow, pg.path)
 			tb.wait(pg.what, pg.ready)
 			ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
 			raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](layoutShifts, chromedp.EvalAwaitPromise))

@@ -16,6 +16,7 @@
 //	templates/analysis.html the analysis board (/analysis): any position, its moves' values, variations, SGF
 //	templates/rulelab.html  the rule lab (/rulelab): docs/rulelab.md's table, drawn by the server, no script of its own
 //	static/api.js           the JSON API, a DOM builder, words, the header
+//	static/follow.js        a player's pages go to their games as they start (loaded by api.js)
 //	static/board.js         the board in SVG: lines, grids, slides
 //	static/game.js, home.js, archive.js   each page's module
 //	static/ratings.js       ratings on the game page, the lobby and the create form

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -75,48 +77,150 @@ func TestProveCertificateCommand(t *testing.T) {
 	}
 }
 
-// TestCheckProofData checks the certificates committed under docs/data
-// (docs/results.md, "Proof certificates"): each proves the claim its name
-// says. Those over 256 KB (24 of 77, 96 of the 99 MB) only with
-// ALAK_LONG=1, as .ci/run sets it; the four over 8 MB (White's wins on 10
-// points after 3 and 8, 17.6 MB, 29 s each, and on 11 after 1 and 11,
-// 11.2 MB, 12 s each) only without the race detector, which .ci/run runs
-// this test again without.
+// TestCheckProofData checks the certificates of proofdata/ (a module of
+// its own, so that the alak module's users do not download them;
+// docs/results.md, "Proof certificates"): every stored file has the
+// checksum SHA256SUMS gives, each listed in MIRRORS is made again by
+// mirror-proof from its original with that checksum, and each proves the
+// claim its name says. Those over 256 KB (24 of 77, 96 of the 99 MB) only
+// with ALAK_LONG=1, as .ci/run sets it; the four over 8 MB (White's wins
+// on 10 points after 3 and 8, 17.6 MB, 29 s each, and on 11 after 1 and
+// 11, 11.2 MB, 12 s each) only without the race detector, which .ci/run
+// runs this test again without.
 func TestCheckProofData(t *testing.T) {
-	files, err := filepath.Glob("../../docs/data/traditional-*.alakproof")
-	if err != nil || len(files) < 60 {
-		t.Fatalf("%d certificates under docs/data (%v), want those of 5 to 11 points", len(files), err)
+	dir := proofData(t)
+	sums := proofDataSums(t, dir)
+	mirrors := proofDataMirrors(t, dir)
+	stored, err := filepath.Glob(filepath.Join(dir, "traditional-*.alakproof"))
+	if err != nil || len(stored)+len(mirrors) != len(sums) || len(sums) < 60 {
+		t.Fatalf("%d certificates stored and %d mirrors under %s, %d checksums (%v): want one checksum each, for 5 to 11 points", len(stored), len(mirrors), dir, len(sums), err)
+	}
+	for _, f := range stored {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(data)); got != sums[filepath.Base(f)] {
+			t.Errorf("%s: sha256 %s, SHA256SUMS says %q", f, got, sums[filepath.Base(f)])
+		}
 	}
 	long := testlong.Enabled(t)
-	for _, f := range files {
-		if fi, err := os.Stat(f); err != nil {
+	skip := func(f string, size int64) bool {
+		if size > 256<<10 && !long {
+			t.Logf("%s (%d bytes): checked with %s=1", f, size, testlong.Env)
+			return true
+		} else if size > 8<<20 && raceEnabled {
+			t.Logf("%s (%d bytes): checked without the race detector (.ci/run does)", f, size)
+			return true
+		}
+		return false
+	}
+	for _, f := range stored {
+		fi, err := os.Stat(f)
+		if err != nil {
 			t.Fatal(err)
-		} else if fi.Size() > 256<<10 && !long {
-			t.Logf("%s (%d bytes): checked with %s=1", f, fi.Size(), testlong.Env)
-			continue
-		} else if fi.Size() > 8<<20 && raceEnabled {
-			t.Logf("%s (%d bytes): checked without the race detector (.ci/run does)", f, fi.Size())
-			continue
 		}
-		// traditional-6-o-draw.alakproof, traditional-6-x-draw-after-3.alakproof
-		parts := strings.Split(strings.TrimSuffix(filepath.Base(f), ".alakproof"), "-")
-		size, who, goal := parts[1], parts[2], parts[3]
-		want := who + " can force " + map[string]string{"win": "a win", "draw": "a draw or better"}[goal] + " "
-		if len(parts) > 5 {
-			want += "after " + parts[5]
-		} else {
-			want += "from the start"
-		}
-		if size == "11" {
-			want += " (traditional)" // the preset's own size
-		} else {
-			want += " (traditional size=" + size + ")"
+		if skip(f, fi.Size()) {
+			continue
 		}
 		out, errOut, code := solveSession(t, "check-proof", f)
-		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
+		if want := proofDataClaim(f); code != 0 || !strings.Contains(out, "Proved: "+want+".") {
 			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
 		}
 	}
+	tmp := t.TempDir()
+	for to, from := range mirrors {
+		fi, err := os.Stat(filepath.Join(dir, from))
+		if err != nil {
+			t.Fatalf("%s is made from %s: %v", to, from, err)
+		}
+		if skip(to, fi.Size()) {
+			continue
+		}
+		// mirror-proof checks what it writes.
+		made := filepath.Join(tmp, to)
+		out, errOut, code := solveSession(t, "mirror-proof", filepath.Join(dir, from), made)
+		if want := proofDataClaim(to); code != 0 || !strings.Contains(out, "Proved: "+want+".") {
+			t.Errorf("mirror-proof %s: status %d, %q %q; want %q", to, code, out, errOut, want)
+			continue
+		}
+		data, err := os.ReadFile(made)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(data)); got != sums[to] {
+			t.Errorf("%s made by mirror-proof: sha256 %s, SHA256SUMS says %q", to, got, sums[to])
+		}
+	}
+}
+
+// proofDataClaim is the claim a certificate's name says:
+// traditional-6-o-draw.alakproof, traditional-6-x-draw-after-3.alakproof.
+func proofDataClaim(f string) string {
+	parts := strings.Split(strings.TrimSuffix(filepath.Base(f), ".alakproof"), "-")
+	size, who, goal := parts[1], parts[2], parts[3]
+	want := who + " can force " + map[string]string{"win": "a win", "draw": "a draw or better"}[goal] + " "
+	if len(parts) > 5 {
+		want += "after " + parts[5]
+	} else {
+		want += "from the start"
+	}
+	if size == "11" {
+		return want + " (traditional)" // the preset's own size
+	}
+	return want + " (traditional size=" + size + ")"
+}
+
+// proofData is the folder of the committed certificates, proofdata/ at
+// the top of the repository; the test skips where it is absent (the alak
+// module's zip leaves it out).
+func proofData(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "proofdata")
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		t.Skipf("no proof data here (%v): it is in the repository, not the module", err)
+	}
+	return dir
+}
+
+// proofDataSums reads SHA256SUMS (sha256sum's format): file name → hex.
+func proofDataSums(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "SHA256SUMS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		sum, name, ok := strings.Cut(l, "  ")
+		if !ok || len(sum) != 64 {
+			t.Fatalf("SHA256SUMS: %q is not a line of sha256sum", l)
+		}
+		sums[name] = sum
+	}
+	return sums
+}
+
+// proofDataMirrors reads MIRRORS: the certificates made by mirror-proof,
+// each from its original (name → original's name).
+func proofDataMirrors(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "MIRRORS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) != 2 {
+			t.Fatalf("MIRRORS: %q is not TO FROM", l)
+		}
+		m[f[0]] = f[1]
+	}
+	return m
 }
 
 // No proof, no certificate: White cannot win on 3 points (Black takes the
@@ -155,13 +259,13 @@ func TestCheckProofErrors(t *testing.T) {
 	}
 }
 
-// TestMirrorProofCommand: Black's draw on 7 points after 3 (docs/data)
+// TestMirrorProofCommand: Black's draw on 7 points after 3 (proofdata/)
 // mirrored is Black's draw after 5, checked; a part in parts mirrors part
 // by part; an input that does not read leaves no file behind.
 func TestMirrorProofCommand(t *testing.T) {
 	dir := t.TempDir()
 	out1 := filepath.Join(dir, "t7-x-draw-after-5.alakproof")
-	out, errOut, code := solveSession(t, "mirror-proof", "../../docs/data/traditional-7-x-draw-after-3.alakproof", out1)
+	out, errOut, code := solveSession(t, "mirror-proof", filepath.Join(proofData(t), "traditional-7-x-draw-after-3.alakproof"), out1)
 	if code != 0 || !strings.Contains(out, "Proved: x can force a draw or better after 5 (traditional size=7).") || !strings.Contains(out, "Written to "+out1+" and checked") {
 		t.Fatalf("status %d, %q %q", code, out, errOut)
 	}

@@ -36,8 +36,6 @@ func runWith(t *testing.T, input string, polls int64, args ...string) (stdout, s
 // a set number of times.
 type interruptAfter struct {
 	left int64
-	done chan struct{}
-	once atomic.Bool
 }
 
 func (c *interruptAfter) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -150,13 +148,19 @@ func TestMissingFileAndMoves(t *testing.T) {
 	}
 }
 
-// TestHelpAndVersion is part of issue 18's defect 11: help goes to
-// standard output, with status 0, however it is asked for.
+// TestHelpAndVersion: help goes to standard output, with status 0,
+// however it is asked for (alak help X, alak X -h, alak X --help), for
+// every subcommand registered: its usage, and its flags if it has any.
 func TestHelpAndVersion(t *testing.T) {
-	for _, args := range [][]string{{"play", "-h"}, {"help", "play"}, {"solve", "--help"}, {"golf", "-h"}} {
-		out, errOut, code := runWith(t, "", -1, args...)
-		if code != 0 || errOut != "" || !strings.Contains(out, "usage: alak "+args[len(args)-1-btoi(args[0] != "help")]) {
-			t.Errorf("%v: status %d, stdout %q, stderr %q", args, code, out, errOut)
+	if len(commands) < 10 {
+		t.Fatalf("%d commands registered", len(commands))
+	}
+	for name := range commands {
+		for _, args := range [][]string{{"help", name}, {name, "-h"}, {name, "--help"}} {
+			out, errOut, code := runWith(t, "", -1, args...)
+			if code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: alak "+name+" ") && !strings.HasPrefix(out, "usage: alak "+name+"\n") {
+				t.Errorf("%v: status %d, stdout %q, stderr %q; want the usage of %s on stdout, status 0", args, code, out, errOut, name)
+			}
 		}
 	}
 	out, _, code := runWith(t, "", -1, "--version")
@@ -166,37 +170,6 @@ func TestHelpAndVersion(t *testing.T) {
 	_, errOut, code := runWith(t, "", -1, "help", "nosuch")
 	if code != 2 || !strings.Contains(errOut, `unknown command "nosuch"`) {
 		t.Errorf("help nosuch: %d %q", code, errOut)
-	}
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// TestPlayResume is part of issue 18's defect 11: a game saved from alak
-// play is resumed by alak play FILE, under its own rules, where it stopped.
-func TestPlayResume(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "game.sgf")
-	_, _, code := runWith(t, "1\n4\nsave "+file+"\nquit\n", -1, "play", "--size", "6", "--white", "human")
-	if code != 0 {
-		t.Fatal("the first session failed")
-	}
-	out, errOut, code := runWith(t, "5\n", -1, "play", "--white", "human", file)
-	if code != 0 || errOut != "" {
-		t.Fatalf("resume: status %d, %q", code, errOut)
-	}
-	// Seed 002's third diagram after its third move, 5: x--oX-.
-	for _, want := range []string{"Resuming " + file + ": 2 moves played.", "alak rules on 6 points", "x plays 5", " x - - o X -"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
-	_, errOut, code = runWith(t, "", -1, "play", "--size", "7", file)
-	if code != 2 || !strings.Contains(errOut, "carries its own rules") {
-		t.Errorf("resume with rule flags: status %d, %q", code, errOut)
 	}
 }
 

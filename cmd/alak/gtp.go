@@ -16,24 +16,18 @@ func init() {
 	register(command{name: "gtp", summary: "speak the Go Text Protocol on standard input and output (for GUIs and arenas)", run: gtpRun})
 }
 
+const gtpUsage = `usage: alak gtp [--rules R] [--size N] [--OPTION VALUE ...] [--player SPEC] [--seed N]
+Reads GTP commands on standard input and answers on standard output; docs/gtp.md lists the commands.`
+
 // gtpRun is `alak gtp`: a GTP engine on stdin and stdout, its computer
 // player chosen by --player. docs/gtp.md describes the commands.
 func gtpRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("alak gtp", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: alak gtp [--rules R] [--size N] [--OPTION VALUE ...] [--player SPEC] [--seed N]")
-		fmt.Fprintln(e.stderr, "Reads GTP commands on standard input and answers on standard output; docs/gtp.md lists the commands.")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(e, "gtp", gtpUsage)
 	getRules := rulesFlags(fs)
 	spec := fs.String("player", "greedy", "the player genmove uses: "+strings.Join(player.Names(), ", ")+", or gtp:COMMAND for an external engine")
 	seed := fs.Uint64("seed", 0, "seed of the player's randomness (default: a new seed each run)")
 	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+		return flagStatus(e, fs, err)
 	}
 	if fs.NArg() > 0 {
 		return fail(e, "gtp", fmt.Errorf("unexpected argument %q: the engine reads its commands on standard input", fs.Arg(0)))

@@ -63,10 +63,7 @@ func matchRun(e *env, args []string) int {
 	ladderPlayers := fs.String("players", strings.Join(matchLadderPlayers, ","), "with --ladder: the players, comma-separated")
 	pos, err := matchParse(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(e, fs, err)
 	}
 	r, err := buildRules()
 	if err != nil {

@@ -177,8 +177,8 @@ func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 		WriteTimeout:      t.write, // event streams lift it for themselves
 		IdleTimeout:       t.idle,
 		MaxHeaderBytes:    64 << 10,
-		ConnContext:       server.ConnContext, // a move's event written to the opponent's stream before the answer
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnContext:       server.ConnContext, // the event streams bound their send buffers, and a move's event is written before its answer
 	}
 }
 

@@ -263,7 +263,8 @@ type Store interface {
 	// each part best first; at most limit (capped at 200).
 	Leaderboard(ctx context.Context, pool string, limit int) ([]Rating, error)
 	// RatingHistory returns the account's last limit (capped at 500)
-	// rating updates in the pool, oldest first.
+	// rating updates in the pool, oldest first, in the order they were
+	// applied: each one's Before is the rating the one before left.
 	RatingHistory(ctx context.Context, account int64, pool string, limit int) ([]RatingChange, error)
 	// GameRatings returns the rating updates a game made (none, or one a
 	// player).
@@ -304,6 +305,8 @@ type Store interface {
 
 	// The opening explorer (issue 31; explorer.go).
 	explorerStore
+	// Limits shared by every process (limits.go).
+	limitStore
 }
 
 // Resume is a process's start, for Store.Resume.

@@ -171,6 +171,12 @@ export async function copyInput(input, button) {
   button.textContent = 'Copied';
 }
 
+// follow.js, on a player's pages, takes a page to the player's games as
+// they start (stay: a page not to leave; awaited: the invitation's game).
+export const following = { stay: () => false, awaited: '' };
+export const followGames = () => import('./follow.js').then((m) => m.follow(), () => {});
+if (me()) followGames();
+
 const out = $('#sign-out');
 if (out) {
   out.addEventListener('click', async () => {

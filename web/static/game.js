@@ -2,7 +2,7 @@
 // buttons of a player, live updates from the event stream, and for a
 // finished game the replay, the SGF and the analysis.
 
-import { api, el, $, me, colorName, other, playerName, botTag, duration, nextGame, copyInput } from './api.js';
+import { api, el, $, me, colorName, other, playerName, botTag, duration, nextGame, copyInput, following } from './api.js';
 import { Geometry, parseDiagram, draw } from './board.js';
 import { alertMove } from './notify.js';
 import { cardRating, endWords } from './ratings.js';
@@ -36,6 +36,9 @@ const terminal = (s) => s === 'finished' || s === 'aborted' || s === 'expired';
 const active = () => g && g.state === 'active' && !g.over;
 const myTurn = () => active() && seat !== '' && g.to_move === seat;
 const confirmMoves = () => 'confirm' in document.body.dataset && g.clock.spec.startsWith('days:');
+// A game of mine that starts elsewhere does not take me away from one I
+// am playing now (api.js): its link shows in the header.
+following.stay = () => active() && seat !== '' && !g.clock.spec.startsWith('days:');
 
 function seatOf(v) {
   for (const c of ['x', 'o']) {
@@ -310,7 +313,8 @@ function tick() {
     let text = '';
     let ms = Infinity;
     const runs = c.running === s && active();
-    const first = c.first_move_deadline && g.to_move === s && active();
+    // A boolean: classList.toggle(name, undefined) flips the class.
+    const first = Boolean(c.first_move_deadline) && g.to_move === s && active();
     if (first) {
       ms = c.first_move_deadline - Date.now() - skew;
       text = `${duration(c[s + '_ms'])} · first move: ${duration(ms)}`;

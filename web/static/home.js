@@ -1,7 +1,7 @@
 // The home page: the create form, my games, the lobby, the account.
 
 import { api, el, $, me, colorName, rulesWords, clockWords, resultWords, timeLeft, nextGame, copyInput, playerName } from './api.js';
-import './start.js';
+import { showInvitation } from './start.js';
 import './vacation.js';
 import { lobbyRating, lobbyFilter, lobbyEmpty, onLobbyFilter, ratedChoice } from './ratings.js';
 
@@ -94,12 +94,7 @@ form.addEventListener('submit', async (e) => {
       location.href = '/g/' + data.id;
       return;
     }
-    localStorage.setItem('invite:' + data.id, data.invite);
-    $('#invite-link').value = data.invite;
-    $('#created-go').href = '/g/' + data.id;
-    form.hidden = true;
-    $('#created').hidden = false;
-    $('#invite-link').select();
+    showInvitation(data);
   } catch (x) {
     err.textContent = x.message;
   } finally {

@@ -1,6 +1,7 @@
 // The game page's notifications (issue 28): a short sound when the
 // opponent moves, and the browser's notification when it becomes my move
-// while the tab is hidden. Both are off until the player turns them on
+// while the tab is hidden (the same switch allows api.js's when a game of
+// mine starts and a hidden page goes to it). Both are off until the player turns them on
 // (the choices are kept in localStorage); the sound is made here with the
 // Web Audio API, nothing is fetched; the browser asks for the permission
 // to notify only when the player turns notifications on.
@@ -57,7 +58,7 @@ function switches() {
   box = el('section', { class: 'alerts', 'aria-labelledby': 'alerts-h' },
     el('h2', { id: 'alerts-h', text: 'Alerts' }),
     el('label', {}, sound, ' A sound when the opponent moves'),
-    el('label', {}, notify, ' A notification when it is my move and this tab is hidden'), why);
+    el('label', {}, notify, ' A notification when it is my move, or a game of mine starts, and this tab is hidden'), why);
   sound.addEventListener('change', () => {
     localStorage.setItem(SOUND, sound.checked ? 'on' : 'off');
     if (sound.checked) {

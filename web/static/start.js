@@ -1,11 +1,25 @@
 // The home page's one-click starts (issue 28): "Play the computer" (alak
 // on 11 points at the level the button names, Black) and "Invite a
-// friend" (a link game, its invitation shown as the full form shows it);
+// friend" (a link game, its invitation shown as the full form's is);
 // and the note under the level list that says the level's algorithm.
 
-import { api, $ } from './api.js';
+import { api, $, following, followGames } from './api.js';
 
 const quick = { rules: 'alak', clock: 'none' };
+
+// showInvitation shows a game by link (the quick start's or the form's)
+// and its invitation; the page goes to it when the friend joins (api.js).
+export function showInvitation(data) {
+  localStorage.setItem('invite:' + data.id, data.invite);
+  $('#invite-link').value = data.invite;
+  $('#created-go').href = '/g/' + data.id;
+  $('#new-game').hidden = true;
+  $('#created').hidden = false;
+  $('#created').scrollIntoView({ block: 'nearest' });
+  $('#invite-link').select();
+  following.awaited = data.id;
+  followGames();
+}
 
 async function start(button, body) {
   const err = $('#quick-error');
@@ -17,13 +31,7 @@ async function start(button, body) {
       location.href = '/g/' + data.id;
       return;
     }
-    localStorage.setItem('invite:' + data.id, data.invite);
-    $('#invite-link').value = data.invite;
-    $('#created-go').href = '/g/' + data.id;
-    $('#new-game').hidden = true;
-    $('#created').hidden = false;
-    $('#created').scrollIntoView({ block: 'nearest' });
-    $('#invite-link').select();
+    showInvitation(data);
   } catch (x) {
     err.textContent = x.message;
   } finally {

@@ -53,12 +53,16 @@ function draw(t) {
   } else {
     $('#t-table').replaceChildren();
   }
+  // My own game under way is to play (the page goes to it as it starts:
+  // api.js); the others' to watch.
+  const mine = (g) => me() !== '' && (g.x === me() || g.o === me());
   const games = [...t.games].sort((a, b) => b.round - a.round || a.slot - b.slot);
   const result = (g) => (g.result === 'pending' ? (g.state === 'active' ? 'being played' : g.state) : g.result === 'x' ? '1–0' : g.result === 'o' ? '0–1' : g.result === 'draw' ? '½–½' : '0–0') + (g.forfeit ? ' (forfeit)' : '');
   $('#t-games').replaceChildren(games.length ? cells(['Round', 'Black', 'White', 'Result', ''], games.map((g) => el('tr', { 'data-game': g.id || '', class: g.state === 'active' ? 'live' : '' },
     el('td', { class: 'num', text: String(g.round) }), el('td', { text: g.x }), el('td', { text: g.o || 'bye' }),
     el('td', { text: g.o ? result(g) : 'bye' }),
-    el('td', {}, g.id ? el('a', { href: '/g/' + g.id, text: g.state === 'active' ? 'watch' : 'replay' }) : ''))))
+    el('td', {}, !g.id ? '' : g.state === 'active' && mine(g) ? el('a', { href: '/g/' + g.id, class: 'button small', text: 'play' })
+      : el('a', { href: '/g/' + g.id, text: g.state === 'active' ? 'watch' : 'replay' })))))
     : el('p', { class: 'muted', text: 'No game yet.' }));
 }
 

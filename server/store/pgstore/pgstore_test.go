@@ -2,12 +2,17 @@ package pgstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"io/fs"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/pressly/goose/v3"
+
 	"alak/server/store"
+	"alak/server/store/migrations"
 	"alak/server/store/pgstore/pgtest"
 	"alak/server/store/storetest"
 )
@@ -94,4 +99,26 @@ func all(latest map[string]int, v int) bool {
 		}
 	}
 	return true
+}
+
+// TestRatingChainMigration: the rating updates stored before migration 12
+// are numbered in the order they were written (storetest).
+func TestRatingChainMigration(t *testing.T) {
+	db, err := sql.Open("pgx", pgtest.Database(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sub, err := fs.Sub(migrations.Postgres, "postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(context.Background(), 11); err != nil {
+		t.Fatal(err)
+	}
+	storetest.RatingChainMigration(t, db, func() error { return Migrate(context.Background(), db) })
 }

@@ -2,11 +2,16 @@ package sqlitestore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"testing"
 
+	"github.com/pressly/goose/v3"
+
 	"alak/server/store"
+	"alak/server/store/migrations"
 	"alak/server/store/storetest"
 )
 
@@ -53,4 +58,26 @@ func TestOpenAtOnce(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestRatingChainMigration: the rating updates stored before migration 12
+// are numbered in the order they were written (storetest).
+func TestRatingChainMigration(t *testing.T) {
+	db, err := sql.Open("sqlite", DSN(filepath.Join(t.TempDir(), "alak.db")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sub, err := fs.Sub(migrations.SQLite, "sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(context.Background(), 11); err != nil {
+		t.Fatal(err)
+	}
+	storetest.RatingChainMigration(t, db, func() error { return Migrate(context.Background(), db) })
 }

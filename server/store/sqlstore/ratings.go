@@ -19,10 +19,12 @@ var (
 	// not both insert it).
 	qNewRating = `INSERT INTO ratings (account_id, pool, rating, rd, volatility, games, last_ms) VALUES (?, ?, ?, ?, ?, 0, 0)
 		ON CONFLICT (account_id, pool) DO NOTHING`
-	qPoolRating  = `SELECT rating, rd, volatility, games, last_ms FROM ratings WHERE account_id = ? AND pool = ?`
-	qSetRating   = `UPDATE ratings SET rating = ?, rd = ?, volatility = ?, games = games + 1, last_ms = ? WHERE account_id = ? AND pool = ?`
-	qInsertEntry = `INSERT INTO rating_history (game_id, account_id, pool, before_rating, before_rd, rating, rd, volatility, at_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qPoolRating = `SELECT rating, rd, volatility, games, last_ms FROM ratings WHERE account_id = ? AND pool = ?`
+	qSetRating  = `UPDATE ratings SET rating = ?, rd = ?, volatility = ?, games = games + 1, last_ms = ? WHERE account_id = ? AND pool = ?`
+	// qInsertEntry writes an update as the next of the player's chain in
+	// the pool (n), while the player's rating row is locked.
+	qInsertEntry = `INSERT INTO rating_history (game_id, account_id, pool, before_rating, before_rd, rating, rd, volatility, at_ms, n)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(MAX(n), 0) + 1 FROM rating_history WHERE account_id = ? AND pool = ?`
 )
 
 func init() {
@@ -99,7 +101,7 @@ func (s *Store) rate(ctx context.Context, tx *sql.Tx, g store.Game) error {
 		if _, err := s.exec(ctx, tx, qSetRating, a.Rating, a.RD, a.Volatility, ms(g.Ended), id, g.Preset); err != nil {
 			return err
 		}
-		if _, err := s.exec(ctx, tx, qInsertEntry, g.ID, id, g.Preset, p.Rating, p.RD, a.Rating, a.RD, a.Volatility, ms(g.Ended)); err != nil {
+		if _, err := s.exec(ctx, tx, qInsertEntry, g.ID, id, g.Preset, p.Rating, p.RD, a.Rating, a.RD, a.Volatility, ms(g.Ended), id, g.Preset); err != nil {
 			if s.unique(err) {
 				return fmt.Errorf("game %s: rated twice: %w", g.ID, store.ErrConflict)
 			}
@@ -155,14 +157,15 @@ func scanRatings(rows *sql.Rows, named bool) ([]store.Rating, error) {
 
 const changeCols = `game_id, account_id, pool, before_rating, before_rd, rating, rd, volatility, at_ms`
 
-// RatingHistory returns the account's last rating updates in a pool,
-// oldest first.
+// RatingHistory returns the account's last rating updates in a pool, in
+// the order they were applied (the chain's, n), oldest first: games that
+// ended in the same millisecond have one time but a place each.
 func (s *Store) RatingHistory(ctx context.Context, account int64, pool string, limit int) ([]store.RatingChange, error) {
 	if limit <= 0 || limit > 500 {
 		limit = 500
 	}
 	out, err := s.changes(ctx, `SELECT `+changeCols+` FROM rating_history WHERE account_id = ? AND pool = ?
-		ORDER BY at_ms DESC, game_id DESC LIMIT ?`, account, pool, limit)
+		ORDER BY n DESC LIMIT ?`, account, pool, limit)
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}

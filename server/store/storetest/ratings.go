@@ -141,12 +141,14 @@ func testRatings(t *testing.T, s store.Store) {
 }
 
 // testRatingsAtOnce ends many rated games of one player at once (from
-// many goroutines, as several server processes would): every game is
-// applied once, and each update starts from the rating the previous one
-// left (no update lost to a concurrent one).
+// many goroutines, as several server processes would), all in the same
+// millisecond: every game is applied once, each update starts from the
+// rating the previous one left (no update lost to a concurrent one), and
+// the history is read in that order, the chain's, though every entry has
+// the same time.
 func testRatingsAtOnce(t *testing.T, s store.Store) {
 	defer s.Close()
-	const n = 12
+	const n = 30
 	ids := accounts(t, s, n+1)
 	games := make([]store.Game, n)
 	for i := range n {
@@ -162,7 +164,7 @@ func testRatingsAtOnce(t *testing.T, s store.Store) {
 			defer wg.Done()
 			end := g
 			end.Version++
-			end.State, end.Winner, end.Ended = store.StateFinished, "x", at
+			end.State, end.Winner, end.Ended = store.StateFinished, []string{"x", "o", "draw"}[i%3], at
 			errs <- s.Update(ctx, end, g.Version, nil)
 		}(games[i])
 	}
@@ -177,20 +179,41 @@ func testRatingsAtOnce(t *testing.T, s store.Store) {
 	if r.Games != n || len(hist) != n {
 		t.Fatalf("%d games ended: rating counts %d, history %d", n, r.Games, len(hist))
 	}
-	// The chain: each update's start is an update's end, each used once,
-	// from 1500 to the stored rating.
-	from := map[float64]bool{}
-	to := map[float64]bool{}
-	for _, h := range hist {
-		from[h.Before.Rating] = true
-		to[h.After.Rating] = true
+	// The chain, in the order read: from the new player's 1500, each
+	// update's start the end of the one before it, to the stored rating.
+	// Games ending at once in another order (by time, then game id) break
+	// it at most of its links.
+	prev := glicko2.Default().Rating
+	var broken int
+	for i, h := range hist {
+		if h.Before.Rating != prev {
+			broken++
+			if broken <= 3 {
+				t.Errorf("history entry %d (game %s) starts from %.4f, but the entry before it ended at %.4f", i, h.GameID, h.Before.Rating, prev)
+			}
+		}
+		prev = h.After.Rating
 	}
-	if !from[1500] || !to[r.Rating] || len(from) != n || len(to) != n {
-		t.Fatalf("the updates are not one chain: %+v", hist)
+	if broken > 0 || prev != r.Rating {
+		t.Fatalf("%d of %d history entries break the chain; the last ends at %.4f, the rating is %.4f", broken, n, prev, r.Rating)
 	}
-	for _, h := range hist {
-		if h.Before.Rating != 1500 && !to[h.Before.Rating] {
-			t.Errorf("an update started from %.4f, which no update left (a lost update)", h.Before.Rating)
+	// A shorter read is the chain's end.
+	last, err := s.RatingHistory(ctx, ids[0], "alak", 5)
+	must(t, err)
+	if len(last) != 5 {
+		t.Fatalf("the last 5 entries: %d", len(last))
+	}
+	for i, h := range last {
+		if h.GameID != hist[n-5+i].GameID {
+			t.Errorf("the last 5 entries: %d is %s, want %s", i, h.GameID, hist[n-5+i].GameID)
+		}
+	}
+	// Each opponent's history is their one game.
+	for _, id := range ids[1:4] {
+		h, err := s.RatingHistory(ctx, id, "alak", 10)
+		must(t, err)
+		if len(h) != 1 || h[0].Before.Rating != glicko2.Default().Rating {
+			t.Errorf("account %d's history: %+v", id, h)
 		}
 	}
 }

@@ -47,6 +47,7 @@ func Run(t *testing.T, o Open) {
 	t.Run("Tournaments", func(t *testing.T) { testTournaments(t, o.New(t)) })
 	t.Run("MailSecrets", func(t *testing.T) { testMailSecrets(t, o.New(t)) })
 	t.Run("Explorer", func(t *testing.T) { testExplorer(t, o.New(t)) })
+	t.Run("Limits", func(t *testing.T) { testLimits(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}

@@ -1,0 +1,3 @@
+module alak/proofdata
+
+go 1.26.0
