@@ -33,6 +33,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,8 +62,16 @@ type Config struct {
 	Rules    string        // the games' rules (default "alak size=11")
 	Clock    string        // the games' clock (default "none")
 	Streams  int           // spectator event streams held open besides the players' (default 0)
-	Seed     uint64
-	Progress func(Report) // called every second, when set
+	// Busy is how many processes keep a core busy each while the moves
+	// are made (0 to the machine's cores; busy.go): the server measured
+	// beside another program that wants the CPU.
+	Busy int
+	// Latencies, when set, is written every move's and every timed
+	// event's latency at the end of the run, as CSV (writeLatencies): to
+	// see when the slow ones came.
+	Latencies io.Writer
+	Seed      uint64
+	Progress  func(Report) // called every second, when set
 	// Record, when set, is told of every move request answered 200
 	// (acked) and of every one left without an answer or answered 5xx
 	// (not acked: it may have been stored), with its game, ply and move, from many goroutines
@@ -96,6 +105,8 @@ type Report struct {
 	URLs         int              `json:"urls"`          // servers the load was spread over
 	ToolCPU      float64          `json:"tool_cpu_s"`    // CPU seconds (user and system) the tool itself used in the run, setup and check aside
 	LoadAvg      [2]string        `json:"load_avg"`      // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
+	Busy         int              `json:"busy"`          // busy-loop processes run beside the moves (Config.Busy)
+	BusyCPU      float64          `json:"busy_cpu_s"`    // CPU seconds those processes got: how much of the cores they took from the server and the tool
 }
 
 // Loopback reports whether the URL names this machine.
@@ -137,6 +148,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("--duration %v: more than 0, at most %v", c.Duration, MaxDuration)
 	case c.Streams < 0 || c.Streams > MaxStreams:
 		return fmt.Errorf("--streams %d: 0 to %d", c.Streams, MaxStreams)
+	case c.Busy < 0 || c.Busy > runtime.NumCPU():
+		return fmt.Errorf("--busy %d: 0 to %d (the cores of this machine)", c.Busy, runtime.NumCPU())
 	}
 	if c.Accounts <= 0 {
 		c.Accounts = max(2, c.Games/10)
@@ -160,25 +173,33 @@ type run struct {
 	stream   *http.Client // for the event streams (no timeout)
 	limit    *rate.Limiter
 	accounts []*account
-	stop     chan struct{}
+	// moving is read-held by each move under way: at the end of the run
+	// the moves stop, and those under way are timed to their answer,
+	// before the streams close (a tool tearing down thousands of streams
+	// would add its own delay to the answers it times).
+	moving sync.RWMutex
 
 	moves, events, unanswered atomic.Int64
 	serverErrors              atomic.Int64
 	games, finished           atomic.Int64
 	streams, streamsMax       atomic.Int64
 
+	start  time.Time // of the moves
 	mu     sync.Mutex
 	ackLat []float64
 	evLat  []float64
+	ackAt  []float64 // when each move of ackLat was sent, ms from start
+	evAt   []float64 // when each event of evLat was seen, ms from start
 	errs   map[string]int64
 	played []*game
 	active []*game // the games under way, for the spectators
 }
 
 type account struct {
-	name string
-	url  string // the server this account talks to
-	jar  http.CookieJar
+	name  string
+	url   string // the server this account talks to
+	jar   http.CookieJar
+	moves *moveConns // nil: moves through the HTTP client (https)
 }
 
 // game is one game the run plays, and what the clients know of it.
@@ -219,15 +240,27 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	tr := &http.Transport{MaxIdleConns: 8192, MaxIdleConnsPerHost: 4096, MaxConnsPerHost: 0, IdleConnTimeout: 90 * time.Second}
 	r := &run{cfg: cfg, http: &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		stream: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
-		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), stop: make(chan struct{}), errs: map[string]int64{}}
+		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), errs: map[string]int64{}}
 	if err := r.setup(ctx); err != nil {
 		return Report{}, err
+	}
+	var busy *busyLoops
+	if cfg.Busy > 0 {
+		var err error
+		if busy, err = startBusy(cfg.Busy); err != nil {
+			return Report{}, err
+		}
 	}
 	cpu0 := cpuTime()
 	load0 := loadAvg()
 	start := time.Now()
+	r.start = start
+	// runCtx is the moves', streamCtx the streams': they close once the
+	// moves under way have their answers.
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
+	streamCtx, closeStreams := context.WithCancel(ctx)
+	defer closeStreams()
 	var wg sync.WaitGroup
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f6164))
 	for i := range cfg.Games {
@@ -235,14 +268,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.slot(runCtx, i, seed)
+			r.slot(runCtx, streamCtx, i, seed)
 		}()
 	}
 	for i := range cfg.Streams {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.spectate(runCtx, i)
+			r.spectate(runCtx, streamCtx, i)
 		}()
 	}
 	if cfg.Progress != nil {
@@ -261,17 +294,53 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	<-runCtx.Done()
 	streams, load1 := r.streams.Load(), loadAvg()
-	close(r.stop)
+	r.moving.Lock() // the moves under way answered
+	r.moving.Unlock()
+	closeStreams()
 	wg.Wait()
 	elapsed := time.Since(start)
+	for _, a := range r.accounts {
+		if a.moves != nil {
+			a.moves.close()
+		}
+	}
+	var busyCPU time.Duration
+	var busyErr error
+	if busy != nil {
+		busyCPU, busyErr = busy.stop()
+	}
 	rep := r.report(elapsed)
+	rep.Busy, rep.BusyCPU = cfg.Busy, busyCPU.Seconds()
 	rep.Streams, rep.StreamsMax = int(streams), int(r.streamsMax.Load())
 	rep.ToolCPU = (cpuTime() - cpu0).Seconds()
 	rep.URLs = len(cfg.URLs)
 	rep.LoadAvg = [2]string{load0, load1}
 	lost, doubled, err := r.verify(ctx)
 	rep.Lost, rep.Doubled = lost, doubled
-	return rep, err
+	var latErr error
+	if cfg.Latencies != nil {
+		latErr = r.writeLatencies(cfg.Latencies)
+	}
+	return rep, errors.Join(busyErr, err, latErr)
+}
+
+// writeLatencies writes every move's latency (request to acknowledgement)
+// and every timed event's (acknowledgement to the opponent's event) as
+// CSV: a header, then kind ("move" or "event"), at_ms (when the move was
+// sent, or the event seen, in milliseconds from the start of the moves)
+// and ms (the latency).
+func (r *run) writeLatencies(w io.Writer) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	bw := bufio.NewWriter(w)
+	bw.WriteString("kind,at_ms,ms\n")
+	for i, ms := range r.ackLat {
+		fmt.Fprintf(bw, "move,%.3f,%.3f\n", r.ackAt[i], ms)
+	}
+	for i, ms := range r.evLat {
+		fmt.Fprintf(bw, "event,%.3f,%.3f\n", r.evAt[i], ms)
+	}
+	return bw.Flush()
 }
 
 // setup creates the accounts.
@@ -284,6 +353,7 @@ func (r *run) setup(ctx context.Context) error {
 	for i := range r.cfg.Accounts {
 		jar, _ := cookiejar.New(nil)
 		a := &account{name: fmt.Sprintf("lt%s-%d", tag, i), url: r.cfg.URLs[i%len(r.cfg.URLs)], jar: jar}
+		a.moves = newMoveConns(a.url, jar)
 		r.accounts = append(r.accounts, a)
 		wg.Add(1)
 		sem <- struct{}{}
@@ -343,11 +413,11 @@ func (r *run) call(ctx context.Context, a *account, method, path string, body an
 // state is the part of a game's view the players read: the rest of the
 // view is skipped unread.
 type state struct {
-	State string            `json:"state"`
-	Ply   int               `json:"ply"`
-	Over  bool              `json:"over"`
-	ToMov string            `json:"to_move"`
-	Legal []json.RawMessage `json:"legal"`
+	State string          `json:"state"`
+	Ply   int             `json:"ply"`
+	Over  bool            `json:"over"`
+	ToMov string          `json:"to_move"`
+	Legal json.RawMessage `json:"legal"` // read only by the player to move
 }
 
 // moveText is a legal move as the view gives it (a number, or a string),
@@ -368,7 +438,7 @@ func (r *run) errorOf(kind string) {
 
 // slot keeps one game going: it creates a game, plays it to its end, and
 // starts the next, until the run stops.
-func (r *run) slot(ctx context.Context, i int, seed uint64) {
+func (r *run) slot(ctx, streams context.Context, i int, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
 	for n := 0; ctx.Err() == nil; n++ {
 		x := r.accounts[(i+n)%len(r.accounts)]
@@ -387,7 +457,7 @@ func (r *run) slot(ctx context.Context, i int, seed uint64) {
 			}
 			continue
 		}
-		r.play(ctx, g, rng)
+		r.play(ctx, streams, g, rng)
 	}
 }
 
@@ -427,8 +497,8 @@ func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
 // play plays game g to its end (or the end of the run): each side follows
 // the event stream and moves, at the run's rate, when the stream says it
 // is its turn.
-func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
-	gctx, cancel := context.WithCancel(ctx)
+func (r *run) play(ctx, streams context.Context, g *game, rng *rand.Rand) {
+	gctx, cancel := context.WithCancel(streams) // the game's streams, until it ends
 	defer cancel()
 	var wg sync.WaitGroup
 	var rmu sync.Mutex // the two sides share the game's random source
@@ -436,7 +506,7 @@ func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.side(gctx, cancel, g, side, rng, &rmu)
+			r.side(ctx, gctx, cancel, g, side, rng, &rmu)
 		}()
 	}
 	wg.Wait()
@@ -447,13 +517,15 @@ func (r *run) play(ctx context.Context, g *game, rng *rand.Rand) {
 	r.mu.Unlock()
 }
 
-// side is one player of a game: it reads the game's stream and, on its
-// turn, makes a random legal move.
-func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex) {
+// side is one player of a game: it reads the game's stream (until
+// stream ends) and, on its turn, makes a random legal move (until ctx
+// ends).
+func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex) {
 	me := []string{"x", "o"}[side]
 	a := g.players[side]
-	for ctx.Err() == nil {
-		err := r.follow(ctx, a.url, a, g.id, func(data []byte) bool {
+	for ctx.Err() == nil && stream.Err() == nil {
+		err := r.follow(stream, a.url, a, g.id, func(data []byte) bool {
+			seen := time.Now() // before the decoding, which is the tool's time
 			var st state
 			if err := json.Unmarshal(data, &st); err != nil {
 				r.errorOf("stream: " + shortErr(err))
@@ -473,7 +545,7 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 			// acknowledgement.
 			if st.Ply > 0 && st.ToMov == me {
 				g.mu.Lock()
-				g.seenAt[st.Ply-1] = time.Now()
+				g.seenAt[st.Ply-1] = seen
 				lat, ok := g.timed(st.Ply - 1)
 				g.mu.Unlock()
 				if ok {
@@ -483,22 +555,36 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 			if st.ToMov != me || len(st.Legal) == 0 {
 				return true
 			}
+			var legal []json.RawMessage
+			if err := json.Unmarshal(st.Legal, &legal); err != nil {
+				r.errorOf("stream: " + shortErr(err))
+				return false
+			}
+			if len(legal) == 0 {
+				return true
+			}
 			if err := r.limit.Wait(ctx); err != nil {
 				return false
 			}
+			r.moving.RLock()
+			defer r.moving.RUnlock()
+			if ctx.Err() != nil { // the moves are over
+				return false
+			}
 			rmu.Lock()
-			m := moveText(st.Legal[rng.IntN(len(st.Legal))])
+			m := moveText(legal[rng.IntN(len(legal))])
 			rmu.Unlock()
 			r.move(ctx, a, g, m, st.Ply)
 			return true
 		})
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || stream.Err() != nil { // the moves, or the game, are over
 			return
 		}
 		if err != nil {
 			r.errorOf("stream: " + shortErr(err))
 			select {
 			case <-ctx.Done():
+			case <-stream.Done():
 			case <-time.After(200 * time.Millisecond):
 			}
 		}
@@ -507,8 +593,16 @@ func (r *run) side(ctx context.Context, end context.CancelFunc, g *game, side in
 
 // move sends one move and records its outcome.
 func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) {
+	path := "/api/games/" + g.id + "/moves"
+	var status int
+	var body []byte
+	var err error
 	start := time.Now()
-	status, body, err := r.call(context.WithoutCancel(ctx), a, "POST", "/api/games/"+g.id+"/moves", map[string]any{"move": m, "ply": ply})
+	if a.moves != nil {
+		status, body, err = a.moves.post(path, moveBody(m, ply))
+	} else {
+		status, body, err = r.call(context.WithoutCancel(ctx), a, "POST", path, map[string]any{"move": m, "ply": ply})
+	}
 	lat := float64(time.Since(start).Microseconds()) / 1000
 	switch {
 	case err != nil:
@@ -534,6 +628,7 @@ func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) 
 		r.moves.Add(1)
 		r.mu.Lock()
 		r.ackLat = append(r.ackLat, lat)
+		r.ackAt = append(r.ackAt, float64(start.Sub(r.start).Microseconds())/1000)
 		r.mu.Unlock()
 	case status >= 500:
 		// A server error, like a lost connection, says nothing of the
@@ -560,8 +655,10 @@ func statusError(status int, body []byte) string {
 
 // event records one acknowledgement-to-event latency.
 func (r *run) event(ms float64) {
+	at := float64(time.Since(r.start).Microseconds()) / 1000
 	r.mu.Lock()
 	r.evLat = append(r.evLat, ms)
+	r.evAt = append(r.evAt, at)
 	r.mu.Unlock()
 	r.events.Add(1)
 }
@@ -608,10 +705,11 @@ func (r *run) follow(ctx context.Context, base string, a *account, id string, f 
 }
 
 // spectate holds an event stream open as a watcher who is not playing:
-// on a game under way, then, once it is over, on another. It reads the
+// on a game under way, then, once it is over, on another, until the
+// moves end (ctx); the stream closes with streams. It reads the
 // events without decoding them: a game is over when its view says
 // "over":true (the only such key) or its state is no longer active.
-func (r *run) spectate(ctx context.Context, i int) {
+func (r *run) spectate(ctx, streams context.Context, i int) {
 	base := r.cfg.URLs[i%len(r.cfg.URLs)]
 	rng := rand.New(rand.NewPCG(uint64(i), 0x77617463))
 	for ctx.Err() == nil {
@@ -629,7 +727,7 @@ func (r *run) spectate(ctx context.Context, i int) {
 			}
 			continue
 		}
-		err := r.follow(ctx, base, nil, id, func(data []byte) bool {
+		err := r.follow(streams, base, nil, id, func(data []byte) bool {
 			return !bytes.Contains(data, []byte(`"over":true`)) && bytes.Contains(data, []byte(`"state":"active"`))
 		})
 		if err != nil && ctx.Err() == nil {
@@ -722,7 +820,7 @@ func quantiles(xs []float64) (p50, p95, p99, top float64) {
 func shortErr(err error) string {
 	s := err.Error()
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(s, "Client.Timeout"):
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) || strings.Contains(s, "Client.Timeout"):
 		return "timeout"
 	case strings.Contains(s, "connection refused"):
 		return "connection refused"

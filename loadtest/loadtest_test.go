@@ -1,12 +1,16 @@
 package loadtest
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -27,7 +31,9 @@ func serve(t *testing.T, st *sqlstore.Store, n server.Notifier) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Config.ConnContext = server.ConnContext // as alak serve
+	hs.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		hs.Close()
@@ -64,6 +70,9 @@ func runToAnEnd(t *testing.T, cfg Config) (Report, error) {
 		t.Logf("no game finished in %v (%d moves): once more, %v", cfg.Duration, rep.Moves, 4*cfg.Duration)
 		cfg.Duration *= 4
 		cfg.Seed++
+		if b, ok := cfg.Latencies.(*bytes.Buffer); ok {
+			b.Reset()
+		}
 		rep, err = Run(context.Background(), cfg)
 	}
 	return rep, err
@@ -78,9 +87,28 @@ func TestRunSQLite(t *testing.T) {
 	}
 	defer st.Close()
 	url := serve(t, st, nil)
+	var lat bytes.Buffer
 	rep, err := runToAnEnd(t, Config{URLs: []string{url}, Games: 8, Rate: 200, Duration: 3 * time.Second,
-		Rules: "alak size=7", Streams: 6, Seed: 1})
+		Rules: "alak size=7", Streams: 6, Seed: 1, Latencies: &lat})
 	check(t, rep, err, 2*8+6)
+	// The latencies written: one line a move and a timed event, each
+	// sent or seen within the run.
+	rows, err := csv.NewReader(&lat).ReadAll()
+	if err != nil || len(rows) == 0 || strings.Join(rows[0], ",") != "kind,at_ms,ms" {
+		t.Fatalf("the latencies' CSV: %v, %d rows", err, len(rows))
+	}
+	count := map[string]int64{}
+	for _, row := range rows[1:] {
+		at, err1 := strconv.ParseFloat(row[1], 64)
+		ms, err2 := strconv.ParseFloat(row[2], 64)
+		if err1 != nil || err2 != nil || at < 0 || at > 1000*rep.Seconds || ms < 0 {
+			t.Errorf("latency row %q: at %v ms, %v ms, in a run of %.1f s", row, at, ms, rep.Seconds)
+		}
+		count[row[0]]++
+	}
+	if count["move"] != rep.Moves || count["event"] != rep.Events || len(count) != 2 {
+		t.Errorf("latency rows %v, want %d moves and %d events", count, rep.Moves, rep.Events)
+	}
 }
 
 // TestRunTwoProcesses spreads the load over two servers on one PostgreSQL

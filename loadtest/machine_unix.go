@@ -3,6 +3,7 @@
 package loadtest
 
 import (
+	"os/exec"
 	"syscall"
 	"time"
 )
@@ -14,4 +15,9 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// setSession starts cmd in a session of its own.
+func setSession(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }

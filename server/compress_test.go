@@ -109,6 +109,20 @@ func TestCompression(t *testing.T) {
 			t.Errorf("POST %s: %d, Content-Encoding %q (%s); want 201 and none", c.path, resp.StatusCode, resp.Header.Get("Content-Encoding"), body)
 		}
 	}
+	// Nor a move's answer, though it is over 1 KiB and the same game's
+	// view is gzipped when read (compress says why).
+	bo := h.client().signUp("bo")
+	g := ada.create(map[string]string{"rules": "alak size=11", "color": "x", "clock": "none", "opponent": "bo"})
+	if code := bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	resp, body := ada.roundTrip("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move": "3", "ply": 0}`), map[string]string{"Content-Type": "application/json", "Accept-Encoding": "gzip"})
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "" || len(body) < 1024 {
+		t.Errorf("a move: %d, Content-Encoding %q, %d bytes; want 200, none, over 1 KiB", resp.StatusCode, resp.Header.Get("Content-Encoding"), len(body))
+	}
+	if resp, _ := rawGet(t, h, "/api/games/"+g.ID, "gzip"); resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("the game read after the move: Content-Encoding %q, want gzip", resp.Header.Get("Content-Encoding"))
+	}
 }
 
 // TestCompressionLeavesEventsAlone: the event stream of a client that

@@ -20,10 +20,6 @@ type event struct {
 	version int
 	data    []byte // the GameView's JSON
 	frame   []byte // the whole event as a stream sends it (data is part of it)
-	// written, when set, is told by a stream that it wrote the event (or
-	// had sent it already): the change's request waits for the streams of
-	// the player to move before it answers (Server.publish).
-	written chan struct{}
 	// players are the accounts of Black and White, and private the
 	// frames their streams send in place of frame when the game has
 	// messages, which only the players see (around.go).
@@ -50,9 +46,19 @@ type broker struct {
 	latest   map[string]int // the version last published of each watched game
 }
 
+// watcher is one stream watching a game. Its own goroutine (handleEvents)
+// writes what it is handed; a change's request may write the change's
+// event to it itself (writeNow).
 type watcher struct {
-	ch      chan event // capacity 1: the latest event
+	ch      chan event // capacity 1: the latest event, for the stream's goroutine
 	account int64
+
+	// mu is held while the stream is written to, by its goroutine or by
+	// writeNow; it guards the fields below.
+	mu   sync.Mutex
+	out  *sseStream // the stream, from its headers to its handler's return; nil outside
+	conn net.Conn   // its connection, when the server tells it (ConnContext)
+	sent int        // the version last sent: a stream never goes back
 }
 
 func newBroker() *broker {
@@ -89,32 +95,24 @@ func (b *broker) unwatch(game string, w *watcher) {
 }
 
 // publish hands ev to every watcher of the game, replacing a state the
-// watcher has not read yet. The streams of account first (0: none) are
-// handed it last, with ev.written: the goroutine woken last is the one
-// the scheduler runs next, when the publisher waits. It returns how many
-// streams of first were handed it.
-func (b *broker) publish(game string, ev event, first int64) int {
+// watcher has not read yet, but to the streams of account first (0:
+// none): those (at most cap(firsts)) are appended to firsts, for the
+// caller to write ev to itself (writeNow), outside the broker's lock.
+func (b *broker) publish(game string, ev event, first int64, firsts []*watcher) []*watcher {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.watchers[game]) == 0 {
-		return 0
+		return firsts
 	}
 	b.latest[game] = max(b.latest[game], ev.version) // each stream skips what it has sent
-	written := ev.written
-	ev.written = nil
-	var firsts []*watcher
 	for w := range b.watchers[game] {
-		if first != 0 && w.account == first {
+		if first != 0 && w.account == first && len(firsts) < cap(firsts) {
 			firsts = append(firsts, w)
 			continue
 		}
 		w.give(ev)
 	}
-	ev.written = written
-	for _, w := range firsts {
-		w.give(ev)
-	}
-	return len(firsts)
+	return firsts
 }
 
 // give hands the watcher ev, in place of a state it has not read yet.
@@ -128,6 +126,84 @@ func (w *watcher) give(ev event) {
 		}
 		w.ch <- ev
 	}
+}
+
+// open makes the stream writable by writeNow: its headers are out, and it
+// has sent what Last-Event-ID names (sent).
+func (w *watcher) open(out *sseStream, conn net.Conn, sent int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.out, w.conn, w.sent = out, conn, sent
+}
+
+// shut ends writeNow's writes, before the stream's handler returns (the
+// response may not be written after).
+func (w *watcher) shut() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.out, w.conn = nil, nil
+}
+
+// send writes ev unless the stream has sent it or a later state.
+func (w *watcher) send(ev event) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sendLocked(ev)
+}
+
+func (w *watcher) sendLocked(ev event) error {
+	if ev.version <= w.sent {
+		return nil
+	}
+	if ev.frame == nil { // an event made without newEvent
+		ev = newEvent(ev.id, ev.version, ev.data)
+	}
+	if err := w.out.write(ev.frameFor(w.account)); err != nil {
+		return err
+	}
+	w.sent = ev.version
+	return nil
+}
+
+// keepAlive writes the keep-alive comment.
+func (w *watcher) keepAlive() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.out.write(keepAlive)
+}
+
+// writeNowMax bounds the events writeNow writes: a socket with nothing
+// queued takes this much without waiting (Linux gives a TCP socket
+// 16 kB of send buffer to start with, 4 kB at the least; the kernel
+// doubles what it is given).
+const writeNowMax = 8 << 10
+
+// writeNow writes ev to the stream from the calling goroutine, when that
+// cannot wait: the stream is open and nothing else is writing to it, its
+// socket has nothing queued (sendQueueEmpty: what the client has not
+// acknowledged yet is queued), and the event is small. It reports whether
+// the stream has the event; when it does not, the caller hands it to the
+// stream's goroutine.
+//
+// This is how a change's event reaches the player to move: the request
+// that committed the change writes it before its own answer, without
+// waking the stream's goroutine and waiting for the scheduler to run it
+// (docs/load.md: under contention that wait was the tail of both the
+// event and the answer). A client that reads has an empty queue by the
+// time its opponent moves; one that stopped reading has data queued,
+// and its stream's goroutine writes to it, and cuts it off, as before.
+func (w *watcher) writeNow(ev event) bool {
+	if !w.mu.TryLock() {
+		return false // the stream's goroutine is writing: it takes ev next
+	}
+	defer w.mu.Unlock()
+	if ev.version <= w.sent && w.out != nil {
+		return true
+	}
+	if w.out == nil || len(ev.frameFor(w.account)) > writeNowMax || !sendQueueEmpty(w.conn) {
+		return false
+	}
+	return w.sendLocked(ev) == nil
 }
 
 // watched reports whether a stream of this process watches the game.
@@ -173,35 +249,10 @@ func (b *broker) streams() int {
 	return n
 }
 
-// eventLead bounds how long a change's request waits, before it answers,
-// for the streams of the player to move to write the change's event.
-const eventLead = 10 * time.Millisecond
-
 // publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
-//
-// It waits (at most eventLead) for the streams of the player to move to
-// write the event, so that the opponent's event leaves before the mover's
-// answer: handed over and left to the scheduler, a stream's goroutine
-// waited in the run queue behind the requests, and with the two cores
-// busy the opponent saw the move hundreds of milliseconds after the mover
-// had its answer (docs/load.md). Waiting parks the request's goroutine,
-// and the stream woken last runs next.
 func (s *Server) publish(st *gameState) {
-	if n := s.publishLocal(st, s.toMove(st)); n > 0 {
-		wait := time.NewTimer(eventLead)
-	written:
-		for range min(n, cap(st.ev.written)) {
-			select {
-			case <-st.ev.written:
-			case <-wait.C:
-				s.metrics.leadMissed.Add(1)
-				break written
-			}
-		}
-		wait.Stop()
-	}
-	st.ev.written = nil
+	s.publishLocal(st, s.toMove(st))
 	if s.cfg.Notifier != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -224,22 +275,36 @@ func (s *Server) toMove(st *gameState) int64 {
 
 // publishLocal sends a game's state to this process's watchers: the event
 // commit built, or for a state read from the store, one built now. The
-// streams of account first (0: none) are told it last, and write to
-// st.ev.written when they have sent it; it returns how many they are.
-func (s *Server) publishLocal(st *gameState, first int64) int {
+// streams of account first (0: none), the player to move, are written to
+// by the calling goroutine itself where that cannot wait (writeNow), so
+// that a move's event is in the opponent's socket before the mover's
+// answer leaves; the other streams' goroutines write it.
+func (s *Server) publishLocal(st *gameState, first int64) {
 	if !s.broker.watched(st.row.ID) {
-		return 0
+		return
 	}
 	if st.ev.data == nil || st.ev.version != st.row.Version {
 		st.ev = s.event(context.Background(), st)
 	}
 	if st.ev.data == nil {
-		return 0
+		return
 	}
-	if first != 0 {
-		st.ev.written = make(chan struct{}, 4)
+	var firsts [4]*watcher // a player's tabs; more are handed the event
+	for _, w := range s.broker.publish(st.row.ID, st.ev, first, firsts[:0]) {
+		if !w.writeNow(st.ev) {
+			s.metrics.leadMissed.Add(1)
+			w.give(st.ev)
+		}
 	}
-	return s.broker.publish(st.row.ID, st.ev, first)
+}
+
+// connOf is the connection r came on, or nil (no ConnContext): an event
+// stream looks at its socket to see whether a write to it can wait
+// (watcher.writeNow); without it a change's event is handed to each
+// stream's goroutine, and may leave after the change's answer.
+func connOf(r *http.Request) net.Conn {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	return c
 }
 
 // republisher reads again the games other processes changed, on a few
@@ -371,17 +436,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if sent > first.version { // a client from the future (a restored backup): start again
 		sent = -1
 	}
-	send := func(ev event) error {
-		if ev.version <= sent {
-			return nil
-		}
-		sent = ev.version
-		if ev.frame == nil { // an event made without newEvent
-			ev = newEvent(ev.id, ev.version, ev.data)
-		}
-		return stream.write(ev.frameFor(acct))
-	}
-	if err := send(first); err != nil {
+	wt.open(stream, connOf(r), sent)
+	defer wt.shut()
+	if err := wt.send(first); err != nil {
 		return
 	}
 	tick := time.NewTicker(s.cfg.StreamKeepAlive)
@@ -394,14 +451,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		case <-s.done:
 			return
 		case ev := <-wt.ch:
-			if err = send(ev); err == nil && ev.written != nil {
-				select {
-				case ev.written <- struct{}{}:
-				default: // more streams of the player than the publisher waits for
-				}
-			}
+			err = wt.send(ev)
 		case <-tick.C:
-			err = stream.write(keepAlive)
+			err = wt.keepAlive()
 		}
 		if err != nil {
 			return

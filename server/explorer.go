@@ -78,23 +78,63 @@ func explorerLine(g *rules.Game) []string {
 	return out
 }
 
-// explorerCount counts a game that has just finished in the explorer, when
-// it began at the rules' own start. A failure is logged: the backfill of
-// the next start counts the game.
+// explorerGame is a finished game waiting to be counted in the explorer.
+type explorerGame struct {
+	id, rules, winner string
+	moves             []string
+}
+
+// explorerWaiting bounds the finished games waiting to be counted (a few
+// hundred bytes each).
+const explorerWaiting = 4096
+
+// explorerCount has a game that has just finished counted in the explorer,
+// when it began at the rules' own start: not by the request that ended
+// it, which answers at once, but by explorerWork, at the store's idle
+// priority (a count writes a row for each of the game's moves: it was
+// the slowest write of the game's last move, and moves waited behind
+// it). When explorerWaiting games already wait, the request counts it
+// itself.
 func (s *Server) explorerCount(ctx context.Context, st *gameState) {
 	if st.row.State != store.StateFinished || st.row.Start != "" {
 		return
 	}
-	if _, err := s.store.AddExplorerGame(ctx, st.row.ID, st.row.Rules, explorerLine(st.sess.Game()), st.row.Winner); err != nil {
-		s.log.Warn("counting a game in the opening explorer", "game", st.row.ID, "err", err)
+	g := explorerGame{id: st.row.ID, rules: st.row.Rules, winner: st.row.Winner, moves: explorerLine(st.sess.Game())}
+	select {
+	case s.explorer <- g:
+	default:
+		s.addExplorerGame(ctx, g)
+	}
+}
+
+// explorerWork counts the finished games explorerCount queues, until the
+// server stops; those still waiting then are the next start's backfill's.
+func (s *Server) explorerWork() {
+	ctx := store.Idle(contextOf(s.done))
+	for {
+		select {
+		case <-s.done:
+			return
+		case g := <-s.explorer:
+			s.addExplorerGame(ctx, g)
+		}
+	}
+}
+
+// addExplorerGame counts g. A failure is logged: the backfill of the next
+// start counts the game.
+func (s *Server) addExplorerGame(ctx context.Context, g explorerGame) {
+	if _, err := s.store.AddExplorerGame(ctx, g.id, g.rules, g.moves, g.winner); err != nil && ctx.Err() == nil {
+		s.log.Warn("counting a game in the opening explorer", "game", g.id, "err", err)
 	}
 }
 
 // explorerBackfill counts the finished games not counted yet: those that
 // ended before the explorer existed, or whose count a stopped process did
-// not write. It runs once at start, in the background.
+// not write. It runs once at start, in the background, at the store's
+// idle priority.
 func (s *Server) explorerBackfill() {
-	ctx := contextOf(s.done)
+	ctx := store.Idle(contextOf(s.done))
 	total := 0
 	start := time.Now()
 	for {

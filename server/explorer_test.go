@@ -14,9 +14,9 @@ import (
 
 // TestExplorerCountsFinishedGames: a game in progress is not in the
 // explorer; once it ends (here o resigns after x 3, o 2, x 4) each of its
-// moves is counted under the moves before it, with the result, and the
-// answer follows the store's counts (storetest's Explorer checks them on
-// both databases).
+// moves is counted under the moves before it, with the result (in the
+// background, moments after the end), and the answer follows the store's
+// counts (storetest's Explorer checks them on both databases).
 func TestExplorerCountsFinishedGames(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
@@ -47,6 +47,14 @@ func TestExplorerCountsFinishedGames(t *testing.T) {
 	}
 	if code := bo.do("POST", "/api/games/"+gv.ID+"/resign", map[string]any{"ply": len(moves)}, nil); code != http.StatusOK {
 		t.Fatalf("resign: %d", code)
+	}
+	// Counted in the background, once the game's end is answered: wait
+	// for the first line's count.
+	for i := 0; len(explore("")) == 0; i++ {
+		if i == 1500 {
+			t.Fatal("the finished game is not counted after 1,500 looks")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	for line, want := range map[string][]ExplorerMoveView{
 		"":      {{Move: "3", Games: 1, XWins: 1}},
@@ -99,4 +107,41 @@ func TestExplorerBackfillAtStart(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// heldExplorer is a store whose explorer counts wait until released.
+type heldExplorer struct {
+	store.Store
+	started chan struct{} // told when a count has begun
+	release chan struct{}
+}
+
+func (s *heldExplorer) AddExplorerGame(ctx context.Context, gameID, rules string, moves []string, winner string) (bool, error) {
+	s.started <- struct{}{}
+	<-s.release
+	return s.Store.AddExplorerGame(ctx, gameID, rules, moves, winner)
+}
+
+// TestExplorerCountAfterAnswer: the request that ends a game is answered
+// without waiting for the game's count in the explorer (dozens of rows,
+// written at the store's idle priority); the count follows. Here the
+// count is held until the answer is in: counted by the request, as it
+// was, the game's end would wait for it (and fail on the client's 30 s
+// timeout).
+func TestExplorerCountAfterAnswer(t *testing.T) {
+	t.Parallel()
+	held := &heldExplorer{started: make(chan struct{}, 1), release: make(chan struct{})}
+	h := sharedHarnessOn(t, Config{}, func(st store.Store) store.Store { held.Store = st; return held }).with(t)
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	gv := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "bo", "clock": "none"})
+	bo.do("POST", "/api/games/"+gv.ID+"/join", nil, nil)
+	if code, _, e := ada.move(gv.ID, "3", 0); code != http.StatusOK {
+		t.Fatalf("move: %d %+v", code, e)
+	}
+	if code := bo.do("POST", "/api/games/"+gv.ID+"/resign", map[string]any{"ply": 1}, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	<-held.started // the count began, after the answer
+	close(held.release)
 }

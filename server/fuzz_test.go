@@ -434,7 +434,7 @@ func FuzzEventsResume(f *testing.F) {
 		// The stream is registered once its headers are out: publish a
 		// change the stream has not seen.
 		marker := event{id: "marker", version: cur.Version + 1, data: []byte(`{"marker":true}`)}
-		base.srv.broker.publish(id, marker, 0)
+		base.srv.broker.publish(id, marker, 0, nil)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		var evID, data string

@@ -19,7 +19,7 @@ type metrics struct {
 	moves, conflicts, dbErrors, adjudications, mails atomic.Int64
 	streams                                          atomic.Int64
 	slowStreams                                      atomic.Int64 // closed because the client did not read
-	leadMissed                                       atomic.Int64 // changes answered before the opponent's stream wrote the event
+	leadMissed                                       atomic.Int64 // events of the player to move handed to the stream's goroutine, not written at once
 	moveRequests, moveFailures                       atomic.Int64
 	moveNanos                                        atomic.Int64
 	// liveGames is the number of active games, as the store counted them
@@ -86,7 +86,7 @@ func (s *Server) registry() *prometheus.Registry {
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.untied, prometheus.Labels{"how": "tie_at_random"}),
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.fallback, prometheus.Labels{"how": "fallback"}),
 		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.streams.Load()) }),
-		counter("alak_event_lead_missed_total", "Changes answered before the streams of the player to move had written the change's event (they took more than 10 ms).", &m.leadMissed, nil),
+		counter("alak_event_lead_missed_total", "Events of the player to move not written to their stream by the change's request itself, before its answer (the stream was busy writing, or its socket held data the client had not acknowledged), but handed to the stream's goroutine.", &m.leadMissed, nil),
 		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.slowStreams, nil),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),

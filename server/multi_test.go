@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -34,7 +33,7 @@ func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := &harness{t: t, clock: clock, cfg: cfg, st: st, srv: srv, http: httptest.NewServer(srv.Handler())}
+		h := &harness{t: t, clock: clock, cfg: cfg, st: st, srv: srv, http: serveHTTP(srv)}
 		srv.cfg.BaseURL = h.http.URL
 		t.Cleanup(h.stop)
 		hs = append(hs, h)

@@ -61,6 +61,6 @@ func (s *Server) republish(ctx context.Context, game string) {
 		s.log.Warn("reading a game another process changed", "game", game, "err", err)
 		return
 	}
-	s.publishLocal(st, 0)
+	s.publishLocal(st, s.toMove(st))
 	s.caches.states.put(st)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -111,7 +110,7 @@ func TestSameMoveTwoServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	http2 := httptest.NewServer(srv2.Handler())
+	http2 := serveHTTP(srv2)
 	t.Cleanup(func() {
 		srv2.Close()
 		http2.Close()

@@ -11,7 +11,8 @@
 //	hs.ListenAndServe()
 //
 // (ConnContext lets the event streams bound their connections' send
-// buffers, sse.go.) docs/api.md describes the API; docs/deploy.md how to run it.
+// buffers, sse.go, and a move's request write its event to the opponent's
+// stream before its answer, events.go.) docs/api.md describes the API; docs/deploy.md how to run it.
 package server
 
 import (
@@ -171,6 +172,9 @@ type Server struct {
 	tourneys *tourneys
 	// posAnalyses serves GET /api/analysis (analysisapi.go).
 	posAnalyses *posAnalyses
+	// explorer holds the finished games waiting to be counted in the
+	// opening explorer (explorer.go).
+	explorer chan explorerGame
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -226,7 +230,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(),
+		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
 		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -291,6 +295,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.posAnalyses.workLong)
 	s.spawn(s.posAnalyses.build)
 	s.spawn(s.explorerBackfill)
+	s.spawn(s.explorerWork)
 	s.spawn(s.tournamentWork)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)

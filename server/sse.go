@@ -24,8 +24,10 @@ type connKey struct{}
 
 // ConnContext is the http.Server's ConnContext that the server's handler
 // wants: it keeps each request's connection in its context, so that an
-// event stream can bound its connection's send buffer. Without it the
-// streams work alike, with the kernel's buffers.
+// event stream can bound its connection's send buffer, and a move's
+// request see whether the opponent's stream can take the move's event at
+// once (events.go). Without it the streams work alike, with the kernel's
+// buffers, and every event is handed to its stream's goroutine.
 func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }

@@ -17,7 +17,7 @@ func init() {
 	register(command{name: "loadtest", summary: "load a play server on this machine with simulated players and check that no move is lost", run: loadtestRun})
 }
 
-const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--json] [--cpuprofile FILE] [--trace FILE]
+const loadtestUsage = `usage: alak loadtest --url http://127.0.0.1:8080 [--url ...] --games N --rate MOVES_PER_S --duration D [--streams N] [--busy N] [--json] [--latencies FILE] [--cpuprofile FILE] [--trace FILE]
 Creates accounts and games through the API of a server on this machine
 (start it with a high --signup-rate and --game-rate), plays them with concurrent simulated
 players who follow the event streams, and prints moves per second, the
@@ -26,8 +26,13 @@ acknowledgement to the opponent's event (p50, p95, p99), the errors by
 kind, and the moves lost or applied twice, found by reading every game back
 at the end. With several --url (processes of one server on one database)
 the accounts are spread over them, each talking to its own. --streams adds
-spectators, each watching a game under way and then another. It targets
-only loopback addresses and stops by itself. docs/load.md has the figures.`
+spectators, each watching a game under way and then another. --busy N runs
+N processes beside the moves that each keep one core busy (a neighbour
+wanting the CPU), stopped at the end; the report gives the CPU they got.
+--latencies FILE writes every move's and event's latency, with when it
+came, as CSV.
+It targets only loopback addresses and stops by itself. docs/load.md has
+the figures.`
 
 func loadtestRun(e *env, args []string) int {
 	fs := newFlagSet(e, "loadtest", loadtestUsage)
@@ -38,10 +43,12 @@ func loadtestRun(e *env, args []string) int {
 	duration := fs.Duration("duration", 30*time.Second, "how long to play (at most 1h)")
 	accounts := fs.Int("accounts", 0, "accounts the games are spread over (default: a tenth of --games)")
 	streams := fs.Int("streams", 0, "spectator event streams to hold open besides the players'")
+	busy := fs.Int("busy", 0, "processes that each keep one core busy while the moves are made (0 to the machine's cores)")
 	rulesText := fs.String("rules", "alak size=11", "the games' rules")
 	clock := fs.String("clock", "none", "the games' clock")
 	seed := fs.Uint64("seed", 1, "seed of the players' moves")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	latencies := fs.String("latencies", "", "write every move's and every event's latency to this file, as CSV (kind,at_ms,ms): when the slow ones came")
 	cpuprofile := fs.String("cpuprofile", "", "write the load tool's own CPU profile to this file (is the tool the bottleneck?)")
 	traceFile := fs.String("trace", "", "write the load tool's own execution trace (go tool trace) to this file: for short runs")
 	words, err := parseInterspersed(fs, args)
@@ -69,7 +76,15 @@ func loadtestRun(e *env, args []string) int {
 		defer stopTrace()
 	}
 	cfg := loadtest.Config{URLs: urls, Games: *games, Rate: *rate, Duration: *duration, Accounts: *accounts, Streams: *streams,
-		Rules: *rulesText, Clock: *clock, Seed: *seed}
+		Busy: *busy, Rules: *rulesText, Clock: *clock, Seed: *seed}
+	if *latencies != "" {
+		f, err := os.Create(*latencies)
+		if err != nil {
+			return fail(e, "loadtest", fmt.Errorf("--latencies: %w", err))
+		}
+		defer f.Close()
+		cfg.Latencies = f
+	}
 	if e.terminal {
 		cfg.Progress = func(r loadtest.Report) {
 			fmt.Fprintf(e.stderr, "\r%.0fs: %d moves, %.0f/s, p99 %.1f ms, %d streams   ", r.Seconds, r.Moves, r.MovesPerS, r.P99, r.Streams)
@@ -105,6 +120,9 @@ func loadtestRun(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "lost: %d, doubled: %d (of unknown outcome: %d requests unanswered, %d answered 5xx)\n", rep.Lost, rep.Doubled, rep.Unanswered, rep.ServerErrors)
 		fmt.Fprintf(e.stdout, "the tool's own CPU: %.1f s; load average at the start %s, at the end %s\n", rep.ToolCPU, rep.LoadAvg[0], rep.LoadAvg[1])
+		if rep.Busy > 0 {
+			fmt.Fprintf(e.stdout, "busy loops: %d, %.1f s of CPU (%.2f cores over the run)\n", rep.Busy, rep.BusyCPU, rep.BusyCPU/rep.Seconds)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "alak loadtest: %v\n", err)

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"alak/internal/version"
+	"alak/loadtest"
 
 	"golang.org/x/term"
 )
@@ -54,6 +55,7 @@ const exitInterrupted = 130
 func register(c command) { commands[c.name] = c }
 
 func main() {
+	loadtest.BusyLoop() // alak loadtest --busy's neighbour process: spins and never returns
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		terminal: term.IsTerminal(int(os.Stdout.Fd())) && os.Getenv("NO_COLOR") == ""}
 	os.Exit(run(e, os.Args[1:]))

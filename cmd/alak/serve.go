@@ -182,7 +182,7 @@ func newHTTPServer(h http.Handler, log *slog.Logger, t timeouts) *http.Server {
 		IdleTimeout:       t.idle,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		ConnContext:       server.ConnContext, // the event streams bound their send buffers
+		ConnContext:       server.ConnContext, // the event streams bound their send buffers, and a move's event is written before its answer
 	}
 }
 

@@ -29,6 +29,18 @@ var (
 	ErrConflict = errors.New("the game changed meanwhile")
 )
 
+// idleKey marks a context whose writes may wait (Idle).
+type idleKey struct{}
+
+// Idle marks ctx's writes as ones that may wait for the others: a store
+// with a single writer (SQLite's group commit) makes them when no other
+// write is waiting, so that work nobody waits on (the opening explorer's
+// counts of a finished game) never delays a move. Other stores ignore it.
+func Idle(ctx context.Context) context.Context { return context.WithValue(ctx, idleKey{}, true) }
+
+// IsIdle reports whether ctx's writes may wait (Idle).
+func IsIdle(ctx context.Context) bool { v, _ := ctx.Value(idleKey{}).(bool); return v }
+
 // Account is a player: a named account with a password, or a guest (no
 // name), who plays live games by link or against the computer.
 type Account struct {

@@ -49,9 +49,10 @@ func DSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// Connections bounds the pool: the group commit's writer and the readers.
-// Each connection keeps its own prepared statements and page cache, so
-// they are kept open (as many idle as open) rather than opened again.
+// Connections bounds the readers' connections; the group commit's writer
+// has one more, of its own. Each connection keeps its own prepared
+// statements and page cache, so they are kept open (as many idle as open)
+// rather than opened again.
 var Connections = max(4, 2*runtime.NumCPU())
 
 // Open opens (creating it if needed) the database file at path and brings
@@ -66,8 +67,8 @@ func OpenGroupCommit(ctx context.Context, path string, gc sqlstore.GroupCommit) 
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(Connections)
-	db.SetMaxIdleConns(Connections)
+	db.SetMaxOpenConns(Connections + 1)
+	db.SetMaxIdleConns(Connections + 1)
 	if err := Migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err

@@ -18,6 +18,12 @@ const (
 		AND NOT EXISTS (SELECT 1 FROM explorer_games e WHERE e.game_id = g.id) ORDER BY id LIMIT ?`
 )
 
+func init() {
+	// Prepared once on the writer's connection: a finished game's count
+	// runs the second for each of its moves.
+	txQueries = append(txQueries, qExplorerGame, qExplorerAdd)
+}
+
 // AddExplorerGame counts a finished game in the explorer, in one
 // transaction with the row that marks it counted.
 func (s *Store) AddExplorerGame(ctx context.Context, gameID, rules string, moves []string, winner string) (bool, error) {

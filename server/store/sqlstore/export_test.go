@@ -10,3 +10,7 @@ import (
 func (s *Store) Write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return s.write(ctx, true, fn)
 }
+
+// Waiting returns how many writes wait for the writer: those that wait
+// first, and the idle ones (store.Idle).
+func (s *Store) Waiting() (jobs, idle int) { return len(s.w.jobs), len(s.w.idle) }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"alak/server/store"
 )
 
 // Group commit on a single-writer database (SQLite): every write of the
@@ -24,6 +26,17 @@ import (
 // Writers of one process no longer wait for each other in SQLite's
 // busy_timeout back-offs (sleeps of 1 to 100 ms); another process writing
 // to the same file still takes turns with this one that way.
+//
+// The writer has a connection of its own, taken from the pool once and
+// kept: it never waits behind the readers for one (with the pool's
+// connections all reading, a batch of moves waited for a reader to
+// finish).
+//
+// A write whose context is marked store.Idle waits until no other write
+// does: the writer takes it only when it finds nothing else waiting (the
+// writes that come meanwhile join its batch), so that a heavy write nobody
+// waits on (a finished game's explorer counts, dozens of rows) is never
+// committed in front of a move.
 
 // GroupCommit bounds the batches of a single-writer database.
 type GroupCommit struct {
@@ -52,8 +65,10 @@ type job struct {
 
 type writer struct {
 	s    *Store
+	conn *sql.Conn // the writer's own; nil until the first batch, and after an error
 	gc   GroupCommit
 	jobs chan *job
+	idle chan *job // store.Idle's writes
 	quit chan struct{}
 	done chan struct{}
 	stop sync.Once
@@ -65,7 +80,10 @@ func newWriter(s *Store, gc GroupCommit) *writer {
 	if gc.MaxBatch <= 0 {
 		gc.MaxBatch = DefaultGroupCommit.MaxBatch
 	}
-	w := &writer{s: s, gc: gc, jobs: make(chan *job, 4*gc.MaxBatch), quit: make(chan struct{}), done: make(chan struct{})}
+	w := &writer{s: s, gc: gc, jobs: make(chan *job, 4*gc.MaxBatch), idle: make(chan *job, gc.MaxBatch), quit: make(chan struct{}), done: make(chan struct{})}
+	if c, err := s.db.Conn(context.Background()); err == nil { // else the first batch takes one
+		w.conn = c
+	}
 	go w.run()
 	return w
 }
@@ -76,8 +94,12 @@ func newWriter(s *Store, gc GroupCommit) *writer {
 // whether the write was made.
 func (w *writer) do(ctx context.Context, fn writeFunc) error {
 	j := &job{ctx: ctx, fn: fn, err: make(chan error, 1)}
+	queue := w.jobs
+	if store.IsIdle(ctx) {
+		queue = w.idle
+	}
 	select {
-	case w.jobs <- j:
+	case queue <- j:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.quit:
@@ -105,22 +127,44 @@ func (w *writer) close() {
 
 func (w *writer) run() {
 	defer close(w.done)
+	defer func() {
+		if w.conn != nil {
+			w.conn.Close()
+		}
+	}()
 	batch := make([]*job, 0, w.gc.MaxBatch)
 	for {
-		select {
+		var j *job
+		select { // the writes that wait first, then an idle one
 		case <-w.quit:
-			for {
-				select {
-				case j := <-w.jobs:
-					j.err <- errClosed
-				default:
-					return
-				}
+			w.refuse()
+			return
+		case j = <-w.jobs:
+		default:
+			select {
+			case <-w.quit:
+				w.refuse()
+				return
+			case j = <-w.jobs:
+			case j = <-w.idle:
 			}
+		}
+		batch = w.gather(append(batch[:0], j))
+		w.commit(batch)
+		clear(batch) // let the jobs go
+	}
+}
+
+// refuse answers the writes still waiting once the writer stops.
+func (w *writer) refuse() {
+	for {
+		select {
 		case j := <-w.jobs:
-			batch = w.gather(append(batch[:0], j))
-			w.commit(batch)
-			clear(batch) // let the jobs go
+			j.err <- errClosed
+		case j := <-w.idle:
+			j.err <- errClosed
+		default:
+			return
 		}
 	}
 }
@@ -169,7 +213,7 @@ func (w *writer) commit(batch []*job) {
 	// statement may roll back the whole transaction, the other callers'
 	// writes with it. A caller that has gone is skipped before its write.
 	ctx := context.Background()
-	tx, err := w.s.db.BeginTx(ctx, nil)
+	tx, err := w.begin(ctx)
 	if err != nil {
 		for i := range errs {
 			errs[i] = err
@@ -220,6 +264,26 @@ func (w *writer) commit(batch []*job) {
 	if err := tx.Commit(); err != nil {
 		fail(fmt.Errorf("committing a batch of %d writes: %w", len(batch), err))
 	}
+}
+
+// begin starts a batch's transaction on the writer's connection, taking
+// one from the pool for good if it has none: after an error the
+// connection is given back (closed if it is broken) and the next batch
+// takes a new one.
+func (w *writer) begin(ctx context.Context) (*sql.Tx, error) {
+	if w.conn == nil {
+		c, err := w.s.db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		w.conn = c
+	}
+	tx, err := w.conn.BeginTx(ctx, nil)
+	if err != nil {
+		w.conn.Close()
+		w.conn = nil
+	}
+	return tx, err
 }
 
 // skipped reports whether err is the answer of a write that was not

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -136,6 +138,103 @@ func TestGroupCommitGoneCaller(t *testing.T) {
 	}
 	if _, err := s.AccountByName(context.Background(), "gone"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the account of a gone caller: %v", err)
+	}
+}
+
+// TestGroupCommitIdleWaits: a write marked store.Idle that was waiting
+// before another write is made after it: the writer takes the idle one
+// only when nothing else waits. (The order is seen in the writes' own
+// statements, while the writer is held by a first write.)
+func TestGroupCommitIdleWaits(t *testing.T) {
+	s := open(t, sqlstore.DefaultGroupCommit)
+	defer s.Close()
+	ctx := context.Background()
+	var mu sync.Mutex
+	var order []string
+	held := make(chan struct{})
+	write := func(ctx context.Context, name string, hold chan struct{}) error {
+		return s.Write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			if hold != nil {
+				close(held)
+				<-hold
+			}
+			mu.Lock()
+			order = append(order, name)
+			mu.Unlock()
+			return nil
+		})
+	}
+	hold := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { write(ctx, "first", hold) })
+	waitFor := func(what string, ok func(jobs, idle int) bool) {
+		t.Helper()
+		for range 1_000_000 { // each look a yield: no clock
+			if ok(s.Waiting()) {
+				return
+			}
+			runtime.Gosched()
+		}
+		t.Fatalf("%s never waited for the writer", what)
+	}
+	<-held // the writer is in the first write
+	wg.Go(func() { write(store.Idle(ctx), "idle", nil) })
+	waitFor("the idle write", func(jobs, idle int) bool { return jobs+idle == 1 })
+	wg.Go(func() { write(ctx, "move", nil) })
+	waitFor("the other write", func(jobs, idle int) bool { return jobs+idle == 2 })
+	close(hold)
+	wg.Wait()
+	if want := []string{"first", "move", "idle"}; !slices.Equal(order, want) {
+		t.Errorf("the writes were made in the order %v, want %v", order, want)
+	}
+}
+
+// TestGroupCommitOwnConnection: with every reader's connection of the
+// pool taken (long reads), a write is made without waiting for one: the
+// writer has a connection of its own. The pool's count of waits tells a
+// writer that waits (no clock).
+func TestGroupCommitOwnConnection(t *testing.T) {
+	s := open(t, sqlstore.DefaultGroupCommit)
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.CreateAccount(ctx, store.Account{Name: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	var held []*sql.Conn
+	for range sqlitestore.Connections {
+		c, err := s.DB().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+	}
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	waits := s.DB().Stats().WaitCount
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.CreateAccount(ctx, store.Account{Name: "second"})
+		done <- err
+	}()
+	for i := 0; ; i++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			return
+		default:
+		}
+		if s.DB().Stats().WaitCount > waits {
+			t.Fatal("the write waits for a connection the readers hold")
+		}
+		if i == 10_000_000 {
+			t.Fatal("the write was neither made nor waiting for a connection")
+		}
+		runtime.Gosched()
 	}
 }
 
