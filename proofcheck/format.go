@@ -47,10 +47,14 @@ import (
 // Format 1 has no 'S' or 'R'; format 2 has them in proofs of a draw only;
 // format 3 in proofs of a win too, where each use of a shared subtree (its
 // 'S' and every 'R') must leave every line of it free of repetition draws
-// (checker.use). A checker of format 3 reads all three.
+// (checker.use); format 4 under positional superko too, where a shared
+// subtree is checked in place, on its line, and a reference holds where
+// the line has the boards its lines assumed (superko.go). A checker of
+// format 4 reads all four; a writer gives the lowest format its tree
+// needs (Write).
 const (
 	Magic  = "ALAKPROOF\n"
-	Format = 3
+	Format = 4
 )
 
 // Node tags.
@@ -110,14 +114,16 @@ func RulesHash(r rules.Rules) [32]byte {
 
 // NewHeader returns the header of the main part of a proof, for player w
 // (with draw: of a win or a draw), of the position g has reached, under g's
-// rules, written by the build writer.
+// rules, written by the build writer. It says format 3, which reads every
+// tree but one with shared subtrees under superko; Write raises it to 4
+// for such a tree.
 func NewHeader(g *rules.Game, w rules.Color, draw bool, writer string) (Header, error) {
 	start, err := g.Start().MarshalText()
 	if err != nil {
 		return Header{}, err
 	}
 	r := g.Rules()
-	return Header{Format: Format, Kernel: rules.KernelVersion, RulesHash: RulesHash(r), Rules: r.String(),
+	return Header{Format: 3, Kernel: rules.KernelVersion, RulesHash: RulesHash(r), Rules: r.String(),
 		Start: string(start), Line: g.Moves(), For: w, Draw: draw, Writer: writer}, nil
 }
 

@@ -33,6 +33,11 @@ type Proof struct {
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte
+	// Written, with ProveOptions.Superko and a certificate (Tree or
+	// Counter), counts the positions written; the shared subtrees are
+	// counted as for a win above (WinSubtrees, WinReferences,
+	// WinSubtreesInLine).
+	Written int64
 	// Disproved, with ProveOptions.ProofNumbers: no strategy of the
 	// player's meets the goal, however long the game (for a draw goal:
 	// the opponent wins).
@@ -106,6 +111,19 @@ type ProveOptions struct {
 	// line of the certificate, when one is recorded.
 	ProofNumbers bool
 	Counter      bool
+	// Superko proves the goal under positional linear Go (the tromp-taylor
+	// preset on a line of up to 14 points) by the solver of method 4
+	// (superko.go) instead, with a table of MemoryMB megabytes (256 when
+	// 0): the goal, a win or a draw with the rules' komi, is one of its
+	// bounds. It settles the goal both ways, and the certificate follows
+	// the solver's proof, each node a shared subtree of format 4 where the
+	// history allows (superko_cert.go). Budget, when above 0, bounds the
+	// positions of each question asked of the solver; the writer follows
+	// the moves of a question cut off instead, as a split does. Depth,
+	// Table, Graph and ProofNumbers are not used.
+	Superko  bool
+	MemoryMB int
+	Budget   int64
 }
 
 // Prove searches whether player w can force a win (a game that ends with w
@@ -126,6 +144,9 @@ type ProveOptions struct {
 // under the traditional preset, whose score counts prisoners and whose
 // draw by repetition ignores them.
 func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) (res Proof, err error) {
+	if opt.Superko {
+		return proveSuperko(ctx, g, w, opt)
+	}
 	p := &prover{ctx: ctx, g: g.Clone(), w: w, draw: opt.Draw, cut: map[uint64]rules.Move{}}
 	if opt.Table && tableRules(g.Rules()) && !opt.ProofNumbers {
 		p.tt, p.ttMax = map[tableKey]int32{}, opt.TableEntries

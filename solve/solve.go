@@ -33,7 +33,12 @@ type Options struct {
 	// (superko.go) as long as that many whole sets, and ringWritten, when
 	// not nil, is told how many words were written to it: tests use them
 	// to make the ring wrap and to see that it did.
-	ringSets    int
+	ringSets int
+	// exactBoards makes the superko solver key its table by the board,
+	// not its mirror class, with S sets over boards and up to
+	// skMaxDExact boards of D a slot (the certificate writer,
+	// superko_cert.go).
+	exactBoards bool
 	ringWritten *uint64
 	// noCompact makes the solve use retro.go where the compact solver
 	// applies; tests set it to compare the two.
