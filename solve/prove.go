@@ -124,6 +124,9 @@ type ProveOptions struct {
 	Superko  bool
 	MemoryMB int
 	Budget   int64
+	// ignoreConds (tests) lets the superko writer refer to a subtree
+	// whatever its conditions, to show that the checker refuses it.
+	ignoreConds bool
 }
 
 // Prove searches whether player w can force a win (a game that ends with w

@@ -107,6 +107,7 @@ type skWriter struct {
 	nodes, cut, dropped int64
 	searched            func(nodes int64, entries int)
 	report              int64
+	ignoreConds         bool // ProveOptions.ignoreConds
 }
 
 // skThreshold returns w's threshold for its goal under the rules' komi:
@@ -210,6 +211,9 @@ func (wr *skWriter) holds(i int32) bool {
 	d := &wr.defs[i]
 	if d.open || !d.usable {
 		return false
+	}
+	if wr.ignoreConds {
+		return true
 	}
 	for _, b := range d.d {
 		if wr.latest[b] == 0 {
@@ -439,11 +443,11 @@ func (wr *skWriter) attack(pos rules.Position, f *skFrameW) (int32, bool) {
 		}
 	}
 	for _, m := range unknown {
-		mark, defs, refs, nodes := len(wr.out), len(wr.defs), len(wr.refs), wr.nodes
+		mark, defs, refs, nodes, dropped := len(wr.out), len(wr.defs), len(wr.refs), wr.nodes, wr.dropped
 		if h, ok := wr.take(m, f); ok || wr.err != nil {
 			return h, ok
 		}
-		wr.dropped += wr.nodes - nodes
+		wr.dropped = dropped + wr.nodes - nodes // those dropped within included
 		wr.drop(mark, defs, refs)
 	}
 	return 0, false
@@ -507,7 +511,7 @@ func proveSuperko(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOp
 	s := newSuperkoSolverFor(ctx, g, Options{MemoryMB: opt.MemoryMB, exactBoards: true}, start)
 	newWriter := func(w rules.Color, draw bool) *skWriter {
 		wr := &skWriter{s: s, g: g.Clone(), w: w, beta: skThreshold(r, w, draw), draw: draw, budget: opt.Budget,
-			latest: map[uint64]int32{}, byState: map[skState][]int32{}, searched: opt.Searched, report: 1 << 16}
+			latest: map[uint64]int32{}, byState: map[skState][]int32{}, searched: opt.Searched, report: 1 << 16, ignoreConds: opt.ignoreConds}
 		for i := 0; i <= g.Len(); i++ {
 			wr.latest[g.PositionAt(i).BoardHash()] = int32(i) + 1
 		}
