@@ -164,7 +164,10 @@ func (c *checker) node() error {
 	}
 	o := c.g.Outcome()
 	toMove := c.g.Position().ToMove()
-	if len(c.acc) > 0 && !o.Over() {
+	if len(c.acc) > 0 && (!o.Over() || o.Reason == rules.Passes && c.r.PassEnd == rules.PassEndDraw) {
+		// The reach of a shared subtree of a win: the positions where the
+		// game goes on, and under passend=draw those the passes end at,
+		// whose occurrences decide between the count and a draw.
 		if len(c.hashes) >= maxReachIDs {
 			return c.rd.bad(fmt.Sprintf("the shared subtrees of a win meet more than %d positions", maxReachIDs), nil)
 		}

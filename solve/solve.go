@@ -100,6 +100,9 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	if r.Komi*2 != math.Trunc(r.Komi*2) {
 		return res, fmt.Errorf("komi %v: the solver counts in half points, so it takes komi in multiples of 0.5: %w", r.Komi, ErrUnsupported)
 	}
+	if r.PassEnd != rules.PassEndScore {
+		return res, fmt.Errorf("passend=draw: the solver's methods count a game that passes end before its repetition draw; alak prove, which plays every line on the kernel's Game, takes it: %w", ErrUnsupported)
+	}
 	if superkoApplies(r) && !opt.exactHistory {
 		return solveSuperko(ctx, g, opt) // positional linear Go: superko.go
 	}
