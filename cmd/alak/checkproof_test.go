@@ -119,6 +119,60 @@ func TestCheckProofData(t *testing.T) {
 	}
 }
 
+// TestCheckProofDataSuperko checks the certificates of positional linear Go
+// under docs/data, one for each bound of a value: tromp-taylor-N-x-draw
+// [-komi-V] says Black's margin on 1×N is at least V (0 where the name
+// has no komi), tromp-taylor-N-o-draw[-komi-V] at most V. Each claim is
+// the one its name says, and V is the value of results.md's table (made
+// with alak solve --table at 43b615e; 1×12 from its split proofs); those
+// over 256 KB are checked with ALAK_LONG=1, those over 8 MB without the
+// race detector, as in TestCheckProofData.
+func TestCheckProofDataSuperko(t *testing.T) {
+	value := map[string]string{"1": "0", "2": "0", "3": "3", "4": "4", "5": "0", "6": "1", "7": "2", "8": "3", "9": "0", "10": "1", "11": "2", "12": "2", "13": "0"}
+	files, err := filepath.Glob("../../docs/data/tromp-taylor-*.alakproof")
+	if err != nil || len(files) < 22 {
+		t.Fatalf("%d certificates of positional linear Go under docs/data (%v), want both bounds of 1×1 to 1×11 at least", len(files), err)
+	}
+	long := testlong.Enabled(t)
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil {
+			t.Fatal(err)
+		} else if fi.Size() > 256<<10 && !long {
+			t.Logf("%s (%d bytes): checked with %s=1", f, fi.Size(), testlong.Env)
+			continue
+		} else if fi.Size() > 8<<20 && raceEnabled {
+			t.Logf("%s (%d bytes): checked without the race detector (.ci/run does)", f, fi.Size())
+			continue
+		}
+		// tromp-taylor-12-o-draw-komi-2.alakproof, tromp-taylor-9-x-draw.alakproof
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "tromp-taylor-"), ".alakproof")
+		parts := strings.Split(name, "-")
+		size, who, komi := parts[0], parts[1], "0"
+		if parts[2] != "draw" || len(parts) != 3 && (len(parts) != 5 || parts[3] != "komi") {
+			t.Errorf("%s: not a name of a bound (tromp-taylor-N-x|o-draw[-komi-V])", f)
+			continue
+		}
+		if len(parts) == 5 {
+			komi = parts[4]
+		}
+		if komi != value[size] {
+			t.Errorf("%s: a bound at %s, but 1×%s is worth %s (results.md)", f, komi, size, value[size])
+		}
+		rules := "tromp-taylor size=" + size
+		if komi != "0" {
+			rules += " komi=" + komi
+		}
+		if size == "11" {
+			rules = strings.Replace(rules, " size=11", "", 1) // the preset's own size
+		}
+		want := who + " can force a draw or better from the start (" + rules + ")"
+		out, errOut, code := solveSession(t, "check-proof", f)
+		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
+			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
+		}
+	}
+}
+
 // No proof, no certificate: White cannot win on 3 points (Black takes the
 // centre, TestProveCommand).
 func TestProveNoCertificateCommand(t *testing.T) {
