@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,18 +145,18 @@ func TestCheckProofDataSuperko(t *testing.T) {
 			t.Logf("%s (%d bytes): checked without the race detector (.ci/run does)", f, fi.Size())
 			continue
 		}
-		// tromp-taylor-12-o-draw-komi-2.alakproof, tromp-taylor-9-x-draw.alakproof
-		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "tromp-taylor-"), ".alakproof")
-		parts := strings.Split(name, "-")
-		size, who, komi := parts[0], parts[1], "0"
-		if parts[2] != "draw" || len(parts) != 3 && (len(parts) != 5 || parts[3] != "komi") {
-			t.Errorf("%s: not a name of a bound (tromp-taylor-N-x|o-draw[-komi-V])", f)
+		// tromp-taylor-12-o-draw-komi-2.alakproof, tromp-taylor-9-x-draw.alakproof,
+		// tromp-taylor-12-x-draw-komi--1-after-1.alakproof
+		m := boundName.FindStringSubmatch(filepath.Base(f))
+		if m == nil {
+			t.Errorf("%s: not a name of a bound (tromp-taylor-N-x|o-draw[-komi-V][-after-MOVE])", f)
 			continue
 		}
-		if len(parts) == 5 {
-			komi = parts[4]
+		size, who, komi, after := m[1], m[2], m[3], m[4]
+		if komi == "" {
+			komi = "0"
 		}
-		if komi != value[size] {
+		if after == "" && komi != value[size] {
 			t.Errorf("%s: a bound at %s, but 1×%s is worth %s (results.md)", f, komi, size, value[size])
 		}
 		rules := "tromp-taylor size=" + size
@@ -165,13 +166,21 @@ func TestCheckProofDataSuperko(t *testing.T) {
 		if size == "11" {
 			rules = strings.Replace(rules, " size=11", "", 1) // the preset's own size
 		}
-		want := who + " can force a draw or better from the start (" + rules + ")"
+		where := "from the start"
+		if after != "" {
+			where = "after " + after
+		}
+		want := who + " can force a draw or better " + where + " (" + rules + ")"
 		out, errOut, code := solveSession(t, "check-proof", f)
 		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
 			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
 		}
 	}
 }
+
+// boundName is the name of a certificate of a bound of positional linear
+// Go: the size, the player, the komi (absent: 0) and the opening.
+var boundName = regexp.MustCompile(`^tromp-taylor-(\d+)-([xo])-draw(?:-komi-(-?\d+))?(?:-after-(\w+))?\.alakproof$`)
 
 // No proof, no certificate: White cannot win on 3 points (Black takes the
 // centre, TestProveCommand).
