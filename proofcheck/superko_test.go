@@ -268,3 +268,53 @@ func findPlayed(t *testing.T, g *rules.Game) (x, y []rules.Move, m rules.Move) {
 	t.Fatal("no two such nodes within 7 plies")
 	return nil, nil, 0
 }
+
+// TestCheckSharedWinPassEnd: under passend=draw the end by passes counts
+// in a shared win's reach. Under Traditional Alak on 4 points with the
+// second occurrence a draw, after 1 4 3 (Black's 3 captures White's 4:
+// x-x-, White to move, no ko point) and White's pass, Black's pass ends
+// the game on x-x- with White to move: by the count a Black win by 5
+// (four points and a prisoner), but the position after 1 4 3 again, its
+// second occurrence, which passend=draw makes a draw. From its position
+// alone the subtree "pass" is a win; shared there, it must be refused
+// under passend=draw (the reach names the position two passes end at,
+// which occurred before) and accepted under passend=score.
+func TestCheckSharedWinPassEnd(t *testing.T) {
+	for _, tc := range []struct {
+		rules  string
+		plain  bool // the tree in line checks
+		shared bool // the same tree as a shared subtree checks
+	}{
+		{"traditional size=4 repetition=2", true, true},
+		{"traditional size=4 repetition=2 passend=draw", false, false},
+	} {
+		r, err := rules.Parse(tc.rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []rules.Move{rules.Place(0), rules.Place(3), rules.Place(2), rules.Pass} {
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h, err := NewHeader(g, rules.Black, false, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := []byte{tagMove, 3, tagEnd, 20} // pass; Black wins by 5 (10 half points, zigzag 20)
+		if _, err := check(file(h, line)); (err == nil) != tc.plain {
+			t.Errorf("%s: in line: %v, want it to check: %v", tc.rules, err, tc.plain)
+		}
+		_, err = check(file(h, append([]byte{tagShared}, line...)))
+		if (err == nil) != tc.shared {
+			t.Errorf("%s: shared: %v, want it to check: %v", tc.rules, err, tc.shared)
+		}
+		if !tc.shared && (!errors.Is(err, ErrRefuted) || !strings.Contains(err.Error(), "does not hold here")) {
+			t.Errorf("%s: shared: %v, want the reach refused", tc.rules, err)
+		}
+	}
+}
