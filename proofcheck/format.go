@@ -110,12 +110,12 @@ func RulesHash(r rules.Rules) [32]byte { return sha256.Sum256([]byte(RulesText(r
 // rules.Rules.Get gives (for the options that do not apply, such as min
 // under placement rules, the value the rules hold: "min=0", "start="),
 // except an option added after certificates were first made
-// (rules.Option.Unset), named only where it has another value than that.
+// (rules.Unset), named only where it has another value than that.
 func RulesText(r rules.Rules) string {
 	var b strings.Builder
 	for _, o := range rules.Options() {
 		v, _ := r.Get(o.Name)
-		if o.Unset != "" && v == o.Unset {
+		if unset, late := rules.Unset(o.Name); late && v == unset {
 			continue
 		}
 		b.WriteString(o.Name + "=" + v + "\n")

@@ -151,18 +151,15 @@ type Option struct {
 	Name   string // as used by Set and Parse
 	Values string // what is accepted
 	Help   string
-	// Unset is, for an option added after proof certificates were first
-	// made, its value under every preset: the rules hash of a certificate
-	// (package proofcheck) names the option only where it has another
-	// value, so that the certificates made before it still check. Empty
-	// for the options every rules hash names.
-	Unset string
 }
 
 type option struct {
 	Option
 	get func(r *Rules) string
 	set func(r *Rules, v string) error
+	// unset is, for an option added after proof certificates were first
+	// made, its value under every preset (Unset).
+	unset string
 }
 
 func enumOpt(name, help string, names []string, get func(r *Rules) int, set func(r *Rules, i int)) option {
@@ -293,10 +290,24 @@ var options = []option{
 }
 
 // unsetOpt marks o as added after certificates were first made, with the
-// value unset under every preset (Option.Unset).
+// value unset under every preset (Unset).
 func unsetOpt(o option, unset string) option {
-	o.Unset = unset
+	o.unset = unset
 	return o
+}
+
+// Unset returns, for an option added after proof certificates were first
+// made, its value under every preset, and true: the rules hash of a
+// certificate (package proofcheck) names such an option only where it has
+// another value, so that the certificates made before it still check. It
+// returns "" and false for the other options, which every rules hash names.
+func Unset(name string) (string, bool) {
+	for _, o := range options {
+		if strings.EqualFold(o.Name, name) {
+			return o.unset, o.unset != ""
+		}
+	}
+	return "", false
 }
 
 // Options lists the options Set accepts, in the order String writes them.
