@@ -2,12 +2,15 @@ package proofcheck
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"alak/rules"
 )
 
 // docExample is a worked example of docs/proofs.md: the bytes its hex
@@ -184,4 +187,40 @@ func FuzzExplain(f *testing.F) {
 			t.Fatalf("an error that is not ErrFormat: %v", err)
 		}
 	})
+}
+
+// TestRulesText: the text the rules hash is taken of, as docs/proofs.md
+// prints it for traditional size=6, hashes to the hash of the committed
+// certificate of that size (written before passend existed); passend is
+// named only where it is draw, and the value an option has where it does
+// not apply (min, selfcapture, start) is written all the same.
+func TestRulesText(t *testing.T) {
+	const want = "size=6\nedge=on\nown=illegal\nko=simple\npass=on\npasses=2\nscore=area+prisoners\nkomi=0\nrepetition=3\nunchanged=off\nmin=0\nselfcapture=off\nstart=\nsafe=off\n"
+	r, err := rules.Parse("traditional size=6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := RulesText(r); got != want {
+		t.Errorf("traditional size=6:\n%s\nwant\n%s", got, want)
+	}
+	data, err := os.ReadFile("../docs/data/traditional-6-o-draw.alakproof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := split(t, data)
+	if h.RulesHash != sha256.Sum256([]byte(want)) || h.RulesHash != RulesHash(r) {
+		t.Errorf("the committed certificate's hash %x is not that of the text", h.RulesHash)
+	}
+	for _, c := range []struct{ rules, last string }{
+		{"traditional size=6 passend=score", "safe=off\n"},
+		{"traditional size=6 passend=draw", "safe=off\npassend=draw\n"},
+	} {
+		r, err := rules.Parse(c.rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := RulesText(r); !strings.HasSuffix(got, c.last) || (c.last == "safe=off\n") != (got == want) {
+			t.Errorf("%s: %q, want it to end %q", c.rules, got, c.last)
+		}
+	}
 }
