@@ -58,7 +58,9 @@ type ProveOptions struct {
 	// the positions searched so far.
 	Progress func(depth int, nodes int64)
 	// Searched, with ProofNumbers, is told every 2^22 positions the
-	// positions searched so far and the entries of the table.
+	// positions searched so far and the entries of the table; with
+	// Superko, every 10 seconds, the positions searched and the positions
+	// of the certificate written so far.
 	Searched func(nodes int64, entries int)
 	// Certificate asks for the proof tree (Proof.Tree), recorded by one
 	// more search at the depth of the proof; it is held in memory and

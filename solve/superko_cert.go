@@ -105,8 +105,6 @@ type skWriter struct {
 	// cut off, dropped the positions written and taken back after a
 	// question cut off turned out not to hold.
 	nodes, cut, dropped int64
-	searched            func(nodes int64, entries int)
-	report              int64
 	ignoreConds         bool // ProveOptions.ignoreConds
 }
 
@@ -272,9 +270,11 @@ func (wr *skWriter) node() (int32, bool) {
 		return 0, false
 	}
 	wr.nodes++
-	if wr.searched != nil && wr.nodes >= wr.report {
-		wr.report = wr.nodes + 1<<12
-		wr.searched(wr.s.nodes, len(wr.defs))
+	if wr.nodes&(1<<12-1) == 0 {
+		wr.s.poll() // the context, and the progress while nothing is searched
+		if wr.s.abort != nil && wr.err == nil {
+			wr.err = wr.s.abort
+		}
 	}
 	if len(wr.out) > wr.max {
 		wr.err = fmt.Errorf("the certificate passed %d MB; give a larger limit (--certificate-mb)", wr.max>>20)
@@ -508,10 +508,24 @@ func proveSuperko(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOp
 		return res, fmt.Errorf("the positional linear Go solver takes positional superko on a line of at most %d points with passing, no suicide, captures against the ends, area scoring and no repetition rule (the tromp-taylor preset), not %s", maxSuperkoWidth, r)
 	}
 	start := time.Now()
-	s := newSuperkoSolverFor(ctx, g, Options{MemoryMB: opt.MemoryMB, exactBoards: true}, start)
+	// The solver's questions can be long: while it searches, and while
+	// the writer writes, Searched is told the positions searched and
+	// written every 10 seconds.
+	var written *int64
+	var told time.Time
+	sopt := Options{MemoryMB: opt.MemoryMB, exactBoards: true}
+	if opt.Searched != nil {
+		sopt.Progress = func(p Progress) {
+			if now := time.Now(); now.Sub(told) >= 10*time.Second && written != nil {
+				told = now
+				opt.Searched(p.Nodes, int(*written))
+			}
+		}
+	}
+	s := newSuperkoSolverFor(ctx, g, sopt, start)
 	newWriter := func(w rules.Color, draw bool) *skWriter {
 		wr := &skWriter{s: s, g: g.Clone(), w: w, beta: skThreshold(r, w, draw), draw: draw, budget: opt.Budget,
-			latest: map[uint64]int32{}, byState: map[skState][]int32{}, searched: opt.Searched, report: 1 << 16, ignoreConds: opt.ignoreConds}
+			latest: map[uint64]int32{}, byState: map[skState][]int32{}, ignoreConds: opt.ignoreConds}
 		for i := 0; i <= g.Len(); i++ {
 			wr.latest[g.PositionAt(i).BoardHash()] = int32(i) + 1
 		}
@@ -523,6 +537,7 @@ func proveSuperko(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOp
 		return wr
 	}
 	wr := newWriter(w, opt.Draw)
+	written = &wr.nodes
 	a := wr.ask()
 	if a != askNo && wr.err == nil && (opt.Certificate || a == askUnknown) {
 		// With a certificate, or where the root's question is too long
@@ -552,6 +567,7 @@ func proveSuperko(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOp
 		// w's was a win, a win where it was a draw or better. The
 		// solver's table holds the refutation already.
 		cw := newWriter(w.Opp(), !opt.Draw)
+		written = &cw.nodes
 		h, ok := cw.node()
 		res.Nodes = s.nodes
 		if cw.err != nil || !ok {

@@ -126,7 +126,7 @@ func proveRun(e *env, args []string) int {
 		Superko: *superko, MemoryMB: *memory, Budget: *budget}
 	searchedWhat := "proof numbers: %d positions, %d table entries, %s elapsed"
 	if *superko {
-		searchedWhat = "superko: %d positions searched, %d subtrees written, %s elapsed"
+		searchedWhat = "superko: %d positions searched, %d written, %s elapsed"
 	}
 	switch {
 	case *progress:
