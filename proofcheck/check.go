@@ -69,6 +69,12 @@ func Check(ctx context.Context, in io.Reader) (Report, error) {
 		}
 	}
 	c := &checker{ctx: ctx, rd: rd, g: g, r: r, h: h}
+	if superkoShares(r) {
+		c.latest = map[uint64]int32{}
+		for i := 0; i <= g.Len(); i++ {
+			c.latest[g.PositionAt(i).BoardHash()] = int32(i) + 1
+		}
+	}
 	err = c.node()
 	rep.Nodes, rep.Ends, rep.Refs = c.nodes, c.ends, c.refs
 	rep.Shared, rep.References = int64(len(c.defs)), c.uses
@@ -110,6 +116,15 @@ type checker struct {
 	ids     map[uint64]uint32
 	hashes  []uint64
 	uses    int64 // references checked
+	// Under positional superko (superkoShares), latest holds for every
+	// board on the line one more than the index of its latest position (0
+	// the start), olds what play replaced, frames the conditions of each
+	// shared subtree being checked, innermost last, and conds those of
+	// each shared subtree checked (skShared).
+	latest map[uint64]int32
+	olds   []int32
+	frames []*skFrame
+	conds  []skConds
 }
 
 // where writes the line from the proof's root to the current node.
@@ -149,7 +164,10 @@ func (c *checker) node() error {
 	}
 	o := c.g.Outcome()
 	toMove := c.g.Position().ToMove()
-	if len(c.acc) > 0 && !o.Over() {
+	if len(c.acc) > 0 && (!o.Over() || o.Reason == rules.Passes && c.r.PassEnd == rules.PassEndDraw) {
+		// The reach of a shared subtree of a win: the positions where the
+		// game goes on, and under passend=draw those the passes end at,
+		// whose occurrences decide between the count and a draw.
 		if len(c.hashes) >= maxReachIDs {
 			return c.rd.bad(fmt.Sprintf("the shared subtrees of a win meet more than %d positions", maxReachIDs), nil)
 		}
@@ -188,8 +206,14 @@ func (c *checker) node() error {
 		c.refs = append(c.refs, Ref{Part: int(k), At: append(slices.Clone(c.h.At), c.path...)})
 		return nil
 	case tagShared:
+		if c.latest != nil && c.h.Format >= 4 {
+			return c.skShared()
+		}
 		return c.sharedNode()
 	case tagRef:
+		if c.latest != nil && c.h.Format >= 4 {
+			return c.skRef()
+		}
 		return c.ref()
 	case tagMove, tagAll:
 	default:
@@ -206,6 +230,11 @@ func (c *checker) node() error {
 		if err != nil {
 			return err
 		}
+		if len(c.frames) > 0 && m.IsPlace() {
+			if next, err := c.g.Position().Play(m); err == nil {
+				c.frames[len(c.frames)-1].played(c.id(next.BoardHash()))
+			}
+		}
 		return c.play(m)
 	}
 	if toMove == c.h.For {
@@ -216,6 +245,9 @@ func (c *checker) node() error {
 	n, err := c.rd.uvarint("the number of replies", maxReplies)
 	if err != nil {
 		return err
+	}
+	if len(c.frames) > 0 {
+		c.excluded(legal)
 	}
 	if int(n) != len(legal) {
 		return c.refuted("the certificate gives %d replies, but %c has %d legal moves (%s): a reply is missing or one is too many", n, toMove.Symbol(), len(legal), c.moveList(legal))
@@ -408,9 +440,23 @@ func (c *checker) play(m rules.Move) error {
 	if err := c.g.Play(m); err != nil {
 		return c.refuted("%v", err)
 	}
+	if c.latest != nil {
+		b := c.g.Position().BoardHash()
+		c.olds = append(c.olds, c.latest[b])
+		c.latest[b] = int32(c.g.Len()) + 1
+	}
 	c.path = append(c.path, m)
 	err := c.node()
 	c.path = c.path[:len(c.path)-1]
+	if c.latest != nil {
+		b := c.g.Position().BoardHash()
+		if old := c.olds[len(c.olds)-1]; old == 0 {
+			delete(c.latest, b)
+		} else {
+			c.latest[b] = old
+		}
+		c.olds = c.olds[:len(c.olds)-1]
+	}
 	if uerr := c.g.Undo(); err == nil && uerr != nil {
 		return uerr
 	}

@@ -264,7 +264,7 @@ func TestCheckRejects(t *testing.T) {
 		{"wrong rules hash", func() []byte { h := h3; h.RulesHash[0] ^= 1; return file(h, tree3) }(), ErrMismatch, "hash"},
 		{"rules changed under the same hash", func() []byte { h := h3; h.Rules = "traditional size=3 ko=none"; return file(h, tree3) }(), ErrMismatch, "hash"},
 		{"another kernel", func() []byte { h := h3; h.Kernel++; return file(h, tree3) }(), ErrMismatch, "kernel version"},
-		{"another format", func() []byte { h := h3; h.Format++; return file(h, tree3) }(), ErrFormat, "format"},
+		{"another format", func() []byte { h := h3; h.Format = Format + 1; return file(h, tree3) }(), ErrFormat, "format"},
 		{"bytes after the tree", append(file(h3, tree3), 'E', 0), ErrFormat, "after the tree"},
 		{"an unknown tag", mutate(h3, tree3, func(r *node) { r.kids[0].tag = 'Q' }), ErrFormat, "not E, M, A, P, S or R"},
 		{"not a certificate", []byte("(;GM[1]SZ[3])"), ErrFormat, "ALAKPROOF"},

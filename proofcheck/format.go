@@ -30,7 +30,8 @@ import (
 //
 // A string is a uvarint length then the bytes; moves are a uvarint count
 // then each move; a move is a varint (zigzag) of the kernel's rules.Move:
-// 0, 2, 4 ... the points 1, 2, 3 ..., 3 a pass. A node is a tag byte and:
+// 0, 2, 4 ... the points 1, 2, 3 ..., 3 a pass, the declarations of safe
+// points (rules.Declare) below -2^20. A node is a tag byte and:
 //
 //	'E' varint    the game is over here; Black's margin in half points
 //	'M' move node the proving player's move and the node after it
@@ -47,10 +48,14 @@ import (
 // Format 1 has no 'S' or 'R'; format 2 has them in proofs of a draw only;
 // format 3 in proofs of a win too, where each use of a shared subtree (its
 // 'S' and every 'R') must leave every line of it free of repetition draws
-// (checker.use). A checker of format 3 reads all three.
+// (checker.use); format 4 under positional superko too, where a shared
+// subtree is checked in place, on its line, and a reference holds where
+// the line has the boards its lines assumed (superko.go). A checker of
+// format 4 reads all four; a writer gives the lowest format its tree
+// needs (Write).
 const (
 	Magic  = "ALAKPROOF\n"
-	Format = 3
+	Format = 4
 )
 
 // Node tags.
@@ -95,29 +100,41 @@ type Header struct {
 	Writer    string
 }
 
-// RulesHash returns the SHA-256 of every option of r, one "name=value" a
-// line in the order of rules.Options. It changes when a preset's meaning
-// does, where r.String (which names only what differs from the preset)
-// would not.
-func RulesHash(r rules.Rules) [32]byte {
+// RulesHash returns the SHA-256 of RulesText(r). It changes when a
+// preset's meaning does, where r.String (which names only what differs
+// from the preset) would not.
+func RulesHash(r rules.Rules) [32]byte { return sha256.Sum256([]byte(RulesText(r))) }
+
+// RulesText is the text the rules hash is taken of: every option of r, one
+// "name=value\n" line each in the order of rules.Options, with the value
+// rules.Rules.Get gives (for the options that do not apply, such as min
+// under placement rules, the value the rules hold: "min=0", "start="),
+// except an option added after certificates were first made
+// (rules.Unset), named only where it has another value than that.
+func RulesText(r rules.Rules) string {
 	var b strings.Builder
 	for _, o := range rules.Options() {
 		v, _ := r.Get(o.Name)
+		if unset, late := rules.Unset(o.Name); late && v == unset {
+			continue
+		}
 		b.WriteString(o.Name + "=" + v + "\n")
 	}
-	return sha256.Sum256([]byte(b.String()))
+	return b.String()
 }
 
 // NewHeader returns the header of the main part of a proof, for player w
 // (with draw: of a win or a draw), of the position g has reached, under g's
-// rules, written by the build writer.
+// rules, written by the build writer. It says format 3, which reads every
+// tree but one with shared subtrees under superko; Write raises it to 4
+// for such a tree.
 func NewHeader(g *rules.Game, w rules.Color, draw bool, writer string) (Header, error) {
 	start, err := g.Start().MarshalText()
 	if err != nil {
 		return Header{}, err
 	}
 	r := g.Rules()
-	return Header{Format: Format, Kernel: rules.KernelVersion, RulesHash: RulesHash(r), Rules: r.String(),
+	return Header{Format: 3, Kernel: rules.KernelVersion, RulesHash: RulesHash(r), Rules: r.String(),
 		Start: string(start), Line: g.Moves(), For: w, Draw: draw, Writer: writer}, nil
 }
 
@@ -229,8 +246,8 @@ func (r *reader) move(what string) (rules.Move, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v < -3 || v >= 1<<21 {
-		return 0, r.bad(fmt.Sprintf("%s: %d is no move", what, v), nil)
+	if (v < -3 || v >= 1<<21) && !rules.Move(v).IsDeclare() {
+		return 0, r.bad(fmt.Sprintf("%s: %d is no move (a move is -3 to 2097151, or a declaration of a safe point, -1048576 down to -1114111)", what, v), nil)
 	}
 	return rules.Move(v), nil
 }

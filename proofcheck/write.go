@@ -12,7 +12,8 @@ import (
 // Write writes a proof under the main part's header h: tree is the proof
 // tree encoded as the format's nodes ('E', 'M', 'A', 'S' and 'R', as
 // solve.Prove records it). A tree with shared subtrees ('S', 'R') is
-// written in one part, and refused when longer than limit. The tree goes into the main part (create(0))
+// written in one part, and refused when longer than limit; under
+// positional superko its header says format 4. The tree goes into the main part (create(0))
 // while it fits limit bytes; beyond, a subtree that does not fit the room
 // left goes into a part of its own (create(1), create(2) ...: each with
 // its own header and the line from the proof's root), referred to by a
@@ -30,6 +31,9 @@ func Write(h Header, tree []byte, limit int, create func(part int) (io.WriteClos
 		return 0, fmt.Errorf("the proof tree ends at byte %d of %d", end, len(tree))
 	}
 	if shared {
+		if r, err := rules.Parse(h.Rules); err == nil && superkoShares(r) && h.Format < 4 {
+			h.Format = 4
+		}
 		// A shared subtree is referred to by number within its part, and
 		// a part is checked with its line's history, which a shared
 		// subtree cannot assume: such a tree is not split.

@@ -198,11 +198,21 @@ func (g *Game) Over() bool { return g.Outcome().Over() }
 
 // Outcome returns the result: the position's own, a draw by repetition, or,
 // under superko without passing, the count when superko leaves the player to
-// move no legal placement.
+// move no legal placement. The position's own end comes first (the start
+// counts as the first occurrence of its position, and the positions after
+// passes count too): where the passes that end the game bring a position
+// for the n-th time, the board is counted, or under passend=draw the game
+// is a draw.
 func (g *Game) Outcome() Outcome {
 	pos := g.Position()
 	o := pos.Outcome()
 	if o.Over() {
+		// The passes that end the game may bring a position for the n-th
+		// time too: the board is counted, unless passend=draw puts the
+		// repetition draw first (docs/rules.md, A24).
+		if r := pos.e.r; o.Reason == Passes && r.PassEnd == PassEndDraw && r.Repetition > 0 && g.Occurrences() >= r.Repetition {
+			o.Reason, o.Winner, o.Margin = Repetition, None, 0
+		}
 		return o
 	}
 	if g.repeated() {

@@ -88,7 +88,23 @@ type Rules struct {
 	Start          string      // sliding: the starting layout ("" for the default of the size)
 
 	Safe SafeEye // placement on a line: a player may declare a point safe instead of placing (safe.go)
+
+	PassEnd PassEnd // with passing and a repetition rule: whether the passes that end the game on a position's n-th occurrence count the board or draw
 }
+
+// PassEnd decides between the two ends a game can reach at once: the
+// passes that end it (passes=N) and the repetition draw, when the last of
+// those passes brings a position (stones, player to move, forbidden
+// points) for the n-th time (repetition=N). docs/rules.md, A24.
+type PassEnd uint8
+
+// PassEnd rules.
+const (
+	PassEndScore PassEnd = iota // the board is counted: the end by passes comes first
+	PassEndDraw                 // the repetition draw comes first
+)
+
+var passEndNames = []string{"score", "draw"}
 
 // Presets returns the names of the presets, the default first.
 func Presets() []string {
@@ -141,11 +157,14 @@ type option struct {
 	Option
 	get func(r *Rules) string
 	set func(r *Rules, v string) error
+	// unset is, for an option added after proof certificates were first
+	// made, its value under every preset (Unset).
+	unset string
 }
 
 func enumOpt(name, help string, names []string, get func(r *Rules) int, set func(r *Rules, i int)) option {
 	return option{
-		Option: Option{name, strings.Join(names, "|"), help},
+		Option: Option{Name: name, Values: strings.Join(names, "|"), Help: help},
 		get:    func(r *Rules) string { return names[get(r)] },
 		set: func(r *Rules, v string) error {
 			for i, n := range names {
@@ -161,7 +180,7 @@ func enumOpt(name, help string, names []string, get func(r *Rules) int, set func
 
 func boolOpt(name, help string, f func(r *Rules) *bool) option {
 	return option{
-		Option: Option{name, "on|off", help},
+		Option: Option{Name: name, Values: "on|off", Help: help},
 		get: func(r *Rules) string {
 			if *f(r) {
 				return "on"
@@ -184,7 +203,7 @@ func boolOpt(name, help string, f func(r *Rules) *bool) option {
 
 func intOpt(name, values, help string, lo, hi int, offIsZero bool, f func(r *Rules) *int) option {
 	return option{
-		Option: Option{name, values, help},
+		Option: Option{Name: name, Values: values, Help: help},
 		get: func(r *Rules) string {
 			if offIsZero && *f(r) == 0 {
 				return "off"
@@ -213,7 +232,7 @@ var selfNames = []string{"off", "piece", "run"}
 
 var options = []option{
 	{
-		Option: Option{"size", "N (1-64) for a line, WxH (up to 19x19) for a grid", "board size"},
+		Option: Option{Name: "size", Values: "N (1-64) for a line, WxH (up to 19x19) for a grid", Help: "board size"},
 		get:    func(r *Rules) string { return r.SizeString() },
 		set:    func(r *Rules, v string) error { return r.setSize(v) },
 	},
@@ -227,7 +246,7 @@ var options = []option{
 	enumOpt("score", "scoring: stones on the board, area, territory plus prisoners, area plus prisoners, none", scoreNames,
 		func(r *Rules) int { return int(r.Scoring) }, func(r *Rules, i int) { r.Scoring = Scoring(i) }),
 	{
-		Option: Option{"komi", "a number from -1000 to 1000, such as 0, 0.5, 6.75, -2", "points added to White's score"},
+		Option: Option{Name: "komi", Values: "a number from -1000 to 1000, such as 0, 0.5, 6.75, -2", Help: "points added to White's score"},
 		get:    func(r *Rules) string { return strconv.FormatFloat(r.Komi, 'f', -1, 64) },
 		set: func(r *Rules, v string) error {
 			k, err := strconv.ParseFloat(v, 64)
@@ -244,7 +263,7 @@ var options = []option{
 	enumOpt("selfcapture", "sliding: the moved piece is never removed, removed when flanked, or removed with its run when flanked", selfNames,
 		func(r *Rules) int { return int(r.SelfCapture) }, func(r *Rules, i int) { r.SelfCapture = SelfCapture(i) }),
 	{
-		Option: Option{"start", "a layout of x, o and _ (or -), such as xxxx___oooo", "sliding: the starting layout; sets the size"},
+		Option: Option{Name: "start", Values: "a layout of x, o and _ (or -), such as xxxx___oooo", Help: "sliding: the starting layout; sets the size"},
 		get:    func(r *Rules) string { return r.Start },
 		set: func(r *Rules, v string) error {
 			if v == "" {
@@ -266,6 +285,29 @@ var options = []option{
 	},
 	enumOpt("safe", "instead of a placement a player may declare a point safe, where nobody can place after: off, only an eye (an empty point between your own stones), or any empty point", safeNames,
 		func(r *Rules) int { return int(r.Safe) }, func(r *Rules, i int) { r.Safe = SafeEye(i) }),
+	unsetOpt(enumOpt("passend", "when the passes that end the game bring a position for the n-th time: the board is counted, or the game is a draw by repetition", passEndNames,
+		func(r *Rules) int { return int(r.PassEnd) }, func(r *Rules, i int) { r.PassEnd = PassEnd(i) }), "score"),
+}
+
+// unsetOpt marks o as added after certificates were first made, with the
+// value unset under every preset (Unset).
+func unsetOpt(o option, unset string) option {
+	o.unset = unset
+	return o
+}
+
+// Unset returns, for an option added after proof certificates were first
+// made, its value under every preset, and true: the rules hash of a
+// certificate (package proofcheck) names such an option only where it has
+// another value, so that the certificates made before it still check. It
+// returns "" and false for the other options, which every rules hash names.
+func Unset(name string) (string, bool) {
+	for _, o := range options {
+		if strings.EqualFold(o.Name, name) {
+			return o.unset, o.unset != ""
+		}
+	}
+	return "", false
 }
 
 // Options lists the options Set accepts, in the order String writes them.
@@ -348,6 +390,8 @@ func (r Rules) Applies(name string) bool {
 		return r.Scoring != ScoreNone
 	case "safe":
 		return r.Movement == Placement && r.IsLine()
+	case "passend":
+		return r.Pass && r.Repetition > 0
 	}
 	return true
 }
@@ -372,6 +416,8 @@ func (r Rules) CheckApplies(name string) error {
 		why = "these rules do not count the board (score=none)"
 	case "safe":
 		why = "safe points are declared on a line under placement rules"
+	case "passend":
+		why = "it decides between the end by passes and the repetition draw, and these rules have no passing (set pass=on) or no repetition rule (set repetition=N)"
 	}
 	return fmt.Errorf("%w: %s has no effect under %s: %s", ErrRules, name, r.Preset, why)
 }
@@ -472,7 +518,7 @@ func (r Rules) Validate() error {
 	case !r.IsLine() && (r.Width > 19 || r.Height > 19):
 		return fail("size %s: grids are at most 19x19", r.SizeString())
 	case r.Movement > Sliding || r.Own > OwnRemovedTogether || r.Ko > KoSituational ||
-		r.Scoring > ScoreNone || r.SelfCapture > SelfRun || r.Safe > SafeField:
+		r.Scoring > ScoreNone || r.SelfCapture > SelfRun || r.Safe > SafeField || r.PassEnd > PassEndDraw:
 		return fail("an option is out of range")
 	case r.Pass && r.EndPasses < 1:
 		return fail("passes=%d: with passing allowed, at least one pass must end the game", r.EndPasses)

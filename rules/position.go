@@ -660,13 +660,16 @@ func mirrorMove(m Move, f func(int) int) Move {
 
 // SameState reports whether pos and q are the same state of a game on a
 // line: the same rules, stones, forbidden and safe points, player to move,
-// consecutive passes, end and prisoner difference (and, under sliding
-// rules, whether anyone has moved yet). From two such positions every
-// sequence of moves is legal alike, leads to positions that are the same
-// state again, passes through the same repetition keys (Hash) and ends
-// with the same margin; only the repetition counts differ, which the
-// game's history holds, not the position. The ply, the last placement and
-// the prisoner totals may differ. On a grid it reports false.
+// consecutive passes, end and, where the score counts prisoners
+// (score=territory or area+prisoners), prisoner difference (and, under
+// sliding rules, whether anyone has moved yet). From two such positions
+// every sequence of moves is legal alike, leads to positions that are the
+// same state again, passes through the same repetition keys (Hash) and
+// ends with the same margin; only what the game's history holds differs:
+// the repetition counts, and under superko the earlier boards. The ply,
+// the last placement and the prisoner totals may differ (the difference
+// too where the score does not count prisoners). On a grid it reports
+// false.
 func (pos Position) SameState(q Position) bool {
 	if pos.e == nil || q.e == nil || pos.g != nil || q.g != nil {
 		return false
@@ -676,10 +679,15 @@ func (pos Position) SameState(q Position) bool {
 	}
 	same := pos.st == q.st && pos.forbid == q.forbid && pos.safe == q.safe && pos.toMove == q.toMove &&
 		pos.passes == q.passes && pos.end == q.end &&
-		pos.prisoners[Black]-pos.prisoners[White] == q.prisoners[Black]-q.prisoners[White] &&
+		(!pos.e.r.countsPrisoners() || pos.prisoners[Black]-pos.prisoners[White] == q.prisoners[Black]-q.prisoners[White]) &&
 		(pos.last == Pass) == (q.last == Pass)
 	if pos.e.r.Movement != Placement {
 		same = same && (pos.last == NoMove) == (q.last == NoMove)
 	}
 	return same
+}
+
+// countsPrisoners reports whether the score of r counts prisoners.
+func (r Rules) countsPrisoners() bool {
+	return r.Scoring == ScoreTerritory || r.Scoring == ScoreAreaPrisoners
 }

@@ -45,4 +45,22 @@ func TestSameState(t *testing.T) {
 	if !a.SameState(a) {
 		t.Error("a position is not its own state")
 	}
+	// Where the score does not count prisoners (tromp-taylor's area, or
+	// traditional with score=area), the prisoner difference changes no
+	// move and no result, so the two positions above are one state there.
+	area := preset(t, "traditional", 5, 1)
+	area.Scoring = ScoreArea
+	for _, r := range []Rules{preset(t, "tromp-taylor", 5, 1), area} {
+		line := func(ms ...Move) Position {
+			pos := start(t, r)
+			for _, m := range ms {
+				pos = play(t, pos, m)
+			}
+			return pos
+		}
+		c, d := line(Place(1), Place(2), Place(3)), line(Place(1), Pass, Place(3))
+		if c.Prisoners(Black) != 1 || d.Prisoners(Black) != 0 || !c.SameState(d) {
+			t.Errorf("%s: %s (prisoners %d) and %s (prisoners %d): SameState %v, want true", r, c, c.Prisoners(Black), d, d.Prisoners(Black), c.SameState(d))
+		}
+	}
 }

@@ -3,6 +3,7 @@ package solve
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -116,5 +117,41 @@ func TestProveNoCertificate(t *testing.T) {
 	pr, err := Prove(context.Background(), newGame(t, "traditional", 3), rules.Black, ProveOptions{Depth: 5})
 	if err != nil || !pr.Proved || pr.Tree != nil {
 		t.Errorf("%+v, %v: want a proof and no tree", pr, err)
+	}
+}
+
+// A certificate under safe=field, whose replies include declarations of
+// safe points (rules.Declare, codes below -2^20), reads and checks: the
+// reader took moves from -3 up only and refused every such file as
+// unreadable.
+func TestProveCertificateSafe(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"alak size=3 safe=field", "traditional size=3 safe=field"} {
+		r, err := rules.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := rules.NewGame(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		declared := false
+		for _, w := range []rules.Color{rules.Black, rules.White} {
+			for _, draw := range []bool{false, true} {
+				pr, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Depth: 12, Certificate: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pr.Proved {
+					checkCertificate(t, g, w, draw, pr.Tree)
+					for p := range r.Points() {
+						declared = declared || bytes.Contains(pr.Tree, binary.AppendVarint(nil, int64(rules.Declare(p))))
+					}
+				}
+			}
+		}
+		if !declared {
+			t.Errorf("%s: no certificate holds a declaration; the test shows nothing", text)
+		}
 	}
 }

@@ -738,7 +738,10 @@ func (p *prover) proveNumbers(opt ProveOptions) (Proof, error) {
 	s := newPNSearch(p, map[pathKey]pnEntry{}, ttMax, nil)
 	if opt.Table && tableRules(p.g.Rules()) {
 		s.useTable()
-		if opt.NoSharedWins {
+		if opt.NoSharedWins || p.g.Rules().PassEnd != rules.PassEndScore {
+			// A reach counts the positions where the game goes on; under
+			// passend=draw the occurrences of a position two passes end at
+			// count too, which reach.go does not follow.
 			s.rx, s.sw = nil, nil
 		}
 	}

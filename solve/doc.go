@@ -89,7 +89,11 @@
 //   - Method 5, one-sided proofs (prove.go): Prove finds the fewest plies
 //     to a forced win (or draw) under any preset; with
 //     ProveOptions.Certificate it records the proof tree (certificate.go)
-//     that package proofcheck writes and checks. ProveOptions.Table
+//     that package proofcheck writes and checks. With
+//     ProveOptions.Superko, under positional linear Go, it proves the
+//     claim (a bound with komi) by method 4 instead and writes its
+//     certificate from the solver's proof, each state a shared subtree
+//     where the history allows (superko_cert.go). ProveOptions.Table
 //     (provetable.go) shares the results no history can change, and
 //     ProveOptions.Graph with ProveGraph (provegraph.go) the state graph
 //     with prisoners (methods 5a and 5b of docs/solver.md).

@@ -33,6 +33,11 @@ type Proof struct {
 	// Tree, with Proved and ProveOptions.Certificate, is the proof tree in
 	// the node encoding of package proofcheck (certificate.go).
 	Tree []byte
+	// Written, with ProveOptions.Superko and a certificate (Tree or
+	// Counter), counts the positions written; the shared subtrees are
+	// counted as for a win above (WinSubtrees, WinReferences,
+	// WinSubtreesInLine).
+	Written int64
 	// Disproved, with ProveOptions.ProofNumbers: no strategy of the
 	// player's meets the goal, however long the game (for a draw goal:
 	// the opponent wins).
@@ -53,7 +58,9 @@ type ProveOptions struct {
 	// the positions searched so far.
 	Progress func(depth int, nodes int64)
 	// Searched, with ProofNumbers, is told every 2^22 positions the
-	// positions searched so far and the entries of the table.
+	// positions searched so far and the entries of the table; with
+	// Superko, every 10 seconds, the positions searched and the positions
+	// of the certificate written so far.
 	Searched func(nodes int64, entries int)
 	// Certificate asks for the proof tree (Proof.Tree), recorded by one
 	// more search at the depth of the proof; it is held in memory and
@@ -106,6 +113,22 @@ type ProveOptions struct {
 	// line of the certificate, when one is recorded.
 	ProofNumbers bool
 	Counter      bool
+	// Superko proves the goal under positional linear Go (the tromp-taylor
+	// preset on a line of up to 14 points) by the solver of method 4
+	// (superko.go) instead, with a table of MemoryMB megabytes (256 when
+	// 0): the goal, a win or a draw with the rules' komi, is one of its
+	// bounds. It settles the goal both ways, and the certificate follows
+	// the solver's proof, each node a shared subtree of format 4 where the
+	// history allows (superko_cert.go). Budget, when above 0, bounds the
+	// positions of each question asked of the solver; the writer follows
+	// the moves of a question cut off instead, as a split does. Depth,
+	// Table, Graph and ProofNumbers are not used.
+	Superko  bool
+	MemoryMB int
+	Budget   int64
+	// ignoreConds (tests) lets the superko writer refer to a subtree
+	// whatever its conditions, to show that the checker refuses it.
+	ignoreConds bool
 }
 
 // Prove searches whether player w can force a win (a game that ends with w
@@ -126,6 +149,9 @@ type ProveOptions struct {
 // under the traditional preset, whose score counts prisoners and whose
 // draw by repetition ignores them.
 func Prove(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOptions) (res Proof, err error) {
+	if opt.Superko {
+		return proveSuperko(ctx, g, w, opt)
+	}
 	p := &prover{ctx: ctx, g: g.Clone(), w: w, draw: opt.Draw, cut: map[uint64]rules.Move{}}
 	if opt.Table && tableRules(g.Rules()) && !opt.ProofNumbers {
 		p.tt, p.ttMax = map[tableKey]int32{}, opt.TableEntries

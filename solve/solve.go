@@ -33,7 +33,12 @@ type Options struct {
 	// (superko.go) as long as that many whole sets, and ringWritten, when
 	// not nil, is told how many words were written to it: tests use them
 	// to make the ring wrap and to see that it did.
-	ringSets    int
+	ringSets int
+	// exactBoards makes the superko solver key its table by the board,
+	// not its mirror class, with S sets over boards and up to
+	// skMaxDExact boards of D a slot (the certificate writer,
+	// superko_cert.go).
+	exactBoards bool
 	ringWritten *uint64
 	// noCompact makes the solve use retro.go where the compact solver
 	// applies; tests set it to compare the two.
@@ -94,6 +99,9 @@ func Solve(ctx context.Context, g *rules.Game, opt Options) (Result, error) {
 	}
 	if r.Komi*2 != math.Trunc(r.Komi*2) {
 		return res, fmt.Errorf("komi %v: the solver counts in half points, so it takes komi in multiples of 0.5: %w", r.Komi, ErrUnsupported)
+	}
+	if r.PassEnd != rules.PassEndScore {
+		return res, fmt.Errorf("passend=draw: the solver's methods count a game that passes end before its repetition draw; alak prove, which plays every line on the kernel's Game, takes it: %w", ErrUnsupported)
 	}
 	if superkoApplies(r) && !opt.exactHistory {
 		return solveSuperko(ctx, g, opt) // positional linear Go: superko.go

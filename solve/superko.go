@@ -73,8 +73,13 @@ type skEntry struct {
 }
 
 // skMaxD is the most boards a table entry's D holds; a result that rests on
-// more earlier boards is not stored.
-const skMaxD = 6
+// more earlier boards is not stored. The certificate writer's solver
+// (Options.exactBoards) keeps up to skMaxDExact: it asks again at every
+// node of the long ko fights where results rest on many.
+const (
+	skMaxD      = 6
+	skMaxDExact = 32
+)
 
 const skUsed = 1 << 7
 
@@ -93,8 +98,19 @@ type superkoSolver struct {
 
 	tt     []skEntry
 	ttMask uint64
-	miss   []skMiss // unknown answers of the current deepening round (superko_id.go)
-	gen    uint32
+	// exact (Options.exactBoards) keys entries by the board itself, not
+	// its mirror class, and numbers every board as a class of its own, so
+	// that S names boards exactly; maxD is the most boards of D a slot
+	// holds.
+	exact bool
+	maxD  int
+	// rootD is the depth decide asks at, rootCut the move that proved a
+	// true answer there (a point, -1 a pass, -2 none: answered without a
+	// move, by the table or a bound that holds under every history).
+	rootD   int32
+	rootCut int
+	miss    []skMiss // unknown answers of the current deepening round (superko_id.go)
+	gen     uint32
 	// S sets are bitsets over the mirror classes of the legal boards.
 	// A table slot's S is kept sparse, as the words that are not zero
 	// (ringJ their indices, ringX the words) in a ring written in order:
@@ -132,7 +148,10 @@ type superkoSolver struct {
 }
 
 func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
-	s := &superkoSolver{ctx: ctx, n: n, full: uint64(1)<<n - 1, maxNodes: opt.MaxNodes, progress: opt.Progress}
+	s := &superkoSolver{ctx: ctx, n: n, full: uint64(1)<<n - 1, maxNodes: opt.MaxNodes, progress: opt.Progress, exact: opt.exactBoards, maxD: skMaxD}
+	if s.exact {
+		s.maxD = skMaxDExact
+	}
 	// The rules superkoApplies accepts: captures against the ends, no suicide.
 	s.ln = bitline.New(n, true, bitline.OwnIllegal, bitline.SelfOff)
 	s.tern = make([]uint32, 1<<n)
@@ -166,6 +185,9 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 			case s.cls[i] != -2: // numbered with its mirror image
 			case !s.legalBoard(b, w):
 				s.cls[i] = -1
+			case s.exact:
+				s.cls[i] = classes
+				classes++
 			default:
 				s.cls[i], s.cls[s.index(s.mirror(k))] = classes, classes
 				classes++
@@ -186,7 +208,7 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 	// of the ring: the sizes measured on 1×13 (at most 127 words not zero
 	// in a set, mostly fewer than 16) give the table as many slots as
 	// leave the ring at least 32 words a slot, and the ring the rest.
-	fixed := int(unsafe.Sizeof(skEntry{})) + 8*skMaxD + int(unsafe.Sizeof(skMiss{}))/2
+	fixed := int(unsafe.Sizeof(skEntry{})) + 8*s.maxD + int(unsafe.Sizeof(skMiss{}))/2
 	ring := min(s.words, 32)
 	size := 1 << 10
 	for size*2*(fixed+12*ring) <= mb<<20 && size < 1<<min(24, 4+2*n) {
@@ -203,7 +225,7 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 	s.scratch = make([]uint64, s.words)
 	s.tt = make([]skEntry, size)
 	s.ttMask = uint64(size/2 - 1)
-	s.dref = make([]skBoard, size*skMaxD)
+	s.dref = make([]skBoard, size*s.maxD)
 	s.miss = make([]skMiss, size/2)
 	for d := 0; d < n; d++ {
 		for _, p := range []int{(n-1)/2 - d, n/2 + d} {
@@ -387,6 +409,9 @@ func (s *superkoSolver) poll() {
 // canon returns the canonical orientation of board k and whether it is the
 // mirror image.
 func (s *superkoSolver) canon(k skBoard) (skBoard, bool) {
+	if s.exact {
+		return k, false
+	}
 	m := s.mirror(k)
 	if m < k {
 		return m, true
@@ -402,7 +427,8 @@ func (s *superkoSolver) slot(key skBoard, flags uint8) uint64 {
 // slot i; ok is false when the ring has been written over S since.
 func (s *superkoSolver) conds(i uint64) (js []uint32, xs []uint64, D []skBoard, ok bool) {
 	e := &s.tt[i]
-	D = s.dref[i*skMaxD : i*skMaxD+uint64(e.nd)]
+	md := uint64(s.maxD)
+	D = s.dref[i*md : i*md+uint64(e.nd)]
 	if e.ns == 0 {
 		return nil, nil, D, true
 	}
@@ -529,7 +555,7 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 	}
 	// D in the entry's orientation: the hit's boards (when kept) and
 	// the refs of the node; a result that rests on too many is dropped.
-	var dbuf [skMaxD]skBoard
+	var dbuf [skMaxDExact]skBoard
 	D := dbuf[:0]
 	var oldJ []uint32
 	var oldX []uint64
@@ -546,7 +572,7 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 		if slices.Contains(D, b) {
 			continue
 		}
-		if len(D) == skMaxD {
+		if len(D) == s.maxD {
 			return
 		}
 		D = append(D, b)
@@ -579,7 +605,7 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 	}
 	e.soff, e.ns = off, uint16(len(js))
 	e.nd = uint8(len(D))
-	copy(s.dref[slot*skMaxD:], D)
+	copy(s.dref[slot*uint64(s.maxD):], D)
 	s.tt[slot] = e
 }
 

@@ -288,6 +288,9 @@ func (s *superkoSolver) conclude(nd *skNode, cut bool) (answer, v int) {
 	if cut {
 		s.trim(nd.d)
 		s.store(nd.d, nd.ck, nd.flags, nd.mirrored, nd.v, s.n+1, nd.cutMove, hit)
+		if nd.d == s.rootD {
+			s.rootCut = nd.cutMove
+		}
 		return skTrue, nd.v
 	}
 	if nd.unknown {
@@ -323,6 +326,7 @@ func (s *superkoSolver) missSlot(key skBoard, flags uint8) uint64 {
 // decide answers test at the node at depth d with 2, 2+skDeepen, ... plies
 // left until it is answered (or the search is stopped: skUnknown).
 func (s *superkoSolver) decide(d int32, white, passed bool, beta int) (answer, v int) {
+	s.rootD, s.rootCut = d, -2
 	for left := 2; s.abort == nil; left += skDeepen {
 		s.gen++
 		if a, v := s.test(d, white, passed, beta, left); a != skUnknown {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +20,7 @@ func init() {
 	register(command{name: "check-proof", summary: "verify a proof certificate of 'alak prove --certificate' with the rules alone", run: checkProofRun})
 }
 
-const checkProofUsage = `usage: alak check-proof [--json] [--part K] FILE
+const checkProofUsage = `usage: alak check-proof [--json] [--part K] [--explain] FILE
 Verifies the proof certificate FILE, written by 'alak prove --certificate
 FILE', with the rules kernel alone (no solver): every line of the proof is
 replayed under the certificate's rules, repetition counts and prisoners
@@ -27,12 +28,16 @@ included. Parts FILE.part1, FILE.part2 ... beside it are checked one after
 the other. With --part K only that part is checked (the main part is 0),
 and the parts it leaves to others are listed. Prints the claim proved, the
 positions checked and the time; the exit status is 1 when the certificate
-does not prove its claim.`
+does not prove its claim. With --explain the part (the main one, or
+--part K) is not checked but decoded field by field, header and tree, as
+docs/proofs.md describes the format: one row of a Markdown table a field
+(offset, bytes in hexadecimal, field, value).`
 
 func checkProofRun(e *env, args []string) int {
 	fs := newFlagSet(e, "check-proof", checkProofUsage)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	part := fs.Int("part", -1, "check only this part (0: the main part)")
+	explain := fs.Bool("explain", false, "decode the part field by field instead of checking it (docs/proofs.md)")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagStatus(e, fs, err)
@@ -41,6 +46,9 @@ func checkProofRun(e *env, args []string) int {
 		return fail(e, "check-proof", errors.New("give one certificate FILE (the main part; its parts FILE.part1 ... are found beside it)"))
 	}
 	name := words[0]
+	if *explain {
+		return explainRun(e, partName(name, max(*part, 0)))
+	}
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
@@ -106,6 +114,31 @@ func checkProofRun(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, " %s", partName(name, r.Part))
 		}
 		fmt.Fprintln(e.stdout)
+	}
+	return 0
+}
+
+// explainRun prints the fields of the certificate part in file.
+func explainRun(e *env, file string) int {
+	f, err := os.Open(file)
+	if err != nil {
+		return fail(e, "check-proof", err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(e.stdout)
+	fmt.Fprintf(w, "| offset | bytes | field | value |\n|---:|---|---|---|\n")
+	var row []byte
+	err = proofcheck.Explain(f, func(fl proofcheck.Field) error {
+		row = proofcheck.AppendExplained(row[:0], fl)
+		_, err := w.Write(row)
+		return err
+	})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "alak check-proof: %s: %v\n", file, err)
+		return 1
 	}
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -222,6 +223,83 @@ func proofDataMirrors(t *testing.T, dir string) map[string]string {
 	}
 	return m
 }
+
+// TestCheckProofDataSuperko checks the certificates of positional linear Go
+// under proofdata/tromp-taylor/, one for each bound of a value: tromp-taylor-N-x-draw
+// [-komi-V][-after-M] says Black's margin on 1×N (after the opening M) is
+// at least V (0 where the name has no komi), tromp-taylor-N-o-draw… at
+// most V. Each claim is the one its name says, and from the start V is
+// the value of results.md's table (made with alak solve --table at
+// 43b615e; 1×12 and 1×13 from their split proofs). Those over 256 KB are
+// checked with ALAK_LONG=1, and those over 1 MB only without the race
+// detector (.ci/run checks them so): White's bound on 1×12, 3.5 MB, takes
+// 10 s of CPU without it, its shared subtrees' board sets kept and
+// compared at each reference.
+func TestCheckProofDataSuperko(t *testing.T) {
+	value := map[string]string{"1": "0", "2": "0", "3": "3", "4": "4", "5": "0", "6": "1", "7": "2", "8": "3", "9": "0", "10": "1", "11": "2", "12": "2", "13": "0"}
+	dir := filepath.Join(proofData(t), "tromp-taylor")
+	files, err := filepath.Glob(filepath.Join(dir, "tromp-taylor-*.alakproof"))
+	if err != nil || len(files) < 22 {
+		t.Fatalf("%d certificates of positional linear Go under %s (%v), want both bounds of 1×1 to 1×11 at least", len(files), dir, err)
+	}
+	sums := proofDataSums(t, dir)
+	if len(sums) != len(files) {
+		t.Errorf("%d certificates, %d lines in %s/SHA256SUMS", len(files), len(sums), dir)
+	}
+	long := testlong.Enabled(t)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(data)); got != sums[filepath.Base(f)] {
+			t.Errorf("%s: sha256 %s, SHA256SUMS says %q", f, got, sums[filepath.Base(f)])
+		}
+		if fi, err := os.Stat(f); err != nil {
+			t.Fatal(err)
+		} else if fi.Size() > 256<<10 && !long {
+			t.Logf("%s (%d bytes): checked with %s=1", f, fi.Size(), testlong.Env)
+			continue
+		} else if fi.Size() > 1<<20 && raceEnabled {
+			t.Logf("%s (%d bytes): checked without the race detector (.ci/run does)", f, fi.Size())
+			continue
+		}
+		// tromp-taylor-12-o-draw-komi-2.alakproof, tromp-taylor-9-x-draw.alakproof,
+		// tromp-taylor-12-x-draw-komi--1-after-1.alakproof
+		m := boundName.FindStringSubmatch(filepath.Base(f))
+		if m == nil {
+			t.Errorf("%s: not a name of a bound (tromp-taylor-N-x|o-draw[-komi-V][-after-MOVE])", f)
+			continue
+		}
+		size, who, komi, after := m[1], m[2], m[3], m[4]
+		if komi == "" {
+			komi = "0"
+		}
+		if after == "" && komi != value[size] {
+			t.Errorf("%s: a bound at %s, but 1×%s is worth %s (results.md)", f, komi, size, value[size])
+		}
+		rules := "tromp-taylor size=" + size
+		if komi != "0" {
+			rules += " komi=" + komi
+		}
+		if size == "11" {
+			rules = strings.Replace(rules, " size=11", "", 1) // the preset's own size
+		}
+		where := "from the start"
+		if after != "" {
+			where = "after " + after
+		}
+		want := who + " can force a draw or better " + where + " (" + rules + ")"
+		out, errOut, code := solveSession(t, "check-proof", f)
+		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
+			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
+		}
+	}
+}
+
+// boundName is the name of a certificate of a bound of positional linear
+// Go: the size, the player, the komi (absent: 0) and the opening.
+var boundName = regexp.MustCompile(`^tromp-taylor-(\d+)-([xo])-draw(?:-komi-(-?\d+))?(?:-after-(\w+))?\.alakproof$`)
 
 // No proof, no certificate: White cannot win on 3 points (Black takes the
 // centre, TestProveCommand).

@@ -15,7 +15,7 @@ func init() {
 	register(command{name: "prove", summary: "prove that a player can force a win (or a draw) within a number of plies", run: proveRun})
 }
 
-const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--cpuprofile FILE] [--proof-numbers [--counter-certificate FILE]] [MOVE ... | --position ROW --to-move x|o]
+const proveUsage = `usage: alak prove --for x|o [--draw] [--depth N] [--rules R] [--size N] [--OPTION VALUE ...] [--json] [--table] [--graph [--prisoner-range N]] [--certificate FILE [--part-size BYTES] [--plain]] [--progress] [--cpuprofile FILE] [--proof-numbers [--counter-certificate FILE]] [--superko [--memory MB] [--budget N] [--counter-certificate FILE]] [MOVE ... | --position ROW --to-move x|o]
 Searches whether the player given by --for can force a win (with --draw: a
 win or a draw) from the position after the moves, against any defence,
 within --depth plies. Every line is played out under the rules themselves,
@@ -38,7 +38,15 @@ depth limit, and the claim is settled both ways (proved, or disproved:
 no strategy meets it, however long the game); the plies printed are the
 certificate's longest line. A disproof is the opponent's proof of the
 other goal (a draw or better against a win, a win against a draw or
-better): --counter-certificate FILE writes that certificate.`
+better): --counter-certificate FILE writes that certificate.
+With --superko (positional linear Go: the tromp-taylor preset on a line of
+up to 14 points), the claim is one of the bounds the solver of 'alak solve'
+proves there, a win or a draw with the komi ("Black's margin is at least
+2" is --for x --komi 1.5): it is settled both ways, with a table of
+--memory megabytes, and the certificate follows the solver's proof, each
+state written once where the history allows (docs/proofs.md, format 4).
+--budget N bounds the positions of each question asked of the solver; a
+question cut off is split into its moves', as 'alak solve --split' does.`
 
 func proveRun(e *env, args []string) int {
 	fs := newFlagSet(e, "prove", proveUsage)
@@ -59,6 +67,9 @@ func proveRun(e *env, args []string) int {
 	noWins := fs.Bool("no-shared-wins", false, "with --table and --proof-numbers: do not share wins between histories (for measurements; solver.md, \"Wins by state\")")
 	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (go tool pprof reads it)")
+	superko := fs.Bool("superko", false, "positional linear Go: prove the claim by the solver of 'alak solve' (a bound with the komi) and write its certificate (docs/proofs.md)")
+	memory := fs.Int("memory", 256, "with --superko: the megabytes of the solver's table")
+	budget := fs.Int64("budget", 0, "with --superko: the most positions a question to the solver searches before it is split into its moves' (0: no limit)")
 	prisoners := fs.Int("prisoner-range", 0, "with --graph: the prisoner difference beyond which states are settled by passing out (default twice the points plus the komi, plus 1)")
 	setup := setupFlags(fs)
 	words, err := parseInterspersed(fs, args)
@@ -86,8 +97,14 @@ func proveRun(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "prove", err)
 	}
-	if *counterFile != "" && !*numbers {
-		return fail(e, "prove", errors.New("--counter-certificate needs --proof-numbers: only the proof-number search disproves a claim"))
+	if *counterFile != "" && !*numbers && !*superko {
+		return fail(e, "prove", errors.New("--counter-certificate needs --proof-numbers or --superko: only those searches disprove a claim"))
+	}
+	if *superko && (*numbers || *table || *graph) {
+		return fail(e, "prove", errors.New("--superko proves by the positional linear Go solver; --proof-numbers, --table and --graph are other searches: give one or the other"))
+	}
+	if *memory < 1 || *budget < 0 {
+		return fail(e, "prove", fmt.Errorf("--memory %d, --budget %d: give a positive number of megabytes and a budget of 0 (none) or more positions", *memory, *budget))
 	}
 	if *graph {
 		if _, err := solve.GraphRange(r, *prisoners); err != nil {
@@ -105,14 +122,19 @@ func proveRun(e *env, args []string) int {
 	defer stop()
 	start := time.Now()
 	opt := solve.ProveOptions{Draw: *draw, Depth: *depth, Certificate: *certFile != "", CertificateMB: *certMB, Plain: *plain,
-		Table: *table, TableEntries: *tableEntries, NoSharedWins: *noWins, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers, Counter: *counterFile != ""}
+		Table: *table, TableEntries: *tableEntries, NoSharedWins: *noWins, Graph: *graph, Prisoners: *prisoners, ProofNumbers: *numbers, Counter: *counterFile != "",
+		Superko: *superko, MemoryMB: *memory, Budget: *budget}
+	searchedWhat := "proof numbers: %d positions, %d table entries, %s elapsed"
+	if *superko {
+		searchedWhat = "superko: %d positions searched, %d written, %s elapsed"
+	}
 	switch {
 	case *progress:
 		opt.Progress = func(d int, nodes int64) {
 			fmt.Fprintf(e.stderr, "no proof within %d plies; %d positions, %s elapsed\n", d, nodes, time.Since(start).Round(time.Second))
 		}
 		opt.Searched = func(nodes int64, entries int) {
-			fmt.Fprintf(e.stderr, "proof numbers: %d positions, %d table entries, %s elapsed\n", nodes, entries, time.Since(start).Round(time.Second))
+			fmt.Fprintf(e.stderr, searchedWhat+"\n", nodes, entries, time.Since(start).Round(time.Second))
 		}
 	case e.terminal:
 		opt.Progress = func(d int, nodes int64) {
@@ -120,7 +142,7 @@ func proveRun(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "\rno proof within %d plies; %d positions, %s elapsed   ", d, nodes, el.Round(time.Second))
 		}
 		opt.Searched = func(nodes int64, entries int) {
-			fmt.Fprintf(e.stderr, "\rproof numbers: %d positions, %d table entries, %s elapsed   ", nodes, entries, time.Since(start).Round(time.Second))
+			fmt.Fprintf(e.stderr, "\r"+searchedWhat+"   ", nodes, entries, time.Since(start).Round(time.Second))
 		}
 	}
 	pr, perr := solve.Prove(ctx, g, w, opt)
@@ -194,6 +216,12 @@ func proveRun(e *env, args []string) int {
 			what = "a draw or better"
 		}
 		switch {
+		case pr.Proved && *superko:
+			fmt.Fprintf(e.stdout, "%c can force %s (%d positions, %.2f s).\n", w.Symbol(), what, pr.Nodes, secs)
+			if cert.Parts > 0 {
+				fmt.Fprintf(e.stdout, "Certificate: %s (%d bytes, %d positions, longest line %d plies); check it with: alak check-proof %s\n", cert.File, cert.Bytes, pr.Written, pr.Plies, cert.File)
+				printSuperkoSubtrees(e, pr)
+			}
 		case pr.Proved && *numbers && len(pr.Tree) == 0:
 			fmt.Fprintf(e.stdout, "%c can force %s (%d positions, %.2f s; --certificate writes the proof and its longest line).\n", w.Symbol(), what, pr.Nodes, secs)
 		case pr.Proved:
@@ -224,7 +252,11 @@ func proveRun(e *env, args []string) int {
 					other = "a draw or better"
 				}
 				fmt.Fprintf(e.stdout, "Certificate that %c can force %s, %d plies at most: %s (%d bytes in %d part(s)); check it with: alak check-proof %s\n", w.Opp().Symbol(), other, pr.CounterPlies, counter.File, counter.Bytes, counter.Parts, counter.File)
-				printWinSubtrees(e, pr)
+				if *superko {
+					printSuperkoSubtrees(e, pr)
+				} else {
+					printWinSubtrees(e, pr)
+				}
 			}
 		case perr == nil:
 			fmt.Fprintf(e.stdout, "No proof that %c can force %s within %d plies (%d positions, %.2f s): a deeper search may find one, or it does not hold.\n", w.Symbol(), what, *depth, pr.Nodes, secs)
@@ -245,6 +277,12 @@ func proveRun(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// printSuperkoSubtrees says how a certificate of --superko shared its
+// subtrees (docs/proofs.md, format 4).
+func printSuperkoSubtrees(e *env, pr solve.Proof) {
+	fmt.Fprintf(e.stdout, "Shared subtrees: %d kept, %d references to them; %d more no reference named, written in line.\n", pr.WinSubtrees, pr.WinReferences, pr.WinSubtreesInLine)
 }
 
 // printWinSubtrees says how a certificate of a win shared its subtrees

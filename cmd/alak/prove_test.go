@@ -201,3 +201,70 @@ func TestProveGraphCommand(t *testing.T) {
 		}
 	}
 }
+
+// With --superko, Black's bound on 1×8 (at least 3: results.md, 1×8 = 3)
+// is proved by the positional linear Go solver and its certificate passes
+// check-proof with the positions and shared subtrees alak prove counted;
+// the bound a point beyond is disproved, with White's certificate; other
+// rules, and the other searches beside it, are refused.
+func TestProveSuperkoCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x8.alakproof")
+	out, errOut, code := solveSession(t, "prove", "--rules", "tromp-taylor", "--size", "8", "--komi", "3", "--for", "x", "--draw", "--superko", "--certificate", file)
+	if code != 0 || !strings.Contains(out, "x can force a draw or better (") {
+		t.Fatalf("status %d, %q %q", code, out, errOut)
+	}
+	var positions, plies, kept, refs, inLine int
+	if _, err := fmt.Sscanf(out[strings.Index(out, "Certificate: "):], "Certificate: "+file+" (%d bytes, %d positions, longest line %d plies)", new(int), &positions, &plies); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if _, err := fmt.Sscanf(out[strings.Index(out, "Shared subtrees: "):], "Shared subtrees: %d kept, %d references to them; %d more", &kept, &refs, &inLine); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	check, errOut, code := solveSession(t, "check-proof", file)
+	want := fmt.Sprintf("%d positions checked (", positions)
+	if code != 0 || !strings.Contains(check, "Proved: x can force a draw or better from the start (tromp-taylor size=8 komi=3).") || !strings.Contains(check, want) ||
+		!strings.Contains(check, fmt.Sprintf("%d shared subtrees referred to %d times", kept, refs)) {
+		t.Errorf("check-proof: status %d, %q %q; want %q and the subtrees alak prove counted (%d, %d)", code, check, errOut, want, kept, refs)
+	}
+	counter := filepath.Join(dir, "o8.alakproof")
+	out, errOut, code = solveSession(t, "prove", "--rules", "tromp-taylor", "--size", "8", "--komi", "4", "--for", "x", "--draw", "--superko", "--budget", "2000", "--counter-certificate", counter)
+	if code != 0 || !strings.Contains(out, "Disproved: x cannot force a draw or better") || !strings.Contains(out, "Certificate that o can force a win") {
+		t.Fatalf("at least 4: status %d, %q %q", code, out, errOut)
+	}
+	if out, errOut, code := solveSession(t, "check-proof", counter); code != 0 || !strings.Contains(out, "Proved: o can force a win from the start (tromp-taylor size=8 komi=4).") {
+		t.Errorf("the counter-certificate: status %d, %q %q", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"prove", "--rules", "traditional", "--size", "5", "--for", "x", "--superko"}, "tromp-taylor"},
+		{[]string{"prove", "--rules", "tromp-taylor", "--size", "5", "--for", "x", "--superko", "--graph"}, "give one or the other"},
+		{[]string{"prove", "--rules", "tromp-taylor", "--size", "5", "--for", "x", "--superko", "--budget", "-1"}, "budget"},
+	} {
+		_, errOut, code := solveSession(t, c.args...)
+		if code == 0 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q, want a refusal saying %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// check-proof --explain prints a certificate field by field, as
+// docs/proofs.md's worked examples show them, and refuses a file that does
+// not read.
+func TestCheckProofExplain(t *testing.T) {
+	out, errOut, code := solveSession(t, "check-proof", "--explain", filepath.Join(proofData(t), "tromp-taylor", "tromp-taylor-4-x-draw-komi-4.alakproof"))
+	for _, want := range []string{"| offset | bytes | field | value |", "| 0 | 41 4c 41 4b 50 52 4f 4f 46 0a | magic | \"ALAKPROOF\\n\" |", "| 10 | 04 | format | 4 |", "| rules | \"tromp-taylor size=4 komi=4\" |", "M: the proving player's move"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("status %d, %q %q; want %q", code, out, errOut, want)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.alakproof")
+	if err := os.WriteFile(bad, []byte("ALAKPROOF\n\x09"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := solveSession(t, "check-proof", "--explain", bad); code != 1 || !strings.Contains(errOut, "format 9") {
+		t.Errorf("a file of format 9: status %d, stderr %q", code, errOut)
+	}
+}
