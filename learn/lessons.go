@@ -57,7 +57,7 @@ func Lessons() []Lesson {
 		{
 			ID: "repetition", Title: "The third repetition is a draw", Rules: "alak size=7",
 			Moves:    []string{"1", "4", "3", "5", "6", "2", "7", "5", "1", "4", "6", "2", "7", "5", "1"},
-			Text:     "On 7 points or more, captures can bring back a position that was on the board before. So that a game ends, the third time the same position occurs (the same stones, the same player to move, the same points just captured) the game is a draw. Here x-xoo-- with Black to move has occurred twice, after the 4th move and after the 10th.",
+			Text:     "On 7 points or more, captures can bring back a position that was on the board before. So that a game ends, the third time the same position occurs (the same stones, the same player to move, the same points just captured) the game is a draw. Here x-xoo-- with Black to move has occurred twice, after the 4th move and after the 10th. (White has better than a draw here: one move wins, as a puzzle would ask. This lesson is about the rule.)",
 			Refs:     []string{"alak 8", "A9"},
 			Goal:     Goal{Kind: GoalEnd, End: "repetition", Text: "bring back x-xoo-- with Black to move a third time: the game is drawn."},
 			MaxMoves: 1, Hints: []string{"The white stone on 5 stands where it stood before; the stone on 4 is missing."},

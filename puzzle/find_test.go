@@ -232,3 +232,75 @@ func TestPuzzleJSONRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestThemesRepetitionAndEnd: two themes the hand-analysed puzzles lack.
+//
+// Repetition: alak on 7 points, 1 4 3 5 then the cycle 6 2 7 5 1 4 (a
+// capture each move but the last: x-xoO-- comes back after it) and 6 2 7
+// 5 1 again: X/x-o-- with White to move has occurred before, after the
+// 9th move, and White's 4 would bring x-xoO-- (Black to move) back a third
+// time, a draw by repetition (docs/rules.md A9): by hand, 4 is worth 0.
+// The solver finds White a win (-1) by 6, and 7 a loss (+3); with this
+// history the dense solver does not answer (a position is used up), so
+// the search makes the puzzle and Verify checks it by the proof search.
+//
+// End in 1: dewdney on x-oox, Black to move, has two moves (each piece to
+// slot 2). 1-2 flanks oo between the pieces on 2 and 5 and takes both:
+// White is left with none, fewer than two, and loses (docs/rules.md,
+// dewdney 3 and 4): +1 at once, by hand. The solver finds 5-2 (xxoo-) a
+// loss, -1; Verify's search agrees.
+func TestThemesRepetitionAndEnd(t *testing.T) {
+	ctx := context.Background()
+	g := newGame(t, "alak size=7", "1", "4", "3", "5", "6", "2", "7", "5", "1", "4", "6", "2", "7", "5", "1")
+	p, err := Find(ctx, newSolver(), g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Position != "X/x-o--" || !slices.Equal(p.Accepted, []string{"6"}) || !slices.Equal(p.Line[0].Values, []MoveValue{{"4", 0}, {"6", -1}, {"7", 3}}) ||
+		!p.HasTheme(ThemeRepetition) || p.Method != string(solve.MethodSearch) {
+		t.Errorf("repetition: %s accepted %v values %v themes %v method %s", p.Position, p.Accepted, p.Line[0].Values, p.Themes, p.Method)
+	}
+	ver, err := Verify(ctx, p, VerifyOptions{})
+	if err != nil || ver.Methods[0] != VerifyProof {
+		t.Errorf("verify: %v %v", ver, err)
+	}
+	att, err := Check(p, []string{"4"})
+	if err != nil || att.Correct || att.Answers[0].Why != "this move lets Black (x) draw: your margin under perfect play goes from +1 to 0" {
+		t.Errorf("4: %+v %v", att, err)
+	}
+
+	r, _ := rules.Parse("dewdney size=5")
+	pos, err := rules.ParsePosition(r, "x-oox x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = Find(ctx, newSolver(), rules.NewGameFrom(pos), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Solution(), []string{"1-2"}) || p.End != EndOver || !slices.Equal(p.Themes, []string{ThemeWin, ThemeCapture, ThemeEndIn(1)}) ||
+		!slices.Equal(p.Line[0].Values, []MoveValue{{"1-2", 1}, {"5-2", -1}}) {
+		t.Errorf("end in 1: line %v end %s themes %v values %v", p.Solution(), p.End, p.Themes, p.Line[0].Values)
+	}
+	if _, err := Verify(ctx, p, VerifyOptions{}); err != nil {
+		t.Errorf("verify: %v", err)
+	}
+}
+
+// TestParseTheme reads the themes as --theme takes them.
+func TestParseTheme(t *testing.T) {
+	for in, want := range map[string]string{"win": ThemeWin, "edge-capture": ThemeEdgeCapture, "end-in-3": "end-in-3", "end-in": "end-in"} {
+		if got, err := ParseTheme(in); err != nil || got != want {
+			t.Errorf("%s: %q %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "mate", "end-in-0", "end-in-x", "Win"} {
+		if _, err := ParseTheme(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+	p := &Puzzle{Themes: []string{ThemeWin, ThemeEndIn(3)}}
+	if !p.HasTheme("end-in") || !p.HasTheme("end-in-3") || p.HasTheme("end-in-1") || p.HasTheme(ThemeDraw) {
+		t.Errorf("HasTheme on %v", p.Themes)
+	}
+}

@@ -55,10 +55,10 @@ const (
 // players' (Glicko-2).
 func rating(d Difficulty) float64 {
 	c := d.Chance
-	if c <= 0 || c >= 1 {
-		if c <= 0 {
-			return maxRating
-		}
+	switch {
+	case !(c > 0): // zero, or not a number
+		return maxRating
+	case c >= 1:
 		return minRating
 	}
 	r := glicko2.StartRating + 400*math.Log10((1-c)/c)

@@ -41,7 +41,8 @@ func Analyze(ctx context.Context, s Solver, g *rules.Game, opt solve.Options) ([
 	return plies, nil
 }
 
-// Stats count what a source tried.
+// Stats count what a source tried: Puzzles are those kept (with the
+// theme asked for, if any).
 type Stats struct {
 	Games     int `json:"games"`     // games played or read
 	Positions int `json:"positions"` // positions tried with Find
@@ -146,10 +147,12 @@ type SelfPlayOptions struct {
 	Options
 	// Games is the number of games to play; Count, when above 0, stops
 	// once that many puzzles are found. MaxPlies bounds a game's length
-	// (0: 4 times the board's points, plus 40).
+	// (0: 4 times the board's points, plus 40). Theme, when not "", keeps
+	// only the puzzles with that theme (as ParseTheme reads it).
 	Games    int
 	Count    int
 	MaxPlies int
+	Theme    string
 }
 
 // FromSelfPlay plays opt.Games games under the rules r between two weak
@@ -193,13 +196,14 @@ func FromSelfPlay(ctx context.Context, s Solver, r rules.Rules, rng *rand.Rand, 
 				st.Positions++
 				p, err := Find(ctx, s, h, opt.Options)
 				switch {
-				case err == nil:
+				case err == nil && (opt.Theme == "" || p.HasTheme(opt.Theme)):
 					p.Source = Source{Kind: SourceSelfPlay, Game: k, Ply: ply}
 					if ply < len(moves) {
 						p.Source.Played = r.MoveText(moves[ply])
 					}
 					out = append(out, p)
 					st.Puzzles++
+				case err == nil:
 				case overBudget(err):
 					st.Skipped++
 				case !errors.Is(err, ErrNotPuzzle):
@@ -261,9 +265,11 @@ func stateKey(g *rules.Game) string {
 type TableOptions struct {
 	Options
 	// Samples is the number of states drawn; Count, when above 0, stops
-	// once that many puzzles are found.
+	// once that many puzzles are found; Theme, when not "", keeps only
+	// the puzzles with that theme.
 	Samples int
 	Count   int
+	Theme   string
 }
 
 // FromTable draws opt.Samples state numbers of the dense table dt
@@ -307,6 +313,8 @@ func FromTable(ctx context.Context, s Solver, dt *solve.DenseTable, rng *rand.Ra
 			continue
 		case err != nil:
 			return out, st, fmt.Errorf("state %d (%s): %w", i, pos, err)
+		case opt.Theme != "" && !p.HasTheme(opt.Theme):
+			continue
 		}
 		p.Source = Source{Kind: SourceTable, State: i}
 		out = append(out, p)

@@ -26,9 +26,12 @@ const (
 	// point is refused to the player by the rules' forbidden points:
 	// Baljeu's no-return rule (ko=captured), ko, or superko.
 	ThemeForbidden = "forbidden-point"
-	// ThemeRepetition: the history counts: a position of the line (the
-	// puzzle's own included) has occurred before in the game, or the line
-	// ends in a draw by repetition.
+	// ThemeRepetition: the history counts: under rules with a repetition
+	// draw, a position of the line (the puzzle's own included) that a
+	// move, not a pass, brought about has occurred before in the game, or
+	// the line ends in a draw by repetition. (A pass brings back the same
+	// stones with the other player to move, and two passes the same
+	// position: an end by passes, not a repetition.)
 	ThemeRepetition = "repetition"
 	// themeEndIn prefixes ThemeEndIn(n).
 	themeEndIn = "end-in-"
@@ -80,7 +83,7 @@ func themes(p *Puzzle, g *rules.Game) ([]string, error) {
 	}
 	line := g.Clone()
 	look := func() {
-		if line.Occurrences() > 1 {
+		if r.Repetition > 0 && line.Position().LastMove() != rules.Pass && line.Occurrences() > 1 {
 			found[ThemeRepetition] = true
 		}
 		if line.Position().ToMove() == me && !line.Over() && refusesPoint(line) {

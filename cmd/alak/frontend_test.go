@@ -153,7 +153,7 @@ func TestMissingFileAndMoves(t *testing.T) {
 // TestHelpAndVersion is part of issue 18's defect 11: help goes to
 // standard output, with status 0, however it is asked for.
 func TestHelpAndVersion(t *testing.T) {
-	for _, args := range [][]string{{"play", "-h"}, {"help", "play"}, {"solve", "--help"}, {"golf", "-h"}} {
+	for _, args := range [][]string{{"play", "-h"}, {"help", "play"}, {"solve", "--help"}, {"golf", "-h"}, {"puzzles", "-h"}, {"help", "puzzles"}} {
 		out, errOut, code := runWith(t, "", -1, args...)
 		if code != 0 || errOut != "" || !strings.Contains(out, "usage: alak "+args[len(args)-1-btoi(args[0] != "help")]) {
 			t.Errorf("%v: status %d, stdout %q, stderr %q", args, code, out, errOut)
