@@ -110,6 +110,7 @@ func TestFromSelfPlayVerified(t *testing.T) {
 	for _, spec := range []string{"alak size=7", "alak size=7 edge=off", "alak size=6 ko=none", "dewdney size=8", "golf size=8",
 		"alterigo size=6", "alterigo size=2x3", "tromp-taylor size=4", "traditional size=4"} {
 		t.Run(spec, func(t *testing.T) {
+			t.Parallel()
 			r, err := rules.Parse(spec)
 			if err != nil {
 				t.Fatal(err)

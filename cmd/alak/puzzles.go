@@ -277,11 +277,11 @@ func printPuzzles(e *env, out *puzzlesOutput, verified bool) {
 	st := out.Stats
 	switch out.Source {
 	case "table":
-		fmt.Fprintf(e.stdout, "%d puzzles from %d states of the dense table", len(out.Puzzles), st.Positions)
+		fmt.Fprintf(e.stdout, "%s from %s of the dense table", things(len(out.Puzzles), "puzzle"), things(st.Positions, "state"))
 	case "selfplay":
-		fmt.Fprintf(e.stdout, "%d puzzles from %d self-play games, %d positions tried", len(out.Puzzles), st.Games, st.Positions)
+		fmt.Fprintf(e.stdout, "%s from %s, %s tried", things(len(out.Puzzles), "puzzle"), things(st.Games, "self-play game"), things(st.Positions, "position"))
 	default:
-		fmt.Fprintf(e.stdout, "%d puzzles from %d games, %d positions tried", len(out.Puzzles), st.Games, st.Positions)
+		fmt.Fprintf(e.stdout, "%s from %s, %s tried", things(len(out.Puzzles), "puzzle"), things(st.Games, "game"), things(st.Positions, "position"))
 	}
 	fmt.Fprintf(e.stdout, " (%d skipped: a solve passed --nodes)", st.Skipped)
 	if verified {
@@ -289,6 +289,9 @@ func printPuzzles(e *env, out *puzzlesOutput, verified bool) {
 	}
 	fmt.Fprintln(e.stdout)
 }
+
+// things writes n things: "1 puzzle", "3 puzzles".
+func things(n int, thing string) string { return fmt.Sprintf("%d %s%s", n, thing, plural(n)) }
 
 // endWords says why a puzzle's line stops.
 func endWords(p *puzzle.Puzzle) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -110,7 +111,7 @@ func TestPuzzlesText(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("status %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"1. ", "alak size=6", "to move and ", "answer ", "line ", "themes ", "1 puzzles from 1 self-play games", "1 verified by a second method, 0 rejected"} {
+	for _, want := range []string{"1. ", "alak size=6", "to move and ", "answer ", "line ", "themes ", "1 puzzle from 1 self-play game", "1 verified by a second method, 0 rejected"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
@@ -141,5 +142,44 @@ func TestPuzzlesErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: status %d, stderr %q; want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestPuzzlesDocExamples runs the alak puzzles examples of the README and
+// docs/puzzles.md (each console block's command, without a table
+// directory) and compares the output with the text shown.
+func TestPuzzlesDocExamples(t *testing.T) {
+	found := 0
+	for _, path := range []string{"../../README.md", "../../docs/puzzles.md"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		for i, line := range lines {
+			cmd, ok := strings.CutPrefix(line, "$ ./alak puzzles ")
+			if !ok {
+				continue
+			}
+			var want []string
+			for _, l := range lines[i+1:] {
+				if strings.HasPrefix(l, "```") {
+					break
+				}
+				want = append(want, l)
+			}
+			args := append([]string{"puzzles"}, strings.Fields(cmd)...)
+			if !slices.Contains(args, "--table-dir") {
+				args = append(args, "--table-dir", "none")
+			}
+			out, errOut, code := runWith(t, "", -1, args...)
+			if code != 0 || errOut != "" || out != strings.Join(want, "\n")+"\n" {
+				t.Errorf("%s: %v: status %d, stderr %q, output\n%s\nwant\n%s", path, args, code, errOut, out, strings.Join(want, "\n"))
+			}
+			found++
+		}
+	}
+	if found < 2 {
+		t.Errorf("%d examples found", found)
 	}
 }
