@@ -29,6 +29,16 @@ func TestCheck(t *testing.T) {
 	}
 	two := find("alak4 two moves")
 	noReturn := find("alak5 no return")
+	// x---O after 1 5 on 5 points, Black to move: 3 and 4 both win, 4 by
+	// more (the dense table: 2:-1 3:+1 4:+2; Verify's search agrees), so
+	// the line is 4 alone and 3 is accepted, not best.
+	several, err := Find(context.Background(), newSolver(), newGame(t, "alak size=5", "1", "5"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(context.Background(), several, VerifyOptions{}); err != nil || !slices.Equal(several.Accepted, []string{"3", "4"}) || several.End != EndSeveral {
+		t.Fatalf("x---O: accepted %v end %s, verify %v", several.Accepted, several.End, err)
+	}
 	type answer struct {
 		move          string
 		correct, best bool
@@ -69,6 +79,15 @@ func TestCheck(t *testing.T) {
 		}},
 		{"one move", noReturn, []string{"1"}, true, true, []answer{
 			{"1", true, true, 2, 2, "", "correct: it keeps the win (your margin under perfect play stays +2)"},
+		}},
+		{"accepted, not best", several, []string{"3"}, true, true, []answer{
+			{"3", true, false, 2, 1, "", "correct: it keeps the win, by +1 where 4 wins by +2"},
+		}},
+		{"best of several", several, []string{"4"}, true, true, []answer{
+			{"4", true, true, 2, 2, "", "correct: it keeps the win (your margin under perfect play stays +2)"},
+		}},
+		{"loses", several, []string{"2"}, true, false, []answer{
+			{"2", false, false, 2, -1, "", "this move lets White (o) win: your margin under perfect play goes from +2 to -1"},
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -208,6 +208,9 @@ func TestFindNotPuzzle(t *testing.T) {
 	if !slices.Equal(p.Accepted, []string{"2", "4", "6"}) || len(p.Line) != 1 || p.End != EndSeveral {
 		t.Errorf("alak 7 with 3 accepted: %v, line %v, end %s", p.Accepted, p.Solution(), p.End)
 	}
+	if _, err := Verify(context.Background(), p, VerifyOptions{Options: Options{MaxAccepted: 3}}); err != nil {
+		t.Errorf("verify: %v", err)
+	}
 }
 
 // TestPuzzleJSONRoundTrip: every hand-analysed puzzle written as JSON
@@ -281,6 +284,23 @@ func TestThemesRepetitionAndEnd(t *testing.T) {
 	if !slices.Equal(p.Solution(), []string{"1-2"}) || p.End != EndOver || !slices.Equal(p.Themes, []string{ThemeWin, ThemeCapture, ThemeEndIn(1)}) ||
 		!slices.Equal(p.Line[0].Values, []MoveValue{{"1-2", 1}, {"5-2", -1}}) {
 		t.Errorf("end in 1: line %v end %s themes %v values %v", p.Solution(), p.End, p.Themes, p.Line[0].Values)
+	}
+	if _, err := Verify(ctx, p, VerifyOptions{}); err != nil {
+		t.Errorf("verify: %v", err)
+	}
+
+	// Passes bring back the stones: positional linear Go on 1×5 after 4,
+	// White's line ends 2, pass, pass (two passes end the game). The
+	// position after the passes has the stones and the player to move of
+	// the one after 2, but it is an end by passes, not a repetition (and
+	// tromp-taylor has no repetition rule); the line is verified by the
+	// proof search.
+	p, err = Find(ctx, newSolver(), newGame(t, "tromp-taylor size=5", "4"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Solution(), []string{"2", "pass", "pass"}) || p.HasTheme(ThemeRepetition) || !p.HasTheme(ThemeEndIn(3)) {
+		t.Errorf("tromp-taylor 5 after 4: line %v themes %v", p.Solution(), p.Themes)
 	}
 	if _, err := Verify(ctx, p, VerifyOptions{}); err != nil {
 		t.Errorf("verify: %v", err)

@@ -199,6 +199,7 @@ func TestSourcesSkipOverBudget(t *testing.T) {
 	if st.Skipped == 0 || st.Positions < st.Skipped+len(ps) {
 		t.Errorf("stats %+v, %d puzzles", st, len(ps))
 	}
+	verifyAll(t, ps)
 	if _, err := Find(context.Background(), &solve.Tables{}, newGame(t, "alak size=8"), opt.Options); !errors.Is(err, solve.ErrNodeLimit) {
 		t.Errorf("Find over the limit: %v", err)
 	}
