@@ -172,7 +172,9 @@ func solveNode(ctx context.Context, s Solver, g *rules.Game, opt solve.Options) 
 // (every move keeps the outcome) or more than opt.MaxAccepted moves keep
 // it. Every node of the line is solved and checked: at the player's
 // positions the accepted moves are exactly those that keep the outcome,
-// at the opponent's the reply is among the best.
+// at the opponent's the reply is among the best, and the puzzle holds
+// together as UnmarshalJSON checks it (each solve's values agree with the
+// next's).
 //
 // A position that is not a puzzle gives an error wrapping ErrNotPuzzle
 // that says why; a solver's error is returned as it is.
@@ -210,7 +212,7 @@ func Find(ctx context.Context, s Solver, g *rules.Game, opt Options) (*Puzzle, e
 
 	line := g.Clone()
 	cur := root
-	for mine := 1; ; mine++ {
+	for own := 1; ; own++ { // own: the player's moves in the line
 		acc := cur.accepted()
 		m := bestFor(cur, acc, me)
 		p.Line = append(p.Line, step(cur, m, acc, true))
@@ -225,7 +227,7 @@ func Find(ctx context.Context, s Solver, g *rules.Game, opt Options) (*Puzzle, e
 			p.End = EndSeveral
 			break
 		}
-		if mine >= opt.MaxMoves {
+		if own >= opt.MaxMoves {
 			p.End = EndLength
 			break
 		}
@@ -271,6 +273,10 @@ func Find(ctx context.Context, s Solver, g *rules.Game, opt Options) (*Puzzle, e
 		return nil, err
 	}
 	p.Rating = rating(p.Difficulty)
+	if err := p.validate(); err != nil {
+		// The solves of the line's positions contradict each other.
+		return nil, fmt.Errorf("the solver's answers do not hold together: %w", err)
+	}
 	return p, nil
 }
 
