@@ -73,7 +73,9 @@
 //     history-free variants up to 24 points, alterigo on a line, dewdney
 //     and golf). DenseSolve calls it, Tables through DenseSolve (and
 //     SolveLab, lab.go, the rule lab's variants, through Tables); its
-//     DenseTable answers every position after.
+//     DenseTable answers every position after, and DenseTable.State
+//     (dense_state.go) gives the state of a number (package puzzle draws
+//     positions by it).
 //   - Methods 2 and 3, alpha-beta (search.go, tt.go): every other rule set
 //     and history: a transposition table keyed by the mirror-canonical
 //     position, with path-dependence marks for repetitions under passes
