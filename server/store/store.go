@@ -307,6 +307,8 @@ type Store interface {
 	explorerStore
 	// Limits shared by every process (limits.go).
 	limitStore
+	// Puzzles, their attempts and the puzzle ratings (puzzles.go).
+	puzzleStore
 }
 
 // Resume is a process's start, for Store.Resume.

@@ -48,6 +48,9 @@ func Run(t *testing.T, o Open) {
 	t.Run("MailSecrets", func(t *testing.T) { testMailSecrets(t, o.New(t)) })
 	t.Run("Explorer", func(t *testing.T) { testExplorer(t, o.New(t)) })
 	t.Run("Limits", func(t *testing.T) { testLimits(t, o.New(t)) })
+	t.Run("Puzzles", func(t *testing.T) { testPuzzles(t, o.New(t)) })
+	t.Run("PuzzleAttempts", func(t *testing.T) { testPuzzleAttempts(t, o.New(t)) })
+	t.Run("PuzzleAttemptsAtOnce", func(t *testing.T) { testPuzzleAttemptsAtOnce(t, o.New(t)) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
 	}
