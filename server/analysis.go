@@ -100,7 +100,10 @@ func (a *analyses) run(id string) {
 	}
 	if err != nil && !errors.Is(err, store.ErrDuplicate) {
 		s.log.Error("saving an analysis", "game", id, "err", err)
+		return
 	}
+	// The moves that changed the outcome become puzzles (puzzles.go).
+	s.puzzles.gameAnalysed(st, plies)
 }
 
 // analysisFailure says why an analysis is missing or incomplete, as a

@@ -63,6 +63,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.tournamentRoutes(mux)
 	s.analysisBoardRoutes(mux)
 	s.ruleLabRoutes(mux)
+	s.puzzleRoutes(mux)
 	s.pageRoutes(mux)
 }
 

@@ -123,6 +123,11 @@ type Config struct {
 	// for moves by email (mailin.go); "" takes none. It needs SMTP (the
 	// answers are sent through it) and MailDomain.
 	MailListen string
+	// PuzzleSeed is how many puzzles the server makes at start for each
+	// preset the store has none of, from its small lines, in the
+	// background (server/puzzles.go); 0 makes none (the finished games'
+	// puzzles are made whatever it is).
+	PuzzleSeed int
 	// MailDomain is the domain of the reply addresses
 	// (game-ID-SECRET@MailDomain); mail to it must reach MailListen.
 	MailDomain string
@@ -130,6 +135,10 @@ type Config struct {
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (auth.go).
 	hashCost argonCost
+	// puzzleSeedRules replaces puzzleSeedRules, the rules the first
+	// puzzles are made on (puzzles.go). Unexported: only this package's
+	// tests set it.
+	puzzleSeedRules []string
 	// mailBounds bounds the SMTP connections of MailListen: zero fields
 	// take defaultMailBounds. Unexported: only this package's tests
 	// scale them down (mailin.go).
@@ -175,6 +184,10 @@ type Server struct {
 	// explorer holds the finished games waiting to be counted in the
 	// opening explorer (explorer.go).
 	explorer chan explorerGame
+	// puzzles makes the puzzles (puzzles.go); puzzleLimits bound the
+	// puzzles' API calls (api_puzzles.go).
+	puzzles      *puzzleWork
+	puzzleLimits puzzleLimits
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -279,6 +292,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 		return nil, err
 	}
+	s.puzzles = newPuzzleWork(s)
+	s.puzzleLimits = newPuzzleLimits()
 	s.spawn(s.heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
@@ -297,6 +312,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.explorerBackfill)
 	s.spawn(s.explorerWork)
 	s.spawn(s.tournamentWork)
+	s.spawn(s.puzzles.work)
+	s.spawn(s.puzzles.seed)
 	if cfg.Notifier != nil {
 		s.spawn(s.listen)
 	}

@@ -1,0 +1,707 @@
+package server
+
+// The puzzles' and the lessons' API (docs/puzzles.md, "The play server"):
+// a puzzle to solve, the verdict on the moves played so far, a
+// player's puzzle history and own mistakes, and the lessons of package
+// learn played through the kernel.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"alak/learn"
+	"alak/puzzle"
+	"alak/rules"
+	"alak/server/store"
+)
+
+// Bounds of the puzzles' requests.
+const (
+	// maxAttemptMoves bounds an attempt's moves: a line has at most 32
+	// of the player's moves (puzzle.Options.MaxMoves is at most 16 in the
+	// command, 4 by default).
+	maxAttemptMoves = 32
+	// maxMoveText bounds one move's text ("12-15", "*11", "C3").
+	maxMoveText = 16
+	// maxLessonTries bounds a lesson's tries (its moves and the refused
+	// ones).
+	maxLessonTries = 64
+	// puzzlesOffered is how many of the puzzles nearest the player's
+	// rating the next puzzle is drawn from.
+	puzzlesOffered = 12
+	// lessonTime bounds a lesson's answer (the perfect replies solve).
+	lessonTime = 10 * time.Second
+)
+
+// puzzleLimits are the puzzles' and the lessons' rate limits, by address:
+// each call is cheap (an attempt replays a few moves, the next puzzle is
+// one indexed query), so they are generous to a person and stop a script
+// that walks the pool.
+type puzzleLimits struct {
+	next, attempt, lesson *limiters
+}
+
+func newPuzzleLimits() puzzleLimits {
+	return puzzleLimits{
+		next:    newLimiters(rate.Limit(60.0/60), 60),   // 60 puzzles a minute, after a burst of 60
+		attempt: newLimiters(rate.Limit(240.0/60), 120), // 240 moves a minute
+		lesson:  newLimiters(rate.Limit(240.0/60), 120),
+	}
+}
+
+func (s *Server) puzzleRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/puzzles/next", s.handleNextPuzzle)
+	mux.HandleFunc("GET /api/puzzles/{id}", s.handlePuzzle)
+	mux.HandleFunc("POST /api/puzzles/{id}/attempt", s.handleAttempt)
+	mux.HandleFunc("GET /api/me/puzzles", s.handleMyPuzzles)
+	mux.HandleFunc("GET /api/lessons", s.handleLessons)
+	mux.HandleFunc("POST /api/lessons/{id}/try", s.handleLessonTry)
+}
+
+// BoardShapeView is what the page needs to draw a board: its shape
+// ("line", "grid", "slide") and size.
+type BoardShapeView struct {
+	Shape  string `json:"shape"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+func boardShape(r rules.Rules) BoardShapeView {
+	return BoardShapeView{Shape: shapeOf(r), Width: r.Width, Height: r.Height}
+}
+
+// PuzzleView is a puzzle as the API shows it before it is solved: never
+// its answers (puzzle.Challenge), with the server's current rating of it
+// and its plays.
+type PuzzleView struct {
+	ID       string         `json:"id"`
+	Rules    string         `json:"rules"`
+	Start    string         `json:"start,omitempty"`
+	Moves    []string       `json:"moves"`
+	Position string         `json:"position"`
+	ToMove   string         `json:"to_move"`
+	Goal     string         `json:"goal"`
+	Rating   float64        `json:"rating"` // rounded to a tenth
+	RD       float64        `json:"rd"`
+	Themes   []string       `json:"themes"`
+	Plays    int            `json:"plays"`
+	Solved   int            `json:"solved"`
+	Source   string         `json:"source"`
+	Game     string         `json:"game,omitempty"` // the finished game it was found in
+	Board    BoardShapeView `json:"board"`
+	// Legal are the legal moves in the puzzle's position (stored form).
+	Legal []string `json:"legal"`
+	// Tried is the signed-in account's earlier attempts at it, if any.
+	Tried *PuzzleTryView `json:"tried,omitempty"`
+}
+
+// PuzzleTryView is an account's attempts at a puzzle.
+type PuzzleTryView struct {
+	Puzzle       string   `json:"puzzle"`
+	Rules        string   `json:"rules"`
+	Themes       []string `json:"themes"`
+	FirstCorrect bool     `json:"first_correct"`
+	LastCorrect  bool     `json:"last_correct"`
+	Tries        int      `json:"tries"`
+	Rated        bool     `json:"rated"`
+	RatingChange *float64 `json:"rating_change,omitempty"`
+	First        string   `json:"first"`
+	Last         string   `json:"last"`
+}
+
+func tryView(t store.PuzzleTry) PuzzleTryView {
+	v := PuzzleTryView{Puzzle: t.PuzzleID, Rules: t.Rules, Themes: t.Themes, FirstCorrect: t.FirstCorrect, LastCorrect: t.LastCorrect,
+		Tries: t.Tries, Rated: t.Rated, First: t.First.Format(time.RFC3339), Last: t.Last.Format(time.RFC3339)}
+	if t.Rated {
+		c := round1(t.PlayerAfter - t.PlayerBefore)
+		v.RatingChange = &c
+	}
+	if v.Themes == nil {
+		v.Themes = []string{}
+	}
+	return v
+}
+
+// PuzzleStepView is a move of an attempt, the player's or the reply, and
+// the board after it, drawn by the server so that the page needs no rules
+// of its own.
+type PuzzleStepView struct {
+	Move     string `json:"move"`
+	By       string `json:"by"` // "x" or "o"
+	Position string `json:"position"`
+	ToMove   string `json:"to_move"`
+}
+
+// AttemptView is the answer to POST /api/puzzles/{id}/attempt: the
+// verdict on each of the player's moves (puzzle.Check), the moves with
+// the boards after them, and, once the attempt is over, the solution
+// replayed and what it did to the ratings.
+type AttemptView struct {
+	Correct bool            `json:"correct"`
+	Done    bool            `json:"done"`
+	Answers []puzzle.Answer `json:"answers"`
+	// Steps are the player's moves and the replies, each with the board
+	// after it; Legal the legal moves of the board after the last, while
+	// the attempt goes on.
+	Steps []PuzzleStepView `json:"steps"`
+	Legal []string         `json:"legal,omitempty"`
+	// Once done: the solution's moves and the boards along it, the
+	// puzzle's themes, and whether the attempt counted for the ratings
+	// (Counted: the signed-in account's first, rated; Unrated says why
+	// not otherwise).
+	Solution      []string         `json:"solution,omitempty"`
+	SolutionSteps []PuzzleStepView `json:"solution_steps,omitempty"`
+	Themes        []string         `json:"themes,omitempty"`
+	Counted       bool             `json:"counted"`
+	Unrated       string           `json:"unrated,omitempty"`
+	// The player's puzzle rating after the attempt and its change, and
+	// the puzzle's (Counted only).
+	Rating             *float64 `json:"rating,omitempty"`
+	RatingChange       *float64 `json:"rating_change,omitempty"`
+	PuzzleRating       *float64 `json:"puzzle_rating,omitempty"`
+	PuzzleRatingChange *float64 `json:"puzzle_rating_change,omitempty"`
+}
+
+// puzzleIDRE is what a puzzle's id is: puzzle.ID's 16 hex digits.
+var puzzleIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
+
+var errNoPuzzle = apiErr(http.StatusNotFound, "not_found", "no such puzzle: a puzzle's id is 16 hex digits, as GET /api/puzzles/next gives it")
+
+// loadPuzzle reads a stored puzzle and decodes it (puzzle.Decode checks
+// that it holds together).
+func (s *Server) loadPuzzle(ctx context.Context, id string) (store.Puzzle, *puzzle.Puzzle, error) {
+	if !puzzleIDRE.MatchString(id) {
+		return store.Puzzle{}, nil, errNoPuzzle
+	}
+	sp, err := s.store.Puzzle(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return sp, nil, errNoPuzzle
+	}
+	if err != nil {
+		return sp, nil, unavailable(err)
+	}
+	p, err := puzzle.Decode(sp.Body)
+	if err != nil {
+		return sp, nil, fmt.Errorf("stored puzzle %s: %w", id, err)
+	}
+	return sp, p, nil
+}
+
+// puzzleView is the view of a stored puzzle.
+func puzzleView(sp store.Puzzle, p *puzzle.Puzzle) (PuzzleView, error) {
+	g, err := p.Game()
+	if err != nil {
+		return PuzzleView{}, err
+	}
+	c := p.Challenge()
+	v := PuzzleView{ID: c.ID, Rules: c.Rules, Start: c.Start, Moves: c.Moves, Position: c.Position, ToMove: c.ToMove, Goal: c.Goal,
+		Rating: round1(sp.Rating.Rating), RD: round1(sp.Rating.RD), Themes: c.Themes, Plays: sp.Plays, Solved: sp.Solved,
+		Source: sp.Source, Game: sp.GameID, Board: boardShape(g.Rules()), Legal: legalTexts(g)}
+	if v.Moves == nil {
+		v.Moves = []string{}
+	}
+	if v.Themes == nil {
+		v.Themes = []string{}
+	}
+	return v, nil
+}
+
+// legalTexts lists g's legal moves in the stored form.
+func legalTexts(g *rules.Game) []string {
+	r := g.Rules()
+	out := []string{}
+	for _, m := range g.LegalMoves(nil) {
+		if m != rules.Resign {
+			out = append(out, r.MoveText(m))
+		}
+	}
+	return out
+}
+
+// handleNextPuzzle is GET /api/puzzles/next?pool=&theme=&rating=: a
+// puzzle of the pool (a preset's name or a rules' text; every preset's
+// when empty) with the theme, drawn from those nearest the rating asked
+// for, else the signed-in player's puzzle rating (1500 for a guest),
+// leaving out those the account has tried.
+func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := s.puzzleLimits.next.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many puzzles asked for from this address: wait %s", waitWords(wait)))
+		return
+	}
+	q := r.URL.Query()
+	pool, err := puzzlePool(q.Get("pool"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	theme := q.Get("theme")
+	if theme != "" {
+		if theme, err = puzzle.ParseTheme(theme); err != nil {
+			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_theme", "%s", err.Error()))
+			return
+		}
+	}
+	query := store.PuzzleQuery{Pool: pool, Theme: theme, Rating: 1500, Limit: puzzlesOffered}
+	a := account(r)
+	if a != nil {
+		query.Account = a.ID
+		if !a.Guest() {
+			pr, err := s.store.PuzzleRating(r.Context(), a.ID)
+			if err != nil {
+				s.writeError(w, r, unavailable(err))
+				return
+			}
+			query.Rating = pr.At(s.now()).Rating
+		}
+	}
+	if text := q.Get("rating"); text != "" {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 400 || n > 3000 {
+			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
+			return
+		}
+		query.Rating = float64(n)
+	}
+	ps, err := s.store.Puzzles(r.Context(), query)
+	if err != nil {
+		s.writeError(w, r, unavailable(err))
+		return
+	}
+	if len(ps) == 0 {
+		what := "no puzzle"
+		if pool != "" {
+			what += " of " + pool
+		}
+		if theme != "" {
+			what += " with the theme " + theme
+		}
+		if a != nil {
+			what += " that you have not tried"
+		}
+		s.writeError(w, r, apiErr(http.StatusNotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
+		return
+	}
+	sp := ps[rand.IntN(len(ps))]
+	p, err := puzzle.Decode(sp.Body)
+	if err != nil {
+		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
+		return
+	}
+	v, err := puzzleView(sp, p)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, v)
+}
+
+// clipQuery shortens a query parameter for an error's sentence.
+func clipQuery(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// puzzlePool checks a pool: "", a preset's name, or a rules' text (at
+// most 200 bytes), returned as rules.Rules.String writes it.
+func puzzlePool(text string) (string, error) {
+	text = strings.TrimSpace(text)
+	if text == "" || slices.Contains(rules.Presets(), text) {
+		return text, nil
+	}
+	if len(text) <= 200 {
+		if r, err := rules.Parse(text); err == nil {
+			return r.String(), nil
+		}
+	}
+	return "", apiErr(http.StatusBadRequest, "bad_pool", "pool %q: a preset's name (%s), a rules' text such as \"alak size=9\", or nothing for every preset",
+		clipQuery(text), strings.Join(rules.Presets(), ", "))
+}
+
+// handlePuzzle is GET /api/puzzles/{id}: a puzzle as a link opens it, with
+// the signed-in account's earlier attempts.
+func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
+	sp, p, err := s.loadPuzzle(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := puzzleView(sp, p)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if a := account(r); a != nil {
+		tries, err := s.store.PuzzleTries(r.Context(), a.ID, false, 200)
+		if err != nil {
+			s.writeError(w, r, unavailable(err))
+			return
+		}
+		for _, t := range tries {
+			if t.PuzzleID == sp.ID {
+				tv := tryView(t)
+				v.Tried = &tv
+			}
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, v)
+}
+
+// attemptRequest is POST /api/puzzles/{id}/attempt's body.
+type attemptRequest struct {
+	Moves []string `json:"moves"`
+}
+
+// handleAttempt is POST /api/puzzles/{id}/attempt {"moves": [...]}: the
+// page sends the player's moves so far, as they are played; each is
+// judged (puzzle.Check) and answered with the reply while the line goes
+// on. A wrong move, or the line's last, ends the attempt: then the
+// signed-in account's attempt is recorded, and its first at the puzzle,
+// for a named account, moves its puzzle rating and the puzzle's, once.
+func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := s.puzzleLimits.attempt.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many moves sent from this address: wait %s", waitWords(wait)))
+		return
+	}
+	var req attemptRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if len(req.Moves) == 0 || len(req.Moves) > maxAttemptMoves {
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", maxAttemptMoves))
+		return
+	}
+	for i, m := range req.Moves {
+		if m == "" || len(m) > maxMoveText {
+			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+			return
+		}
+	}
+	sp, p, err := s.loadPuzzle(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	att, err := puzzle.Check(p, req.Moves)
+	switch {
+	case errors.Is(err, puzzle.ErrAttempt):
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
+		return
+	case err != nil && !errors.Is(err, puzzle.ErrInvalid):
+		s.writeError(w, r, err) // a move the rules refuse: 422 with the kernel's reason
+		return
+	case err != nil:
+		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
+		return
+	}
+	v := AttemptView{Correct: att.Correct, Done: att.Done, Answers: att.Answers}
+	g, err := p.Game()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var played []string
+	for _, a := range att.Answers {
+		played = append(played, a.Move)
+		if a.Reply != "" {
+			played = append(played, a.Reply)
+		}
+	}
+	if v.Steps, err = replaySteps(g, played); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if !att.Done {
+		v.Legal = legalTexts(g)
+		writeJSON(w, http.StatusOK, v)
+		return
+	}
+	v.Solution, v.Themes = att.Solution, p.Themes
+	sg, err := p.Game()
+	if err == nil {
+		v.SolutionSteps, err = replaySteps(sg, att.Solution)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.recordAttempt(r, &v, sp); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// recordAttempt records an ended attempt of the signed-in account and
+// fills in what it did to the ratings.
+func (s *Server) recordAttempt(r *http.Request, v *AttemptView, sp store.Puzzle) error {
+	a := account(r)
+	switch {
+	case a == nil:
+		v.Unrated = "not signed in: the attempt is not recorded"
+		return nil
+	case a.Guest():
+		v.Unrated = "guests play unrated: sign up to have a puzzle rating"
+	case a.Bot:
+		v.Unrated = "bot accounts play puzzles unrated"
+	}
+	res, err := s.store.RecordAttempt(r.Context(), store.PuzzleAttempt{AccountID: a.ID, PuzzleID: sp.ID, Correct: v.Correct,
+		Rated: v.Unrated == "", At: s.now()})
+	if err != nil {
+		return unavailable(err)
+	}
+	switch {
+	case res.Rated:
+		v.Counted = true
+		rating, change := round1(res.PlayerAfter.Rating), round1(res.PlayerAfter.Rating-res.PlayerBefore.Rating)
+		pr, pc := round1(res.PuzzleAfter.Rating), round1(res.PuzzleAfter.Rating-res.PuzzleBefore.Rating)
+		v.Rating, v.RatingChange, v.PuzzleRating, v.PuzzleRatingChange = &rating, &change, &pr, &pc
+	case !res.First && v.Unrated == "":
+		v.Unrated = "only your first attempt at a puzzle counts for the ratings"
+	}
+	return nil
+}
+
+// replaySteps plays moves (stored form) on g and returns each with the
+// board after it.
+func replaySteps(g *rules.Game, moves []string) ([]PuzzleStepView, error) {
+	r := g.Rules()
+	out := []PuzzleStepView{}
+	for _, text := range moves {
+		m, err := r.ParseMoveText(text)
+		if err != nil {
+			return out, err
+		}
+		by := g.Position().ToMove().Letter()
+		if err := g.Play(m); err != nil {
+			return out, err
+		}
+		pos := g.Position()
+		out = append(out, PuzzleStepView{Move: text, By: by, Position: pos.String(), ToMove: pos.ToMove().Letter()})
+	}
+	return out, nil
+}
+
+// PuzzleRatingView is an account's puzzle rating.
+type PuzzleRatingView struct {
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Attempts    int     `json:"attempts"` // rated attempts
+	Provisional bool    `json:"provisional"`
+}
+
+// PersonalPuzzleView is a puzzle of the account's own mistake in a
+// finished game.
+type PersonalPuzzleView struct {
+	Puzzle string         `json:"puzzle"`
+	Game   string         `json:"game"`
+	Ply    int            `json:"ply"`
+	Played string         `json:"played"` // the move the account chose
+	Rules  string         `json:"rules"`
+	Themes []string       `json:"themes"`
+	Tried  *PuzzleTryView `json:"tried,omitempty"`
+}
+
+// MyPuzzlesView is GET /api/me/puzzles's answer.
+type MyPuzzlesView struct {
+	Rating   PuzzleRatingView     `json:"rating"`
+	History  []PuzzleTryView      `json:"history"`
+	Review   []PuzzleTryView      `json:"review"`
+	Mistakes []PersonalPuzzleView `json:"mistakes"`
+}
+
+// handleMyPuzzles is GET /api/me/puzzles[?game=ID]: the signed-in
+// account's puzzle rating, its last attempts (history), the puzzles it
+// last missed (review), and its personal puzzles, the positions of its
+// finished games where its move changed the outcome (of one game with
+// game=).
+func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
+	a, err := requireAccount(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	game := r.URL.Query().Get("game")
+	if len(game) > 64 {
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_game", "game: a game's id"))
+		return
+	}
+	ctx := r.Context()
+	pr, err := s.store.PuzzleRating(ctx, a.ID)
+	if err != nil {
+		s.writeError(w, r, unavailable(err))
+		return
+	}
+	now := pr.At(s.now())
+	v := MyPuzzlesView{Rating: PuzzleRatingView{Rating: round1(now.Rating), RD: round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
+		History: []PuzzleTryView{}, Review: []PuzzleTryView{}, Mistakes: []PersonalPuzzleView{}}
+	tries, err := s.store.PuzzleTries(ctx, a.ID, false, 50)
+	if err == nil {
+		var missed []store.PuzzleTry
+		if missed, err = s.store.PuzzleTries(ctx, a.ID, true, 50); err == nil {
+			for _, t := range tries {
+				v.History = append(v.History, tryView(t))
+			}
+			for _, t := range missed {
+				v.Review = append(v.Review, tryView(t))
+			}
+		}
+	}
+	var mine []store.PersonalPuzzle
+	if err == nil {
+		mine, err = s.store.PersonalPuzzles(ctx, a.ID, game, 50)
+	}
+	if err != nil {
+		s.writeError(w, r, unavailable(err))
+		return
+	}
+	for _, m := range mine {
+		pv := PersonalPuzzleView{Puzzle: m.PuzzleID, Game: m.GameID, Ply: m.Ply, Played: m.Played, Rules: m.Puzzle.Rules, Themes: m.Puzzle.Themes}
+		if pv.Themes == nil {
+			pv.Themes = []string{}
+		}
+		if m.Tries > 0 {
+			tv := tryView(m.PuzzleTry)
+			pv.Tried = &tv
+		}
+		v.Mistakes = append(v.Mistakes, pv)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, v)
+}
+
+// LessonView is a lesson as the page shows it: its board, text and goal,
+// without its solution (given once the lesson is over).
+type LessonView struct {
+	ID       string         `json:"id"`
+	Title    string         `json:"title"`
+	Rules    string         `json:"rules"`
+	Text     string         `json:"text"`
+	Refs     []string       `json:"refs"`
+	Goal     string         `json:"goal"`
+	MaxMoves int            `json:"max_moves"`
+	Hints    []string       `json:"hints"`
+	Board    BoardShapeView `json:"board"`
+	Position string         `json:"position"`
+	ToMove   string         `json:"to_move"`
+	Legal    []string       `json:"legal"`
+	// Preset is the lesson's rules' preset, for the rules page's links.
+	Preset string `json:"preset"`
+}
+
+// lessonViews are every lesson's view, made once.
+var lessonViews = func() []LessonView {
+	var out []LessonView
+	for _, l := range learn.Lessons() {
+		g, err := l.Game()
+		if err != nil {
+			panic(fmt.Sprintf("lesson %s: %v", l.ID, err))
+		}
+		pos := g.Position()
+		out = append(out, LessonView{ID: l.ID, Title: l.Title, Rules: l.Rules, Text: l.Text, Refs: l.Refs, Goal: l.Goal.Text,
+			MaxMoves: l.MaxMoves, Hints: l.Hints, Board: boardShape(g.Rules()), Position: pos.String(), ToMove: pos.ToMove().Letter(),
+			Legal: legalTexts(g), Preset: g.Rules().Preset})
+	}
+	return out
+}()
+
+// handleLessons is GET /api/lessons: every lesson.
+func (s *Server) handleLessons(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, lessonViews)
+}
+
+// lessonTryRequest is POST /api/lessons/{id}/try's body.
+type lessonTryRequest struct {
+	Tries []string `json:"tries"`
+}
+
+// LessonProgressView is POST /api/lessons/{id}/try's answer: the lesson
+// after the player's tries (learn.Play), the board's legal moves while it
+// goes on, and its solution once it is over without success.
+type LessonProgressView struct {
+	learn.Progress
+	Legal    []string `json:"legal,omitempty"`
+	Solution []string `json:"solution,omitempty"`
+}
+
+// handleLessonTry is POST /api/lessons/{id}/try {"tries": [...]}: the
+// page sends every try so far; the kernel plays them on the lesson's
+// board, the computer answers, and the goal is checked.
+func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := s.puzzleLimits.lesson.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many tries sent from this address: wait %s", waitWords(wait)))
+		return
+	}
+	l, ok := learn.ByID(r.PathValue("id"))
+	if !ok {
+		s.writeError(w, r, apiErr(http.StatusNotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
+		return
+	}
+	var req lessonTryRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if len(req.Tries) > maxLessonTries {
+		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
+		return
+	}
+	for i, m := range req.Tries {
+		if m == "" || len(m) > maxMoveText {
+			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), lessonTime)
+	defer cancel()
+	pr, err := learn.Play(ctx, &l, req.Tries, s.tables.solver)
+	if errors.Is(err, learn.ErrTry) {
+		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
+		return
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v := LessonProgressView{Progress: pr}
+	if pr.Done && !pr.Success {
+		v.Solution = l.Solution
+	}
+	if !pr.Done {
+		// The board's legal moves, for the page's targets: the lesson's
+		// game replayed with the tries the rules took and the replies.
+		g, err := l.Game()
+		if err == nil {
+			var moves []string
+			for _, t := range pr.Tries {
+				if t.Refused == "" {
+					moves = append(moves, t.Move)
+					if t.Reply != "" {
+						moves = append(moves, t.Reply)
+					}
+				}
+			}
+			_, err = replaySteps(g, moves)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		v.Legal = legalTexts(g)
+	}
+	writeJSON(w, http.StatusOK, v)
+}

@@ -1,0 +1,288 @@
+package server
+
+// Where the server's puzzles come from (docs/puzzles.md, "Wiring the play
+// server"): a first set for each preset made at start from the server's
+// small lines, when the store has none of the preset, and the mistakes
+// of every finished game once its analysis is done. Every puzzle is
+// proved by the solver that found it (package puzzle) and checked again
+// by a second method (puzzle.Verify) and by puzzle.Check on its own line
+// before it is stored.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"alak/glicko2"
+	"alak/puzzle"
+	"alak/rules"
+	"alak/server/store"
+	"alak/solve"
+)
+
+// Bounds of the puzzles' work: each solve of a position (finding a puzzle
+// or verifying it) within puzzleNodes positions and puzzleMemMB, a game's
+// puzzles within puzzleGameTime, at most puzzleQueued games waiting.
+const (
+	puzzleNodes    = 2_000_000
+	puzzleMemMB    = 128
+	puzzleGameTime = 2 * time.Minute
+	puzzleQueued   = 32
+	// puzzleSeedTries bounds the sources' calls made for one preset's
+	// first set: a preset whose positions rarely make puzzles stops.
+	puzzleSeedTries = 400
+)
+
+// puzzleSeedRules are the small lines of each preset the first puzzles
+// are made on: within puzzle.Reach, on boards where the dense table (or
+// for traditional and tromp-taylor, the search) answers in milliseconds.
+var puzzleSeedRules = []string{"alak size=9", "traditional size=5", "tromp-taylor size=6", "alterigo size=8", "dewdney size=9", "golf size=9"}
+
+// puzzleGame is a finished game whose analysis is done, waiting for its
+// puzzles.
+type puzzleGame struct {
+	row   store.Game
+	game  *rules.Game
+	plies []solve.PlyValue
+}
+
+// puzzleWork makes the server's puzzles in the background, one at a time.
+type puzzleWork struct {
+	s     *Server
+	ctx   context.Context // done when the server stops
+	queue chan puzzleGame
+	// seedRules and seedCount say which first sets are made at start
+	// (Config.PuzzleSeed).
+	seedRules []string
+	seedCount int
+	// idle is the share of the seed's time spent waiting: after a puzzle
+	// that took d, the seed waits d*idle, so that it uses at most a
+	// 1/(1+idle) share of a core.
+	idle float64
+	// games counts the finished games whose puzzles were made.
+	mu    sync.Mutex
+	games int
+}
+
+func newPuzzleWork(s *Server) *puzzleWork {
+	pw := &puzzleWork{s: s, ctx: contextOf(s.done), queue: make(chan puzzleGame, puzzleQueued), seedCount: s.cfg.PuzzleSeed, idle: 1}
+	if pw.seedCount > 0 {
+		pw.seedRules = puzzleSeedRules
+		if s.cfg.puzzleSeedRules != nil {
+			pw.seedRules = s.cfg.puzzleSeedRules
+		}
+	}
+	return pw
+}
+
+// gameAnalysed queues a finished game whose analysis is plies for its
+// puzzles; a full queue drops it (its analysis stays: the puzzles are a
+// bonus, never a reason to wait).
+func (pw *puzzleWork) gameAnalysed(st *gameState, plies []solve.PlyValue) {
+	if len(plies) == 0 || puzzle.Reach(st.r) != nil {
+		return
+	}
+	// A copy: the session's game stays the session's.
+	g := st.sess.Game().Clone()
+	select {
+	case pw.queue <- puzzleGame{row: st.row, game: g, plies: plies}:
+	default:
+		pw.s.log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", st.row.ID)
+	}
+}
+
+// work makes the puzzles of the finished games queued.
+func (pw *puzzleWork) work() {
+	for {
+		select {
+		case <-pw.s.done:
+			return
+		case pg := <-pw.queue:
+			pw.fromGame(pg)
+			pw.mu.Lock()
+			pw.games++
+			pw.mu.Unlock()
+		}
+	}
+}
+
+// fromGame stores the puzzles of a finished game: every one joins the
+// pool of its rules, and each that is a player's own mistake is that
+// player's personal puzzle.
+func (pw *puzzleWork) fromGame(pg puzzleGame) {
+	s := pw.s
+	ctx, cancel := context.WithTimeout(pw.ctx, puzzleGameTime)
+	defer cancel()
+	ps, _, err := puzzle.FromAnalysis(ctx, s.tables.solver, pg.game, pg.plies, puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		s.log.Info("a finished game's puzzles are incomplete", "game", pg.row.ID, "err", err)
+	}
+	for _, p := range ps {
+		if _, err := pw.add(ctx, p, pg.row.ID); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				s.log.Info("a puzzle of a finished game is not stored", "game", pg.row.ID, "puzzle", p.ID, "err", err)
+			}
+			continue
+		}
+		if !p.Source.Mistake {
+			continue
+		}
+		seat := pg.row.Black
+		if p.ToMove == "o" {
+			seat = pg.row.White
+		}
+		if seat.AccountID == 0 || seat.Bot != "" {
+			continue
+		}
+		if err := s.store.AddPersonalPuzzle(store.Idle(ctx), store.PersonalPuzzle{AccountID: seat.AccountID, PuzzleID: p.ID,
+			GameID: pg.row.ID, Ply: p.Source.Ply, Played: p.Source.Played, Created: s.now()}); err != nil {
+			s.log.Info("a personal puzzle is not stored", "game", pg.row.ID, "puzzle", p.ID, "err", err)
+		}
+	}
+}
+
+// checkPuzzle checks a puzzle found by the server's solver before it is
+// stored: by a second solver method (puzzle.Verify), and by playing its
+// own line through puzzle.Check, which must call it solved.
+func checkPuzzle(ctx context.Context, p *puzzle.Puzzle) error {
+	if _, err := puzzle.Verify(ctx, p, puzzle.VerifyOptions{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}); err != nil {
+		return err
+	}
+	var mine []string
+	for i, st := range p.Line {
+		if i%2 == 0 {
+			mine = append(mine, st.Move)
+		}
+	}
+	att, err := puzzle.Check(p, mine)
+	if err != nil {
+		return err
+	}
+	if !att.Done || !att.Correct {
+		return fmt.Errorf("%w: its own line %v does not solve it", puzzle.ErrInvalid, mine)
+	}
+	return nil
+}
+
+// add checks p (checkPuzzle) and stores it, found in game gameID ("" for
+// none); it reports whether the puzzle is new.
+func (pw *puzzleWork) add(ctx context.Context, p *puzzle.Puzzle, gameID string) (bool, error) {
+	if err := checkPuzzle(ctx, p); err != nil {
+		return false, err
+	}
+	body, err := json.Marshal(p)
+	if err != nil {
+		return false, err
+	}
+	r, err := rules.Parse(p.Rules)
+	if err != nil {
+		return false, err
+	}
+	pool := ""
+	if presetRules(p.Rules) {
+		pool = r.Preset
+	}
+	start := puzzleStartRating(p)
+	added, err := pw.s.store.AddPuzzle(store.Idle(ctx), store.Puzzle{ID: p.ID, Rules: p.Rules, Preset: pool, Body: body, Themes: p.Themes,
+		Source: p.Source.Kind, GameID: gameID, Rating: start, Created: pw.s.now()})
+	return added, err
+}
+
+// seed makes the first set of puzzles of each preset the store has none
+// of, from the server's small lines (docs/puzzles.md's sources: the
+// dense table's states where the rules have one, else self-play), one
+// puzzle at a time, resting after each as long as it took times idle.
+func (pw *puzzleWork) seed() {
+	for _, text := range pw.seedRules {
+		select {
+		case <-pw.s.done:
+			return
+		default:
+		}
+		if err := pw.seedRules1(text); err != nil && !errors.Is(err, context.Canceled) {
+			pw.s.log.Warn("the first puzzles of a preset are not made", "rules", text, "err", err)
+		}
+	}
+}
+
+func (pw *puzzleWork) seedRules1(text string) error {
+	s := pw.s
+	r, err := rules.Parse(text)
+	if err != nil {
+		return err
+	}
+	if err := puzzle.Reach(r); err != nil {
+		return err
+	}
+	ctx := pw.ctx
+	n, err := s.store.CountPuzzles(ctx, r.Preset)
+	if err != nil || n > 0 {
+		return err
+	}
+	opt := puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}}
+	var dt *solve.DenseTable
+	if tab, err := s.tables.solver.Make(ctx, r, solve.Options{MemoryMB: analysisMemMB}); err == nil && tab != nil {
+		dt = tab.Dense()
+	}
+	// A seed of its own a preset: every server makes the same first set.
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 0x70757a7a6c65))
+	stored := 0
+	// The puzzles met, stored or not: each self-play game starts from the
+	// rules' start, so its first puzzles are often the last game's.
+	tried := map[string]bool{}
+	for try := 0; try < puzzleSeedTries && stored < pw.seedCount; try++ {
+		start := time.Now()
+		var ps []*puzzle.Puzzle
+		if dt != nil {
+			ps, _, err = puzzle.FromTable(ctx, s.tables.solver, dt, rng, puzzle.TableOptions{Options: opt, Samples: 50, Count: 1})
+		} else {
+			ps, _, err = puzzle.FromSelfPlay(ctx, s.tables.solver, r, rng, puzzle.SelfPlayOptions{Options: opt, Games: 1})
+		}
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if tried[p.ID] || stored >= pw.seedCount {
+				continue
+			}
+			tried[p.ID] = true
+			added, err := pw.add(ctx, p, "")
+			switch {
+			case errors.Is(err, context.Canceled):
+				return err
+			case err != nil:
+				s.log.Info("a puzzle is not stored", "rules", text, "puzzle", p.ID, "err", err)
+			case added:
+				stored++
+			}
+		}
+		select {
+		case <-s.done:
+			return context.Canceled
+		case <-time.After(time.Duration(float64(time.Since(start)) * pw.idle)):
+		}
+	}
+	s.log.Info("first puzzles made", "rules", text, "puzzles", stored)
+	return nil
+}
+
+// puzzleStartRating is a new puzzle's rating: its starting rating
+// (puzzle.Puzzle.Rating, from how often a weak player solves it) with a
+// new player's deviation and volatility, which the first attempts narrow.
+func puzzleStartRating(p *puzzle.Puzzle) glicko2.Rating {
+	return glicko2.Rating{Rating: p.Rating, RD: glicko2.StartRD, Volatility: glicko2.StartVolatility}
+}
+
+// gamesDone is how many finished games' puzzles were made.
+func (pw *puzzleWork) gamesDone() int {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	return pw.games
+}
