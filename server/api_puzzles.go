@@ -66,6 +66,7 @@ func (s *Server) puzzleRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/me/puzzles", s.handleMyPuzzles)
 	mux.HandleFunc("GET /api/lessons", s.handleLessons)
 	mux.HandleFunc("POST /api/lessons/{id}/try", s.handleLessonTry)
+	s.learnPageRoutes(mux)
 }
 
 // BoardShapeView is what the page needs to draw a board: its shape

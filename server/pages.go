@@ -54,6 +54,12 @@ type page struct {
 	// Lab is the rule lab's table (/rulelab, issue 31).
 	Lab *labPage
 
+	// Puzzle is the puzzle of /puzzles/{id}; Themes the puzzles' themes
+	// to choose from; Lessons the lessons of /learn.
+	Puzzle  string
+	Themes  []string
+	Lessons []LessonView
+
 	// Private: the page holds what only its reader may see (an account's
 	// settings, its email address): never kept by a cache.
 	Private bool
@@ -223,6 +229,8 @@ type presetForm struct {
 type presetText struct {
 	Name, Origin string
 	Lines        []string
+	// Lessons are the lessons of the preset's rules (/learn).
+	Lessons []lessonLink
 }
 
 // presetOrigins says where each preset comes from, after docs/rules.md.
@@ -245,7 +253,7 @@ var (
 func init() {
 	funcs := template.FuncMap{"choices": choices, "add1": func(i int) int { return i + 1 },
 		"static": staticURL, "preloads": modulePreloads}
-	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament", "analysis", "rulelab"} {
+	for _, name := range []string{"home", "game", "archive", "rules", "missing", "leaderboard", "watch", "tournaments", "tournament", "analysis", "rulelab", "puzzles", "learn"} {
 		pageTemplates[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(web.Templates, "templates/layout.html", "templates/forms.html", "templates/"+name+".html"))
 	}
 	for i := 1; i <= player.Levels(); i++ {
@@ -266,7 +274,7 @@ func init() {
 		js, _ := json.Marshal(values)
 		forms.Presets = append(forms.Presets, presetForm{Name: name, Size: r.SizeString(), Shape: shapeOf(r), Values: string(js), Applies: strings.Join(applies, " ")})
 		lines := strings.Split(strings.TrimSpace(notation.RulesText(r)), "\n")
-		rulesTexts = append(rulesTexts, presetText{Name: name, Origin: presetOrigins[name], Lines: lines[1:]}) // the first line names the rules
+		rulesTexts = append(rulesTexts, presetText{Name: name, Origin: presetOrigins[name], Lines: lines[1:], Lessons: presetLessons[name]}) // the first line names the rules
 	}
 	tree := sha256.New() // every file's name and hash, in WalkDir's lexical order
 	fs.WalkDir(web.Static, "static", func(path string, d fs.DirEntry, err error) error {

@@ -15,6 +15,8 @@
 //	templates/missing.html  a page or a game that does not exist (404)
 //	templates/analysis.html the analysis board (/analysis): any position, its moves' values, variations, SGF
 //	templates/rulelab.html  the rule lab (/rulelab): docs/rulelab.md's table, drawn by the server, no script of its own
+//	templates/puzzles.html  the puzzles (/puzzles, /puzzles/ID): a position proved by perfect play to solve, move by move
+//	templates/learn.html    the lessons (/learn): a small board with one goal each, checked by the server
 //	templates/forms.html    the rules' and the clock's fields, shared by the new game's form and the tournaments' (ruleform.js)
 //	static/api.js           the JSON API, a DOM builder, words, the header
 //	static/follow.js        a player's pages go to their games as they start (loaded by api.js)
@@ -25,8 +27,10 @@
 //	static/profile.js       the profile's ratings and rating chart (SVG), loaded by archive.js on /p/NAME
 //	static/leaderboard.js   the leaderboard's module
 //	static/analysis.js      the analysis board's module (issue 31)
+//	static/puzzles.js, learn.js   the puzzles' and the lessons' modules (the board of board.js; the server judges every move)
 //	static/alak.css         the style sheet of every page
 //	static/rulelab.css      the rule lab's table, loaded by /rulelab alone
+//	static/puzzles.css      the puzzles' and the lessons' styles, loaded by /puzzles and /learn alone
 //
 // The scripts use the JSON API and the event stream of docs/api.md, and
 // for the replay GET /api/games/{id}/positions (server/pages.go).

@@ -1,0 +1,44 @@
+package server
+
+import (
+	"net/http"
+
+	"alak/puzzle"
+)
+
+// The pages /puzzles, /puzzles/{id} and /learn (web/templates/puzzles.html
+// and learn.html): each draws its frame, and its module (puzzles.js,
+// learn.js) plays through the API of api_puzzles.go.
+func (s *Server) learnPageRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /puzzles", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "puzzles", page{Title: "puzzles", Page: "puzzles", Forms: &forms, Themes: puzzleThemes})
+	})
+	mux.HandleFunc("GET /puzzles/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if !puzzleIDRE.MatchString(id) {
+			s.notFound(w, r, "There is no such puzzle: a puzzle's address is /puzzles/ and 16 hex digits.")
+			return
+		}
+		s.renderPage(w, r, "puzzles", page{Title: "puzzle " + id, Page: "puzzles", Forms: &forms, Themes: puzzleThemes, Puzzle: id})
+	})
+	mux.HandleFunc("GET /learn", func(w http.ResponseWriter, r *http.Request) {
+		s.renderPage(w, r, "learn", page{Title: "learn", Page: "learn", Lessons: lessonViews})
+	})
+}
+
+// puzzleThemes are the themes the puzzles page offers to choose from.
+var puzzleThemes = []string{puzzle.ThemeWin, puzzle.ThemeDraw, puzzle.ThemeCapture, puzzle.ThemeEdgeCapture,
+	puzzle.ThemeForbidden, puzzle.ThemeRepetition, "end-in"}
+
+// lessonLink is a lesson as the rules page links to it.
+type lessonLink struct{ ID, Title string }
+
+// presetLessons are the lessons of each preset's rules, by the preset's
+// name, for the rules page.
+var presetLessons = func() map[string][]lessonLink {
+	out := map[string][]lessonLink{}
+	for _, v := range lessonViews {
+		out[v.Preset] = append(out[v.Preset], lessonLink{v.ID, v.Title})
+	}
+	return out
+}()
