@@ -7,6 +7,7 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -61,6 +62,7 @@ func newPuzzleLimits() puzzleLimits {
 
 func (s *Server) puzzleRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/puzzles/next", s.handleNextPuzzle)
+	mux.HandleFunc("GET /api/puzzles/daily", s.handleDailyPuzzle)
 	mux.HandleFunc("GET /api/puzzles/{id}", s.handlePuzzle)
 	mux.HandleFunc("POST /api/puzzles/{id}/attempt", s.handleAttempt)
 	mux.HandleFunc("GET /api/me/puzzles", s.handleMyPuzzles)
@@ -104,6 +106,8 @@ type PuzzleView struct {
 	Legal []string `json:"legal"`
 	// Tried is the signed-in account's earlier attempts at it, if any.
 	Tried *PuzzleTryView `json:"tried,omitempty"`
+	// Day is the day (UTC) whose puzzle it is (GET /api/puzzles/daily).
+	Day string `json:"day,omitempty"`
 }
 
 // PuzzleTryView is an account's attempts at a puzzle.
@@ -303,6 +307,55 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, v)
+}
+
+// dailyOffered is how many puzzles the puzzle of the day is drawn from.
+const dailyOffered = 100
+
+// handleDailyPuzzle is GET /api/puzzles/daily: the puzzle of the day
+// (UTC), the same for everyone all day and on every process: of the
+// dailyOffered puzzles of the presets' pools nearest 1500 that were stored
+// before the day began, the one whose SHA-256 with the day's date is the
+// least.
+func (s *Server) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := s.puzzleLimits.next.allow(clientAddr(r), s.now()); !ok {
+		s.writeError(w, r, tooMany(wait, "too many puzzles asked for from this address: wait %s", waitWords(wait)))
+		return
+	}
+	day := s.now().UTC().Truncate(24 * time.Hour)
+	date := day.Format(time.DateOnly)
+	ps, err := s.store.Puzzles(r.Context(), store.PuzzleQuery{Rating: 1500, Limit: dailyOffered, Before: day})
+	if err != nil {
+		s.writeError(w, r, unavailable(err))
+		return
+	}
+	if len(ps) == 0 {
+		s.writeError(w, r, apiErr(http.StatusNotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
+		return
+	}
+	key := func(id string) string {
+		sum := sha256.Sum256([]byte(date + " " + id))
+		return string(sum[:])
+	}
+	best := ps[0]
+	for _, p := range ps[1:] {
+		if key(p.ID) < key(best.ID) {
+			best = p
+		}
+	}
+	p, err := puzzle.Decode(best.Body)
+	if err != nil {
+		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", best.ID, err))
+		return
+	}
+	v, err := puzzleView(best, p)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v.Day = date
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, v)
 }

@@ -252,6 +252,20 @@ func TestPuzzleAPI(t *testing.T) {
 		t.Errorf("the solved puzzle's plays after a guest's: %d", p.Plays)
 	}
 
+	// The puzzle of the day: none from puzzles stored the same day; the
+	// next day one of them, the same at every ask.
+	var e0 errBody
+	if anon.do("GET", "/api/puzzles/daily", nil, &e0); e0.Code != "no_puzzles" {
+		t.Errorf("the puzzle of the day of the day the puzzles were stored: %+v", e0)
+	}
+	h.clock.Add(24 * time.Hour)
+	var d1, d2 PuzzleView
+	anon.do("GET", "/api/puzzles/daily", nil, &d1)
+	ada.do("GET", "/api/puzzles/daily", nil, &d2)
+	if d1.ID == "" || d1.ID != d2.ID || d1.Day != "2026-11-25" {
+		t.Errorf("the puzzle of the day: %s (%s), then %s", d1.ID, d1.Day, d2.ID)
+	}
+
 	// Two first attempts of one account at once: one counts.
 	bo := h.client().signUp("bo")
 	var wg sync.WaitGroup

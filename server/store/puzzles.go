@@ -59,6 +59,10 @@ type PuzzleQuery struct {
 	Rating float64
 	// Limit is how many (1 to 100).
 	Limit int
+	// Before, when not zero, keeps the puzzles stored before it (the
+	// puzzle of the day is drawn from those stored before the day began,
+	// so that it stays the day's).
+	Before time.Time
 }
 
 // PuzzleAttempt is an attempt at a puzzle that has ended (solved or

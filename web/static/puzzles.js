@@ -239,4 +239,9 @@ mine();
 const gameID = new URLSearchParams(location.search).get('game');
 if (root.dataset.id) open(root.dataset.id);
 else if (gameID) fromGame(gameID);
-else next();
+else if (new URLSearchParams(location.search).has('daily')) {
+  api('GET', '/api/puzzles/daily').then((r) => {
+    start(r.data);
+    $('#pz-meta').textContent = `The puzzle of ${r.data.day} · ` + $('#pz-meta').textContent;
+  }, (e) => { say('#pz-task', ''); say('#pz-error', e.message); });
+} else next();

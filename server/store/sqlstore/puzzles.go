@@ -120,8 +120,9 @@ func (s *Store) Puzzles(ctx context.Context, q store.PuzzleQuery) ([]store.Puzzl
 	rows, err := s.query(ctx, `SELECT `+puzzleCols+` FROM puzzles p
 		WHERE `+poolWhere+` AND (CAST(? AS TEXT) = '' OR p.themes LIKE ?)
 		AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.account_id = ? AND a.puzzle_id = p.id)
+		AND (CAST(? AS BIGINT) = 0 OR p.created_ms < ?)
 		ORDER BY ABS(p.rating - ?), p.id LIMIT ?`,
-		q.Pool, q.Pool, q.Pool, q.Pool, theme, theme, q.Account, q.Rating, q.Limit)
+		q.Pool, q.Pool, q.Pool, q.Pool, theme, theme, q.Account, ms(q.Before), ms(q.Before), q.Rating, q.Limit)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,10 @@ func testPuzzles(t *testing.T, s store.Store) {
 	other.Rules, other.Preset = "tromp-taylor size=5", "tromp-taylor"
 	_, err := s.AddPuzzle(ctx, other)
 	must(t, err)
+	late := newPuzzle("late", 3000, "win")
+	late.Rules, late.Preset, late.Created = "dewdney size=9", "dewdney", at.Add(time.Hour)
+	_, err = s.AddPuzzle(ctx, late)
+	must(t, err)
 	variant := newPuzzle("edge-off", 1500, "win")
 	variant.Rules, variant.Preset = "alak size=7 edge=off", ""
 	_, err = s.AddPuzzle(ctx, variant)
@@ -79,15 +83,19 @@ func testPuzzles(t *testing.T, s store.Store) {
 		{store.PuzzleQuery{Theme: "end-in-1", Rating: 1500, Limit: 10}, nil},
 		{store.PuzzleQuery{Rating: 1500, Limit: 2}, []string{"p1500", "tt"}},
 		// A puzzle of rules that are no preset's own is in no preset's pool.
-		{store.PuzzleQuery{Rating: 1500, Limit: 10}, []string{"p1500", "tt", "p1700", "p1200", "p2000"}},
+		{store.PuzzleQuery{Rating: 1500, Limit: 10}, []string{"p1500", "tt", "p1700", "p1200", "p2000", "late"}},
 		{store.PuzzleQuery{Pool: "alak size=7 edge=off", Rating: 1500, Limit: 10}, []string{"edge-off"}},
+		{store.PuzzleQuery{Pool: "dewdney", Rating: 1500, Limit: 10}, []string{"late"}},
+		{store.PuzzleQuery{Pool: "dewdney", Rating: 1500, Limit: 10, Before: at.Add(time.Hour)}, nil},
+		{store.PuzzleQuery{Pool: "alak", Rating: 1500, Limit: 10, Before: at}, nil},
+		{store.PuzzleQuery{Pool: "alak", Rating: 1500, Limit: 10, Before: at.Add(time.Millisecond)}, []string{"p1500", "p1700", "p1200", "p2000"}},
 	} {
 		ps, err := s.Puzzles(ctx, c.q)
 		if err != nil || !slices.Equal(ids(ps), c.want) {
 			t.Errorf("Puzzles(%+v) = %v, %v; want %v", c.q, ids(ps), err, c.want)
 		}
 	}
-	for pool, want := range map[string]int{"": 5, "alak": 4, "alak size=7": 4, "tromp-taylor": 1, "golf": 0, "alak size=7 edge=off": 1} {
+	for pool, want := range map[string]int{"": 6, "alak": 4, "alak size=7": 4, "tromp-taylor": 1, "golf": 0, "alak size=7 edge=off": 1} {
 		if n, err := s.CountPuzzles(ctx, pool); err != nil || n != want {
 			t.Errorf("CountPuzzles(%q) = %d, %v; want %d", pool, n, err, want)
 		}
