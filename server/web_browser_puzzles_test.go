@@ -84,20 +84,15 @@ func TestBrowserPuzzles(t *testing.T) {
 	}
 
 	// On a phone's screen (Lighthouse's 412×823): no sideways scrolling,
-	// targets of 44 px (pageChecks, as every page's), the puzzle solved
-	// and its answer shown, and a lesson.
+	// targets of 44 px (pageChecks, as every page's), with a puzzle's end
+	// shown (the verdict's sentence, the replay, the links), and a lesson.
 	phone := b.user("ada on a phone")
 	phone.signInAs(ada)
 	phone.do("sizing the screen", chromedp.EmulateViewport(412, 823, chromedp.EmulateMobile, chromedp.EmulateTouch))
-	phone.open("/puzzles/" + solved.ID)
+	phone.open("/puzzles/" + ps[3].ID)
 	phone.wait("the puzzle", `document.querySelector('#pz-task').textContent.includes('your move')`)
-	for i, m := range mine {
-		phone.click(pzPoint("pz-board", m))
-		if i < len(mine)-1 {
-			phone.wait("the reply", fmt.Sprintf(`document.querySelector('#pz-task').textContent.includes('answered %s')`, solved.Line[2*i+1].Move))
-		}
-	}
-	phone.wait("solved", `document.querySelector('#pz-verdict').textContent.startsWith('✓ Solved')`)
+	phone.click(pzPoint("pz-board", wrongMove(ps[3])))
+	phone.wait("missed", `document.querySelector('#pz-verdict').textContent.startsWith('✗') && !document.querySelector('#pz-replay').hidden`)
 	if bad := phone.eval(pageChecks); bad != "" {
 		t.Errorf("/puzzles on a phone: %s", bad)
 	}
