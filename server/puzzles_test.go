@@ -440,6 +440,16 @@ func TestLessonsAPI(t *testing.T) {
 	if code := c.do("POST", "/api/lessons/place/try", map[string]any{"tries": []string{}}, &v); code != http.StatusOK || v.Done || len(v.Legal) == 0 {
 		t.Errorf("no try yet: %d %+v", code, v)
 	}
+	// The rules page links each preset to its lessons; the home page
+	// offers them to a newcomer.
+	for path, want := range map[string][]string{"/rules": {`href="/learn#no-suicide"`, `href="/learn#slide"`, `href="/learn#alterigo"`}, "/": {`<p class="newcomer">New to Alak? <a href="/learn">`}} {
+		_, body := c.roundTrip("GET", path, nil, nil)
+		for _, w := range want {
+			if !strings.Contains(string(body), w) {
+				t.Errorf("%s has no link %s", path, w)
+			}
+		}
+	}
 	for path, want := range map[string]string{"/api/lessons/nope/try": "not_found", "/api/lessons/place/try": "bad_try"} {
 		var e errBody
 		c.do("POST", path, map[string]any{"tries": []string{"qq"}}, &e)
