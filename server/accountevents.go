@@ -14,7 +14,7 @@ import (
 	"alak/server/store"
 )
 
-// An account's event stream (issue 29): GET /api/me/events tells a
+// An account's event stream: GET /api/me/events tells a
 // program (a bot) what concerns its account, so that it needs no other
 // stream to find its games:
 //

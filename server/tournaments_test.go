@@ -17,7 +17,7 @@ import (
 	"alak/server/store/sqlitestore"
 )
 
-// Tournaments (issue 30) played through the API, on real SQLite and
+// Tournaments played through the API, on real SQLite and
 // PostgreSQL.
 
 // tourneyPlayers signs up players p1, p2 ... (all at the new player's

@@ -17,7 +17,7 @@ import (
 // TestMigrationsRace starts four alak serve processes at once on a fresh
 // database, three times over (ten with ALAK_LONG=1), and wants every one
 // of them serving: the migrations of the first must not trip the others
-// (issue 26, item 7: before they took a lock, about one start in two
+// (before they took a lock, about one start in two
 // failed on PostgreSQL with "duplicate key value violates unique
 // constraint pg_type_typname_nsp_index", so three rounds of four starts
 // would still meet it).
