@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
@@ -89,7 +88,7 @@ func startAtOnce(t *testing.T, bin, db string, n, round int) {
 			case <-time.After(50 * time.Millisecond):
 			}
 			if time.Now().After(deadline) {
-				t.Fatal(fmt.Sprintf("round %d: process %d did not answer /healthz within 90 s: %v\n%s", round, i+1, err, p.stderr))
+				t.Fatalf("round %d: process %d did not answer /healthz within 90 s: %v\n%s", round, i+1, err, p.stderr)
 			}
 		}
 	}
