@@ -145,7 +145,7 @@ func TestLessonDetails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pr.Tries[0].Reply != "3" || pr.Tries[1].Captured != 3 || pr.Position != "x///X" || pr.Result != "Black wins 2-0 (White has no legal move)" {
+	if pr.Tries[0].Reply != "3" || pr.Tries[1].Captured != 3 || pr.Position != "x///X" || pr.Result != "Black wins 2-0 on the count (White had no legal move, which ends the game)" {
 		t.Errorf("end: %+v", pr)
 	}
 	// Without a solver, a lesson whose computer plays perfectly cannot

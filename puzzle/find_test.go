@@ -243,9 +243,10 @@ func TestPuzzleJSONRoundTrip(t *testing.T) {
 // 5 1 again: X/x-o-- with White to move has occurred before, after the
 // 9th move, and White's 4 would bring x-xoO-- (Black to move) back a third
 // time, a draw by repetition (docs/rules.md A9): by hand, 4 is worth 0.
-// The solver finds White a win (-1) by 6, and 7 a loss (+3); with this
-// history the dense solver does not answer (a position is used up), so
-// the search makes the puzzle and Verify checks it by the proof search.
+// The solver finds White a win (-1) by 6, and 7 a loss (+3); the small
+// line's dense table answers with this history too (its state graph
+// applies the repetitions exactly: docs/solver.md, Claim 3), so the table
+// makes the puzzle and Verify checks it by the search with an empty table.
 //
 // End in 1: dewdney on x-oox, Black to move, has two moves (each piece to
 // slot 2). 1-2 flanks oo between the pieces on 2 and 5 and takes both:
@@ -260,11 +261,11 @@ func TestThemesRepetitionAndEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p.Position != "X/x-o--" || !slices.Equal(p.Accepted, []string{"6"}) || !slices.Equal(p.Line[0].Values, []MoveValue{{"4", 0}, {"6", -1}, {"7", 3}}) ||
-		!p.HasTheme(ThemeRepetition) || p.Method != string(solve.MethodSearch) {
+		!p.HasTheme(ThemeRepetition) || p.Method != string(solve.MethodTable) {
 		t.Errorf("repetition: %s accepted %v values %v themes %v method %s", p.Position, p.Accepted, p.Line[0].Values, p.Themes, p.Method)
 	}
 	ver, err := Verify(ctx, p, VerifyOptions{})
-	if err != nil || ver.Methods[0] != VerifyProof {
+	if err != nil || ver.Methods[0] != VerifySearch {
 		t.Errorf("verify: %v %v", ver, err)
 	}
 	att, err := Check(p, []string{"4"})
