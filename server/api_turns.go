@@ -10,7 +10,7 @@ import (
 	"alak/server/store"
 )
 
-// The header's badge (issue 28, notifications): how many games wait for
+// The header's badge (notifications): how many games wait for
 // me, asked for every minute or so by every open page, so it reads two
 // indexed lists and no player's name.
 

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Around a game (issue 28): rematches, messages between the players,
+// Around a game: rematches, messages between the players,
 // spectators and the games to watch, end to end over the API on SQLite and
 // PostgreSQL.
 

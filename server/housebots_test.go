@@ -45,7 +45,7 @@ func (c *client) playOut(id, color string) GameView {
 	return GameView{}
 }
 
-// TestHouseBots (issue 29): with Config.HouseBots (alak serve
+// TestHouseBots: with Config.HouseBots (alak serve
 // --house-bots) the server keeps a bot account for each level, named
 // alak-beginner ... alak-perfect, which nobody may sign up as; a challenge
 // addressed to one is taken at once, its moves are the computer's, the

@@ -30,7 +30,7 @@ type updateMeRequest struct {
 	// CurrentPassword must come with Password: whoever holds a stolen
 	// cookie or token does not know it.
 	CurrentPassword string `json:"current_password"`
-	Vacation        *bool  `json:"vacation"` // issue 29: start or end a vacation
+	Vacation        *bool  `json:"vacation"` // start or end a vacation
 }
 
 // credentials is POST /api/accounts, and the name and password of POST
@@ -39,7 +39,7 @@ type credentials struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
 	Email    string `json:"email,omitempty"`
-	Bot      bool   `json:"bot,omitempty"` // POST /api/accounts: a bot account (issue 29)
+	Bot      bool   `json:"bot,omitempty"` // POST /api/accounts: a bot account
 }
 
 // AccountView is what signing up and signing in answer: the account, and
@@ -56,7 +56,7 @@ type MeView struct {
 	Guest        bool   `json:"guest"`
 	Email        string `json:"email,omitempty"`
 	ConfirmMoves bool   `json:"confirm_moves"`
-	Bot          bool   `json:"bot,omitempty"` // a bot account (issue 29)
+	Bot          bool   `json:"bot,omitempty"` // a bot account
 }
 
 // ClaimView says which of a guest's games an account took over when it
@@ -93,15 +93,15 @@ type GameSummary struct {
 	Updated  time.Time             `json:"updated"`
 	Expires  *time.Time            `json:"expires,omitempty"`
 	GameRatings
-	AllowBots  bool           `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
-	Tournament *TournamentRef `json:"tournament,omitempty"` // a tournament's game (issue 30)
+	AllowBots  bool           `json:"allow_bots,omitempty"` // an open challenge bots may take
+	Tournament *TournamentRef `json:"tournament,omitempty"` // a tournament's game
 }
 
 // Games: the rules, a new game, joining, a game's state, its positions
 // and its analysis.
 
 // declineRequest is POST /api/games/{id}/decline: why, optionally (a
-// bot says which rules it plays; issue 29).
+// bot says which rules it plays).
 type declineRequest struct {
 	Reason string `json:"reason"`
 }
@@ -138,8 +138,8 @@ type createRequest struct {
 	Color    string `json:"color"`    // x, o, random
 	Clock    string `json:"clock"`    // none, live:5m+3s, days:3
 	Opponent string `json:"opponent"` // NAME, open, link, computer:SPEC
-	Rated    *bool  `json:"rated"`    // default: rated between two accounts (issue 28)
-	// AllowBots lets bot accounts take an open challenge (issue 29).
+	Rated    *bool  `json:"rated"`    // default: rated between two accounts
+	// AllowBots lets bot accounts take an open challenge.
 	AllowBots bool `json:"allow_bots"`
 }
 
@@ -176,8 +176,8 @@ type GameView struct {
 	Expires   *time.Time            `json:"expires,omitempty"`
 	RulesText string                `json:"rules_text"`
 	GameRatings
-	AllowBots  bool           `json:"allow_bots,omitempty"` // an open challenge bots may take (issue 29)
-	Tournament *TournamentRef `json:"tournament,omitempty"` // a tournament's game (issue 30)
+	AllowBots  bool           `json:"allow_bots,omitempty"` // an open challenge bots may take
+	Tournament *TournamentRef `json:"tournament,omitempty"` // a tournament's game
 }
 
 // PlayerView is one seat.
@@ -185,7 +185,7 @@ type PlayerView struct {
 	Name     string `json:"name,omitempty"` // "" while the seat is empty
 	Computer bool   `json:"computer,omitempty"`
 	Guest    bool   `json:"guest,omitempty"`
-	Bot      bool   `json:"bot,omitempty"` // a bot account (issue 29)
+	Bot      bool   `json:"bot,omitempty"` // a bot account
 }
 
 // ClockView is the time control and where each clock stands.
@@ -243,7 +243,7 @@ type moveRequest struct {
 	Ply  *int   `json:"ply"`  // the moves already played, as the snapshot the client saw says
 }
 
-// Notifications (issue 28): the header's badge.
+// Notifications: the header's badge.
 
 // TurnsView is GET /api/me/turns: the games where it is my move (their
 // ids, the soonest deadline first) and the challenges addressed to me.
@@ -253,7 +253,7 @@ type TurnsView struct {
 	Games      []string `json:"games"`
 }
 
-// Ratings (issue 28): a game's ratedness and seats' ratings, a player's
+// Ratings: a game's ratedness and seats' ratings, a player's
 // ratings and their history, the leaderboard.
 
 // GameRatings is a game's part of the ratings, in GameView and
@@ -301,7 +301,7 @@ type LeaderboardView struct {
 type LeaderboardLine struct {
 	Rank        int     `json:"rank"`
 	Name        string  `json:"name"`
-	Bot         bool    `json:"bot,omitempty"` // a bot account (issue 29)
+	Bot         bool    `json:"bot,omitempty"` // a bot account
 	Rating      float64 `json:"rating"`
 	RD          float64 `json:"rd"`
 	Games       int     `json:"games"`
@@ -326,7 +326,7 @@ type RatingHistoryLine struct {
 	Change float64   `json:"change"`
 }
 
-// Around a game (issue 28): rematches, messages between the players, games
+// Around a game: rematches, messages between the players, games
 // to watch.
 
 // rematchRequest is POST /api/games/{id}/rematch: an offer (or the
@@ -375,7 +375,7 @@ type aroundView struct {
 	Spectators *int         `json:"spectators,omitempty"`
 }
 
-// Conditional moves and vacation (issue 29).
+// Conditional moves and vacation.
 
 // CondNode is one answer of a tree of conditional moves: the reply to
 // play to the opponent's move that keys it, and the answers after it.
@@ -426,7 +426,7 @@ type MeVacationView struct {
 	VacationView
 }
 
-// Tournaments (issue 30).
+// Tournaments.
 
 // tournamentRequest is POST /api/tournaments.
 type tournamentRequest struct {
@@ -542,7 +542,7 @@ type TournamentRef struct {
 	Round int    `json:"round"`
 }
 
-// The analysis board (issue 31, analysisboard.go).
+// The analysis board (analysisboard.go).
 
 // BoardView is GET /api/board's answer: the rules as rules.Parse reads
 // them, the board's shape and size, the line played (MoveText) and the
@@ -575,7 +575,7 @@ type BoardNode struct {
 	Children []BoardNode `json:"children,omitempty"`
 }
 
-// The rule lab (issue 31): GET /api/rulelab.
+// The rule lab: GET /api/rulelab.
 
 // RuleLabView is GET /api/rulelab: the rule lab's table as `alak solve
 // --table --variants --json` prints it (solve.LabTable: a column for the
