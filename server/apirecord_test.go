@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/wire"
 )
 
 var updateRecording = flag.Bool("update-recording", false, "write testdata/api_session.txt anew from TestAPIRecording")
@@ -163,16 +164,16 @@ func TestAPIRecording(t *testing.T) {
 	}
 	rec.call(bob, "POST", "/api/tournaments/"+tid+"/start", nil)
 	rec.call(ada, "POST", "/api/tournaments/"+tid+"/start", nil)
-	v := waitTournament(t, ada, tid, "paired", func(v TournamentView) bool { return len(v.Games) == 6 && len(pending(v)) == 6 })
+	v := waitTournament(t, ada, tid, "paired", func(v wire.Tournament) bool { return len(v.Games) == 6 && len(pending(v)) == 6 })
 	rec.call(anon, "GET", "/api/tournaments/"+tid, nil)
 	players := map[string]*client{"ada": ada, "bob": bob, "cy": cy, "dee": dee}
-	games := slices.SortedFunc(slices.Values(v.Games), func(a, b TournamentGameView) int {
+	games := slices.SortedFunc(slices.Values(v.Games), func(a, b wire.TournamentGame) int {
 		return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(a.Slot, b.Slot))
 	})
 	for _, g := range games {
 		rec.call(players[max(g.X, g.O)], "POST", "/api/games/"+g.ID+"/resign", nil)
 	}
-	waitTournament(t, ada, tid, "finished", func(v TournamentView) bool { return v.State == "finished" })
+	waitTournament(t, ada, tid, "finished", func(v wire.Tournament) bool { return v.State == "finished" })
 	rec.call(anon, "GET", "/api/tournaments/"+tid, nil)
 	rec.call(anon, "GET", "/api/tournaments?state=finished", nil)
 	rec.call(anon, "GET", "/api/leaderboard?pool=alak", nil)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net/http"
 	"sync"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/session"
+	"alak/wire"
 )
 
 // gameState is a game as one request sees it: the stored row and log, and
@@ -37,7 +37,7 @@ type gameState struct {
 	chat store.Chat
 	// tournament is a tournament's game's tournament and round (nil for
 	// other games).
-	tournament *TournamentRef
+	tournament *wire.TournamentRef
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -287,9 +287,9 @@ func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState,
 			return event{}, false, err
 		}
 		if st.row.State == store.StateAborted {
-			return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
+			return event{}, true, apiErr(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
 		}
-		return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
+		return event{}, true, apiErr(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
 	if err != nil {
@@ -460,7 +460,7 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 		if err := st.sess.Timeout(c); err != nil {
 			return nil, err
 		}
-		return &change{reply: apiErr(http.StatusConflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
+		return &change{reply: apiErr(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
 	}
 	if err := st.sess.Play(c, m); err != nil {
 		return nil, moveRefused(st.r, err)

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -23,6 +22,7 @@ import (
 	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Moves by email (issue 29). With Config.MailListen the server takes mail
@@ -460,7 +460,7 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 			case errors.Is(err, errBoardOnly):
 				lead = "The board as it is now:"
 				count = &in.board
-			case ae.Status < 499:
+			case ae.Kind.Refusal():
 				lead = "Nothing changed: " + strings.TrimSuffix(ae.Msg, ".") + "."
 				count = &in.refused
 			default:
@@ -501,37 +501,37 @@ func mailDone(st *gameState, before int, command string) string {
 // mailedCommand is what a mailed line does to the game, under its lock.
 func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Color, command string, now time.Time) (*change, error) {
 	if st.row.State != store.StateActive {
-		return nil, apiErr(http.StatusConflict, "game_over", "the game is over (%s)", st.row.Reason)
+		return nil, apiErr(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
 	}
 	if ply := st.sess.Ply(); ply != sec.Ply {
-		return nil, apiErr(http.StatusConflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
+		return nil, apiErr(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
 	}
 	switch strings.ToLower(command) {
 	case "":
-		return nil, apiErr(http.StatusUnprocessableEntity, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
+		return nil, apiErr(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
 	case "board":
 		return nil, errBoardOnly
 	case "draw":
 		// An offer, or the acceptance of the opponent's (OfferDraw).
 		if !st.sess.Seat(c.Opp()).Human() {
-			return nil, apiErr(http.StatusConflict, "not_now", "draws with the computer are offered on the game's page")
+			return nil, apiErr(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
 		}
 		_, err := st.sess.OfferDraw(c)
 		return &change{}, err
 	}
 	if tm := st.sess.ToMove(); c != tm {
-		return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
+		return nil, apiErr(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
 	}
 	if len(command) > 20 {
-		return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board")
+		return nil, apiErr(wire.BadInput, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board")
 	}
 	m, err := notation.Human.Decode(st.r, command)
 	if err != nil {
 		var pe *notation.ParseError
 		if errors.As(err, &pe) {
-			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)", pe.Input, pe.Msg)
+			return nil, apiErr(wire.BadInput, "bad_move", "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)", pe.Input, pe.Msg)
 		}
-		return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "%s", err)
+		return nil, apiErr(wire.BadInput, "bad_move", "%s", err)
 	}
 	if m == rules.Resign {
 		return &change{}, st.sess.Resign(c)

@@ -33,6 +33,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Config is the server's configuration; the zero value of each field takes
@@ -342,7 +343,7 @@ func (s *Server) Handler() http.Handler {
 	s.routes(mux)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, apiErr(http.StatusForbidden, "cross_origin",
+		s.writeError(w, r, apiErr(wire.Forbidden, "cross_origin",
 			"a request that changes something must come from this site's own pages, or from a script with a bearer token"))
 	}))
 	return s.clientIP(s.requestLog(compress(s.withAccount(cop.Handler(mux)))))
