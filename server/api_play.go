@@ -1,11 +1,9 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
-	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
 	"alak/wire"
@@ -53,28 +51,21 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		if err := st.checkPly(*req.Ply); err != nil {
 			return nil, err
 		}
-		if tm := st.sess.ToMove(); c != tm {
-			return nil, apiErr(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
+		if err := st.checkTurn(c); err != nil {
+			return nil, err
 		}
 		// The text is judged last: who may move, and at which ply, first.
-		if len(req.Move) > 20 {
-			return nil, apiErr(wire.BadInput, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign")
-		}
-		m, err := notation.Human.Decode(st.r, req.Move)
+		cmd, err := apiCommands.parse(st.r, req.Move)
 		if err != nil {
-			var pe *notation.ParseError
-			if errors.As(err, &pe) {
-				return nil, apiErr(wire.BadInput, "bad_move", "cannot read %q: %s", pe.Input, pe.Msg)
-			}
-			return nil, apiErr(wire.BadInput, "bad_move", "%s", err)
+			return nil, err
 		}
-		if m == rules.Resign {
+		if cmd.kind == commandResign {
 			if err := st.sess.Resign(c); err != nil {
 				return nil, err
 			}
 			return &change{}, nil
 		}
-		return s.playMove(st, c, m, a.ID, now)
+		return s.playMove(st, c, cmd.move, a.ID, now)
 	})
 	s.metrics.observeMove(time.Since(start), err == nil)
 	if err != nil {
@@ -82,6 +73,14 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeEvent(w, ev)
+}
+
+// checkTurn refuses a move or a command by c when it is not c's turn.
+func (st *gameState) checkTurn(c rules.Color) error {
+	if tm := st.sess.ToMove(); c != tm {
+		return apiErr(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
+	}
+	return nil
 }
 
 // checkPly refuses a request made at another ply than the game's (409
