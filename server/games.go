@@ -350,7 +350,9 @@ func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time
 
 // commit syncs the row with the session, stores it with the entries,
 // builds the new state's view once, publishes it, and keeps the state in
-// the cache for the game's next change. It runs under the game's lock.
+// the cache for the game's next change; the features' hooks (gameHooks)
+// run once it is stored and once it is published. It runs under the
+// game's lock.
 func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entries []store.Entry) error {
 	prev := st.row
 	row := st.row
@@ -389,18 +391,52 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	}
 	st.row = row
 	st.log = append(st.log, entries...)
-	if s.mailin != nil && prev.State == store.StateActive && row.State != store.StateActive {
-		s.mailin.gameEnded(ctx, row.ID) // its reply addresses end with it
-	}
+	ended := prev.State == store.StateActive && row.State != store.StateActive
+	s.hooks.stored.run(ctx, st, ended)
 	st.ev = s.event(ctx, st)
 	s.publish(st)
 	s.caches.states.put(st)
-	s.accountsChanged(row)
-	if prev.State == store.StateActive && row.State != store.StateActive {
-		s.tournamentGameEnded(row)
-		s.explorerCount(ctx, st)
-	}
+	s.hooks.published.run(ctx, st, ended)
 	return nil
+}
+
+// gameHooks is what the features do when the game core stores a change
+// of a game (commit), registered once by New: the core calls them in the
+// order registered, and never names the features.
+type gameHooks struct {
+	// stored run once the change is stored, before it is published.
+	stored hookList
+	// published run once the change is published and cached.
+	published hookList
+}
+
+// hookList is hooks in the order they run.
+type hookList []gameHook
+
+// gameHook is one feature's hook: f runs after every change, or with
+// endOnly after a change that ended the game only.
+type gameHook struct {
+	endOnly bool
+	f       func(ctx context.Context, st *gameState)
+}
+
+// onChange registers f to run after every change; onEnd, after a change
+// that ended the game only (the game was active and is not any more).
+func (l *hookList) onChange(f func(ctx context.Context, st *gameState)) {
+	*l = append(*l, gameHook{f: f})
+}
+
+func (l *hookList) onEnd(f func(ctx context.Context, st *gameState)) {
+	*l = append(*l, gameHook{endOnly: true, f: f})
+}
+
+// run calls the hooks for a change of st, which ended the game or not.
+func (l hookList) run(ctx context.Context, st *gameState, ended bool) {
+	for _, h := range l {
+		if ended || !h.endOnly {
+			h.f(ctx, st)
+		}
+	}
 }
 
 // startTurn sets the clock for the player to move from now: in a live

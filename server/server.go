@@ -177,11 +177,28 @@ type Server struct {
 	// opening explorer (explorer.go).
 	explorer chan explorerGame
 
+	// hooks is what the features do when a game changes (games.go).
+	hooks gameHooks
+
 	metrics metrics
 	reg     *prometheus.Registry
 	done    chan struct{}
 	wg      sync.WaitGroup
 	close   sync.Once
+}
+
+// registerGameHooks says what each feature does when a game changes, in
+// the order they run: a game's end ends its mailed reply addresses before
+// the end is published; once a change is published, the account streams
+// hear of it, and of an end the tournaments (the standings, the next
+// round) and the opening explorer (its count).
+func (s *Server) registerGameHooks() {
+	if s.mailin != nil {
+		s.hooks.stored.onEnd(func(ctx context.Context, st *gameState) { s.mailin.gameEnded(ctx, st.row.ID) })
+	}
+	s.hooks.published.onChange(func(_ context.Context, st *gameState) { s.accountsChanged(st.row) })
+	s.hooks.published.onEnd(func(_ context.Context, st *gameState) { s.tournamentGameEnded(st.row) })
+	s.hooks.published.onEnd(s.explorerCount)
 }
 
 // New returns a server on st and starts its background work: the sweep of
@@ -271,6 +288,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 		s.mailin = in
 	}
+	s.registerGameHooks()
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
