@@ -413,6 +413,10 @@ func TestBrowserNotification(t *testing.T) {
 	}
 	tb.open("/")
 	tb.eval(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }); 1`)
+	// A game that started before the stream was ready is one of those
+	// under way when the page opened, which it does not follow (unless
+	// live and due): the game starts once the page is listening.
+	tb.wait("the account's stream ready", `document.documentElement.dataset.follow === 'ready'`)
 	g3 := started("none")
 	tb.waitPath("/g/" + g3)
 	if got := tb.eval(`sessionStorage.getItem('shown')`); !strings.HasSuffix(got, "Your game starts · alak: White against bob, alak 7, no clock.\n") {

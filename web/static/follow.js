@@ -54,7 +54,8 @@ function lead(ch) {
       if (ch) ch.postMessage({ ev, fresh });
     });
     es.addEventListener('game_end', (e) => active.delete(JSON.parse(e.data).id));
-    es.addEventListener('ready', () => { ready = true; });
+    // The page's root says so too: what it is told from now on is new.
+    es.addEventListener('ready', () => { ready = true; document.documentElement.dataset.follow = 'ready'; });
   };
   open();
   if (ch) ch.addEventListener('message', (m) => m.data.hello && active.forEach((ev) => ch.postMessage({ ev, fresh: false })));
