@@ -400,7 +400,7 @@ func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament
 	}
 	v := wire.Tournament{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules, Clock: t.Clock,
 		Rated: t.Rated, Rounds: t.Rounds, MaxPlayers: t.MaxPlayers, State: t.State, Round: t.Round, Version: t.Version, Winner: t.Winner,
-		Players: []wire.TournamentPlayer{}, Games: []wire.TournamentGame{}, Standings: []wire.Standing{}}
+		Players: []wire.TournamentPlayer{}, Games: []wire.TournamentGame{}, Standings: []tournament.Standing{}}
 	if !t.Starts.IsZero() {
 		st := t.Starts
 		v.Starts = &st
@@ -430,9 +430,7 @@ func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament
 	if t.Format == string(tournament.FormatSwiss) && t.Rounds == 0 {
 		v.Rounds = tournament.SwissRounds(len(players)) // the default the pairing takes
 	}
-	for _, st := range tournament.Standings(ps.state) {
-		v.Standings = append(v.Standings, wire.Standing{Rank: st.Rank, Name: st.Name, Score: st.Score, Tiebreaks: st.Tiebreaks, Played: st.Played})
-	}
+	v.Standings = append(v.Standings, tournament.Standings(ps.state)...)
 	switch tournament.Format(t.Format) {
 	case tournament.FormatKnockout:
 		for _, br := range tournament.Bracket(ps.state).Rounds {

@@ -7,6 +7,7 @@ import (
 	"alak/rules"
 	"alak/session"
 	"alak/solve"
+	"alak/tournament"
 )
 
 // Every body the API reads or writes, as JSON, in the order of
@@ -14,7 +15,8 @@ import (
 // around a game, conditional moves and vacation, tournaments, the
 // analysis board and the rule lab. The error answer is Error (errors.go).
 // A game's state embeds session.Snapshot and an analysis is made of
-// session.PlyView, the shapes the command line prints too.
+// session.PlyView, the shapes the command line prints too; a tournament's
+// standings are tournament.Standing's lines as they are.
 //
 // A type whose answer the server once wrote as a JSON object built on the
 // spot (MyGames, Games, Player, Token, ...) keeps that object's field
@@ -463,26 +465,26 @@ type TournamentRequest struct {
 // Tournament is a tournament as GET /api/tournaments/{id} and its
 // event stream send it.
 type Tournament struct {
-	ID         string             `json:"id"`
-	URL        string             `json:"url"`
-	Name       string             `json:"name"`
-	Organiser  string             `json:"organiser"`
-	Format     string             `json:"format"`
-	Rules      string             `json:"rules"`
-	Clock      string             `json:"clock"`
-	Rated      bool               `json:"rated"`
-	Rounds     int                `json:"rounds,omitempty"`
-	MaxPlayers int                `json:"max_players,omitempty"`
-	Starts     *time.Time         `json:"starts,omitempty"`
-	State      string             `json:"state"` // open, running, finished
-	Round      int                `json:"round"`
-	Version    int                `json:"version"`
-	Players    []TournamentPlayer `json:"players"`
-	Games      []TournamentGame   `json:"games"`
-	Standings  []Standing         `json:"standings"`
-	Crosstable *Crosstable        `json:"crosstable,omitempty"` // round robins
-	Bracket    []BracketRound     `json:"bracket,omitempty"`    // knockouts
-	Winner     string             `json:"winner,omitempty"`
+	ID         string                `json:"id"`
+	URL        string                `json:"url"`
+	Name       string                `json:"name"`
+	Organiser  string                `json:"organiser"`
+	Format     string                `json:"format"`
+	Rules      string                `json:"rules"`
+	Clock      string                `json:"clock"`
+	Rated      bool                  `json:"rated"`
+	Rounds     int                   `json:"rounds,omitempty"`
+	MaxPlayers int                   `json:"max_players,omitempty"`
+	Starts     *time.Time            `json:"starts,omitempty"`
+	State      string                `json:"state"` // open, running, finished
+	Round      int                   `json:"round"`
+	Version    int                   `json:"version"`
+	Players    []TournamentPlayer    `json:"players"`
+	Games      []TournamentGame      `json:"games"`
+	Standings  []tournament.Standing `json:"standings"`
+	Crosstable *Crosstable           `json:"crosstable,omitempty"` // round robins
+	Bracket    []BracketRound        `json:"bracket,omitempty"`    // knockouts
+	Winner     string                `json:"winner,omitempty"`
 }
 
 // TournamentPlayer is a player of a tournament.
@@ -503,15 +505,6 @@ type TournamentGame struct {
 	State   string `json:"state"`       // the game's state; "bye" or "forfeit" without a game
 	Result  string `json:"result"`      // pending, x, o, draw, both-lose
 	Forfeit bool   `json:"forfeit,omitempty"`
-}
-
-// Standing is one line of the standings.
-type Standing struct {
-	Rank      int       `json:"rank"`
-	Name      string    `json:"name"`
-	Score     float64   `json:"score"`
-	Tiebreaks []float64 `json:"tiebreaks"`
-	Played    int       `json:"played"`
 }
 
 // Crosstable is a round robin's crosstable: names in standings order
