@@ -80,6 +80,9 @@ type Game struct {
 	// Reports are P1's and P2's reports of how they made their moves, for
 	// players that give one (player.Reporter); zero otherwise.
 	Reports [2]player.Report
+	// Record is the game as its session recorded it (the players named by
+	// their specs), for SGF.
+	Record notation.Record
 }
 
 // Result is a match's result, P1's point of view.
@@ -313,24 +316,32 @@ func playOne(ctx context.Context, cfg Config, newPlayer func(string, uint64) (pl
 	case (winner == rules.Black) == p1Black:
 		out.P1Score = 1
 	}
+	out.Record = s.Record()
 	if cfg.SGFDir != "" {
-		if err := writeSGF(cfg, s.Record(), out); err != nil {
+		if err := WriteSGF(cfg.SGFDir, out, nil); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// writeSGF writes game out, recorded by its session as rec (the players
-// named by their specs), with a note on the match.
-func writeSGF(cfg Config, rec notation.Record, out *Game) error {
+// WriteSGF writes game out to dir as game-NNN.sgf, with a note on the match
+// before the first move and comments[k] after move k (JudgeMoves' verdicts,
+// for example).
+func WriteSGF(dir string, out *Game, comments map[int]string) error {
+	rec := out.Record
 	note := fmt.Sprintf("alak match game %d: %s (x) against %s (o), %d random opening plies", out.Index+1, rec.Black, rec.White, out.Opening)
 	if out.Limit {
 		note += fmt.Sprintf("; stopped as a draw at the move limit of %d", len(rec.Moves))
 		rec.Result = "0"
 	}
 	rec.Comments = map[int]string{0: note}
-	f, err := os.Create(filepath.Join(cfg.SGFDir, fmt.Sprintf("game-%03d.sgf", out.Index+1)))
+	for k, c := range comments {
+		if k > 0 {
+			rec.Comments[k] = c
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("game-%03d.sgf", out.Index+1)))
 	if err != nil {
 		return err
 	}

@@ -390,13 +390,6 @@ func (b *Bridge) start(ctx context.Context, id string) {
 	}()
 }
 
-// Playing returns how many games the bridge is playing.
-func (b *Bridge) Playing() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.running)
-}
-
 // plural writes n things: "1 game", "4 games".
 func plural(n int, thing string) string {
 	if n == 1 {

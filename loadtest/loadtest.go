@@ -296,7 +296,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	<-runCtx.Done()
 	streams, load1 := r.streams.Load(), loadAvg()
-	r.moving.Lock() // the moves under way answered
+	// The write lock is granted once every move under way (each holds the
+	// read lock) has its answer; nothing is done under it.
+	r.moving.Lock()
+	//lint:ignore SA2001 the empty critical section waits for the readers
 	r.moving.Unlock()
 	closeStreams()
 	wg.Wait()

@@ -66,8 +66,7 @@ func TestWriteSGFSetUpAndSlides(t *testing.T) {
 	}
 }
 
-// TestWriteSGFSizeAndVersion is the regression test of issue 18's defect
-// 4: FF[4] writes a square board's size as SZ[n] (the composed form SZ[n:n]
+// TestWriteSGFSizeAndVersion: FF[4] writes a square board's size as SZ[n] (the composed form SZ[n:n]
 // is only for rectangles), and AP names the program with its version.
 func TestWriteSGFSizeAndVersion(t *testing.T) {
 	for _, c := range []struct{ rules, sz string }{
@@ -97,7 +96,7 @@ func TestWriteSGFSizeAndVersion(t *testing.T) {
 }
 
 // TestReadSGFRealKomi: a Go file's KM[6.75] is a real komi and is read as
-// one (issue 18, defect 4); it was refused as not a multiple of 0.5.
+// one; it was once refused as not a multiple of 0.5.
 func TestReadSGFRealKomi(t *testing.T) {
 	rec, err := ReadSGF([]byte("(;GM[1]FF[4]SZ[5]RU[alterigo score=area]KM[6.75];B[cc])"))
 	if err != nil {
@@ -239,7 +238,7 @@ func TestReadSGFClock(t *testing.T) {
 }
 
 // TestReadSGFTooLong: a record past MaxRecordBytes is refused before it is
-// parsed (issue 18, defect 6: a 50 MB file took 2.75 GB), and the error
+// parsed (a 50 MB file once took 2.75 GB), and the error
 // does not echo the text.
 func TestReadSGFTooLong(t *testing.T) {
 	data := []byte("(;C[" + strings.Repeat("x", MaxRecordBytes) + "])")

@@ -21,8 +21,8 @@ func benchGame(b *testing.B, spec string) *rules.Game {
 }
 
 // BenchmarkPlayoutAlak11 runs random playouts to the end of the game from the
-// empty 11-point board under alak rules; playouts/s is the figure issue 5
-// asks for (at least one million per second per core).
+// empty 11-point board under alak rules; it reports playouts/s, the unit
+// of the target docs/speed.md gives (at least one million a second a core).
 func BenchmarkPlayoutAlak11(b *testing.B) {
 	pos := benchGame(b, "alak").Position()
 	rng := fastRand{1}

@@ -17,7 +17,7 @@ import "alak/rules"
 // points in a list, from which a random point is drawn in constant time and
 // set aside when the policy rejects it. Through the kernel (pickMove) the
 // same playouts ran 2.7 times slower on 9×9 (6,300 against 17,300 a
-// second, measured for issue 18). So the string walk (free) repeats the
+// second in BenchmarkPlayoutAlterIgo9). So the string walk (free) repeats the
 // kernel's (rules/grid.go, chainInto) on this board; lines share one set of
 // primitives (rules/bitline), grids do not.
 type gridSim struct {

@@ -54,7 +54,7 @@ func TestPerfectKeepsTheValue(t *testing.T) {
 		rules string
 		games int
 	}{
-		// Superko makes the exact solves slow (docs/solver.md), so those
+		// Superko makes the exact solves slow (docs/solver-superko.md), so those
 		// boards get fewer games.
 		{"alak size=5", 60}, {"alak size=6", 60}, {"alak size=7", 60}, {"traditional size=4", 60},
 		{"tromp-taylor size=4", 10}, {"alak size=5 own=illegal ko=superko", 10},

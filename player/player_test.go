@@ -154,7 +154,7 @@ func TestLevels(t *testing.T) {
 			t.Errorf("level %d has no name in words", n)
 		}
 	}
-	// The page names the ends Beginner and Perfect (issue 28).
+	// The page names the ends Beginner and Perfect.
 	if LevelName(1) != "Beginner" || LevelName(Levels()) != "Perfect" || LevelName(Levels()+1) != "" {
 		t.Errorf("level names: %q ... %q, then %q; want Beginner ... Perfect, then none", LevelName(1), LevelName(Levels()), LevelName(Levels()+1))
 	}

@@ -18,7 +18,7 @@ func parseOptions(player, args string, allowed ...string) (options, error) {
 		k, v, ok := strings.Cut(f, "=")
 		k = strings.ToLower(strings.TrimSpace(k))
 		if !ok || v == "" {
-			return nil, fmt.Errorf("player %s: option %q: options are written NAME=VALUE, such as %s=...", player, f, allowed[0])
+			return nil, fmt.Errorf("player %s: option %q: options are written NAME=VALUE, such as %s=VALUE", player, f, allowed[0])
 		}
 		if !slices.Contains(allowed, k) {
 			return nil, fmt.Errorf("player %s: unknown option %q; the options are %s", player, k, strings.Join(allowed, ", "))

@@ -172,7 +172,7 @@ func TestCheckTraditional3(t *testing.T) {
 }
 
 // golden5 is the certificate alak prove wrote for "o holds a draw on 5
-// points" (docs/results.md: alak prove --rules traditional --size 5 --for o
+// points" (docs/results-traditional.md: alak prove --rules traditional --size 5 --for o
 // --draw --certificate ...): a tree with replies to check at every level.
 func golden5(t *testing.T) []byte {
 	t.Helper()
@@ -410,7 +410,7 @@ func golden5Bytes(f *testing.F) []byte {
 }
 
 // shared6 is the certificate alak prove wrote for "o holds a draw on 6
-// points" with shared subtrees (docs/results.md: alak prove --rules
+// points" with shared subtrees (docs/results-traditional.md: alak prove --rules
 // traditional --size 6 --for o --draw --graph --table --certificate ...).
 func shared6(t *testing.T) []byte {
 	t.Helper()

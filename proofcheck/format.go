@@ -12,7 +12,7 @@ import (
 	"alak/rules"
 )
 
-// The file of a certificate part (docs/solver.md, "Proof certificates"):
+// The file of a certificate part (docs/solver-proofs.md, "Proof certificates"):
 //
 //	magic   10 bytes  "ALAKPROOF\n"
 //	format  uvarint   Format

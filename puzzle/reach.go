@@ -28,12 +28,12 @@ const (
 	ReachSlide = 11
 	// ReachSuperko: positional linear Go (tromp-taylor), by the superko
 	// search: 1×7 from the empty line in 0.02 s, 1×8 in 0.1 s
-	// (docs/results.md), but positions after a few moves of 1×8 took
+	// (docs/results-tromp-taylor.md), but positions after a few moves of 1×8 took
 	// seconds each in docs/puzzles.md's runs.
 	ReachSuperko = 7
 	// ReachTraditional: Traditional Alak, by the search with prisoners:
 	// 5 points in 0.02 s from the empty line; 6 is settled only by
-	// proof searches of minutes (docs/results.md).
+	// proof searches of minutes (docs/results-traditional.md).
 	ReachTraditional = 5
 	// ReachGrid: Alter Igo's grids, by the state graph: 3×3 in 0.06 s,
 	// 2×4 in 0.02 s; 3×4 takes 1.2 s from the empty grid.

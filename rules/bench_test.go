@@ -64,7 +64,7 @@ func BenchmarkPlayoutAlak11(b *testing.B) {
 
 // BenchmarkApplyPlayoutAlak11 is BenchmarkPlayoutAlak11 through the API of
 // searches and games: each placement chosen from LegalPoints and played
-// with Apply (until issue 21's playout kernel, this was
+// with Apply (before the playout kernel of playout.go, this was
 // BenchmarkPlayoutAlak11); one op is one placement.
 func BenchmarkApplyPlayoutAlak11(b *testing.B) {
 	pl := newLinePlayout(start(b, MustPreset("alak")))

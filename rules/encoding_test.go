@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestGameJSONRoundTrip is the property of issue 18: random games of every
+// TestGameJSONRoundTrip: random games of every
 // preset (and of presets with every option changed that applies), from the
 // rules' start and from set-up positions with prisoners and passes,
 // encoded and decoded, are equal: the same rules, start, moves, positions

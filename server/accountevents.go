@@ -15,7 +15,7 @@ import (
 	"alak/wire"
 )
 
-// An account's event stream (issue 29): GET /api/me/events tells a
+// An account's event stream: GET /api/me/events tells a
 // program (a bot) what concerns its account, so that it needs no other
 // stream to find its games:
 //
@@ -75,7 +75,6 @@ var readyFrame = []byte("event: " + evReady + "\ndata: {\"type\":\"" + evReady +
 type accountHub struct {
 	mu sync.Mutex
 	m  map[int64]map[chan struct{}]bool
-	n  int
 	// every is how often a stream looks unwoken: accountLookEvery when
 	// zero (the tests set an hour, to see that the wakes do the work).
 	every time.Duration
@@ -109,7 +108,6 @@ func (h *accountHub) add(account int64) chan struct{} {
 		h.m[account] = map[chan struct{}]bool{}
 	}
 	h.m[account][ch] = true
-	h.n++
 	return ch
 }
 
@@ -120,7 +118,6 @@ func (h *accountHub) remove(account int64, ch chan struct{}) {
 	if len(h.m[account]) == 0 {
 		delete(h.m, account)
 	}
-	h.n--
 }
 
 // wake wakes the streams of the accounts (0s are skipped).
@@ -143,13 +140,6 @@ func (h *accountHub) wakeAll() {
 			poke(ch)
 		}
 	}
-}
-
-// open counts the open streams.
-func (h *accountHub) open() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.n
 }
 
 func poke(ch chan struct{}) {

@@ -107,7 +107,7 @@ func wantEvent(t *testing.T, got accountEvent, typ, game string) {
 	}
 }
 
-// TestAccountEvents (issue 29): GET /api/me/events tells a bot, by bearer
+// TestAccountEvents: GET /api/me/events tells a bot, by bearer
 // token, of a challenge addressed to it (with its rules, clock and the
 // bot's colour), of its games' starts and ends; on connecting it replays
 // what is pending (waiting challenges, active games), and reconnecting
@@ -266,7 +266,7 @@ func TestAccountEventsTournamentPairing(t *testing.T) {
 	}
 }
 
-// TestAccountEventsAcrossProcesses (issue 29): on PostgreSQL, a bot's
+// TestAccountEventsAcrossProcesses: on PostgreSQL, a bot's
 // stream on one process is told of what is done on another (the
 // challenge, its start, its end): the other process's notification wakes
 // it (the periodic look is set to an hour, so it is not what finds them).

@@ -279,7 +279,7 @@ func TestPositionAnalysisRefusals(t *testing.T) {
 }
 
 // TestRulesPageFairPlay: the rules page says plainly that a solver may not
-// be used during a rated game (issue 31).
+// be used during a rated game.
 func TestRulesPageFairPlay(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})

@@ -1,6 +1,6 @@
 package server
 
-// The analysis board (issue 31): the page /analysis, and the calls its
+// The analysis board: the page /analysis, and the calls its
 // script makes besides GET /api/analysis and GET /api/explorer
 // (analysisapi.go, explorer.go): the position after a line of moves from
 // any start, played with the kernel (GET /api/board), and SGF with
@@ -57,7 +57,7 @@ func (s *Server) analysisBoardRoutes(mux *http.ServeMux) {
 
 // handleAnalysisPage draws the board; ?game=ID opens a game, but only a
 // finished one: a game in progress is never shown on the analysis board
-// (fair play, issue 31).
+// (fair play).
 func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 	b := &boardPage{}
 	if id := r.URL.Query().Get("game"); id != "" {

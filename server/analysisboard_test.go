@@ -114,7 +114,7 @@ func TestBoardSGF(t *testing.T) {
 	}
 }
 
-// Fair play (issue 31): /analysis?game=ID opens a finished game, and
+// Fair play: /analysis?game=ID opens a finished game, and
 // refuses a game in progress, whose moves it does not put in the page.
 func TestAnalysisPageOpensFinishedGamesOnly(t *testing.T) {
 	t.Parallel()

@@ -55,7 +55,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.handleDeleteConditional)
 	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
 	mux.HandleFunc("GET /api/players/{name}/ratings", s.handleRatingHistory)
-	// The analysis board's calls (issue 31).
+	// The analysis board's calls.
 	mux.HandleFunc("GET /api/analysis", s.handlePositionAnalysis)
 	mux.HandleFunc("GET /api/explorer", s.handleExplorer)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

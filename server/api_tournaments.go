@@ -18,7 +18,7 @@ import (
 	"alak/wire"
 )
 
-// The tournaments' API (issue 30, docs/api.md): create, join, leave,
+// The tournaments' API (docs/api.md): create, join, leave,
 // start, withdraw, one tournament, the list by state, and a tournament's
 // event stream.
 

@@ -11,7 +11,7 @@ import (
 	"alak/wire"
 )
 
-// The header's badge (issue 28, notifications): how many games wait for
+// The header's badge (notifications): how many games wait for
 // me, asked for every minute or so by every open page, so it reads two
 // indexed lists and no player's name.
 

@@ -12,7 +12,7 @@ import (
 // and the challenges addressed to me, on SQLite and on PostgreSQL; a game
 // where the opponent is to move, my own challenge to someone else and a
 // challenge once accepted are not counted; the named challenge's opponent
-// is in the game and in the lists (issue 28).
+// is in the game and in the lists.
 func TestTurnsCount(t *testing.T) {
 	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {

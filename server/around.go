@@ -22,7 +22,7 @@ import (
 	"alak/wire"
 )
 
-// Around a game (issue 28): a rematch after a game, the messages between
+// Around a game: a rematch after a game, the messages between
 // its players, and the games in progress to watch, with their spectators.
 // docs/api.md describes the calls.
 

@@ -13,7 +13,7 @@ import (
 	"alak/wire"
 )
 
-// Around a game (issue 28): rematches, messages between the players,
+// Around a game: rematches, messages between the players,
 // spectators and the games to watch, end to end over the API on SQLite and
 // PostgreSQL.
 

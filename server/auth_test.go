@@ -16,8 +16,7 @@ import (
 )
 
 // These tests are the rows of docs/security.md's "Stolen credentials and
-// password changes" and "Password guessing" tables (issue 26, items 2 to
-// 5 and 8).
+// password changes" and "Password guessing" tables.
 
 // call sends a request as c with a JSON body ("" for none) and returns the
 // status, the error code and the Retry-After header.
@@ -188,7 +187,7 @@ func TestSignInNoLockout(t *testing.T) {
 			t.Fatalf("guess %d of the burst: %d", i+1, code)
 		}
 	}
-	// Retry-After is the real wait (item 4): one attempt every 6 s.
+	// Retry-After is the real wait: one attempt every 6 s.
 	for _, step := range []struct {
 		wait  time.Duration
 		code  int

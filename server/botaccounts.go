@@ -11,7 +11,7 @@ import (
 	"alak/wire"
 )
 
-// Bot accounts (issue 29): an account made with "bot": true is a
+// Bot accounts: an account made with "bot": true is a
 // program's. It signs in by bearer token only (POST /api/tokens; no page
 // session), is shown as a bot wherever its name is (wire.Seat.Bot,
 // wire.Me.Bot, the profile and the leaderboard), plays rated games as any

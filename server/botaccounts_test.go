@@ -19,7 +19,7 @@ func (c *client) signUpBot(name string) *client {
 	return c.newToken(name, "correct horse")
 }
 
-// TestBotAccounts (issue 29): a bot account is made with "bot": true, gets
+// TestBotAccounts: a bot account is made with "bot": true, gets
 // no page session (the sign-up sets no cookie, POST /api/login is refused
 // with 403 bot_account) and plays by bearer token; it is shown as a bot in
 // /api/me, a game's players, the lists, the profile and the leaderboard;
@@ -129,7 +129,7 @@ func TestBotAccounts(t *testing.T) {
 	}
 }
 
-// TestDeclineReason (issue 29): a decline may say why, {"reason": TEXT}:
+// TestDeclineReason: a decline may say why, {"reason": TEXT}:
 // the challenger's game then gives "declined: TEXT" as its reason; a
 // reason too long or with a control character is refused (422
 // bad_reason), and the challenge stays; a decline without a body is

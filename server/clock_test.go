@@ -20,7 +20,7 @@ func liveGame(h *harness, spec string) (id string, ada, bo *client) {
 }
 
 // TestFirstMoveClock: a live clock starts with its player's first move
-// (issue 26, item 10); until then the player has Config.FirstMove (30 s by
+// (not at the join); until then the player has Config.FirstMove (30 s by
 // default) for it, from the join for Black and from Black's first move for
 // White.
 func TestFirstMoveClock(t *testing.T) {
@@ -91,8 +91,8 @@ func TestFirstMoveAbort(t *testing.T) {
 	})
 }
 
-// TestDowntimeGivenBack: the time no process served the games is nobody's
-// (issue 26, item 11): after a restart the player to move has the time
+// TestDowntimeGivenBack: the time no process served the games is
+// nobody's: after a restart the player to move has the time
 // they had at the stop; correspondence deadlines move too when the
 // downtime exceeded an hour.
 func TestDowntimeGivenBack(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"alak/wire"
 )
 
-// Conditional moves (issue 29), the mail server's "queue": while it is the
+// Conditional moves, the mail server's "queue": while it is the
 // opponent's move in a correspondence game, a player leaves a tree of
 // answers, keyed by the opponent's possible moves. When the opponent plays
 // a move the tree names, the reply is played at once, in the same change

@@ -238,17 +238,6 @@ func (b *broker) online(account int64) bool {
 	return b.present[account] > 0
 }
 
-// streams counts the open streams.
-func (b *broker) streams() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for _, ws := range b.watchers {
-		n += len(ws)
-	}
-	return n
-}
-
 // publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
 func (s *Server) publish(st *gameState) {

@@ -13,7 +13,7 @@ import (
 	"alak/wire"
 )
 
-// House bots (issue 29, alak serve --house-bots): one bot account for each
+// House bots (alak serve --house-bots): one bot account for each
 // of the computer's levels, named for it (alak-beginner ... alak-perfect),
 // that takes every challenge addressed to it by name, so that a lone
 // visitor always has a rated opponent and the rating scale has fixed

@@ -46,7 +46,7 @@ func (c *client) playOut(id, color string) wire.Game {
 	return wire.Game{}
 }
 
-// TestHouseBots (issue 29): with Config.HouseBots (alak serve
+// TestHouseBots: with Config.HouseBots (alak serve
 // --house-bots) the server keeps a bot account for each level, named
 // alak-beginner ... alak-perfect, which nobody may sign up as; a challenge
 // addressed to one is taken at once, its moves are the computer's, the

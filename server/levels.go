@@ -7,7 +7,7 @@ import (
 	"alak/player"
 )
 
-// The computer's levels on the home page (issue 28): named in words
+// The computer's levels on the home page: named in words
 // (player.LevelName), the algorithm behind each said in a smaller note.
 
 // algoKinds says each kind of computer player in words.

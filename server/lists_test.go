@@ -61,7 +61,7 @@ func summaryIDs(gs []wire.Summary) []string {
 
 // TestListsPastAWindow: a challenge to ada and an open challenge still show
 // when 201 newer waiting link games, by someone else, fill more than the
-// 200 games a list reads (issue 26, item 5).
+// 200 games a list reads.
 func TestListsPastAWindow(t *testing.T) {
 	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
@@ -92,7 +92,7 @@ func TestListsPastAWindow(t *testing.T) {
 const window = 201
 
 // TestPlayerRecordPastAWindow: the record counts all of ada's 250 finished
-// games (issue 26, item 6). Game i has ada as Black when i is even, and
+// games, however many a list reads. Game i has ada as Black when i is even, and
 // the winners cycle x, o, draw; the expected counts are tallied from the
 // same fixture as it is made.
 func TestPlayerRecordPastAWindow(t *testing.T) {
@@ -140,7 +140,7 @@ func TestPlayerRecordPastAWindow(t *testing.T) {
 // guest who signs in with claim_guest_games takes its games over except
 // the one against that account (both seats would be one account), which
 // stays the guest's; without the flag nothing moves; no other guest's game
-// moves (issue 26, item 12).
+// moves.
 func TestGuestTakesItsGamesOver(t *testing.T) {
 	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
@@ -271,7 +271,7 @@ func containsAll(got, want []string) bool {
 }
 
 // TestComputerSpecCanonical: the computer's spec is stored as the player
-// package builds it, not as typed (issue 26, item 8), and shown by its
+// package builds it, not as typed, and shown by its
 // level's name when it is a level's spec, as the create form names the
 // levels; another spec is shown by its words.
 func TestComputerSpecCanonical(t *testing.T) {
@@ -308,8 +308,8 @@ func TestComputerSpecCanonical(t *testing.T) {
 }
 
 // TestGameIDsUniform: the letters of game ids are drawn uniformly from the
-// 31 of the alphabet (issue 26, item 8: a byte modulo 31 made the first 8
-// letters 9/8 as likely as the others). Pearson's χ² over 1,000,000
+// 31 of the alphabet (a byte modulo 31 would make the first 8 letters 9/8
+// as likely as the others). Pearson's χ² over 1,000,000
 // letters with 30 degrees of freedom has mean 30 and standard deviation
 // 7.7; it passes 100 with probability about 1e-9 for a uniform draw, while
 // the biased one gives about 2,000.
@@ -341,8 +341,7 @@ func TestGameIDsUniform(t *testing.T) {
 }
 
 // TestStaticFilesAndNosniff: /static/ lists no folder, and every answer
-// that serves content says X-Content-Type-Options: nosniff (issue 26,
-// item 8).
+// that serves content says X-Content-Type-Options: nosniff.
 func TestStaticFilesAndNosniff(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})

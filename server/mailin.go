@@ -24,7 +24,7 @@ import (
 	"alak/wire"
 )
 
-// Moves by email (issue 29). With Config.MailListen the server takes mail
+// Moves by email. With Config.MailListen the server takes mail
 // over SMTP (github.com/emersion/go-smtp) for the addresses
 // game-ID-SECRET@MailDomain that its mails give as Reply-To. Each mail
 // gets a secret of its own (128 random bits, only its SHA-256 stored),

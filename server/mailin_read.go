@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-// Reading a mailed reply (moves by email, issue 29): pure functions of the
+// Reading a mailed reply (moves by email): pure functions of the
 // mail's bytes, tested alone (mailin_read_test.go); mailin.go wires them to
 // the SMTP server and the games.
 

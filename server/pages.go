@@ -45,14 +45,14 @@ type page struct {
 	Ratings []wire.PoolRating
 
 	// HouseBots are the house bots' names by level, HouseBotTop the
-	// strongest's (home page; issue 29).
+	// strongest's (home page).
 	HouseBots   []string
 	HouseBotTop string
-	// Tournament is the id of the tournament on /t/{id} (issue 30).
+	// Tournament is the id of the tournament on /t/{id}.
 	Tournament string
-	// Board is the analysis board's game to open (issue 31).
+	// Board is the analysis board's game to open.
 	Board *boardPage
-	// Lab is the rule lab's table (/rulelab, issue 31).
+	// Lab is the rule lab's table (/rulelab).
 	Lab *labPage
 
 	// Private: the page holds what only its reader may see (an account's
@@ -89,7 +89,7 @@ type boardInfo struct {
 	// a card that wraps onto a second line does so from the first paint.
 	Cards [2]cardInfo
 
-	// Tournament is a tournament's game's tournament and round (issue 30).
+	// Tournament is a tournament's game's tournament and round.
 	Tournament *wire.TournamentRef
 }
 
@@ -99,7 +99,7 @@ type cardInfo struct {
 	Link        bool   // an account's name, linked to its page
 	Rating      string // "1753?", "1862? (+109)", "1500 · unrated"
 	RatingClass string // "up" or "down" once a rated game is over
-	Bot         bool   // a bot account (issue 29)
+	Bot         bool   // a bot account
 }
 
 // signedWords writes a rating change as ratings.js's signed does: +162,

@@ -16,7 +16,7 @@ import (
 	"alak/wire"
 )
 
-// Ratings (issue 28): which games are rated, each seat's rating, and the
+// Ratings: which games are rated, each seat's rating, and the
 // API's ratings, history and leaderboard. The update itself is the
 // store's, in the transaction that finishes a rated game (store.Update).
 //

@@ -1,6 +1,6 @@
 package server
 
-// The rule lab (issue 31, docs/rulelab.md): GET /api/rulelab and the page
+// The rule lab (docs/rulelab.md): GET /api/rulelab and the page
 // /rulelab. Their data is the lab's table as `alak solve --table
 // --variants --json` prints it (solve.LabTable), made once and shipped in
 // the binary (rulelabdata/rulelab.json, by the command rulelabCommand);

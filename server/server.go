@@ -118,7 +118,7 @@ type Config struct {
 	StreamKeepAlive time.Duration
 	// HouseBots keeps a rated bot account for each of the computer's
 	// levels, alak-beginner ... alak-perfect, that takes every challenge
-	// addressed to it (housebots.go; issue 29).
+	// addressed to it (housebots.go).
 	HouseBots bool
 	// MailListen is the address where the server takes mail over SMTP,
 	// for moves by email (mailin.go); "" takes none. It needs SMTP (the

@@ -15,7 +15,7 @@ import (
 	"alak/wire"
 )
 
-// Tournaments (issue 30) run themselves: the runner pairs a round, creates
+// Tournaments run themselves: the runner pairs a round, creates
 // its games, follows their ends and pairs the next, until the pairing
 // (package tournament) names a winner. It runs after a tournament game
 // ends (on the process that ended it), after a start or a withdrawal, and

@@ -18,7 +18,7 @@ import (
 	"alak/wire"
 )
 
-// Tournaments (issue 30) played through the API, on real SQLite and
+// Tournaments played through the API, on real SQLite and
 // PostgreSQL.
 
 // tourneyPlayers signs up players p1, p2 ... (all at the new player's
@@ -490,7 +490,7 @@ func TestTournamentTimeForfeit(t *testing.T) {
 	if gv := ps["p1"].game(first.ID); gv.State != store.StateFinished || *gv.Reason != "time" || *gv.Winner != "o" {
 		t.Fatalf("after 25 hours: %s %v %v", gv.State, gv.Reason, gv.Winner)
 	}
-	v = waitTournament(t, ps["p1"], id, "game 1's loss on time recorded", func(v wire.Tournament) bool {
+	waitTournament(t, ps["p1"], id, "game 1's loss on time recorded", func(v wire.Tournament) bool {
 		for _, g := range v.Games {
 			if g.ID == first.ID {
 				return g.Result == "o"

@@ -11,7 +11,7 @@ import (
 	"alak/wire"
 )
 
-// Vacation (issue 29): a correspondence player starts with 7 days of
+// Vacation: a correspondence player starts with 7 days of
 // vacation, so that a week away is possible from the first day (as on the
 // correspondence servers players come from), and earns 30 days a year on
 // top, 2.5 days at the end of each month since the account was made (at

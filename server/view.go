@@ -43,7 +43,7 @@ func (s *Server) view(ctx context.Context, st *gameState) wire.Game {
 		e := row.Expires
 		v.Expires = &e
 	}
-	if row.State == store.StateExpired && row.Reason != "" { // why nobody plays it: "declined: ..." (issue 29)
+	if row.State == store.StateExpired && row.Reason != "" { // why nobody plays it: "declined: ..."
 		why := row.Reason
 		v.Reason = &why
 	}

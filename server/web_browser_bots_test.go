@@ -8,7 +8,7 @@ import (
 	"alak/wire"
 )
 
-// TestBrowserBots (issue 29): the pages mark bot accounts: a game's cards
+// TestBrowserBots: the pages mark bot accounts: a game's cards
 // (a house bot, as served and as game.js redraws them), the leaderboard,
 // the profile and the lobby, where a bot's open challenge says so; the
 // home page's form lets a person's open challenge welcome bots, and a bot

@@ -17,7 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The first page, the phone and the notifications of issue 28, in
+// The first page, the phone and the notifications, in
 // headless Chromium over the harness of web_browser_test.go.
 
 // TestBrowserQuickStarts: "Play the computer" starts, in one click, a game

@@ -23,8 +23,7 @@ import (
 // reached with the Tab key and fit a finger on a phone (44 px, the table
 // scrolling sideways in its region, not the page), and a click on a cell
 // opens the analysis board on that variant and size, which shows the
-// position's value and best moves as the lab's cell gives them (issue 31:
-// "a click opens the analysis board on that variant and size").
+// position's value and best moves as the lab's cell gives them.
 //
 //	go test ./server -run BrowserRuleLab -update-screenshots   # docs/img/rulelab.png
 func TestBrowserRuleLab(t *testing.T) {

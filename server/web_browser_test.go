@@ -786,7 +786,7 @@ func TestBrowserConfirmMoves(t *testing.T) {
 
 // TestBrowserFirstMoveCountdown: in a live game the page shows, beside
 // the standing clock of the player to make their first move, the time left
-// for that move (issue 26, item 10); once both have moved it is gone and
+// for that move; once both have moved it is gone and
 // the clock of the player to move runs. The clocks keep their classes
 // while they tick, during the game and once it is over (they blinked, the
 // standing clock's "run low" set and cleared on every tick, when the
@@ -1126,7 +1126,7 @@ func TestBrowserRefusalsAndDraws(t *testing.T) {
 // in to an existing account with the sign-in form's box ticked (the form
 // offers it to guests only), and finds the game under "My games" with the
 // account's name in its seat; another guest signs up with the form and
-// finds its finished game there (issue 26, item 12).
+// finds its finished game there.
 func TestBrowserGuestTakesItsGamesOver(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{Now: time.Now})

@@ -10,27 +10,26 @@ import (
 // pageBudget is what each page may weigh: the bytes on the wire, gzipped
 // as a browser asks for them, of its HTML, its style sheet and every
 // script it loads (the page's module and the modules it imports), the
-// icon aside. Each budget is the weight measured when it was set (issue
-// 28: the figure in the comment, by this test's log, go test -v -run
+// icon aside. Each budget is the weight measured when it was set (the
+// figure in the comment, by this test's log, go test -v -run
 // TestPageWeight), plus a half, rounded up to the next 1000 bytes (set on a hundred bytes less each, before the modulepreload links): room
-// for a feature or two (the pages of issue 28 are being written beside
-// it), not for a library. A page that outgrows its budget is either
+// for a feature or two, not for a library. A page that outgrows its budget is either
 // trimmed or given a new budget, measured again and said so here. Where a
-// comment has two figures, the second is the page after issue 28's pages
-// were merged (ratings, rematch, messages, notifications; start.js and
+// comment has two figures, the second is the page after the pages of
+// ratings, rematches, messages and notifications were merged (start.js and
 // the profile's modules counted too), still under the first's budget; the
 // player's page (now the profile), the leaderboard and the watch page got
 // their budgets from that measure.
 var pageBudget = map[string]int{
-	"home":          19000, // 11836 bytes in 4 files; 15972 in 6 (start.js, ratings.js) after the merge of issue 28's pages; 18172 in 7 once a player's pages follow their games (api.js loads follow.js for a player, not counted here)
-	"game":          28000, // 17590 bytes in 5 files; 24945 in 8 (ratings.js, around.js, notify.js); 27336 after issues 29 to 31
-	"finished game": 28000, // 17626 bytes in 5 files; 25022 in 8; 27417 after issues 29 to 31
+	"home":          19000, // 11836 bytes in 4 files; 15972 in 6 (start.js, ratings.js) after the merge of the ratings' pages; 18172 in 7 once a player's pages follow their games (api.js loads follow.js for a player, not counted here)
+	"game":          28000, // 17590 bytes in 5 files; 24945 in 8 (ratings.js, around.js, notify.js); 27336 with bots, conditional moves, tournaments and the analysis board
+	"finished game": 28000, // 17626 bytes in 5 files; 25022 in 8; 27417 with the same
 	"archive":       12000, // 7650 bytes in 4 files; 9064 in 4
 	"player":        19000, // 12455 bytes in 6 files (the profile: profile.js, ratings.js, its chart)
 	"leaderboard":   13000, // 8644 bytes in 4 files
 	"watch":         14000, // 8697 bytes in 4 files
 	"rules":         13000, // 8483 bytes in 3 files; 9876 in 3
-	"rulelab":       22000, // 14522 bytes in 4 files (issue 31's rule lab: the table in the HTML, rulelab.css, no script of its own)
+	"rulelab":       22000, // 14522 bytes in 4 files (the table in the HTML, rulelab.css, no script of its own)
 }
 
 // importRE finds a module's imports (the scripts import each other by

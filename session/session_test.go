@@ -106,7 +106,7 @@ func TestAlak6SnapshotAndRecord(t *testing.T) {
 }
 
 func TestRepetitionDrawResult(t *testing.T) {
-	// Issue 18, defect 7: a draw by repetition said "result":"3-2". Two
+	// A draw by repetition once said "result":"3-2". Two
 	// slides back and forth on golf's start repeat the start position a
 	// third time after eight plies: a draw, whatever the count.
 	moves := []string{"4-5", "8-7", "5-4", "7-8", "4-5", "8-7", "5-4", "7-8"}

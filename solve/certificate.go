@@ -7,7 +7,7 @@ import (
 	"alak/rules"
 )
 
-// The recording of a proof certificate (docs/solver.md, "Proof
+// The recording of a proof certificate (docs/solver-proofs.md, "Proof
 // certificates"). Once Prove has found that w wins within d plies, one more
 // search at depth d runs with p.rec set: win appends each node it enters in
 // the node encoding of package proofcheck ('E' and the result at a finished

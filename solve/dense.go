@@ -21,7 +21,7 @@ import (
 
 // The dense solver: retrograde analysis over the dense index
 // (dense_index.go), one bit a state for each threshold question, no table
-// of states, no counters, no edges. docs/solver.md, "The dense solver".
+// of states, no counters, no edges. docs/solver-dense.md.
 //
 // A threshold question is "can the attacker force a final margin of at
 // least t" (Black, t > 0), or "below t" (White, t <= 0). Its answer, the

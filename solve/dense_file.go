@@ -22,7 +22,7 @@ import (
 // history, in half points, one byte a state (a state and its mirror image
 // share one). It is made by DenseSolve with DenseOptions.Margins, kept in
 // a file (Save, OpenDense) and read by Lookup; Tables loaded with LoadTable
-// answer from it (docs/solver.md, "The dense solver"). A DenseTable is
+// answer from it (docs/solver-dense.md). A DenseTable is
 // never changed after it is made: safe for concurrent use.
 type DenseTable struct {
 	rules   rules.Rules

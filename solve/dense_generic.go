@@ -37,7 +37,7 @@ import (
 // the candidates whose replay leads to the state; finished states are
 // those with no legal placement, which under own=illegal are found by a
 // scan of the index.
-// docs/solver.md, "The dense solver", "Other presets".
+// docs/solver-dense.md, "Other presets".
 
 // placeGeneric plays the mover's (me) placement on the empty point p
 // against op: the stones after it, the forbidden points it leaves to the

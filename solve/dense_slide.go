@@ -26,7 +26,7 @@ import (
 // cannot move (no empty slot, or no piece under min=0): then the pieces
 // are counted. The finished states are enumerated family by family for
 // each threshold (seedSlide); predecessors undo a slide (predsSlide).
-// docs/solver.md, "The dense solver", "Other presets".
+// docs/solver-dense.md, "Other presets".
 
 // slideApplies reports whether the dense index covers the sliding rules r
 // (valid, on a line of at most denseMaxPoints slots, with a repetition

@@ -509,7 +509,7 @@ func denseAgreesWithCompact(t *testing.T, r rules.Rules, tab *DenseTable) {
 
 // denseCompare is the largest alak line TestDenseAgainstCompact checks:
 // `go test ./solve -run DenseAgainstCompact -dense.compare 14` is the
-// documented run of docs/solver.md.
+// documented run of docs/solver-dense.md.
 var denseCompare = flag.Int("dense.compare", 11, "TestDenseAgainstCompact: check every alak line up to this many points")
 
 // TestDenseAgainstCompact: every state reachable from the empty line, up
@@ -737,7 +737,7 @@ func TestDenseCancelAndLimits(t *testing.T) {
 // They differ because retro.go keys the position after a placement that
 // leaves the board unchanged (a finished game, the mover lost) like the
 // live position with that board and player to move, so one stands for
-// both (docs/solver.md, method 1b, "Other presets"); the proofs side with
+// both (docs/solver-dense.md, method 1b, "Other presets"); the proofs side with
 // the dense solver, where such a placement is an outcome, not a state.
 func TestDenseAlterIgo(t *testing.T) {
 	t.Parallel()
@@ -792,7 +792,7 @@ func TestDenseAlterIgo(t *testing.T) {
 	}
 	// retro.go once keyed a finished position (a placement that leaves the
 	// board unchanged) like the live one with the same board, and 28 of
-	// the 276 live positions of 6 points took wrong values (docs/solver.md).
+	// the 276 live positions of 6 points took wrong values (docs/solver-dense.md).
 	// Now every live position of its graph has the dense solver's value,
 	// with edge captures and without (up to 7 points, 9 with ALAK_LONG=1);
 	// a sample of 6 points is proved.

@@ -78,7 +78,7 @@ func NewGraph(ctx context.Context, r rules.Rules, start rules.Position, opt Opti
 	if !s.retroEligible() {
 		// Alter Igo (UnchangedLoses) is taken: retro.go keys the finished
 		// position after a placement that changes nothing apart from the
-		// live one (docs/solver.md, "What the Alter Igo checks found in
+		// live one (docs/solver-dense.md, "What the Alter Igo checks found in
 		// method 1, fixed"); TestDepthsAgainstBruteForce checks its depths
 		// on the boards a brute force finishes, TestDepthsAlterIgoValues
 		// its values on longer lines against the dense solver.

@@ -172,7 +172,7 @@ func TestDepthsAgainstBruteForce(t *testing.T) {
 // second method, every state of the line), wherever the history has not
 // repeated a position (the dense values are those of the position alone).
 // Depths' values on Alter Igo once depended on retro.go keying a finished
-// position apart from the live one with the same board (docs/solver.md).
+// position apart from the live one with the same board (docs/solver-dense.md).
 func TestDepthsAlterIgoValues(t *testing.T) {
 	t.Parallel()
 	checked := 0

@@ -9,7 +9,7 @@ import (
 )
 
 // Depth-first proof-number search (ProveOptions.ProofNumbers; docs/
-// solver.md, "5c"). Iterative deepening searches every depth again, and
+// docs/solver-proof-search.md, "5c"). Iterative deepening searches every depth again, and
 // on Traditional Alak most of each iteration goes to lines that fail only
 // for want of depth. Proof-number search instead grows the tree where a
 // proof or a disproof looks nearest: every node carries a proof number
@@ -52,7 +52,7 @@ type pnEntry struct {
 type pathKey struct{ path, pos uint64 }
 
 // windowKey is a draw's entry in the table by state with a window
-// (solver.md, 5c): the state, the window's length n (the plies before the
+// (docs/solver-proof-search.md, 5c): the state, the window's length n (the plies before the
 // node its repetitions reached back to, 1 to 64) and the sum of the mixed
 // hashes of the window's positions, a multiset hash: the order of the
 // positions does not count, how often each occurred does. A draw the side
@@ -96,7 +96,7 @@ type pnSearch struct {
 	rank  int32
 	path  []uint64
 	// st, with ProveOptions.Table, holds the states where the side seeking
-	// a draw obtains it whatever the history (5a's argument, solver.md):
+	// a draw obtains it whatever the history (5a's argument, docs/solver-proof-search.md):
 	// its results that relied on no repetition from before the node; at
 	// most stMax. open, while a certificate is recorded, holds the states
 	// whose shared subtrees are being written.
@@ -498,7 +498,7 @@ func (s *pnSearch) mid(thpn, thdn, prior uint32) pnEntry {
 
 // A win the graph forces within gwR plies is tried on the game (graphWin)
 // before a node of a win goal is searched, at most gwB positions played
-// out. Measured on 8 points after 3 (White's win, solver.md): 17.1 s
+// out. Measured on 8 points after 3 (White's win, docs/solver-proof-search.md): 17.1 s
 // against 35.9 s without, one run after the other, and no better with
 // other bounds (10 and 1,000: 17.6 s; 14 and 2,000: 19.1 s; 16 and
 // 20,000: 101 s).

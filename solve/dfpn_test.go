@@ -90,7 +90,7 @@ func newSearch(t *testing.T, g *rules.Game, w rules.Color, draw bool, entries in
 // TestProveNumbersTraditional: on the seed's Traditional Alak, with the
 // state graph, the proof-number search settles every goal from the start
 // and after every first move; the values from the start are those of
-// docs/results.md (3 and 4 points Black wins, 5 and 6 draws), everything
+// docs/results-traditional.md (3 and 4 points Black wins, 5 and 6 draws), everything
 // iterative deepening proves it proves too (and never disproves), and its
 // certificates check, those of disproofs (the opponent's) included.
 func TestProveNumbersTraditional(t *testing.T) {
@@ -101,7 +101,7 @@ func TestProveNumbersTraditional(t *testing.T) {
 	}
 	for _, n := range sizes {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			v := 0.0 // results.md: the sign is what matters here
+			v := 0.0 // results-traditional.md: the sign is what matters here
 			if n == 3 || n == 4 {
 				v = 1
 			}
@@ -124,7 +124,7 @@ func TestProveNumbersTraditional(t *testing.T) {
 							t.Fatalf("after %v, %v (draw %v): proved %v, disproved %v", g.Moves(), w, draw, pr.Proved, pr.Disproved)
 						}
 						if i == 0 && pr.Proved != provable(v, w, draw) {
-							t.Errorf("from the start, %v (draw %v): proved %v; results.md says %v", w, draw, pr.Proved, provable(v, w, draw))
+							t.Errorf("from the start, %v (draw %v): proved %v; results-traditional.md says %v", w, draw, pr.Proved, provable(v, w, draw))
 						}
 						id, err := Prove(context.Background(), g, w, ProveOptions{Draw: draw, Depth: 30, Graph: true, Table: true})
 						if err != nil {
@@ -222,7 +222,7 @@ func TestGraphWin(t *testing.T) {
 }
 
 // BenchmarkProveNumbers8After3: White's win on 8 points of Traditional
-// Alak after Black's 3, the hardest claim of 8 points (results.md), by
+// Alak after Black's 3, the hardest claim of 8 points (results-traditional.md), by
 // proof numbers with the graph, from the graph's building to the proof
 // (no certificate); positions/op is the search's count, near wins played
 // out included.
@@ -263,7 +263,7 @@ func TestProveNumbersCheckpoints(t *testing.T) {
 	s.report, s.checkEvery, s.reportEvery = 50, 10, 50
 	s.searched = func(nodes int64, _ int) { calls = append(calls, nodes) }
 	if r := s.prove(); r != -1 {
-		t.Fatalf("White's win on 7 points after 3 (results.md: Black holds the draw): %d, err %v", r, s.err)
+		t.Fatalf("White's win on 7 points after 3 (results-traditional.md: Black holds the draw): %d, err %v", r, s.err)
 	}
 	t.Logf("%d reports in %d positions", len(calls), s.nodes)
 	if want := s.nodes / 50 / 2; s.nodes < 5000 || int64(len(calls)) < want {

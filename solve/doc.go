@@ -98,7 +98,7 @@
 //     where the history allows (superko_cert.go). ProveOptions.Table
 //     (provetable.go) shares the results no history can change, and
 //     ProveOptions.Graph with ProveGraph (provegraph.go) the state graph
-//     with prisoners (methods 5a and 5b of docs/solver.md).
+//     with prisoners (methods 5a and 5b, docs/solver-proof-search.md).
 //
 // Depths and NewGraph (depth.go) give the length of perfect play on
 // method 1's graph, for choosing among moves of one value; Analyze

@@ -74,7 +74,7 @@ func ExampleAtLeast() {
 // once, here after Black's opening on 1 (-1, as ExampleSolve finds); a
 // search asked for gives the same value. On tromp-taylor (positional
 // superko), which the dense solver does not take, the search answers:
-// 1×4 is Black's by the whole board (docs/results.md, the tromp-taylor
+// 1×4 is Black's by the whole board (docs/results-tromp-taylor.md, the tromp-taylor
 // table).
 func ExampleTables() {
 	ctx := context.Background()

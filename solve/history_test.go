@@ -418,7 +418,7 @@ func usingUp(t *testing.T, preset string, n int, opts []string, k int) []*rules.
 // a line of one-slot moves after 1-5 9-7 in which no position occurs a
 // third time: from ply 7 on its histories use positions up. The solver
 // before this file searched them with path-dependent alpha-beta and did not
-// finish ply 7 in 50 million positions (issue 18, defect 3).
+// finish ply 7 in 50 million positions.
 var shuffleDewdney = "1-5 9-7 2-1 7-6 1-2 6-7 2-1 7-6 1-2 8-7 2-1 10-9 1-2 7-8 2-1 6-7 1-2 7-6 2-1 6-7 1-2 11-10"
 
 // TestAnalyzeShuffleDewdney analyses shuffleDewdney as alak analyze does (a

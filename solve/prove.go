@@ -73,7 +73,7 @@ type ProveOptions struct {
 	// (share.go).
 	Plain bool
 	// Table shares results between histories where that is sound
-	// (provetable.go, docs/solver.md "A table for the proof search"): a
+	// (provetable.go, docs/solver-proof-search.md "A table for the proof search"): a
 	// draw proved (Draw goals) or a depth searched without a win (win
 	// goals), stored by state when it relied on no repetition of a
 	// position from before the node. It changes no result, only the

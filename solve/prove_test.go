@@ -111,7 +111,7 @@ func TestProveTraditional3(t *testing.T) {
 //   - after 3, Black holds a draw or better (within 34 plies), so White
 //     cannot win there.
 //
-// The plies are those the search found (docs/results.md). A proof is exact:
+// The plies are those the search found (docs/results-traditional.md). A proof is exact:
 // every line of it is played on a Game, which applies the repetition rule
 // and counts the prisoners itself.
 func TestProveTraditional6(t *testing.T) {

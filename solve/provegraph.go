@@ -10,7 +10,7 @@ import (
 )
 
 // ProveGraph is the state-graph method for games whose value depends on
-// the history through prisoners and repetition counts (docs/solver.md, "The
+// the history through prisoners and repetition counts (docs/solver-proof-search.md, "The
 // state graph with prisoners"). Its states are those of the table
 // (provetable.go): stones, player to move, forbidden points, passes and the
 // prisoner difference, which determine every legal move and every final
@@ -21,7 +21,7 @@ import (
 // makes the range exact. On the graph, retrograde analysis gives for each
 // side the states from which it can force a finished game meeting a goal
 // (its attractor, with the plies it takes). Three facts carry the results
-// over to the game with its history (solver.md proves them):
+// over to the game with its history (docs/solver-proof-search.md proves them):
 //
 //   - A win w can force in the game is a win in the graph: the game's
 //     strategy tree is finite and uses only the graph's moves. So a state
@@ -200,7 +200,7 @@ func (sg *stateGraph) attract(c rules.Color, draw bool) []int32 {
 			}
 		case graphOut:
 			// Beyond the range the side ahead in prisoners wins by passing
-			// to the end (solver.md): exact.
+			// to the end (docs/solver-proof-search.md): exact.
 			if d := diffOf(sg.pos[i]); (d > 0) == (c == rules.Black) {
 				rank[i] = 0
 				queue = append(queue, int32(i))

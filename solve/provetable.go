@@ -6,7 +6,7 @@ import (
 	"alak/rules"
 )
 
-// The history-free table of Prove (ProveOptions.Table; docs/solver.md,
+// The history-free table of Prove (ProveOptions.Table; docs/solver-proof-search.md,
 // "A table for the proof search"). The result of a search from a position
 // depends on the path that led there only through the repetition counts:
 // the rest of the future (the legal moves, how the game ends and its score)

@@ -13,7 +13,7 @@ import (
 // must change no result (proved or not, and the plies of the proof, which
 // iterative deepening makes the least that suffice), and each proof found
 // with it must have a certificate the checker of package proofcheck
-// accepts. The values themselves are those of docs/results.md
+// accepts. The values themselves are those of docs/results-traditional.md
 // ("traditional"): 2 points a draw, 3 and 4 Black wins, 5 a draw.
 func TestProveTableSame(t *testing.T) {
 	t.Parallel()
@@ -121,7 +121,7 @@ func TestProveSharedCertificate(t *testing.T) {
 }
 
 // TestProveGraphValues checks ProveGraph against the values of
-// docs/results.md ("traditional", proved there by the proof search):
+// docs/results-traditional.md ("traditional", proved there by the proof search):
 // 2, 5 and 6 points are draws, 3 and 4 Black wins. A draw each side holds
 // is proved with a certificate; White cannot win anywhere; Black's win is
 // proved where it holds and never where it does not.
@@ -194,7 +194,7 @@ func sameSizes() []int {
 }
 
 // Beyond the prisoner range the side ahead wins by passing to the end
-// (solver.md, 5b): on 4 points (range 9), from an empty board with Black
+// (docs/solver-proof-search.md, 5b): on 4 points (range 9), from an empty board with Black
 // 20 prisoners ahead, Black's win is proved by passing out, with a
 // certificate; White, 20 behind, cannot win. With White to move and White
 // ahead by 20, the other way round.

@@ -7,7 +7,7 @@ import (
 	"alak/rules"
 )
 
-// Wins shared between histories (docs/solver.md, 5c, "Wins by state"). A
+// Wins shared between histories (docs/solver-proof-search.md, 5c, "Wins by state"). A
 // win found at a node holds on another line to the same state unless that
 // line's history adds a repetition draw to one of the win's lines. The
 // reach of a win says how far it can: for each position its lines meet,

@@ -119,7 +119,7 @@ func (c Claimed) Claim() string {
 //     which gives the margins on short lines;
 //  3. else the proof-number search over the state graph with prisoners
 //     (alak prove --graph --proof-numbers, the settings that settled
-//     traditional on 7 to 11 points: docs/results.md), twice at most:
+//     traditional on 7 to 11 points: docs/results-traditional.md), twice at most:
 //     whether the player to move can force a draw or better (no: the
 //     opponent wins), and if so whether a win.
 //

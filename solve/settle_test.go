@@ -44,7 +44,7 @@ func outcomes(r rules.Rules, s Settled) string {
 
 // TestSettleCertified: the shipped certificates settle traditional on 7
 // points at once, searching nothing: a draw (value 0), 1 and 7 lose, the
-// other openings and a pass keep the draw (docs/results.md, "7 points is a
+// other openings and a pass keep the draw (docs/results-traditional.md, "7 points is a
 // draw"); after 1 White wins, the margin not proved; on 11 points after 3
 // a draw (Black's certificate after 3, White's from the start, which
 // answers every first move). A set-up position is not a certificate's.
@@ -131,6 +131,6 @@ func TestSettleProof(t *testing.T) {
 	}
 	s, err := ts.Settle(context.Background(), newGame(t, "traditional", 4), SettleOptions{})
 	if err != nil || s.Method != MethodSearch || !s.Margin || s.Value != 4 || s.Outcome != rules.Black {
-		t.Errorf("4 points: %v %+v, want the search's 4 (docs/results.md)", err, s)
+		t.Errorf("4 points: %v %+v, want the search's 4 (docs/results-traditional.md)", err, s)
 	}
 }

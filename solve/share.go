@@ -7,8 +7,8 @@ import (
 	"alak/rules"
 )
 
-// Shared subtrees in a certificate (format 2 of package proofcheck; docs/
-// solver.md, "Shared subtrees"). With a draw goal, a proof of a state that
+// Shared subtrees in a certificate (format 2 of package proofcheck;
+// docs/solver-proofs.md, "Shared subtrees"). With a draw goal, a proof of a state that
 // holds from the state with no history holds on every path to it: a longer
 // history only ends lines earlier in repetition draws, which meet the goal.
 // Such a proof is written once, as a shared subtree ('S'), and every other

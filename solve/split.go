@@ -22,7 +22,7 @@ import (
 // positions, then the moves), so superko sees the history it would see in
 // one search, and each answer is exact (AtLeast); the split only combines
 // them by the rule above. On positional linear Go 1×12 this answered in
-// minutes what one search had not answered in an hour (docs/results.md).
+// minutes what one search had not answered in an hour (docs/results-tromp-taylor.md).
 
 // SplitOptions tune AtLeastSplit.
 type SplitOptions struct {

@@ -22,7 +22,7 @@ import (
 // the board, the player to move and the pass flag only, and every entry
 // carries the conditions on the history under which it holds: the earlier
 // boards whose presence it used (D) and the boards its subtree played (S).
-// See docs/solver.md, "Positional superko on lines".
+// See docs/solver-superko.md.
 
 // maxSuperkoWidth is the widest line the positional solver takes: it keeps
 // tables indexed by every board (3^n entries) and sets of boards as bitsets
@@ -625,7 +625,7 @@ func newSuperkoSolverFor(ctx context.Context, g *rules.Game, opt Options, start 
 // with opt's limits: the line becomes g's positions and the counters start
 // again, but the table is kept. That is sound for any history: an entry is
 // used only where its conditions hold on the current line (valid), which is
-// all the claim of docs/solver.md, method 4, needs; nothing in an entry
+// all the claim of docs/solver-superko.md, method 4, needs; nothing in an entry
 // refers to the root of the search that stored it (refs at or below a
 // node's depth, the only ones tied to that search's line, are dropped
 // before it is stored), and only proved answers are stored, so a search cut

@@ -13,8 +13,8 @@ import (
 	"alak/rules"
 )
 
-// Certificates for positional linear Go (ProveOptions.Superko; docs/
-// solver.md, "Certificates for positional linear Go"). The claim is one
+// Certificates for positional linear Go (ProveOptions.Superko;
+// docs/solver-superko.md, "Certificates for positional linear Go"). The claim is one
 // of method 4's bounds: w wins (or draws) with the komi of the rules, so
 // that "Black's margin is at least 2" is "x wins with komi 1.5". The
 // solver of superko.go proves it, and the writer follows its proof down

@@ -85,7 +85,7 @@ func checkSuperko(t *testing.T, g *rules.Game, who rules.Color, draw bool, tree 
 // it: "x wins with komi v − ½" and "o wins with komi v + ½" are proved, and
 // the claims a point beyond, disproved, with the opponent's certificates;
 // every certificate checks. The values from the start are also those of
-// docs/results.md's table (made with alak solve --table at 43b615e, the
+// docs/results-tromp-taylor.md's table (made with alak solve --table at 43b615e, the
 // same as Drange's table from 1×5 to 1×11).
 func TestProveSuperko(t *testing.T) {
 	t.Parallel()
@@ -104,7 +104,7 @@ func TestProveSuperko(t *testing.T) {
 			t.Fatal(err)
 		}
 		if res.Value != table[n-1] {
-			t.Errorf("1×%d: the solver gives %v, results.md %v", n, res.Value, table[n-1])
+			t.Errorf("1×%d: the solver gives %v, results-tromp-taylor.md %v", n, res.Value, table[n-1])
 		}
 		claims := func(g *rules.Game, v float64) {
 			t.Helper()

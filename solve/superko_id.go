@@ -11,7 +11,7 @@ package solve
 // search, never a result, so a proved answer is exact whatever limit found
 // it. mtdfID asks the question with a growing limit until it is answered
 // (iterative deepening), so short proofs are found before long lines are
-// explored. See docs/solver.md, method 4.
+// explored. See docs/solver-superko.md, method 4.
 
 // Answers of test.
 const (

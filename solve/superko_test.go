@@ -11,7 +11,7 @@ import (
 )
 
 // Tests of the positional linear Go solver (superko.go, method 4 in
-// docs/solver.md). Expected values come from three places, each named where
+// docs/solver-superko.md). Expected values come from three places, each named where
 // it is used:
 //   - superkoBrute below: plain alpha-beta over rules.Game with the game's
 //     real history (Game.LegalMoves, Game.Play, Game.Undo apply positional
@@ -368,7 +368,7 @@ func TestSuperkoCancel(t *testing.T) {
 
 // TestSuperkoDrangeTable compares the empty boards 1×5 to 1×11 with Ted
 // Drange's mini-Go table (mathpuzzle.com/go, area counting; see
-// docs/results.md): the value of each board, and on 1×5 to 1×7 the best,
+// docs/results-tromp-taylor.md): the value of each board, and on 1×5 to 1×7 the best,
 // second-best and third-best openings up to mirror symmetry (the pass
 // included): 1×5 0, 0, 0; 1×6 1, −1, −1; 1×7 2, 2, −2; and 1×8 3, 1×9 0,
 // 1×10 1, 1×11 2. The principal variation must be a legal game that ends

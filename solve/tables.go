@@ -22,7 +22,7 @@ const (
 	MethodDense Method = "dense"
 	// MethodSearch is Solve: the state graph (retrograde analysis) for
 	// rules whose values are free of the history, alpha-beta or the
-	// superko search elsewhere (docs/solver.md, methods 1 to 4).
+	// superko search elsewhere (docs/solver.md, methods 1 to 4, and the pages it links).
 	MethodSearch Method = "search"
 	// MethodTable is reported, never asked for: Solve answered from the
 	// dense table of the rules (every position's value, kept in a table

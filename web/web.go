@@ -24,7 +24,7 @@
 //	static/ratings.js       ratings on the game page, the lobby and the create form
 //	static/profile.js       the profile's ratings and rating chart (SVG), loaded by archive.js on /p/NAME
 //	static/leaderboard.js   the leaderboard's module
-//	static/analysis.js      the analysis board's module (issue 31)
+//	static/analysis.js      the analysis board's module
 //	static/alak.css         the style sheet of every page
 //	static/rulelab.css      the rule lab's table, loaded by /rulelab alone
 //

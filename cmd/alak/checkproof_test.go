@@ -15,7 +15,7 @@ import (
 )
 
 // TestProveCertificateCommand writes the certificate of "o holds a draw on
-// 5 points" (docs/results.md) in parts of 100 bytes, checks it whole and
+// 5 points" (docs/results-traditional.md) in parts of 100 bytes, checks it whole and
 // one part alone, then breaks it: a part missing, a byte changed.
 func TestProveCertificateCommand(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "t5.alakproof")
@@ -80,7 +80,7 @@ func TestProveCertificateCommand(t *testing.T) {
 
 // TestCheckProofData checks the certificates of proofdata/ (a module of
 // its own, so that the alak module's users do not download them;
-// docs/results.md, "Proof certificates"): every stored file has the
+// docs/results-traditional.md, "Proof certificates"): every stored file has the
 // checksum SHA256SUMS gives, each listed in MIRRORS is made again by
 // mirror-proof from its original with that checksum, and each proves the
 // claim its name says. Those over 256 KB (24 of 77, 96 of the 99 MB) only
@@ -229,7 +229,7 @@ func proofDataMirrors(t *testing.T, dir string) map[string]string {
 // [-komi-V][-after-M] says Black's margin on 1×N (after the opening M) is
 // at least V (0 where the name has no komi), tromp-taylor-N-o-draw… at
 // most V. Each claim is the one its name says, and from the start V is
-// the value of results.md's table (made with alak solve --table at
+// the value of results-tromp-taylor.md's table (made with alak solve --table at
 // 43b615e; 1×12 and 1×13 from their split proofs). Those over 256 KB are
 // checked with ALAK_LONG=1, and those over 1 MB only without the race
 // detector (.ci/run checks them so): White's bound on 1×12, 3.5 MB, takes
@@ -276,7 +276,7 @@ func TestCheckProofDataSuperko(t *testing.T) {
 			komi = "0"
 		}
 		if after == "" && komi != value[size] {
-			t.Errorf("%s: a bound at %s, but 1×%s is worth %s (results.md)", f, komi, size, value[size])
+			t.Errorf("%s: a bound at %s, but 1×%s is worth %s (results-tromp-taylor.md)", f, komi, size, value[size])
 		}
 		rules := "tromp-taylor size=" + size
 		if komi != "0" {

@@ -14,8 +14,7 @@ import (
 // TestServeDowntime stops alak serve (SIGTERM) in the middle of a live
 // game, waits, starts it again on the same database, and checks that the
 // player to move lost only the time the server served: the downtime is
-// nobody's (issue 26, item 11; before, a restart 22 s later took 22 s off
-// the clock). On PostgreSQL a second process serves beside the first; its
+// nobody's (a restart 22 s later once took 22 s off the clock). On PostgreSQL a second process serves beside the first; its
 // restart while the other serves moves no clock.
 func TestServeDowntime(t *testing.T) {
 	t.Parallel() // an alak serve process of its own: its waits overlap the other tests

@@ -55,8 +55,8 @@ func (c *interruptAfter) Err() error {
 	return nil
 }
 
-// TestInterruptedSearches is issue 18's defect 8: solve, prove and analyze
-// stopped by Ctrl-C exit with status 130 (documented in the README); solve
+// TestInterruptedSearches: solve, prove and analyze stopped by Ctrl-C
+// exit with status 130 (documented in docs/commands.md); solve
 // then prints no value line, and analyze prints the plies it finished.
 func TestInterruptedSearches(t *testing.T) {
 	// Alak on 12 points takes far more polls than 3 to solve.
@@ -97,7 +97,7 @@ func TestInterruptedSearches(t *testing.T) {
 	}
 }
 
-// TestAnalyzeSGFForce is issue 18's defect 2: --sgf never replaces a file
+// TestAnalyzeSGFForce: --sgf never replaces a file
 // without --force, and never the game it reads.
 func TestAnalyzeSGFForce(t *testing.T) {
 	dir := t.TempDir()
@@ -129,7 +129,7 @@ func TestAnalyzeSGFForce(t *testing.T) {
 	}
 }
 
-// TestMissingFileAndMoves is issue 18's defect 9: a missing record file is
+// TestMissingFileAndMoves: a missing record file is
 // reported as missing, and a move is never read as a file, even when a file
 // of that name exists.
 func TestMissingFileAndMoves(t *testing.T) {
@@ -173,8 +173,7 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 }
 
-// TestInterruptedSolveKeepsProofs is the rest of issue 18's defect 8: an
-// interrupted solve keeps in the table file what it proved, so that a
+// TestInterruptedSolveKeepsProofs: an interrupted solve keeps in the table file what it proved, so that a
 // second solve of the same position answers the finished moves from it.
 func TestInterruptedSolveKeepsProofs(t *testing.T) {
 	// Traditional Alak on 5 points solves in about seven polls of the

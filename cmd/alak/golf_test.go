@@ -368,8 +368,7 @@ func (s *golfSim) parseLine(line string) (a, b int, valid bool) {
 		return 0, 0, false
 	}
 	// Decimal, as the program reads slots: fmt.Sscan took "08" for a bad
-	// octal number, so the fuzzer "found" the program wrong on "08 07"
-	// (issue 18, defect 1).
+	// octal number, so the fuzzer "found" the program wrong on "08 07".
 	a, _ = strconv.Atoi(f[0])
 	b, _ = strconv.Atoi(f[1])
 	for _, m := range s.moves() {

@@ -604,25 +604,32 @@ func gtpRunText(t *testing.T, args []string, input string) string {
 	return out.String()
 }
 
-// TestGTPReadmeExample runs the README's `alak gtp` example, a printf of
-// commands piped into `./alak gtp ARGS`, and checks that the
-// output the README shows is exactly what the command prints (but for the
-// empty line that ends the last response, which the code block cannot end
-// with).
+// TestGTPReadmeExample runs the `alak gtp` example of the README and of
+// docs/commands.md, a printf of commands piped into `./alak gtp ARGS`, and
+// checks that the output each shows is exactly what the command prints
+// (but for the empty line that ends the last response, which the code
+// block cannot end with).
 func TestGTPReadmeExample(t *testing.T) {
-	command, body := gtpDocBlock(t, "../../README.md", "### `alak gtp`")
-	const pipe = " | ./alak gtp"
-	printf, args, ok := strings.Cut(command, pipe)
-	if !ok || !strings.HasPrefix(printf, "printf '") || !strings.HasSuffix(printf, "'") {
-		t.Fatalf("the example %q is not printf '...'%s ARGS", command, pipe)
-	}
-	if !strings.Contains(args, "--seed") {
-		t.Errorf("the example %q has no --seed, so its genmove is not reproducible", command)
-	}
-	input := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(printf, "printf '"), "'"), `\n`, "\n")
-	got := gtpRunText(t, strings.Fields(args), input)
-	if want := strings.Join(body, "\n") + "\n\n"; got != want {
-		t.Errorf("the README shows\n%s\nbut %s prints\n%s", want, command, got)
+	for _, doc := range []struct{ path, heading string }{
+		{"../../README.md", "### `alak gtp`"},
+		{"../../docs/commands.md", "## `alak gtp`"},
+	} {
+		t.Run(doc.path, func(t *testing.T) {
+			command, body := gtpDocBlock(t, doc.path, doc.heading)
+			const pipe = " | ./alak gtp"
+			printf, args, ok := strings.Cut(command, pipe)
+			if !ok || !strings.HasPrefix(printf, "printf '") || !strings.HasSuffix(printf, "'") {
+				t.Fatalf("the example %q is not printf '...'%s ARGS", command, pipe)
+			}
+			if !strings.Contains(args, "--seed") {
+				t.Errorf("the example %q has no --seed, so its genmove is not reproducible", command)
+			}
+			input := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(printf, "printf '"), "'"), `\n`, "\n")
+			got := gtpRunText(t, strings.Fields(args), input)
+			if want := strings.Join(body, "\n") + "\n\n"; got != want {
+				t.Errorf("%s shows\n%s\nbut %s prints\n%s", doc.path, want, command, got)
+			}
+		})
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"alak/wire"
 )
 
-// TestServeHouseBots (issue 29): alak serve --house-bots keeps the house
+// TestServeHouseBots: alak serve --house-bots keeps the house
 // bots: a challenge to alak-novice is taken at once, and the bot, Black,
 // makes the first move; without the flag the same challenge waits.
 func TestServeHouseBots(t *testing.T) {

@@ -26,7 +26,7 @@ func init() {
 
 const matchUsage = `usage: alak match P1 P2 [--rules R] [--size N] [--OPTION VALUE ...] [--games K]
                   [--movetime 100ms | --playouts N] [--openings random:2] [--json] [--sgf-dir DIR]
-                  [--judge-openings [--table-dir DIR] [--memory MB]]
+                  [--judge-openings] [--judge-moves] [--table-dir DIR] [--memory MB]
        alak match --ladder [--players P,P,...] [--rules R] [--size N] [--games K] [--movetime 100ms]
 Plays K games between two players, alternating colours, from random openings
 shared by each pair of games, in parallel on every core. It prints P1's wins,
@@ -40,7 +40,11 @@ quoted) for an external engine, which may start with time limits:
 also limits an engine's genmove to twice the move time plus 5s.
 --judge-openings solves the position after each game's opening (with the
 tables of --table-dir, if given) and prints P1's wins, draws and losses by
-the value the game started with for P1: won, drawn or lost.`
+the value the game started with for P1: won, drawn or lost. --judge-moves
+solves the position before every move after the opening (each game's
+history counted) and prints each player's value-losing moves: those that
+lowered its margin under perfect play, a resignation of a position not
+lost included; with --sgf-dir each judged move's verdict is a comment.`
 
 // matchLadderPlayers are the built-in players a ladder plays by default.
 var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
@@ -58,8 +62,9 @@ func matchRun(e *env, args []string) int {
 	workers := fs.Int("workers", 0, "games played at once (default: one per core)")
 	ladder := fs.Bool("ladder", false, "play every player against every other and print an Elo table")
 	judgeOpenings := fs.Bool("judge-openings", false, "solve each game's start (the position after the opening) and count P1's results by its value")
-	judgeTables := fs.String("table-dir", "", "with --judge-openings: a directory of solver tables to answer from (default: none)")
-	judgeMemory := fs.Int("memory", 1024, "with --judge-openings: the solver's memory in MB")
+	judgeMoves := fs.Bool("judge-moves", false, "solve the position before every move after the opening and count each player's value-losing moves (in the SGF comments with --sgf-dir)")
+	judgeTables := fs.String("table-dir", "", "with --judge-openings or --judge-moves: a directory of solver tables to answer from (default: none)")
+	judgeMemory := fs.Int("memory", 1024, "with --judge-openings or --judge-moves: the solver's memory in MB")
 	ladderPlayers := fs.String("players", strings.Join(matchLadderPlayers, ","), "with --ladder: the players, comma-separated")
 	pos, err := matchParse(fs, args)
 	if err != nil {
@@ -113,7 +118,8 @@ func matchRun(e *env, args []string) int {
 		return fail(e, "match", err)
 	}
 	var judged *arena.Judgement
-	if *judgeOpenings {
+	var moves *arena.MoveJudgement
+	if *judgeOpenings || *judgeMoves {
 		opt := solve.Options{MemoryMB: *judgeMemory}
 		if *judgeTables != "" {
 			tab, err := solve.LoadTable(*judgeTables, r)
@@ -123,19 +129,40 @@ func matchRun(e *env, args []string) int {
 			tab.Freeze()
 			opt.Table = tab
 		}
-		j, err := arena.JudgeOpenings(ctx, r, res.Played, opt)
-		if err != nil {
-			return fail(e, "match", fmt.Errorf("judging the openings: %w", err))
+		if *judgeOpenings {
+			j, err := arena.JudgeOpenings(ctx, r, res.Played, opt)
+			if err != nil {
+				return fail(e, "match", fmt.Errorf("judging the openings: %w", err))
+			}
+			judged = &j
 		}
-		judged = &j
+		if *judgeMoves {
+			ts := &solve.Tables{MemoryMB: *judgeMemory}
+			ts.Use(opt.Table)
+			j, err := arena.JudgeMoves(ctx, r, res.Played, ts, solve.Options{MemoryMB: *judgeMemory})
+			if err != nil {
+				return fail(e, "match", fmt.Errorf("judging the moves: %w", err))
+			}
+			moves = &j
+			if *sgfDir != "" {
+				for i := range res.Played {
+					if err := arena.WriteSGF(*sgfDir, &res.Played[i], j.Comments[res.Played[i].Index]); err != nil {
+						return fail(e, "match", err)
+					}
+				}
+			}
+		}
 	}
 	if *asJSON {
-		fmt.Fprintln(e.stdout, matchJSON([2]string{pos[0], pos[1]}, res, judged))
+		fmt.Fprintln(e.stdout, matchJSON(r, [2]string{pos[0], pos[1]}, res, judged, moves))
 		return 0
 	}
 	matchPrint(e.stdout, r, cfg.Players, res, *openings)
 	if judged != nil {
 		matchPrintStarts(e.stdout, cfg.Players[0], *judged)
+	}
+	if moves != nil {
+		matchPrintMoves(e.stdout, r, cfg.Players, *moves)
 	}
 	return 0
 }
@@ -174,7 +201,7 @@ func matchParse(fs *flag.FlagSet, args []string) ([]string, error) {
 func matchElo(x float64) int { return int(math.Trunc(x)) }
 
 // matchJSON writes the result as the issue specifies, keys in that order.
-func matchJSON(players [2]string, res arena.Result, judged *arena.Judgement) string {
+func matchJSON(r rules.Rules, players [2]string, res arena.Result, judged *arena.Judgement, moves *arena.MoveJudgement) string {
 	j := func(v any) string {
 		b, _ := json.Marshal(v)
 		return string(b)
@@ -196,7 +223,50 @@ func matchJSON(players [2]string, res arena.Result, judged *arena.Judgement) str
 		}
 		out += fmt.Sprintf(`, "p1_by_start": %s`, j(starts))
 	}
+	if moves != nil {
+		// Each player's value-losing moves of those judged, and each
+		// such move: Black's margin before and after, the best moves.
+		type loss struct {
+			Game    int      `json:"game"`
+			Ply     int      `json:"ply"`
+			Player  int      `json:"player"`
+			Move    string   `json:"move"`
+			Before  float64  `json:"before"`
+			After   float64  `json:"after"`
+			Best    []string `json:"best"`
+			Changed bool     `json:"changed_outcome"`
+		}
+		list := []loss{}
+		for _, l := range moves.Moves {
+			best := []string{}
+			for _, m := range l.Best {
+				best = append(best, r.MoveText(m))
+			}
+			list = append(list, loss{l.Game + 1, l.Ply, l.P + 1, r.MoveText(l.Move), l.Before, l.After, best, l.Changed})
+		}
+		why := moves.Why
+		if why == nil {
+			why = []string{}
+		}
+		out += fmt.Sprintf(`, "judged_moves": %s, "value_losses": %s, "outcome_changes": %s, "value_loss_moves": %s, "not_judged": %s`,
+			j(moves.Judged), j(moves.Losses), j(moves.Changed), j(list), j(why))
+	}
 	return out + "}"
+}
+
+// matchPrintMoves writes each player's value-losing moves.
+func matchPrintMoves(w io.Writer, r rules.Rules, players [2]string, j arena.MoveJudgement) {
+	fmt.Fprintln(w, "Moves judged by perfect play (after the openings):")
+	for p := range 2 {
+		fmt.Fprintf(w, "  P%d %s: %d value-losing of %d moves (%d changed the outcome)\n", p+1, players[p], j.Losses[p], j.Judged[p], j.Changed[p])
+	}
+	for _, l := range j.Moves {
+		fmt.Fprintf(w, "  game %d, move %d, P%d played %s: Black's margin %s before, %s after (best: %s)\n",
+			l.Game+1, l.Ply, l.P+1, r.MoveText(l.Move), arena.Margin(l.Before), arena.Margin(l.After), arena.MoveList(r, l.Best))
+	}
+	for _, why := range j.Why {
+		fmt.Fprintf(w, "  not judged: %s\n", why)
+	}
 }
 
 // kinds is a report's counts by kind, never nil (JSON {}).

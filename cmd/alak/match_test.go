@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -262,5 +263,52 @@ func TestMatchJudgeOpenings(t *testing.T) {
 	}
 	if _, stderr, code := matchSession(t, false, "perfect", "random", "--size", "5", "--games", "2", "--judge-openings", "--table-dir", dir); code == 0 || !strings.Contains(stderr, "--table-dir") {
 		t.Errorf("a damaged table file: exit %d, %q; want an error naming --table-dir", code, stderr)
+	}
+}
+
+// TestMatchJudgeMoves: --judge-moves prints each player's value-losing
+// moves, perfect's none (its moves are the solved line's best), and the
+// JSON form gives them as value_losses with each move listed; with
+// --sgf-dir every judged move carries its verdict as a comment, and the
+// listed losses are the comments that say so.
+func TestMatchJudgeMoves(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := matchSession(t, false, "perfect", "random", "--size", "7", "--games", "4", "--judge-moves", "--json", "--sgf-dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Judged [2]int `json:"judged_moves"`
+		Losses [2]int `json:"value_losses"`
+		Moves  []struct {
+			Game, Ply, Player int
+			Move              string
+			Before, After     float64
+		} `json:"value_loss_moves"`
+		Why []string `json:"not_judged"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if v.Judged[0] == 0 || v.Judged[1] == 0 || v.Losses[0] != 0 || v.Losses[0]+v.Losses[1] != len(v.Moves) || len(v.Why) != 0 {
+		t.Errorf("judged %v, losses %v, %d moves listed, not judged %v", v.Judged, v.Losses, len(v.Moves), v.Why)
+	}
+	comments := 0
+	for g := 1; g <= 4; g++ {
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%03d.sgf", g)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		comments += strings.Count(string(data), "judged: a value loss by P2")
+		if strings.Contains(string(data), "a value loss by P1") {
+			t.Errorf("game %d: a loss by perfect in the SGF", g)
+		}
+	}
+	if comments != v.Losses[1] {
+		t.Errorf("%d losses in the SGF comments, %d listed", comments, v.Losses[1])
+	}
+	out, _, code = matchSession(t, false, "perfect", "random", "--size", "7", "--games", "2", "--judge-moves")
+	if code != 0 || !strings.Contains(out, "Moves judged by perfect play (after the openings):") || !strings.Contains(out, "P1 perfect: 0 value-losing of ") {
+		t.Errorf("exit %d:\n%s", code, out)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
@@ -17,7 +16,7 @@ import (
 // TestMigrationsRace starts four alak serve processes at once on a fresh
 // database, three times over (ten with ALAK_LONG=1), and wants every one
 // of them serving: the migrations of the first must not trip the others
-// (issue 26, item 7: before they took a lock, about one start in two
+// (before they took a lock, about one start in two
 // failed on PostgreSQL with "duplicate key value violates unique
 // constraint pg_type_typname_nsp_index", so three rounds of four starts
 // would still meet it).
@@ -89,7 +88,7 @@ func startAtOnce(t *testing.T, bin, db string, n, round int) {
 			case <-time.After(50 * time.Millisecond):
 			}
 			if time.Now().After(deadline) {
-				t.Fatal(fmt.Sprintf("round %d: process %d did not answer /healthz within 90 s: %v\n%s", round, i+1, err, p.stderr))
+				t.Fatalf("round %d: process %d did not answer /healthz within 90 s: %v\n%s", round, i+1, err, p.stderr)
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func TestPlayBaljeuAlak6(t *testing.T) {
 	if !strings.Contains(out, "Game over: Black wins 3-0 on the count (White had no legal move, which ends the game).") {
 		t.Errorf("no 3-0 result in:\n%s", out)
 	}
-	// Issue 18, defect 11: the result is said once, then save is offered
+	// The result is said once, then save is offered
 	// as a command, so that typed-ahead moves are not taken for file names.
 	if n := strings.Count(out, "Game over:"); n != 1 {
 		t.Errorf("the game-over line is printed %d times:\n%s", n, out)
@@ -230,7 +230,7 @@ func TestPlayBadInput(t *testing.T) {
 		{"off board letter", nil, nil, "l", `Cannot read "l": off the board: letters are a to k`},
 		{"off board vertex", nil, nil, "M1", "write a number from 1 to 11"},
 		{"zero", nil, nil, "0", `Cannot read "0": off the board`},
-		// Issue 18, defect 11: the input is quoted as typed, not lower-cased.
+		// The input is quoted as typed, not lower-cased.
 		{"case kept", nil, nil, "Hello", `Cannot read "Hello"`},
 		// The kernel's reason, rules.ErrOccupied.
 		{"occupied", alak6, []string{"1"}, "1", "1 is not legal now: the point is occupied; legal now: 2, 3, 4, 5, 6."},
@@ -244,7 +244,7 @@ func TestPlayBadInput(t *testing.T) {
 		{"ko", []string{"--rules", "traditional", "--position", "-xO/o-", "--white", "human"}, nil, "4",
 			"4 is not legal now: ko: the move would recreate the position before the opponent's last move; legal now: pass."},
 		{"placement under sliding rules", []string{"--rules", "dewdney"}, nil, "5", "a move slides a piece, written from-to: the slot it leaves and the slot it goes to, such as 1-4 (slots 1 to 11)"},
-		// Issue 18, defect 11: sliding rules talk about slots, not points.
+		// Sliding rules talk about slots, not points.
 		{"slot off the line", []string{"--rules", "dewdney"}, nil, "1-12", `Cannot read "1-12": off the line: the slots are 1 to 11`},
 		// xxxx___oooo: the piece on 1 is blocked by 2 and jumps to 5, never 6.
 		{"unreachable slide", []string{"--rules", "dewdney", "--white", "human"}, nil, "1-6", "the piece cannot reach that slot"},
@@ -312,7 +312,7 @@ func TestPlaySave(t *testing.T) {
 		{"at the end after a bad name", alak6, baljeu + "save " + dir + "/missing/x.sgf\nsave F\n", "end2.sgf", notation.ReadSGF,
 			strings.Fields(baljeu), "xx/X//", "B+3", "Could not save: open " + dir + "/missing/x.sgf: no such file or directory.\n> "},
 		// Moves typed ahead after the end are refused, never taken for a
-		// file name (issue 18, defect 11).
+		// file name.
 		{"typed ahead after the end", alak6, baljeu + "3\nsave F\n", "end3.sgf", notation.ReadSGF,
 			strings.Fields(baljeu), "xx/X//", "B+3", "The game is over (Black wins 3-0 on the count (White had no legal move, which ends the game)): type save FILE"},
 		{"set-up position", []string{"--position", "x--o/O", "--to-move", "x", "--white", "human"}, "2\nsave F\n", "setup.sgf", notation.ReadSGF,
@@ -484,7 +484,7 @@ func TestPlayFlagErrors(t *testing.T) {
 		{"bad to-move", []string{"--position", "x--", "--to-move", "z"}, `player "z": write x (black) or o (white)`},
 		{"bad diagram", []string{"--position", "x-q", "--to-move", "x"}, `invalid position: diagram "x-q": 'q' is not a point`},
 		{"no player to move", []string{"--position", "x-o"}, "has no capital stone to tell who played last"},
-		// Issue 18: an option the rules do not use is an error, not ignored.
+		// An option the rules do not use is an error, not ignored.
 		{"start on placement rules", []string{"--start", "xx__oo"}, "--start: invalid rules: start has no effect under alak"},
 		{"selfcapture on alak", []string{"--selfcapture", "piece"}, "--selfcapture: invalid rules: selfcapture has no effect under alak"},
 		{"prisoners under stone scoring", []string{"--prisoners", "2-1"}, "prisoners count only under score=territory or score=area+prisoners"},
@@ -825,7 +825,7 @@ func TestPlayHintCannot(t *testing.T) {
 }
 
 // A game that ends by repetition (the alak preset's third occurrence of a
-// position, issue 2) ends the session with a draw. The moves come from
+// position) ends the session with a draw. The moves come from
 // seeded random playouts of the kernel, the first that repeats a position
 // three times; SEEDS.md says positions repeat on boards of 7 or more points.
 func TestPlayRepetitionDraw(t *testing.T) {

@@ -28,7 +28,7 @@ certificate (FILE.part1, FILE.part2 ... beside it when it is longer than
 a draw proved with --table or --graph writes each state they proved once,
 as a shared subtree (--plain: every line in full).
 With --table, results that cannot depend on the path are shared between
-histories (docs/solver.md, "A table for the proof search"): the same
+histories (docs/solver-proof-search.md, "A table for the proof search"): the same
 proofs, fewer positions searched. With --graph, positions the state graph
 with prisoners settles end the search (a draw the graph's strategy forces,
 written out into the certificate; no win where the graph has none); the
@@ -59,13 +59,13 @@ func proveRun(e *env, args []string) int {
 	partSize := fs.Int("part-size", 1<<30, "with --certificate: the most bytes of proof tree in one file; beyond, parts FILE.part1 ...")
 	certMB := fs.Int("certificate-mb", 4096, "with --certificate: the most megabytes the proof tree may take in memory")
 	plain := fs.Bool("plain", false, "with --certificate: write every line of the proof in full, without shared subtrees")
-	numbers := fs.Bool("proof-numbers", false, "search by depth-first proof-number search: no depth limit, and a claim that does not hold is disproved (solver.md, \"5c\")")
+	numbers := fs.Bool("proof-numbers", false, "search by depth-first proof-number search: no depth limit, and a claim that does not hold is disproved (docs/solver-proof-search.md, \"5c\")")
 	counterFile := fs.String("counter-certificate", "", "with --proof-numbers: when the claim is disproved, write the opponent's proof (a draw or better against a win, a win against a draw) to this file as a certificate")
 	progress := fs.Bool("progress", false, "print a line to standard error after each depth searched without a proof, or with --proof-numbers every 4,194,304 positions (on a terminal the count is always shown, on one line)")
-	table := fs.Bool("table", false, "share results between histories where that is sound (solver.md, \"A table for the proof search\")")
+	table := fs.Bool("table", false, "share results between histories where that is sound (docs/solver-proof-search.md, \"A table for the proof search\")")
 	tableEntries := fs.Int("table-entries", 30_000_000, "with --table, or --proof-numbers: the most entries the table holds")
-	noWins := fs.Bool("no-shared-wins", false, "with --table and --proof-numbers: do not share wins between histories (for measurements; solver.md, \"Wins by state\")")
-	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (solver.md, \"The state graph with prisoners\")")
+	noWins := fs.Bool("no-shared-wins", false, "with --table and --proof-numbers: do not share wins between histories (for measurements; docs/solver-proof-search.md, \"Wins by state\")")
+	graph := fs.Bool("graph", false, "settle positions by the state graph with prisoners (docs/solver-proof-search.md, \"The state graph with prisoners\")")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the search to this file (go tool pprof reads it)")
 	superko := fs.Bool("superko", false, "positional linear Go: prove the claim by the solver of 'alak solve' (a bound with the komi) and write its certificate (docs/proofs.md)")
 	memory := fs.Int("memory", 256, "with --superko: the megabytes of the solver's table")
@@ -286,7 +286,7 @@ func printSuperkoSubtrees(e *env, pr solve.Proof) {
 }
 
 // printWinSubtrees says how a certificate of a win shared its subtrees
-// (solver.md, "In a proof of a win").
+// (docs/solver-proofs.md, "In a proof of a win").
 func printWinSubtrees(e *env, pr solve.Proof) {
 	if pr.WinSubtrees > 0 || pr.WinReferences > 0 {
 		fmt.Fprintf(e.stdout, "Shared wins written: %d subtrees (%d at a state whose earlier ones did not hold on the line), %d references; %d more no reference named, written in line.\n", pr.WinSubtrees, pr.WinSubtreesAgain, pr.WinReferences, pr.WinSubtreesInLine)

@@ -64,7 +64,7 @@ func TestProveCPUProfile(t *testing.T) {
 }
 
 // TestProveSharedWinsCommand: White's win on 7 points after 1 (docs/
-// results.md), by proof numbers with the table and no graph, shares a
+// results-traditional.md), by proof numbers with the table and no graph, shares a
 // subtree of its win; alak prove says how many it wrote, referred to and
 // put in line, and check-proof finds the subtrees and references it says.
 func TestProveSharedWinsCommand(t *testing.T) {
@@ -127,7 +127,7 @@ func TestProveCommandErrors(t *testing.T) {
 	}
 }
 
-// With --graph and --table, White's draw on 6 points (docs/results.md,
+// With --graph and --table, White's draw on 6 points (docs/results-traditional.md,
 // "traditional": 6 points is a draw) is proved again and its certificate
 // passes check-proof; rules the graph is not sound for, and a prisoner
 // range below twice the points, are refused.
@@ -175,7 +175,7 @@ func TestProveGraphCommand(t *testing.T) {
 		t.Errorf("--proof-numbers --json: status %d, %q %q", code, out, errOut)
 	}
 	// A disproof is the opponent's proof: White's win on 6 points after 2
-	// disproved, Black's draw written (results.md: 6 points is a draw).
+	// disproved, Black's draw written (results-traditional.md: 6 points is a draw).
 	counter := filepath.Join(t.TempDir(), "t6-x-draw-after-2.alakproof")
 	out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "6", "--for", "o", "--graph", "--proof-numbers", "--counter-certificate", counter, "2")
 	if code != 0 || !strings.Contains(out, "Disproved: o cannot force a win") || !strings.Contains(out, "Certificate that x can force a draw or better") {
@@ -202,7 +202,7 @@ func TestProveGraphCommand(t *testing.T) {
 	}
 }
 
-// With --superko, Black's bound on 1×8 (at least 3: results.md, 1×8 = 3)
+// With --superko, Black's bound on 1×8 (at least 3: results-tromp-taylor.md, 1×8 = 3)
 // is proved by the positional linear Go solver and its certificate passes
 // check-proof with the positions and shared subtrees alak prove counted;
 // the bound a point beyond is disproved, with White's certificate; other

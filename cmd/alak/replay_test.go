@@ -460,7 +460,7 @@ func TestReplayFileErrors(t *testing.T) {
 		{"bad rules line", []string{write("rules.txt", "# rules: chess\n1\n")}, []string{"rules.txt", "unknown rules"}},
 		{"missing file", []string{filepath.Join(dir, "missing.sgf")}, []string{"missing.sgf: no such file"}},
 		// A move is never taken for a file, even when a file of that name
-		// exists (issue 18, defect 9); see TestReplayMoveNotFile.
+		// exists; see TestReplayMoveNotFile.
 		{"a folder", []string{dir}, []string{"not a regular file"}},
 		{"flags with a file", []string{"--size", "6", write("ok.txt", "1\n")}, []string{"--size", "carries its own rules"}},
 	}
@@ -551,8 +551,8 @@ func TestReplaySeedRecords(t *testing.T) {
 		{"alak3-1.txt", "xx-", "2-0", "x"},
 		{"alak3-2.txt", "oox", "1-2", "o"},
 		{"alak3-3.txt", "oxx", "2-1", "x"},
-		// A win by rule says so (issue 18, defect 7: a result is a count
-		// only where the board was counted).
+		// A win by rule says so (a result is a count only where the
+		// board was counted).
 		{"golf.txt", "x-o---o--oo", "o wins by too few pieces", "o"},
 	}
 	for _, c := range cases {

@@ -43,6 +43,10 @@ func buildServe(t *testing.T) string {
 	built.once.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
+			// Not on the PATH: the toolchain that built this test binary,
+			// which runs where it was built, so its GOROOT is meaningful
+			// (go test does not pass GOROOT in the environment).
+			//lint:ignore SA1019 the test binary is never copied to another machine
 			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
 		if built.dir, built.err = os.MkdirTemp("", "alak-test-bin-"); built.err != nil {

@@ -394,7 +394,7 @@ func TestSolveSplitProof(t *testing.T) {
 	}
 }
 
-// TestPublishedParts: the parts file of docs/results.md ("1×12, openings 2
+// TestPublishedParts: the parts file of docs/results-tromp-taylor.md ("1×12, openings 2
 // and 4, split further") proves what the page says it proves. --plan
 // searches nothing: it combines the file's answered lines by the minimax
 // rule over the kernel's legal moves, so this checks the page's reading of
@@ -457,7 +457,7 @@ func TestPublishedParts(t *testing.T) {
 	}
 }
 
-// TestPublishedProof: the proofs of docs/results.md ("1×12 is worth at
+// TestPublishedProof: the proofs of docs/results-tromp-taylor.md ("1×12 is worth at
 // least 2", its opening 2 too, "1×12 is worth exactly 2", and the two
 // halves of "1×13 is worth 0") settle their questions alone, every leaf of
 // them is a line of the data file, and every leaf that was answered with
@@ -481,7 +481,7 @@ func TestPublishedProof(t *testing.T) {
 		size    string // the board's points; empty: 12
 		leaves  int    // at least this many leaves
 		checked int    // at least this many kept-table leaves settled alike by the fresh file
-		open    int    // exactly this many kept-table leaves the fresh file does not settle (results.md counts them)
+		open    int    // exactly this many kept-table leaves the fresh file does not settle (results-tromp-taylor.md counts them)
 	}{
 		{"at least 2", "2", nil, "tromp-taylor-12-at-least-2.txt", "tromp-taylor-12-at-least-2-proof.txt",
 			"# tables kept from part to part", "tromp-taylor-12-at-least-2-fresh.txt", "at least 2: yes, the value is at least 2",
@@ -571,7 +571,7 @@ func firstLines(s string, n int) string {
 	return strings.Join(ls[:min(n, len(ls))], "\n")
 }
 
-// TestPublished12Line: the principal variation results.md gives for 1×12,
+// TestPublished12Line: the principal variation results-tromp-taylor.md gives for 1×12,
 // `4 2 7 5 6 8 9 11 5 1 8 pass pass`, is a legal game that Black wins by
 // 2, the proved value; its first move is one the at-least-2 proof holds,
 // and its second is White's reply of the at-most-2 proof (the rest is a
@@ -604,7 +604,7 @@ func TestPublished12Line(t *testing.T) {
 	}
 }
 
-// TestPublished13Openings checks the 1×13 best openings of results.md by
+// TestPublished13Openings checks the 1×13 best openings of results-tromp-taylor.md by
 // --plan over the published parts (no search): each of Black's first moves
 // up to mirror keeps "at least 0" except 1. The answers come from the runs
 // described in the data file's comments.
@@ -674,7 +674,7 @@ func TestSolveDefaults(t *testing.T) {
 // the proof certificates of alak settle the position (7 points: a
 // draw, each opening's winner, each certificate named with its SHA-256),
 // and says so on standard error; --table lists 1 to 11 points without a
-// search past 4 points (docs/results.md's values); where no certificate
+// search past 4 points (docs/results-traditional.md's values); where no certificate
 // settles the position and the search does not finish (6 points after 2
 // 5), the proof search answers, each step said on standard error as it
 // starts (not under the race detector without ALAK_LONG=1).

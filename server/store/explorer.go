@@ -12,7 +12,7 @@ type ExplorerMove struct {
 	Games, XWins, Draws, OWins int64
 }
 
-// explorerStore keeps the opening explorer's counts (issue 31): for each
+// explorerStore keeps the opening explorer's counts: for each
 // rules and move prefix (the moves from the rules' own start), the moves
 // the finished games played next and their results, so that a position's
 // moves are one indexed read however many games are stored.

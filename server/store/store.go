@@ -51,7 +51,7 @@ type Account struct {
 	// ConfirmMoves asks for a second click before a correspondence move.
 	ConfirmMoves bool
 	Created      time.Time
-	// Bot: the account is a program's (issue 29). It signs in by token
+	// Bot: the account is a program's. It signs in by token
 	// only, is shown as a bot, and joins the open challenges only of
 	// those who allow bots (Game.AllowBots). Set when the account is
 	// made, never changed.
@@ -141,11 +141,11 @@ type Game struct {
 	Created, Updated     time.Time
 	Ended                time.Time
 	// Rated: the game counts for its players' ratings in the pool of its
-	// preset (issue 28). BlackRating and WhiteRating are each seat's
+	// preset. BlackRating and WhiteRating are each seat's
 	// rating when the seat was taken (zero: none recorded).
 	Rated                    bool
 	BlackRating, WhiteRating SeatRating
-	// AllowBots: a bot account may take this open challenge (issue 29).
+	// AllowBots: a bot account may take this open challenge.
 	AllowBots bool
 }
 
@@ -252,7 +252,7 @@ type Store interface {
 	Ping(ctx context.Context) error
 	Close() error
 
-	// Ratings (issue 28). The rating update of a rated game is made by
+	// Ratings. The rating update of a rated game is made by
 	// Update, in the transaction that finishes the game (ratings.go).
 
 	// Ratings returns the account's ratings, one per pool it played a
@@ -270,7 +270,7 @@ type Store interface {
 	// player).
 	GameRatings(ctx context.Context, gameID string) ([]RatingChange, error)
 
-	// Around a game (issue 28): the players' messages and rematches.
+	// Around a game: the players' messages and rematches.
 
 	// AddMessage stores a message and returns it with its id.
 	AddMessage(ctx context.Context, m Message) (Message, error)
@@ -290,10 +290,10 @@ type Store interface {
 	// is no rematch.
 	RematchOf(ctx context.Context, id string) (string, error)
 
-	// Conditional moves and vacation (issue 29).
+	// Conditional moves and vacation.
 	ConditionalStore
 	tournamentStore
-	// Moves by email (issue 29): the secrets of reply addresses.
+	// Moves by email: the secrets of reply addresses.
 
 	// AddMailSecret stores a reply address's secret (its hash).
 	AddMailSecret(ctx context.Context, m MailSecret) error
@@ -303,7 +303,7 @@ type Store interface {
 	// DeleteMailSecrets deletes every secret of a game (it has ended).
 	DeleteMailSecrets(ctx context.Context, gameID string) error
 
-	// The opening explorer (issue 31; explorer.go).
+	// The opening explorer (explorer.go).
 	explorerStore
 	// Limits shared by every process (limits.go).
 	limitStore
@@ -321,7 +321,7 @@ type Resume struct {
 	DaysAfter time.Duration
 }
 
-// Message is a line a player of a game wrote to the other (issue 28).
+// Message is a line a player of a game wrote to the other.
 type Message struct {
 	ID     int64
 	GameID string
@@ -338,7 +338,7 @@ type Chat struct {
 	Muted    []string // "x", "o"
 }
 
-// Conditional moves and vacation (issue 29).
+// Conditional moves and vacation.
 
 // Conditional is a player's tree of conditional moves in a game: answers
 // to the opponent's possible moves, left while it is the opponent's move
@@ -371,7 +371,7 @@ type Vacation struct {
 	Accrued time.Time
 }
 
-// ConditionalStore keeps the conditional moves and the vacations (issue 29).
+// ConditionalStore keeps the conditional moves and the vacations.
 type ConditionalStore interface {
 	// SetConditional stores a seat's conditional moves, replacing what
 	// the seat had in the game.
@@ -390,7 +390,7 @@ type ConditionalStore interface {
 	OnVacation(ctx context.Context) ([]Vacation, error)
 }
 
-// The methods of tournaments (issue 30), at the end of Store so that
+// The methods of tournaments, at the end of Store so that
 // other features' additions merge apart.
 type tournamentStore interface {
 	// CreateTournament stores a new tournament (ErrDuplicate when its id
@@ -413,7 +413,7 @@ type tournamentStore interface {
 }
 
 // MailSecret is the secret of a reply address mailed to a player (moves by
-// email, issue 29): the address plays for one seat of one game, at the ply
+// email): the address plays for one seat of one game, at the ply
 // of the board its mail showed.
 type MailSecret struct {
 	Hash    string // hex SHA-256 of the secret

@@ -2,7 +2,7 @@ package store
 
 import "time"
 
-// Tournaments (issue 30): a tournament, its players and the games it
+// Tournaments: a tournament, its players and the games it
 // paired. The pairing itself is package tournament's; the store keeps what
 // it decided. A tournament changes only through UpdateTournament, which
 // applies a change when the tournament's version is still the one the

@@ -9,7 +9,7 @@ import (
 	"alak/server/store"
 )
 
-// Around a game (issue 28): the players' messages, mutes and rematches.
+// Around a game: the players' messages, mutes and rematches.
 
 // AddMessage stores a message and returns it with its id.
 func (s *Store) AddMessage(ctx context.Context, m store.Message) (store.Message, error) {

@@ -10,7 +10,7 @@ import (
 	"alak/server/store"
 )
 
-// Conditional moves and vacation (issue 29).
+// Conditional moves and vacation.
 
 // SetConditional stores a seat's conditional moves, replacing its row.
 func (s *Store) SetConditional(ctx context.Context, c store.Conditional) error {

@@ -9,7 +9,7 @@ import (
 	"alak/server/store"
 )
 
-// Moves by email (issue 29): the secrets of the reply addresses.
+// Moves by email: the secrets of the reply addresses.
 
 // AddMailSecret stores a reply address's secret (its hash).
 func (s *Store) AddMailSecret(ctx context.Context, m store.MailSecret) error {

@@ -10,7 +10,7 @@ import (
 	"alak/server/store"
 )
 
-// Tournaments (issue 30).
+// Tournaments.
 
 const tournamentCols = `id, name, organiser_id, rules, clock, format, rated, rounds, max_players, starts_ms, state, round, winner,
 	version, created_ms, started_ms, ended_ms`

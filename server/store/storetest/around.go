@@ -10,7 +10,7 @@ import (
 	"alak/server/store"
 )
 
-// Around a game (issue 28): the players' messages, mutes and rematches.
+// Around a game: the players' messages, mutes and rematches.
 
 func testMessages(t *testing.T, s store.Store) {
 	defer s.Close()

@@ -7,7 +7,7 @@ import (
 	"alak/server/store"
 )
 
-// testBots (issue 29): an account's bot flag and a game's allow_bots are
+// testBots: an account's bot flag and a game's allow_bots are
 // kept as written, read back by id, by name and with a token, and survive
 // the account's settings being written; a person's account is no bot.
 func testBots(t *testing.T, s store.Store) {

@@ -9,7 +9,7 @@ import (
 	"alak/server/store"
 )
 
-// Conditional moves and vacation (issue 29).
+// Conditional moves and vacation.
 
 func testConditionals(t *testing.T, s store.Store) {
 	defer s.Close()

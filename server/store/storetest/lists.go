@@ -48,7 +48,7 @@ func waiting(id string, kind string, creator int64, when time.Time) store.Game {
 
 // testListsPastAWindow: a challenge to an account and an open challenge
 // are found by the query that selects them, however many newer waiting
-// games of other kinds there are (issue 26, item 5).
+// games of other kinds there are.
 func testListsPastAWindow(t *testing.T, s store.Store) {
 	defer s.Close()
 	named := waiting("named", store.KindNamed, 1, at)
@@ -94,7 +94,7 @@ func testListsPastAWindow(t *testing.T, s store.Store) {
 }
 
 // testPlayerStats: the record counts every finished game, past any list's
-// window (issue 26, item 6). The expected counts follow from the fixture:
+// window. The expected counts follow from the fixture:
 // of 250 finished games of account 1, game i is Black's when i is even;
 // winners cycle x, o, draw.
 func testPlayerStats(t *testing.T, s store.Store) {
@@ -142,7 +142,7 @@ func testPlayerStats(t *testing.T, s store.Store) {
 
 // testClaimGames: a guest's games move to an account, one version on;
 // a game the account already sits in stays the guest's; nobody else's
-// game changes (issue 26, item 12).
+// game changes.
 func testClaimGames(t *testing.T, s store.Store) {
 	defer s.Close()
 	const guest, acct, other = 10, 20, 30

@@ -7,7 +7,7 @@ import (
 	"alak/server/store"
 )
 
-// Moves by email (issue 29): the secrets of the reply addresses.
+// Moves by email: the secrets of the reply addresses.
 
 func testMailSecrets(t *testing.T, s store.Store) {
 	defer s.Close()

@@ -11,7 +11,7 @@ import (
 	"alak/server/store"
 )
 
-// The ratings of issue 28: a finished rated game updates both players'
+// Ratings: a finished rated game updates both players'
 // ratings once, in the Update that finishes it.
 
 // accounts makes n accounts named p0, p1 ... and returns their ids.

@@ -10,7 +10,7 @@ import (
 	"alak/server/store"
 )
 
-// Tournaments (issue 30).
+// Tournaments.
 
 func testTournaments(t *testing.T, s store.Store) {
 	defer s.Close()

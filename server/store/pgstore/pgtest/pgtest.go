@@ -23,7 +23,7 @@ func Admin(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv(Env)
 	if u == "" {
-		t.Skip(Env + " is not set: no PostgreSQL to test against (see README)")
+		t.Skip(Env + " is not set: no PostgreSQL to test against (see docs/testing.md)")
 	}
 	return u
 }
