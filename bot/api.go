@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"alak/wire"
 )
 
 // Client speaks the play server's API (docs/api.md) with a bearer token.
@@ -45,7 +47,7 @@ func NewClient(base, token string) (*Client, error) {
 }
 
 // APIError is an error answer of the server: its status and its
-// {"error", "code"}.
+// wire.Error.
 type APIError struct {
 	Status  int
 	Code    string
@@ -56,10 +58,27 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("the server answered %d %s: %s", e.Status, e.Code, e.Message)
 }
 
-// Permanent reports whether asking again cannot help: a refusal (4xx)
-// other than a rate limit or a conflict of the moment.
+// Kind is the kind of error the status says (wire.KindOf).
+func (e *APIError) Kind() wire.Kind { return wire.KindOf(e.Status) }
+
+// Permanent reports whether asking again cannot help: a refusal other
+// than a rate limit or a conflict of the moment.
 func (e *APIError) Permanent() bool {
-	return e.Status >= 400 && e.Status < 500 && e.Status != http.StatusTooManyRequests && e.Code != "conflict" && e.Code != "try_again"
+	k := e.Kind()
+	return k.Refusal() && k != wire.RateLimited && e.Code != "conflict" && e.Code != "try_again"
+}
+
+// apiError reads an error answer: its status, and its wire.Error when the
+// body is one (else the body's text).
+func apiError(status int, body []byte) *APIError {
+	ae := &APIError{Status: status}
+	var e wire.Error
+	if json.Unmarshal(body, &e) == nil {
+		ae.Code, ae.Message = e.Code, e.Error
+	} else {
+		ae.Message = strings.TrimSpace(string(body))
+	}
+	return ae
 }
 
 // codeOf returns the API error code of err, "" for another error.
@@ -100,14 +119,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
 	}
 	if resp.StatusCode >= 300 {
-		ae := &APIError{Status: resp.StatusCode}
-		var e struct{ Error, Code string }
-		if json.Unmarshal(data, &e) == nil {
-			ae.Code, ae.Message = e.Code, e.Error
-		} else {
-			ae.Message = strings.TrimSpace(string(data))
-		}
-		return ae
+		return apiError(resp.StatusCode, data)
 	}
 	if out == nil {
 		return nil
@@ -118,69 +130,22 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	return nil
 }
 
-// Me is the signed-in account, as GET /api/me gives it.
-type Me struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
-	Bot  bool   `json:"bot"`
-}
-
 // Me returns the account the token signs in.
-func (c *Client) Me(ctx context.Context) (Me, error) {
-	var m Me
+func (c *Client) Me(ctx context.Context) (wire.Me, error) {
+	var m wire.Me
 	err := c.do(ctx, http.MethodGet, "/api/me", nil, &m)
 	return m, err
 }
 
-// Seat is a seat of a game: its player's name ("" while empty).
-type Seat struct {
-	Name     string `json:"name"`
-	Computer bool   `json:"computer"`
-	Bot      bool   `json:"bot"`
-}
-
-// Clock is a game's clock as the API gives it.
-type Clock struct {
-	Spec     string `json:"spec"` // none, live:5m+3s, days:3
-	XMillis  int64  `json:"x_ms"`
-	OMillis  int64  `json:"o_ms"`
-	Running  string `json:"running"`
-	Deadline int64  `json:"deadline"` // ms since 1970, when the player to move loses on time
-	// FirstMoveDeadline: before a live game's player to move has made
-	// their first move (no clock runs yet), when the game is aborted
-	// unless they move, ms since 1970.
-	FirstMoveDeadline int64 `json:"first_move_deadline"`
-}
-
-// Game is what the bridge reads of a game's state (GET /api/games/{id}
-// and its event stream): the rest of the answer is ignored.
-type Game struct {
-	ID        string          `json:"id"`
-	Rules     string          `json:"rules"`
-	State     string          `json:"state"` // waiting, active, finished, aborted, expired
-	Kind      string          `json:"kind"`
-	Players   map[string]Seat `json:"players"`
-	Moves     []string        `json:"moves"`
-	Ply       int             `json:"ply"`
-	ToMove    string          `json:"to_move"`
-	Over      bool            `json:"over"`
-	Winner    *string         `json:"winner"`
-	Reason    *string         `json:"reason"`
-	Clock     Clock           `json:"clock"`
-	Version   int             `json:"version"`
-	SGFResult string          `json:"sgf_result"`
-	Rated     bool            `json:"rated"`
-}
-
-// Ended reports whether the game will take no more moves.
-func (g *Game) Ended() bool {
+// gameEnded reports whether the game will take no more moves.
+func gameEnded(g *wire.Game) bool {
 	return g.State == "finished" || g.State == "aborted" || g.State == "expired" || g.Over
 }
 
-// Seat returns the colour ("x" or "o") name sits in, "" if neither.
-func (g *Game) Seat(name string) string {
+// seatOf returns the colour ("x" or "o") name sits in, "" if neither.
+func seatOf(players map[string]wire.Seat, name string) string {
 	for _, c := range []string{"x", "o"} {
-		if s, ok := g.Players[c]; ok && s.Name != "" && strings.EqualFold(s.Name, name) {
+		if s, ok := players[c]; ok && s.Name != "" && strings.EqualFold(s.Name, name) {
 			return c
 		}
 	}
@@ -188,8 +153,8 @@ func (g *Game) Seat(name string) string {
 }
 
 // Game returns a game's state.
-func (c *Client) Game(ctx context.Context, id string) (Game, error) {
-	var g Game
+func (c *Client) Game(ctx context.Context, id string) (wire.Game, error) {
+	var g wire.Game
 	err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id), nil, &g)
 	return g, err
 }
@@ -197,9 +162,7 @@ func (c *Client) Game(ctx context.Context, id string) (Game, error) {
 // Start returns the diagram a game started from (the first of GET
 // /api/games/{id}/positions).
 func (c *Client) Start(ctx context.Context, id string) (string, error) {
-	var p struct {
-		Positions []string `json:"positions"`
-	}
+	var p wire.Positions
 	if err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id)+"/positions", nil, &p); err != nil {
 		return "", err
 	}
@@ -211,7 +174,7 @@ func (c *Client) Start(ctx context.Context, id string) (string, error) {
 
 // Join accepts a challenge: takes the empty seat.
 func (c *Client) Join(ctx context.Context, id string) error {
-	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/join", struct{}{}, nil)
+	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/join", wire.JoinRequest{}, nil)
 }
 
 // maxReason is the longest reason a decline may give (bytes, one line).
@@ -221,7 +184,7 @@ const maxReason = 200
 // (the expired game's reason is "declined: ..."), cut to maxReason bytes
 // on one line.
 func (c *Client) Decline(ctx context.Context, id, reason string) error {
-	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/decline", map[string]string{"reason": clipReason(reason)}, nil)
+	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/decline", wire.DeclineRequest{Reason: clipReason(reason)}, nil)
 }
 
 // clipReason makes reason one line of printable text of at most maxReason
@@ -240,31 +203,12 @@ func clipReason(reason string) string {
 
 // Move plays move at ply (the number of moves the bridge saw played).
 func (c *Client) Move(ctx context.Context, id, move string, ply int) error {
-	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/moves", map[string]any{"move": move, "ply": ply}, nil)
-}
-
-// MyGames is what the bridge reads of GET /api/me/games: the games under
-// way or waiting, and the challenges addressed to the account.
-type MyGames struct {
-	Games      []Summary `json:"games"`
-	Challenges []Summary `json:"challenges"`
-}
-
-// Summary is what the bridge reads of a game in a list.
-type Summary struct {
-	ID      string          `json:"id"`
-	State   string          `json:"state"`
-	Players map[string]Seat `json:"players"`
-}
-
-// Seat returns the colour ("x" or "o") name sits in, "" if neither.
-func (g *Summary) Seat(name string) string {
-	return (&Game{Players: g.Players}).Seat(name)
+	return c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/moves", wire.MoveRequest{Move: move, Ply: &ply}, nil)
 }
 
 // MyGames lists the account's games and the challenges to it.
-func (c *Client) MyGames(ctx context.Context) (MyGames, error) {
-	var m MyGames
+func (c *Client) MyGames(ctx context.Context) (wire.MyGames, error) {
+	var m wire.MyGames
 	err := c.do(ctx, http.MethodGet, "/api/me/games", nil, &m)
 	return m, err
 }
@@ -289,12 +233,7 @@ func (c *Client) Stream(ctx context.Context, path string, idle time.Duration, f 
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-		ae := &APIError{Status: resp.StatusCode}
-		var e struct{ Error, Code string }
-		if json.Unmarshal(data, &e) == nil {
-			ae.Code, ae.Message = e.Code, e.Error
-		}
-		return ae
+		return apiError(resp.StatusCode, data)
 	}
 	errSilent := fmt.Errorf("%s: nothing received for %v", path, idle)
 	watchdog := time.AfterFunc(idle, func() { cancel(errSilent) })

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/wire"
 )
 
 // Config is a bridge: the server, the account's token, the engine and
@@ -67,7 +68,7 @@ type Bridge struct {
 	cfg Config
 	api *Client
 	log *slog.Logger
-	me  Me
+	me  wire.Me
 
 	mu       sync.Mutex
 	running  map[string]bool // games being played
@@ -208,7 +209,7 @@ func (b *Bridge) resume(ctx context.Context) {
 		return
 	}
 	for _, g := range mine.Games {
-		if g.State == "active" && g.Seat(b.me.Name) != "" {
+		if g.State == "active" && seatOf(g.Players, b.me.Name) != "" {
 			b.start(ctx, g.ID)
 		}
 	}
@@ -237,32 +238,14 @@ func (b *Bridge) handle(ctx context.Context, ev Event) {
 	}
 }
 
-// eventGame returns the game an account event is about: its "id", or
-// "game" (a string or an object with an "id").
+// eventGame returns the game an account event is about, "" when its data
+// is not a wire.AccountEvent.
 func eventGame(data string) string {
-	var ev struct {
-		ID     string          `json:"id"`
-		GameID string          `json:"game_id"`
-		Game   json.RawMessage `json:"game"`
-	}
+	var ev wire.AccountEvent
 	if json.Unmarshal([]byte(data), &ev) != nil {
 		return ""
 	}
-	if ev.ID != "" {
-		return ev.ID
-	}
-	if ev.GameID != "" {
-		return ev.GameID
-	}
-	var s string
-	if json.Unmarshal(ev.Game, &s) == nil {
-		return s
-	}
-	var g struct {
-		ID string `json:"id"`
-	}
-	json.Unmarshal(ev.Game, &g)
-	return g.ID
+	return ev.ID
 }
 
 // consider answers a challenge: accepted when the engine can play its
@@ -289,7 +272,7 @@ func (b *Bridge) consider(ctx context.Context, id string) {
 		}
 		return
 	}
-	if g.State != "waiting" || g.Seat(b.me.Name) != "" {
+	if g.State != "waiting" || seatOf(g.Players, b.me.Name) != "" {
 		return // taken, expired, or the bot's own
 	}
 	reason := b.refusal(ctx, &g)
@@ -330,7 +313,7 @@ func (b *Bridge) consider(ctx context.Context, id string) {
 }
 
 // refusal says why the bot does not take a challenge, "" when it does.
-func (b *Bridge) refusal(ctx context.Context, g *Game) string {
+func (b *Bridge) refusal(ctx context.Context, g *wire.Game) string {
 	r, err := rules.Parse(g.Rules)
 	if err != nil {
 		return fmt.Sprintf("the bot does not know the rules %q", g.Rules)

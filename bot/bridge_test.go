@@ -28,6 +28,7 @@ import (
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
 	"alak/server/store/sqlstore"
+	"alak/wire"
 )
 
 // testServer is a real play server on a SQLite file, on loopback, which a
@@ -208,16 +209,16 @@ func challenge(t *testing.T, url, token, name, rulesText, clock string) string {
 // follows the game's event stream and answers each of its turns with the
 // greedy player's move, until the game ends (its final state returned) or
 // ctx ends. It reconnects after a lost stream (a server restart).
-func person(ctx context.Context, c *Client, id, color string, seed uint64) (Game, error) {
+func person(ctx context.Context, c *Client, id, color string, seed uint64) (wire.Game, error) {
 	p := player.NewGreedy(seed)
-	var final Game
+	var final wire.Game
 	for ctx.Err() == nil {
 		err := c.Stream(ctx, "/api/games/"+id+"/events", 30*time.Second, func(ev Event) error {
-			var v Game
+			var v wire.Game
 			if err := json.Unmarshal([]byte(ev.Data), &v); err != nil {
 				return err
 			}
-			if v.Ended() {
+			if gameEnded(&v) {
 				final = v
 				return errGameEnded
 			}
@@ -347,13 +348,13 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 // playGames has the person play x in each game against the bot and
 // checks that each ends with a result the bridge reported as the server
 // shows it.
-func playGames(t *testing.T, ctx context.Context, url, token string, rb *runningBridge, ids ...string) []Game {
+func playGames(t *testing.T, ctx context.Context, url, token string, rb *runningBridge, ids ...string) []wire.Game {
 	t.Helper()
 	c, err := NewClient(url, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	finals := make([]Game, len(ids))
+	finals := make([]wire.Game, len(ids))
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	for i, id := range ids {
@@ -375,7 +376,7 @@ func playGames(t *testing.T, ctx context.Context, url, token string, rb *running
 
 // checkResult checks that the bridge reported game v's end as the server
 // shows it.
-func checkResult(t *testing.T, rb *runningBridge, v Game) {
+func checkResult(t *testing.T, rb *runningBridge, v wire.Game) {
 	t.Helper()
 	var r Result
 	waitFor(t, 5*time.Second, "the bridge reported no result for game "+v.ID, func() (ok bool) {
@@ -402,7 +403,7 @@ func checkResult(t *testing.T, rb *runningBridge, v Game) {
 }
 
 // gameState reads a game as the person.
-func gameState(t *testing.T, url, token, id string) Game {
+func gameState(t *testing.T, url, token, id string) wire.Game {
 	t.Helper()
 	c, _ := NewClient(url, token)
 	g, err := c.Game(context.Background(), id)
@@ -690,7 +691,7 @@ func TestBridgeFirstMove(t *testing.T) {
 	}
 	waitFor(t, firstMove+3*time.Second, "the bot made no first move", func() bool {
 		g := gameState(t, srv.url, ada, id)
-		return g.Ply >= 2 || g.Ended()
+		return g.Ply >= 2 || gameEnded(&g)
 	})
 	if g := gameState(t, srv.url, ada, id); g.State != "active" || g.Ply != 2 {
 		t.Errorf("the game is %s at ply %d, want active at ply 2 (the bot's first move in time)", g.State, g.Ply)

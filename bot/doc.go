@@ -14,9 +14,10 @@
 //	b, err := bot.New(bot.Config{URL: "http://localhost:8080", Token: token, Engine: eng})
 //	err = b.Run(ctx) // until ctx ends
 //
-// Files: api.go is the API's client (Client, the JSON it reads), sse.go
-// reads Server-Sent Events, engine.go the engines (built-in players, or an
-// external one over GTP through player.GTP: one process per game, its
-// time limits and its process group killed when it hangs), bridge.go the
-// account's stream and the challenges, game.go one game.
+// Files: api.go is the API's client (Client; the JSON it sends and reads
+// is alak/wire's), sse.go reads Server-Sent Events, engine.go the engines
+// (built-in players, or an external one over GTP through player.GTP: one
+// process per game, its time limits and its process group killed when it
+// hangs), bridge.go the account's stream and the challenges, game.go one
+// game.
 package bot

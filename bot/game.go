@@ -12,6 +12,7 @@ import (
 
 	"alak/player"
 	"alak/rules"
+	"alak/wire"
 )
 
 // clockMargin is kept back from the clock's deadline: the move has to
@@ -64,11 +65,11 @@ func (b *Bridge) play(ctx context.Context, id string) {
 			}
 		}
 	}()
-	views := make(chan Game, 1)
+	views := make(chan wire.Game, 1)
 	go gp.follow(ctx, views)
 	done := make(chan thought, 1)
 	var retry <-chan time.Time
-	var last *Game
+	var last *wire.Game
 	for {
 		select {
 		case <-ctx.Done():
@@ -96,7 +97,7 @@ func (b *Bridge) play(ctx context.Context, id string) {
 		if last == nil {
 			continue
 		}
-		if last.Ended() {
+		if gameEnded(last) {
 			if gp.busy {
 				gp.cancel()
 				<-done
@@ -109,7 +110,7 @@ func (b *Bridge) play(ctx context.Context, id string) {
 			continue // a state from before the join: the next one seats the bot
 		}
 		if gp.color == "" {
-			if gp.color = last.Seat(b.me.Name); gp.color == "" {
+			if gp.color = seatOf(last.Players, b.me.Name); gp.color == "" {
 				b.log.Warn("the bot has no seat in the game; leaving it", "game", id)
 				return
 			}
@@ -132,13 +133,13 @@ func (b *Bridge) play(ctx context.Context, id string) {
 
 // follow sends the game's states to views (the latest only) until the
 // game ends or ctx ends, reopening the stream after a lost connection.
-func (gp *gamePlay) follow(ctx context.Context, views chan Game) {
+func (gp *gamePlay) follow(ctx context.Context, views chan wire.Game) {
 	b := gp.b
 	wait := b.cfg.Retry
 	for ctx.Err() == nil {
 		ended := false
 		err := b.api.Stream(ctx, "/api/games/"+url.PathEscape(gp.id)+"/events", b.cfg.Idle, func(ev Event) error {
-			var g Game
+			var g wire.Game
 			if err := json.Unmarshal([]byte(ev.Data), &g); err != nil {
 				return fmt.Errorf("an event that is not a game's state: %w", err)
 			}
@@ -148,7 +149,7 @@ func (gp *gamePlay) follow(ctx context.Context, views chan Game) {
 			default:
 			}
 			views <- g
-			if g.Ended() {
+			if gameEnded(&g) {
 				ended = true
 				return errGameEnded
 			}
@@ -175,7 +176,7 @@ var errGameEnded = errors.New("the game is over")
 // move thinks about the bot's move in state v and sends it. It returns nil
 // once the move was sent, or when the game moved on meanwhile (the next
 // state decides).
-func (gp *gamePlay) move(ctx context.Context, v *Game) error {
+func (gp *gamePlay) move(ctx context.Context, v *wire.Game) error {
 	g, err := gp.rebuild(ctx, v)
 	if err != nil {
 		return err
@@ -250,7 +251,7 @@ func (gp *gamePlay) move(ctx context.Context, v *Game) error {
 }
 
 // rebuild replays the game of state v: its rules (and start) read once.
-func (gp *gamePlay) rebuild(ctx context.Context, v *Game) (*rules.Game, error) {
+func (gp *gamePlay) rebuild(ctx context.Context, v *wire.Game) (*rules.Game, error) {
 	if !gp.ready {
 		r, err := rules.Parse(v.Rules)
 		if err != nil {
@@ -280,7 +281,7 @@ func (gp *gamePlay) rebuild(ctx context.Context, v *Game) (*rules.Game, error) {
 
 // clockLeft is each player's time left on a live clock at now: the one
 // running until its deadline, the other as the clock says.
-func clockLeft(v *Game, now time.Time) [2]time.Duration {
+func clockLeft(v *wire.Game, now time.Time) [2]time.Duration {
 	left := [2]time.Duration{time.Duration(v.Clock.XMillis) * time.Millisecond, time.Duration(v.Clock.OMillis) * time.Millisecond}
 	if v.Clock.Deadline > 0 {
 		running := time.UnixMilli(v.Clock.Deadline).Sub(now)
@@ -309,10 +310,10 @@ func liveClock(spec string) (base, inc time.Duration) {
 }
 
 // report logs a game's end and hands it to Config.Result.
-func (b *Bridge) report(gp *gamePlay, v *Game) {
+func (b *Bridge) report(gp *gamePlay, v *wire.Game) {
 	color := gp.color
 	if color == "" {
-		color = v.Seat(b.me.Name)
+		color = seatOf(v.Players, b.me.Name)
 	}
 	res := Result{Game: v.ID, Rules: v.Rules, Color: color, State: v.State, Result: v.SGFResult, Moves: len(v.Moves), Rated: v.Rated}
 	if res.Game == "" {

@@ -42,6 +42,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"alak/wire"
 )
 
 // Limits of a run.
@@ -363,7 +365,7 @@ func (r *run) setup(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			status, body, err := r.call(ctx, a, "POST", "/api/accounts", map[string]string{"name": a.name, "password": "load test password"})
+			status, body, err := r.call(ctx, a, "POST", "/api/accounts", wire.Credentials{Name: a.name, Password: "load test password"})
 			if err == nil && status != http.StatusCreated {
 				err = fmt.Errorf("creating account %s: %d %s", a.name, status, body)
 				if status == http.StatusTooManyRequests {
@@ -413,16 +415,6 @@ func (r *run) call(ctx context.Context, a *account, method, path string, body an
 	return resp.StatusCode, data, err
 }
 
-// state is the part of a game's view the players read: the rest of the
-// view is skipped unread.
-type state struct {
-	State string          `json:"state"`
-	Ply   int             `json:"ply"`
-	Over  bool            `json:"over"`
-	ToMov string          `json:"to_move"`
-	Legal json.RawMessage `json:"legal"` // read only by the player to move
-}
-
 // moveText is a legal move as the view gives it (a number, or a string),
 // as a move request takes it.
 func moveText(raw json.RawMessage) string {
@@ -466,7 +458,7 @@ func (r *run) slot(ctx, streams context.Context, i int, seed uint64) {
 
 // newGame creates a game between x and o: a challenge by name, joined.
 func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
-	status, body, err := r.call(ctx, x, "POST", "/api/games", map[string]string{"rules": r.cfg.Rules, "clock": r.cfg.Clock, "color": "x", "opponent": o.name})
+	status, body, err := r.call(ctx, x, "POST", "/api/games", wire.CreateRequest{Rules: r.cfg.Rules, Clock: r.cfg.Clock, Color: "x", Opponent: o.name})
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +468,7 @@ func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
 	if status != http.StatusCreated {
 		return nil, fmt.Errorf("create %d", status)
 	}
-	var created struct{ ID string }
+	var created wire.Created
 	if err := json.Unmarshal(body, &created); err != nil {
 		return nil, err
 	}
@@ -529,7 +521,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 	for ctx.Err() == nil && stream.Err() == nil {
 		err := r.follow(stream, a.url, a, g.id, func(data []byte) bool {
 			seen := time.Now() // before the decoding, which is the tool's time
-			var st state
+			var st wire.GameHead
 			if err := json.Unmarshal(data, &st); err != nil {
 				r.errorOf("stream: " + shortErr(err))
 				return false
@@ -546,7 +538,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 			}
 			// The opponent's move, seen by its event: time it from its
 			// acknowledgement.
-			if st.Ply > 0 && st.ToMov == me {
+			if st.Ply > 0 && st.ToMove == me {
 				g.mu.Lock()
 				g.seenAt[st.Ply-1] = seen
 				lat, ok := g.timed(st.Ply - 1)
@@ -555,7 +547,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 					r.event(lat)
 				}
 			}
-			if st.ToMov != me || len(st.Legal) == 0 {
+			if st.ToMove != me || len(st.Legal) == 0 {
 				return true
 			}
 			var legal []json.RawMessage
@@ -604,7 +596,7 @@ func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) 
 	if a.moves != nil {
 		status, body, err = a.moves.post(path, moveBody(m, ply))
 	} else {
-		status, body, err = r.call(context.WithoutCancel(ctx), a, "POST", path, map[string]any{"move": m, "ply": ply})
+		status, body, err = r.call(context.WithoutCancel(ctx), a, "POST", path, wire.MoveRequest{Move: m, Ply: &ply})
 	}
 	lat := float64(time.Since(start).Microseconds()) / 1000
 	switch {
@@ -651,7 +643,7 @@ func (r *run) move(ctx context.Context, a *account, g *game, m string, ply int) 
 
 // statusError names a refusal by its status and the API's code.
 func statusError(status int, body []byte) string {
-	var e struct{ Code string }
+	var e wire.Error
 	json.Unmarshal(body, &e)
 	return fmt.Sprintf("%d %s", status, e.Code)
 }
@@ -760,7 +752,7 @@ func (r *run) verify(ctx context.Context) (lost, doubled int64, err error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			status, body, err := r.call(ctx, nil, "GET", "/api/games/"+g.id, nil)
-			var st struct{ Moves []string }
+			var st wire.Game
 			if err == nil && status == http.StatusOK {
 				err = json.Unmarshal(body, &st)
 			} else if err == nil {

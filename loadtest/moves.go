@@ -8,10 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"alak/wire"
 )
 
 // moveConns sends an account's moves over HTTP/1.1 connections of its
@@ -144,6 +145,6 @@ func (m *moveConns) close() {
 
 // moveBody is a move request's body.
 func moveBody(move string, ply int) []byte {
-	m, _ := json.Marshal(move)
-	return []byte(`{"move":` + string(m) + `,"ply":` + strconv.Itoa(ply) + `}`)
+	b, _ := json.Marshal(wire.MoveRequest{Move: move, Ply: &ply})
+	return b
 }

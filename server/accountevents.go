@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // An account's event stream: GET /api/me/events tells a
@@ -67,19 +68,6 @@ const (
 
 // readyFrame is the frame of the ready event.
 var readyFrame = []byte("event: " + evReady + "\ndata: {\"type\":\"" + evReady + "\"}\n\n")
-
-// AccountEvent is one event of GET /api/me/events: its type, the game as
-// the lists show it (rules, clock, players, ratedness; result once over;
-// a tournament's game, its tournament and round), the account's colour in it ("x", "o", or for a challenge whose creator
-// asked for a random colour, "random"), and a game from a set-up
-// position's start (the position's text, "" for the rules' own start; GET
-// /api/games/{id} shows its board).
-type AccountEvent struct {
-	Type string `json:"type"`
-	GameSummary
-	Color    string `json:"color"`
-	Position string `json:"position,omitempty"`
-}
 
 // accountHub is the open account streams of this process, by account:
 // each has a channel of capacity one that wakes it. The zero value is
@@ -310,7 +298,7 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 			return nil, err
 		}
 	}
-	names := map[int64]PlayerView{}
+	names := map[int64]wire.Seat{}
 	id := strconv.FormatInt(now.UnixMilli(), 10)
 	var out []byte
 	emit := func(typ string, g store.Game) {
@@ -318,7 +306,7 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 			return
 		}
 		l.sent[g.ID] = typ
-		ev := AccountEvent{Type: typ, GameSummary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
+		ev := wire.AccountEvent{Type: typ, Summary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
 		if t, err := s.gameTournament(ctx, g); err == nil {
 			ev.Tournament = t // a tournament's game: its name and round
 		}

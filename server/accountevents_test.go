@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // accountEvent is one event read from GET /api/me/events.
 type accountEvent struct {
 	typ, id string
-	ev      AccountEvent
+	ev      wire.AccountEvent
 }
 
 // accountStream opens c's account stream (with Last-Event-ID last, "" for
@@ -235,7 +237,7 @@ func TestAccountEventsTournamentPairing(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	h.srv.accountEvents.setLookEvery(time.Hour)
 	ps := tourneyPlayers(h, 2)
-	var out CreateView
+	var out wire.Created
 	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"}, &out); code != http.StatusCreated {
 		t.Fatalf("creating the tournament: %d", code)
 	}
@@ -254,7 +256,7 @@ func TestAccountEventsTournamentPairing(t *testing.T) {
 	if code := ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, nil); code != http.StatusOK {
 		t.Fatalf("start: %d", code)
 	}
-	v := waitTournament(t, ps["p1"], out.ID, "the pairing", func(v TournamentView) bool { return len(v.Games) == 1 && v.Games[0].ID != "" })
+	v := waitTournament(t, ps["p1"], out.ID, "the pairing", func(v wire.Tournament) bool { return len(v.Games) == 1 && v.Games[0].ID != "" })
 	for n, events := range streams {
 		ev := next(t, events)
 		wantEvent(t, ev, "game_start", v.Games[0].ID)

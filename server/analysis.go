@@ -13,6 +13,7 @@ import (
 	"alak/server/store"
 	"alak/session"
 	"alak/solve"
+	"alak/wire"
 )
 
 // Limits of the post-game analysis: a game is analysed once, by one
@@ -82,7 +83,7 @@ func (a *analyses) run(id string) {
 	if err != nil {
 		return
 	}
-	out := AnalysisView{Game: id, At: s.now()}
+	out := wire.Analysis{Game: id, At: s.now()}
 	// A damaged table file is not used: the analysis then solves within
 	// its budget.
 	plies, err := s.tables.solver.Analyze(ctx, st.sess.Game(), solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB})
@@ -141,7 +142,7 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if st.row.State != store.StateFinished {
-		s.writeError(w, r, apiErr(http.StatusConflict, "not_finished", "the analysis is shown once the game is over, never during it"))
+		s.writeError(w, r, apiErr(wire.Conflict, "not_finished", "the analysis is shown once the game is over, never during it"))
 		return
 	}
 	body, err := s.store.Analysis(r.Context(), id)
@@ -155,9 +156,9 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.analyses.request(id) {
-		s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "the analysis queue is full: ask again in a minute"))
+		s.writeError(w, r, apiErr(wire.Unavailable, "busy", "the analysis queue is full: ask again in a minute"))
 		return
 	}
 	w.Header().Set("Retry-After", "2")
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued", "message": "the analysis is being computed: ask again in a few seconds"})
+	writeJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the analysis is being computed: ask again in a few seconds"})
 }

@@ -17,6 +17,7 @@ import (
 	"alak/rules"
 	"alak/session"
 	"alak/solve"
+	"alak/wire"
 )
 
 // Limits of GET /api/analysis (docs/api.md, "The analysis of any
@@ -64,51 +65,6 @@ const (
 	// Input bounds: the rules, the position and the move list.
 	posMaxRules, posMaxPosition, posMaxMoves = 200, 500, 4000
 )
-
-// PositionAnalysis is the answer of GET /api/analysis: the exact value of
-// a position and of each of its legal moves (Black's margin under perfect
-// play), as `alak solve --json` gives them, with the depths to the end.
-type PositionAnalysis struct {
-	Rules    string `json:"rules"`
-	Position string `json:"position"`
-	ToMove   string `json:"to_move"`
-	// Value, Outcome, Best and PV are set only when Complete.
-	Value   *float64 `json:"value"`
-	Outcome string   `json:"outcome,omitempty"`
-	// Depth is the number of plies to the end under perfect play (the
-	// winner's quickest, the loser's longest); null for a draw, a value
-	// not complete, or rules or a size whose depths were not computed.
-	Depth *int     `json:"depth"`
-	Best  []string `json:"best"`
-	PV    []string `json:"pv"`
-	// Moves are the legal moves in board order; when not Complete, only
-	// those whose value was proved.
-	Moves    []MoveAnalysis `json:"moves"`
-	Source   string         `json:"source"` // "table" or "search"
-	Complete bool           `json:"complete"`
-	Nodes    int64          `json:"nodes"`
-	// Bound, when not Complete, is what the moves proved say of the value
-	// (nil when none was proved); Message says why it is not complete,
-	// Budget the positions the search was allowed.
-	Bound   *ValueBound `json:"bound,omitempty"`
-	Budget  int64       `json:"budget,omitempty"`
-	Message string      `json:"message,omitempty"`
-}
-
-// MoveAnalysis is one legal move's exact value and depth to the end after
-// it (null as in PositionAnalysis.Depth).
-type MoveAnalysis struct {
-	Move  string  `json:"move"`
-	Value float64 `json:"value"`
-	Depth *int    `json:"depth"`
-}
-
-// ValueBound bounds Black's margin: at least AtLeast (Black to move, who
-// has a move worth that) or at most AtMost (White to move).
-type ValueBound struct {
-	AtLeast *float64 `json:"at_least,omitempty"`
-	AtMost  *float64 `json:"at_most,omitempty"`
-}
 
 // posAnalyses serves GET /api/analysis: the rate limits, the cache of
 // answers, the tables of small lines being made and the background
@@ -358,7 +314,7 @@ func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Resul
 	switch {
 	case err == nil:
 	case errors.Is(err, solve.ErrUnsupported), errors.Is(err, solve.ErrEndless):
-		return answerError(apiErr(http.StatusUnprocessableEntity, "unsupported", "the solver does not answer this position: %v", err)), true
+		return answerError(apiErr(wire.BadInput, "unsupported", "the solver does not answer this position: %v", err)), true
 	case errors.Is(err, solve.ErrNodeLimit):
 		out.Message = fmt.Sprintf("not solved within %d positions: only the values of the moves listed are proved", nodes)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -391,26 +347,26 @@ func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Resul
 func answerError(err error) posAnswer {
 	var ae *apiError
 	if !errors.As(err, &ae) {
-		ae = apiErr(http.StatusInternalServerError, "internal", "the analysis failed")
+		ae = apiErr(wire.Internal, "internal", "the analysis failed")
 	}
-	body, _ := json.Marshal(map[string]string{"error": ae.Msg, "code": ae.Code})
-	return posAnswer{status: ae.Status, body: body}
+	body, _ := json.Marshal(wire.Error{Code: ae.Code, Error: ae.Msg})
+	return posAnswer{status: ae.Kind.Status(), body: body}
 }
 
 // positionAnalysis writes res as the API gives it (solve.Answer, the
 // numbers of alak solve --json).
-func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
+func positionAnalysis(g *rules.Game, res solve.Result) wire.PositionAnalysis {
 	r, pos := g.Rules(), g.Position()
 	text, _ := pos.MarshalText()
 	a := res.Answer(r)
-	out := PositionAnalysis{Rules: r.String(), Position: string(text), ToMove: pos.ToMove().Letter(),
-		Value: a.Value, Outcome: a.Outcome, Best: a.Best, PV: a.PV, Moves: make([]MoveAnalysis, 0, len(a.Moves)),
+	out := wire.PositionAnalysis{Rules: r.String(), Position: string(text), ToMove: pos.ToMove().Letter(),
+		Value: a.Value, Outcome: a.Outcome, Best: a.Best, PV: a.PV, Moves: make([]wire.MoveAnalysis, 0, len(a.Moves)),
 		Source: "search", Complete: a.Complete, Nodes: a.Nodes}
 	if res.Method == solve.MethodTable {
 		out.Source = "table"
 	}
 	for _, m := range a.Moves {
-		out.Moves = append(out.Moves, MoveAnalysis{Move: m.Move, Value: m.Value})
+		out.Moves = append(out.Moves, wire.MoveAnalysis{Move: m.Move, Value: m.Value})
 	}
 	return out
 }
@@ -418,7 +374,7 @@ func positionAnalysis(g *rules.Game, res solve.Result) PositionAnalysis {
 // addDepths sets the depths of out from depths (the state graph of the
 // positions reachable from g's, within its bound) when it answers and its
 // values are the solver's; otherwise the depths stay null.
-func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res solve.Result, depths depthFunc) {
+func addDepths(ctx context.Context, g *rules.Game, out *wire.PositionAnalysis, res solve.Result, depths depthFunc) {
 	if depths == nil || g.Position().Over() || len(res.Moves) == 0 {
 		return
 	}
@@ -457,7 +413,7 @@ func addDepths(ctx context.Context, g *rules.Game, out *PositionAnalysis, res so
 
 // boundOf is what the proved moves say of the value: the player to move
 // has at least the best of them.
-func boundOf(toMove rules.Color, ms []MoveAnalysis) *ValueBound {
+func boundOf(toMove rules.Color, ms []wire.MoveAnalysis) *wire.ValueBound {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -470,9 +426,9 @@ func boundOf(toMove rules.Color, ms []MoveAnalysis) *ValueBound {
 		}
 	}
 	if toMove == rules.Black {
-		return &ValueBound{AtLeast: &v}
+		return &wire.ValueBound{AtLeast: &v}
 	}
-	return &ValueBound{AtMost: &v}
+	return &wire.ValueBound{AtMost: &v}
 }
 
 // analysisGame reads the position of an analysis or explorer request:
@@ -487,14 +443,14 @@ func analysisGame(q map[string][]string) (*rules.Game, error) {
 	}
 	spec, moves, position := get("rules"), get("moves"), get("position")
 	if len(spec) > posMaxRules || len(position) > posMaxPosition || len(moves) > posMaxMoves {
-		return nil, apiErr(http.StatusUnprocessableEntity, "too_long", "rules are at most %d characters, a position %d, the moves %d", posMaxRules, posMaxPosition, posMaxMoves)
+		return nil, apiErr(wire.BadInput, "too_long", "rules are at most %d characters, a position %d, the moves %d", posMaxRules, posMaxPosition, posMaxMoves)
 	}
 	if strings.TrimSpace(spec) == "" {
 		spec = "alak"
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return nil, apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+		return nil, apiErr(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: position, ToMove: get("to_move"), Prisoners: get("prisoners")}
 	if strings.TrimSpace(moves) != "" {
@@ -502,7 +458,7 @@ func analysisGame(q map[string][]string) (*rules.Game, error) {
 	}
 	g, err := setup.Game()
 	if err != nil {
-		return nil, apiErr(http.StatusUnprocessableEntity, "bad_position", "%s (moves are separated by commas, such as moves=2,9; a position is a diagram such as x--o- with to_move=x or o)", err)
+		return nil, apiErr(wire.BadInput, "bad_position", "%s (moves are separated by commas, such as moves=2,9; a position is a diagram such as x--o- with to_move=x or o)", err)
 	}
 	return g, nil
 }
@@ -537,7 +493,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if err := solve.Check(g.Rules()); err != nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "unsupported", "the solver does not answer these rules: %v", err))
+		s.writeError(w, r, apiErr(wire.BadInput, "unsupported", "the solver does not answer these rules: %v", err))
 		return
 	}
 	key := gameKey(g)
@@ -553,7 +509,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		// and answers this request if it is made within posTableWait.
 		made, ok := p.table(addr, g.Rules())
 		if !ok {
-			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
+			s.writeError(w, r, apiErr(wire.Unavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
 			return
 		}
 		wait := time.NewTimer(posTableWait)
@@ -563,7 +519,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 			tab, err = ts.For(g.Rules())
 		case <-wait.C:
 			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued", "message": "the table of these rules is being made: ask again in a second"})
+			writeJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the table of these rules is being made: ask again in a second"})
 			return
 		case <-r.Context().Done():
 			wait.Stop()
@@ -581,7 +537,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		a, ok := p.solve(r.Context(), g, p.nodes, posTableMemMB, p.tableDepths())
 		<-p.now
 		if !ok {
-			s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
+			s.writeError(w, r, apiErr(wire.Unavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
 			return
 		}
 		p.keep(key, a)
@@ -589,11 +545,11 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if !p.request(posJob{key: key, addr: addr, g: g}) {
-		s.writeError(w, r, apiErr(http.StatusServiceUnavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
+		s.writeError(w, r, apiErr(wire.Unavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
 		return
 	}
 	w.Header().Set("Retry-After", "1")
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "queued", "message": "the position is being solved: ask again in a few seconds"})
+	writeJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the position is being solved: ask again in a few seconds"})
 }
 
 func writeAnswer(w http.ResponseWriter, a posAnswer) {

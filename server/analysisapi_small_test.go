@@ -18,6 +18,7 @@ import (
 	"alak/notation"
 	"alak/rules"
 	"alak/solve"
+	"alak/wire"
 )
 
 // randomLine plays up to n random moves of r from its start (seeded) and
@@ -66,7 +67,7 @@ func TestPositionAnalysisSmallLines(t *testing.T) {
 	c := h.client()
 	ts := h.srv.tables.solver
 	rng := rand.New(rand.NewPCG(44, 6))
-	ask := func(spec string, r rules.Rules) (*rules.Game, PositionAnalysis) {
+	ask := func(spec string, r rules.Rules) (*rules.Game, wire.PositionAnalysis) {
 		t.Helper()
 		g, moves := randomLine(t, r, 2+rng.IntN(4), rng)
 		code, got, body := getAnalysis(t, c, url.Values{"rules": {spec}, "moves": {moves}})

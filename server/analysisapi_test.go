@@ -17,6 +17,7 @@ import (
 	"alak/notation"
 	"alak/rules"
 	"alak/solve"
+	"alak/wire"
 )
 
 // analysisCases are rules of every preset the solver answers, on lines
@@ -28,7 +29,7 @@ var analysisCases = []string{"alak size=9", "alak size=7 edge=off", "traditional
 
 // getAnalysis asks GET /api/analysis with q until it is answered (202:
 // being computed) and decodes the answer.
-func getAnalysis(t *testing.T, c *client, q url.Values) (int, PositionAnalysis, string) {
+func getAnalysis(t *testing.T, c *client, q url.Values) (int, wire.PositionAnalysis, string) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -37,7 +38,7 @@ func getAnalysis(t *testing.T, c *client, q url.Values) (int, PositionAnalysis, 
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		var out PositionAnalysis
+		var out wire.PositionAnalysis
 		if resp.StatusCode == http.StatusOK {
 			if err := json.Unmarshal(body, &out); err != nil {
 				t.Fatalf("%s: %v", body, err)

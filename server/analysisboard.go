@@ -20,6 +20,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/session"
+	"alak/wire"
 )
 
 // maxBoardMoves bounds the line of one GET /api/board: the longest line
@@ -90,7 +91,7 @@ func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 // (a diagram, rules.ParseDiagram) with to_move=x|o, or the rules' start.
 func boardStart(rulesText, position, toMove string) (rules.Rules, rules.Position, error) {
 	bad := func(format string, a ...any) (rules.Rules, rules.Position, error) {
-		return rules.Rules{}, rules.Position{}, apiErr(http.StatusUnprocessableEntity, "bad_position", format, a...)
+		return rules.Rules{}, rules.Position{}, apiErr(wire.BadInput, "bad_position", format, a...)
 	}
 	if len(rulesText) > 300 || len(position) > 5000 {
 		return bad("the rules are at most 300 characters and the position 5000")
@@ -134,7 +135,7 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 		parts = strings.Split(t, ",")
 	}
 	if len(parts) > maxBoardMoves {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_line", "a line is at most %d moves", maxBoardMoves))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_line", "a line is at most %d moves", maxBoardMoves))
 		return
 	}
 	g := rules.NewGameFrom(start)
@@ -148,13 +149,13 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 			err = g.Play(m)
 		}
 		if err != nil {
-			s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
+			s.writeError(w, r, apiErr(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
 			return
 		}
 		line = append(line, rs.MoveText(m))
 	}
 	sn := session.New(g, session.Seat{}, session.Seat{}, session.Options{}).Snapshot()
-	writeJSON(w, http.StatusOK, BoardView{Rules: rs.String(), Shape: shapeOf(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
+	writeJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: shapeOf(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
 }
 
 // handleBoardSGF reads an SGF file (the body, at most maxBoardBody bytes)
@@ -162,15 +163,15 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
 	if err != nil {
-		s.writeError(w, r, apiErr(http.StatusRequestEntityTooLarge, "too_large", "an SGF file of at most %d bytes is read", maxBoardBody))
+		s.writeError(w, r, apiErr(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", maxBoardBody))
 		return
 	}
 	rec, tree, err := notation.ReadSGFTree(body)
 	if err != nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_sgf", "the SGF cannot be read: %s", err))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
 		return
 	}
-	v := BoardTree{Rules: rec.Rules.String(), Comment: rec.Comments[0], Tree: treeView(rec.Rules, tree)}
+	v := wire.BoardTree{Rules: rec.Rules.String(), Comment: rec.Comments[0], Tree: treeView(rec.Rules, tree)}
 	start := rec.Start
 	if std, err := rules.NewPosition(rec.Rules); err == nil && start.Points() > 0 && (start.String() != std.String() || start.ToMove() != std.ToMove()) {
 		v.Position, v.ToMove = start.String(), start.ToMove().Letter()
@@ -178,23 +179,23 @@ func (s *Server) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-func treeView(r rules.Rules, vs []*notation.Variation) []BoardNode {
-	out := make([]BoardNode, 0, len(vs))
+func treeView(r rules.Rules, vs []*notation.Variation) []wire.BoardNode {
+	out := make([]wire.BoardNode, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, BoardNode{Move: r.MoveText(v.Move), Comment: v.Comment, Children: treeView(r, v.Children)})
+		out = append(out, wire.BoardNode{Move: r.MoveText(v.Move), Comment: v.Comment, Children: treeView(r, v.Children)})
 	}
 	return out
 }
 
-// handleBoardSGFExport writes the board's tree (a BoardTree in JSON) as
+// handleBoardSGFExport writes the board's tree (a wire.BoardTree in JSON) as
 // SGF with its variations, each move checked with the kernel.
 func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
 	if err != nil {
-		s.writeError(w, r, apiErr(http.StatusRequestEntityTooLarge, "too_large", "a tree of at most %d bytes is written", maxBoardBody))
+		s.writeError(w, r, apiErr(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", maxBoardBody))
 		return
 	}
-	var req BoardTree
+	var req wire.BoardTree
 	if err := decodeBytes(body, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -207,7 +208,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	n := 0
 	tree, err := treeOf(rs, req.Tree, &n)
 	if err != nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_tree", "%s", err))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	rec := notation.Record{Rules: rs, Comments: map[int]string{0: req.Comment}}
@@ -216,7 +217,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGFTree(&buf, rec, tree); err != nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_tree", "%s", err))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
@@ -225,7 +226,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 }
 
 // treeOf reads the moves of a tree in any notation, counting them in n.
-func treeOf(r rules.Rules, nodes []BoardNode, n *int) ([]*notation.Variation, error) {
+func treeOf(r rules.Rules, nodes []wire.BoardNode, n *int) ([]*notation.Variation, error) {
 	var out []*notation.Variation
 	for _, nd := range nodes {
 		if *n++; *n > notation.MaxTreeMoves {

@@ -9,6 +9,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/wire"
 )
 
 // GET /api/board plays a line with the kernel from the rules' start or a
@@ -18,7 +19,7 @@ func TestBoardPosition(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
-	var v BoardView
+	var v wire.Board
 	// alak size=7: x 2, o 3, x 4 takes the o on 3, closed in by 2 and 4.
 	if code := c.do("GET", "/api/board?"+url.Values{"rules": {"alak size=7"}, "moves": {"2,3,4"}}.Encode(), nil, &v); code != http.StatusOK {
 		t.Fatalf("GET /api/board: %d", code)
@@ -76,7 +77,7 @@ func TestBoardSGF(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
-	tree := BoardTree{Rules: "alak size=7", Tree: []BoardNode{{Move: "2", Comment: "Black wins by 1", Children: []BoardNode{{Move: "4"}, {Move: "6", Children: []BoardNode{{Move: "3"}}}}}}}
+	tree := wire.BoardTree{Rules: "alak size=7", Tree: []wire.BoardNode{{Move: "2", Comment: "Black wins by 1", Children: []wire.BoardNode{{Move: "4"}, {Move: "6", Children: []wire.BoardNode{{Move: "3"}}}}}}}
 	resp, sgf := c.roundTrip("POST", "/api/board/sgf/export", strings.NewReader(jsonText(tree)), jsonHeader)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/x-go-sgf; charset=utf-8" {
 		t.Fatalf("export: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), sgf)
@@ -100,14 +101,14 @@ func TestBoardSGF(t *testing.T) {
 	if resp, _ := c.roundTrip("POST", "/api/board/sgf", strings.NewReader("(;C["+strings.Repeat("a", maxBoardBody)+"])"), nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("an SGF over 1 MiB: %d, want 413", resp.StatusCode)
 	}
-	wide := BoardTree{Rules: "alak size=7"}
+	wide := wire.BoardTree{Rules: "alak size=7"}
 	for range notation.MaxTreeMoves + 1 {
-		wide.Tree = append(wide.Tree, BoardNode{Move: "1"})
+		wide.Tree = append(wide.Tree, wire.BoardNode{Move: "1"})
 	}
 	if resp, data := c.roundTrip("POST", "/api/board/sgf/export", strings.NewReader(jsonText(wide)), jsonHeader); resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(data), "at most 20000 moves") {
 		t.Errorf("a tree of 20001 moves: %d %.200s, want 422 saying at most 20000", resp.StatusCode, data)
 	}
-	bad := BoardTree{Rules: "alak size=7", Tree: []BoardNode{{Move: "2", Children: []BoardNode{{Move: "2"}}}}}
+	bad := wire.BoardTree{Rules: "alak size=7", Tree: []wire.BoardNode{{Move: "2", Children: []wire.BoardNode{{Move: "2"}}}}}
 	if resp, data := c.roundTrip("POST", "/api/board/sgf/export", strings.NewReader(jsonText(bad)), jsonHeader); resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Errorf("exporting 2 then 2: %d %s, want 422", resp.StatusCode, data)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"alak/internal/clip"
+	"alak/wire"
 )
 
 // maxBody bounds every request body.
@@ -15,7 +16,8 @@ const maxBody = 16 << 10
 
 // routes serves the API. The handlers are by resource: accounts
 // (api_accounts.go), lists of games (api_lists.go), games (api_games.go)
-// and play (api_play.go); the bodies they read and write are in wire.go.
+// and play (api_play.go); the bodies they read and write are package wire's
+// types, and a player's move text is read by command.go.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
@@ -57,7 +59,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/analysis", s.handlePositionAnalysis)
 	mux.HandleFunc("GET /api/explorer", s.handleExplorer)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, apiErr(http.StatusNotFound, "no_route", "no such API call: docs/api.md lists them"))
+		s.writeError(w, r, apiErr(wire.NotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
 	s.aroundRoutes(mux)
 	s.tournamentRoutes(mux)
@@ -74,9 +76,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return apiErr(http.StatusRequestEntityTooLarge, "too_large", "the body is larger than %d bytes", maxBody)
+			return apiErr(wire.TooLarge, "too_large", "the body is larger than %d bytes", maxBody)
 		}
-		return apiErr(http.StatusBadRequest, "bad_body", "the body could not be read")
+		return apiErr(wire.BadRequest, "bad_body", "the body could not be read")
 	}
 	return decodeBytes(body, v)
 }
@@ -89,12 +91,12 @@ func decodeBytes(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return apiErr(http.StatusBadRequest, "bad_json", "the body is not the JSON object this call takes (%s): docs/api.md describes it", clip.Text(err.Error()))
+		return apiErr(wire.BadRequest, "bad_json", "the body is not the JSON object this call takes (%s): docs/api.md describes it", clip.Text(err.Error()))
 	}
 	// Only JSON's white space may follow the value (dec.More misses a
 	// stray ] or }).
 	if rest := bytes.Trim(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return apiErr(http.StatusBadRequest, "bad_json", "the body holds more than one JSON value")
+		return apiErr(wire.BadRequest, "bad_json", "the body holds more than one JSON value")
 	}
 	return nil
 }

@@ -9,10 +9,11 @@ import (
 	"unicode/utf8"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
-	var c credentials
+	var c wire.Credentials
 	if err := decode(w, r, &c); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -22,7 +23,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isHouseBotName(strings.ToLower(c.Name)) {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_name", "the names alak-LEVEL (alak-beginner ... alak-perfect) are the house bots'"))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_name", "the names alak-LEVEL (alak-beginner ... alak-perfect) are the house bots'"))
 		return
 	}
 	if err := checkPasswordRules(c.Password); err != nil {
@@ -45,7 +46,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 	guest := guestOf(r) // checked before the new account's cookie replaces the guest's
 	a, err := s.store.CreateAccount(r.Context(), store.Account{Name: c.Name, PassHash: hash, Email: c.Email, Created: s.now(), Bot: c.Bot})
 	if errors.Is(err, store.ErrDuplicate) {
-		s.writeError(w, r, apiErr(http.StatusConflict, "name_taken", "the name %s is taken: choose another", c.Name))
+		s.writeError(w, r, apiErr(wire.Conflict, "name_taken", "the name %s is taken: choose another", c.Name))
 		return
 	}
 	if err != nil {
@@ -54,7 +55,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.InfoContext(r.Context(), "account created", "account", a.ID, "bot", a.Bot)
 	if a.Bot { // a bot signs in by token only: no session, no guest's games
-		writeJSON(w, http.StatusCreated, AccountView{MeView: meView(a)})
+		writeJSON(w, http.StatusCreated, wire.Account{Me: meView(a)})
 		return
 	}
 	// Signing up from a guest's session takes the guest's games over.
@@ -67,7 +68,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 // claim again); then it starts a's session and writes the account with
 // status.
 func (s *Server) answerSignedIn(w http.ResponseWriter, r *http.Request, a store.Account, guest *store.Account, claim bool, status int) {
-	out := AccountView{MeView: meView(a)}
+	out := wire.Account{Me: meView(a)}
 	if claim {
 		var err error
 		if out.Claimed, err = s.claimGuestGames(r, guest, a); err != nil {
@@ -92,7 +93,7 @@ func checkEmail(email string) error {
 		return nil
 	}
 	bad := func(why string) error {
-		return apiErr(http.StatusUnprocessableEntity, "bad_email", "an email address is name@host, at most 200 characters, without spaces, tabs, line breaks, control characters or < > , ; (%s)", why)
+		return apiErr(wire.BadInput, "bad_email", "an email address is name@host, at most 200 characters, without spaces, tabs, line breaks, control characters or < > , ; (%s)", why)
 	}
 	if len(email) > 200 {
 		return bad("this one is longer")
@@ -146,11 +147,11 @@ func (s *Server) signInSucceeded(r *http.Request, name string) {
 }
 
 // signIn checks a name and password under the rate limits.
-func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
+func (s *Server) signIn(r *http.Request, c wire.Credentials) (store.Account, error) {
 	if err := s.checkSignInLimits(r, c.Name); err != nil {
 		return store.Account{}, err
 	}
-	bad := apiErr(http.StatusUnauthorized, "bad_credentials", "the name or the password is wrong")
+	bad := apiErr(wire.Unauthenticated, "bad_credentials", "the name or the password is wrong")
 	if c.Name == "" || len(c.Name) > 24 || len(c.Password) > 200 {
 		s.signInFailed(r, c.Name)
 		return store.Account{}, bad
@@ -176,18 +177,18 @@ func (s *Server) signIn(r *http.Request, c credentials) (store.Account, error) {
 // a session cookie; from a guest's session, with claim_guest_games, the
 // guest's games move to the account.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	var req loginRequest
+	var req wire.LoginRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	guest := guestOf(r)
 	if req.ClaimGuestGames && guest == nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "not_a_guest",
+		s.writeError(w, r, apiErr(wire.BadInput, "not_a_guest",
 			"claim_guest_games takes over the games of the guest session this browser plays in, and this request has none"))
 		return
 	}
-	a, err := s.signIn(r, req.credentials)
+	a, err := s.signIn(r, req.Credentials)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -212,13 +213,13 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 		s.deleteToken(r.Context(), hashSecret(c.Value)) // a stale cookie: nothing to end, most likely
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies, MaxAge: -1})
-	writeJSON(w, http.StatusOK, map[string]string{"status": "signed out"})
+	writeJSON(w, http.StatusOK, wire.Status{Status: "signed out"})
 }
 
 // handleToken is POST /api/tokens {"name","password"} → {"token"}: a
 // bearer token for scripts and bots.
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
-	var c credentials
+	var c wire.Credentials
 	if err := decode(w, r, &c); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -234,7 +235,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"token": secret, "expires": now.Add(apiTokenLife)})
+	writeJSON(w, http.StatusCreated, wire.Token{Token: secret, Expires: now.Add(apiTokenLife)})
 }
 
 // handleRevokeToken is DELETE /api/tokens/current: the bearer token the
@@ -242,18 +243,18 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 	cred, ok := requestCredential(r)
 	if !ok || !cred.bearer {
-		s.writeError(w, r, apiErr(http.StatusUnauthorized, "no_token", "send the token to revoke as Authorization: Bearer TOKEN (a browser signs out with POST /api/logout)"))
+		s.writeError(w, r, apiErr(wire.Unauthenticated, "no_token", "send the token to revoke as Authorization: Bearer TOKEN (a browser signs out with POST /api/logout)"))
 		return
 	}
 	if err := s.deleteToken(r.Context(), cred.hash); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "revoked"})
+	writeJSON(w, http.StatusOK, wire.Status{Status: "revoked"})
 }
 
-func meView(a store.Account) MeView {
-	return MeView{ID: a.ID, Name: displayName(a), Guest: a.Guest(), Email: a.Email, ConfirmMoves: a.ConfirmMoves, Bot: a.Bot}
+func meView(a store.Account) wire.Me {
+	return wire.Me{ID: a.ID, Name: displayName(a), Guest: a.Guest(), Email: a.Email, ConfirmMoves: a.ConfirmMoves, Bot: a.Bot}
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
@@ -276,13 +277,13 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	var req updateMeRequest
+	var req wire.UpdateMeRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if a.Guest() {
-		s.writeError(w, r, apiErr(http.StatusForbidden, "guest", "a guest has no settings: create an account"))
+		s.writeError(w, r, apiErr(wire.Forbidden, "guest", "a guest has no settings: create an account"))
 		return
 	}
 	// The account as stored, not as a token's cached copy holds it: a change
@@ -315,7 +316,7 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(req.CurrentPassword) > 200 || !checkPassword(acc.PassHash, req.CurrentPassword) {
 			s.signInFailed(r, acc.Name)
-			s.writeError(w, r, apiErr(http.StatusForbidden, "wrong_password", "changing the password takes the current one too: current_password is missing or wrong"))
+			s.writeError(w, r, apiErr(wire.Forbidden, "wrong_password", "changing the password takes the current one too: current_password is missing or wrong"))
 			return
 		}
 		s.signInSucceeded(r, acc.Name)

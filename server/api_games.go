@@ -17,17 +17,18 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/session"
+	"alak/wire"
 )
 
 func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
-	info := RulesInfo{Options: rules.Options(), Days: CorrespondenceDays}
+	info := wire.RulesInfo{Options: rules.Options(), Days: CorrespondenceDays}
 	for i := 1; i <= player.Levels(); i++ {
 		spec, _ := player.Level(i)
 		info.Levels = append(info.Levels, spec)
 	}
 	for _, name := range rules.Presets() {
 		p := rules.MustPreset(name)
-		pi := PresetInfo{Name: name, Size: p.SizeString(), Grid: !p.IsLine(), Sliding: p.Movement == rules.Sliding, Values: map[string]string{},
+		pi := wire.Preset{Name: name, Size: p.SizeString(), Grid: !p.IsLine(), Sliding: p.Movement == rules.Sliding, Values: map[string]string{},
 			Describe: notation.RulesText(p)}
 		for _, o := range rules.Options() {
 			v, _ := p.Get(o.Name)
@@ -43,7 +44,7 @@ func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
-	var req createRequest
+	var req wire.CreateRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -74,7 +75,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || byDays(g.Clock)) {
-		s.writeError(w, r, apiErr(http.StatusForbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
+		s.writeError(w, r, apiErr(wire.Forbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
 		return
 	}
 	if err := s.checkChallenges(r.Context(), a, g.Kind); err != nil {
@@ -95,7 +96,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.InfoContext(r.Context(), "game created", "game", g.ID, "rules", g.Rules, "kind", g.Kind, "clock", g.Clock)
 	s.gameCreated(g)
-	out := CreateView{ID: g.ID, URL: s.gameURL(g.ID)}
+	out := wire.Created{ID: g.ID, URL: s.gameURL(g.ID)}
 	if secret != "" {
 		out.Invite = s.gameURL(g.ID) + "?invite=" + secret
 	}
@@ -134,18 +135,18 @@ func (s *Server) checkChallenges(ctx context.Context, a *store.Account, kind str
 	}
 	switch {
 	case kind == store.KindOpen && open >= maxOpenChallenges:
-		return apiErr(http.StatusConflict, "too_many_challenges", "you have %d open challenges in the lobby, the most one player may have: withdraw one, or wait until one is taken or expires", maxOpenChallenges)
+		return apiErr(wire.Conflict, "too_many_challenges", "you have %d open challenges in the lobby, the most one player may have: withdraw one, or wait until one is taken or expires", maxOpenChallenges)
 	case len(waiting) >= maxChallenges:
-		return apiErr(http.StatusConflict, "too_many_challenges", "you have %d challenges and invitations waiting for an opponent, the most one player may have: withdraw one, or wait until one is taken or expires", maxChallenges)
+		return apiErr(wire.Conflict, "too_many_challenges", "you have %d challenges and invitations waiting for an opponent, the most one player may have: withdraw one, or wait until one is taken or expires", maxChallenges)
 	}
 	return nil
 }
 
 // newGame checks a create request and builds the game, without its seats.
-func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string, error) {
+func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, string, error) {
 	var g store.Game
 	if len(req.Rules) > 200 || len(req.Position) > 500 || len(req.Opponent) > 100 {
-		return g, "", apiErr(http.StatusUnprocessableEntity, "too_long", "rules are at most 200 characters, a position 500, an opponent 100")
+		return g, "", apiErr(wire.BadInput, "too_long", "rules are at most 200 characters, a position 500, an opponent 100")
 	}
 	spec := req.Rules
 	if strings.TrimSpace(spec) == "" {
@@ -153,17 +154,17 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+		return g, "", apiErr(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: req.Position, ToMove: req.ToMove}
 	game, err := setup.Game()
 	if err != nil {
-		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_position", "%s", err)
+		return g, "", apiErr(wire.BadInput, "bad_position", "%s", err)
 	}
 	rs = game.Rules()
 	clock, err := ParseClock(req.Clock)
 	if err != nil {
-		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_clock", "%s", err)
+		return g, "", apiErr(wire.BadInput, "bad_clock", "%s", err)
 	}
 	color := strings.ToLower(strings.TrimSpace(req.Color))
 	switch color {
@@ -171,7 +172,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		color = "random"
 	case "x", "o", "random":
 	default:
-		return g, "", apiErr(http.StatusUnprocessableEntity, "bad_color", "color is x (Black, first), o or random")
+		return g, "", apiErr(wire.BadInput, "bad_color", "color is x (Black, first), o or random")
 	}
 	now := s.now()
 	g = store.Game{ID: newID(), Rules: rs.String(), Preset: rs.Preset, Size: rs.SizeString(), Color: color, Clock: clock.String(),
@@ -206,7 +207,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		}
 		p, err := player.NewUntrusted(bot, 1)
 		if err != nil {
-			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_computer", "%s (write computer:level:N, N from 1 to %d, or computer:NAME)", err, player.Levels())
+			return g, "", apiErr(wire.BadInput, "bad_computer", "%s (write computer:level:N, N from 1 to %d, or computer:NAME)", err, player.Levels())
 		}
 		// Stored as the player package built it (its canonical spec: the
 		// name in lower case, the options in a fixed order, the bounds
@@ -217,11 +218,11 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat
 	default:
 		if checkName(opp) != nil {
-			return g, "", apiErr(http.StatusUnprocessableEntity, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
+			return g, "", apiErr(wire.BadInput, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
 		if errors.Is(err, store.ErrNotFound) {
-			return g, "", apiErr(http.StatusNotFound, "no_player", "no player is called %s", opp)
+			return g, "", apiErr(wire.NotFound, "no_player", "no player is called %s", opp)
 		}
 		if err != nil {
 			return g, "", err
@@ -235,7 +236,7 @@ func (s *Server) newGame(r *http.Request, req createRequest) (store.Game, string
 // opposite; a game against the computer starts at once.
 func (s *Server) seatCreator(ctx context.Context, g *store.Game, a *store.Account) error {
 	if g.Kind == store.KindNamed && g.Opponent == a.ID {
-		return apiErr(http.StatusUnprocessableEntity, "bad_opponent", "you cannot challenge yourself")
+		return apiErr(wire.BadInput, "bad_opponent", "you cannot challenge yourself")
 	}
 	g.Creator = a.ID
 	color := g.Color
@@ -293,7 +294,7 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGF(&buf, rec); err != nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "no_sgf", "this game cannot be written as SGF: %s", err))
+		s.writeError(w, r, apiErr(wire.BadInput, "no_sgf", "this game cannot be written as SGF: %s", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
@@ -306,7 +307,7 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 // handleJoin is POST /api/games/{id}/join {"invite": SECRET}: take the
 // empty seat of an open challenge, a challenge to you, or an invitation.
 func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
-	var req joinRequest
+	var req wire.JoinRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -319,7 +320,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if account(r) == nil && pre.row.Kind != store.KindLink {
-		s.writeError(w, r, apiErr(http.StatusUnauthorized, "account_needed", "sign in to take this challenge"))
+		s.writeError(w, r, apiErr(wire.Unauthenticated, "account_needed", "sign in to take this challenge"))
 		return
 	}
 	// Wrong invitations to a waiting link game (by anyone but its creator)
@@ -341,7 +342,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			for _, l := range limits {
 				l.l.take(l.key, s.now())
 			}
-			s.writeError(w, r, apiErr(http.StatusForbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent"))
+			s.writeError(w, r, apiErr(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent"))
 			return
 		}
 	}
@@ -353,32 +354,32 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	ev, err := s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
-			return nil, apiErr(http.StatusConflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
+			return nil, apiErr(wire.Conflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
 		}
 		if row.Creator == a.ID {
-			return nil, apiErr(http.StatusConflict, "own_game", "this is your own challenge: wait for an opponent")
+			return nil, apiErr(wire.Conflict, "own_game", "this is your own challenge: wait for an opponent")
 		}
 		switch row.Kind {
 		case store.KindNamed:
 			if row.Opponent != a.ID {
-				return nil, apiErr(http.StatusForbidden, "not_for_you", "this challenge is for another player")
+				return nil, apiErr(wire.Forbidden, "not_for_you", "this challenge is for another player")
 			}
 		case store.KindLink:
 			if len(req.Invite) > 100 || hashSecret(req.Invite) != row.InviteHash {
-				return nil, apiErr(http.StatusForbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent")
+				return nil, apiErr(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent")
 			}
 		case store.KindOpen:
 			if a.Guest() {
-				return nil, apiErr(http.StatusForbidden, "account_needed", "sign in to take an open challenge")
+				return nil, apiErr(wire.Forbidden, "account_needed", "sign in to take an open challenge")
 			}
 			if err := botMayJoin(a, row); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, apiErr(http.StatusConflict, "not_joinable", "this game takes no opponent")
+			return nil, apiErr(wire.Conflict, "not_joinable", "this game takes no opponent")
 		}
 		if byDays(row.Clock) && a.Guest() {
-			return nil, apiErr(http.StatusForbidden, "account_needed", "correspondence games need an account")
+			return nil, apiErr(wire.Forbidden, "account_needed", "correspondence games need an account")
 		}
 		return s.seatAndStart(r.Context(), st, a, now)
 	})
@@ -405,10 +406,10 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
-			return nil, apiErr(http.StatusConflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
+			return nil, apiErr(wire.Conflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
 		}
 		if row.Creator != a.ID && !(row.Kind == store.KindNamed && row.Opponent == a.ID) {
-			return nil, apiErr(http.StatusForbidden, "not_yours", "only the challenged player or the challenger can call it off")
+			return nil, apiErr(wire.Forbidden, "not_yours", "only the challenged player or the challenger can call it off")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, why, now
 		return &change{}, nil

@@ -10,12 +10,13 @@ import (
 
 	"alak/internal/clip"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // seatNames reads into names the players of the games' seats, for
 // summary: a name the store cannot read fails the request, rather than
 // showing the seat empty.
-func (s *Server) seatNames(ctx context.Context, names map[int64]PlayerView, games ...[]store.Game) error {
+func (s *Server) seatNames(ctx context.Context, names map[int64]wire.Seat, games ...[]store.Game) error {
 	for _, list := range games {
 		for _, g := range list {
 			for _, id := range []int64{g.Black.AccountID, g.White.AccountID} {
@@ -37,14 +38,14 @@ func (s *Server) seatNames(ctx context.Context, names map[int64]PlayerView, game
 // 404 no_player when there is no such name, else the store's error.
 func noPlayer(err error, name string) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return apiErr(http.StatusNotFound, "no_player", "no player is called %s", clip.Text(name))
+		return apiErr(wire.NotFound, "no_player", "no player is called %s", clip.Text(name))
 	}
 	return err
 }
 
-func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]PlayerView) GameSummary {
-	out := GameSummary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
-		Players: map[string]PlayerView{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated,
+func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]wire.Seat) wire.Summary {
+	out := wire.Summary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
+		Players: map[string]wire.Seat{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated,
 		GameRatings: summaryRatings(g), AllowBots: g.AllowBots}
 	for i, seat := range []store.Seat{g.Black, g.White} {
 		key := []string{"x", "o"}[i]
@@ -57,7 +58,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 			}
 			out.Players[key] = pv
 		case seat.Bot != "":
-			out.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
+			out.Players[key] = wire.Seat{Name: botName(seat.Bot), Computer: true}
 		}
 	}
 	if g.State == store.StateActive {
@@ -98,16 +99,16 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	names := map[int64]PlayerView{}
+	names := map[int64]wire.Seat{}
 	if err := s.seatNames(r.Context(), names, games, invites); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	var mine []GameSummary
+	var mine []wire.Summary
 	for _, g := range games {
 		mine = append(mine, s.summary(r.Context(), g, a.ID, names))
 	}
-	var challenges []GameSummary
+	var challenges []wire.Summary
 	for _, g := range invites {
 		challenges = append(challenges, s.summary(r.Context(), g, a.ID, names))
 	}
@@ -135,18 +136,18 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	var done []GameSummary
+	var done []wire.Summary
 	for _, g := range finished {
 		done = append(done, s.summary(r.Context(), g, a.ID, names))
 	}
 	s.tagTournaments(r.Context(), mine)
 	s.tagTournaments(r.Context(), done)
-	writeJSON(w, http.StatusOK, map[string]any{"games": nonNil(mine), "challenges": nonNil(challenges), "finished": nonNil(done)})
+	writeJSON(w, http.StatusOK, wire.MyGames{Games: nonNil(mine), Challenges: nonNil(challenges), Finished: nonNil(done)})
 }
 
-func nonNil(gs []GameSummary) []GameSummary {
+func nonNil(gs []wire.Summary) []wire.Summary {
 	if gs == nil {
-		return []GameSummary{}
+		return []wire.Summary{}
 	}
 	return gs
 }
@@ -156,7 +157,7 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := store.Filter{Preset: q.Get("preset"), Size: q.Get("size")}
 	if len(f.Preset) > 40 || len(f.Size) > 10 {
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "preset and size are short words such as alak and 11"))
+		s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "preset and size are short words such as alak and 11"))
 		return
 	}
 	if name := q.Get("player"); name != "" {
@@ -176,13 +177,13 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 		f.States = []string{store.StateWaiting}
 	case "all":
 	default:
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "state is active, finished, waiting or all"))
+		s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "state is active, finished, waiting or all"))
 		return
 	}
 	if b := q.Get("before"); b != "" {
 		t, err := time.Parse(time.RFC3339Nano, b)
 		if err != nil {
-			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "before is a time such as 2026-11-24T12:00:00Z"))
+			s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "before is a time such as 2026-11-24T12:00:00Z"))
 			return
 		}
 		f.Before = t
@@ -191,7 +192,7 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > 200 {
-			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_filter", "limit is 1 to 200"))
+			s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "limit is 1 to 200"))
 			return
 		}
 		f.Limit = n
@@ -211,16 +212,16 @@ func (s *Server) writeGames(w http.ResponseWriter, r *http.Request, f store.Filt
 	if a := account(r); a != nil {
 		me = a.ID
 	}
-	names := map[int64]PlayerView{}
+	names := map[int64]wire.Seat{}
 	if err := s.seatNames(r.Context(), names, games); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	out := []GameSummary{}
+	out := []wire.Summary{}
 	for _, g := range games {
 		out = append(out, s.summary(r.Context(), g, me, names))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": out})
+	writeJSON(w, http.StatusOK, wire.Games{Games: out})
 }
 
 // handleLobby is GET /api/lobby: the open challenges anyone may take, the
@@ -248,6 +249,6 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"name": a.Name, "bot": a.Bot, "since": a.Created, "finished": st.Finished, "wins": st.Wins, "losses": st.Losses, "draws": st.Draws,
-		"ratings": ratings})
+	writeJSON(w, http.StatusOK, wire.Player{Name: a.Name, Bot: a.Bot, Since: a.Created, Finished: st.Finished, Wins: st.Wins, Losses: st.Losses, Draws: st.Draws,
+		Ratings: ratings})
 }

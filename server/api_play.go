@@ -1,26 +1,25 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
-	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // player checks that a is a player of an active game and returns its colour.
 func (st *gameState) player(a *store.Account) (rules.Color, error) {
 	c, ok := st.seatOf(a)
 	if !ok {
-		return rules.None, apiErr(http.StatusForbidden, "not_your_game", "you are not a player of this game")
+		return rules.None, apiErr(wire.Forbidden, "not_your_game", "you are not a player of this game")
 	}
 	if st.row.State != store.StateActive {
 		if st.row.State == store.StateWaiting {
-			return c, apiErr(http.StatusConflict, "not_started", "the game has not started: it waits for an opponent")
+			return c, apiErr(wire.Conflict, "not_started", "the game has not started: it waits for an opponent")
 		}
-		return c, apiErr(http.StatusConflict, "game_over", "the game is over (%s)", st.row.Reason)
+		return c, apiErr(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
 	}
 	return c, nil
 }
@@ -34,13 +33,13 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	var req moveRequest
+	var req wire.MoveRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if req.Ply == nil {
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "no_ply", `a move names the ply it follows: {"move": "3", "ply": N}, N the moves already played`))
+		s.writeError(w, r, apiErr(wire.BadRequest, "no_ply", `a move names the ply it follows: {"move": "3", "ply": N}, N the moves already played`))
 		return
 	}
 	start := time.Now()
@@ -52,28 +51,21 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		if err := st.checkPly(*req.Ply); err != nil {
 			return nil, err
 		}
-		if tm := st.sess.ToMove(); c != tm {
-			return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
+		if err := st.checkTurn(c); err != nil {
+			return nil, err
 		}
 		// The text is judged last: who may move, and at which ply, first.
-		if len(req.Move) > 20 {
-			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass or resign")
-		}
-		m, err := notation.Human.Decode(st.r, req.Move)
+		cmd, err := apiCommands.parse(st.r, req.Move)
 		if err != nil {
-			var pe *notation.ParseError
-			if errors.As(err, &pe) {
-				return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "cannot read %q: %s", pe.Input, pe.Msg)
-			}
-			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "%s", err)
+			return nil, err
 		}
-		if m == rules.Resign {
+		if cmd.kind == commandResign {
 			if err := st.sess.Resign(c); err != nil {
 				return nil, err
 			}
 			return &change{}, nil
 		}
-		return s.playMove(st, c, m, a.ID, now)
+		return s.playMove(st, c, cmd.move, a.ID, now)
 	})
 	s.metrics.observeMove(time.Since(start), err == nil)
 	if err != nil {
@@ -83,11 +75,19 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	writeEvent(w, ev)
 }
 
+// checkTurn refuses a move or a command by c when it is not c's turn.
+func (st *gameState) checkTurn(c rules.Color) error {
+	if tm := st.sess.ToMove(); c != tm {
+		return apiErr(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
+	}
+	return nil
+}
+
 // checkPly refuses a request made at another ply than the game's (409
 // stale_ply): it was chosen on an older board, or sent twice.
 func (st *gameState) checkPly(ply int) error {
 	if now := st.sess.Ply(); ply != now {
-		return apiErr(http.StatusConflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
+		return apiErr(wire.Conflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
 	}
 	return nil
 }
@@ -100,7 +100,7 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 		s.writeError(w, r, err)
 		return
 	}
-	var req actionRequest
+	var req wire.ActionRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return

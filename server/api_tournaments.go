@@ -15,6 +15,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/tournament"
+	"alak/wire"
 )
 
 // The tournaments' API (docs/api.md): create, join, leave,
@@ -54,7 +55,7 @@ const (
 	maxTournamentPlayers = 128
 )
 
-var errNoTournament = apiErr(http.StatusNotFound, "not_found", "no such tournament")
+var errNoTournament = apiErr(wire.NotFound, "not_found", "no such tournament")
 
 func (s *Server) tournamentURL(id string) string { return s.cfg.BaseURL + "/t/" + id }
 
@@ -65,7 +66,7 @@ func member(r *http.Request) (*store.Account, error) {
 		return nil, err
 	}
 	if a.Guest() {
-		return nil, apiErr(http.StatusForbidden, "account_needed", "tournaments are for accounts: create one (a guest cannot take part)")
+		return nil, apiErr(wire.Forbidden, "account_needed", "tournaments are for accounts: create one (a guest cannot take part)")
 	}
 	return a, nil
 }
@@ -76,7 +77,7 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, r, err)
 		return
 	}
-	var req tournamentRequest
+	var req wire.TournamentRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -113,18 +114,18 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 			s.log.ErrorContext(r.Context(), "the organiser joining the tournament", "tournament", t.ID, "err", err)
 		}
 	}
-	writeJSON(w, http.StatusCreated, CreateView{ID: t.ID, URL: s.tournamentURL(t.ID)})
+	writeJSON(w, http.StatusCreated, wire.Created{ID: t.ID, URL: s.tournamentURL(t.ID)})
 }
 
 // newTournament checks a create request and builds the tournament.
-func (s *Server) newTournament(req tournamentRequest) (store.Tournament, error) {
+func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, error) {
 	var t store.Tournament
 	name := strings.TrimSpace(req.Name)
 	if name == "" || len([]rune(name)) > maxTournamentName || strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_name", "a tournament's name is 1 to %d characters, without control characters", maxTournamentName)
+		return t, apiErr(wire.BadInput, "bad_name", "a tournament's name is 1 to %d characters, without control characters", maxTournamentName)
 	}
 	if len(req.Rules) > 200 {
-		return t, apiErr(http.StatusUnprocessableEntity, "too_long", "rules are at most 200 characters")
+		return t, apiErr(wire.BadInput, "too_long", "rules are at most 200 characters")
 	}
 	spec := req.Rules
 	if strings.TrimSpace(spec) == "" {
@@ -132,40 +133,40 @@ func (s *Server) newTournament(req tournamentRequest) (store.Tournament, error) 
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+		return t, apiErr(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	clock, err := ParseClock(req.Clock)
 	if err != nil {
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_clock", "%s", err)
+		return t, apiErr(wire.BadInput, "bad_clock", "%s", err)
 	}
 	if clock.Kind == ClockNone {
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_clock", "a tournament needs a clock, so that every round ends: live:5m+3s or days:3")
+		return t, apiErr(wire.BadInput, "bad_clock", "a tournament needs a clock, so that every round ends: live:5m+3s or days:3")
 	}
 	format, err := tournament.ParseFormat(strings.TrimSpace(req.Format))
 	if err != nil {
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_format", "the format is round-robin, double-round-robin, swiss or knockout")
+		return t, apiErr(wire.BadInput, "bad_format", "the format is round-robin, double-round-robin, swiss or knockout")
 	}
 	switch {
 	case format == tournament.FormatSwiss && (req.Rounds < 0 || req.Rounds > tournament.MaxSwissRounds):
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_rounds", "a Swiss tournament plays 1 to %d rounds (0 or none: enough for the players, ceil(log2 n))", tournament.MaxSwissRounds)
+		return t, apiErr(wire.BadInput, "bad_rounds", "a Swiss tournament plays 1 to %d rounds (0 or none: enough for the players, ceil(log2 n))", tournament.MaxSwissRounds)
 	case format != tournament.FormatSwiss && req.Rounds != 0:
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_rounds", "only a Swiss tournament takes rounds: the %s format decides its own", format)
+		return t, apiErr(wire.BadInput, "bad_rounds", "only a Swiss tournament takes rounds: the %s format decides its own", format)
 	}
 	if req.MaxPlayers != 0 && (req.MaxPlayers < 2 || req.MaxPlayers > maxTournamentPlayers) {
-		return t, apiErr(http.StatusUnprocessableEntity, "bad_max_players", "max_players is 2 to %d (or none: %d)", maxTournamentPlayers, maxTournamentPlayers)
+		return t, apiErr(wire.BadInput, "bad_max_players", "max_players is 2 to %d (or none: %d)", maxTournamentPlayers, maxTournamentPlayers)
 	}
 	var starts time.Time
 	if req.Starts != "" {
 		starts, err = time.Parse(time.RFC3339, req.Starts)
 		now := s.now()
 		if err != nil || starts.Before(now) || starts.After(now.Add(366*24*time.Hour)) {
-			return t, apiErr(http.StatusUnprocessableEntity, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
+			return t, apiErr(wire.BadInput, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
 		}
 	}
 	rated := presetRules(rs.String())
 	if req.Rated != nil && *req.Rated {
 		if !rated {
-			return t, apiErr(http.StatusBadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
+			return t, apiErr(wire.BadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
 		}
 	} else if req.Rated != nil {
 		rated = false
@@ -249,13 +250,13 @@ func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if t.State != store.TournamentOpen {
-			return apiErr(http.StatusConflict, "not_open", "the tournament is %s: players join only until it starts", t.State)
+			return apiErr(wire.Conflict, "not_open", "the tournament is %s: players join only until it starts", t.State)
 		}
 		if _, ok := playerIn(players, a.ID); ok {
-			return apiErr(http.StatusConflict, "joined", "you are in this tournament already")
+			return apiErr(wire.Conflict, "joined", "you are in this tournament already")
 		}
 		if len(players) >= t.MaxPlayers {
-			return apiErr(http.StatusConflict, "full", "the tournament is full (%d players)", t.MaxPlayers)
+			return apiErr(wire.Conflict, "full", "the tournament is full (%d players)", t.MaxPlayers)
 		}
 		rating, err := s.seedRating(r.Context(), t, a.ID)
 		if err != nil {
@@ -279,10 +280,10 @@ func (s *Server) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if t.State != store.TournamentOpen {
-			return apiErr(http.StatusConflict, "not_open", "the tournament is %s: after the start, withdraw instead", t.State)
+			return apiErr(wire.Conflict, "not_open", "the tournament is %s: after the start, withdraw instead", t.State)
 		}
 		if _, ok := playerIn(players, a.ID); !ok {
-			return apiErr(http.StatusConflict, "not_joined", "you are not in this tournament")
+			return apiErr(wire.Conflict, "not_joined", "you are not in this tournament")
 		}
 		ch.Leave = []int64{a.ID}
 		return nil
@@ -306,13 +307,13 @@ func (s *Server) handleStartTournament(w http.ResponseWriter, r *http.Request) {
 func (s *Server) startTournament(ctx context.Context, id string, by int64) error {
 	err := s.changeTournament(ctx, id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if by != 0 && t.Organiser != by {
-			return apiErr(http.StatusForbidden, "not_organiser", "only the tournament's organiser starts it")
+			return apiErr(wire.Forbidden, "not_organiser", "only the tournament's organiser starts it")
 		}
 		if t.State != store.TournamentOpen {
-			return apiErr(http.StatusConflict, "not_open", "the tournament is %s already", t.State)
+			return apiErr(wire.Conflict, "not_open", "the tournament is %s already", t.State)
 		}
 		if len(players) < tournament.MinPlayers {
-			return apiErr(http.StatusConflict, "too_few", "a tournament needs at least %d players to start; it has %d", tournament.MinPlayers, len(players))
+			return apiErr(wire.Conflict, "too_few", "a tournament needs at least %d players to start; it has %d", tournament.MinPlayers, len(players))
 		}
 		for _, p := range players {
 			rating, err := s.seedRating(ctx, t, p.AccountID)
@@ -351,14 +352,14 @@ func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request
 	id := r.PathValue("id")
 	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if t.State != store.TournamentRunning {
-			return apiErr(http.StatusConflict, "not_running", "the tournament is %s: withdraw while it runs (before the start, leave)", t.State)
+			return apiErr(wire.Conflict, "not_running", "the tournament is %s: withdraw while it runs (before the start, leave)", t.State)
 		}
 		p, ok := playerIn(players, a.ID)
 		if !ok {
-			return apiErr(http.StatusConflict, "not_joined", "you are not in this tournament")
+			return apiErr(wire.Conflict, "not_joined", "you are not in this tournament")
 		}
 		if p.Withdrawn {
-			return apiErr(http.StatusConflict, "withdrawn", "you have withdrawn already")
+			return apiErr(wire.Conflict, "withdrawn", "you have withdrawn already")
 		}
 		p.Withdrawn = true
 		ch.Players = []store.TournamentPlayer{p}
@@ -392,14 +393,14 @@ func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
 
 // tournamentView builds a tournament's view: players, games, standings,
 // and the crosstable (round robins) or bracket (knockouts).
-func (s *Server) tournamentView(ctx context.Context, id string) (TournamentView, error) {
+func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament, error) {
 	t, players, slots, err := s.loadTournament(ctx, id)
 	if err != nil {
-		return TournamentView{}, err
+		return wire.Tournament{}, err
 	}
-	v := TournamentView{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules, Clock: t.Clock,
+	v := wire.Tournament{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules, Clock: t.Clock,
 		Rated: t.Rated, Rounds: t.Rounds, MaxPlayers: t.MaxPlayers, State: t.State, Round: t.Round, Version: t.Version, Winner: t.Winner,
-		Players: []TournamentPlayerView{}, Games: []TournamentGameView{}, Standings: []StandingView{}}
+		Players: []wire.TournamentPlayer{}, Games: []wire.TournamentGame{}, Standings: []tournament.Standing{}}
 	if !t.Starts.IsZero() {
 		st := t.Starts
 		v.Starts = &st
@@ -409,11 +410,11 @@ func (s *Server) tournamentView(ctx context.Context, id string) (TournamentView,
 	}
 	ps := newPairingState(t, players, slots)
 	for _, p := range players {
-		v.Players = append(v.Players, TournamentPlayerView{Name: p.Name, Rating: p.Rating, Withdrawn: p.Withdrawn})
+		v.Players = append(v.Players, wire.TournamentPlayer{Name: p.Name, Rating: p.Rating, Withdrawn: p.Withdrawn})
 	}
 	for i, sl := range slots {
 		g := ps.state.Games[i]
-		gv := TournamentGameView{ID: sl.GameID, Round: sl.Round, Slot: sl.Slot, X: g.X, O: g.O, State: sl.State,
+		gv := wire.TournamentGame{ID: sl.GameID, Round: sl.Round, Slot: sl.Slot, X: g.X, O: g.O, State: sl.State,
 			Result: g.Outcome.String(), Forfeit: g.Forfeit}
 		switch {
 		case sl.O == 0:
@@ -429,22 +430,20 @@ func (s *Server) tournamentView(ctx context.Context, id string) (TournamentView,
 	if t.Format == string(tournament.FormatSwiss) && t.Rounds == 0 {
 		v.Rounds = tournament.SwissRounds(len(players)) // the default the pairing takes
 	}
-	for _, st := range tournament.Standings(ps.state) {
-		v.Standings = append(v.Standings, StandingView{Rank: st.Rank, Name: st.Name, Score: st.Score, Tiebreaks: st.Tiebreaks, Played: st.Played})
-	}
+	v.Standings = append(v.Standings, tournament.Standings(ps.state)...)
 	switch tournament.Format(t.Format) {
 	case tournament.FormatKnockout:
 		for _, br := range tournament.Bracket(ps.state).Rounds {
-			rv := BracketRoundView{Round: br.Round}
+			rv := wire.BracketRound{Round: br.Round}
 			for _, m := range br.Matches {
-				rv.Matches = append(rv.Matches, MatchView{Players: m.Players, Seeds: m.Seeds, Points: m.Points, Winner: m.Winner,
+				rv.Matches = append(rv.Matches, wire.Match{Players: m.Players, Seeds: m.Seeds, Points: m.Points, Winner: m.Winner,
 					Bye: m.Bye, ByHigherSeed: m.ByHigherSeed})
 			}
 			v.Bracket = append(v.Bracket, rv)
 		}
 	case tournament.FormatRoundRobin, tournament.FormatDoubleRoundRobin:
 		ct := tournament.Crosstable(ps.state)
-		cv := &CrosstableView{Names: ct.Names, Scores: ct.Scores}
+		cv := &wire.Crosstable{Names: ct.Names, Scores: ct.Scores}
 		for _, row := range ct.Cells {
 			cells := make([]string, len(row))
 			for j, c := range row {
@@ -463,7 +462,7 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 	switch state {
 	case "", store.TournamentOpen, store.TournamentRunning, store.TournamentFinished:
 	default:
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_state", "state is open, running or finished (or none: all), not %q", clip.Text(state)))
+		s.writeError(w, r, apiErr(wire.BadRequest, "bad_state", "state is open, running or finished (or none: all), not %q", clip.Text(state)))
 		return
 	}
 	list, err := s.store.Tournaments(r.Context(), state, 100)
@@ -471,12 +470,12 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := []TournamentSummary{}
+	out := []wire.TournamentSummary{}
 	for _, t := range list {
-		out = append(out, TournamentSummary{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules,
+		out = append(out, wire.TournamentSummary{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules,
 			Clock: t.Clock, State: t.State, Round: t.Round, Players: t.Players, Winner: t.Winner})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
+	writeJSON(w, http.StatusOK, wire.Tournaments{Tournaments: out})
 }
 
 // handleTournamentEvents is GET /api/tournaments/{id}/events: an event
@@ -501,7 +500,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	var last []byte
-	send := func(v TournamentView) error {
+	send := func(v wire.Tournament) error {
 		data, err := json.Marshal(v)
 		if err != nil || string(data) == string(last) {
 			return err
@@ -542,22 +541,22 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 
 // tournamentRef is the tournament and round of a game of a tournament, or
 // nil.
-func (s *Server) tournamentRef(ctx context.Context, slot store.TournamentGame) *TournamentRef {
+func (s *Server) tournamentRef(ctx context.Context, slot store.TournamentGame) *wire.TournamentRef {
 	name, ok := s.tourneys.names.Load(slot.TournamentID)
 	if !ok {
 		t, _, _, err := s.store.Tournament(ctx, slot.TournamentID)
 		if err != nil {
-			return &TournamentRef{ID: slot.TournamentID, Round: slot.Round}
+			return &wire.TournamentRef{ID: slot.TournamentID, Round: slot.Round}
 		}
 		name = t.Name
 		s.tourneys.names.Store(slot.TournamentID, name)
 	}
-	return &TournamentRef{ID: slot.TournamentID, Name: name.(string), Round: slot.Round}
+	return &wire.TournamentRef{ID: slot.TournamentID, Name: name.(string), Round: slot.Round}
 }
 
 // gameTournament is the tournament and round of a game, or nil: read
 // when a game's state is loaded (a tournament's games only).
-func (s *Server) gameTournament(ctx context.Context, row store.Game) (*TournamentRef, error) {
+func (s *Server) gameTournament(ctx context.Context, row store.Game) (*wire.TournamentRef, error) {
 	if row.Kind != store.KindTournament {
 		return nil, nil
 	}
@@ -570,7 +569,7 @@ func (s *Server) gameTournament(ctx context.Context, row store.Game) (*Tournamen
 
 // tagTournaments sets the tournament and round of the tournament games
 // of a list.
-func (s *Server) tagTournaments(ctx context.Context, list []GameSummary) {
+func (s *Server) tagTournaments(ctx context.Context, list []wire.Summary) {
 	var ids []string
 	for _, g := range list {
 		if g.Kind == store.KindTournament {

@@ -8,6 +8,7 @@ import (
 
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // The header's badge (notifications): how many games wait for
@@ -89,7 +90,7 @@ func (s *Server) handleTurns(w http.ResponseWriter, r *http.Request) {
 		}
 		return di.Before(dj)
 	})
-	out := TurnsView{Turns: len(mine), Challenges: len(invites), Games: []string{}}
+	out := wire.Turns{Turns: len(mine), Challenges: len(invites), Games: []string{}}
 	for _, g := range mine {
 		out.Games = append(out.Games, g.ID)
 	}

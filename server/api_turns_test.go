@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+
+	"alak/wire"
 )
 
 // TestTurnsCount: GET /api/me/turns counts the games where it is my move
@@ -15,9 +17,9 @@ func TestTurnsCount(t *testing.T) {
 	t.Parallel()
 	onBothStores(t, func(t *testing.T, h *harness) {
 		ada, bob := h.client().signUp("ada"), h.client().signUp("bob")
-		turns := func(c *client) TurnsView {
+		turns := func(c *client) wire.Turns {
 			t.Helper()
-			var v TurnsView
+			var v wire.Turns
 			if code := c.do("GET", "/api/me/turns", nil, &v); code != http.StatusOK {
 				t.Fatalf("GET /api/me/turns: %d", code)
 			}
@@ -47,7 +49,7 @@ func TestTurnsCount(t *testing.T) {
 		if g := bob.game(challenge.ID); g.Invitee != "ada" {
 			t.Errorf("bob's challenge to ada: invitee %q, want ada", g.Invitee)
 		}
-		var lists struct{ Games, Challenges []GameSummary }
+		var lists struct{ Games, Challenges []wire.Summary }
 		ada.do("GET", "/api/me/games", nil, &lists)
 		if len(lists.Challenges) != 1 || lists.Challenges[0].Invitee != "ada" {
 			t.Errorf("ada's challenges list: %+v, want bob's with invitee ada", lists.Challenges)

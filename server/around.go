@@ -19,6 +19,7 @@ import (
 
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Around a game: a rematch after a game, the messages between
@@ -75,7 +76,7 @@ func (s *Server) aroundRoutes(mux *http.ServeMux) {
 // again.
 
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
-	var req rematchRequest
+	var req wire.RematchRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -86,15 +87,15 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	var out RematchView
+	var out wire.Rematch
 	status := http.StatusOK
 	_, err = s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
 		c, ok := st.seatOf(a)
 		if !ok {
-			return nil, apiErr(http.StatusForbidden, "not_a_player", "only the players of a game can ask for its rematch")
+			return nil, apiErr(wire.Forbidden, "not_a_player", "only the players of a game can ask for its rematch")
 		}
 		if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
-			return nil, apiErr(http.StatusConflict, "not_over", "the game is %s: a rematch follows a game that is over", st.row.State)
+			return nil, apiErr(wire.Conflict, "not_over", "the game is %s: a rematch follows a game that is over", st.row.State)
 		}
 		prev, err := s.store.Rematch(r.Context(), id)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -113,7 +114,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 				}
 				return &change{}, nil
 			case req.Decline:
-				return nil, apiErr(http.StatusConflict, "no_offer", "there is no rematch offered to you to decline")
+				return nil, apiErr(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 			case rg.State == store.StateWaiting && rg.Creator == a.ID:
 				return &change{}, nil // offered again: the same offer
 			case rg.State == store.StateWaiting:
@@ -126,7 +127,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if req.Decline {
-			return nil, apiErr(http.StatusConflict, "no_offer", "there is no rematch offered to you to decline")
+			return nil, apiErr(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 		}
 		g, err := s.rematchGame(st, a, c, now)
 		if err != nil {
@@ -134,7 +135,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		}
 		if err := s.store.LinkRematch(r.Context(), id, g, prev); err != nil {
 			if errors.Is(err, store.ErrConflict) {
-				return nil, apiErr(http.StatusConflict, "try_again", "the opponent asked for a rematch at the same time: try again")
+				return nil, apiErr(wire.Conflict, "try_again", "the opponent asked for a rematch at the same time: try again")
 			}
 			return nil, err
 		}
@@ -210,10 +211,10 @@ func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account)
 	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
-			return nil, apiErr(http.StatusConflict, "not_waiting", "the rematch is %s", row.State)
+			return nil, apiErr(wire.Conflict, "not_waiting", "the rematch is %s", row.State)
 		}
 		if row.Kind != store.KindNamed || row.Opponent != a.ID {
-			return nil, apiErr(http.StatusForbidden, "not_for_you", "this rematch is offered to another player")
+			return nil, apiErr(wire.Forbidden, "not_for_you", "this rematch is offered to another player")
 		}
 		return s.seatAndStart(ctx, st, a, now)
 	})
@@ -224,7 +225,7 @@ func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (e
 	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting || row.Opponent != a.ID {
-			return nil, apiErr(http.StatusConflict, "no_offer", "there is no rematch offered to you to decline")
+			return nil, apiErr(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
 		return &change{}, nil
@@ -232,7 +233,7 @@ func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (e
 }
 
 // rematchView is the rematch of a game that is over, for its view.
-func (s *Server) rematchView(ctx context.Context, st *gameState) *RematchView {
+func (s *Server) rematchView(ctx context.Context, st *gameState) *wire.Rematch {
 	if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
 		return nil
 	}
@@ -248,7 +249,7 @@ func (s *Server) rematchView(ctx context.Context, st *gameState) *RematchView {
 		s.log.Warn("reading a rematch", "game", id, "err", err)
 		return nil
 	}
-	v := &RematchView{ID: id, State: rg.State}
+	v := &wire.Rematch{ID: id, State: rg.State}
 	switch rg.Creator {
 	case st.row.Black.AccountID:
 		v.By = "x"
@@ -274,23 +275,23 @@ func (s *Server) rematchView(ctx context.Context, st *gameState) *RematchView {
 func checkMessage(text string) (string, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return "", apiErr(http.StatusUnprocessableEntity, "empty_message", "the message is empty: write some text")
+		return "", apiErr(wire.BadInput, "empty_message", "the message is empty: write some text")
 	}
 	if !utf8.ValidString(text) {
-		return "", apiErr(http.StatusUnprocessableEntity, "bad_text", "the message is not UTF-8 text")
+		return "", apiErr(wire.BadInput, "bad_text", "the message is not UTF-8 text")
 	}
 	if n := utf8.RuneCountInString(text); n > maxMessageChars {
-		return "", apiErr(http.StatusUnprocessableEntity, "too_long", "the message is %d characters: at most %d", n, maxMessageChars)
+		return "", apiErr(wire.BadInput, "too_long", "the message is %d characters: at most %d", n, maxMessageChars)
 	}
 	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
-		return "", apiErr(http.StatusUnprocessableEntity, "bad_text", "the message holds a control character (%q): one line of text, without tabs", text[i:i+utf8.RuneLen([]rune(text[i:])[0])])
+		return "", apiErr(wire.BadInput, "bad_text", "the message holds a control character (%q): one line of text, without tabs", text[i:i+utf8.RuneLen([]rune(text[i:])[0])])
 	}
 	return text, nil
 }
 
 // decodeMessage reads a message request's body: the fuzz test's entry.
 func decodeMessage(body []byte) (string, error) {
-	var req messageRequest
+	var req wire.MessageRequest
 	if err := decodeBytes(body, &req); err != nil {
 		return "", err
 	}
@@ -298,7 +299,7 @@ func decodeMessage(body []byte) (string, error) {
 }
 
 func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
-	var req messageRequest
+	var req wire.MessageRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -318,15 +319,15 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var m *store.Message
-	var out MessageView
+	var out wire.Message
 	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, ok := st.seatOf(a)
 		if !ok {
-			return nil, apiErr(http.StatusForbidden, "not_a_player", "only the players of a game write to each other")
+			return nil, apiErr(wire.Forbidden, "not_a_player", "only the players of a game write to each other")
 		}
 		if m == nil { // stored once: a second run (a stale cache) finds it in the state read again
 			if len(st.chat.Messages) >= maxMessages {
-				return nil, apiErr(http.StatusConflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
+				return nil, apiErr(wire.Conflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
 			}
 			stored, err := s.store.AddMessage(r.Context(), store.Message{GameID: st.row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
 			if err != nil {
@@ -348,13 +349,13 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
-	var req muteRequest
+	var req wire.MuteRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if req.Muted == nil {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_mute", `write {"muted": true} to hide the opponent's messages, {"muted": false} to show them`))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_mute", `write {"muted": true} to hide the opponent's messages, {"muted": false} to show them`))
 		return
 	}
 	a, err := requireAccount(r)
@@ -365,7 +366,7 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, ok := st.seatOf(a)
 		if !ok {
-			return nil, apiErr(http.StatusForbidden, "not_a_player", "only the players of a game mute each other")
+			return nil, apiErr(wire.Forbidden, "not_a_player", "only the players of a game mute each other")
 		}
 		if err := s.store.SetMute(r.Context(), st.row.ID, c.Letter(), *req.Muted); err != nil {
 			return nil, err
@@ -380,17 +381,17 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"muted": *req.Muted})
+	writeJSON(w, http.StatusOK, wire.Muted{Muted: *req.Muted})
 }
 
 // messageView is a message as the players see it, the writer by the name
 // of the account in the seat now.
-func (s *Server) messageView(ctx context.Context, st *gameState, m store.Message) MessageView {
+func (s *Server) messageView(ctx context.Context, st *gameState, m store.Message) wire.Message {
 	seat := st.row.Black
 	if m.Color == "o" {
 		seat = st.row.White
 	}
-	v := MessageView{Color: m.Color, Text: m.Text, At: m.At}
+	v := wire.Message{Color: m.Color, Text: m.Text, At: m.At}
 	if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
 		v.From = pv.Name
 	}
@@ -399,9 +400,9 @@ func (s *Server) messageView(ctx context.Context, st *gameState, m store.Message
 
 // chatFor is what the player of seat c sees of the messages: all, or only
 // their own when they muted the other.
-func (s *Server) chatFor(ctx context.Context, st *gameState, c string) (msgs []MessageView, muted bool) {
+func (s *Server) chatFor(ctx context.Context, st *gameState, c string) (msgs []wire.Message, muted bool) {
 	muted = slices.Contains(st.chat.Muted, c)
-	msgs = []MessageView{}
+	msgs = []wire.Message{}
 	for _, m := range st.chat.Messages {
 		if muted && m.Color != c {
 			continue
@@ -530,15 +531,15 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 			listed = append(listed, g)
 		}
 	}
-	names := map[int64]PlayerView{}
+	names := map[int64]wire.Seat{}
 	if err := s.seatNames(r.Context(), names, listed); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	out := []WatchGame{}
+	out := []wire.WatchGame{}
 	for _, g := range listed {
-		out = append(out, WatchGame{GameSummary: s.summary(r.Context(), g, me, names),
+		out = append(out, wire.WatchGame{Summary: s.summary(r.Context(), g, me, names),
 			Spectators: s.broker.spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": out})
+	writeJSON(w, http.StatusOK, wire.WatchList{Games: out})
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"alak/wire"
 )
 
 // FuzzMessageRequest: the body of POST /api/games/{id}/messages is either
@@ -27,7 +29,7 @@ func FuzzMessageRequest(f *testing.F) {
 		text, err := decodeMessage(body)
 		if err != nil {
 			var ae *apiError
-			if !errors.As(err, &ae) || ae.Msg == "" || ae.Status != http.StatusBadRequest && ae.Status != http.StatusUnprocessableEntity {
+			if !errors.As(err, &ae) || ae.Msg == "" || ae.Kind.Status() != http.StatusBadRequest && ae.Kind.Status() != http.StatusUnprocessableEntity {
 				t.Errorf("%q: %#v, want a 400 or 422 that says why", body, err)
 			}
 			return
@@ -48,7 +50,7 @@ func FuzzRematchRequest(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, v := range []any{new(rematchRequest), new(muteRequest)} {
+		for _, v := range []any{new(wire.RematchRequest), new(wire.MuteRequest)} {
 			err := decodeBytes(body, v)
 			if err == nil {
 				if s := strings.TrimSpace(string(body)); s != "" && !json.Valid(body) {
@@ -57,7 +59,7 @@ func FuzzRematchRequest(f *testing.F) {
 				continue
 			}
 			var ae *apiError
-			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Code != "bad_json" {
+			if !errors.As(err, &ae) || ae.Kind.Status() != http.StatusBadRequest || ae.Code != "bad_json" {
 				t.Errorf("%T: %q: %#v, want a 400 bad_json", v, body, err)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // Around a game: rematches, messages between the players,
@@ -18,9 +20,9 @@ import (
 // playerGame is GET /api/games/{id} as a player reads it: the view, and
 // the messages only the players are sent.
 type playerGame struct {
-	GameView
-	Messages []MessageView `json:"messages"`
-	Muted    bool          `json:"muted"`
+	wire.Game
+	Messages []wire.Message `json:"messages"`
+	Muted    bool           `json:"muted"`
 }
 
 // rawGame is a game's JSON as sent, and whether it holds the messages.
@@ -268,7 +270,7 @@ func TestMessagesThroughTheAPI(t *testing.T) {
 		<-anonSees
 
 		const hello = `good luck <b>bo</b> & "friends"`
-		var m MessageView
+		var m wire.Message
 		if code := ada.do("POST", "/api/games/"+g.ID+"/messages", map[string]string{"text": "  " + hello + "\n"}, &m); code != http.StatusCreated || m.Text != hello || m.From != "ada" || m.Color != "x" {
 			t.Fatalf("ada writes: %d %+v", code, m)
 		}
@@ -389,7 +391,7 @@ func TestSpectatorsAndWatch(t *testing.T) {
 			}
 			t.Errorf("spectators of the live game: %d, want 3 (-1: none given)", n)
 		}
-		var list struct{ Games []WatchGame }
+		var list struct{ Games []wire.WatchGame }
 		if code := h.client().do("GET", "/api/watch", nil, &list); code != http.StatusOK {
 			t.Fatalf("/api/watch: %d", code)
 		}

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // The argon2id parameters of new password hashes (RFC 9106's second
@@ -182,14 +183,14 @@ var reservedNames = map[string]bool{"open": true, "link": true, "computer": true
 func checkName(name string) error {
 	lower := strings.ToLower(name)
 	if !nameRE.MatchString(name) || reservedNames[lower] || strings.HasPrefix(lower, "guest-") {
-		return apiErr(http.StatusUnprocessableEntity, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me, none, nor guest-N, which names guests)")
+		return apiErr(wire.BadInput, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me, none, nor guest-N, which names guests)")
 	}
 	return nil
 }
 
 func checkPasswordRules(password string) error {
 	if len(password) < 8 || len(password) > 200 {
-		return apiErr(http.StatusUnprocessableEntity, "bad_password", "a password is 8 to 200 characters")
+		return apiErr(wire.BadInput, "bad_password", "a password is 8 to 200 characters")
 	}
 	return nil
 }
@@ -294,9 +295,10 @@ func allowAll(now time.Time, ls ...limit) (time.Duration, bool) {
 	return 0, true
 }
 
-// tooMany is a 429 whose Retry-After is wait, rounded up to seconds.
+// tooMany is a refusal for the rate whose Retry-After is wait, rounded up
+// to seconds.
 func tooMany(wait time.Duration, format string, a ...any) *apiError {
-	e := apiErr(http.StatusTooManyRequests, "rate_limited", format, a...)
+	e := apiErr(wire.RateLimited, "rate_limited", format, a...)
 	e.RetryAfter = wait
 	return e
 }
@@ -429,14 +431,14 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 		if h := r.Header.Get("Authorization"); h != "" {
 			secret, ok := strings.CutPrefix(h, "Bearer ")
 			if !ok || len(secret) > 200 {
-				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
+				s.writeError(w, r, apiErr(wire.Unauthenticated, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
 				return
 			}
 			hash := hashSecret(strings.TrimSpace(secret))
 			a, err := s.tokenAccount(r.Context(), hash)
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				s.writeError(w, r, apiErr(http.StatusUnauthorized, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
+				s.writeError(w, r, apiErr(wire.Unauthenticated, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
 				return
 			case err != nil && accountless(r):
 				next.ServeHTTP(w, r)

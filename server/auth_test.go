@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"alak/server/store/sqlstore"
+	"alak/wire"
 )
 
 // These tests are the rows of docs/security.md's "Stolen credentials and
@@ -131,7 +132,7 @@ func testPasswordChangeRevokes(t *testing.T, a, b *harness) {
 			t.Errorf("%s after the password change: signed in %v, want %v", name, got, want)
 		}
 	}
-	var me MeView
+	var me wire.Me
 	if ada.do("GET", "/api/me", nil, &me); !me.ConfirmMoves {
 		t.Errorf("the other settings of the same request were not kept: %+v", me)
 	}
@@ -359,7 +360,7 @@ func FuzzCheckEmail(f *testing.F) {
 	f.Fuzz(func(t *testing.T, email string) {
 		err := checkEmail(email)
 		if err != nil {
-			if ae := asAPIError(err); ae.Status != http.StatusUnprocessableEntity || ae.Code != "bad_email" {
+			if ae := asAPIError(err); ae.Kind.Status() != http.StatusUnprocessableEntity || ae.Code != "bad_email" {
 				t.Fatalf("%q: %v", email, err)
 			}
 			return

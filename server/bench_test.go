@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // benchParallelism is how many clients per CPU play at once in
@@ -113,7 +114,7 @@ func BenchmarkMoveHTTP(b *testing.B) {
 		var g state
 		for pb.Next() {
 			if g.ID == "" || g.Over {
-				var c CreateView
+				var c wire.Created
 				if _, err := post(p[0].token, "/api/games", map[string]string{"rules": "alak size=11", "color": "x", "clock": "live:3h+10s", "opponent": p[1].name}, &c); err != nil {
 					b.Error(err)
 					return

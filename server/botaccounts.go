@@ -8,30 +8,31 @@ import (
 	"unicode/utf8"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Bot accounts: an account made with "bot": true is a
 // program's. It signs in by bearer token only (POST /api/tokens; no page
-// session), is shown as a bot wherever its name is (PlayerView.Bot,
-// MeView.Bot, the profile and the leaderboard), plays rated games as any
+// session), is shown as a bot wherever its name is (wire.Seat.Bot,
+// wire.Me.Bot, the profile and the leaderboard), plays rated games as any
 // account does, and takes a person's open challenge only when its creator
 // allowed bots ("allow_bots": true on POST /api/games). Challenges
 // addressed to it by name, invitations and rematches it takes as anyone.
 
 // errBotSession refuses a page session to a bot account.
-var errBotSession = apiErr(http.StatusForbidden, "bot_account",
+var errBotSession = apiErr(wire.Forbidden, "bot_account",
 	"a bot account plays through the API only: get a bearer token from POST /api/tokens")
 
 // accountPlayerView is how an account is shown as a player.
-func accountPlayerView(a store.Account) PlayerView {
-	return PlayerView{Name: displayName(a), Guest: a.Guest(), Bot: a.Bot}
+func accountPlayerView(a store.Account) wire.Seat {
+	return wire.Seat{Name: displayName(a), Guest: a.Guest(), Bot: a.Bot}
 }
 
 // botMayJoin refuses a bot account an open challenge whose creator did
 // not allow bots.
 func botMayJoin(a *store.Account, g *store.Game) error {
 	if a.Bot && g.Kind == store.KindOpen && !g.AllowBots {
-		return apiErr(http.StatusForbidden, "bots_not_allowed",
+		return apiErr(wire.Forbidden, "bots_not_allowed",
 			"this open challenge is for people: its creator did not allow bots (\"allow_bots\": true on POST /api/games)")
 	}
 	return nil
@@ -52,7 +53,7 @@ const maxDeclineReason = 200
 // "declined: TEXT". The text is at most 200 bytes of UTF-8 without
 // control characters (the challenger's page shows it).
 func declineReason(w http.ResponseWriter, r *http.Request) (string, error) {
-	var req declineRequest
+	var req wire.DeclineRequest
 	if err := decode(w, r, &req); err != nil {
 		return "", err
 	}
@@ -61,7 +62,7 @@ func declineReason(w http.ResponseWriter, r *http.Request) (string, error) {
 		return "declined", nil
 	}
 	if len(text) > maxDeclineReason || !utf8.ValidString(text) || strings.ContainsFunc(text, unicode.IsControl) {
-		return "", apiErr(http.StatusUnprocessableEntity, "bad_reason", "a reason is at most %d bytes of text on one line, without control characters", maxDeclineReason)
+		return "", apiErr(wire.BadInput, "bad_reason", "a reason is at most %d bytes of text on one line, without control characters", maxDeclineReason)
 	}
 	return "declined: " + text, nil
 }

@@ -4,13 +4,15 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"alak/wire"
 )
 
 // signUpBot makes a bot account with c and returns a client that plays
 // it by bearer token.
 func (c *client) signUpBot(name string) *client {
 	c.h.t.Helper()
-	var out AccountView
+	var out wire.Account
 	if code := c.do("POST", "/api/accounts", map[string]any{"name": name, "password": "correct horse", "bot": true}, &out); code != http.StatusCreated || !out.Bot {
 		c.h.t.Fatalf("bot sign-up of %s: %d %+v", name, code, out)
 	}
@@ -28,7 +30,7 @@ func TestBotAccounts(t *testing.T) {
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	browser := h.client()
-	var made AccountView
+	var made wire.Account
 	if code := browser.do("POST", "/api/accounts", map[string]any{"name": "walker", "password": "correct horse", "bot": true}, &made); code != http.StatusCreated || !made.Bot || made.Name != "walker" {
 		t.Fatalf("bot sign-up: %d %+v", code, made)
 	}
@@ -42,11 +44,11 @@ func TestBotAccounts(t *testing.T) {
 		t.Errorf("a bot's refused sign-in started a page session")
 	}
 	bot := browser.newToken("walker", "correct horse")
-	var me MeView
+	var me wire.Me
 	if code := bot.do("GET", "/api/me", nil, &me); code != http.StatusOK || !me.Bot || me.Name != "walker" {
 		t.Errorf("/api/me of the bot: %d %+v", code, me)
 	}
-	var person MeView
+	var person wire.Me
 	if ada.do("GET", "/api/me", nil, &person); person.Bot || person.Name != "ada" {
 		t.Errorf("/api/me of a person says bot")
 	}
@@ -56,11 +58,11 @@ func TestBotAccounts(t *testing.T) {
 	if code, e, _ := bot.call("POST", "/api/games/"+closed.ID+"/join", ""); code != http.StatusForbidden || e != "bots_not_allowed" {
 		t.Errorf("a bot taking a people-only open challenge: %d %s, want 403 bots_not_allowed", code, e)
 	}
-	var open CreateView
+	var open wire.Created
 	if code := ada.do("POST", "/api/games", map[string]any{"rules": "alak size=6", "color": "x", "opponent": "open", "clock": "none", "allow_bots": true}, &open); code != http.StatusCreated {
 		t.Fatalf("an open challenge allowing bots: %d", code)
 	}
-	var lobby struct{ Games []GameSummary }
+	var lobby struct{ Games []wire.Summary }
 	ada.do("GET", "/api/lobby", nil, &lobby)
 	allows := map[string]bool{}
 	for _, g := range lobby.Games {
@@ -94,7 +96,7 @@ func TestBotAccounts(t *testing.T) {
 	if v := ada.game(open.ID); v.State != "finished" || v.SGFResult != "B+3" {
 		t.Fatalf("after seed 002's game: %s, result %s; want finished B+3 (seed 002: 3-0 for Black)", v.State, v.SGFResult)
 	}
-	var mine struct{ Finished []GameSummary }
+	var mine struct{ Finished []wire.Summary }
 	bot.do("GET", "/api/me/games", nil, &mine)
 	if len(mine.Finished) != 1 || !mine.Finished[0].Players["o"].Bot || mine.Finished[0].Players["x"].Bot {
 		t.Errorf("the bot's games list: %+v; want the game with o shown as a bot", mine)
@@ -110,7 +112,7 @@ func TestBotAccounts(t *testing.T) {
 	if h.client().do("GET", "/api/players/ada", nil, &ap); ap.Bot || ap.Name != "ada" {
 		t.Errorf("a person's profile says bot")
 	}
-	var board LeaderboardView
+	var board wire.Leaderboard
 	h.client().do("GET", "/api/leaderboard?pool=alak", nil, &board)
 	bots := map[string]bool{}
 	for _, l := range board.Players {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // caches keep what the move path would otherwise read from the store at
@@ -43,21 +44,21 @@ const (
 // nameCache keeps accounts' names as players are shown.
 type nameCache struct {
 	mu sync.RWMutex
-	m  map[int64]PlayerView
+	m  map[int64]wire.Seat
 }
 
-func (c *nameCache) get(id int64) (PlayerView, bool) {
+func (c *nameCache) get(id int64) (wire.Seat, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	pv, ok := c.m[id]
 	return pv, ok
 }
 
-func (c *nameCache) put(id int64, pv PlayerView) {
+func (c *nameCache) put(id int64, pv wire.Seat) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxNames {
-		c.m = map[int64]PlayerView{}
+		c.m = map[int64]wire.Seat{}
 	}
 	c.m[id] = pv
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // twin starts a second server on h's store, as a second process on the
@@ -86,7 +88,7 @@ func TestTokenCache(t *testing.T) {
 	a := newHarness(t, Config{})
 	b := twin(t, a)
 	ada := a.client().signUp("ada")
-	var me MeView
+	var me wire.Me
 	if code := ada.do("GET", "/api/me", nil, &me); code != http.StatusOK || me.Name != "ada" {
 		t.Fatalf("me: %d %+v", code, me)
 	}
@@ -95,7 +97,7 @@ func TestTokenCache(t *testing.T) {
 	if code := ada.do("PUT", "/api/me", map[string]any{"email": "ada@example.org"}, &me); code != http.StatusOK {
 		t.Fatalf("email: %d", code)
 	}
-	var after MeView // a new value: "email" is left out when empty
+	var after wire.Me // a new value: "email" is left out when empty
 	if code := adaB.do("PUT", "/api/me", map[string]any{"confirm_moves": true}, &after); code != http.StatusOK {
 		t.Fatalf("confirm moves: %d", code)
 	}

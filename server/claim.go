@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // guestOf returns the request's account when it is a guest signed in by
@@ -23,7 +24,7 @@ func guestOf(r *http.Request) *store.Account {
 // its streams show the new name and this process's cached copy (the
 // guest's seat) is dropped; a computer to move in one is scheduled again,
 // since the claim's new version makes its pending move stale.
-func (s *Server) claimGuestGames(r *http.Request, guest *store.Account, to store.Account) (*ClaimView, error) {
+func (s *Server) claimGuestGames(r *http.Request, guest *store.Account, to store.Account) (*wire.Claim, error) {
 	ctx := r.Context()
 	c, err := s.store.ClaimGames(ctx, guest.ID, to.ID)
 	if err != nil {
@@ -39,7 +40,7 @@ func (s *Server) claimGuestGames(r *http.Request, guest *store.Account, to store
 		s.refreshGame(ctx, id)
 	}
 	s.log.InfoContext(ctx, "guest games claimed", "guest", guest.ID, "account", to.ID, "moved", len(c.Moved), "kept", len(c.Kept))
-	return &ClaimView{From: displayName(*guest), Moved: nonNilIDs(c.Moved), Kept: nonNilIDs(c.Kept)}, nil
+	return &wire.Claim{From: displayName(*guest), Moved: nonNilIDs(c.Moved), Kept: nonNilIDs(c.Kept)}, nil
 }
 
 // refreshGame reads a game changed outside a game action (a claim), under

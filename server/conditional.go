@@ -15,6 +15,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/session"
+	"alak/wire"
 )
 
 // Conditional moves, the mail server's "queue": while it is the
@@ -46,15 +47,15 @@ func conditionalGame(st *gameState) bool {
 // move form (rules.Rules.MoveText), so that it matches the moves played
 // whatever notation it was written in. It does not check that the moves
 // are legal: the kernel does when one is to be played.
-func readTree(r rules.Rules, tree map[string]*CondNode) (map[string]*CondNode, error) {
+func readTree(r rules.Rules, tree map[string]*wire.CondNode) (map[string]*wire.CondNode, error) {
 	nodes := 0
-	var read func(t map[string]*CondNode, path string, depth int) (map[string]*CondNode, error)
+	var read func(t map[string]*wire.CondNode, path string, depth int) (map[string]*wire.CondNode, error)
 	bad := func(path, format string, a ...any) error {
 		where := "at the top of the tree"
 		if path != "" {
 			where = "after " + path
 		}
-		return apiErr(http.StatusUnprocessableEntity, "bad_conditional", "conditional moves, %s: %s", where, fmt.Sprintf(format, a...))
+		return apiErr(wire.BadInput, "bad_conditional", "conditional moves, %s: %s", where, fmt.Sprintf(format, a...))
 	}
 	move := func(text, path string) (string, error) {
 		if len(text) > 20 {
@@ -69,14 +70,14 @@ func readTree(r rules.Rules, tree map[string]*CondNode) (map[string]*CondNode, e
 		}
 		return r.MoveText(m), nil
 	}
-	read = func(t map[string]*CondNode, path string, depth int) (map[string]*CondNode, error) {
+	read = func(t map[string]*wire.CondNode, path string, depth int) (map[string]*wire.CondNode, error) {
 		if len(t) == 0 {
 			return nil, nil
 		}
 		if depth+2 > maxConditionalDepth {
 			return nil, bad(path, "the tree looks more than %d moves ahead", maxConditionalDepth)
 		}
-		out := make(map[string]*CondNode, len(t))
+		out := make(map[string]*wire.CondNode, len(t))
 		for _, key := range sortedKeys(t) {
 			n := t[key]
 			if nodes++; nodes > maxConditionalNodes {
@@ -101,14 +102,14 @@ func readTree(r rules.Rules, tree map[string]*CondNode) (map[string]*CondNode, e
 			if err != nil {
 				return nil, err
 			}
-			out[k] = &CondNode{Move: reply, Then: then}
+			out[k] = &wire.CondNode{Move: reply, Then: then}
 		}
 		return out, nil
 	}
 	return read(tree, "", 0)
 }
 
-func sortedKeys(t map[string]*CondNode) []string {
+func sortedKeys(t map[string]*wire.CondNode) []string {
 	keys := make([]string, 0, len(t))
 	for k := range t {
 		keys = append(keys, k)
@@ -122,7 +123,7 @@ func sortedKeys(t map[string]*CondNode) []string {
 func (st *gameState) conditionalSeat(a *store.Account) (rules.Color, error) {
 	c, ok := st.seatOf(a)
 	if !ok {
-		return rules.None, apiErr(http.StatusForbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
+		return rules.None, apiErr(wire.Forbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
 	}
 	return c, nil
 }
@@ -139,23 +140,23 @@ func (s *Server) conditionalOf(ctx context.Context, st *gameState, c rules.Color
 
 // conditionalView is what GET shows the owner: the tree while it holds,
 // and the note about the last one.
-func conditionalView(st *gameState, row store.Conditional) ConditionalView {
-	v := ConditionalView{Ply: st.sess.Ply(), Tree: map[string]*CondNode{}, Note: row.Note}
+func conditionalView(st *gameState, row store.Conditional) wire.Conditional {
+	v := wire.Conditional{Ply: st.sess.Ply(), Tree: map[string]*wire.CondNode{}, Note: row.Note}
 	if row.Tree != "" && row.Entry == st.row.Entries && st.row.State == store.StateActive {
 		if err := json.Unmarshal([]byte(row.Tree), &v.Tree); err != nil {
-			v.Tree = map[string]*CondNode{}
+			v.Tree = map[string]*wire.CondNode{}
 		}
 	}
 	return v
 }
 
 func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
+	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		v := conditionalView(st, row)
 		if r.URL.Query().Has("line") {
 			line, pos, err := previewLine(st, r.URL.Query().Get("line"))
 			if err != nil {
-				return ConditionalView{}, err
+				return wire.Conditional{}, err
 			}
 			v.Line, v.Position = line, &pos
 		}
@@ -168,7 +169,7 @@ func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
 // moves in the one move form and the position they lead to.
 func previewLine(st *gameState, text string) ([]string, session.Snapshot, error) {
 	bad := func(format string, a ...any) error {
-		return apiErr(http.StatusUnprocessableEntity, "bad_line", format, a...)
+		return apiErr(wire.BadInput, "bad_line", format, a...)
 	}
 	var parts []string
 	if strings.TrimSpace(text) != "" {
@@ -200,56 +201,56 @@ func previewLine(st *gameState, text string) ([]string, session.Snapshot, error)
 }
 
 func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
-	var req conditionalRequest
+	var req wire.ConditionalRequest
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if req.Ply == nil {
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
+		s.writeError(w, r, apiErr(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
 		return
 	}
-	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
+	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if _, err := st.player(&store.Account{ID: row.Account}); err != nil {
-			return ConditionalView{}, err
+			return wire.Conditional{}, err
 		}
 		if !conditionalGame(st) {
-			return ConditionalView{}, apiErr(http.StatusConflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.clock.Words())
+			return wire.Conditional{}, apiErr(wire.Conflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.clock.Words())
 		}
 		if err := st.checkPly(*req.Ply); err != nil {
-			return ConditionalView{}, err
+			return wire.Conditional{}, err
 		}
 		if st.sess.ToMove() == c {
-			return ConditionalView{}, apiErr(http.StatusConflict, "your_turn", "it is your move: play it; conditional moves answer your opponent's")
+			return wire.Conditional{}, apiErr(wire.Conflict, "your_turn", "it is your move: play it; conditional moves answer your opponent's")
 		}
 		tree, err := readTree(st.r, req.Tree)
 		if err != nil {
-			return ConditionalView{}, err
+			return wire.Conditional{}, err
 		}
 		row.Tree = ""
 		if len(tree) > 0 {
 			data, err := json.Marshal(tree)
 			if err != nil {
-				return ConditionalView{}, err
+				return wire.Conditional{}, err
 			}
 			row.Tree = string(data)
 		}
 		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.row.Entries, st.sess.Ply(), "", -1, s.now()
 		if err := s.store.SetConditional(r.Context(), row); err != nil {
-			return ConditionalView{}, err
+			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
 	})
 }
 
 func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error) {
+	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if row.Tree == "" && row.Note == "" {
 			return conditionalView(st, row), nil
 		}
 		row.Tree, row.Note, row.NoteEntry, row.Updated = "", "", -1, s.now()
 		if err := s.store.SetConditional(r.Context(), row); err != nil {
-			return ConditionalView{}, err
+			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
 	})
@@ -258,7 +259,7 @@ func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request)
 // conditionalCall runs f on the game as stored, under the game's lock
 // (so a move this process is making is either in or not yet begun), with
 // the caller's seat and row.
-func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, row store.Conditional) (ConditionalView, error)) {
+func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
 	a, err := requireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -321,7 +322,7 @@ func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move
 	if row.Tree == "" || row.Entry != moveEntry {
 		return
 	}
-	var tree map[string]*CondNode
+	var tree map[string]*wire.CondNode
 	if err := json.Unmarshal([]byte(row.Tree), &tree); err != nil {
 		s.log.Error("stored conditional moves unreadable", "game", st.row.ID, "err", err)
 		return

@@ -7,14 +7,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // cond is a tree written as the API takes it.
-type cond = map[string]*CondNode
+type cond = map[string]*wire.CondNode
 
 // conditional GETs (PUT, DELETE with body) c's conditional moves in a
 // game; id may end in a query (?line=...).
-func (c *client) conditional(method, id string, body any) (int, ConditionalView, errBody) {
+func (c *client) conditional(method, id string, body any) (int, wire.Conditional, errBody) {
 	c.h.t.Helper()
 	var raw json.RawMessage
 	path, query, _ := strings.Cut(id, "?")
@@ -22,7 +24,7 @@ func (c *client) conditional(method, id string, body any) (int, ConditionalView,
 		query = "?" + query
 	}
 	code := c.do(method, "/api/games/"+path+"/conditional"+query, body, &raw)
-	var v ConditionalView
+	var v wire.Conditional
 	var e errBody
 	if code == http.StatusOK {
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -149,7 +151,7 @@ func TestConditionalRefusals(t *testing.T) {
 	deep := cond{}
 	for i, n := 0, deep; i < 31; i++ {
 		next := cond{}
-		n["1"] = &CondNode{Move: "3", Then: next}
+		n["1"] = &wire.CondNode{Move: "3", Then: next}
 		n = next
 	}
 	// 5 + 25 + 125 + 625 answers: more than the 500 a tree may hold.
@@ -160,7 +162,7 @@ func TestConditionalRefusals(t *testing.T) {
 		}
 		t := cond{}
 		for _, k := range []string{"1", "3", "4", "5", "6"} {
-			t[k] = &CondNode{Move: "7", Then: full(depth - 1)}
+			t[k] = &wire.CondNode{Move: "7", Then: full(depth - 1)}
 		}
 		return t
 	}

@@ -19,6 +19,7 @@ import (
 
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
+	"alak/wire"
 )
 
 // testClock is a clock the tests move by hand.
@@ -195,9 +196,9 @@ func (c *client) signUp(name string) *client {
 	return c
 }
 
-func (c *client) create(req map[string]string) CreateView {
+func (c *client) create(req map[string]string) wire.Created {
 	c.h.t.Helper()
-	var out CreateView
+	var out wire.Created
 	var e errBody
 	code := c.do("POST", "/api/games", req, &out)
 	if code != http.StatusCreated {
@@ -207,20 +208,20 @@ func (c *client) create(req map[string]string) CreateView {
 	return out
 }
 
-func (c *client) game(id string) GameView {
+func (c *client) game(id string) wire.Game {
 	c.h.t.Helper()
-	var v GameView
+	var v wire.Game
 	if code := c.do("GET", "/api/games/"+id, nil, &v); code != http.StatusOK {
 		c.h.t.Fatalf("get %s: %d", id, code)
 	}
 	return v
 }
 
-func (c *client) move(id, move string, ply int) (int, GameView, errBody) {
+func (c *client) move(id, move string, ply int) (int, wire.Game, errBody) {
 	c.h.t.Helper()
 	var raw json.RawMessage
 	code := c.do("POST", "/api/games/"+id+"/moves", map[string]any{"move": move, "ply": ply}, &raw)
-	var v GameView
+	var v wire.Game
 	var e errBody
 	if code == http.StatusOK {
 		json.Unmarshal(raw, &v)
@@ -344,7 +345,7 @@ func TestInvitationsAndGuests(t *testing.T) {
 	if code := guest.do("POST", "/api/games/"+g.ID+"/join", map[string]string{"invite": "wrong"}, nil); code != http.StatusForbidden {
 		t.Errorf("a wrong invitation: %d", code)
 	}
-	var v GameView
+	var v wire.Game
 	if code := guest.do("POST", "/api/games/"+g.ID+"/join", map[string]string{"invite": secret}, &v); code != http.StatusOK || v.State != store.StateActive {
 		t.Fatalf("join by link: %d %s", code, v.State)
 	}
@@ -489,18 +490,18 @@ func TestOffersThroughTheAPI(t *testing.T) {
 	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
 	ada.move(g.ID, "2", 0)
 	// A takeback asked and refused, then asked and granted.
-	var v GameView
+	var v wire.Game
 	ada.do("POST", "/api/games/"+g.ID+"/takeback", nil, &v)
 	if v.TakebackRequest == nil || *v.TakebackRequest != "x" {
 		t.Fatalf("takeback request %+v", v.TakebackRequest)
 	}
-	v = GameView{}
+	v = wire.Game{}
 	bo.do("POST", "/api/games/"+g.ID+"/takeback", map[string]bool{"accept": false}, &v)
 	if v.TakebackRequest != nil || v.Ply != 1 {
 		t.Errorf("declined: %v ply %d", *v.TakebackRequest, v.Ply)
 	}
 	ada.do("POST", "/api/games/"+g.ID+"/takeback", nil, nil)
-	v = GameView{}
+	v = wire.Game{}
 	bo.do("POST", "/api/games/"+g.ID+"/takeback", map[string]bool{"accept": true}, &v)
 	if v.Ply != 0 {
 		t.Errorf("granted: ply %d", v.Ply)
@@ -516,7 +517,7 @@ func TestOffersThroughTheAPI(t *testing.T) {
 		t.Errorf("abort after the second move: %d", code)
 	}
 	ada.do("POST", "/api/games/"+g.ID+"/draw", nil, nil)
-	v = GameView{}
+	v = wire.Game{}
 	bo.do("POST", "/api/games/"+g.ID+"/draw", map[string]bool{"accept": true}, &v)
 	if v.State != store.StateFinished || *v.Result != "draw by agreement" || v.SGFResult != "0" {
 		t.Errorf("agreed draw: %s %v %s", v.State, *v.Result, v.SGFResult)
@@ -572,7 +573,7 @@ func TestEvents(t *testing.T) {
 
 type streamEvent struct {
 	id   string
-	view GameView
+	view wire.Game
 }
 
 // stream reads a game's event stream into a channel until ctx ends.
@@ -646,7 +647,7 @@ func TestAccounts(t *testing.T) {
 	}
 	bot := h.client()
 	bot.token = tok.Token
-	var me MeView
+	var me wire.Me
 	if code := bot.do("GET", "/api/me", nil, &me); code != http.StatusOK || me.Name != "ada" {
 		t.Errorf("me with the token: %d %+v", code, me)
 	}

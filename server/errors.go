@@ -12,16 +12,21 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/session"
+	"alak/wire"
 )
 
-// apiError is an error the API answers with: an HTTP status and a sentence
-// saying what was wrong and what is accepted.
+// apiError is a refusal or a failure as the server's code states it: its
+// kind (wire.Kind: not found, not your turn, an illegal move, ...), a short
+// machine-readable name and a sentence saying what was wrong and what is
+// accepted. Only writeError turns the kind into an HTTP status; the mail
+// path reads the kind (mailin.go).
 type apiError struct {
-	Status int
-	Code   string // a short machine-readable name: "stale_ply", "illegal_move", ...
-	Msg    string
-	// RetryAfter is how long a 429's (or a 503's) client must wait before
-	// it may try again (the Retry-After header, rounded up to seconds).
+	Kind wire.Kind
+	Code string // a short machine-readable name: "stale_ply", "illegal_move", ...
+	Msg  string
+	// RetryAfter is how long a client refused for its rate (or served
+	// nothing for now) must wait before it may try again (the Retry-After
+	// header, rounded up to seconds).
 	RetryAfter time.Duration
 	err        error // the cause, for errors.Is and the log
 }
@@ -29,8 +34,8 @@ type apiError struct {
 func (e *apiError) Error() string { return e.Msg }
 func (e *apiError) Unwrap() error { return e.err }
 
-func apiErr(status int, code, format string, a ...any) *apiError {
-	return &apiError{Status: status, Code: code, Msg: fmt.Sprintf(format, a...)}
+func apiErr(kind wire.Kind, code, format string, a ...any) *apiError {
+	return &apiError{Kind: kind, Code: code, Msg: fmt.Sprintf(format, a...)}
 }
 
 // retryUnavailable is the Retry-After of a 503 unavailable: long enough
@@ -46,21 +51,20 @@ func unavailable(err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return &apiError{Status: http.StatusServiceUnavailable, Code: "unavailable",
+	return &apiError{Kind: wire.Unavailable, Code: "unavailable",
 		Msg: "the server cannot reach its database just now: try again in a few seconds", RetryAfter: retryUnavailable, err: err}
 }
 
 var (
-	errNotSignedIn = apiErr(http.StatusUnauthorized, "not_signed_in", "you are not signed in: sign in, or start a game as a guest, and try again")
-	errNotFound    = apiErr(http.StatusNotFound, "not_found", "no such game")
+	errNotSignedIn = apiErr(wire.Unauthenticated, "not_signed_in", "you are not signed in: sign in, or start a game as a guest, and try again")
+	errNotFound    = apiErr(wire.NotFound, "not_found", "no such game")
 	// The computer answers a draw offer at once; declined, nothing changes.
-	errDrawDeclined = apiErr(http.StatusConflict, "draw_declined", "the computer declines the draw: play on")
+	errDrawDeclined = apiErr(wire.Conflict, "draw_declined", "the computer declines the draw: play on")
 )
 
 // asAPIError turns any error into the answer the API gives: errors of the
-// session and the store keep their meaning (an illegal move is 422, a
-// stale version 409), anything else is a 500 whose details go to the log
-// only.
+// session and the store keep their meaning (an illegal move, a stale
+// version), anything else is Internal, whose details go to the log only.
 func asAPIError(err error) *apiError {
 	var ae *apiError
 	if errors.As(err, &ae) {
@@ -69,22 +73,22 @@ func asAPIError(err error) *apiError {
 	var me *rules.MoveError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return &apiError{Status: 499, Code: "client_closed", Msg: "the request was cancelled", err: err}
+		return &apiError{Kind: wire.Cancelled, Code: "client_closed", Msg: "the request was cancelled", err: err}
 	case errors.As(err, &me) && errors.Is(err, rules.ErrGameOver):
-		return &apiError{Status: http.StatusConflict, Code: "game_over", Msg: "the game is over: " + me.Detail, err: err}
+		return &apiError{Kind: wire.Conflict, Code: "game_over", Msg: "the game is over: " + me.Detail, err: err}
 	case errors.As(err, &me):
-		return &apiError{Status: http.StatusUnprocessableEntity, Code: "illegal_move", Msg: "illegal move: " + me.Why(), err: err}
+		return &apiError{Kind: wire.IllegalMove, Code: "illegal_move", Msg: "illegal move: " + me.Why(), err: err}
 	case errors.Is(err, session.ErrNotYourTurn):
-		return &apiError{Status: http.StatusForbidden, Code: "not_your_turn", Msg: err.Error(), err: err}
+		return &apiError{Kind: wire.NotYourTurn, Code: "not_your_turn", Msg: err.Error(), err: err}
 	case errors.Is(err, store.ErrConflict):
-		return &apiError{Status: http.StatusConflict, Code: "conflict", Msg: "the game changed meanwhile: look at the board again and retry", err: err}
+		return &apiError{Kind: wire.Conflict, Code: "conflict", Msg: "the game changed meanwhile: look at the board again and retry", err: err}
 	case errors.Is(err, store.ErrNotFound):
-		return &apiError{Status: http.StatusNotFound, Code: "not_found", Msg: "not found", err: err}
+		return &apiError{Kind: wire.NotFound, Code: "not_found", Msg: "not found", err: err}
 	case errors.Is(err, session.ErrNoOffer), errors.Is(err, session.ErrOfferPending), errors.Is(err, session.ErrTooLate),
 		errors.Is(err, session.ErrNothingToUndo):
-		return &apiError{Status: http.StatusConflict, Code: "not_now", Msg: err.Error(), err: err}
+		return &apiError{Kind: wire.Conflict, Code: "not_now", Msg: err.Error(), err: err}
 	}
-	return &apiError{Status: http.StatusInternalServerError, Code: "internal", Msg: "the server failed; the request may be retried", err: err}
+	return &apiError{Kind: wire.Internal, Code: "internal", Msg: "the server failed; the request may be retried", err: err}
 }
 
 // moveRefused words a move the rules refuse, for the API and the page:
@@ -95,21 +99,22 @@ func moveRefused(r rules.Rules, err error) error {
 	if !errors.As(err, &me) || errors.Is(err, rules.ErrGameOver) {
 		return err
 	}
-	return &apiError{Status: http.StatusUnprocessableEntity, Code: "illegal_move", Msg: "illegal move " + r.MoveText(me.Move) + ": " + me.Why(), err: err}
+	return &apiError{Kind: wire.IllegalMove, Code: "illegal_move", Msg: "illegal move " + r.MoveText(me.Move) + ": " + me.Why(), err: err}
 }
 
-// writeError answers err as JSON: {"error": sentence, "code": name}.
+// writeError answers err as JSON (wire.Error) with its kind's status.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := asAPIError(err)
-	if ae.Status >= 500 && ae.Status != 499 {
+	status := ae.Kind.Status()
+	if ae.Kind == wire.Internal || ae.Kind == wire.Unavailable {
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	} else {
-		s.log.DebugContext(r.Context(), "request refused", "status", ae.Status, "code", ae.Code)
+		s.log.DebugContext(r.Context(), "request refused", "status", status, "code", ae.Code)
 	}
-	if ae.Status == http.StatusTooManyRequests || ae.RetryAfter > 0 {
+	if ae.Kind == wire.RateLimited || ae.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(ae.RetryAfter)))
 	}
-	writeJSON(w, ae.Status, map[string]string{"error": ae.Msg, "code": ae.Code})
+	writeJSON(w, status, wire.Error{Code: ae.Code, Error: ae.Msg})
 }
 
 // retrySeconds is a wait in whole seconds, rounded up, at least 1.

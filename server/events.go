@@ -18,7 +18,7 @@ import (
 type event struct {
 	id      string // PLY.VERSION
 	version int
-	data    []byte // the GameView's JSON
+	data    []byte // the wire.Game's JSON
 	frame   []byte // the whole event as a stream sends it (data is part of it)
 	// players are the accounts of Black and White, and private the
 	// frames their streams send in place of frame when the game has
@@ -369,7 +369,7 @@ func versionOf(id string) int {
 }
 
 // handleEvents is GET /api/games/{id}/events: Server-Sent Events, one
-// "data:" snapshot (the GameView) per change, with "id: PLY.VERSION". A
+// "data:" snapshot (the wire.Game) per change, with "id: PLY.VERSION". A
 // client that reconnects with Last-Event-ID (or ?last=) is sent the current
 // state at once when it has moved on since; otherwise the first event is
 // the current state. A comment line every 15 s (Config.StreamKeepAlive)

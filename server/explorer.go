@@ -7,30 +7,12 @@ import (
 
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // explorerBackfillBatch is the games the backfill counts a round; it runs
 // rounds until none is left.
 const explorerBackfillBatch = 500
-
-// ExplorerView is the answer of GET /api/explorer: the moves the finished
-// games of the archive played from a position reached from the rules' own
-// start, the most played first.
-type ExplorerView struct {
-	Rules string             `json:"rules"`
-	Moves []ExplorerMoveView `json:"moves"`
-}
-
-// ExplorerMoveView is one move of ExplorerView: the games that played it
-// and their results (x_wins + draws + o_wins may be less than games: a
-// game can end without a winner).
-type ExplorerMoveView struct {
-	Move  string `json:"move"`
-	Games int64  `json:"games"`
-	XWins int64  `json:"x_wins"`
-	Draws int64  `json:"draws"`
-	OWins int64  `json:"o_wins"`
-}
 
 // handleExplorer is GET /api/explorer?rules=...&moves=...: one indexed
 // read of the explorer's counts (store.ExplorerMoves). Only games from the
@@ -43,7 +25,7 @@ func (s *Server) handleExplorer(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	if q.Get("position") != "" {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
 		return
 	}
 	g, err := analysisGame(q)
@@ -57,9 +39,9 @@ func (s *Server) handleExplorer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := ExplorerView{Rules: g.Rules().String(), Moves: []ExplorerMoveView{}}
+	out := wire.Explorer{Rules: g.Rules().String(), Moves: []wire.ExplorerMove{}}
 	for _, m := range ms {
-		out.Moves = append(out.Moves, ExplorerMoveView{Move: m.Move, Games: m.Games, XWins: m.XWins, Draws: m.Draws, OWins: m.OWins})
+		out.Moves = append(out.Moves, wire.ExplorerMove{Move: m.Move, Games: m.Games, XWins: m.XWins, Draws: m.Draws, OWins: m.OWins})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // TestExplorerCountsFinishedGames: a game in progress is not in the
@@ -30,13 +31,13 @@ func TestExplorerCountsFinishedGames(t *testing.T) {
 			t.Fatalf("move %s: %d %+v", m, code, e)
 		}
 	}
-	explore := func(line string) []ExplorerMoveView {
+	explore := func(line string) []wire.ExplorerMove {
 		t.Helper()
 		resp, body := ada.roundTrip("GET", "/api/explorer?"+url.Values{"rules": {"alak size=7"}, "moves": {line}}.Encode(), nil, nil)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("explorer %q: %d %s", line, resp.StatusCode, body)
 		}
-		var v ExplorerView
+		var v wire.Explorer
 		if err := json.Unmarshal(body, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestExplorerCountsFinishedGames(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	for line, want := range map[string][]ExplorerMoveView{
+	for line, want := range map[string][]wire.ExplorerMove{
 		"":      {{Move: "3", Games: 1, XWins: 1}},
 		"3":     {{Move: "2", Games: 1, XWins: 1}},
 		"3,2":   {{Move: "4", Games: 1, XWins: 1}},
@@ -97,9 +98,9 @@ func TestExplorerBackfillAtStart(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7&moves=4", nil, nil)
-		var v ExplorerView
+		var v wire.Explorer
 		json.Unmarshal(body, &v)
-		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []ExplorerMoveView{{Move: "5", Games: 1, OWins: 1}}) {
+		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []wire.ExplorerMove{{Move: "5", Games: 1, OWins: 1}}) {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -23,6 +23,7 @@ import (
 	"alak/server/store"
 	"alak/server/store/pgstore"
 	"alak/server/store/pgstore/pgtest"
+	"alak/wire"
 )
 
 // These tests break what the server stands on (the client's connection,
@@ -82,7 +83,7 @@ func step(players map[string]*client, base, id string) (try moveTry, ok, over bo
 	if status != http.StatusOK {
 		return try, false, false
 	}
-	var v GameView
+	var v wire.Game
 	if json.Unmarshal(body, &v) != nil {
 		return try, false, false
 	}
@@ -353,7 +354,7 @@ func playRound(t *testing.T, h *harness, players map[string]*client, games []str
 		try, ok, over := step(players, h.http.URL, id)
 		if over {
 			status, body := call(players["x"], h.http.URL, "POST", "/api/games", map[string]string{"rules": "alak size=21", "color": "x", "clock": "none", "opponent": "bo"})
-			var cv CreateView
+			var cv wire.Created
 			if status == http.StatusCreated && json.Unmarshal(body, &cv) == nil {
 				if status, _ := call(players["o"], h.http.URL, "POST", "/api/games/"+cv.ID+"/join", nil); status == http.StatusOK {
 					games[i] = cv.ID
@@ -414,7 +415,7 @@ func TestFaultDiskFull(t *testing.T) {
 	}
 	// The error is a sentence.
 	for _, id := range games {
-		var v GameView
+		var v wire.Game
 		if code := players["x"].do("GET", "/api/games/"+id, nil, &v); code != http.StatusOK || v.Over {
 			continue
 		}
@@ -516,7 +517,7 @@ func TestFaultDatabaseReadOnly(t *testing.T) {
 		}
 	}
 	// Reads go on; a move's refusal is a sentence.
-	var v GameView
+	var v wire.Game
 	if code := players["x"].do("GET", "/api/games/"+games[0], nil, &v); code != http.StatusOK {
 		t.Fatalf("reading a game on a read-only database: %d", code)
 	}
@@ -544,7 +545,7 @@ func TestFaultDatabaseReadOnly(t *testing.T) {
 // readEvents reads a game's event stream at url into a channel of states
 // until ctx ends; unlike stream, it does not fail the test from its
 // goroutine.
-func readEvents(ctx context.Context, url string) (<-chan GameView, error) {
+func readEvents(ctx context.Context, url string) (<-chan wire.Game, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		return nil, err
@@ -557,7 +558,7 @@ func readEvents(ctx context.Context, url string) (<-chan GameView, error) {
 		resp.Body.Close()
 		return nil, fmt.Errorf("events: %d", resp.StatusCode)
 	}
-	out := make(chan GameView, 64)
+	out := make(chan wire.Game, 64)
 	go func() {
 		defer resp.Body.Close()
 		defer close(out)
@@ -568,7 +569,7 @@ func readEvents(ctx context.Context, url string) (<-chan GameView, error) {
 			if !ok {
 				continue
 			}
-			var v GameView
+			var v wire.Game
 			if json.Unmarshal([]byte(data), &v) != nil {
 				continue
 			}
@@ -583,7 +584,7 @@ func readEvents(ctx context.Context, url string) (<-chan GameView, error) {
 }
 
 // waitPly waits (bounded) for a state at ply or later on events.
-func waitPly(t *testing.T, events <-chan GameView, ply int, what string) {
+func waitPly(t *testing.T, events <-chan wire.Game, ply int, what string) {
 	t.Helper()
 	timeout := time.After(time.Minute)
 	for {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // TestTournamentTogglesLimited: one account's joins and leaves of
@@ -73,7 +75,7 @@ func TestChallengesCapped(t *testing.T) {
 	if !strings.Contains(body.Error, fmt.Sprint(maxOpenChallenges)) {
 		t.Errorf("the refusal does not say the cap: %q", body.Error)
 	}
-	var lobby struct{ Games []GameSummary }
+	var lobby struct{ Games []wire.Summary }
 	bo.do("GET", "/api/lobby", nil, &lobby)
 	if ids := summaryIDs(lobby.Games); len(ids) != maxOpenChallenges+1 || !strings.Contains(strings.Join(ids, " "), mine.ID) {
 		t.Errorf("the lobby: %d challenges %v; want the spammer's %d and bo's", len(ids), ids, maxOpenChallenges)

@@ -20,6 +20,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
+	"alak/wire"
 )
 
 // sharedHarness is a harness for a fuzz target or a benchmark: one server
@@ -99,7 +100,7 @@ func FuzzDecode(f *testing.F) {
 		// the bodies that handlers declare inline (PUT /api/me, join, the
 		// offers and answers).
 		targets := []any{
-			new(credentials), new(createRequest), new(moveRequest),
+			new(wire.Credentials), new(wire.CreateRequest), new(wire.MoveRequest),
 			new(struct {
 				Email        *string `json:"email"`
 				ConfirmMoves *bool   `json:"confirm_moves"`
@@ -122,7 +123,7 @@ func FuzzDecode(f *testing.F) {
 				continue
 			}
 			var ae *apiError
-			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Code != "bad_json" || ae.Msg == "" {
+			if !errors.As(err, &ae) || ae.Kind.Status() != http.StatusBadRequest || ae.Code != "bad_json" || ae.Msg == "" {
 				t.Errorf("%T: %q: %#v, want a 400 bad_json", v, body, err)
 			}
 			if len(ae.Msg) > 400 {
@@ -240,9 +241,9 @@ func FuzzMoveHTTP(f *testing.F) {
 		if who&8 != 0 {
 			body = json.RawMessage(move)
 		}
-		send := func() (int, GameView, errBody) {
+		send := func() (int, wire.Game, errBody) {
 			code, raw := postRaw(t, sender, "/api/games/"+g.ID+"/moves", body)
-			var gv GameView
+			var gv wire.Game
 			var e errBody
 			if code == http.StatusOK {
 				if err := json.Unmarshal(raw, &gv); err != nil {
@@ -257,7 +258,7 @@ func FuzzMoveHTTP(f *testing.F) {
 		switch code {
 		case http.StatusOK:
 			if raw, ok := body.(json.RawMessage); ok {
-				var req moveRequest
+				var req wire.MoveRequest
 				if decodeBytes(raw, &req) != nil || req.Ply == nil {
 					t.Fatalf("accepted %q", raw)
 				}
@@ -463,7 +464,7 @@ func FuzzEventsResume(f *testing.F) {
 		if evID != cur.EventID {
 			t.Fatalf("%q (version %d): the first event is %s, want the current state %s", last, sent, evID, cur.EventID)
 		}
-		var v GameView
+		var v wire.Game
 		if err := json.Unmarshal([]byte(data), &v); err != nil || v.EventID != evID || v.Version != cur.Version || v.Ply != cur.Ply || v.Diagram != cur.Diagram {
 			t.Errorf("%q: the first event %s: %.200s (%v)", last, evID, data, err)
 		}
@@ -472,7 +473,7 @@ func FuzzEventsResume(f *testing.F) {
 
 // fuzzGame makes a game between x and o at ply 3 (version 5), for the
 // stream fuzz.
-func fuzzGame(f *testing.F, base *harness, x, o *client) (string, GameView) {
+func fuzzGame(f *testing.F, base *harness, x, o *client) (string, wire.Game) {
 	f.Helper()
 	post := func(c *client, path, body string) []byte {
 		req, _ := http.NewRequest("POST", base.http.URL+path, strings.NewReader(body))
@@ -487,10 +488,10 @@ func fuzzGame(f *testing.F, base *harness, x, o *client) (string, GameView) {
 		}
 		return out
 	}
-	var g CreateView
+	var g wire.Created
 	json.Unmarshal(post(x, "/api/games", `{"rules":"alak size=7","color":"x","clock":"none","opponent":"olga"}`), &g)
 	post(o, "/api/games/"+g.ID+"/join", `{}`)
-	var v GameView
+	var v wire.Game
 	for i, m := range []string{"2", "4", "6"} {
 		json.Unmarshal(post([]*client{x, o}[i%2], "/api/games/"+g.ID+"/moves", fmt.Sprintf(`{"move":%q,"ply":%d}`, m, i)), &v)
 	}

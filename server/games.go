@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net/http"
 	"sync"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/session"
+	"alak/wire"
 )
 
 // gameState is a game as one request sees it: the stored row and log, and
@@ -37,7 +37,7 @@ type gameState struct {
 	chat store.Chat
 	// tournament is a tournament's game's tournament and round (nil for
 	// other games).
-	tournament *TournamentRef
+	tournament *wire.TournamentRef
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -287,9 +287,9 @@ func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState,
 			return event{}, false, err
 		}
 		if st.row.State == store.StateAborted {
-			return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
+			return event{}, true, apiErr(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
 		}
-		return event{}, true, apiErr(http.StatusConflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
+		return event{}, true, apiErr(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
 	if err != nil {
@@ -350,7 +350,9 @@ func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time
 
 // commit syncs the row with the session, stores it with the entries,
 // builds the new state's view once, publishes it, and keeps the state in
-// the cache for the game's next change. It runs under the game's lock.
+// the cache for the game's next change; the features' hooks (gameHooks)
+// run once it is stored and once it is published. It runs under the
+// game's lock.
 func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entries []store.Entry) error {
 	prev := st.row
 	row := st.row
@@ -389,18 +391,52 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 	}
 	st.row = row
 	st.log = append(st.log, entries...)
-	if s.mailin != nil && prev.State == store.StateActive && row.State != store.StateActive {
-		s.mailin.gameEnded(ctx, row.ID) // its reply addresses end with it
-	}
+	ended := prev.State == store.StateActive && row.State != store.StateActive
+	s.hooks.stored.run(ctx, st, ended)
 	st.ev = s.event(ctx, st)
 	s.publish(st)
 	s.caches.states.put(st)
-	s.accountsChanged(row)
-	if prev.State == store.StateActive && row.State != store.StateActive {
-		s.tournamentGameEnded(row)
-		s.explorerCount(ctx, st)
-	}
+	s.hooks.published.run(ctx, st, ended)
 	return nil
+}
+
+// gameHooks is what the features do when the game core stores a change
+// of a game (commit), registered once by New: the core calls them in the
+// order registered, and never names the features.
+type gameHooks struct {
+	// stored run once the change is stored, before it is published.
+	stored hookList
+	// published run once the change is published and cached.
+	published hookList
+}
+
+// hookList is hooks in the order they run.
+type hookList []gameHook
+
+// gameHook is one feature's hook: f runs after every change, or with
+// endOnly after a change that ended the game only.
+type gameHook struct {
+	endOnly bool
+	f       func(ctx context.Context, st *gameState)
+}
+
+// onChange registers f to run after every change; onEnd, after a change
+// that ended the game only (the game was active and is not any more).
+func (l *hookList) onChange(f func(ctx context.Context, st *gameState)) {
+	*l = append(*l, gameHook{f: f})
+}
+
+func (l *hookList) onEnd(f func(ctx context.Context, st *gameState)) {
+	*l = append(*l, gameHook{endOnly: true, f: f})
+}
+
+// run calls the hooks for a change of st, which ended the game or not.
+func (l hookList) run(ctx context.Context, st *gameState, ended bool) {
+	for _, h := range l {
+		if ended || !h.endOnly {
+			h.f(ctx, st)
+		}
+	}
 }
 
 // startTurn sets the clock for the player to move from now: in a live
@@ -460,7 +496,7 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 		if err := st.sess.Timeout(c); err != nil {
 			return nil, err
 		}
-		return &change{reply: apiErr(http.StatusConflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
+		return &change{reply: apiErr(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
 	}
 	if err := st.sess.Play(c, m); err != nil {
 		return nil, moveRefused(st.r, err)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"alak/player"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // House bots (alak serve --house-bots): one bot account for each
@@ -175,7 +175,7 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 }
 
 // errNotWaiting: the challenge is no longer there to take.
-var errNotWaiting = apiErr(http.StatusConflict, "not_waiting", "the challenge is no longer waiting")
+var errNotWaiting = apiErr(wire.Conflict, "not_waiting", "the challenge is no longer waiting")
 
 // run looks for the challenges to the house bots that are not taken, at
 // the start and then every houseLookEvery, until the server stops.

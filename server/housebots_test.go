@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"alak/player"
+	"alak/wire"
 )
 
 // waitGame polls game id until ok holds of its view, failing after 20 s.
-func (c *client) waitGame(id string, what string, ok func(GameView) bool) GameView {
+func (c *client) waitGame(id string, what string, ok func(wire.Game) bool) wire.Game {
 	c.h.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -27,10 +28,10 @@ func (c *client) waitGame(id string, what string, ok func(GameView) bool) GameVi
 
 // playOut plays a's side of game id against a computer seat until the
 // game is over: the first legal move the game's view lists each turn.
-func (c *client) playOut(id, color string) GameView {
+func (c *client) playOut(id, color string) wire.Game {
 	c.h.t.Helper()
 	for range 200 {
-		v := c.waitGame(id, "my turn or the end", func(v GameView) bool { return v.State != "active" || v.ToMove == color })
+		v := c.waitGame(id, "my turn or the end", func(v wire.Game) bool { return v.State != "active" || v.ToMove == color })
 		if v.State != "active" {
 			return v
 		}
@@ -42,7 +43,7 @@ func (c *client) playOut(id, color string) GameView {
 		}
 	}
 	c.h.t.Fatalf("game %s: not over after 200 of my moves", id)
-	return GameView{}
+	return wire.Game{}
 }
 
 // TestHouseBots: with Config.HouseBots (alak serve
@@ -86,7 +87,7 @@ func TestHouseBots(t *testing.T) {
 	if end.State != "finished" {
 		t.Fatalf("the game ended %s (%v)", end.State, end.Reason)
 	}
-	var hist RatingHistoryView
+	var hist wire.RatingHistory
 	if code := h.client().do("GET", "/api/players/alak-beginner/ratings?pool=alak", nil, &hist); code != http.StatusOK || len(hist.History) != 1 || hist.History[0].Game != g.ID {
 		t.Errorf("the house bot's rating history: %d %+v; want the one game", code, hist)
 	}
@@ -110,9 +111,9 @@ func TestHouseBots(t *testing.T) {
 	}
 	h.cfg.HouseBots = true
 	h.restart()
-	ada.waitGame(w.ID, "the house bot taking the challenge", func(v GameView) bool { return v.State == "active" && v.Players["o"].Name == "alak-perfect" })
+	ada.waitGame(w.ID, "the house bot taking the challenge", func(v wire.Game) bool { return v.State == "active" && v.Players["o"].Name == "alak-perfect" })
 	if code, _, e := ada.move(w.ID, "1", 0); code != http.StatusOK {
 		t.Fatalf("a move against alak-perfect: %d %+v", code, e)
 	}
-	ada.waitGame(w.ID, "alak-perfect's reply", func(v GameView) bool { return v.Ply == 2 })
+	ada.waitGame(w.ID, "alak-perfect's reply", func(v wire.Game) bool { return v.Ply == 2 })
 }

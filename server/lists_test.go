@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // onBothStores runs test on a server over a real SQLite file and on one
@@ -43,14 +44,14 @@ func waitingLinks(t *testing.T, h *harness, creator int64, n int) {
 
 func accountID(t *testing.T, c *client) int64 {
 	t.Helper()
-	var me MeView
+	var me wire.Me
 	if code := c.do("GET", "/api/me", nil, &me); code != http.StatusOK {
 		t.Fatalf("/api/me: %d", code)
 	}
 	return me.ID
 }
 
-func summaryIDs(gs []GameSummary) []string {
+func summaryIDs(gs []wire.Summary) []string {
 	var out []string
 	for _, g := range gs {
 		out = append(out, g.ID)
@@ -71,11 +72,11 @@ func TestListsPastAWindow(t *testing.T) {
 		open := bo.create(map[string]string{"opponent": "open"})
 		waitingLinks(t, h, accountID(t, spammer), window)
 
-		var mine struct{ Challenges []GameSummary }
+		var mine struct{ Challenges []wire.Summary }
 		if code := ada.do("GET", "/api/me/games", nil, &mine); code != http.StatusOK || !slices.Equal(summaryIDs(mine.Challenges), []string{named.ID}) {
 			t.Errorf("ada's challenges past 201 link games: %d %v, want [%s]", code, summaryIDs(mine.Challenges), named.ID)
 		}
-		var lobby struct{ Games []GameSummary }
+		var lobby struct{ Games []wire.Summary }
 		if code := ada.do("GET", "/api/lobby", nil, &lobby); code != http.StatusOK || !slices.Equal(summaryIDs(lobby.Games), []string{open.ID}) {
 			t.Errorf("the lobby past 201 link games: %d %v, want [%s]", code, summaryIDs(lobby.Games), open.ID)
 		}
@@ -174,14 +175,14 @@ func TestGuestTakesItsGamesOver(t *testing.T) {
 
 		u := mustURL(t, h.http.URL)
 		oldCookie := guest.c.Jar.Cookies(u)[0].Value
-		var acct AccountView
+		var acct wire.Account
 		if code := guest.do("POST", "/api/accounts", map[string]string{"name": "newbie", "password": "correct horse"}, &acct); code != http.StatusCreated {
 			t.Fatalf("sign-up from the guest's session: %d", code)
 		}
 		if acct.Claimed == nil || acct.Claimed.From != guestName || len(acct.Claimed.Moved) != 4 || len(acct.Claimed.Kept) != 0 {
 			t.Errorf("the sign-up's claim: %+v, want the guest's 4 games moved", acct.Claimed)
 		}
-		var mine struct{ Games, Finished []GameSummary }
+		var mine struct{ Games, Finished []wire.Summary }
 		guest.do("GET", "/api/me/games", nil, &mine)
 		if got := summaryIDs(mine.Finished); len(got) != 3 || !containsAll(got, lost) {
 			t.Errorf("newbie's finished games: %v, want %v", got, lost)
@@ -250,7 +251,7 @@ func TestGuestTakesItsGamesOver(t *testing.T) {
 		g3 := h.client()
 		kept := g3.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": "computer:random"})
 		g3Name := g3.game(kept.ID).Players["x"].Name
-		acct = AccountView{}
+		acct = wire.Account{}
 		if code := g3.do("POST", "/api/login", map[string]any{"name": "bo", "password": "correct horse"}, &acct); code != http.StatusOK || acct.Claimed != nil {
 			t.Errorf("a sign-in without the claim: %d %+v", code, acct.Claimed)
 		}
@@ -295,9 +296,9 @@ func TestComputerSpecCanonical(t *testing.T) {
 		if err != nil || c0.stored != "" && row.White.Bot != c0.stored {
 			t.Errorf("%q is stored as %q (%v), want %q", c0.typed, row.White.Bot, err, c0.stored)
 		}
-		var list struct{ Games []GameSummary }
+		var list struct{ Games []wire.Summary }
 		code := c.do("GET", "/api/me/games", nil, &list)
-		i := slices.IndexFunc(list.Games, func(s GameSummary) bool { return s.ID == g.ID })
+		i := slices.IndexFunc(list.Games, func(s wire.Summary) bool { return s.ID == g.ID })
 		if code != http.StatusOK || i < 0 {
 			t.Errorf("%q: my games answer %d without the game", c0.typed, code)
 		} else if got := list.Games[i].Players["o"].Name; got != c0.shown {

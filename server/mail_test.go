@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // smtpSink is a minimal SMTP server on loopback (RFC 5321's commands that
@@ -146,7 +148,7 @@ func (s *smtpSink) next(t *testing.T) sentMail {
 // setEmail gives the client's account an address.
 func (c *client) setEmail(email string) {
 	c.h.t.Helper()
-	var me MeView
+	var me wire.Me
 	if code := c.do("PUT", "/api/me", map[string]string{"email": email}, &me); code != http.StatusOK || me.Email != email {
 		c.h.t.Fatalf("PUT /api/me email %s: %d %+v", email, code, me)
 	}
@@ -199,7 +201,7 @@ func (c *client) watch(id string) (cancel func()) {
 // me returns the client's account id.
 func (c *client) me() int64 {
 	c.h.t.Helper()
-	var me MeView
+	var me wire.Me
 	if code := c.do("GET", "/api/me", nil, &me); code != http.StatusOK {
 		c.h.t.Fatalf("GET /api/me: %d", code)
 	}

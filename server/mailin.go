@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -20,9 +19,9 @@ import (
 	"github.com/emersion/go-smtp"
 	"golang.org/x/time/rate"
 
-	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Moves by email. With Config.MailListen the server takes mail
@@ -460,7 +459,7 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 			case errors.Is(err, errBoardOnly):
 				lead = "The board as it is now:"
 				count = &in.board
-			case ae.Status < 499:
+			case ae.Kind.Refusal():
 				lead = "Nothing changed: " + strings.TrimSuffix(ae.Msg, ".") + "."
 				count = &in.refused
 			default:
@@ -501,46 +500,44 @@ func mailDone(st *gameState, before int, command string) string {
 // mailedCommand is what a mailed line does to the game, under its lock.
 func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Color, command string, now time.Time) (*change, error) {
 	if st.row.State != store.StateActive {
-		return nil, apiErr(http.StatusConflict, "game_over", "the game is over (%s)", st.row.Reason)
+		return nil, apiErr(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
 	}
 	if ply := st.sess.Ply(); ply != sec.Ply {
-		return nil, apiErr(http.StatusConflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
+		return nil, apiErr(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
 	}
-	switch strings.ToLower(command) {
-	case "":
-		return nil, apiErr(http.StatusUnprocessableEntity, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
-	case "board":
-		return nil, errBoardOnly
-	case "draw":
-		// An offer, or the acceptance of the opponent's (OfferDraw).
-		if !st.sess.Seat(c.Opp()).Human() {
-			return nil, apiErr(http.StatusConflict, "not_now", "draws with the computer are offered on the game's page")
+	// The words (draw, board) are taken on either player's turn; a move is
+	// judged after the turn, and a text that is not a move after the turn
+	// too, as the API judges it.
+	cmd, err := mailCommands.parse(st.r, command)
+	if err == nil {
+		switch cmd.kind {
+		case commandEmpty:
+			return nil, apiErr(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
+		case commandBoard:
+			return nil, errBoardOnly
+		case commandDraw:
+			// An offer, or the acceptance of the opponent's (OfferDraw).
+			if !st.sess.Seat(c.Opp()).Human() {
+				return nil, apiErr(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
+			}
+			_, err := st.sess.OfferDraw(c)
+			return &change{}, err
 		}
-		_, err := st.sess.OfferDraw(c)
-		return &change{}, err
 	}
-	if tm := st.sess.ToMove(); c != tm {
-		return nil, apiErr(http.StatusForbidden, "not_your_turn", "it is %s's turn", colorWord(tm))
+	if err := st.checkTurn(c); err != nil {
+		return nil, err
 	}
-	if len(command) > 20 {
-		return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board")
-	}
-	m, err := notation.Human.Decode(st.r, command)
 	if err != nil {
-		var pe *notation.ParseError
-		if errors.As(err, &pe) {
-			return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)", pe.Input, pe.Msg)
-		}
-		return nil, apiErr(http.StatusUnprocessableEntity, "bad_move", "%s", err)
+		return nil, err
 	}
-	if m == rules.Resign {
+	if cmd.kind == commandResign {
 		return &change{}, st.sess.Resign(c)
 	}
 	acct := st.row.Black.AccountID
 	if c == rules.White {
 		acct = st.row.White.AccountID
 	}
-	return s.playMove(st, c, m, acct, now)
+	return s.playMove(st, c, cmd.move, acct, now)
 }
 
 // answer mails the player of seat c the game as it is now, after lead,

@@ -11,6 +11,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/solve"
+	"alak/wire"
 )
 
 // notForPlayers are the words an error a player reads must not hold: API
@@ -159,7 +160,7 @@ func TestComputerAnswersDraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	drawn, won := drawnAndNot(t, r, g0.Start(), tab)
-	offer := func(cfg Config, diagram string) (int, errBody, GameView) {
+	offer := func(cfg Config, diagram string) (int, errBody, wire.Game) {
 		h := newHarness(t, cfg)
 		ada := h.client().signUp("ada")
 		g := ada.create(map[string]string{"rules": "alak size=8", "position": diagram, "to_move": "x", "color": "x", "clock": "none", "opponent": "computer:level:1"})
@@ -206,7 +207,7 @@ func TestAnalysisTooLargeSaysSo(t *testing.T) {
 		t.Fatalf("resign: %d", code)
 	}
 	deadline := time.Now().Add(time.Minute)
-	var a AnalysisView
+	var a wire.Analysis
 	for {
 		resp, raw := ada.send("GET", "/api/games/"+g.ID+"/analysis", "", nil)
 		if resp.status == http.StatusOK {

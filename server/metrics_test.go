@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // scrape reads /metrics at url: each sample, named as the text format
@@ -318,7 +319,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 	// A guest's invitation, taken with a wrong secret and the right one.
 	host := h.client()
 	_, _, body = send(host, "POST", "/api/games", `{"rules":"alak size=7","opponent":"link","clock":"none"}`, nil)
-	var g CreateView
+	var g wire.Created
 	json.Unmarshal(body, &g)
 	invite := g.Invite[strings.Index(g.Invite, "=")+1:]
 	secrets = append(secrets, invite)
@@ -328,7 +329,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 	send(guest, "POST", "/api/games/"+g.ID+"/join", `{"invite":"`+invite+`"}`, nil)
 	// A move the store fails: logged as an error, with its request.
 	_, _, body = send(bo, "POST", "/api/games", `{"rules":"alak size=9","color":"x","clock":"none","opponent":"ada"}`, nil)
-	var g2 CreateView
+	var g2 wire.Created
 	json.Unmarshal(body, &g2)
 	adaBot := h.client()
 	adaBot.token = tok.Token

@@ -23,6 +23,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/web"
+	"alak/wire"
 )
 
 // page is what a page's template is given: who is signed in, and what the
@@ -31,7 +32,7 @@ import (
 type page struct {
 	Title string
 	Page  string // home, game, archive, rules, missing
-	Me    *MeView
+	Me    *wire.Me
 
 	Game  *boardInfo // the game page
 	Name  string     // the player of /p/{name}; the missing page's sentence
@@ -41,7 +42,7 @@ type page struct {
 	// Ratings are the player's ratings on /p/{name}, drawn with the page
 	// (as profile.js draws them again) so that the table and the chart's
 	// place are there from the first paint and nothing below them moves.
-	Ratings []PoolRatingView
+	Ratings []wire.PoolRating
 
 	// HouseBots are the house bots' names by level, HouseBotTop the
 	// strongest's (home page).
@@ -95,7 +96,7 @@ type boardInfo struct {
 	Cards [2]cardInfo
 
 	// Tournament is a tournament's game's tournament and round.
-	Tournament *TournamentRef
+	Tournament *wire.TournamentRef
 }
 
 // cardInfo is a player card's name and rating.
@@ -123,7 +124,7 @@ func signedWords(x float64) string {
 // cardsAndEnd are the players' cards of the game's view v and, for a
 // finished rated game, the sentence ratings.js's endWords adds to the
 // result (" Ratings: ada +162, bo −162.").
-func cardsAndEnd(v GameView) (cards [2]cardInfo, end string) {
+func cardsAndEnd(v wire.Game) (cards [2]cardInfo, end string) {
 	var parts []string
 	for i, c := range []string{"x", "o"} {
 		p := v.Players[c]
@@ -437,7 +438,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 			s.notFound(w, r, "No player is called "+r.PathValue("name")+".")
 			return
 		}
-		var ratings []PoolRatingView
+		var ratings []wire.PoolRating
 		if err == nil {
 			ratings, err = s.playerRatings(r.Context(), a.ID)
 		}
@@ -463,7 +464,7 @@ func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g := st.sess.Game()
-	out := PositionsView{}
+	out := wire.Positions{}
 	for i := 0; i <= g.Len(); i++ {
 		pos := g.PositionAt(i)
 		out.Positions = append(out.Positions, pos.String())

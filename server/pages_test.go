@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"alak/wire"
 )
 
 // get fetches a path of the harness's server with the client's cookies
@@ -218,7 +220,7 @@ func TestPositions(t *testing.T) {
 			t.Fatalf("move %d %s: %d %+v", i+1, m, code, e)
 		}
 	}
-	var p PositionsView
+	var p wire.Positions
 	if code := h.client().do("GET", "/api/games/"+g.ID+"/positions", nil, &p); code != http.StatusOK {
 		t.Fatalf("positions: %d", code)
 	}

@@ -13,6 +13,7 @@ import (
 	"alak/internal/clip"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Ratings: which games are rated, each seat's rating, and the
@@ -70,20 +71,20 @@ func notRatable(g store.Game, guest bool) string {
 // the computer, by a guest (or someone not signed in: the game would be a
 // guest's), from a set-up position, or under changed rules. It runs
 // before a guest is made.
-func checkRated(r *http.Request, g store.Game, req createRequest) error {
+func checkRated(r *http.Request, g store.Game, req wire.CreateRequest) error {
 	if req.Rated == nil || !*req.Rated {
 		return nil
 	}
 	a := account(r)
 	if why := notRatable(g, a == nil || a.Guest()); why != "" {
-		return apiErr(http.StatusBadRequest, "not_rated", "this game cannot be rated: %s (send \"rated\": false or leave it out)", why)
+		return apiErr(wire.BadRequest, "not_rated", "this game cannot be rated: %s (send \"rated\": false or leave it out)", why)
 	}
 	return nil
 }
 
 // rateNewGame decides whether a new game is rated (as asked, rated by
 // default when it can be) and records its creator's rating.
-func (s *Server) rateNewGame(ctx context.Context, g *store.Game, a *store.Account, req createRequest) error {
+func (s *Server) rateNewGame(ctx context.Context, g *store.Game, a *store.Account, req wire.CreateRequest) error {
 	g.Rated = notRatable(*g, a.Guest()) == "" && (req.Rated == nil || *req.Rated)
 	if g.Kind == store.KindComputer || a.Guest() {
 		return nil
@@ -142,21 +143,21 @@ func (s *Server) poolRating(ctx context.Context, account int64, pool string) (gl
 	return glicko2.Default(), nil
 }
 
-func seatRatingView(sr store.SeatRating) SeatRatingView {
+func seatRatingView(sr store.SeatRating) wire.SeatRating {
 	r := glicko2.Rating{Rating: sr.Rating, RD: sr.RD}
-	return SeatRatingView{Rating: round1(sr.Rating), RD: round1(sr.RD), Provisional: r.Provisional(), Shown: shown(r)}
+	return wire.SeatRating{Rating: round1(sr.Rating), RD: round1(sr.RD), Provisional: r.Provisional(), Shown: shown(r)}
 }
 
 // summaryRatings is a game's ratings as a list shows them: the seats'
 // ratings as stored (no query).
-func summaryRatings(g store.Game) GameRatings {
-	out := GameRatings{Rated: g.Rated}
+func summaryRatings(g store.Game) wire.GameRatings {
+	out := wire.GameRatings{Rated: g.Rated}
 	for i, sr := range []store.SeatRating{g.BlackRating, g.WhiteRating} {
 		if sr.RD == 0 {
 			continue
 		}
 		if out.Ratings == nil {
-			out.Ratings = map[string]SeatRatingView{}
+			out.Ratings = map[string]wire.SeatRating{}
 		}
 		out.Ratings[[]string{"x", "o"}[i]] = seatRatingView(sr)
 	}
@@ -165,7 +166,7 @@ func summaryRatings(g store.Game) GameRatings {
 
 // gameRatings is a game's ratings for its view: the seats' ratings and,
 // once a rated game is over, each player's change.
-func (s *Server) gameRatings(ctx context.Context, g store.Game) GameRatings {
+func (s *Server) gameRatings(ctx context.Context, g store.Game) wire.GameRatings {
 	out := summaryRatings(g)
 	if !g.Rated || g.State != store.StateFinished || out.Ratings == nil {
 		return out
@@ -192,15 +193,15 @@ func (s *Server) gameRatings(ctx context.Context, g store.Game) GameRatings {
 }
 
 // playerRatings is a player's ratings now, one per pool played.
-func (s *Server) playerRatings(ctx context.Context, account int64) ([]PoolRatingView, error) {
+func (s *Server) playerRatings(ctx context.Context, account int64) ([]wire.PoolRating, error) {
 	rs, err := s.store.Ratings(ctx, account)
 	if err != nil {
 		return nil, err
 	}
-	out := []PoolRatingView{}
+	out := []wire.PoolRating{}
 	for _, r := range rs {
 		g := r.At(s.now())
-		out = append(out, PoolRatingView{Pool: r.Pool, Rating: round1(g.Rating), RD: round1(g.RD), Volatility: math.Round(g.Volatility*1e6) / 1e6,
+		out = append(out, wire.PoolRating{Pool: r.Pool, Rating: round1(g.Rating), RD: round1(g.RD), Volatility: math.Round(g.Volatility*1e6) / 1e6,
 			Games: r.Games, Provisional: g.Provisional(), Shown: shown(g)})
 	}
 	return out, nil
@@ -213,7 +214,7 @@ func pool(r *http.Request) (string, error) {
 		return "alak", nil
 	}
 	if !slices.Contains(rules.Presets(), p) {
-		return "", apiErr(http.StatusBadRequest, "bad_pool", "%q is not a rating pool: the pools are the presets, %s", clip.Text(p), strings.Join(rules.Presets(), ", "))
+		return "", apiErr(wire.BadRequest, "bad_pool", "%q is not a rating pool: the pools are the presets, %s", clip.Text(p), strings.Join(rules.Presets(), ", "))
 	}
 	return p, nil
 }
@@ -226,7 +227,7 @@ func limitParam(r *http.Request, def, most int) (int, error) {
 	}
 	n, err := strconv.Atoi(l)
 	if err != nil || n < 1 || n > most {
-		return 0, apiErr(http.StatusBadRequest, "bad_limit", "limit is 1 to %d", most)
+		return 0, apiErr(wire.BadRequest, "bad_limit", "limit is 1 to %d", most)
 	}
 	return n, nil
 }
@@ -249,15 +250,15 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := LeaderboardView{Pool: p, Players: []LeaderboardLine{}}
+	out := wire.Leaderboard{Pool: p, Players: []wire.LeaderboardLine{}}
 	for _, sr := range rs {
 		g := sr.At(s.now())
-		out.Players = append(out.Players, LeaderboardLine{Name: sr.Name, Rating: round1(g.Rating), RD: round1(g.RD), Games: sr.Games,
+		out.Players = append(out.Players, wire.LeaderboardLine{Name: sr.Name, Rating: round1(g.Rating), RD: round1(g.RD), Games: sr.Games,
 			Provisional: g.Provisional(), Shown: shown(g), Bot: s.isBot(r.Context(), sr.AccountID)})
 	}
 	// The store sorts by the deviation the last game left; idle weeks
 	// since may have made a rating provisional again.
-	slices.SortStableFunc(out.Players, func(a, b LeaderboardLine) int {
+	slices.SortStableFunc(out.Players, func(a, b wire.LeaderboardLine) int {
 		if a.Provisional != b.Provisional {
 			if a.Provisional {
 				return 1
@@ -296,9 +297,9 @@ func (s *Server) handleRatingHistory(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out := RatingHistoryView{Name: a.Name, Pool: p, History: []RatingHistoryLine{}}
+	out := wire.RatingHistory{Name: a.Name, Pool: p, History: []wire.RatingHistoryLine{}}
 	for _, h := range hist {
-		out.History = append(out.History, RatingHistoryLine{Game: h.GameID, At: h.At, Rating: round1(h.After.Rating), RD: round1(h.After.RD), Change: round1(h.Change())})
+		out.History = append(out.History, wire.RatingHistoryLine{Game: h.GameID, At: h.At, Rating: round1(h.After.Rating), RD: round1(h.After.RD), Change: round1(h.Change())})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/wire"
 )
 
 // inviteSecret is the secret of an invitation link.
@@ -49,8 +51,8 @@ func glickoOneGame(r, rd, vol, oppR, oppRD, score float64) (float64, float64, fl
 }
 
 type playerAnswer struct {
-	Name    string           `json:"name"`
-	Ratings []PoolRatingView `json:"ratings"`
+	Name    string            `json:"name"`
+	Ratings []wire.PoolRating `json:"ratings"`
 }
 
 // TestRatedGameThroughTheAPI plays a rated game to its end between two
@@ -99,7 +101,7 @@ func TestRatedGameThroughTheAPI(t *testing.T) {
 		if bo.do("GET", "/api/players/bo", nil, &pa); len(pa.Ratings) != 1 || math.Abs(pa.Ratings[0].Rating-lossR) > 0.051 || math.Abs(pa.Ratings[0].RD-lossRD) > 0.051 {
 			t.Errorf("bo's ratings %+v, want %.1f RD %.1f", pa.Ratings, lossR, lossRD)
 		}
-		var board LeaderboardView
+		var board wire.Leaderboard
 		if code := bo.do("GET", "/api/leaderboard?pool=alak", nil, &board); code != http.StatusOK || len(board.Players) != 2 ||
 			board.Players[0].Name != "ada" || board.Players[1].Name != "bo" || board.Players[0].Games != 1 ||
 			board.Players[0].Rank != 1 || board.Players[1].Rank != 2 {
@@ -109,7 +111,7 @@ func TestRatedGameThroughTheAPI(t *testing.T) {
 		if code := bo.do("GET", "/api/leaderboard?pool=chess", nil, &e); code != http.StatusBadRequest || e.Code != "bad_pool" {
 			t.Errorf("an unknown pool: %d %+v", code, e)
 		}
-		var hist RatingHistoryView
+		var hist wire.RatingHistory
 		if code := bo.do("GET", "/api/players/ada/ratings?pool=alak", nil, &hist); code != http.StatusOK || len(hist.History) != 1 ||
 			hist.History[0].Game != g.ID || math.Abs(hist.History[0].Change-(winR-1500)) > 0.051 {
 			t.Errorf("ada's history: %d %+v", code, hist)
@@ -160,7 +162,7 @@ func TestRatedGameThroughTheAPI(t *testing.T) {
 			t.Errorf("a guest's game: rated %v, players %+v, ratings %+v", v.Rated, v.Players, v.Ratings)
 		}
 		// Asked unrated between two accounts: the end changes nothing.
-		var u CreateView
+		var u wire.Created
 		if code := ada.do("POST", "/api/games", map[string]any{"rules": "alak size=6", "opponent": "bo", "rated": false}, &u); code != http.StatusCreated {
 			t.Fatalf("an unrated challenge: %d", code)
 		}

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"alak/solve"
+	"alak/wire"
 )
 
 // rulelabCommand is the command that made rulelabdata/rulelab.json (run
@@ -29,14 +30,14 @@ var rulelabJSON []byte
 
 // ruleLab is the lab's table and the answer of GET /api/rulelab, read
 // once from the shipped data.
-var ruleLab = func() RuleLabView {
+var ruleLab = func() wire.RuleLab {
 	var t solve.LabTable
 	if err := json.Unmarshal(rulelabJSON, &t); err != nil {
 		panic(fmt.Sprintf("server/rulelabdata/rulelab.json: %v", err))
 	}
-	v := RuleLabView{Command: rulelabCommand, Rows: t.Rows}
+	v := wire.RuleLab{Command: rulelabCommand, Rows: t.Rows}
 	for _, c := range t.Columns {
-		v.Columns = append(v.Columns, RuleLabColumn{LabColumn: c, Says: variantSays[c.Variant], Link: variantLink(c)})
+		v.Columns = append(v.Columns, wire.RuleLabColumn{LabColumn: c, Says: variantSays[c.Variant], Link: variantLink(c)})
 	}
 	return v
 }()
@@ -105,7 +106,7 @@ type labPage struct {
 
 // labPageColumn is a column and the id of its sentence on the page.
 type labPageColumn struct {
-	RuleLabColumn
+	wire.RuleLabColumn
 	Anchor string // "v-edge-off"
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"alak/internal/testlong"
 	"alak/solve"
+	"alak/wire"
 )
 
 // labSolve solves the empty line of a lab column's rules at a size as
@@ -98,7 +99,7 @@ func TestRuleLabAPI(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || resp.Header.Get("Cache-Control") != "public, max-age=3600" {
 		t.Fatalf("GET /api/rulelab: %d %s, Cache-Control %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"))
 	}
-	var lab RuleLabView
+	var lab wire.RuleLab
 	if err := json.Unmarshal(body, &lab); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestRuleLabAPI(t *testing.T) {
 }
 
 // labColumn returns the index of the lab's column of variant.
-func labColumn(t *testing.T, lab RuleLabView, variant string) int {
+func labColumn(t *testing.T, lab wire.RuleLab, variant string) int {
 	t.Helper()
 	for i, c := range lab.Columns {
 		if c.Variant == variant {

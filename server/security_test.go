@@ -23,6 +23,7 @@ import (
 	"alak/notation"
 	"alak/rules"
 	"alak/server/store/sqlitestore"
+	"alak/wire"
 )
 
 // These tests are the attacks docs/security.md tables: each tries one, and
@@ -420,7 +421,7 @@ func TestAttackInjection(t *testing.T) {
 	if a, raw := ada.send("PUT", "/api/me", fmt.Sprintf(`{"email":%q}`, quoted), nil); a.status != 200 {
 		t.Fatalf("email %q: %v %s", quoted, a, raw)
 	}
-	var me MeView
+	var me wire.Me
 	ada.do("GET", "/api/me", nil, &me)
 	if me.Email != quoted {
 		t.Errorf("the email came back as %q", me.Email)
@@ -514,7 +515,7 @@ func TestAttackBodies(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for range 10 {
-		decodeBytes([]byte(under), new(createRequest))
+		decodeBytes([]byte(under), new(wire.CreateRequest))
 	}
 	runtime.ReadMemStats(&after)
 	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > 1<<20 {

@@ -33,6 +33,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Config is the server's configuration; the zero value of each field takes
@@ -189,11 +190,28 @@ type Server struct {
 	puzzles      *puzzleWork
 	puzzleLimits puzzleLimits
 
+	// hooks is what the features do when a game changes (games.go).
+	hooks gameHooks
+
 	metrics metrics
 	reg     *prometheus.Registry
 	done    chan struct{}
 	wg      sync.WaitGroup
 	close   sync.Once
+}
+
+// registerGameHooks says what each feature does when a game changes, in
+// the order they run: a game's end ends its mailed reply addresses before
+// the end is published; once a change is published, the account streams
+// hear of it, and of an end the tournaments (the standings, the next
+// round) and the opening explorer (its count).
+func (s *Server) registerGameHooks() {
+	if s.mailin != nil {
+		s.hooks.stored.onEnd(func(ctx context.Context, st *gameState) { s.mailin.gameEnded(ctx, st.row.ID) })
+	}
+	s.hooks.published.onChange(func(_ context.Context, st *gameState) { s.accountsChanged(st.row) })
+	s.hooks.published.onEnd(func(_ context.Context, st *gameState) { s.tournamentGameEnded(st.row) })
+	s.hooks.published.onEnd(s.explorerCount)
 }
 
 // New returns a server on st and starts its background work: the sweep of
@@ -283,6 +301,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 		s.mailin = in
 	}
+	s.registerGameHooks()
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
@@ -359,7 +378,7 @@ func (s *Server) Handler() http.Handler {
 	s.routes(mux)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, apiErr(http.StatusForbidden, "cross_origin",
+		s.writeError(w, r, apiErr(wire.Forbidden, "cross_origin",
 			"a request that changes something must come from this site's own pages, or from a script with a bearer token"))
 	}))
 	return s.clientIP(s.requestLog(compress(s.withAccount(cop.Handler(mux)))))

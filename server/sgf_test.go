@@ -10,6 +10,7 @@ import (
 	"alak/notation"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // getSGF fetches GET /api/games/{id}/sgf as c and reads it back.
@@ -40,7 +41,7 @@ func TestSGFLiveClock(t *testing.T) {
 	if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
 		t.Fatalf("join: %d", code)
 	}
-	play := func(c *client, move string, ply int) GameView {
+	play := func(c *client, move string, ply int) wire.Game {
 		t.Helper()
 		code, v, e := c.move(g.ID, move, ply)
 		if code != http.StatusOK {
@@ -56,7 +57,7 @@ func TestSGFLiveClock(t *testing.T) {
 	play(bo, "3", 3) // 300 - 20 + 3 = 283
 	h.clock.Add(5 * time.Second)
 	play(ada, "1", 4) // 293 - 5 + 3 = 291, then taken back
-	var v GameView
+	var v wire.Game
 	ada.do("POST", "/api/games/"+g.ID+"/takeback", nil, nil)
 	bo.do("POST", "/api/games/"+g.ID+"/takeback", map[string]bool{"accept": true}, &v)
 	if v.Ply != 4 {

@@ -12,6 +12,7 @@ import (
 
 	"alak/rules"
 	"alak/solve"
+	"alak/wire"
 )
 
 // denseDir makes the dense table of the rules spec (every position's
@@ -69,7 +70,7 @@ func TestAnalysisReadsTables(t *testing.T) {
 	t.Parallel()
 	r, g, dir := denseDir(t, "alak size=9")
 	moves := []string{"5", "4", "6", "3", "7"}
-	analyse := func(cfg Config) AnalysisView {
+	analyse := func(cfg Config) wire.Analysis {
 		h := newHarness(t, cfg)
 		h.srv.analyses.nodes = 1
 		ada := h.client().signUp("ada")
@@ -88,7 +89,7 @@ func TestAnalysisReadsTables(t *testing.T) {
 		for {
 			a, raw := ada.send("GET", "/api/games/"+gv.ID+"/analysis", "", nil)
 			if a.status == http.StatusOK {
-				var v AnalysisView
+				var v wire.Analysis
 				if err := json.Unmarshal(raw, &v); err != nil {
 					t.Fatal(err)
 				}

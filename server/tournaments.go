@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/tournament"
+	"alak/wire"
 )
 
 // Tournaments run themselves: the runner pairs a round, creates
@@ -374,7 +374,7 @@ func tournamentAbort(st *gameState) error {
 	if st.row.Kind != store.KindTournament {
 		return nil
 	}
-	return apiErr(http.StatusConflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
+	return apiErr(wire.Conflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
 }
 
 // forfeitedGame is a game being played whose slot a withdrawal decided.
@@ -449,7 +449,7 @@ func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
 	}
 	_, err := s.act(ctx, f.id, func(st *gameState, now time.Time) (*change, error) {
 		if st.row.State != store.StateActive {
-			return nil, apiErr(http.StatusConflict, "game_over", "the game is over")
+			return nil, apiErr(wire.Conflict, "game_over", "the game is over")
 		}
 		if err := st.sess.Resign(loser); err != nil {
 			return nil, err

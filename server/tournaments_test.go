@@ -15,6 +15,7 @@ import (
 
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
+	"alak/wire"
 )
 
 // Tournaments played through the API, on real SQLite and
@@ -31,9 +32,9 @@ func tourneyPlayers(h *harness, n int) map[string]*client {
 	return ps
 }
 
-func (c *client) tournament(id string) TournamentView {
+func (c *client) tournament(id string) wire.Tournament {
 	c.h.t.Helper()
-	var v TournamentView
+	var v wire.Tournament
 	if code := c.do("GET", "/api/tournaments/"+id, nil, &v); code != http.StatusOK {
 		c.h.t.Fatalf("get tournament %s: %d", id, code)
 	}
@@ -44,7 +45,7 @@ func (c *client) tournament(id string) TournamentView {
 // organiser (the first player) start it.
 func createTournament(t *testing.T, ps map[string]*client, req map[string]any) string {
 	t.Helper()
-	var out CreateView
+	var out wire.Created
 	var e errBody
 	org := ps["p1"]
 	if code := org.do("POST", "/api/tournaments", req, &out); code != http.StatusCreated {
@@ -71,7 +72,7 @@ func createTournament(t *testing.T, ps map[string]*client, req map[string]any) s
 
 // waitTournament reads the tournament until cond holds (the runner
 // works on its own goroutine after a game ends), for at most 10 s.
-func waitTournament(t *testing.T, c *client, id, what string, cond func(TournamentView) bool) TournamentView {
+func waitTournament(t *testing.T, c *client, id, what string, cond func(wire.Tournament) bool) wire.Tournament {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -87,8 +88,8 @@ func waitTournament(t *testing.T, c *client, id, what string, cond func(Tourname
 }
 
 // pending returns the tournament's games being played.
-func pending(v TournamentView) []TournamentGameView {
-	var out []TournamentGameView
+func pending(v wire.Tournament) []wire.TournamentGame {
+	var out []wire.TournamentGame
 	for _, g := range v.Games {
 		if g.Result == "pending" && g.State == store.StateActive {
 			out = append(out, g)
@@ -99,7 +100,7 @@ func pending(v TournamentView) []TournamentGameView {
 
 // lowerWins decides a game the way the whole-tournament tests do: the
 // player whose name sorts first wins, the other resigns.
-func lowerWins(t *testing.T, ps map[string]*client, g TournamentGameView) {
+func lowerWins(t *testing.T, ps map[string]*client, g wire.TournamentGame) {
 	t.Helper()
 	loser := max(g.X, g.O)
 	var e errBody
@@ -110,11 +111,11 @@ func lowerWins(t *testing.T, ps map[string]*client, g TournamentGameView) {
 
 // playOut plays the tournament to its end with decide, and returns its
 // last view.
-func playOut(t *testing.T, ps map[string]*client, id string, decide func(TournamentGameView)) TournamentView {
+func playOut(t *testing.T, ps map[string]*client, id string, decide func(wire.TournamentGame)) wire.Tournament {
 	t.Helper()
 	c := ps["p1"]
 	for range 200 {
-		v := waitTournament(t, c, id, "paired or finished", func(v TournamentView) bool {
+		v := waitTournament(t, c, id, "paired or finished", func(v wire.Tournament) bool {
 			return v.State == store.TournamentFinished || len(pending(v)) > 0
 		})
 		if v.State == store.TournamentFinished {
@@ -125,7 +126,7 @@ func playOut(t *testing.T, ps map[string]*client, id string, decide func(Tournam
 		}
 	}
 	t.Fatal("the tournament did not end in 200 rounds")
-	return TournamentView{}
+	return wire.Tournament{}
 }
 
 type standingLine struct {
@@ -134,7 +135,7 @@ type standingLine struct {
 	Tiebreaks []float64
 }
 
-func standingLines(v TournamentView) []standingLine {
+func standingLines(v wire.Tournament) []standingLine {
 	var out []standingLine
 	for _, s := range v.Standings {
 		out = append(out, standingLine{s.Name, s.Score, s.Tiebreaks})
@@ -162,7 +163,7 @@ func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 4)
 	id := createTournament(t, ps, map[string]any{"name": "Autumn cup", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"})
-	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(v.Games) == 6 })
+	v := waitTournament(t, ps["p1"], id, "paired", func(v wire.Tournament) bool { return len(v.Games) == 6 })
 	if v.State != store.TournamentRunning || len(pending(v)) != 6 || !v.Rated {
 		t.Fatalf("after the start: state %s, %d games being played, rated %v; want running, 6, true", v.State, len(pending(v)), v.Rated)
 	}
@@ -181,7 +182,7 @@ func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
 		t.Errorf("game %s's view: kind %s tournament %+v, want %s round %d", g0.ID, gv.Kind, gv.Tournament, id, g0.Round)
 	}
 	var mine struct {
-		Games []GameSummary `json:"games"`
+		Games []wire.Summary `json:"games"`
 	}
 	ps["p4"].do("GET", "/api/me/games", nil, &mine)
 	tagged := 0
@@ -200,7 +201,7 @@ func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
 		t.Errorf("a join after the start: %d %+v", code, e)
 	}
 
-	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	v = playOut(t, ps, id, func(g wire.TournamentGame) { lowerWins(t, ps, g) })
 	want := []standingLine{{"p1", 3, []float64{3}}, {"p2", 2, []float64{1}}, {"p3", 1, []float64{0}}, {"p4", 0, []float64{0}}}
 	if got := standingLines(v); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("standings: %v, want %v", got, want)
@@ -212,7 +213,7 @@ func TestTournamentRoundRobinByCorrespondence(t *testing.T) {
 		t.Errorf("%d tournament games stored, want 6", n)
 	}
 	var list struct {
-		Tournaments []TournamentSummary `json:"tournaments"`
+		Tournaments []wire.TournamentSummary `json:"tournaments"`
 	}
 	ps["p2"].do("GET", "/api/tournaments?state=finished", nil, &list)
 	if len(list.Tournaments) != 1 || list.Tournaments[0].ID != id || list.Tournaments[0].Winner != "p1" || list.Tournaments[0].Players != 4 {
@@ -252,7 +253,7 @@ func TestTournamentRefusals(t *testing.T) {
 			t.Errorf("%v: %d %+v, want %s", c.req, code, e, c.code)
 		}
 	}
-	var out CreateView
+	var out wire.Created
 	ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Small", "clock": "days:3", "format": "swiss", "max_players": 2}, &out)
 	var e errBody
 	if code := ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, &e); code != http.StatusConflict || e.Code != "too_few" {
@@ -306,7 +307,7 @@ func TestTournamentOrganiserPlays(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 1)
 	for _, play := range []bool{true, false} {
-		var out CreateView
+		var out wire.Created
 		if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Mine", "clock": "days:3", "format": "swiss", "play": play}, &out); code != http.StatusCreated {
 			t.Fatalf("create with play %v: %d", play, code)
 		}
@@ -334,7 +335,7 @@ func TestTournamentSwissRestartMidRound(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 5)
 	id := createTournament(t, ps, map[string]any{"name": "Swiss", "rules": "alak size=7", "clock": "days:3", "format": "swiss", "rounds": 3})
-	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(v.Games) == 3 })
+	v := waitTournament(t, ps["p1"], id, "paired", func(v wire.Tournament) bool { return len(v.Games) == 3 })
 	byes := 0
 	for _, g := range v.Games {
 		if g.State == "bye" {
@@ -374,11 +375,11 @@ func TestTournamentSwissRestartMidRound(t *testing.T) {
 	}
 	st.Close()
 	h.start()
-	v = waitTournament(t, ps["p1"], id, "paired round 2 after the restart", func(v TournamentView) bool { return v.Round == 2 })
+	v = waitTournament(t, ps["p1"], id, "paired round 2 after the restart", func(v wire.Tournament) bool { return v.Round == 2 })
 	if len(v.Games) != 6 {
 		t.Errorf("round 2: %d slots, want 6", len(v.Games))
 	}
-	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	v = playOut(t, ps, id, func(g wire.TournamentGame) { lowerWins(t, ps, g) })
 	// No pair met twice, each player had at most one bye.
 	met, bye := map[string]bool{}, map[string]int{}
 	for _, g := range v.Games {
@@ -414,8 +415,8 @@ func TestTournamentWithdrawal(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 4)
 	id := createTournament(t, ps, map[string]any{"name": "RR", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"})
-	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(v.Games) == 6 })
-	var played TournamentGameView
+	v := waitTournament(t, ps["p1"], id, "paired", func(v wire.Tournament) bool { return len(v.Games) == 6 })
+	var played wire.TournamentGame
 	for _, g := range v.Games {
 		if (g.X == "p4" || g.O == "p4") && (g.X == "p3" || g.O == "p3") {
 			played = g
@@ -431,7 +432,7 @@ func TestTournamentWithdrawal(t *testing.T) {
 	if code := ps["p4"].do("POST", "/api/tournaments/"+id+"/withdraw", nil, &e); code != http.StatusConflict || e.Code != "withdrawn" {
 		t.Errorf("a second withdrawal: %d %+v", code, e)
 	}
-	v = waitTournament(t, ps["p1"], id, "p4's games forfeited", func(v TournamentView) bool {
+	v = waitTournament(t, ps["p1"], id, "p4's games forfeited", func(v wire.Tournament) bool {
 		n := 0
 		for _, g := range v.Games {
 			if (g.X == "p4" || g.O == "p4") && g.Forfeit {
@@ -459,7 +460,7 @@ func TestTournamentWithdrawal(t *testing.T) {
 			}
 		}
 	}
-	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	v = playOut(t, ps, id, func(g wire.TournamentGame) { lowerWins(t, ps, g) })
 	score := map[string]float64{}
 	for _, s := range v.Standings {
 		score[s.Name] = s.Score
@@ -482,14 +483,14 @@ func TestTournamentTimeForfeit(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 2)
 	id := createTournament(t, ps, map[string]any{"name": "KO", "rules": "alak size=7", "clock": "days:1", "format": "knockout"})
-	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(pending(v)) > 0 })
+	v := waitTournament(t, ps["p1"], id, "paired", func(v wire.Tournament) bool { return len(pending(v)) > 0 })
 	first := pending(v)[0]
 	h.clock.Add(25 * time.Hour)
 	h.srv.sweepOnce(false)
 	if gv := ps["p1"].game(first.ID); gv.State != store.StateFinished || *gv.Reason != "time" || *gv.Winner != "o" {
 		t.Fatalf("after 25 hours: %s %v %v", gv.State, gv.Reason, gv.Winner)
 	}
-	waitTournament(t, ps["p1"], id, "game 1's loss on time recorded", func(v TournamentView) bool {
+	waitTournament(t, ps["p1"], id, "game 1's loss on time recorded", func(v wire.Tournament) bool {
 		for _, g := range v.Games {
 			if g.ID == first.ID {
 				return g.Result == "o"
@@ -499,7 +500,7 @@ func TestTournamentTimeForfeit(t *testing.T) {
 	})
 	// The rest: every other game won by X (each player wins once: 1-1,
 	// then deciders).
-	v = playOut(t, ps, id, func(g TournamentGameView) {
+	v = playOut(t, ps, id, func(g wire.TournamentGame) {
 		var e errBody
 		if code := ps[g.O].do("POST", "/api/games/"+g.ID+"/resign", nil, &e); code != http.StatusOK {
 			t.Fatalf("%s resigns: %d %+v", g.O, code, e)
@@ -522,7 +523,7 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 	id := createTournament(t, ps, map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
 	var ids []string
 	for try := 1; try <= maxTries; try++ {
-		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("game %d of the slot", try), func(v TournamentView) bool {
+		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("game %d of the slot", try), func(v wire.Tournament) bool {
 			return len(pending(v)) == 1 && !slices.Contains(ids, pending(v)[0].ID)
 		})
 		g := pending(v)[0]
@@ -540,7 +541,7 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 			t.Fatalf("try %d: %s after the first move's time", try, gv.State)
 		}
 	}
-	v := waitTournament(t, ps["p1"], id, "finished", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	v := waitTournament(t, ps["p1"], id, "finished", func(v wire.Tournament) bool { return v.State == store.TournamentFinished })
 	g := v.Games[0]
 	if len(v.Games) != 1 || !g.Forfeit || g.Result != "o" || v.Winner != g.O {
 		t.Errorf("after %d aborts: %+v, winner %q; want the slot forfeited by X, %s the winner", maxTries, v.Games, v.Winner, g.O)
@@ -562,7 +563,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 	ps := tourneyPlayers(hs[0], 6)
 	id := createTournament(t, ps, map[string]any{"name": "PG", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
 	for round := 1; round <= 5; round++ {
-		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d paired", round), func(v TournamentView) bool {
+		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d paired", round), func(v wire.Tournament) bool {
 			return v.State == store.TournamentRunning && len(pending(v)) == 3 && v.Round == round
 		})
 		games := pending(v)
@@ -585,7 +586,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	v := waitTournament(t, ps["p1"], id, "finished", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	v := waitTournament(t, ps["p1"], id, "finished", func(v wire.Tournament) bool { return v.State == store.TournamentFinished })
 	if len(v.Games) != 15 || v.Winner != "p1" {
 		t.Errorf("the end: %d slots, winner %q", len(v.Games), v.Winner)
 	}
@@ -595,7 +596,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 }
 
 // tournamentStream reads a tournament's event stream: each event's view.
-func tournamentStream(t *testing.T, ctx context.Context, url string) <-chan TournamentView {
+func tournamentStream(t *testing.T, ctx context.Context, url string) <-chan wire.Tournament {
 	t.Helper()
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	resp, err := http.DefaultClient.Do(req)
@@ -605,7 +606,7 @@ func tournamentStream(t *testing.T, ctx context.Context, url string) <-chan Tour
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	out := make(chan TournamentView, 16)
+	out := make(chan wire.Tournament, 16)
 	go func() {
 		defer resp.Body.Close()
 		sc := bufio.NewScanner(resp.Body)
@@ -617,7 +618,7 @@ func tournamentStream(t *testing.T, ctx context.Context, url string) <-chan Tour
 			case strings.HasPrefix(line, "event: "):
 				kind = line[7:]
 			case strings.HasPrefix(line, "data: ") && kind == "tournament":
-				var v TournamentView
+				var v wire.Tournament
 				if json.Unmarshal([]byte(line[6:]), &v) != nil {
 					return
 				}
@@ -640,12 +641,12 @@ func TestTournamentEventsAndPages(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 2)
-	var out CreateView
+	var out wire.Created
 	ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "<b>Cup</b> & co", "rules": "alak size=7", "clock": "days:3", "format": "round-robin"}, &out)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	events := tournamentStream(t, ctx, h.http.URL+"/api/tournaments/"+out.ID+"/events")
-	next := func(what string, cond func(TournamentView) bool) TournamentView {
+	next := func(what string, cond func(wire.Tournament) bool) wire.Tournament {
 		t.Helper()
 		timeout := time.After(10 * time.Second)
 		for {
@@ -659,17 +660,17 @@ func TestTournamentEventsAndPages(t *testing.T) {
 			}
 		}
 	}
-	first := next("the current view", func(v TournamentView) bool { return true })
+	first := next("the current view", func(v wire.Tournament) bool { return true })
 	if first.Name != "<b>Cup</b> & co" || first.State != store.TournamentOpen || len(first.Players) != 0 {
 		t.Errorf("first event: %+v", first)
 	}
 	ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
-	next("p1's join", func(v TournamentView) bool { return len(v.Players) == 1 })
+	next("p1's join", func(v wire.Tournament) bool { return len(v.Players) == 1 })
 	ps["p2"].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
 	ps["p1"].do("POST", "/api/tournaments/"+out.ID+"/start", nil, nil)
-	v := next("the pairing", func(v TournamentView) bool { return len(pending(v)) == 1 })
+	v := next("the pairing", func(v wire.Tournament) bool { return len(pending(v)) == 1 })
 	lowerWins(t, ps, pending(v)[0])
-	v = next("the end", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	v = next("the end", func(v wire.Tournament) bool { return v.State == store.TournamentFinished })
 	if v.Winner != "p1" || v.Standings[0].Name != "p1" || v.Standings[0].Score != 1 {
 		t.Errorf("the end's event: winner %q, standings %+v", v.Winner, v.Standings)
 	}
@@ -705,7 +706,7 @@ func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 5)
-	var out CreateView
+	var out wire.Created
 	starts := h.clock.Now().Add(time.Hour).Format(time.RFC3339)
 	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "KO", "rules": "alak size=7", "clock": "days:3", "format": "knockout", "starts": starts}, &out); code != http.StatusCreated {
 		t.Fatalf("create: %d", code)
@@ -732,7 +733,7 @@ func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
 	if fmt.Sprint(byes) != "map[p1:true p2:true p3:true]" {
 		t.Errorf("first round's byes: %v, want p1, p2 and p3's; bracket %+v", byes, v.Bracket)
 	}
-	v = playOut(t, ps, out.ID, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	v = playOut(t, ps, out.ID, func(g wire.TournamentGame) { lowerWins(t, ps, g) })
 	if v.Winner != "p1" || len(v.Bracket) != 3 || v.Standings[0].Name != "p1" {
 		t.Errorf("the end: winner %q, %d bracket rounds, standings %+v", v.Winner, len(v.Bracket), v.Standings)
 	}
@@ -747,7 +748,7 @@ func TestTournamentDoubleRoundRobin(t *testing.T) {
 	h := newHarness(t, Config{SignupRate: 100})
 	ps := tourneyPlayers(h, 3)
 	id := createTournament(t, ps, map[string]any{"name": "Double", "rules": "alak size=7", "clock": "days:3", "format": "double-round-robin"})
-	v := waitTournament(t, ps["p1"], id, "paired", func(v TournamentView) bool { return len(pending(v)) == 6 })
+	v := waitTournament(t, ps["p1"], id, "paired", func(v wire.Tournament) bool { return len(pending(v)) == 6 })
 	colours := map[string]int{}
 	for _, g := range v.Games {
 		if g.O != "" {
@@ -759,7 +760,7 @@ func TestTournamentDoubleRoundRobin(t *testing.T) {
 			t.Errorf("%s and %s: %v, want one game with each colour", pair[0], pair[1], colours)
 		}
 	}
-	v = playOut(t, ps, id, func(g TournamentGameView) { lowerWins(t, ps, g) })
+	v = playOut(t, ps, id, func(g wire.TournamentGame) { lowerWins(t, ps, g) })
 	score := map[string]float64{}
 	for _, s := range v.Standings {
 		score[s.Name] = s.Score

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net/http"
 	"time"
 
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Vacation: a correspondence player starts with 7 days of
@@ -149,9 +149,9 @@ func (s *Server) pauseIfAway(ctx context.Context, st *gameState, now time.Time) 
 
 // vacationUntil gives, for the view of a paused game, each seat whose
 // player is on vacation and until when at the latest.
-func (s *Server) vacationUntil(ctx context.Context, st *gameState) SeatTimes {
+func (s *Server) vacationUntil(ctx context.Context, st *gameState) wire.SeatTimes {
 	now := s.now()
-	var out SeatTimes
+	var out wire.SeatTimes
 	for _, seat := range []struct {
 		id  int64
 		out **time.Time
@@ -165,17 +165,17 @@ func (s *Server) vacationUntil(ctx context.Context, st *gameState) SeatTimes {
 }
 
 // vacationView is the account's vacation for /api/me.
-func (s *Server) vacationView(ctx context.Context, a store.Account) (VacationView, error) {
+func (s *Server) vacationView(ctx context.Context, a store.Account) (wire.VacationStatus, error) {
 	if a.Guest() {
-		return VacationView{}, nil
+		return wire.VacationStatus{}, nil
 	}
 	now := s.now()
 	v, _, err := s.vacationOf(ctx, a.ID, now)
 	if err != nil {
-		return VacationView{}, err
+		return wire.VacationStatus{}, err
 	}
 	next := v.Accrued.AddDate(0, 1, 0).UTC()
-	out := VacationView{DaysLeft: math.Floor(vacationLeft(v, now).Hours()/24*10) / 10, Next: &next}
+	out := wire.VacationStatus{DaysLeft: math.Floor(vacationLeft(v, now).Hours()/24*10) / 10, Next: &next}
 	if !v.Since.IsZero() && now.Before(vacationEnd(v)) {
 		out.Vacation = true
 		until := vacationEnd(v).UTC()
@@ -185,9 +185,9 @@ func (s *Server) vacationView(ctx context.Context, a store.Account) (VacationVie
 }
 
 // meWithVacation is /api/me's answer: the account and its vacation.
-func (s *Server) meWithVacation(ctx context.Context, a store.Account) (MeVacationView, error) {
+func (s *Server) meWithVacation(ctx context.Context, a store.Account) (wire.MeVacation, error) {
 	v, err := s.vacationView(ctx, a)
-	return MeVacationView{MeView: meView(a), VacationView: v}, err
+	return wire.MeVacation{Me: meView(a), VacationStatus: v}, err
 }
 
 // setVacation starts or ends the account's vacation (PUT /api/me
@@ -212,7 +212,7 @@ func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) erro
 				return err
 			}
 		}
-		return apiErr(http.StatusConflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", vacationRule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
+		return apiErr(wire.Conflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", vacationRule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
 	case on && !away:
 		v.Since = now
 	case !on && away:
@@ -221,7 +221,7 @@ func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) erro
 	if v.Since != prev {
 		if err := s.store.SetVacation(ctx, v, prev); err != nil {
 			if errors.Is(err, store.ErrConflict) {
-				return apiErr(http.StatusConflict, "conflict", "your vacation changed meanwhile (another request); look at /api/me and try again")
+				return apiErr(wire.Conflict, "conflict", "your vacation changed meanwhile (another request); look at /api/me and try again")
 			}
 			return err
 		}

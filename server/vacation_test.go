@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 )
 
 const day = 24 * time.Hour
@@ -57,9 +58,9 @@ func (c *client) signInAgain(name string) {
 }
 
 // me reads /api/me.
-func (c *client) meVacation() MeVacationView {
+func (c *client) meVacation() wire.MeVacation {
 	c.h.t.Helper()
-	var me MeVacationView
+	var me wire.MeVacation
 	if code := c.do("GET", "/api/me", nil, &me); code != http.StatusOK {
 		c.h.t.Fatalf("GET /api/me: %d", code)
 	}
@@ -67,9 +68,9 @@ func (c *client) meVacation() MeVacationView {
 }
 
 // vacation asks for a vacation to start or end.
-func (c *client) vacation(on bool) (int, MeVacationView, errBody) {
+func (c *client) vacation(on bool) (int, wire.MeVacation, errBody) {
 	c.h.t.Helper()
-	var me MeVacationView
+	var me wire.MeVacation
 	var e errBody
 	code := c.do("PUT", "/api/me", map[string]bool{"vacation": on}, &me)
 	if code != http.StatusOK {
@@ -95,7 +96,7 @@ func TestVacation(t *testing.T) {
 	// A new account has its 7 days, and is told when the first month's
 	// come.
 	if me := bo.meVacation(); me.Vacation || me.DaysLeft != 7 || me.Next == nil || !me.Next.Equal(made.AddDate(0, 1, 0)) {
-		t.Errorf("/api/me on the first day: %+v, want 7 days left, the next credit a month on", me.VacationView)
+		t.Errorf("/api/me on the first day: %+v, want 7 days left, the next credit a month on", me.VacationStatus)
 	}
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:2", "opponent": "bo"})
 	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
@@ -104,14 +105,14 @@ func TestVacation(t *testing.T) {
 	h.clock.Add(10 * time.Hour)
 	code, me, e := bo.vacation(true)
 	if code != http.StatusOK || !me.Vacation || me.DaysLeft != 7 || me.Until == nil || !me.Until.Equal(h.clock.Now().Add(7*day)) {
-		t.Fatalf("bo's vacation on the first day: %d %+v %+v; want on, 7 days left, until 7 days on", code, me.VacationView, e)
+		t.Fatalf("bo's vacation on the first day: %d %+v %+v; want on, 7 days left, until 7 days on", code, me.VacationStatus, e)
 	}
 	v := ada.game(id)
 	if !v.Clock.Paused || v.Clock.Deadline != 0 || v.Clock.Running != "" || v.Clock.OMillis != (38*time.Hour).Milliseconds() ||
 		v.Clock.Vacation.O == nil || !v.Clock.Vacation.O.Equal(*me.Until) || v.Clock.Vacation.X != nil {
 		t.Errorf("the paused game as ada sees it: %+v", v.Clock)
 	}
-	var list struct{ Games []GameSummary }
+	var list struct{ Games []wire.Summary }
 	ada.do("GET", "/api/me/games", nil, &list)
 	if len(list.Games) != 1 {
 		t.Errorf("ada's list: %+v", list)
@@ -142,7 +143,7 @@ func TestVacation(t *testing.T) {
 	code, me, _ = bo.vacation(false)
 	// 7 days less 3 days 1 hour: 3 days 23 hours, 3.9 days to the tenth.
 	if code != http.StatusOK || me.Vacation || me.DaysLeft != 3.9 || me.Until != nil {
-		t.Fatalf("back from vacation: %d %+v", code, me.VacationView)
+		t.Fatalf("back from vacation: %d %+v", code, me.VacationStatus)
 	}
 	v = ada.game(id)
 	if v.Clock.Paused || v.Clock.Deadline != h.clock.Now().Add(48*time.Hour).UnixMilli() || v.Clock.Running != "x" {
@@ -159,7 +160,7 @@ func TestVacation(t *testing.T) {
 	h.clock.Add(95 * time.Hour) // the 3 days 23 hours left
 	h.srv.sweepOnce(false)
 	if me := bo.meVacation(); me.Vacation || me.DaysLeft != 0 {
-		t.Errorf("after the days ran out: %+v", me.VacationView)
+		t.Errorf("after the days ran out: %+v", me.VacationStatus)
 	}
 	if v := ada.game(id); v.Clock.Paused || v.Clock.Deadline != h.clock.Now().Add(43*time.Hour).UnixMilli() {
 		t.Errorf("after the days ran out the game: %+v; want 43 hours from now", v.Clock)

@@ -11,6 +11,7 @@ import (
 	"alak/player"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // botName names a computer seat by its spec, which is canonical (stored
@@ -32,10 +33,10 @@ func eventID(row store.Game) string {
 }
 
 // view builds the game's view.
-func (s *Server) view(ctx context.Context, st *gameState) GameView {
+func (s *Server) view(ctx context.Context, st *gameState) wire.Game {
 	row := st.row
-	v := GameView{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
-		Kind: row.Kind, Players: map[string]PlayerView{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
+	v := wire.Game{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
+		Kind: row.Kind, Players: map[string]wire.Seat{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
 		RulesText: st.rulesText, GameRatings: s.gameRatings(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
@@ -58,13 +59,13 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 				v.Players[key] = pv
 			}
 		case seat.Bot != "":
-			v.Players[key] = PlayerView{Name: botName(seat.Bot), Computer: true}
+			v.Players[key] = wire.Seat{Name: botName(seat.Bot), Computer: true}
 		default:
-			v.Players[key] = PlayerView{}
+			v.Players[key] = wire.Seat{}
 		}
 	}
 	v.Invitee = s.invitee(ctx, row)
-	v.Clock = ClockView{Spec: st.clock.String(), Words: st.clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
+	v.Clock = wire.Clock{Spec: st.clock.String(), Words: st.clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
 	switch {
 	case st.firstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
@@ -81,13 +82,13 @@ func (s *Server) view(ctx context.Context, st *gameState) GameView {
 
 // playerView is how an account is shown as a player: its name, or
 // guest-ID. Names never change, so each is read from the store once.
-func (s *Server) playerView(ctx context.Context, id int64) (PlayerView, error) {
+func (s *Server) playerView(ctx context.Context, id int64) (wire.Seat, error) {
 	if pv, ok := s.caches.names.get(id); ok {
 		return pv, nil
 	}
 	a, err := s.store.AccountByID(ctx, id)
 	if err != nil {
-		return PlayerView{}, err
+		return wire.Seat{}, err
 	}
 	pv := accountPlayerView(a)
 	s.caches.names.put(id, pv)
@@ -110,7 +111,7 @@ func (s *Server) event(ctx context.Context, st *gameState) event {
 // writeEvent answers with an event's view, as writeJSON would.
 func writeEvent(w http.ResponseWriter, ev event) {
 	if ev.data == nil {
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "the game could not be encoded", "code": "internal"})
+		writeJSON(w, http.StatusInternalServerError, wire.Error{Code: "internal", Error: "the game could not be encoded"})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"alak/wire"
 )
 
 // anbPoint is the selector of a point of the analysis board.
@@ -28,7 +30,7 @@ const anbTree = `[...document.querySelectorAll('#anb-tree button.mv')].map((b) =
 
 // analysisOf asks GET /api/analysis as the page does, again while it
 // answers 202.
-func analysisOf(t *testing.T, c *client, q url.Values) PositionAnalysis {
+func analysisOf(t *testing.T, c *client, q url.Values) wire.PositionAnalysis {
 	t.Helper()
 	for range 200 {
 		resp, data := c.roundTrip("GET", "/api/analysis?"+q.Encode(), nil, nil)
@@ -36,14 +38,14 @@ func analysisOf(t *testing.T, c *client, q url.Values) PositionAnalysis {
 			time.Sleep(100 * time.Millisecond)
 			continue
 		}
-		var a PositionAnalysis
+		var a wire.PositionAnalysis
 		if resp.StatusCode != http.StatusOK || json.Unmarshal(data, &a) != nil {
 			t.Fatalf("GET /api/analysis?%s: %d %s", q.Encode(), resp.StatusCode, data)
 		}
 		return a
 	}
 	t.Fatalf("GET /api/analysis?%s: still computing", q.Encode())
-	return PositionAnalysis{}
+	return wire.PositionAnalysis{}
 }
 
 // TestBrowserAnalysisBoard: a position set up by hand on the analysis
@@ -190,7 +192,7 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	// and won by Black (White resigned).
 	tb.click(`#anb [data-step="first"]`)
 	tb.wait("the explorer", `(() => { const r = document.querySelector('#anb-moves tr[data-move="2"]'); return r && r.querySelector('.games').textContent === '1' && r.querySelector('.x-wins').textContent === '1' && r.querySelector('.o-wins').textContent === '0' })()`)
-	var ex ExplorerView
+	var ex wire.Explorer
 	if code := api.do("GET", "/api/explorer?"+url.Values{"rules": {"alak size=7"}}.Encode(), nil, &ex); code != http.StatusOK || len(ex.Moves) != 1 || ex.Moves[0].Move != "2" || ex.Moves[0].XWins != 1 {
 		t.Errorf("the API's explorer at the start: %d %+v", code, ex)
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"alak/wire"
 )
 
 // TestBrowserBots: the pages mark bot accounts: a game's cards
@@ -45,7 +47,7 @@ func TestBrowserBots(t *testing.T) {
 	tb.wait("the profile's stats", `document.querySelector('#player-stats').textContent.startsWith('A bot, playing through the API.')`)
 
 	// A bot's open challenge in the lobby says who makes it.
-	var open CreateView
+	var open wire.Created
 	if code := walker.do("POST", "/api/games", map[string]any{"rules": "alak", "color": "x", "opponent": "open", "clock": "days:3"}, &open); code != http.StatusCreated {
 		t.Fatalf("the bot's open challenge: %d", code)
 	}

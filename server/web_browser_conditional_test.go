@@ -60,7 +60,7 @@ func TestBrowserConditionalAndVacation(t *testing.T) {
 	// bo goes on vacation: ada's page says until when.
 	code, me, e := bo.vacation(true)
 	if code != http.StatusOK || me.Until == nil {
-		t.Fatalf("bo's vacation: %d %+v %+v", code, me.VacationView, e)
+		t.Fatalf("bo's vacation: %d %+v %+v", code, me.VacationStatus, e)
 	}
 	tb.waitStatus("The clock is paused: bo is on vacation until")
 	clock := tb.eval(`document.querySelector('.player[data-color="o"] .clock').textContent`)
@@ -81,7 +81,7 @@ func TestBrowserConditionalAndVacation(t *testing.T) {
 	tb.click("#vacation button")
 	tb.wait("on vacation", `document.querySelector('#vacation .days').textContent.startsWith('On vacation until')`)
 	if me := ada.meVacation(); !me.Vacation {
-		t.Errorf("ada's /api/me after the button: %+v", me.VacationView)
+		t.Errorf("ada's /api/me after the button: %+v", me.VacationStatus)
 	}
 	if v := bo.game(g.ID); !v.Clock.Paused || v.Clock.Vacation.X == nil || v.Clock.Vacation.O == nil {
 		t.Errorf("the game with both away: %+v", v.Clock)

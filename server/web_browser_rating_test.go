@@ -12,6 +12,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"alak/wire"
 )
 
 // ratedGame plays a rated game of alak between two accounts through the
@@ -118,7 +120,7 @@ func TestBrowserRatings(t *testing.T) {
 	}
 	var pa playerAnswer
 	cs["bo"].do("GET", "/api/players/ada", nil, &pa)
-	var hist RatingHistoryView
+	var hist wire.RatingHistory
 	cs["bo"].do("GET", "/api/players/ada/ratings?pool=alak", nil, &hist)
 	if len(pa.Ratings) != 1 || len(hist.History) != 6 {
 		t.Fatalf("ada's ratings %+v, history of %d games, want one pool and 6 games", pa.Ratings, len(hist.History))
@@ -159,7 +161,7 @@ func TestBrowserRatings(t *testing.T) {
 
 	// The leaderboard: the API's order, a rank for every player, marked
 	// provisional ("3?") after the settled ratings.
-	var board LeaderboardView
+	var board wire.Leaderboard
 	cs["bo"].do("GET", "/api/leaderboard?pool=alak", nil, &board)
 	var want []string
 	for _, p := range board.Players {

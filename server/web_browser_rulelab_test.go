@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"alak/wire"
 )
 
 // TestBrowserRuleLab: /rulelab shows GET /api/rulelab's table (a cell's
@@ -28,7 +30,7 @@ func TestBrowserRuleLab(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
 	b := newBrowser(t, h)
-	var lab RuleLabView
+	var lab wire.RuleLab
 	if code := h.client().do("GET", "/api/rulelab", nil, &lab); code != 200 {
 		t.Fatalf("GET /api/rulelab: %d", code)
 	}

@@ -19,6 +19,7 @@ import (
 	"alak/rules"
 	"alak/server/store/sqlitestore"
 	"alak/solve"
+	"alak/wire"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
@@ -706,7 +707,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		// Two players through the API: guests by link, or two accounts
 		// for correspondence.
 		x, o := h.client(), h.client()
-		var g CreateView
+		var g wire.Created
 		join := map[string]string{}
 		if strings.HasPrefix(c.clock, "days:") {
 			x.signUp("ada-" + strconv.Itoa(len(c.moves)))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"alak/server/store"
+	"alak/wire"
 
 	"github.com/chromedp/chromedp"
 )
@@ -71,16 +72,16 @@ func TestBrowserTournament(t *testing.T) {
 	t2.wait("My games", `[...document.querySelectorAll('#my-list .tourney a')].filter((a) => a.textContent.startsWith('Browser cup, round ')).length === 2`)
 
 	v := ps["p1"].tournament(id)
-	game := func(a, b string) TournamentGameView {
+	game := func(a, b string) wire.TournamentGame {
 		for _, g := range v.Games {
 			if (g.X == a && g.O == b) || (g.X == b && g.O == a) {
 				return g
 			}
 		}
 		t.Fatalf("no game %s-%s in %+v", a, b, v.Games)
-		return TournamentGameView{}
+		return wire.TournamentGame{}
 	}
-	resign := func(tb *tab, g TournamentGameView) {
+	resign := func(tb *tab, g wire.TournamentGame) {
 		tb.open("/g/" + g.ID)
 		if got, want := tb.eval(`document.querySelector('.tourney').textContent`), fmt.Sprintf("Browser cup, round %d", g.Round); got != want {
 			t.Errorf("game %s's page names %q, want %q", g.ID, got, want)
@@ -140,7 +141,7 @@ func TestBrowserLiveTournamentFollows(t *testing.T) {
 	b := newBrowser(t, h)
 	ps := tourneyPlayers(h, 4)
 	names := []string{"p1", "p2", "p3", "p4"}
-	var out CreateView
+	var out wire.Created
 	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Live Swiss", "rules": "alak size=7", "clock": "live:5m+3s", "format": "swiss", "rounds": 2}, &out); code != http.StatusCreated {
 		t.Fatalf("creating the tournament: %d", code)
 	}
@@ -161,9 +162,9 @@ func TestBrowserLiveTournamentFollows(t *testing.T) {
 		t.Fatalf("start: %d", code)
 	}
 	// games returns each player's game of the round and its colour.
-	games := func(round int) (map[string]TournamentGameView, map[string]string) {
-		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d", round), func(v TournamentView) bool { return v.Round == round && len(v.Games) == 2*round })
-		mine, color := map[string]TournamentGameView{}, map[string]string{}
+	games := func(round int) (map[string]wire.TournamentGame, map[string]string) {
+		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("round %d", round), func(v wire.Tournament) bool { return v.Round == round && len(v.Games) == 2*round })
+		mine, color := map[string]wire.TournamentGame{}, map[string]string{}
 		for _, g := range v.Games {
 			if g.Round == round {
 				mine[g.X], mine[g.O] = g, g
@@ -172,7 +173,7 @@ func TestBrowserLiveTournamentFollows(t *testing.T) {
 		}
 		return mine, color
 	}
-	reached := func(round int, mine map[string]TournamentGameView, color map[string]string) {
+	reached := func(round int, mine map[string]wire.TournamentGame, color map[string]string) {
 		for _, n := range names {
 			tb := tabs[n]
 			tb.waitPath("/g/" + mine[n].ID)
@@ -188,7 +189,7 @@ func TestBrowserLiveTournamentFollows(t *testing.T) {
 
 	// firstMoves makes both first moves of each game of a round, Black's
 	// on its page.
-	firstMoves := func(mine map[string]TournamentGameView, color map[string]string) {
+	firstMoves := func(mine map[string]wire.TournamentGame, color map[string]string) {
 		for _, n := range names {
 			if color[n] != "x" {
 				continue
@@ -243,9 +244,9 @@ func TestBrowserLiveTournamentFollows(t *testing.T) {
 			}
 		}
 	}
-	v := waitTournament(t, ps["p1"], id, "the end", func(v TournamentView) bool { return v.State == store.TournamentFinished })
+	v := waitTournament(t, ps["p1"], id, "the end", func(v wire.Tournament) bool { return v.State == store.TournamentFinished })
 	for _, g := range v.Games {
-		want := map[int]map[string]TournamentGameView{1: one, 2: two}[g.Round][g.X].ID
+		want := map[int]map[string]wire.TournamentGame{1: one, 2: two}[g.Round][g.X].ID
 		if g.Forfeit || g.State != store.StateFinished || g.ID != want {
 			t.Errorf("round %d, %s-%s: game %s %s (forfeit %v), want the game the pages went to, %s, finished", g.Round, g.X, g.O, g.ID, g.State, g.Forfeit, want)
 		}

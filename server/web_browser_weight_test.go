@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"alak/wire"
 )
 
 // pageChecks are the checks of a page that need no outside tool (the
@@ -191,7 +193,7 @@ func TestBrowserPageChecks(t *testing.T) {
 	ada.move(corr.ID, "4", 0)
 	named := ada.create(map[string]string{"rules": "alak size=9", "color": "o", "clock": "days:2", "opponent": "bo"})
 	long := ada.create(map[string]string{"rules": "alak size=26", "color": "x", "opponent": "computer:level:1"})
-	var cup CreateView
+	var cup wire.Created
 	if code := ada.do("POST", "/api/tournaments", map[string]any{"name": "Cup", "clock": "days:3", "format": "round-robin", "play": true}, &cup); code != http.StatusCreated {
 		t.Fatalf("the tournament: %d", code)
 	}

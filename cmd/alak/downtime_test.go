@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"alak/server"
 	"alak/server/store/pgstore/pgtest"
+	"alak/wire"
 )
 
 // TestServeDowntime stops alak serve (SIGTERM) in the middle of a live
@@ -36,7 +36,7 @@ func TestServeDowntime(t *testing.T) {
 		if _, err := x.call("POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "5", "ply": 0}, nil); err != nil {
 			t.Fatal(err)
 		}
-		var before server.GameView
+		var before wire.Game
 		if _, err := o.call("POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "4", "ply": 1}, &before); err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestServeDowntime(t *testing.T) {
 		time.Sleep(time.Second)
 		b = startServe(t, bin, db)
 		x.url = b.url
-		var after server.GameView
+		var after wire.Game
 		if _, err := x.call("GET", "/api/games/"+g.ID, nil, &after); err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func serveDowntime(t *testing.T, bin, db string) {
 	if _, err := x.call("POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "5", "ply": 0}, nil); err != nil {
 		t.Fatal(err)
 	}
-	var v server.GameView
+	var v wire.Game
 	if _, err := o.call("POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "4", "ply": 1}, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func serveDowntime(t *testing.T, bin, db string) {
 	restart := time.Now()
 	q := startServe(t, bin, db)
 	x.url = q.url
-	var after server.GameView
+	var after wire.Game
 	if _, err := x.call("POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "7", "ply": 2}, &after); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"alak/internal/testlong"
 	"alak/loadtest"
-	"alak/server"
+	"alak/wire"
 )
 
 // attempt is a move request the load tool made: answered 200 (acked), or
@@ -135,7 +135,7 @@ func TestServeKill9UnderLoad(t *testing.T) {
 	stored := map[string][]string{}
 	var ackedMoves, unanswered, unackedStored int
 	for _, id := range ids {
-		var v server.GameView
+		var v wire.Game
 		if _, err := c.call("GET", "/api/games/"+id, nil, &v); err != nil {
 			t.Fatalf("game %s after the restart: %v", id, err)
 		}

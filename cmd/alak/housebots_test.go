@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"alak/server"
+	"alak/wire"
 )
 
 // TestServeHouseBots: alak serve --house-bots keeps the house
@@ -19,7 +19,7 @@ func TestServeHouseBots(t *testing.T) {
 
 	plain := startServe(t, bin, filepath.Join(dir, "plain.db"))
 	ada := serveAccount(t, plain.url, "ada", hc)
-	var g server.CreateView
+	var g wire.Created
 	if code, err := ada.call("POST", "/api/games", map[string]string{"rules": "alak size=6", "color": "o", "clock": "none", "opponent": "alak-novice"}, &g); code != http.StatusNotFound {
 		t.Errorf("a challenge to alak-novice without --house-bots: %d %v, want 404 no_player", code, err)
 	}
@@ -31,7 +31,7 @@ func TestServeHouseBots(t *testing.T) {
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		var v server.GameView
+		var v wire.Game
 		if _, err := ada.call("GET", "/api/games/"+g.ID, nil, &v); err != nil {
 			t.Fatal(err)
 		}

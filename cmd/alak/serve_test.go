@@ -24,8 +24,8 @@ import (
 	"testing"
 	"time"
 
-	"alak/server"
 	"alak/server/store/sqlitestore"
+	"alak/wire"
 )
 
 // These tests run alak serve as a real process on a real SQLite file and
@@ -244,13 +244,13 @@ func serveAccount(t *testing.T, url, name string, hc *http.Client) *apiClient {
 }
 
 // serveGame has x challenge o and o accept; it returns the game.
-func serveGame(t *testing.T, x, o *apiClient, oName, rules, clock string) server.GameView {
+func serveGame(t *testing.T, x, o *apiClient, oName, rules, clock string) wire.Game {
 	t.Helper()
-	var g server.CreateView
+	var g wire.Created
 	if _, err := x.call("POST", "/api/games", map[string]string{"rules": rules, "color": "x", "clock": clock, "opponent": oName}, &g); err != nil {
 		t.Fatalf("create: %v", err)
 	}
-	var v server.GameView
+	var v wire.Game
 	if _, err := o.call("POST", "/api/games/"+g.ID+"/join", struct{}{}, &v); err != nil {
 		t.Fatalf("join: %v", err)
 	}
@@ -271,9 +271,9 @@ func moveText(m any) string {
 type gameLog struct {
 	id      string
 	acked   []string
-	last    server.GameView // the answer to the last acknowledged move (or the join)
-	pending string          // a move sent when the server stopped answering
-	failed  error           // why the client stopped
+	last    wire.Game // the answer to the last acknowledged move (or the join)
+	pending string    // a move sent when the server stopped answering
+	failed  error     // why the client stopped
 }
 
 // serveClient plays game g for both sides (x and o) until stop is closed or
@@ -297,7 +297,7 @@ func serveClient(g *gameLog, x, o *apiClient, seed uint64, stop <-chan struct{},
 			mover = o
 		}
 		m := moveText(v.Legal[rng.IntN(len(v.Legal))])
-		var after server.GameView
+		var after wire.Game
 		g.pending = m
 		if _, err := mover.call("POST", "/api/games/"+g.id+"/moves", map[string]any{"move": m, "ply": v.Ply}, &after); err != nil {
 			g.failed = err
@@ -398,7 +398,7 @@ func TestServeKill9(t *testing.T) {
 	stored := map[string][]string{}
 	kept := 0 // moves sent without an answer that were stored
 	for _, g := range logs {
-		var v server.GameView
+		var v wire.Game
 		if _, err := x.call("GET", "/api/games/"+g.id, nil, &v); err != nil {
 			t.Fatalf("game %s after the restart: %v", g.id, err)
 		}
@@ -438,7 +438,7 @@ func TestServeKill9(t *testing.T) {
 	t.Logf("%d moves acknowledged in %d games; %d sent without an answer at the kill, of which %d were stored", acked, len(logs), inFlight, kept)
 	// The games go on: two more moves each where they are not over.
 	for _, g := range logs {
-		var v server.GameView
+		var v wire.Game
 		x.call("GET", "/api/games/"+g.id, nil, &v)
 		for range 2 {
 			if v.Over {
@@ -446,7 +446,7 @@ func TestServeKill9(t *testing.T) {
 			}
 			mover := map[string]*apiClient{"x": x, "o": o}[v.ToMove]
 			m := moveText(v.Legal[0])
-			var after server.GameView
+			var after wire.Game
 			if _, err := mover.call("POST", "/api/games/"+g.id+"/moves", map[string]any{"move": m, "ply": v.Ply}, &after); err != nil {
 				t.Errorf("game %s: %s at ply %d after the restart: %v", g.id, m, v.Ply, err)
 				break
@@ -579,7 +579,7 @@ func TestServeSIGTERM(t *testing.T) {
 		answerBody, _ = io.ReadAll(answer.Body)
 		answer.Body.Close()
 	})
-	var v server.GameView
+	var v wire.Game
 	if answer.StatusCode != http.StatusOK || json.Unmarshal(answerBody, &v) != nil || v.Ply != 1 || !slices.Equal(v.Moves, []string{"8"}) {
 		t.Errorf("the move in flight at SIGTERM: %d %s", answer.StatusCode, answerBody)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"alak/server"
 	"alak/server/store/sqlitestore"
+	"alak/wire"
 )
 
 // smallBuffers gives every accepted connection a small send buffer, so
@@ -228,7 +229,7 @@ func TestSlowClientsCutOff(t *testing.T) {
 			}
 		}
 		host, other := guest(), guest()
-		var g server.CreateView
+		var g wire.Created
 		post(host, "/api/games", `{"rules":"alak size=9","color":"x","clock":"none","opponent":"link"}`, &g)
 		post(other, "/api/games/"+g.ID+"/join", fmt.Sprintf(`{"invite":%q}`, g.Invite[strings.Index(g.Invite, "=")+1:]), nil)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -245,7 +246,7 @@ func TestSlowClientsCutOff(t *testing.T) {
 			sc.Buffer(make([]byte, 1<<20), 1<<20)
 			for sc.Scan() {
 				if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-					var v server.GameView
+					var v wire.Game
 					json.Unmarshal([]byte(data), &v)
 					plies <- v.Ply
 				}

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"errors"
+	"strings"
+
+	"alak/notation"
+	"alak/rules"
+	"alak/wire"
+)
+
+// A player's command is read here, one way for every way of playing: the
+// move call of the API (which the pages and the bots use too) and the
+// first line of a mailed reply. Only what each way takes besides moves,
+// and the sentences saying so, differ.
+
+// commandKind is what a command asks for.
+type commandKind uint8
+
+const (
+	commandMove   commandKind = iota // a move: a point, a slide, a pass (command.move)
+	commandResign                    // resign
+	commandDraw                      // offer a draw, or accept the opponent's
+	commandBoard                     // send the board again
+	commandEmpty                     // no text at all
+)
+
+// command is a command read from a player's text.
+type command struct {
+	kind commandKind
+	move rules.Move // commandMove's
+}
+
+// maxCommand is the longest text read as a move: a move is a few bytes,
+// and a longer text is refused unread.
+const maxCommand = 20
+
+// commandSyntax is what one way of playing takes as a command, and how it
+// says what it takes.
+type commandSyntax struct {
+	// words: "draw", "board" (in any case) and the empty text are
+	// commands; otherwise they are read as moves, and refused as such.
+	words bool
+	// tooLong is the refusal of a text over maxCommand bytes.
+	tooLong string
+	// unreadable formats the refusal of a text notation cannot read as a
+	// move: the text (%q) and why (%s).
+	unreadable string
+}
+
+var (
+	// apiCommands is POST /api/games/{id}/moves's: moves and resign.
+	apiCommands = commandSyntax{
+		tooLong:    "a move is a point (3, c, C1), a slide (1-4), pass or resign",
+		unreadable: "cannot read %q: %s",
+	}
+	// mailCommands is a mailed reply's: moves, resign, draw and board.
+	mailCommands = commandSyntax{
+		words:      true,
+		tooLong:    "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board",
+		unreadable: "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)",
+	}
+)
+
+// parse reads text as a command of the game under rules r, in any
+// notation alak reads (notation.Human: 3, c, C1, 1-4, pass, resign). A
+// text it cannot read is refused as wire.BadInput ("bad_move"), saying
+// what is accepted. It does not judge the move: the rules do, when it is
+// played.
+func (cs commandSyntax) parse(r rules.Rules, text string) (command, error) {
+	if cs.words {
+		switch strings.ToLower(text) {
+		case "":
+			return command{kind: commandEmpty}, nil
+		case "board":
+			return command{kind: commandBoard}, nil
+		case "draw":
+			return command{kind: commandDraw}, nil
+		}
+	}
+	if len(text) > maxCommand {
+		return command{}, apiErr(wire.BadInput, "bad_move", "%s", cs.tooLong)
+	}
+	m, err := notation.Human.Decode(r, text)
+	if err != nil {
+		var pe *notation.ParseError
+		if errors.As(err, &pe) {
+			return command{}, apiErr(wire.BadInput, "bad_move", cs.unreadable, pe.Input, pe.Msg)
+		}
+		return command{}, apiErr(wire.BadInput, "bad_move", "%s", err)
+	}
+	if m == rules.Resign {
+		return command{kind: commandResign}, nil
+	}
+	return command{kind: commandMove, move: m}, nil
+}
