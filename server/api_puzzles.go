@@ -24,6 +24,7 @@ import (
 	"alak/puzzle"
 	"alak/rules"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // Bounds of the puzzles' requests.
@@ -180,7 +181,7 @@ type AttemptView struct {
 // puzzleIDRE is what a puzzle's id is: puzzle.ID's 16 hex digits.
 var puzzleIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
-var errNoPuzzle = apiErr(http.StatusNotFound, "not_found", "no such puzzle: a puzzle's id is 16 hex digits, as GET /api/puzzles/next gives it")
+var errNoPuzzle = apiErr(wire.NotFound, "not_found", "no such puzzle: a puzzle's id is 16 hex digits, as GET /api/puzzles/next gives it")
 
 // loadPuzzle reads a stored puzzle and decodes it (puzzle.Decode checks
 // that it holds together).
@@ -252,7 +253,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 	theme := q.Get("theme")
 	if theme != "" {
 		if theme, err = puzzle.ParseTheme(theme); err != nil {
-			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_theme", "%s", err.Error()))
+			s.writeError(w, r, apiErr(wire.BadRequest, "bad_theme", "%s", err.Error()))
 			return
 		}
 	}
@@ -272,7 +273,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 	if text := q.Get("rating"); text != "" {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 400 || n > 3000 {
-			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
+			s.writeError(w, r, apiErr(wire.BadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
 			return
 		}
 		query.Rating = float64(n)
@@ -293,7 +294,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 		if a != nil {
 			what += " that you have not tried"
 		}
-		s.writeError(w, r, apiErr(http.StatusNotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
+		s.writeError(w, r, apiErr(wire.NotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
 		return
 	}
 	sp := ps[rand.IntN(len(ps))]
@@ -332,7 +333,7 @@ func (s *Server) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(ps) == 0 {
-		s.writeError(w, r, apiErr(http.StatusNotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
+		s.writeError(w, r, apiErr(wire.NotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
 		return
 	}
 	key := func(id string) string {
@@ -380,7 +381,7 @@ func puzzlePool(text string) (string, error) {
 			return r.String(), nil
 		}
 	}
-	return "", apiErr(http.StatusBadRequest, "bad_pool", "pool %q: a preset's name (%s), a rules' text such as \"alak size=9\", or nothing for every preset",
+	return "", apiErr(wire.BadRequest, "bad_pool", "pool %q: a preset's name (%s), a rules' text such as \"alak size=9\", or nothing for every preset",
 		clipQuery(text), strings.Join(rules.Presets(), ", "))
 }
 
@@ -436,12 +437,12 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Moves) == 0 || len(req.Moves) > maxAttemptMoves {
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", maxAttemptMoves))
+		s.writeError(w, r, apiErr(wire.BadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", maxAttemptMoves))
 		return
 	}
 	for i, m := range req.Moves {
 		if m == "" || len(m) > maxMoveText {
-			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+			s.writeError(w, r, apiErr(wire.BadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
 			return
 		}
 	}
@@ -453,7 +454,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 	att, err := puzzle.Check(p, req.Moves)
 	switch {
 	case errors.Is(err, puzzle.ErrAttempt):
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
 		return
 	case err != nil && !errors.Is(err, puzzle.ErrInvalid):
 		s.writeError(w, r, err) // a move the rules refuse: 422 with the kernel's reason
@@ -591,7 +592,7 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 	}
 	game := r.URL.Query().Get("game")
 	if len(game) > 64 {
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_game", "game: a game's id"))
+		s.writeError(w, r, apiErr(wire.BadRequest, "bad_game", "game: a game's id"))
 		return
 	}
 	ctx := r.Context()
@@ -702,7 +703,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 	}
 	l, ok := learn.ByID(r.PathValue("id"))
 	if !ok {
-		s.writeError(w, r, apiErr(http.StatusNotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
+		s.writeError(w, r, apiErr(wire.NotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
 		return
 	}
 	var req lessonTryRequest
@@ -711,12 +712,12 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(req.Tries) > maxLessonTries {
-		s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
+		s.writeError(w, r, apiErr(wire.BadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
 		return
 	}
 	for i, m := range req.Tries {
 		if m == "" || len(m) > maxMoveText {
-			s.writeError(w, r, apiErr(http.StatusBadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+			s.writeError(w, r, apiErr(wire.BadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
 			return
 		}
 	}
@@ -724,7 +725,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	pr, err := learn.Play(ctx, &l, req.Tries, s.tables.solver)
 	if errors.Is(err, learn.ErrTry) {
-		s.writeError(w, r, apiErr(http.StatusUnprocessableEntity, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
+		s.writeError(w, r, apiErr(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
 		return
 	}
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"alak/server/store"
 	"alak/session"
 	"alak/solve"
+	"alak/wire"
 )
 
 // testPuzzles are puzzles of alak on 7 points, found once a test run by
@@ -328,7 +329,7 @@ func TestPuzzlesFromGames(t *testing.T) {
 	var plies []session.PlyView
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		var av AnalysisView
+		var av wire.Analysis
 		if code := ada.do("GET", "/api/games/"+g.ID+"/analysis", nil, &av); code == http.StatusOK {
 			plies = av.Moves
 			break
