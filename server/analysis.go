@@ -26,6 +26,12 @@ const (
 	analysisQueued = 16
 )
 
+// analysisBackground bounds the analyses of finished games that nobody
+// asked for: at most one started a period, and only while the queue is
+// at most a quarter full, so that a busy server analyses some of its games
+// and never keeps a player's request out of the queue.
+const analysisBackground = time.Second
+
 // analyses runs the post-game analyses: one at a time, from a bounded
 // queue; the results are kept in the store.
 type analyses struct {
@@ -33,7 +39,23 @@ type analyses struct {
 	queue   chan string
 	mu      sync.Mutex
 	pending map[string]bool
-	nodes   int64 // the solver's budget a position (analysisNodes; tests lower it)
+	nodes   int64     // the solver's budget a position (analysisNodes; tests lower it)
+	last    time.Time // when background last queued a game
+}
+
+// background queues game id, a game that ended without anyone asking for
+// its analysis, within analysisBackground's bounds; it reports whether it
+// did.
+func (a *analyses) background(id string) bool {
+	a.mu.Lock()
+	now := time.Now()
+	if now.Sub(a.last) < analysisBackground || len(a.queue) > analysisQueued/4 {
+		a.mu.Unlock()
+		return false
+	}
+	a.last = now
+	a.mu.Unlock()
+	return a.request(id)
 }
 
 func newAnalyses(s *Server) *analyses {

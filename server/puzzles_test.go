@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -457,5 +458,50 @@ func TestLessonsAPI(t *testing.T) {
 		if e.Code != want {
 			t.Errorf("POST %s: %+v, want %s", path, e, want)
 		}
+	}
+}
+
+// TestPuzzlesFromUnviewedGames: a game between two people that nobody
+// looks at after its end is analysed in the background all the same, and
+// its outcome-changing moves become its players' puzzles; a second game
+// ending within analysisBackground of the first is left for a request
+// (the background's rate bound). Before, only a game whose analysis was
+// asked for gave puzzles.
+func TestPuzzlesFromUnviewedGames(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	play := func() string {
+		g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "days:3", "opponent": "bo"})
+		if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+		for i, m := range seedAlak6 {
+			if code, _, e := []*client{ada, bo}[i%2].move(g.ID, m, i); code != http.StatusOK {
+				t.Fatalf("move %d: %d %+v", i+1, code, e)
+			}
+		}
+		return g.ID
+	}
+	first, second := play(), play()
+	deadline := time.Now().Add(60 * time.Second)
+	for h.srv.puzzles.gamesDone() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no game's puzzles made within 60 s of its end, no analysis asked for")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mistakes := 0
+	for _, c := range []*client{ada, bo} {
+		var my MyPuzzlesView
+		c.do("GET", "/api/me/puzzles?game="+first, nil, &my)
+		mistakes += len(my.Mistakes)
+	}
+	if mistakes == 0 {
+		t.Errorf("the first game, analysed in the background, gave its players no puzzle")
+	}
+	if _, err := h.srv.store.Analysis(context.Background(), second); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the second game, ended within the background's period: analysis %v, want none stored", err)
 	}
 }

@@ -204,7 +204,9 @@ type Server struct {
 // the order they run: a game's end ends its mailed reply addresses before
 // the end is published; once a change is published, the account streams
 // hear of it, and of an end the tournaments (the standings, the next
-// round) and the opening explorer (its count).
+// round), the opening explorer (its count) and the post-game analysis,
+// which a game between people gets in the background (its mistakes
+// become puzzles) when the analysis worker is idle enough.
 func (s *Server) registerGameHooks() {
 	if s.mailin != nil {
 		s.hooks.stored.onEnd(func(ctx context.Context, st *gameState) { s.mailin.gameEnded(ctx, st.row.ID) })
@@ -212,6 +214,11 @@ func (s *Server) registerGameHooks() {
 	s.hooks.published.onChange(func(_ context.Context, st *gameState) { s.accountsChanged(st.row) })
 	s.hooks.published.onEnd(func(_ context.Context, st *gameState) { s.tournamentGameEnded(st.row) })
 	s.hooks.published.onEnd(s.explorerCount)
+	s.hooks.published.onEnd(func(_ context.Context, st *gameState) {
+		if st.row.Black.AccountID != 0 && st.row.Black.Bot == "" || st.row.White.AccountID != 0 && st.row.White.Bot == "" {
+			s.analyses.background(st.row.ID)
+		}
+	})
 }
 
 // New returns a server on st and starts its background work: the sweep of
