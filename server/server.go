@@ -140,6 +140,11 @@ type Config struct {
 	// puzzles are made on (puzzles.go). Unexported: only this package's
 	// tests set it.
 	puzzleSeedRules []string
+	// noBackgroundAnalysis leaves finished games unanalysed until asked
+	// (registerGameHooks), for a test that records the API's answers,
+	// which would otherwise depend on whether the background got there
+	// first. Unexported: only this package's tests set it.
+	noBackgroundAnalysis bool
 	// mailBounds bounds the SMTP connections of MailListen: zero fields
 	// take defaultMailBounds. Unexported: only this package's tests
 	// scale them down (mailin.go).
@@ -215,6 +220,9 @@ func (s *Server) registerGameHooks() {
 	s.hooks.published.onEnd(func(_ context.Context, st *gameState) { s.tournamentGameEnded(st.row) })
 	s.hooks.published.onEnd(s.explorerCount)
 	s.hooks.published.onEnd(func(_ context.Context, st *gameState) {
+		if s.cfg.noBackgroundAnalysis {
+			return
+		}
 		if st.row.Black.AccountID != 0 && st.row.Black.Bot == "" || st.row.White.AccountID != 0 && st.row.White.Bot == "" {
 			s.analyses.background(st.row.ID)
 		}
