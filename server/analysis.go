@@ -39,8 +39,9 @@ type analyses struct {
 	queue   chan string
 	mu      sync.Mutex
 	pending map[string]bool
-	nodes   int64     // the solver's budget a position (analysisNodes; tests lower it)
-	last    time.Time // when background last queued a game
+	nodes   int64         // the solver's budget a position (analysisNodes; tests lower it)
+	last    time.Time     // when background last queued a game
+	period  time.Duration // background's bound (analysisBackground; tests raise it)
 }
 
 // background queues game id, a game that ended without anyone asking for
@@ -49,7 +50,7 @@ type analyses struct {
 func (a *analyses) background(id string) bool {
 	a.mu.Lock()
 	now := time.Now()
-	if now.Sub(a.last) < analysisBackground || len(a.queue) > analysisQueued/4 {
+	if now.Sub(a.last) < a.period || len(a.queue) > analysisQueued/4 {
 		a.mu.Unlock()
 		return false
 	}
@@ -59,7 +60,7 @@ func (a *analyses) background(id string) bool {
 }
 
 func newAnalyses(s *Server) *analyses {
-	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}, nodes: analysisNodes}
+	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}, nodes: analysisNodes, period: analysisBackground}
 }
 
 // request queues game id unless it is queued already; false when the

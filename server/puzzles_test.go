@@ -464,12 +464,16 @@ func TestLessonsAPI(t *testing.T) {
 // TestPuzzlesFromUnviewedGames: a game between two people that nobody
 // looks at after its end is analysed in the background all the same, and
 // its outcome-changing moves become its players' puzzles; a second game
-// ending within analysisBackground of the first is left for a request
-// (the background's rate bound). Before, only a game whose analysis was
-// asked for gave puzzles.
+// ending within the background's period of the first (raised to an hour
+// here, so that the test does not hang on the machine's speed) is left
+// for a request. Before, only a game whose analysis was asked for gave
+// puzzles.
 func TestPuzzlesFromUnviewedGames(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
+	h.srv.analyses.mu.Lock()
+	h.srv.analyses.period = time.Hour
+	h.srv.analyses.mu.Unlock()
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
 	play := func() string {
