@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -198,7 +199,7 @@ func lastEventTime(r *http.Request) time.Time {
 
 // handleAccountEvents is GET /api/me/events.
 func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

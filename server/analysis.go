@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
 	"alak/solve"
@@ -165,7 +166,7 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if st.row.State != store.StateFinished {
-		s.writeError(w, r, apiErr(wire.Conflict, "not_finished", "the analysis is shown once the game is over, never during it"))
+		s.writeError(w, r, httpx.Errf(wire.Conflict, "not_finished", "the analysis is shown once the game is over, never during it"))
 		return
 	}
 	body, err := s.store.Analysis(r.Context(), id)
@@ -179,9 +180,9 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.analyses.request(id) {
-		s.writeError(w, r, apiErr(wire.Unavailable, "busy", "the analysis queue is full: ask again in a minute"))
+		s.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "the analysis queue is full: ask again in a minute"))
 		return
 	}
 	w.Header().Set("Retry-After", "2")
-	writeJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the analysis is being computed: ask again in a few seconds"})
+	httpx.WriteJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the analysis is being computed: ask again in a few seconds"})
 }

@@ -15,6 +15,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/session"
 	"alak/solve"
 	"alak/wire"
@@ -71,7 +72,7 @@ const (
 // solver.
 type posAnalyses struct {
 	s      *Server
-	limits *limiters
+	limits *httpx.Limiters
 	// quick and long hold the positions waiting for the short search and
 	// for the long one, builds the small lines whose tables are waiting
 	// to be made: by address, each served by one worker.
@@ -112,7 +113,7 @@ type posJob struct {
 }
 
 func newPosAnalyses(s *Server) *posAnalyses {
-	return &posAnalyses{s: s, limits: newLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
+	return &posAnalyses{s: s, limits: httpx.NewLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
 		quick: newFairQueue[posJob](posAddrQueued, posAnalysisQueued), long: newFairQueue[posJob](posAddrQueued, posAnalysisQueued),
 		builds: newFairQueue[rules.Rules](posAddrQueued, posAnalysisQueued),
 		nodes:  analysisNodes, quickTime: posQuickTime, memMB: analysisMemMB, depthNodes: posDepthNodes,
@@ -314,7 +315,7 @@ func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Resul
 	switch {
 	case err == nil:
 	case errors.Is(err, solve.ErrUnsupported), errors.Is(err, solve.ErrEndless):
-		return answerError(apiErr(wire.BadInput, "unsupported", "the solver does not answer this position: %v", err)), true
+		return answerError(httpx.Errf(wire.BadInput, "unsupported", "the solver does not answer this position: %v", err)), true
 	case errors.Is(err, solve.ErrNodeLimit):
 		out.Message = fmt.Sprintf("not solved within %d positions: only the values of the moves listed are proved", nodes)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -345,9 +346,9 @@ func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Resul
 
 // answerError is an error's answer, as writeError writes it.
 func answerError(err error) posAnswer {
-	var ae *apiError
+	var ae *httpx.Error
 	if !errors.As(err, &ae) {
-		ae = apiErr(wire.Internal, "internal", "the analysis failed")
+		ae = httpx.Errf(wire.Internal, "internal", "the analysis failed")
 	}
 	body, _ := json.Marshal(wire.Error{Code: ae.Code, Error: ae.Msg})
 	return posAnswer{status: ae.Kind.Status(), body: body}
@@ -443,14 +444,14 @@ func analysisGame(q map[string][]string) (*rules.Game, error) {
 	}
 	spec, moves, position := get("rules"), get("moves"), get("position")
 	if len(spec) > posMaxRules || len(position) > posMaxPosition || len(moves) > posMaxMoves {
-		return nil, apiErr(wire.BadInput, "too_long", "rules are at most %d characters, a position %d, the moves %d", posMaxRules, posMaxPosition, posMaxMoves)
+		return nil, httpx.Errf(wire.BadInput, "too_long", "rules are at most %d characters, a position %d, the moves %d", posMaxRules, posMaxPosition, posMaxMoves)
 	}
 	if strings.TrimSpace(spec) == "" {
 		spec = "alak"
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return nil, apiErr(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+		return nil, httpx.Errf(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: position, ToMove: get("to_move"), Prisoners: get("prisoners")}
 	if strings.TrimSpace(moves) != "" {
@@ -458,7 +459,7 @@ func analysisGame(q map[string][]string) (*rules.Game, error) {
 	}
 	g, err := setup.Game()
 	if err != nil {
-		return nil, apiErr(wire.BadInput, "bad_position", "%s (moves are separated by commas, such as moves=2,9; a position is a diagram such as x--o- with to_move=x or o)", err)
+		return nil, httpx.Errf(wire.BadInput, "bad_position", "%s (moves are separated by commas, such as moves=2,9; a position is a diagram such as x--o- with to_move=x or o)", err)
 	}
 	return g, nil
 }
@@ -483,8 +484,8 @@ func gameKey(g *rules.Game) string {
 // else 202 while the solver works on it within its budget.
 func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) {
 	p := s.posAnalyses
-	if wait, ok := p.limits.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many analyses from this address: ask again in %d seconds", retrySeconds(wait)))
+	if wait, ok := p.limits.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many analyses from this address: ask again in %d seconds", httpx.RetrySeconds(wait)))
 		return
 	}
 	g, err := analysisGame(r.URL.Query())
@@ -493,7 +494,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if err := solve.Check(g.Rules()); err != nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "unsupported", "the solver does not answer these rules: %v", err))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "unsupported", "the solver does not answer these rules: %v", err))
 		return
 	}
 	key := gameKey(g)
@@ -501,7 +502,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		writeAnswer(w, a)
 		return
 	}
-	addr := clientAddr(r)
+	addr := httpx.ClientAddr(r)
 	ts := s.tables.solver
 	tab, err := ts.For(g.Rules())
 	if err == nil && (tab == nil || tab.Dense() == nil) && ts.Small(g.Rules()) {
@@ -509,7 +510,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		// and answers this request if it is made within posTableWait.
 		made, ok := p.table(addr, g.Rules())
 		if !ok {
-			s.writeError(w, r, apiErr(wire.Unavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
+			s.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
 			return
 		}
 		wait := time.NewTimer(posTableWait)
@@ -519,7 +520,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 			tab, err = ts.For(g.Rules())
 		case <-wait.C:
 			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the table of these rules is being made: ask again in a second"})
+			httpx.WriteJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the table of these rules is being made: ask again in a second"})
 			return
 		case <-r.Context().Done():
 			wait.Stop()
@@ -537,7 +538,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		a, ok := p.solve(r.Context(), g, p.nodes, posTableMemMB, p.tableDepths())
 		<-p.now
 		if !ok {
-			s.writeError(w, r, apiErr(wire.Unavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
+			s.writeError(w, r, httpx.Errf(wire.Unavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
 			return
 		}
 		p.keep(key, a)
@@ -545,11 +546,11 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	if !p.request(posJob{key: key, addr: addr, g: g}) {
-		s.writeError(w, r, apiErr(wire.Unavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
+		s.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
 		return
 	}
 	w.Header().Set("Retry-After", "1")
-	writeJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the position is being solved: ask again in a few seconds"})
+	httpx.WriteJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the position is being solved: ask again in a few seconds"})
 }
 
 func writeAnswer(w http.ResponseWriter, a posAnswer) {

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/server/store/sqlstore"
 	"alak/solve"
@@ -81,7 +82,7 @@ func benchAnalysisTable(b *testing.B, depthNodes int64) {
 		b.Fatal(err)
 	}
 	h := sharedHarnessOn(b, Config{TableDir: dir}, nil)
-	h.srv.posAnalyses.limits = newLimiters(rate.Inf, 1)
+	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
 	h.srv.posAnalyses.depthNodes = depthNodes
 	lines := randomLines(r, 1000, 1)
 	hc := &http.Client{Timeout: time.Minute}
@@ -114,7 +115,7 @@ func BenchmarkExplorerHTTP(b *testing.B) {
 		games = n
 	}
 	h := sharedHarnessOn(b, Config{}, nil)
-	h.srv.posAnalyses.limits = newLimiters(rate.Inf, 1)
+	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
 	r, _ := rules.Parse("alak size=9")
 	spec := r.String()
 	db := h.st.(*sqlstore.Store).DB()
@@ -212,7 +213,7 @@ func benchSmallLine(b *testing.B, spec string) {
 	for b.Loop() {
 		b.StopTimer()
 		h := sharedHarnessOn(b, Config{}, nil)
-		h.srv.posAnalyses.limits = newLimiters(rate.Inf, 1)
+		h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
 		b.StartTimer()
 		q := h.http.URL + "/api/analysis?" + url.Values{"rules": {spec}, "moves": {line(i)}}.Encode()
 		i++

@@ -17,6 +17,7 @@ import (
 	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/solve"
 	"alak/wire"
 )
@@ -62,7 +63,7 @@ func TestPositionAnalysisSmallLines(t *testing.T) {
 		big = "alak size=10"
 	}
 	h := newHarness(t, Config{TableMemoryMB: budget})
-	h.srv.posAnalyses.limits = newLimiters(rate.Inf, 1)
+	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
 	h.srv.posAnalyses.depthNodes = 0 // values only: the depths' graphs are TestPositionAnalysisDepths's
 	c := h.client()
 	ts := h.srv.tables.solver

@@ -16,6 +16,7 @@ import (
 	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/solve"
 	"alak/wire"
 )
@@ -58,7 +59,7 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 	t.Parallel()
 	_, _, dir := denseDir(t, "alak size=9")
 	h := newHarness(t, Config{TableDir: dir})
-	h.srv.posAnalyses.limits = newLimiters(rate.Inf, 1)
+	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
 	c := h.client()
 	rng := rand.New(rand.NewPCG(31, 1))
 	per := 2

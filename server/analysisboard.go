@@ -18,6 +18,7 @@ import (
 	"alak/internal/clip"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -91,7 +92,7 @@ func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 // (a diagram, rules.ParseDiagram) with to_move=x|o, or the rules' start.
 func boardStart(rulesText, position, toMove string) (rules.Rules, rules.Position, error) {
 	bad := func(format string, a ...any) (rules.Rules, rules.Position, error) {
-		return rules.Rules{}, rules.Position{}, apiErr(wire.BadInput, "bad_position", format, a...)
+		return rules.Rules{}, rules.Position{}, httpx.Errf(wire.BadInput, "bad_position", format, a...)
 	}
 	if len(rulesText) > 300 || len(position) > 5000 {
 		return bad("the rules are at most 300 characters and the position 5000")
@@ -135,7 +136,7 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 		parts = strings.Split(t, ",")
 	}
 	if len(parts) > maxBoardMoves {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_line", "a line is at most %d moves", maxBoardMoves))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "a line is at most %d moves", maxBoardMoves))
 		return
 	}
 	g := rules.NewGameFrom(start)
@@ -149,13 +150,13 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 			err = g.Play(m)
 		}
 		if err != nil {
-			s.writeError(w, r, apiErr(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
+			s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
 			return
 		}
 		line = append(line, rs.MoveText(m))
 	}
 	sn := session.New(g, session.Seat{}, session.Seat{}, session.Options{}).Snapshot()
-	writeJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: shapeOf(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
+	httpx.WriteJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: shapeOf(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
 }
 
 // handleBoardSGF reads an SGF file (the body, at most maxBoardBody bytes)
@@ -163,12 +164,12 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
 	if err != nil {
-		s.writeError(w, r, apiErr(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", maxBoardBody))
+		s.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", maxBoardBody))
 		return
 	}
 	rec, tree, err := notation.ReadSGFTree(body)
 	if err != nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
 		return
 	}
 	v := wire.BoardTree{Rules: rec.Rules.String(), Comment: rec.Comments[0], Tree: treeView(rec.Rules, tree)}
@@ -176,7 +177,7 @@ func (s *Server) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
 	if std, err := rules.NewPosition(rec.Rules); err == nil && start.Points() > 0 && (start.String() != std.String() || start.ToMove() != std.ToMove()) {
 		v.Position, v.ToMove = start.String(), start.ToMove().Letter()
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 func treeView(r rules.Rules, vs []*notation.Variation) []wire.BoardNode {
@@ -192,11 +193,11 @@ func treeView(r rules.Rules, vs []*notation.Variation) []wire.BoardNode {
 func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
 	if err != nil {
-		s.writeError(w, r, apiErr(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", maxBoardBody))
+		s.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", maxBoardBody))
 		return
 	}
 	var req wire.BoardTree
-	if err := decodeBytes(body, &req); err != nil {
+	if err := httpx.DecodeBytes(body, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -208,7 +209,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	n := 0
 	tree, err := treeOf(rs, req.Tree, &n)
 	if err != nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_tree", "%s", err))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	rec := notation.Record{Rules: rs, Comments: map[int]string{0: req.Comment}}
@@ -217,7 +218,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGFTree(&buf, rec, tree); err != nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_tree", "%s", err))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")

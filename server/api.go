@@ -1,18 +1,11 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 
-	"alak/internal/clip"
+	"alak/server/internal/httpx"
 	"alak/wire"
 )
-
-// maxBody bounds every request body.
-const maxBody = 16 << 10
 
 // routes serves the API. The handlers are by resource: accounts
 // (api_accounts.go), lists of games (api_lists.go), games (api_games.go)
@@ -59,7 +52,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/analysis", s.handlePositionAnalysis)
 	mux.HandleFunc("GET /api/explorer", s.handleExplorer)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, apiErr(wire.NotFound, "no_route", "no such API call: docs/api.md lists them"))
+		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
 	s.aroundRoutes(mux)
 	s.tournamentRoutes(mux)
@@ -67,36 +60,4 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.ruleLabRoutes(mux)
 	s.puzzleRoutes(mux)
 	s.pageRoutes(mux)
-}
-
-// decode reads a JSON body of at most maxBody bytes into v, refusing
-// unknown fields and trailing data. An empty body is an empty object.
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return apiErr(wire.TooLarge, "too_large", "the body is larger than %d bytes", maxBody)
-		}
-		return apiErr(wire.BadRequest, "bad_body", "the body could not be read")
-	}
-	return decodeBytes(body, v)
-}
-
-// decodeBytes is decode's parsing, on its own for the fuzz test.
-func decodeBytes(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		body = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return apiErr(wire.BadRequest, "bad_json", "the body is not the JSON object this call takes (%s): docs/api.md describes it", clip.Text(err.Error()))
-	}
-	// Only JSON's white space may follow the value (dec.More misses a
-	// stray ] or }).
-	if rest := bytes.Trim(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return apiErr(wire.BadRequest, "bad_json", "the body holds more than one JSON value")
-	}
-	return nil
 }

@@ -8,13 +8,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
 
 func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 	var c wire.Credentials
-	if err := decode(w, r, &c); err != nil {
+	if err := httpx.Decode(w, r, &c); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -23,7 +24,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isHouseBotName(strings.ToLower(c.Name)) {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_name", "the names alak-LEVEL (alak-beginner ... alak-perfect) are the house bots'"))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_name", "the names alak-LEVEL (alak-beginner ... alak-perfect) are the house bots'"))
 		return
 	}
 	if err := checkPasswordRules(c.Password); err != nil {
@@ -34,8 +35,8 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if wait, ok := s.signup.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many new accounts from this address: wait %s", waitWords(wait)))
+	if wait, ok := s.signup.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many new accounts from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	hash, err := hashPassword(c.Password, s.cfg.hashCost)
@@ -46,7 +47,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 	guest := guestOf(r) // checked before the new account's cookie replaces the guest's
 	a, err := s.store.CreateAccount(r.Context(), store.Account{Name: c.Name, PassHash: hash, Email: c.Email, Created: s.now(), Bot: c.Bot})
 	if errors.Is(err, store.ErrDuplicate) {
-		s.writeError(w, r, apiErr(wire.Conflict, "name_taken", "the name %s is taken: choose another", c.Name))
+		s.writeError(w, r, httpx.Errf(wire.Conflict, "name_taken", "the name %s is taken: choose another", c.Name))
 		return
 	}
 	if err != nil {
@@ -55,7 +56,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.InfoContext(r.Context(), "account created", "account", a.ID, "bot", a.Bot)
 	if a.Bot { // a bot signs in by token only: no session, no guest's games
-		writeJSON(w, http.StatusCreated, wire.Account{Me: meView(a)})
+		httpx.WriteJSON(w, http.StatusCreated, wire.Account{Me: meView(a)})
 		return
 	}
 	// Signing up from a guest's session takes the guest's games over.
@@ -80,7 +81,7 @@ func (s *Server) answerSignedIn(w http.ResponseWriter, r *http.Request, a store.
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, out)
+	httpx.WriteJSON(w, status, out)
 }
 
 // checkEmail takes "" (no mail) or an address name@host of at most 200
@@ -93,7 +94,7 @@ func checkEmail(email string) error {
 		return nil
 	}
 	bad := func(why string) error {
-		return apiErr(wire.BadInput, "bad_email", "an email address is name@host, at most 200 characters, without spaces, tabs, line breaks, control characters or < > , ; (%s)", why)
+		return httpx.Errf(wire.BadInput, "bad_email", "an email address is name@host, at most 200 characters, without spaces, tabs, line breaks, control characters or < > , ; (%s)", why)
 	}
 	if len(email) > 200 {
 		return bad("this one is longer")
@@ -121,12 +122,12 @@ func checkEmail(email string) error {
 // checkSignInLimits spends a password check of name from the request's
 // address, or returns the 429 to answer.
 func (s *Server) checkSignInLimits(r *http.Request, name string) error {
-	wait, err := s.logins.attempt(r.Context(), name, clientAddr(r), s.now())
+	wait, err := s.logins.attempt(r.Context(), name, httpx.ClientAddr(r), s.now())
 	if err != nil {
-		return unavailable(err)
+		return httpx.Unavailable(err)
 	}
 	if wait > 0 {
-		return tooMany(wait, "too many sign-in attempts: wait %s", waitWords(wait))
+		return httpx.TooMany(wait, "too many sign-in attempts: wait %s", httpx.WaitWords(wait))
 	}
 	return nil
 }
@@ -135,13 +136,13 @@ func (s *Server) checkSignInLimits(r *http.Request, name string) error {
 // address; signInSucceeded the right one. What the store cannot record
 // is logged: the attempt itself was counted.
 func (s *Server) signInFailed(r *http.Request, name string) {
-	if err := s.logins.fail(r.Context(), name, clientAddr(r), s.now()); err != nil {
+	if err := s.logins.fail(r.Context(), name, httpx.ClientAddr(r), s.now()); err != nil {
 		s.log.ErrorContext(r.Context(), "recording a wrong password", "err", err)
 	}
 }
 
 func (s *Server) signInSucceeded(r *http.Request, name string) {
-	if err := s.logins.succeed(r.Context(), name, clientAddr(r), s.now()); err != nil {
+	if err := s.logins.succeed(r.Context(), name, httpx.ClientAddr(r), s.now()); err != nil {
 		s.log.ErrorContext(r.Context(), "recording a sign-in", "err", err)
 	}
 }
@@ -151,7 +152,7 @@ func (s *Server) signIn(r *http.Request, c wire.Credentials) (store.Account, err
 	if err := s.checkSignInLimits(r, c.Name); err != nil {
 		return store.Account{}, err
 	}
-	bad := apiErr(wire.Unauthenticated, "bad_credentials", "the name or the password is wrong")
+	bad := httpx.Errf(wire.Unauthenticated, "bad_credentials", "the name or the password is wrong")
 	if c.Name == "" || len(c.Name) > 24 || len(c.Password) > 200 {
 		s.signInFailed(r, c.Name)
 		return store.Account{}, bad
@@ -178,13 +179,13 @@ func (s *Server) signIn(r *http.Request, c wire.Credentials) (store.Account, err
 // guest's games move to the account.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	var req wire.LoginRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	guest := guestOf(r)
 	if req.ClaimGuestGames && guest == nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "not_a_guest",
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "not_a_guest",
 			"claim_guest_games takes over the games of the guest session this browser plays in, and this request has none"))
 		return
 	}
@@ -204,8 +205,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 // session cookie's session or the bearer token (revoked), and clears the
 // cookie.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if cred, ok := requestCredential(r); ok {
-		if err := s.deleteToken(r.Context(), cred.hash); err != nil {
+	if cred, ok := httpx.RequestCredential(r); ok {
+		if err := s.deleteToken(r.Context(), cred.Hash); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -213,14 +214,14 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
 		s.deleteToken(r.Context(), hashSecret(c.Value)) // a stale cookie: nothing to end, most likely
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies, MaxAge: -1})
-	writeJSON(w, http.StatusOK, wire.Status{Status: "signed out"})
+	httpx.WriteJSON(w, http.StatusOK, wire.Status{Status: "signed out"})
 }
 
 // handleToken is POST /api/tokens {"name","password"} → {"token"}: a
 // bearer token for scripts and bots.
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	var c wire.Credentials
-	if err := decode(w, r, &c); err != nil {
+	if err := httpx.Decode(w, r, &c); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -235,22 +236,22 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, wire.Token{Token: secret, Expires: now.Add(apiTokenLife)})
+	httpx.WriteJSON(w, http.StatusCreated, wire.Token{Token: secret, Expires: now.Add(apiTokenLife)})
 }
 
 // handleRevokeToken is DELETE /api/tokens/current: the bearer token the
 // request carries is revoked at once (in every process within tokenTTL).
 func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
-	cred, ok := requestCredential(r)
-	if !ok || !cred.bearer {
-		s.writeError(w, r, apiErr(wire.Unauthenticated, "no_token", "send the token to revoke as Authorization: Bearer TOKEN (a browser signs out with POST /api/logout)"))
+	cred, ok := httpx.RequestCredential(r)
+	if !ok || !cred.Bearer {
+		s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "no_token", "send the token to revoke as Authorization: Bearer TOKEN (a browser signs out with POST /api/logout)"))
 		return
 	}
-	if err := s.deleteToken(r.Context(), cred.hash); err != nil {
+	if err := s.deleteToken(r.Context(), cred.Hash); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Status{Status: "revoked"})
+	httpx.WriteJSON(w, http.StatusOK, wire.Status{Status: "revoked"})
 }
 
 func meView(a store.Account) wire.Me {
@@ -258,7 +259,7 @@ func meView(a store.Account) wire.Me {
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -268,22 +269,22 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, me)
+	httpx.WriteJSON(w, http.StatusOK, me)
 }
 
 func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	var req wire.UpdateMeRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if a.Guest() {
-		s.writeError(w, r, apiErr(wire.Forbidden, "guest", "a guest has no settings: create an account"))
+		s.writeError(w, r, httpx.Errf(wire.Forbidden, "guest", "a guest has no settings: create an account"))
 		return
 	}
 	// The account as stored, not as a token's cached copy holds it: a change
@@ -316,7 +317,7 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(req.CurrentPassword) > 200 || !checkPassword(acc.PassHash, req.CurrentPassword) {
 			s.signInFailed(r, acc.Name)
-			s.writeError(w, r, apiErr(wire.Forbidden, "wrong_password", "changing the password takes the current one too: current_password is missing or wrong"))
+			s.writeError(w, r, httpx.Errf(wire.Forbidden, "wrong_password", "changing the password takes the current one too: current_password is missing or wrong"))
 			return
 		}
 		s.signInSucceeded(r, acc.Name)
@@ -327,8 +328,8 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		}
 		// Every other session and every token ends: whoever stole one is
 		// signed out. The request's own credential stays.
-		cred, _ := requestCredential(r)
-		if err := s.changePassword(r.Context(), acc.ID, hash, cred.hash); err != nil {
+		cred, _ := httpx.RequestCredential(r)
+		if err := s.changePassword(r.Context(), acc.ID, hash, cred.Hash); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -350,5 +351,5 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, me)
+	httpx.WriteJSON(w, http.StatusOK, me)
 }

@@ -15,6 +15,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -40,12 +41,12 @@ func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
 		info.Presets = append(info.Presets, pi)
 	}
 	w.Header().Set("Cache-Control", "max-age=3600")
-	writeJSON(w, http.StatusOK, info)
+	httpx.WriteJSON(w, http.StatusOK, info)
 }
 
 func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 	var req wire.CreateRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -61,8 +62,8 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 	// New games are limited by address before a guest is made, and by
 	// account.
 	now := s.now()
-	if wait := s.gamesAt.wait(clientAddr(r), now); wait > 0 {
-		s.writeError(w, r, tooMany(wait, "too many new games from this address: wait %s", waitWords(wait)))
+	if wait := s.gamesAt.Wait(httpx.ClientAddr(r), now); wait > 0 {
+		s.writeError(w, r, httpx.TooMany(wait, "too many new games from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	a, err := s.accountOrGuest(w, r)
@@ -70,12 +71,12 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if wait, ok := allowAll(now, limit{s.gamesAt, clientAddr(r)}, limit{s.games, strconv.FormatInt(a.ID, 10)}); !ok {
-		s.writeError(w, r, tooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, waitWords(wait)))
+	if wait, ok := httpx.AllowAll(now, httpx.Limit{L: s.gamesAt, Key: httpx.ClientAddr(r)}, httpx.Limit{L: s.games, Key: strconv.FormatInt(a.ID, 10)}); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, httpx.WaitWords(wait)))
 		return
 	}
 	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || byDays(g.Clock)) {
-		s.writeError(w, r, apiErr(wire.Forbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
+		s.writeError(w, r, httpx.Errf(wire.Forbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
 		return
 	}
 	if err := s.checkChallenges(r.Context(), a, g.Kind); err != nil {
@@ -105,7 +106,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 			s.bots.schedule(g.ID, g.Version)
 		}
 	}
-	writeJSON(w, http.StatusCreated, out)
+	httpx.WriteJSON(w, http.StatusCreated, out)
 }
 
 // The most challenges one account may have waiting for an opponent:
@@ -135,9 +136,9 @@ func (s *Server) checkChallenges(ctx context.Context, a *store.Account, kind str
 	}
 	switch {
 	case kind == store.KindOpen && open >= maxOpenChallenges:
-		return apiErr(wire.Conflict, "too_many_challenges", "you have %d open challenges in the lobby, the most one player may have: withdraw one, or wait until one is taken or expires", maxOpenChallenges)
+		return httpx.Errf(wire.Conflict, "too_many_challenges", "you have %d open challenges in the lobby, the most one player may have: withdraw one, or wait until one is taken or expires", maxOpenChallenges)
 	case len(waiting) >= maxChallenges:
-		return apiErr(wire.Conflict, "too_many_challenges", "you have %d challenges and invitations waiting for an opponent, the most one player may have: withdraw one, or wait until one is taken or expires", maxChallenges)
+		return httpx.Errf(wire.Conflict, "too_many_challenges", "you have %d challenges and invitations waiting for an opponent, the most one player may have: withdraw one, or wait until one is taken or expires", maxChallenges)
 	}
 	return nil
 }
@@ -146,7 +147,7 @@ func (s *Server) checkChallenges(ctx context.Context, a *store.Account, kind str
 func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, string, error) {
 	var g store.Game
 	if len(req.Rules) > 200 || len(req.Position) > 500 || len(req.Opponent) > 100 {
-		return g, "", apiErr(wire.BadInput, "too_long", "rules are at most 200 characters, a position 500, an opponent 100")
+		return g, "", httpx.Errf(wire.BadInput, "too_long", "rules are at most 200 characters, a position 500, an opponent 100")
 	}
 	spec := req.Rules
 	if strings.TrimSpace(spec) == "" {
@@ -154,17 +155,17 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return g, "", apiErr(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+		return g, "", httpx.Errf(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: req.Position, ToMove: req.ToMove}
 	game, err := setup.Game()
 	if err != nil {
-		return g, "", apiErr(wire.BadInput, "bad_position", "%s", err)
+		return g, "", httpx.Errf(wire.BadInput, "bad_position", "%s", err)
 	}
 	rs = game.Rules()
 	clock, err := ParseClock(req.Clock)
 	if err != nil {
-		return g, "", apiErr(wire.BadInput, "bad_clock", "%s", err)
+		return g, "", httpx.Errf(wire.BadInput, "bad_clock", "%s", err)
 	}
 	color := strings.ToLower(strings.TrimSpace(req.Color))
 	switch color {
@@ -172,7 +173,7 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 		color = "random"
 	case "x", "o", "random":
 	default:
-		return g, "", apiErr(wire.BadInput, "bad_color", "color is x (Black, first), o or random")
+		return g, "", httpx.Errf(wire.BadInput, "bad_color", "color is x (Black, first), o or random")
 	}
 	now := s.now()
 	g = store.Game{ID: newID(), Rules: rs.String(), Preset: rs.Preset, Size: rs.SizeString(), Color: color, Clock: clock.String(),
@@ -207,7 +208,7 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 		}
 		p, err := player.NewUntrusted(bot, 1)
 		if err != nil {
-			return g, "", apiErr(wire.BadInput, "bad_computer", "%s (write computer:level:N, N from 1 to %d, or computer:NAME)", err, player.Levels())
+			return g, "", httpx.Errf(wire.BadInput, "bad_computer", "%s (write computer:level:N, N from 1 to %d, or computer:NAME)", err, player.Levels())
 		}
 		// Stored as the player package built it (its canonical spec: the
 		// name in lower case, the options in a fixed order, the bounds
@@ -218,11 +219,11 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat
 	default:
 		if checkName(opp) != nil {
-			return g, "", apiErr(wire.BadInput, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
+			return g, "", httpx.Errf(wire.BadInput, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
 		if errors.Is(err, store.ErrNotFound) {
-			return g, "", apiErr(wire.NotFound, "no_player", "no player is called %s", opp)
+			return g, "", httpx.Errf(wire.NotFound, "no_player", "no player is called %s", opp)
 		}
 		if err != nil {
 			return g, "", err
@@ -236,7 +237,7 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 // opposite; a game against the computer starts at once.
 func (s *Server) seatCreator(ctx context.Context, g *store.Game, a *store.Account) error {
 	if g.Kind == store.KindNamed && g.Opponent == a.ID {
-		return apiErr(wire.BadInput, "bad_opponent", "you cannot challenge yourself")
+		return httpx.Errf(wire.BadInput, "bad_opponent", "you cannot challenge yourself")
 	}
 	g.Creator = a.ID
 	color := g.Color
@@ -294,7 +295,7 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGF(&buf, rec); err != nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "no_sgf", "this game cannot be written as SGF: %s", err))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "no_sgf", "this game cannot be written as SGF: %s", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
@@ -308,7 +309,7 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 // empty seat of an open challenge, a challenge to you, or an invitation.
 func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	var req wire.JoinRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -319,30 +320,30 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if account(r) == nil && pre.row.Kind != store.KindLink {
-		s.writeError(w, r, apiErr(wire.Unauthenticated, "account_needed", "sign in to take this challenge"))
+	if httpx.Account(r) == nil && pre.row.Kind != store.KindLink {
+		s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "account_needed", "sign in to take this challenge"))
 		return
 	}
 	// Wrong invitations to a waiting link game (by anyone but its creator)
 	// are limited by address and by account; a wrong one makes no guest.
-	if me := account(r); pre.row.Kind == store.KindLink && pre.row.State == store.StateWaiting && (me == nil || me.ID != pre.row.Creator) {
-		limits := []limit{{s.invites, "ip " + clientAddr(r)}}
+	if me := httpx.Account(r); pre.row.Kind == store.KindLink && pre.row.State == store.StateWaiting && (me == nil || me.ID != pre.row.Creator) {
+		limits := []httpx.Limit{{L: s.invites, Key: "ip " + httpx.ClientAddr(r)}}
 		if me != nil {
-			limits = append(limits, limit{s.invites, "a " + strconv.FormatInt(me.ID, 10)})
+			limits = append(limits, httpx.Limit{L: s.invites, Key: "a " + strconv.FormatInt(me.ID, 10)})
 		}
 		var wait time.Duration
 		for _, l := range limits {
-			wait = max(wait, l.l.wait(l.key, s.now()))
+			wait = max(wait, l.L.Wait(l.Key, s.now()))
 		}
 		if wait > 0 {
-			s.writeError(w, r, tooMany(wait, "too many wrong invitations: wait %s", waitWords(wait)))
+			s.writeError(w, r, httpx.TooMany(wait, "too many wrong invitations: wait %s", httpx.WaitWords(wait)))
 			return
 		}
 		if len(req.Invite) > 100 || hashSecret(req.Invite) != pre.row.InviteHash {
 			for _, l := range limits {
-				l.l.take(l.key, s.now())
+				l.L.Take(l.Key, s.now())
 			}
-			s.writeError(w, r, apiErr(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent"))
+			s.writeError(w, r, httpx.Errf(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent"))
 			return
 		}
 	}
@@ -354,32 +355,32 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	ev, err := s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
-			return nil, apiErr(wire.Conflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
+			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
 		}
 		if row.Creator == a.ID {
-			return nil, apiErr(wire.Conflict, "own_game", "this is your own challenge: wait for an opponent")
+			return nil, httpx.Errf(wire.Conflict, "own_game", "this is your own challenge: wait for an opponent")
 		}
 		switch row.Kind {
 		case store.KindNamed:
 			if row.Opponent != a.ID {
-				return nil, apiErr(wire.Forbidden, "not_for_you", "this challenge is for another player")
+				return nil, httpx.Errf(wire.Forbidden, "not_for_you", "this challenge is for another player")
 			}
 		case store.KindLink:
 			if len(req.Invite) > 100 || hashSecret(req.Invite) != row.InviteHash {
-				return nil, apiErr(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent")
+				return nil, httpx.Errf(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent")
 			}
 		case store.KindOpen:
 			if a.Guest() {
-				return nil, apiErr(wire.Forbidden, "account_needed", "sign in to take an open challenge")
+				return nil, httpx.Errf(wire.Forbidden, "account_needed", "sign in to take an open challenge")
 			}
 			if err := botMayJoin(a, row); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, apiErr(wire.Conflict, "not_joinable", "this game takes no opponent")
+			return nil, httpx.Errf(wire.Conflict, "not_joinable", "this game takes no opponent")
 		}
 		if byDays(row.Clock) && a.Guest() {
-			return nil, apiErr(wire.Forbidden, "account_needed", "correspondence games need an account")
+			return nil, httpx.Errf(wire.Forbidden, "account_needed", "correspondence games need an account")
 		}
 		return s.seatAndStart(r.Context(), st, a, now)
 	})
@@ -393,7 +394,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 // handleDecline is POST /api/games/{id}/decline: the named opponent
 // refuses a challenge, or the creator withdraws one.
 func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -406,10 +407,10 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
-			return nil, apiErr(wire.Conflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
+			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
 		}
 		if row.Creator != a.ID && !(row.Kind == store.KindNamed && row.Opponent == a.ID) {
-			return nil, apiErr(wire.Forbidden, "not_yours", "only the challenged player or the challenger can call it off")
+			return nil, httpx.Errf(wire.Forbidden, "not_yours", "only the challenged player or the challenger can call it off")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, why, now
 		return &change{}, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"alak/internal/clip"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -38,7 +39,7 @@ func (s *Server) seatNames(ctx context.Context, names map[int64]wire.Seat, games
 // 404 no_player when there is no such name, else the store's error.
 func noPlayer(err error, name string) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return apiErr(wire.NotFound, "no_player", "no player is called %s", clip.Text(name))
+		return httpx.Errf(wire.NotFound, "no_player", "no player is called %s", clip.Text(name))
 	}
 	return err
 }
@@ -81,7 +82,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 // where it is my turn first (the soonest deadline first), then the others,
 // then my last finished games.
 func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -142,7 +143,7 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	}
 	s.tagTournaments(r.Context(), mine)
 	s.tagTournaments(r.Context(), done)
-	writeJSON(w, http.StatusOK, wire.MyGames{Games: nonNil(mine), Challenges: nonNil(challenges), Finished: nonNil(done)})
+	httpx.WriteJSON(w, http.StatusOK, wire.MyGames{Games: nonNil(mine), Challenges: nonNil(challenges), Finished: nonNil(done)})
 }
 
 func nonNil(gs []wire.Summary) []wire.Summary {
@@ -157,7 +158,7 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := store.Filter{Preset: q.Get("preset"), Size: q.Get("size")}
 	if len(f.Preset) > 40 || len(f.Size) > 10 {
-		s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "preset and size are short words such as alak and 11"))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_filter", "preset and size are short words such as alak and 11"))
 		return
 	}
 	if name := q.Get("player"); name != "" {
@@ -177,13 +178,13 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 		f.States = []string{store.StateWaiting}
 	case "all":
 	default:
-		s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "state is active, finished, waiting or all"))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_filter", "state is active, finished, waiting or all"))
 		return
 	}
 	if b := q.Get("before"); b != "" {
 		t, err := time.Parse(time.RFC3339Nano, b)
 		if err != nil {
-			s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "before is a time such as 2026-11-24T12:00:00Z"))
+			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_filter", "before is a time such as 2026-11-24T12:00:00Z"))
 			return
 		}
 		f.Before = t
@@ -192,7 +193,7 @@ func (s *Server) handleListGames(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > 200 {
-			s.writeError(w, r, apiErr(wire.BadRequest, "bad_filter", "limit is 1 to 200"))
+			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_filter", "limit is 1 to 200"))
 			return
 		}
 		f.Limit = n
@@ -209,7 +210,7 @@ func (s *Server) writeGames(w http.ResponseWriter, r *http.Request, f store.Filt
 		return
 	}
 	var me int64
-	if a := account(r); a != nil {
+	if a := httpx.Account(r); a != nil {
 		me = a.ID
 	}
 	names := map[int64]wire.Seat{}
@@ -221,7 +222,7 @@ func (s *Server) writeGames(w http.ResponseWriter, r *http.Request, f store.Filt
 	for _, g := range games {
 		out = append(out, s.summary(r.Context(), g, me, names))
 	}
-	writeJSON(w, http.StatusOK, wire.Games{Games: out})
+	httpx.WriteJSON(w, http.StatusOK, wire.Games{Games: out})
 }
 
 // handleLobby is GET /api/lobby: the open challenges anyone may take, the
@@ -249,6 +250,6 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Player{Name: a.Name, Bot: a.Bot, Since: a.Created, Finished: st.Finished, Wins: st.Wins, Losses: st.Losses, Draws: st.Draws,
+	httpx.WriteJSON(w, http.StatusOK, wire.Player{Name: a.Name, Bot: a.Bot, Since: a.Created, Finished: st.Finished, Wins: st.Wins, Losses: st.Losses, Draws: st.Draws,
 		Ratings: ratings})
 }

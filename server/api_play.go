@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -13,13 +14,13 @@ import (
 func (st *gameState) player(a *store.Account) (rules.Color, error) {
 	c, ok := st.seatOf(a)
 	if !ok {
-		return rules.None, apiErr(wire.Forbidden, "not_your_game", "you are not a player of this game")
+		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "you are not a player of this game")
 	}
 	if st.row.State != store.StateActive {
 		if st.row.State == store.StateWaiting {
-			return c, apiErr(wire.Conflict, "not_started", "the game has not started: it waits for an opponent")
+			return c, httpx.Errf(wire.Conflict, "not_started", "the game has not started: it waits for an opponent")
 		}
-		return c, apiErr(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
+		return c, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
 	}
 	return c, nil
 }
@@ -28,18 +29,18 @@ func (st *gameState) player(a *store.Account) (rules.Color, error) {
 // client saw (a stale or repeated request is refused with 409), only if the
 // kernel finds it legal (422), and acknowledged once stored.
 func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	var req wire.MoveRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if req.Ply == nil {
-		s.writeError(w, r, apiErr(wire.BadRequest, "no_ply", `a move names the ply it follows: {"move": "3", "ply": N}, N the moves already played`))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "no_ply", `a move names the ply it follows: {"move": "3", "ply": N}, N the moves already played`))
 		return
 	}
 	start := time.Now()
@@ -78,7 +79,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 // checkTurn refuses a move or a command by c when it is not c's turn.
 func (st *gameState) checkTurn(c rules.Color) error {
 	if tm := st.sess.ToMove(); c != tm {
-		return apiErr(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
+		return httpx.Errf(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
 	}
 	return nil
 }
@@ -87,7 +88,7 @@ func (st *gameState) checkTurn(c rules.Color) error {
 // stale_ply): it was chosen on an older board, or sent twice.
 func (st *gameState) checkPly(ply int) error {
 	if now := st.sess.Ply(); ply != now {
-		return apiErr(wire.Conflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
+		return httpx.Errf(wire.Conflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
 	}
 	return nil
 }
@@ -95,13 +96,13 @@ func (st *gameState) checkPly(ply int) error {
 // simpleAction is an action by a player that takes no argument but the
 // optional answer.
 func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, accept *bool, now time.Time) (*change, error)) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	var req wire.ActionRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

@@ -23,6 +23,7 @@ import (
 	"alak/learn"
 	"alak/puzzle"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -50,14 +51,14 @@ const (
 // one indexed query), so they are generous to a person and stop a script
 // that walks the pool.
 type puzzleLimits struct {
-	next, attempt, lesson *limiters
+	next, attempt, lesson *httpx.Limiters
 }
 
 func newPuzzleLimits() puzzleLimits {
 	return puzzleLimits{
-		next:    newLimiters(rate.Limit(60.0/60), 60),   // 60 puzzles a minute, after a burst of 60
-		attempt: newLimiters(rate.Limit(240.0/60), 120), // 240 moves a minute
-		lesson:  newLimiters(rate.Limit(240.0/60), 120),
+		next:    httpx.NewLimiters(rate.Limit(60.0/60), 60),   // 60 puzzles a minute, after a burst of 60
+		attempt: httpx.NewLimiters(rate.Limit(240.0/60), 120), // 240 moves a minute
+		lesson:  httpx.NewLimiters(rate.Limit(240.0/60), 120),
 	}
 }
 
@@ -181,7 +182,7 @@ type AttemptView struct {
 // puzzleIDRE is what a puzzle's id is: puzzle.ID's 16 hex digits.
 var puzzleIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
-var errNoPuzzle = apiErr(wire.NotFound, "not_found", "no such puzzle: a puzzle's id is 16 hex digits, as GET /api/puzzles/next gives it")
+var errNoPuzzle = httpx.Errf(wire.NotFound, "not_found", "no such puzzle: a puzzle's id is 16 hex digits, as GET /api/puzzles/next gives it")
 
 // loadPuzzle reads a stored puzzle and decodes it (puzzle.Decode checks
 // that it holds together).
@@ -194,7 +195,7 @@ func (s *Server) loadPuzzle(ctx context.Context, id string) (store.Puzzle, *puzz
 		return sp, nil, errNoPuzzle
 	}
 	if err != nil {
-		return sp, nil, unavailable(err)
+		return sp, nil, httpx.Unavailable(err)
 	}
 	p, err := puzzle.Decode(sp.Body)
 	if err != nil {
@@ -240,8 +241,8 @@ func legalTexts(g *rules.Game) []string {
 // for, else the signed-in player's puzzle rating (1500 for a guest),
 // leaving out those the account has tried.
 func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.next.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many puzzles asked for from this address: wait %s", waitWords(wait)))
+	if wait, ok := s.puzzleLimits.next.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many puzzles asked for from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	q := r.URL.Query()
@@ -253,18 +254,18 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 	theme := q.Get("theme")
 	if theme != "" {
 		if theme, err = puzzle.ParseTheme(theme); err != nil {
-			s.writeError(w, r, apiErr(wire.BadRequest, "bad_theme", "%s", err.Error()))
+			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_theme", "%s", err.Error()))
 			return
 		}
 	}
 	query := store.PuzzleQuery{Pool: pool, Theme: theme, Rating: 1500, Limit: puzzlesOffered}
-	a := account(r)
+	a := httpx.Account(r)
 	if a != nil {
 		query.Account = a.ID
 		if !a.Guest() {
 			pr, err := s.store.PuzzleRating(r.Context(), a.ID)
 			if err != nil {
-				s.writeError(w, r, unavailable(err))
+				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			}
 			query.Rating = pr.At(s.now()).Rating
@@ -273,14 +274,14 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 	if text := q.Get("rating"); text != "" {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 400 || n > 3000 {
-			s.writeError(w, r, apiErr(wire.BadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
+			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
 			return
 		}
 		query.Rating = float64(n)
 	}
 	ps, err := s.store.Puzzles(r.Context(), query)
 	if err != nil {
-		s.writeError(w, r, unavailable(err))
+		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	if len(ps) == 0 {
@@ -294,7 +295,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 		if a != nil {
 			what += " that you have not tried"
 		}
-		s.writeError(w, r, apiErr(wire.NotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
+		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
 		return
 	}
 	sp := ps[rand.IntN(len(ps))]
@@ -309,7 +310,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 // dailyOffered is how many puzzles the puzzle of the day is drawn from.
@@ -321,19 +322,19 @@ const dailyOffered = 100
 // before the day began, the one whose SHA-256 with the day's date is the
 // least.
 func (s *Server) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.next.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many puzzles asked for from this address: wait %s", waitWords(wait)))
+	if wait, ok := s.puzzleLimits.next.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many puzzles asked for from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	day := s.now().UTC().Truncate(24 * time.Hour)
 	date := day.Format(time.DateOnly)
 	ps, err := s.store.Puzzles(r.Context(), store.PuzzleQuery{Rating: 1500, Limit: dailyOffered, Before: day})
 	if err != nil {
-		s.writeError(w, r, unavailable(err))
+		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	if len(ps) == 0 {
-		s.writeError(w, r, apiErr(wire.NotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
+		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
 		return
 	}
 	key := func(id string) string {
@@ -358,7 +359,7 @@ func (s *Server) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Day = date
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 // clipQuery shortens a query parameter for an error's sentence.
@@ -381,7 +382,7 @@ func puzzlePool(text string) (string, error) {
 			return r.String(), nil
 		}
 	}
-	return "", apiErr(wire.BadRequest, "bad_pool", "pool %q: a preset's name (%s), a rules' text such as \"alak size=9\", or nothing for every preset",
+	return "", httpx.Errf(wire.BadRequest, "bad_pool", "pool %q: a preset's name (%s), a rules' text such as \"alak size=9\", or nothing for every preset",
 		clipQuery(text), strings.Join(rules.Presets(), ", "))
 }
 
@@ -398,10 +399,10 @@ func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if a := account(r); a != nil {
+	if a := httpx.Account(r); a != nil {
 		tries, err := s.store.PuzzleTries(r.Context(), a.ID, false, 200)
 		if err != nil {
-			s.writeError(w, r, unavailable(err))
+			s.writeError(w, r, httpx.Unavailable(err))
 			return
 		}
 		for _, t := range tries {
@@ -412,7 +413,7 @@ func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 // attemptRequest is POST /api/puzzles/{id}/attempt's body.
@@ -427,22 +428,22 @@ type attemptRequest struct {
 // signed-in account's attempt is recorded, and its first at the puzzle,
 // for a named account, moves its puzzle rating and the puzzle's, once.
 func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.attempt.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many moves sent from this address: wait %s", waitWords(wait)))
+	if wait, ok := s.puzzleLimits.attempt.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many moves sent from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	var req attemptRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if len(req.Moves) == 0 || len(req.Moves) > maxAttemptMoves {
-		s.writeError(w, r, apiErr(wire.BadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", maxAttemptMoves))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", maxAttemptMoves))
 		return
 	}
 	for i, m := range req.Moves {
 		if m == "" || len(m) > maxMoveText {
-			s.writeError(w, r, apiErr(wire.BadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
 			return
 		}
 	}
@@ -454,7 +455,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 	att, err := puzzle.Check(p, req.Moves)
 	switch {
 	case errors.Is(err, puzzle.ErrAttempt):
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
 		return
 	case err != nil && !errors.Is(err, puzzle.ErrInvalid):
 		s.writeError(w, r, err) // a move the rules refuse: 422 with the kernel's reason
@@ -482,7 +483,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 	}
 	if !att.Done {
 		v.Legal = legalTexts(g)
-		writeJSON(w, http.StatusOK, v)
+		httpx.WriteJSON(w, http.StatusOK, v)
 		return
 	}
 	v.Solution, v.Themes = att.Solution, p.Themes
@@ -498,13 +499,13 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 // recordAttempt records an ended attempt of the signed-in account and
 // fills in what it did to the ratings.
 func (s *Server) recordAttempt(r *http.Request, v *AttemptView, sp store.Puzzle) error {
-	a := account(r)
+	a := httpx.Account(r)
 	switch {
 	case a == nil:
 		v.Unrated = "not signed in: the attempt is not recorded"
@@ -517,7 +518,7 @@ func (s *Server) recordAttempt(r *http.Request, v *AttemptView, sp store.Puzzle)
 	res, err := s.store.RecordAttempt(r.Context(), store.PuzzleAttempt{AccountID: a.ID, PuzzleID: sp.ID, Correct: v.Correct,
 		Rated: v.Unrated == "", At: s.now()})
 	if err != nil {
-		return unavailable(err)
+		return httpx.Unavailable(err)
 	}
 	switch {
 	case res.Rated:
@@ -585,20 +586,20 @@ type MyPuzzlesView struct {
 // finished games where its move changed the outcome (of one game with
 // game=).
 func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	game := r.URL.Query().Get("game")
 	if len(game) > 64 {
-		s.writeError(w, r, apiErr(wire.BadRequest, "bad_game", "game: a game's id"))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_game", "game: a game's id"))
 		return
 	}
 	ctx := r.Context()
 	pr, err := s.store.PuzzleRating(ctx, a.ID)
 	if err != nil {
-		s.writeError(w, r, unavailable(err))
+		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	now := pr.At(s.now())
@@ -621,7 +622,7 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 		mine, err = s.store.PersonalPuzzles(ctx, a.ID, game, 50)
 	}
 	if err != nil {
-		s.writeError(w, r, unavailable(err))
+		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	for _, m := range mine {
@@ -636,7 +637,7 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 		v.Mistakes = append(v.Mistakes, pv)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 // LessonView is a lesson as the page shows it: its board, text and goal,
@@ -676,7 +677,7 @@ var lessonViews = func() []LessonView {
 
 // handleLessons is GET /api/lessons: every lesson.
 func (s *Server) handleLessons(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, lessonViews)
+	httpx.WriteJSON(w, http.StatusOK, lessonViews)
 }
 
 // lessonTryRequest is POST /api/lessons/{id}/try's body.
@@ -697,27 +698,27 @@ type LessonProgressView struct {
 // page sends every try so far; the kernel plays them on the lesson's
 // board, the computer answers, and the goal is checked.
 func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.lesson.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many tries sent from this address: wait %s", waitWords(wait)))
+	if wait, ok := s.puzzleLimits.lesson.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many tries sent from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	l, ok := learn.ByID(r.PathValue("id"))
 	if !ok {
-		s.writeError(w, r, apiErr(wire.NotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
+		s.writeError(w, r, httpx.Errf(wire.NotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
 		return
 	}
 	var req lessonTryRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if len(req.Tries) > maxLessonTries {
-		s.writeError(w, r, apiErr(wire.BadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
 		return
 	}
 	for i, m := range req.Tries {
 		if m == "" || len(m) > maxMoveText {
-			s.writeError(w, r, apiErr(wire.BadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
 			return
 		}
 	}
@@ -725,7 +726,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	pr, err := learn.Play(ctx, &l, req.Tries, s.tables.solver)
 	if errors.Is(err, learn.ErrTry) {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
 		return
 	}
 	if err != nil {
@@ -758,5 +759,5 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Legal = legalTexts(g)
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }

@@ -13,6 +13,7 @@ import (
 
 	"alak/internal/clip"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/tournament"
 	"alak/wire"
@@ -55,18 +56,18 @@ const (
 	maxTournamentPlayers = 128
 )
 
-var errNoTournament = apiErr(wire.NotFound, "not_found", "no such tournament")
+var errNoTournament = httpx.Errf(wire.NotFound, "not_found", "no such tournament")
 
 func (s *Server) tournamentURL(id string) string { return s.cfg.BaseURL + "/t/" + id }
 
 // member requires a signed-in account that is not a guest.
 func member(r *http.Request) (*store.Account, error) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		return nil, err
 	}
 	if a.Guest() {
-		return nil, apiErr(wire.Forbidden, "account_needed", "tournaments are for accounts: create one (a guest cannot take part)")
+		return nil, httpx.Errf(wire.Forbidden, "account_needed", "tournaments are for accounts: create one (a guest cannot take part)")
 	}
 	return a, nil
 }
@@ -78,7 +79,7 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	var req wire.TournamentRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -88,8 +89,8 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	now := s.now()
-	if wait, ok := allowAll(now, limit{s.gamesAt, clientAddr(r)}, limit{s.games, strconv.FormatInt(a.ID, 10)}); !ok {
-		s.writeError(w, r, tooMany(wait, "too many new games and tournaments: wait %s", waitWords(wait)))
+	if wait, ok := httpx.AllowAll(now, httpx.Limit{L: s.gamesAt, Key: httpx.ClientAddr(r)}, httpx.Limit{L: s.games, Key: strconv.FormatInt(a.ID, 10)}); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many new games and tournaments: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	t.ID, t.Organiser, t.State, t.Version, t.Created = newID(), a.ID, store.TournamentOpen, 1, now
@@ -114,7 +115,7 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 			s.log.ErrorContext(r.Context(), "the organiser joining the tournament", "tournament", t.ID, "err", err)
 		}
 	}
-	writeJSON(w, http.StatusCreated, wire.Created{ID: t.ID, URL: s.tournamentURL(t.ID)})
+	httpx.WriteJSON(w, http.StatusCreated, wire.Created{ID: t.ID, URL: s.tournamentURL(t.ID)})
 }
 
 // newTournament checks a create request and builds the tournament.
@@ -122,10 +123,10 @@ func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, er
 	var t store.Tournament
 	name := strings.TrimSpace(req.Name)
 	if name == "" || len([]rune(name)) > maxTournamentName || strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return t, apiErr(wire.BadInput, "bad_name", "a tournament's name is 1 to %d characters, without control characters", maxTournamentName)
+		return t, httpx.Errf(wire.BadInput, "bad_name", "a tournament's name is 1 to %d characters, without control characters", maxTournamentName)
 	}
 	if len(req.Rules) > 200 {
-		return t, apiErr(wire.BadInput, "too_long", "rules are at most 200 characters")
+		return t, httpx.Errf(wire.BadInput, "too_long", "rules are at most 200 characters")
 	}
 	spec := req.Rules
 	if strings.TrimSpace(spec) == "" {
@@ -133,40 +134,40 @@ func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, er
 	}
 	rs, err := rules.Parse(spec)
 	if err != nil {
-		return t, apiErr(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
+		return t, httpx.Errf(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	clock, err := ParseClock(req.Clock)
 	if err != nil {
-		return t, apiErr(wire.BadInput, "bad_clock", "%s", err)
+		return t, httpx.Errf(wire.BadInput, "bad_clock", "%s", err)
 	}
 	if clock.Kind == ClockNone {
-		return t, apiErr(wire.BadInput, "bad_clock", "a tournament needs a clock, so that every round ends: live:5m+3s or days:3")
+		return t, httpx.Errf(wire.BadInput, "bad_clock", "a tournament needs a clock, so that every round ends: live:5m+3s or days:3")
 	}
 	format, err := tournament.ParseFormat(strings.TrimSpace(req.Format))
 	if err != nil {
-		return t, apiErr(wire.BadInput, "bad_format", "the format is round-robin, double-round-robin, swiss or knockout")
+		return t, httpx.Errf(wire.BadInput, "bad_format", "the format is round-robin, double-round-robin, swiss or knockout")
 	}
 	switch {
 	case format == tournament.FormatSwiss && (req.Rounds < 0 || req.Rounds > tournament.MaxSwissRounds):
-		return t, apiErr(wire.BadInput, "bad_rounds", "a Swiss tournament plays 1 to %d rounds (0 or none: enough for the players, ceil(log2 n))", tournament.MaxSwissRounds)
+		return t, httpx.Errf(wire.BadInput, "bad_rounds", "a Swiss tournament plays 1 to %d rounds (0 or none: enough for the players, ceil(log2 n))", tournament.MaxSwissRounds)
 	case format != tournament.FormatSwiss && req.Rounds != 0:
-		return t, apiErr(wire.BadInput, "bad_rounds", "only a Swiss tournament takes rounds: the %s format decides its own", format)
+		return t, httpx.Errf(wire.BadInput, "bad_rounds", "only a Swiss tournament takes rounds: the %s format decides its own", format)
 	}
 	if req.MaxPlayers != 0 && (req.MaxPlayers < 2 || req.MaxPlayers > maxTournamentPlayers) {
-		return t, apiErr(wire.BadInput, "bad_max_players", "max_players is 2 to %d (or none: %d)", maxTournamentPlayers, maxTournamentPlayers)
+		return t, httpx.Errf(wire.BadInput, "bad_max_players", "max_players is 2 to %d (or none: %d)", maxTournamentPlayers, maxTournamentPlayers)
 	}
 	var starts time.Time
 	if req.Starts != "" {
 		starts, err = time.Parse(time.RFC3339, req.Starts)
 		now := s.now()
 		if err != nil || starts.Before(now) || starts.After(now.Add(366*24*time.Hour)) {
-			return t, apiErr(wire.BadInput, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
+			return t, httpx.Errf(wire.BadInput, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
 		}
 	}
 	rated := presetRules(rs.String())
 	if req.Rated != nil && *req.Rated {
 		if !rated {
-			return t, apiErr(wire.BadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
+			return t, httpx.Errf(wire.BadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
 		}
 	} else if req.Rated != nil {
 		rated = false
@@ -216,7 +217,7 @@ func (s *Server) changeTournament(ctx context.Context, id string, f func(t store
 		}
 		return err
 	}
-	return asAPIError(store.ErrConflict)
+	return httpx.AsError(store.ErrConflict)
 }
 
 func playerIn(players []store.TournamentPlayer, id int64) (store.TournamentPlayer, bool) {
@@ -232,8 +233,8 @@ func playerIn(players []store.TournamentPlayer, id int64) (store.TournamentPlaye
 // returns the 429 to answer: each is sent to every watcher of the
 // tournament, so one account toggling as fast as it can would flood them.
 func (s *Server) toggleTournament(a *store.Account) error {
-	if wait, ok := s.tourneys.toggles.allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
-		return tooMany(wait, "too many joins and leaves of tournaments (%d, then one every %d s): wait %s", toggleBurst, int(toggleEvery/time.Second), waitWords(wait))
+	if wait, ok := s.tourneys.toggles.Allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
+		return httpx.TooMany(wait, "too many joins and leaves of tournaments (%d, then one every %d s): wait %s", toggleBurst, int(toggleEvery/time.Second), httpx.WaitWords(wait))
 	}
 	return nil
 }
@@ -250,13 +251,13 @@ func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if t.State != store.TournamentOpen {
-			return apiErr(wire.Conflict, "not_open", "the tournament is %s: players join only until it starts", t.State)
+			return httpx.Errf(wire.Conflict, "not_open", "the tournament is %s: players join only until it starts", t.State)
 		}
 		if _, ok := playerIn(players, a.ID); ok {
-			return apiErr(wire.Conflict, "joined", "you are in this tournament already")
+			return httpx.Errf(wire.Conflict, "joined", "you are in this tournament already")
 		}
 		if len(players) >= t.MaxPlayers {
-			return apiErr(wire.Conflict, "full", "the tournament is full (%d players)", t.MaxPlayers)
+			return httpx.Errf(wire.Conflict, "full", "the tournament is full (%d players)", t.MaxPlayers)
 		}
 		rating, err := s.seedRating(r.Context(), t, a.ID)
 		if err != nil {
@@ -280,10 +281,10 @@ func (s *Server) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if t.State != store.TournamentOpen {
-			return apiErr(wire.Conflict, "not_open", "the tournament is %s: after the start, withdraw instead", t.State)
+			return httpx.Errf(wire.Conflict, "not_open", "the tournament is %s: after the start, withdraw instead", t.State)
 		}
 		if _, ok := playerIn(players, a.ID); !ok {
-			return apiErr(wire.Conflict, "not_joined", "you are not in this tournament")
+			return httpx.Errf(wire.Conflict, "not_joined", "you are not in this tournament")
 		}
 		ch.Leave = []int64{a.ID}
 		return nil
@@ -307,13 +308,13 @@ func (s *Server) handleStartTournament(w http.ResponseWriter, r *http.Request) {
 func (s *Server) startTournament(ctx context.Context, id string, by int64) error {
 	err := s.changeTournament(ctx, id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if by != 0 && t.Organiser != by {
-			return apiErr(wire.Forbidden, "not_organiser", "only the tournament's organiser starts it")
+			return httpx.Errf(wire.Forbidden, "not_organiser", "only the tournament's organiser starts it")
 		}
 		if t.State != store.TournamentOpen {
-			return apiErr(wire.Conflict, "not_open", "the tournament is %s already", t.State)
+			return httpx.Errf(wire.Conflict, "not_open", "the tournament is %s already", t.State)
 		}
 		if len(players) < tournament.MinPlayers {
-			return apiErr(wire.Conflict, "too_few", "a tournament needs at least %d players to start; it has %d", tournament.MinPlayers, len(players))
+			return httpx.Errf(wire.Conflict, "too_few", "a tournament needs at least %d players to start; it has %d", tournament.MinPlayers, len(players))
 		}
 		for _, p := range players {
 			rating, err := s.seedRating(ctx, t, p.AccountID)
@@ -352,14 +353,14 @@ func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request
 	id := r.PathValue("id")
 	err = s.changeTournament(r.Context(), id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if t.State != store.TournamentRunning {
-			return apiErr(wire.Conflict, "not_running", "the tournament is %s: withdraw while it runs (before the start, leave)", t.State)
+			return httpx.Errf(wire.Conflict, "not_running", "the tournament is %s: withdraw while it runs (before the start, leave)", t.State)
 		}
 		p, ok := playerIn(players, a.ID)
 		if !ok {
-			return apiErr(wire.Conflict, "not_joined", "you are not in this tournament")
+			return httpx.Errf(wire.Conflict, "not_joined", "you are not in this tournament")
 		}
 		if p.Withdrawn {
-			return apiErr(wire.Conflict, "withdrawn", "you have withdrawn already")
+			return httpx.Errf(wire.Conflict, "withdrawn", "you have withdrawn already")
 		}
 		p.Withdrawn = true
 		ch.Players = []store.TournamentPlayer{p}
@@ -384,7 +385,7 @@ func (s *Server) answerTournament(w http.ResponseWriter, r *http.Request, id str
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
@@ -462,7 +463,7 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 	switch state {
 	case "", store.TournamentOpen, store.TournamentRunning, store.TournamentFinished:
 	default:
-		s.writeError(w, r, apiErr(wire.BadRequest, "bad_state", "state is open, running or finished (or none: all), not %q", clip.Text(state)))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_state", "state is open, running or finished (or none: all), not %q", clip.Text(state)))
 		return
 	}
 	list, err := s.store.Tournaments(r.Context(), state, 100)
@@ -475,7 +476,7 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 		out = append(out, wire.TournamentSummary{ID: t.ID, URL: s.tournamentURL(t.ID), Name: t.Name, Format: t.Format, Rules: t.Rules,
 			Clock: t.Clock, State: t.State, Round: t.Round, Players: t.Players, Winner: t.Winner})
 	}
-	writeJSON(w, http.StatusOK, wire.Tournaments{Tournaments: out})
+	httpx.WriteJSON(w, http.StatusOK, wire.Tournaments{Tournaments: out})
 }
 
 // handleTournamentEvents is GET /api/tournaments/{id}/events: an event

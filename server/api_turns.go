@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -54,7 +55,7 @@ func (s *Server) invitee(ctx context.Context, g store.Game) string {
 
 // handleTurns is GET /api/me/turns.
 func (s *Server) handleTurns(w http.ResponseWriter, r *http.Request) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -94,5 +95,5 @@ func (s *Server) handleTurns(w http.ResponseWriter, r *http.Request) {
 	for _, g := range mine {
 		out.Games = append(out.Games, g.ID)
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }

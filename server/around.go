@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -39,12 +40,12 @@ const (
 // made at their first use.
 type around struct {
 	once     sync.Once
-	messages *limiters // by account
+	messages *httpx.Limiters // by account
 }
 
-func (s *Server) messageLimits() *limiters {
+func (s *Server) messageLimits() *httpx.Limiters {
 	s.around.once.Do(func() {
-		s.around.messages = newLimiters(rate.Limit(float64(messagesPerMin)/60), messagesBurst)
+		s.around.messages = httpx.NewLimiters(rate.Limit(float64(messagesPerMin)/60), messagesBurst)
 	})
 	return s.around.messages
 }
@@ -77,11 +78,11 @@ func (s *Server) aroundRoutes(mux *http.ServeMux) {
 
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	var req wire.RematchRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -92,10 +93,10 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	_, err = s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
 		c, ok := st.seatOf(a)
 		if !ok {
-			return nil, apiErr(wire.Forbidden, "not_a_player", "only the players of a game can ask for its rematch")
+			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game can ask for its rematch")
 		}
 		if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
-			return nil, apiErr(wire.Conflict, "not_over", "the game is %s: a rematch follows a game that is over", st.row.State)
+			return nil, httpx.Errf(wire.Conflict, "not_over", "the game is %s: a rematch follows a game that is over", st.row.State)
 		}
 		prev, err := s.store.Rematch(r.Context(), id)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -114,7 +115,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 				}
 				return &change{}, nil
 			case req.Decline:
-				return nil, apiErr(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
+				return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 			case rg.State == store.StateWaiting && rg.Creator == a.ID:
 				return &change{}, nil // offered again: the same offer
 			case rg.State == store.StateWaiting:
@@ -127,7 +128,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if req.Decline {
-			return nil, apiErr(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
+			return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 		}
 		g, err := s.rematchGame(st, a, c, now)
 		if err != nil {
@@ -135,7 +136,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		}
 		if err := s.store.LinkRematch(r.Context(), id, g, prev); err != nil {
 			if errors.Is(err, store.ErrConflict) {
-				return nil, apiErr(wire.Conflict, "try_again", "the opponent asked for a rematch at the same time: try again")
+				return nil, httpx.Errf(wire.Conflict, "try_again", "the opponent asked for a rematch at the same time: try again")
 			}
 			return nil, err
 		}
@@ -155,7 +156,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, map[string]string{"id": out.ID})
+	httpx.WriteJSON(w, status, map[string]string{"id": out.ID})
 }
 
 // rematchGame builds the rematch of st's game offered by a, who played c:
@@ -211,10 +212,10 @@ func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account)
 	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting {
-			return nil, apiErr(wire.Conflict, "not_waiting", "the rematch is %s", row.State)
+			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the rematch is %s", row.State)
 		}
 		if row.Kind != store.KindNamed || row.Opponent != a.ID {
-			return nil, apiErr(wire.Forbidden, "not_for_you", "this rematch is offered to another player")
+			return nil, httpx.Errf(wire.Forbidden, "not_for_you", "this rematch is offered to another player")
 		}
 		return s.seatAndStart(ctx, st, a, now)
 	})
@@ -225,7 +226,7 @@ func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (e
 	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
 		row := &st.row
 		if row.State != store.StateWaiting || row.Opponent != a.ID {
-			return nil, apiErr(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
+			return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
 		return &change{}, nil
@@ -275,16 +276,16 @@ func (s *Server) rematchView(ctx context.Context, st *gameState) *wire.Rematch {
 func checkMessage(text string) (string, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return "", apiErr(wire.BadInput, "empty_message", "the message is empty: write some text")
+		return "", httpx.Errf(wire.BadInput, "empty_message", "the message is empty: write some text")
 	}
 	if !utf8.ValidString(text) {
-		return "", apiErr(wire.BadInput, "bad_text", "the message is not UTF-8 text")
+		return "", httpx.Errf(wire.BadInput, "bad_text", "the message is not UTF-8 text")
 	}
 	if n := utf8.RuneCountInString(text); n > maxMessageChars {
-		return "", apiErr(wire.BadInput, "too_long", "the message is %d characters: at most %d", n, maxMessageChars)
+		return "", httpx.Errf(wire.BadInput, "too_long", "the message is %d characters: at most %d", n, maxMessageChars)
 	}
 	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
-		return "", apiErr(wire.BadInput, "bad_text", "the message holds a control character (%q): one line of text, without tabs", text[i:i+utf8.RuneLen([]rune(text[i:])[0])])
+		return "", httpx.Errf(wire.BadInput, "bad_text", "the message holds a control character (%q): one line of text, without tabs", text[i:i+utf8.RuneLen([]rune(text[i:])[0])])
 	}
 	return text, nil
 }
@@ -292,7 +293,7 @@ func checkMessage(text string) (string, error) {
 // decodeMessage reads a message request's body: the fuzz test's entry.
 func decodeMessage(body []byte) (string, error) {
 	var req wire.MessageRequest
-	if err := decodeBytes(body, &req); err != nil {
+	if err := httpx.DecodeBytes(body, &req); err != nil {
 		return "", err
 	}
 	return checkMessage(req.Text)
@@ -300,7 +301,7 @@ func decodeMessage(body []byte) (string, error) {
 
 func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 	var req wire.MessageRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -309,13 +310,13 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if wait, ok := s.messageLimits().allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many messages (%d a minute): wait %s", messagesPerMin, waitWords(wait)))
+	if wait, ok := s.messageLimits().Allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many messages (%d a minute): wait %s", messagesPerMin, httpx.WaitWords(wait)))
 		return
 	}
 	var m *store.Message
@@ -323,11 +324,11 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, ok := st.seatOf(a)
 		if !ok {
-			return nil, apiErr(wire.Forbidden, "not_a_player", "only the players of a game write to each other")
+			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game write to each other")
 		}
 		if m == nil { // stored once: a second run (a stale cache) finds it in the state read again
 			if len(st.chat.Messages) >= maxMessages {
-				return nil, apiErr(wire.Conflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
+				return nil, httpx.Errf(wire.Conflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
 			}
 			stored, err := s.store.AddMessage(r.Context(), store.Message{GameID: st.row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
 			if err != nil {
@@ -345,20 +346,20 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, out)
+	httpx.WriteJSON(w, http.StatusCreated, out)
 }
 
 func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 	var req wire.MuteRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if req.Muted == nil {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_mute", `write {"muted": true} to hide the opponent's messages, {"muted": false} to show them`))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_mute", `write {"muted": true} to hide the opponent's messages, {"muted": false} to show them`))
 		return
 	}
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -366,7 +367,7 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
 		c, ok := st.seatOf(a)
 		if !ok {
-			return nil, apiErr(wire.Forbidden, "not_a_player", "only the players of a game mute each other")
+			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game mute each other")
 		}
 		if err := s.store.SetMute(r.Context(), st.row.ID, c.Letter(), *req.Muted); err != nil {
 			return nil, err
@@ -381,7 +382,7 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Muted{Muted: *req.Muted})
+	httpx.WriteJSON(w, http.StatusOK, wire.Muted{Muted: *req.Muted})
 }
 
 // messageView is a message as the players see it, the writer by the name
@@ -463,7 +464,7 @@ func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *gameState
 		s.writeError(w, r, err)
 		return
 	}
-	if c, ok := st.seatOf(account(r)); ok {
+	if c, ok := st.seatOf(httpx.Account(r)); ok {
 		data = s.withChat(r.Context(), data, st, c.Letter())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -522,7 +523,7 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var me int64
-	if a := account(r); a != nil {
+	if a := httpx.Account(r); a != nil {
 		me = a.ID
 	}
 	var listed []store.Game
@@ -541,5 +542,5 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 		out = append(out, wire.WatchGame{Summary: s.summary(r.Context(), g, me, names),
 			Spectators: s.broker.spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
 	}
-	writeJSON(w, http.StatusOK, wire.WatchList{Games: out})
+	httpx.WriteJSON(w, http.StatusOK, wire.WatchList{Games: out})
 }

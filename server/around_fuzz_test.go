@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"alak/server/internal/httpx"
 	"alak/wire"
 )
 
@@ -28,7 +29,7 @@ func FuzzMessageRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		text, err := decodeMessage(body)
 		if err != nil {
-			var ae *apiError
+			var ae *httpx.Error
 			if !errors.As(err, &ae) || ae.Msg == "" || ae.Kind.Status() != http.StatusBadRequest && ae.Kind.Status() != http.StatusUnprocessableEntity {
 				t.Errorf("%q: %#v, want a 400 or 422 that says why", body, err)
 			}
@@ -51,14 +52,14 @@ func FuzzRematchRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, v := range []any{new(wire.RematchRequest), new(wire.MuteRequest)} {
-			err := decodeBytes(body, v)
+			err := httpx.DecodeBytes(body, v)
 			if err == nil {
 				if s := strings.TrimSpace(string(body)); s != "" && !json.Valid(body) {
 					t.Errorf("%T: accepted %q, which is not one JSON value", v, body)
 				}
 				continue
 			}
-			var ae *apiError
+			var ae *httpx.Error
 			if !errors.As(err, &ae) || ae.Kind.Status() != http.StatusBadRequest || ae.Code != "bad_json" {
 				t.Errorf("%T: %q: %#v, want a 400 bad_json", v, body, err)
 			}

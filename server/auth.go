@@ -9,18 +9,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/argon2"
-	"golang.org/x/time/rate"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -183,124 +181,16 @@ var reservedNames = map[string]bool{"open": true, "link": true, "computer": true
 func checkName(name string) error {
 	lower := strings.ToLower(name)
 	if !nameRE.MatchString(name) || reservedNames[lower] || strings.HasPrefix(lower, "guest-") {
-		return apiErr(wire.BadInput, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me, none, nor guest-N, which names guests)")
+		return httpx.Errf(wire.BadInput, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me, none, nor guest-N, which names guests)")
 	}
 	return nil
 }
 
 func checkPasswordRules(password string) error {
 	if len(password) < 8 || len(password) > 200 {
-		return apiErr(wire.BadInput, "bad_password", "a password is 8 to 200 characters")
+		return httpx.Errf(wire.BadInput, "bad_password", "a password is 8 to 200 characters")
 	}
 	return nil
-}
-
-// limiters rate-limits attempts by key (an address, a name, an account):
-// a token bucket a key, of burst attempts refilled at every per second.
-type limiters struct {
-	mu    sync.Mutex
-	every rate.Limit
-	burst int
-	m     map[string]*limiterEntry
-}
-
-type limiterEntry struct {
-	l    *rate.Limiter
-	seen time.Time
-}
-
-func newLimiters(every rate.Limit, burst int) *limiters {
-	return &limiters{every: every, burst: burst, m: map[string]*limiterEntry{}}
-}
-
-// entry returns key's entry, made if need be, forgetting keys idle for an
-// hour so that the table stays small. l.mu must be held.
-func (l *limiters) entry(key string, now time.Time) *limiterEntry {
-	if len(l.m) > 10000 {
-		for k, e := range l.m {
-			if now.Sub(e.seen) > time.Hour {
-				delete(l.m, k)
-			}
-		}
-	}
-	e := l.m[key]
-	if e == nil {
-		e = &limiterEntry{l: rate.NewLimiter(l.every, l.burst)}
-		l.m[key] = e
-	}
-	e.seen = now
-	return e
-}
-
-// wait returns how long key must wait for its next attempt: 0 when it may
-// try now. It takes nothing.
-func (l *limiters) wait(key string, now time.Time) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return bucketWait(l.entry(key, now).l, now)
-}
-
-// bucketWait is how long until the bucket holds one attempt.
-func bucketWait(b *rate.Limiter, now time.Time) time.Duration {
-	tokens := b.TokensAt(now)
-	if tokens >= 1 {
-		return 0
-	}
-	if b.Limit() <= 0 {
-		return time.Hour
-	}
-	return time.Duration((1 - tokens) / float64(b.Limit()) * float64(time.Second))
-}
-
-// take spends one attempt of key; false when there is none left.
-func (l *limiters) take(key string, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.entry(key, now).l.AllowN(now, 1)
-}
-
-// allow spends one attempt of key, or returns how long it must wait.
-func (l *limiters) allow(key string, now time.Time) (time.Duration, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e := l.entry(key, now)
-	if e.l.AllowN(now, 1) {
-		return 0, true
-	}
-	return max(bucketWait(e.l, now), time.Second), false
-}
-
-// limit is one bucket of an attempt that several limits count.
-type limit struct {
-	l   *limiters
-	key string
-}
-
-// allowAll spends one attempt of every limit when each has one; otherwise
-// it spends none (as far as a concurrent request leaves it) and returns
-// the longest wait.
-func allowAll(now time.Time, ls ...limit) (time.Duration, bool) {
-	var most time.Duration
-	for _, x := range ls {
-		most = max(most, x.l.wait(x.key, now))
-	}
-	if most > 0 {
-		return most, false
-	}
-	for _, x := range ls {
-		if !x.l.take(x.key, now) { // another request took the last one meanwhile
-			return max(x.l.wait(x.key, now), time.Second), false
-		}
-	}
-	return 0, true
-}
-
-// tooMany is a refusal for the rate whose Retry-After is wait, rounded up
-// to seconds.
-func tooMany(wait time.Duration, format string, a ...any) *apiError {
-	e := apiErr(wire.RateLimited, "rate_limited", format, a...)
-	e.RetryAfter = wait
-	return e
 }
 
 // signInLimits are the limits of password checks (sign-in, token, a
@@ -387,37 +277,6 @@ func (s *signInLimits) succeed(ctx context.Context, name, addr string, now time.
 	return s.st.SetMark(ctx, keysOf(name, addr).mark, time.Time{})
 }
 
-// clientAddr is the request's remote address without the port.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-type ctxKey int
-
-const (
-	accountKey ctxKey = 0
-	// credentialKey holds the request's credential: which token it came
-	// with (its hash) and whether as a bearer token or a cookie.
-	credentialKey ctxKey = 2
-)
-
-// credential is the token a request was signed in with.
-type credential struct {
-	hash   string
-	bearer bool
-}
-
-// requestCredential returns the request's credential; ok is false for a
-// request that is not signed in.
-func requestCredential(r *http.Request) (credential, bool) {
-	c, ok := r.Context().Value(credentialKey).(credential)
-	return c, ok
-}
-
 // withAccount resolves the request's credentials: a bearer token, else the
 // session cookie. A bad bearer token is refused at once; a stale cookie is
 // ignored (the request is then anonymous). When the store cannot say
@@ -431,24 +290,23 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 		if h := r.Header.Get("Authorization"); h != "" {
 			secret, ok := strings.CutPrefix(h, "Bearer ")
 			if !ok || len(secret) > 200 {
-				s.writeError(w, r, apiErr(wire.Unauthenticated, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
+				s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
 				return
 			}
 			hash := hashSecret(strings.TrimSpace(secret))
 			a, err := s.tokenAccount(r.Context(), hash)
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				s.writeError(w, r, apiErr(wire.Unauthenticated, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
+				s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
 				return
 			case err != nil && accountless(r):
 				next.ServeHTTP(w, r)
 				return
 			case err != nil:
-				s.writeError(w, r, unavailable(err))
+				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			}
-			ctx := context.WithValue(r.Context(), accountKey, &a)
-			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, credentialKey, credential{hash: hash, bearer: true})))
+			next.ServeHTTP(w, r.WithContext(httpx.SignedIn(r.Context(), &a, httpx.Credential{Hash: hash, Bearer: true})))
 			return
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
@@ -456,11 +314,10 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 			a, err := s.tokenAccount(r.Context(), hash)
 			switch {
 			case err == nil:
-				ctx := context.WithValue(r.Context(), accountKey, &a)
-				r = r.WithContext(context.WithValue(ctx, credentialKey, credential{hash: hash}))
+				r = r.WithContext(httpx.SignedIn(r.Context(), &a, httpx.Credential{Hash: hash}))
 			case errors.Is(err, store.ErrNotFound), accountless(r):
 			case strings.HasPrefix(r.URL.Path, "/api/"):
-				s.writeError(w, r, unavailable(err))
+				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			default:
 				s.unavailablePage(w, r, err)
@@ -523,29 +380,15 @@ func (s *Server) updateAccount(ctx context.Context, a store.Account) error {
 	return err
 }
 
-// account returns the signed-in account, or nil.
-func account(r *http.Request) *store.Account {
-	a, _ := r.Context().Value(accountKey).(*store.Account)
-	return a
-}
-
-// requireAccount returns the signed-in account or errNotSignedIn.
-func requireAccount(r *http.Request) (*store.Account, error) {
-	if a := account(r); a != nil {
-		return a, nil
-	}
-	return nil, errNotSignedIn
-}
-
 // accountOrGuest returns the signed-in account, or makes the browser a
 // guest account with a session cookie: people play by link and against the
 // computer without signing up.
 func (s *Server) accountOrGuest(w http.ResponseWriter, r *http.Request) (*store.Account, error) {
-	if a := account(r); a != nil {
+	if a := httpx.Account(r); a != nil {
 		return a, nil
 	}
-	if wait, ok := s.guests.allow(clientAddr(r), s.now()); !ok {
-		return nil, tooMany(wait, "too many new guests from this address: wait %s, or sign in", waitWords(wait))
+	if wait, ok := s.guests.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		return nil, httpx.TooMany(wait, "too many new guests from this address: wait %s, or sign in", httpx.WaitWords(wait))
 	}
 	a, err := s.store.CreateAccount(r.Context(), store.Account{Created: s.now()})
 	if err != nil {

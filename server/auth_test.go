@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"alak/server/internal/httpx"
 	"alak/server/store/sqlstore"
 	"alak/wire"
 )
@@ -360,7 +361,7 @@ func FuzzCheckEmail(f *testing.F) {
 	f.Fuzz(func(t *testing.T, email string) {
 		err := checkEmail(email)
 		if err != nil {
-			if ae := asAPIError(err); ae.Kind.Status() != http.StatusUnprocessableEntity || ae.Code != "bad_email" {
+			if ae := httpx.AsError(err); ae.Kind.Status() != http.StatusUnprocessableEntity || ae.Code != "bad_email" {
 				t.Fatalf("%q: %v", email, err)
 			}
 			return

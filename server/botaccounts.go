@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -20,7 +21,7 @@ import (
 // addressed to it by name, invitations and rematches it takes as anyone.
 
 // errBotSession refuses a page session to a bot account.
-var errBotSession = apiErr(wire.Forbidden, "bot_account",
+var errBotSession = httpx.Errf(wire.Forbidden, "bot_account",
 	"a bot account plays through the API only: get a bearer token from POST /api/tokens")
 
 // accountPlayerView is how an account is shown as a player.
@@ -32,7 +33,7 @@ func accountPlayerView(a store.Account) wire.Seat {
 // not allow bots.
 func botMayJoin(a *store.Account, g *store.Game) error {
 	if a.Bot && g.Kind == store.KindOpen && !g.AllowBots {
-		return apiErr(wire.Forbidden, "bots_not_allowed",
+		return httpx.Errf(wire.Forbidden, "bots_not_allowed",
 			"this open challenge is for people: its creator did not allow bots (\"allow_bots\": true on POST /api/games)")
 	}
 	return nil
@@ -54,7 +55,7 @@ const maxDeclineReason = 200
 // control characters (the challenger's page shows it).
 func declineReason(w http.ResponseWriter, r *http.Request) (string, error) {
 	var req wire.DeclineRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		return "", err
 	}
 	text := strings.TrimSpace(req.Reason)
@@ -62,7 +63,7 @@ func declineReason(w http.ResponseWriter, r *http.Request) (string, error) {
 		return "declined", nil
 	}
 	if len(text) > maxDeclineReason || !utf8.ValidString(text) || strings.ContainsFunc(text, unicode.IsControl) {
-		return "", apiErr(wire.BadInput, "bad_reason", "a reason is at most %d bytes of text on one line, without control characters", maxDeclineReason)
+		return "", httpx.Errf(wire.BadInput, "bad_reason", "a reason is at most %d bytes of text on one line, without control characters", maxDeclineReason)
 	}
 	return "declined: " + text, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -11,7 +12,7 @@ import (
 // guestOf returns the request's account when it is a guest signed in by
 // its session cookie (the only way a guest signs in), else nil.
 func guestOf(r *http.Request) *store.Account {
-	a := account(r)
+	a := httpx.Account(r)
 	if a == nil || !a.Guest() || r.Header.Get("Authorization") != "" {
 		return nil
 	}

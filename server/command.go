@@ -6,6 +6,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/wire"
 )
 
@@ -79,15 +80,15 @@ func (cs commandSyntax) parse(r rules.Rules, text string) (command, error) {
 		}
 	}
 	if len(text) > maxCommand {
-		return command{}, apiErr(wire.BadInput, "bad_move", "%s", cs.tooLong)
+		return command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", cs.tooLong)
 	}
 	m, err := notation.Human.Decode(r, text)
 	if err != nil {
 		var pe *notation.ParseError
 		if errors.As(err, &pe) {
-			return command{}, apiErr(wire.BadInput, "bad_move", cs.unreadable, pe.Input, pe.Msg)
+			return command{}, httpx.Errf(wire.BadInput, "bad_move", cs.unreadable, pe.Input, pe.Msg)
 		}
-		return command{}, apiErr(wire.BadInput, "bad_move", "%s", err)
+		return command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", err)
 	}
 	if m == rules.Resign {
 		return command{kind: commandResign}, nil

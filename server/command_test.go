@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/wire"
 )
 
@@ -49,7 +50,7 @@ func TestParseCommand(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cmd, err := c.syntax.parse(r, c.text)
 			if c.refuse != "" {
-				var ae *apiError
+				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Code != "bad_move" || !strings.HasPrefix(ae.Msg, c.refuse) {
 					t.Fatalf("parse(%q) = %+v, %v; want a bad_move refusal starting %q", c.text, cmd, err, c.refuse)
 				}
@@ -83,7 +84,7 @@ func FuzzParseCommand(f *testing.F) {
 		for _, cs := range []commandSyntax{apiCommands, mailCommands} {
 			cmd, err := cs.parse(r, text)
 			if err != nil {
-				var ae *apiError
+				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Msg == "" {
 					t.Fatalf("parse(%q): %v, want a bad-input refusal", text, err)
 				}

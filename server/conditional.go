@@ -13,6 +13,7 @@ import (
 	"alak/internal/clip"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -55,7 +56,7 @@ func readTree(r rules.Rules, tree map[string]*wire.CondNode) (map[string]*wire.C
 		if path != "" {
 			where = "after " + path
 		}
-		return apiErr(wire.BadInput, "bad_conditional", "conditional moves, %s: %s", where, fmt.Sprintf(format, a...))
+		return httpx.Errf(wire.BadInput, "bad_conditional", "conditional moves, %s: %s", where, fmt.Sprintf(format, a...))
 	}
 	move := func(text, path string) (string, error) {
 		if len(text) > 20 {
@@ -123,7 +124,7 @@ func sortedKeys(t map[string]*wire.CondNode) []string {
 func (st *gameState) conditionalSeat(a *store.Account) (rules.Color, error) {
 	c, ok := st.seatOf(a)
 	if !ok {
-		return rules.None, apiErr(wire.Forbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
+		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
 	}
 	return c, nil
 }
@@ -169,7 +170,7 @@ func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
 // moves in the one move form and the position they lead to.
 func previewLine(st *gameState, text string) ([]string, session.Snapshot, error) {
 	bad := func(format string, a ...any) error {
-		return apiErr(wire.BadInput, "bad_line", format, a...)
+		return httpx.Errf(wire.BadInput, "bad_line", format, a...)
 	}
 	var parts []string
 	if strings.TrimSpace(text) != "" {
@@ -202,12 +203,12 @@ func previewLine(st *gameState, text string) ([]string, session.Snapshot, error)
 
 func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 	var req wire.ConditionalRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	if req.Ply == nil {
-		s.writeError(w, r, apiErr(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
+		s.writeError(w, r, httpx.Errf(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
 		return
 	}
 	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
@@ -215,13 +216,13 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 			return wire.Conditional{}, err
 		}
 		if !conditionalGame(st) {
-			return wire.Conditional{}, apiErr(wire.Conflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.clock.Words())
+			return wire.Conditional{}, httpx.Errf(wire.Conflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.clock.Words())
 		}
 		if err := st.checkPly(*req.Ply); err != nil {
 			return wire.Conditional{}, err
 		}
 		if st.sess.ToMove() == c {
-			return wire.Conditional{}, apiErr(wire.Conflict, "your_turn", "it is your move: play it; conditional moves answer your opponent's")
+			return wire.Conditional{}, httpx.Errf(wire.Conflict, "your_turn", "it is your move: play it; conditional moves answer your opponent's")
 		}
 		tree, err := readTree(st.r, req.Tree)
 		if err != nil {
@@ -260,7 +261,7 @@ func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request)
 // (so a move this process is making is either in or not yet begun), with
 // the caller's seat and row.
 func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
-	a, err := requireAccount(r)
+	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -290,7 +291,7 @@ func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, v)
+	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
 // conditionalReply runs in playMove once mover's move m is played: when
@@ -356,7 +357,7 @@ func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move
 		}
 		if err != nil {
 			row.Note = fmt.Sprintf("Your conditional answer %s to %s was not played: %s. The rest of your conditional moves are cancelled.",
-				node.Move, mt, strings.TrimSuffix(moveRefused(st.r, err).Error(), "."))
+				node.Move, mt, strings.TrimSuffix(httpx.MoveRefused(st.r, err).Error(), "."))
 			row.NoteEntry = moveEntry
 		}
 	}

@@ -1,153 +1,20 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
-	"strconv"
-	"time"
 
-	"alak/rules"
-	"alak/server/store"
-	"alak/session"
+	"alak/server/internal/httpx"
 	"alak/wire"
 )
 
-// apiError is a refusal or a failure as the server's code states it: its
-// kind (wire.Kind: not found, not your turn, an illegal move, ...), a short
-// machine-readable name and a sentence saying what was wrong and what is
-// accepted. Only writeError turns the kind into an HTTP status; the mail
-// path reads the kind (mailin.go).
-type apiError struct {
-	Kind wire.Kind
-	Code string // a short machine-readable name: "stale_ply", "illegal_move", ...
-	Msg  string
-	// RetryAfter is how long a client refused for its rate (or served
-	// nothing for now) must wait before it may try again (the Retry-After
-	// header, rounded up to seconds).
-	RetryAfter time.Duration
-	err        error // the cause, for errors.Is and the log
-}
-
-func (e *apiError) Error() string { return e.Msg }
-func (e *apiError) Unwrap() error { return e.err }
-
-func apiErr(kind wire.Kind, code, format string, a ...any) *apiError {
-	return &apiError{Kind: kind, Code: code, Msg: fmt.Sprintf(format, a...)}
-}
-
-// retryUnavailable is the Retry-After of a 503 unavailable: long enough
-// for a database restart, short enough that a player's move waits little.
-const retryUnavailable = 2 * time.Second
-
-// unavailable is the answer to a request the store could not serve (the
-// database is restarting, or out of reach): 503 with Retry-After, which
-// says "try again", never an answer that reads the failure as an absence
-// (not signed in, no such game, no such player). A request whose client
-// went away meanwhile keeps its own answer (499).
-func unavailable(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	return &apiError{Kind: wire.Unavailable, Code: "unavailable",
-		Msg: "the server cannot reach its database just now: try again in a few seconds", RetryAfter: retryUnavailable, err: err}
-}
-
 var (
-	errNotSignedIn = apiErr(wire.Unauthenticated, "not_signed_in", "you are not signed in: sign in, or start a game as a guest, and try again")
-	errNotFound    = apiErr(wire.NotFound, "not_found", "no such game")
+	errNotFound = httpx.Errf(wire.NotFound, "not_found", "no such game")
 	// The computer answers a draw offer at once; declined, nothing changes.
-	errDrawDeclined = apiErr(wire.Conflict, "draw_declined", "the computer declines the draw: play on")
+	errDrawDeclined = httpx.Errf(wire.Conflict, "draw_declined", "the computer declines the draw: play on")
 )
 
-// asAPIError turns any error into the answer the API gives: errors of the
-// session and the store keep their meaning (an illegal move, a stale
-// version), anything else is Internal, whose details go to the log only.
-func asAPIError(err error) *apiError {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae
-	}
-	var me *rules.MoveError
-	switch {
-	case errors.Is(err, context.Canceled):
-		return &apiError{Kind: wire.Cancelled, Code: "client_closed", Msg: "the request was cancelled", err: err}
-	case errors.As(err, &me) && errors.Is(err, rules.ErrGameOver):
-		return &apiError{Kind: wire.Conflict, Code: "game_over", Msg: "the game is over: " + me.Detail, err: err}
-	case errors.As(err, &me):
-		return &apiError{Kind: wire.IllegalMove, Code: "illegal_move", Msg: "illegal move: " + me.Why(), err: err}
-	case errors.Is(err, session.ErrNotYourTurn):
-		return &apiError{Kind: wire.NotYourTurn, Code: "not_your_turn", Msg: err.Error(), err: err}
-	case errors.Is(err, store.ErrConflict):
-		return &apiError{Kind: wire.Conflict, Code: "conflict", Msg: "the game changed meanwhile: look at the board again and retry", err: err}
-	case errors.Is(err, store.ErrNotFound):
-		return &apiError{Kind: wire.NotFound, Code: "not_found", Msg: "not found", err: err}
-	case errors.Is(err, session.ErrNoOffer), errors.Is(err, session.ErrOfferPending), errors.Is(err, session.ErrTooLate),
-		errors.Is(err, session.ErrNothingToUndo):
-		return &apiError{Kind: wire.Conflict, Code: "not_now", Msg: err.Error(), err: err}
-	}
-	return &apiError{Kind: wire.Internal, Code: "internal", Msg: "the server failed; the request may be retried", err: err}
-}
-
-// moveRefused words a move the rules refuse, for the API and the page:
-// the move in the game's notation and the kernel's reason, "illegal move
-// 4: the point is occupied". Other errors are returned as they are.
-func moveRefused(r rules.Rules, err error) error {
-	var me *rules.MoveError
-	if !errors.As(err, &me) || errors.Is(err, rules.ErrGameOver) {
-		return err
-	}
-	return &apiError{Kind: wire.IllegalMove, Code: "illegal_move", Msg: "illegal move " + r.MoveText(me.Move) + ": " + me.Why(), err: err}
-}
-
-// writeError answers err as JSON (wire.Error) with its kind's status.
+// writeError answers err as JSON (wire.Error) with its kind's status
+// (httpx.WriteError), logged with the server's logger.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	ae := asAPIError(err)
-	status := ae.Kind.Status()
-	if ae.Kind == wire.Internal || ae.Kind == wire.Unavailable {
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-	} else {
-		s.log.DebugContext(r.Context(), "request refused", "status", status, "code", ae.Code)
-	}
-	if ae.Kind == wire.RateLimited || ae.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(ae.RetryAfter)))
-	}
-	writeJSON(w, status, wire.Error{Code: ae.Code, Error: ae.Msg})
-}
-
-// retrySeconds is a wait in whole seconds, rounded up, at least 1.
-func retrySeconds(wait time.Duration) int {
-	return max(1, int((wait+time.Second-1)/time.Second))
-}
-
-// waitWords says a wait for an error's sentence: "6 s", "2 min 30 s".
-func waitWords(wait time.Duration) string {
-	n := retrySeconds(wait)
-	if n < 60 {
-		return fmt.Sprintf("%d s", n)
-	}
-	if n%60 == 0 {
-		return fmt.Sprintf("%d min", n/60)
-	}
-	return fmt.Sprintf("%d min %d s", n/60, n%60)
-}
-
-// writeJSON writes v with the status. A value that does not encode is a
-// bug: it is answered 500 and logged with the request's id.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		if sw, ok := w.(*statusWriter); ok {
-			sw.log.ErrorContext(sw.ctx, "encoding an answer", "err", err)
-		}
-		status, body = http.StatusInternalServerError, []byte(`{"error":"the server failed; the request may be retried","code":"internal"}`)
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n')) // an error here is the client gone: nothing to do
+	httpx.WriteError(s.log, w, r, err)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 )
 
@@ -397,7 +398,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		last = r.URL.Query().Get("last")
 	}
 	var acct int64
-	if a := account(r); a != nil {
+	if a := httpx.Account(r); a != nil {
 		acct = a.ID
 	}
 	wt := s.broker.watch(id, acct)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -19,13 +20,13 @@ const explorerBackfillBatch = 500
 // rules' own start are counted, so a position is given as moves; it is
 // rate-limited with the analyses.
 func (s *Server) handleExplorer(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.posAnalyses.limits.allow(clientAddr(r), s.now()); !ok {
-		s.writeError(w, r, tooMany(wait, "too many requests from this address: ask again in %d seconds", retrySeconds(wait)))
+	if wait, ok := s.posAnalyses.limits.Allow(httpx.ClientAddr(r), s.now()); !ok {
+		s.writeError(w, r, httpx.TooMany(wait, "too many requests from this address: ask again in %d seconds", httpx.RetrySeconds(wait)))
 		return
 	}
 	q := r.URL.Query()
 	if q.Get("position") != "" {
-		s.writeError(w, r, apiErr(wire.BadInput, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
+		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
 		return
 	}
 	g, err := analysisGame(q)
@@ -43,7 +44,7 @@ func (s *Server) handleExplorer(w http.ResponseWriter, r *http.Request) {
 	for _, m := range ms {
 		out.Moves = append(out.Moves, wire.ExplorerMove{Move: m.Move, Games: m.Games, XWins: m.XWins, Draws: m.Draws, OWins: m.OWins})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // explorerLine is the moves of g as the store keeps them (MoveText),

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
 	"alak/wire"
@@ -115,14 +116,14 @@ func FuzzDecode(f *testing.F) {
 			}),
 		}
 		for _, v := range targets {
-			err := decodeBytes(body, v)
+			err := httpx.DecodeBytes(body, v)
 			if err == nil {
 				if s := strings.TrimSpace(string(body)); s != "" && !json.Valid(body) {
 					t.Errorf("%T: accepted %q, which is not one JSON value", v, body)
 				}
 				continue
 			}
-			var ae *apiError
+			var ae *httpx.Error
 			if !errors.As(err, &ae) || ae.Kind.Status() != http.StatusBadRequest || ae.Code != "bad_json" || ae.Msg == "" {
 				t.Errorf("%T: %q: %#v, want a 400 bad_json", v, body, err)
 			}
@@ -259,7 +260,7 @@ func FuzzMoveHTTP(f *testing.F) {
 		case http.StatusOK:
 			if raw, ok := body.(json.RawMessage); ok {
 				var req wire.MoveRequest
-				if decodeBytes(raw, &req) != nil || req.Ply == nil {
+				if httpx.DecodeBytes(raw, &req) != nil || req.Ply == nil {
 					t.Fatalf("accepted %q", raw)
 				}
 				sent = *req.Ply
@@ -280,7 +281,7 @@ func FuzzMoveHTTP(f *testing.F) {
 			}
 		case http.StatusBadRequest, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity:
 		case http.StatusRequestEntityTooLarge:
-			if len(move) <= maxBody {
+			if len(move) <= httpx.MaxBody {
 				t.Errorf("413 for %d bytes", len(move))
 			}
 		default:

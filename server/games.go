@@ -11,6 +11,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -287,9 +288,9 @@ func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState,
 			return event{}, false, err
 		}
 		if st.row.State == store.StateAborted {
-			return event{}, true, apiErr(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
+			return event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
 		}
-		return event{}, true, apiErr(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
+		return event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
 	if err != nil {
@@ -489,17 +490,17 @@ func (st *gameState) entry(move string, undo int, by int64, now time.Time) store
 // playMove plays m for c, charging the clock, and returns its entry.
 func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, now time.Time) (*change, error) {
 	if err := st.sess.Legal(m); err != nil {
-		return nil, moveRefused(st.r, err)
+		return nil, httpx.MoveRefused(st.r, err)
 	}
 	paused := st.paused()
 	if !st.spend(c, now) {
 		if err := st.sess.Timeout(c); err != nil {
 			return nil, err
 		}
-		return &change{reply: apiErr(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
+		return &change{reply: httpx.Errf(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
 	}
 	if err := st.sess.Play(c, m); err != nil {
-		return nil, moveRefused(st.r, err)
+		return nil, httpx.MoveRefused(st.r, err)
 	}
 	st.startTurn(now)
 	if paused {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"alak/player"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -175,7 +176,7 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 }
 
 // errNotWaiting: the challenge is no longer there to take.
-var errNotWaiting = apiErr(wire.Conflict, "not_waiting", "the challenge is no longer waiting")
+var errNotWaiting = httpx.Errf(wire.Conflict, "not_waiting", "the challenge is no longer waiting")
 
 // run looks for the challenges to the house bots that are not taken, at
 // the start and then every houseLookEvery, until the server stops.

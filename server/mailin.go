@@ -20,6 +20,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -95,7 +96,7 @@ type mailIn struct {
 	domain string
 	srv    *smtp.Server
 	ln     *mailListener
-	limits *limiters // mails by address
+	limits *httpx.Limiters // mails by address
 
 	mu       sync.Mutex
 	closed   bool
@@ -120,7 +121,7 @@ func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
 		return nil, fmt.Errorf("--mail-listen %s: %w", addr, err)
 	}
 	b := s.cfg.mailBounds.withDefaults()
-	in := &mailIn{s: s, domain: domain, limits: newLimiters(rate.Every(mailEvery), mailBurst)}
+	in := &mailIn{s: s, domain: domain, limits: httpx.NewLimiters(rate.Every(mailEvery), mailBurst)}
 	in.ln = &mailListener{Listener: ln, in: in, b: b, byAddr: map[string]int{}}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &mailSession{in: in}, nil }))
 	srv.Domain = domain
@@ -385,7 +386,7 @@ func (ss *mailSession) rcpt1(to string) error {
 	// Limited by player and game, once the secret is known: every answer
 	// gives a new address, so a robot answering the answers is held back
 	// all the same, and forged addresses cannot fill the limiters' table.
-	if wait, ok := in.limits.allow(sec.GameID+"/"+sec.Color, in.s.now()); !ok {
+	if wait, ok := in.limits.Allow(sec.GameID+"/"+sec.Color, in.s.now()); !ok {
 		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this game's addresses: try again in %s", shortDuration(wait.Round(time.Second)))
 	}
 	ss.rcpt = &sec
@@ -454,7 +455,7 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 			}
 			return ch, err
 		})
-		if ae := asAPIError(err); err != nil {
+		if ae := httpx.AsError(err); err != nil {
 			switch {
 			case errors.Is(err, errBoardOnly):
 				lead = "The board as it is now:"
@@ -500,10 +501,10 @@ func mailDone(st *gameState, before int, command string) string {
 // mailedCommand is what a mailed line does to the game, under its lock.
 func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Color, command string, now time.Time) (*change, error) {
 	if st.row.State != store.StateActive {
-		return nil, apiErr(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
+		return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
 	}
 	if ply := st.sess.Ply(); ply != sec.Ply {
-		return nil, apiErr(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
+		return nil, httpx.Errf(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
 	}
 	// The words (draw, board) are taken on either player's turn; a move is
 	// judged after the turn, and a text that is not a move after the turn
@@ -512,13 +513,13 @@ func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Colo
 	if err == nil {
 		switch cmd.kind {
 		case commandEmpty:
-			return nil, apiErr(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
+			return nil, httpx.Errf(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
 		case commandBoard:
 			return nil, errBoardOnly
 		case commandDraw:
 			// An offer, or the acceptance of the opponent's (OfferDraw).
 			if !st.sess.Seat(c.Opp()).Human() {
-				return nil, apiErr(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
+				return nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
 			}
 			_, err := st.sess.OfferDraw(c)
 			return &change{}, err

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"alak/server/internal/httpx"
 	"context"
 	"database/sql"
 	"net/http"
@@ -167,7 +168,7 @@ func (s *Server) MetricsHandler() http.Handler {
 // ask the database: a process whose database is away is alive, and
 // restarting it would not bring the database back.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // readyTimeout bounds the database's answer to a readiness check.
@@ -182,8 +183,8 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.Ping(ctx); err != nil {
 		s.metrics.dbErrors.Add(1)
 		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "the database does not answer", "code": "not_ready"})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "the database does not answer", "code": "not_ready"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }

@@ -21,6 +21,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/web"
 	"alak/wire"
@@ -398,7 +399,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		// An account's home page holds its settings and its email address.
-		a := account(r)
+		a := httpx.Account(r)
 		private := a != nil && !a.Guest()
 		s.renderPage(w, r, "home", page{Title: "play", Page: "home", Forms: &forms, HouseBots: s.houseBotNames(), HouseBotTop: s.houseBotTop(), Private: private})
 	})
@@ -470,7 +471,7 @@ func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
 		out.Positions = append(out.Positions, pos.String())
 		out.Stones = append(out.Stones, map[string]int{"x": pos.Count(rules.Black), "o": pos.Count(rules.White)})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // unavailablePage answers a page the store could not serve: 503 with
@@ -481,7 +482,7 @@ func (s *Server) unavailablePage(w http.ResponseWriter, r *http.Request, err err
 		return
 	}
 	s.log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "err", err)
-	w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(retryUnavailable)))
+	w.Header().Set("Retry-After", strconv.Itoa(httpx.RetrySeconds(httpx.RetryUnavailable)))
 	s.renderPageStatus(w, r, "missing", page{Title: "unavailable", Page: "missing",
 		Name: "The server cannot reach its database just now: reload the page in a few seconds."}, http.StatusServiceUnavailable)
 }
@@ -506,7 +507,7 @@ func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, name string,
 // the browser's caches instead of loading it again. A private page
 // (Page.Private) and a missing one are no-store, as before.
 func (s *Server) renderPageStatus(w http.ResponseWriter, r *http.Request, name string, p page, status int) {
-	if a := account(r); a != nil {
+	if a := httpx.Account(r); a != nil {
 		me := meView(*a)
 		p.Me = &me
 	}

@@ -12,6 +12,7 @@ import (
 	"alak/glicko2"
 	"alak/internal/clip"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -75,9 +76,9 @@ func checkRated(r *http.Request, g store.Game, req wire.CreateRequest) error {
 	if req.Rated == nil || !*req.Rated {
 		return nil
 	}
-	a := account(r)
+	a := httpx.Account(r)
 	if why := notRatable(g, a == nil || a.Guest()); why != "" {
-		return apiErr(wire.BadRequest, "not_rated", "this game cannot be rated: %s (send \"rated\": false or leave it out)", why)
+		return httpx.Errf(wire.BadRequest, "not_rated", "this game cannot be rated: %s (send \"rated\": false or leave it out)", why)
 	}
 	return nil
 }
@@ -214,7 +215,7 @@ func pool(r *http.Request) (string, error) {
 		return "alak", nil
 	}
 	if !slices.Contains(rules.Presets(), p) {
-		return "", apiErr(wire.BadRequest, "bad_pool", "%q is not a rating pool: the pools are the presets, %s", clip.Text(p), strings.Join(rules.Presets(), ", "))
+		return "", httpx.Errf(wire.BadRequest, "bad_pool", "%q is not a rating pool: the pools are the presets, %s", clip.Text(p), strings.Join(rules.Presets(), ", "))
 	}
 	return p, nil
 }
@@ -227,7 +228,7 @@ func limitParam(r *http.Request, def, most int) (int, error) {
 	}
 	n, err := strconv.Atoi(l)
 	if err != nil || n < 1 || n > most {
-		return 0, apiErr(wire.BadRequest, "bad_limit", "limit is 1 to %d", most)
+		return 0, httpx.Errf(wire.BadRequest, "bad_limit", "limit is 1 to %d", most)
 	}
 	return n, nil
 }
@@ -270,7 +271,7 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 	for i := range out.Players {
 		out.Players[i].Rank = i + 1
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
 // handleRatingHistory is GET /api/players/{name}/ratings?pool=P&limit=N:
@@ -301,5 +302,5 @@ func (s *Server) handleRatingHistory(w http.ResponseWriter, r *http.Request) {
 	for _, h := range hist {
 		out.History = append(out.History, wire.RatingHistoryLine{Game: h.GameID, At: h.At, Rating: round1(h.After.Rating), RD: round1(h.After.RD), Change: round1(h.Change())})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out)
 }

@@ -22,6 +22,7 @@ import (
 	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store/sqlitestore"
 	"alak/wire"
 )
@@ -515,7 +516,7 @@ func TestAttackBodies(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for range 10 {
-		decodeBytes([]byte(under), new(wire.CreateRequest))
+		httpx.DecodeBytes([]byte(under), new(wire.CreateRequest))
 	}
 	runtime.ReadMemStats(&after)
 	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > 1<<20 {

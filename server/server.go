@@ -32,6 +32,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -170,13 +171,13 @@ type Server struct {
 	mailer   *mailer
 	mailin   *mailIn // moves by email; nil without Config.MailListen
 
-	logins  *signInLimits // password checks (auth.go)
-	signup  *limiters     // new accounts by address
-	guests  *limiters     // new guests by address
-	games   *limiters     // new games by account
-	gamesAt *limiters     // new games by address
+	logins  *signInLimits   // password checks (auth.go)
+	signup  *httpx.Limiters // new accounts by address
+	guests  *httpx.Limiters // new guests by address
+	games   *httpx.Limiters // new games by account
+	gamesAt *httpx.Limiters // new games by address
 	// invites counts wrong invitation secrets by account and by address.
-	invites *limiters
+	invites *httpx.Limiters
 	// around is the state of rematches, messages and games to watch (around.go).
 	around around
 	// accountEvents is the open account streams (accountevents.go), house
@@ -237,7 +238,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		cfg.Logger = slog.Default()
 	}
 	// Every line logged with a request's context names the request.
-	cfg.Logger = slog.New(requestIDHandler{cfg.Logger.Handler()})
+	cfg.Logger = slog.New(httpx.RequestIDHandler{Handler: cfg.Logger.Handler()})
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -278,14 +279,14 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
 		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
 		logins:  newSignInLimits(st, cfg.LoginRate),
-		games:   newLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
-		gamesAt: newLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
-		invites: newLimiters(rate.Limit(10.0/60), 10),
-		signup:  newLimiters(rate.Limit(5.0/60), 5),
-		guests:  newLimiters(rate.Limit(30.0/60), 30)}
+		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
+		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
+		invites: httpx.NewLimiters(rate.Limit(10.0/60), 10),
+		signup:  httpx.NewLimiters(rate.Limit(5.0/60), 5),
+		guests:  httpx.NewLimiters(rate.Limit(30.0/60), 30)}
 	if cfg.SignupRate > 0 {
-		s.signup = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
-		s.guests = newLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
+		s.signup = httpx.NewLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
+		s.guests = httpx.NewLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
 	}
 	// The hash checked against when a name is unknown, at the server's
 	// cost (auth.go's dummyHash).
@@ -393,7 +394,7 @@ func (s *Server) Handler() http.Handler {
 	s.routes(mux)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, apiErr(wire.Forbidden, "cross_origin",
+		s.writeError(w, r, httpx.Errf(wire.Forbidden, "cross_origin",
 			"a request that changes something must come from this site's own pages, or from a script with a bearer token"))
 	}))
 	return s.clientIP(s.requestLog(compress(s.withAccount(cop.Handler(mux)))))
@@ -413,39 +414,20 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 		// No answer of this server is to be read as another type than it
 		// says (a file, an SGF, a stream, JSON, a page).
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		ctx := context.WithValue(r.Context(), requestIDKey, id)
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK, log: s.log, ctx: ctx}
+		ctx := httpx.WithRequestID(r.Context(), id)
+		sw := &httpx.StatusWriter{ResponseWriter: w, Status: http.StatusOK, Log: s.log, Ctx: ctx}
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		if strings.HasSuffix(r.URL.Path, "/events") {
 			return // streams are logged as they end, by length only
 		}
 		// The path only: a query may hold an invitation's secret.
 		s.log.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", sw.status), slog.Int64("ms", s.now().Sub(start).Milliseconds()))
+			slog.Int("status", sw.Status), slog.Int64("ms", s.now().Sub(start).Milliseconds()))
 	})
 }
 
 // requestIDRE is what a client's X-Request-Id may be, to be kept.
 var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
-
-// requestIDHandler adds the request's id to every record logged with a
-// request's context.
-type requestIDHandler struct{ slog.Handler }
-
-func (h requestIDHandler) Handle(ctx context.Context, r slog.Record) error {
-	if id, ok := ctx.Value(requestIDKey).(string); ok {
-		r.AddAttrs(slog.String("request", id))
-	}
-	return h.Handler.Handle(ctx, r)
-}
-
-func (h requestIDHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return requestIDHandler{h.Handler.WithAttrs(as)}
-}
-
-func (h requestIDHandler) WithGroup(name string) slog.Handler {
-	return requestIDHandler{h.Handler.WithGroup(name)}
-}
 
 // clientIP takes the client's address from X-Forwarded-For when the
 // request comes from a trusted proxy (Config.TrustedProxies): the last
@@ -457,7 +439,7 @@ func (s *Server) clientIP(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if peer, err := netip.ParseAddr(clientAddr(r)); err == nil && s.trusted(peer) {
+		if peer, err := netip.ParseAddr(httpx.ClientAddr(r)); err == nil && s.trusted(peer) {
 			hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 			for i := len(hops) - 1; i >= 0; i-- {
 				ip, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
@@ -490,35 +472,4 @@ func redactURL(raw string) string {
 		return "(a URL that does not parse)"
 	}
 	return u.Redacted()
-}
-
-const requestIDKey ctxKey = 1
-
-// statusWriter remembers the status a handler wrote.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	log    *slog.Logger    // the server's logger
-	ctx    context.Context // the request's, with its id
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap lets http.ResponseController reach the flusher and deadlines.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// FlushError flushes and says whether the bytes reached the connection
-// (http.ResponseController.Flush calls it): an event stream learns so that
-// its client stopped reading.
-func (w *statusWriter) FlushError() error {
-	return http.NewResponseController(w.ResponseWriter).Flush()
-}
-
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 )
 
@@ -82,7 +83,7 @@ type sgfMessage struct {
 // game page shows (all of them, or only their own when they muted the
 // opponent); to anyone else, none (the messages are the players' only).
 func (s *Server) sgfMessages(r *http.Request, st *gameState) ([]sgfMessage, error) {
-	c, ok := st.seatOf(account(r))
+	c, ok := st.seatOf(httpx.Account(r))
 	if !ok {
 		return nil, nil
 	}

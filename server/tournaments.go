@@ -10,6 +10,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/tournament"
 	"alak/wire"
@@ -46,7 +47,7 @@ type tourneys struct {
 	subs map[string]map[chan struct{}]bool
 	// toggles counts each account's joins and leaves of tournaments,
 	// which every watcher of the tournament is sent.
-	toggles *limiters
+	toggles *httpx.Limiters
 }
 
 // An account's joins and leaves of tournaments, all together: a burst of
@@ -58,7 +59,7 @@ const (
 
 func newTourneys() *tourneys {
 	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{},
-		toggles: newLimiters(rate.Every(toggleEvery), toggleBurst)}
+		toggles: httpx.NewLimiters(rate.Every(toggleEvery), toggleBurst)}
 }
 
 func (t *tourneys) lock(id string) func() {
@@ -182,7 +183,7 @@ func (s *Server) sweepTournaments() {
 }
 
 func isAPIError(err error) bool {
-	var ae *apiError
+	var ae *httpx.Error
 	return errors.As(err, &ae)
 }
 
@@ -374,7 +375,7 @@ func tournamentAbort(st *gameState) error {
 	if st.row.Kind != store.KindTournament {
 		return nil
 	}
-	return apiErr(wire.Conflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
+	return httpx.Errf(wire.Conflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
 }
 
 // forfeitedGame is a game being played whose slot a withdrawal decided.
@@ -449,7 +450,7 @@ func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
 	}
 	_, err := s.act(ctx, f.id, func(st *gameState, now time.Time) (*change, error) {
 		if st.row.State != store.StateActive {
-			return nil, apiErr(wire.Conflict, "game_over", "the game is over")
+			return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over")
 		}
 		if err := st.sess.Resign(loser); err != nil {
 			return nil, err

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
 	"alak/wire"
@@ -558,7 +559,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	hs := pgProcesses(t, 2, clock)
 	for _, h := range hs {
-		h.srv.signup = newLimiters(100, 100)
+		h.srv.signup = httpx.NewLimiters(100, 100)
 	}
 	ps := tourneyPlayers(hs[0], 6)
 	id := createTournament(t, ps, map[string]any{"name": "PG", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -212,7 +213,7 @@ func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) erro
 				return err
 			}
 		}
-		return apiErr(wire.Conflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", vacationRule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
+		return httpx.Errf(wire.Conflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", vacationRule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
 	case on && !away:
 		v.Since = now
 	case !on && away:
@@ -221,7 +222,7 @@ func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) erro
 	if v.Since != prev {
 		if err := s.store.SetVacation(ctx, v, prev); err != nil {
 			if errors.Is(err, store.ErrConflict) {
-				return apiErr(wire.Conflict, "conflict", "your vacation changed meanwhile (another request); look at /api/me and try again")
+				return httpx.Errf(wire.Conflict, "conflict", "your vacation changed meanwhile (another request); look at /api/me and try again")
 			}
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -111,7 +112,7 @@ func (s *Server) event(ctx context.Context, st *gameState) event {
 // writeEvent answers with an event's view, as writeJSON would.
 func writeEvent(w http.ResponseWriter, ev event) {
 	if ev.data == nil {
-		writeJSON(w, http.StatusInternalServerError, wire.Error{Code: "internal", Error: "the game could not be encoded"})
+		httpx.WriteJSON(w, http.StatusInternalServerError, wire.Error{Code: "internal", Error: "the game could not be encoded"})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
