@@ -85,8 +85,8 @@ func (s *Server) sweepOnce(bots bool) {
 			if g.Black.Bot == "" && g.White.Bot == "" {
 				continue
 			}
-			if st, err := s.loadGame(ctx, g.ID); err == nil && st.botToMove() {
-				s.bots.schedule(g.ID, st.row.Version)
+			if st, err := s.loadGame(ctx, g.ID); err == nil && st.BotToMove() {
+				s.bots.schedule(g.ID, st.Row.Version)
 			}
 		}
 	}
@@ -103,10 +103,10 @@ func (s *Server) settle(ctx context.Context, id string, now time.Time) {
 		return
 	}
 	switch {
-	case st.overdue(now):
+	case st.Overdue(now):
 		err = s.commitTimeout(ctx, st, now)
-	case st.row.State == store.StateWaiting && !st.row.Expires.IsZero() && !now.Before(st.row.Expires):
-		st.row.State, st.row.Reason, st.row.Ended = store.StateExpired, "nobody joined in time", now
+	case st.Row.State == store.StateWaiting && !st.Row.Expires.IsZero() && !now.Before(st.Row.Expires):
+		st.Row.State, st.Row.Reason, st.Row.Ended = store.StateExpired, "nobody joined in time", now
 		err = s.commit(ctx, st, now, nil)
 	default:
 		return
@@ -117,7 +117,7 @@ func (s *Server) settle(ctx context.Context, id string, now time.Time) {
 	case err != nil:
 		s.log.Error("settling a game", "game", id, "err", err)
 	default:
-		s.log.Info("game settled", "game", id, "state", st.row.State, "reason", st.row.Reason)
+		s.log.Info("game settled", "game", id, "state", st.Row.State, "reason", st.Row.Reason)
 	}
 }
 
@@ -130,13 +130,13 @@ func (s *Server) warn(ctx context.Context, id string) {
 	now := s.now()
 	// The sweep listed the game before taking its lock: a move made since
 	// starts a new turn, whose deadline may be days away.
-	if err != nil || st.row.State != store.StateActive || st.row.WarnedEntry >= st.row.Entries ||
-		st.row.Deadline.IsZero() || st.row.Deadline.After(now.Add(warnBefore)) {
+	if err != nil || st.Row.State != store.StateActive || st.Row.WarnedEntry >= st.Row.Entries ||
+		st.Row.Deadline.IsZero() || st.Row.Deadline.After(now.Add(warnBefore)) {
 		return
 	}
-	st.row.WarnedEntry = st.row.Entries
+	st.Row.WarnedEntry = st.Row.Entries
 	if err := s.commit(ctx, st, now, nil); err != nil {
 		return
 	}
-	s.mailTimeRunningOut(st, st.toMoveAccount())
+	s.mailTimeRunningOut(st, st.ToMoveAccount())
 }

@@ -110,15 +110,15 @@ func (a *analyses) run(id string) {
 	out := wire.Analysis{Game: id, At: s.now()}
 	// A damaged table file is not used: the analysis then solves within
 	// its budget.
-	plies, err := s.tables.solver.Analyze(ctx, st.sess.Game(), solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB})
+	plies, err := s.tables.solver.Analyze(ctx, st.Sess.Game(), solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB})
 	switch {
 	case errors.Is(err, context.Canceled):
 		return // the server stops: not a verdict on the game
 	case err != nil:
-		out.Code, out.Error = analysisFailure(st.r, err)
+		out.Code, out.Error = analysisFailure(st.Rules, err)
 		s.log.Info("an analysis is incomplete", "game", id, "code", out.Code, "err", err)
 	}
-	out.Moves = session.PlyViews(st.r, plies)
+	out.Moves = session.PlyViews(st.Rules, plies)
 	body, err := json.Marshal(out)
 	if err == nil {
 		err = s.store.SaveAnalysis(ctx, id, body)
@@ -165,7 +165,7 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if st.row.State != store.StateFinished {
+	if st.Row.State != store.StateFinished {
 		s.writeError(w, r, httpx.Errf(wire.Conflict, "not_finished", "the analysis is shown once the game is over, never during it"))
 		return
 	}

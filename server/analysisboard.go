@@ -66,18 +66,18 @@ func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case err != nil:
 			b.Refuse = "There is no game " + clip.Text(id) + "."
-		case st.row.State != store.StateFinished:
+		case st.Row.State != store.StateFinished:
 			b.Refuse = "Game " + id + " is not over: the analysis board opens a game once it is finished."
 		default:
-			g := st.sess.Game()
-			b.GameID, b.Rules = id, st.r.String()
-			if start, err := rules.NewPosition(st.r); err != nil || start.String() != g.Start().String() || start.ToMove() != g.Start().ToMove() {
+			g := st.Sess.Game()
+			b.GameID, b.Rules = id, st.Rules.String()
+			if start, err := rules.NewPosition(st.Rules); err != nil || start.String() != g.Start().String() || start.ToMove() != g.Start().ToMove() {
 				b.Start, b.ToMove = g.Start().String(), g.Start().ToMove().Letter()
 			}
 			var ms []string
 			for _, m := range g.Moves() {
 				if m != rules.Resign {
-					ms = append(ms, st.r.MoveText(m))
+					ms = append(ms, st.Rules.MoveText(m))
 				}
 			}
 			b.Moves = strings.Join(ms, ",")

@@ -102,7 +102,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		out.Invite = s.gameURL(g.ID) + "?invite=" + secret
 	}
 	if g.State == store.StateActive {
-		if st, err := s.loadGame(r.Context(), g.ID); err == nil && st.botToMove() {
+		if st, err := s.loadGame(r.Context(), g.ID); err == nil && st.BotToMove() {
 			s.bots.schedule(g.ID, g.Version)
 		}
 	}
@@ -267,8 +267,8 @@ func (s *Server) seatCreator(ctx context.Context, g *store.Game, a *store.Accoun
 		if err != nil {
 			return err
 		}
-		st.startTurn(s.now())
-		g.TurnStart, g.Deadline = st.row.TurnStart, st.row.Deadline
+		st.StartTurn(s.now())
+		g.TurnStart, g.Deadline = st.Row.TurnStart, st.Row.Deadline
 	}
 	return nil
 }
@@ -299,7 +299,7 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="alak-`+st.row.ID+`.sgf"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="alak-`+st.Row.ID+`.sgf"`)
 	// A player's copy carries the players' messages: no shared cache keeps it.
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.Write(buf.Bytes())
@@ -320,13 +320,13 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if httpx.Account(r) == nil && pre.row.Kind != store.KindLink {
+	if httpx.Account(r) == nil && pre.Row.Kind != store.KindLink {
 		s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "account_needed", "sign in to take this challenge"))
 		return
 	}
 	// Wrong invitations to a waiting link game (by anyone but its creator)
 	// are limited by address and by account; a wrong one makes no guest.
-	if me := httpx.Account(r); pre.row.Kind == store.KindLink && pre.row.State == store.StateWaiting && (me == nil || me.ID != pre.row.Creator) {
+	if me := httpx.Account(r); pre.Row.Kind == store.KindLink && pre.Row.State == store.StateWaiting && (me == nil || me.ID != pre.Row.Creator) {
 		limits := []httpx.Limit{{L: s.invites, Key: "ip " + httpx.ClientAddr(r)}}
 		if me != nil {
 			limits = append(limits, httpx.Limit{L: s.invites, Key: "a " + strconv.FormatInt(me.ID, 10)})
@@ -339,7 +339,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, httpx.TooMany(wait, "too many wrong invitations: wait %s", httpx.WaitWords(wait)))
 			return
 		}
-		if len(req.Invite) > 100 || hashSecret(req.Invite) != pre.row.InviteHash {
+		if len(req.Invite) > 100 || hashSecret(req.Invite) != pre.Row.InviteHash {
 			for _, l := range limits {
 				l.L.Take(l.Key, s.now())
 			}
@@ -352,8 +352,8 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ev, err := s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
-		row := &st.row
+	ev, err := s.act(r.Context(), id, func(st *State, now time.Time) (*Change, error) {
+		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
 		}
@@ -404,8 +404,8 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
-		row := &st.row
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
 		}
@@ -413,7 +413,7 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 			return nil, httpx.Errf(wire.Forbidden, "not_yours", "only the challenged player or the challenger can call it off")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, why, now
-		return &change{}, nil
+		return &Change{}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -426,8 +426,8 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 // of a waiting game and the acceptance of a rematch. The seats' ratings
 // are taken then, and by correspondence the creator, when it is their
 // move, is told by mail that the game began.
-func (s *Server) seatAndStart(ctx context.Context, st *gameState, a *store.Account, now time.Time) (*change, error) {
-	row := &st.row
+func (s *Server) seatAndStart(ctx context.Context, st *State, a *store.Account, now time.Time) (*Change, error) {
+	row := &st.Row
 	if row.Black.Empty() {
 		row.Black = store.Seat{AccountID: a.ID}
 	} else {
@@ -437,11 +437,11 @@ func (s *Server) seatAndStart(ctx context.Context, st *gameState, a *store.Accou
 		return nil, err
 	}
 	row.State, row.Expires = store.StateActive, time.Time{}
-	st.startTurn(now)
+	st.StartTurn(now)
 	s.pauseIfAway(ctx, st, now)
-	return &change{after: func() {
-		if st.clock.Kind == ClockDays && st.toMoveAccount() != a.ID {
-			s.mailYourTurn(st, st.toMoveAccount())
+	return &Change{After: func() {
+		if st.Clock.Kind == ClockDays && st.ToMoveAccount() != a.ID {
+			s.mailYourTurn(st, st.ToMoveAccount())
 		}
 	}}, nil
 }

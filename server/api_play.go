@@ -10,17 +10,17 @@ import (
 	"alak/wire"
 )
 
-// player checks that a is a player of an active game and returns its colour.
-func (st *gameState) player(a *store.Account) (rules.Color, error) {
-	c, ok := st.seatOf(a)
+// Player checks that a is a Player of an active game and returns its colour.
+func (st *State) Player(a *store.Account) (rules.Color, error) {
+	c, ok := st.SeatOf(a)
 	if !ok {
 		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "you are not a player of this game")
 	}
-	if st.row.State != store.StateActive {
-		if st.row.State == store.StateWaiting {
+	if st.Row.State != store.StateActive {
+		if st.Row.State == store.StateWaiting {
 			return c, httpx.Errf(wire.Conflict, "not_started", "the game has not started: it waits for an opponent")
 		}
-		return c, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
+		return c, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
 	}
 	return c, nil
 }
@@ -44,27 +44,27 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
-		c, err := st.player(a)
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+		c, err := st.Player(a)
 		if err != nil {
 			return nil, err
 		}
-		if err := st.checkPly(*req.Ply); err != nil {
+		if err := st.CheckPly(*req.Ply); err != nil {
 			return nil, err
 		}
-		if err := st.checkTurn(c); err != nil {
+		if err := st.CheckTurn(c); err != nil {
 			return nil, err
 		}
 		// The text is judged last: who may move, and at which ply, first.
-		cmd, err := apiCommands.parse(st.r, req.Move)
+		cmd, err := apiCommands.parse(st.Rules, req.Move)
 		if err != nil {
 			return nil, err
 		}
 		if cmd.kind == commandResign {
-			if err := st.sess.Resign(c); err != nil {
+			if err := st.Sess.Resign(c); err != nil {
 				return nil, err
 			}
-			return &change{}, nil
+			return &Change{}, nil
 		}
 		return s.playMove(st, c, cmd.move, a.ID, now)
 	})
@@ -76,18 +76,18 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	writeEvent(w, ev)
 }
 
-// checkTurn refuses a move or a command by c when it is not c's turn.
-func (st *gameState) checkTurn(c rules.Color) error {
-	if tm := st.sess.ToMove(); c != tm {
+// CheckTurn refuses a move or a command by c when it is not c's turn.
+func (st *State) CheckTurn(c rules.Color) error {
+	if tm := st.Sess.ToMove(); c != tm {
 		return httpx.Errf(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
 	}
 	return nil
 }
 
-// checkPly refuses a request made at another ply than the game's (409
+// CheckPly refuses a request made at another ply than the game's (409
 // stale_ply): it was chosen on an older board, or sent twice.
-func (st *gameState) checkPly(ply int) error {
-	if now := st.sess.Ply(); ply != now {
+func (st *State) CheckPly(ply int) error {
+	if now := st.Sess.Ply(); ply != now {
 		return httpx.Errf(wire.Conflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
 	}
 	return nil
@@ -95,7 +95,7 @@ func (st *gameState) checkPly(ply int) error {
 
 // simpleAction is an action by a player that takes no argument but the
 // optional answer.
-func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, accept *bool, now time.Time) (*change, error)) {
+func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st *State, c rules.Color, accept *bool, now time.Time) (*Change, error)) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -106,13 +106,13 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 		s.writeError(w, r, err)
 		return
 	}
-	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
-		c, err := st.player(a)
+	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+		c, err := st.Player(a)
 		if err != nil {
 			return nil, err
 		}
 		if req.Ply != nil {
-			if err := st.checkPly(*req.Ply); err != nil {
+			if err := st.CheckPly(*req.Ply); err != nil {
 				return nil, err
 			}
 		}
@@ -126,17 +126,17 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 }
 
 func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *gameState, c rules.Color, _ *bool, now time.Time) (*change, error) {
-		return &change{}, st.sess.Resign(c)
+	s.simpleAction(w, r, func(st *State, c rules.Color, _ *bool, now time.Time) (*Change, error) {
+		return &Change{}, st.Sess.Resign(c)
 	})
 }
 
 func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *gameState, c rules.Color, _ *bool, now time.Time) (*change, error) {
+	s.simpleAction(w, r, func(st *State, c rules.Color, _ *bool, now time.Time) (*Change, error) {
 		if err := tournamentAbort(st); err != nil {
 			return nil, err
 		}
-		return &change{}, st.sess.Abort(c)
+		return &Change{}, st.Sess.Abort(c)
 	})
 }
 
@@ -146,51 +146,51 @@ func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
 // for the rules shows the position drawn (session.OfferDraw), and
 // otherwise declines, which is answered 409 draw_declined.
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *gameState, c rules.Color, accept *bool, now time.Time) (*change, error) {
+	s.simpleAction(w, r, func(st *State, c rules.Color, accept *bool, now time.Time) (*Change, error) {
 		if accept != nil {
-			return &change{}, st.sess.AnswerDraw(c, *accept)
+			return &Change{}, st.Sess.AnswerDraw(c, *accept)
 		}
-		computer := !st.sess.Seat(c.Opp()).Human()
-		if computer && !st.sess.Over() && st.sess.DrawOffer() == rules.None {
-			st.sess.SetHintTables(s.tables.solver) // frozen: read only, shared
+		computer := !st.Sess.Seat(c.Opp()).Human()
+		if computer && !st.Sess.Over() && st.Sess.DrawOffer() == rules.None {
+			st.Sess.SetHintTables(s.tables.solver) // frozen: read only, shared
 		}
-		agreed, err := st.sess.OfferDraw(c)
+		agreed, err := st.Sess.OfferDraw(c)
 		if err == nil && computer && !agreed {
 			return nil, errDrawDeclined
 		}
-		return &change{}, err
+		return &Change{}, err
 	})
 }
 
 // handleTakeback: no "accept", a request to take back your last move (a
 // computer grants it at once); "accept" answers the opponent's request.
 func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *gameState, c rules.Color, accept *bool, now time.Time) (*change, error) {
-		before := st.sess.Ply()
+	s.simpleAction(w, r, func(st *State, c rules.Color, accept *bool, now time.Time) (*Change, error) {
+		before := st.Sess.Ply()
 		var err error
 		by := c
 		if accept != nil {
 			by = c.Opp()
-			err = st.sess.AnswerTakeback(c, *accept)
+			err = st.Sess.AnswerTakeback(c, *accept)
 		} else {
-			_, err = st.sess.RequestTakeback(c)
+			_, err = st.Sess.RequestTakeback(c)
 		}
 		if err != nil {
 			return nil, err
 		}
-		undone := before - st.sess.Ply()
+		undone := before - st.Sess.Ply()
 		if undone == 0 {
-			return &change{}, nil
+			return &Change{}, nil
 		}
-		paused := st.paused()
-		st.startTurn(now)
+		paused := st.Paused()
+		st.StartTurn(now)
 		if paused {
-			st.pause(now)
+			st.Pause(now)
 		}
-		acct := st.row.Black.AccountID
+		acct := st.Row.Black.AccountID
 		if by == rules.White {
-			acct = st.row.White.AccountID
+			acct = st.Row.White.AccountID
 		}
-		return &change{entries: []store.Entry{st.entry("", undone, acct, now)}}, nil
+		return &Change{Entries: []store.Entry{st.Entry("", undone, acct, now)}}, nil
 	})
 }

@@ -90,13 +90,13 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var out wire.Rematch
 	status := http.StatusOK
-	_, err = s.act(r.Context(), id, func(st *gameState, now time.Time) (*change, error) {
-		c, ok := st.seatOf(a)
+	_, err = s.act(r.Context(), id, func(st *State, now time.Time) (*Change, error) {
+		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game can ask for its rematch")
 		}
-		if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
-			return nil, httpx.Errf(wire.Conflict, "not_over", "the game is %s: a rematch follows a game that is over", st.row.State)
+		if st.Row.State != store.StateFinished && st.Row.State != store.StateAborted {
+			return nil, httpx.Errf(wire.Conflict, "not_over", "the game is %s: a rematch follows a game that is over", st.Row.State)
 		}
 		prev, err := s.store.Rematch(r.Context(), id)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -113,18 +113,18 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 				if _, err := s.endRematch(r.Context(), prev, a); err != nil {
 					return nil, err
 				}
-				return &change{}, nil
+				return &Change{}, nil
 			case req.Decline:
 				return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 			case rg.State == store.StateWaiting && rg.Creator == a.ID:
-				return &change{}, nil // offered again: the same offer
+				return &Change{}, nil // offered again: the same offer
 			case rg.State == store.StateWaiting:
 				if _, err := s.acceptRematch(r.Context(), prev, a); err != nil {
 					return nil, err
 				}
-				return &change{}, nil
+				return &Change{}, nil
 			case rg.State != store.StateExpired:
-				return &change{}, nil // accepted already: the game to go to
+				return &Change{}, nil // accepted already: the game to go to
 			}
 		}
 		if req.Decline {
@@ -142,12 +142,12 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		}
 		out.ID, status = g.ID, http.StatusCreated
 		s.log.InfoContext(r.Context(), "rematch offered", "game", id, "rematch", g.ID, "kind", g.Kind)
-		return &change{after: func() {
+		return &Change{After: func() {
 			s.gameCreated(g)
 			if g.State != store.StateActive {
 				return
 			}
-			if nst, err := s.loadGame(context.Background(), g.ID); err == nil && nst.botToMove() {
+			if nst, err := s.loadGame(context.Background(), g.ID); err == nil && nst.BotToMove() {
 				s.bots.schedule(g.ID, g.Version)
 			}
 		}}, nil
@@ -161,16 +161,16 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 
 // rematchGame builds the rematch of st's game offered by a, who played c:
 // every field that defines the game copied, the colours swapped.
-func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
-	old := st.row
+func (s *Server) rematchGame(st *State, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
+	old := st.Row
 	g := store.Game{ID: newID(), Rules: old.Rules, Start: old.Start, Preset: old.Preset, Size: old.Size, Clock: old.Clock,
 		Color: c.Opp().Letter(), Creator: a.ID, State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
 	// Ratedness is kept; the seats' ratings are taken when the rematch
 	// starts (acceptRematch), as at a join.
 	// A house bot's seat (a computer's spec with an account) is rated.
 	g.Rated = old.Rated && (old.Black.Bot == "" || old.Black.AccountID != 0) && (old.White.Bot == "" || old.White.AccountID != 0)
-	if st.clock.Kind == ClockLive {
-		g.BlackLeft, g.WhiteLeft = st.clock.Initial, st.clock.Initial
+	if st.Clock.Kind == ClockLive {
+		g.BlackLeft, g.WhiteLeft = st.Clock.Initial, st.Clock.Initial
 	}
 	opp := old.Black
 	if c == rules.Black {
@@ -188,8 +188,8 @@ func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now
 		if err != nil {
 			return g, err
 		}
-		nst.startTurn(now)
-		g.TurnStart, g.Deadline = nst.row.TurnStart, nst.row.Deadline
+		nst.StartTurn(now)
+		g.TurnStart, g.Deadline = nst.Row.TurnStart, nst.Row.Deadline
 		return g, nil
 	}
 	// The opponent is seated when they accept.
@@ -199,7 +199,7 @@ func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now
 		g.White = store.Seat{}
 	}
 	life := s.cfg.ChallengeLife
-	if st.clock.Kind == ClockDays {
+	if st.Clock.Kind == ClockDays {
 		life = 7 * 24 * time.Hour
 	}
 	g.Kind, g.Opponent, g.Expires = store.KindNamed, opp.AccountID, now.Add(life)
@@ -208,9 +208,9 @@ func (s *Server) rematchGame(st *gameState, a *store.Account, c rules.Color, now
 
 // acceptRematch seats a, the opponent the rematch was offered to, and
 // starts the game.
-func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account) (event, error) {
-	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
-		row := &st.row
+func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account) (Event, error) {
+	return s.act(ctx, id, func(st *State, now time.Time) (*Change, error) {
+		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the rematch is %s", row.State)
 		}
@@ -222,26 +222,26 @@ func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account)
 }
 
 // endRematch is the refusal of a rematch by the player it was offered to.
-func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (event, error) {
-	return s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
-		row := &st.row
+func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (Event, error) {
+	return s.act(ctx, id, func(st *State, now time.Time) (*Change, error) {
+		row := &st.Row
 		if row.State != store.StateWaiting || row.Opponent != a.ID {
 			return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
-		return &change{}, nil
+		return &Change{}, nil
 	})
 }
 
 // rematchView is the rematch of a game that is over, for its view.
-func (s *Server) rematchView(ctx context.Context, st *gameState) *wire.Rematch {
-	if st.row.State != store.StateFinished && st.row.State != store.StateAborted {
+func (s *Server) rematchView(ctx context.Context, st *State) *wire.Rematch {
+	if st.Row.State != store.StateFinished && st.Row.State != store.StateAborted {
 		return nil
 	}
-	id, err := s.store.Rematch(ctx, st.row.ID)
+	id, err := s.store.Rematch(ctx, st.Row.ID)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
-			s.log.Warn("reading a rematch", "game", st.row.ID, "err", err)
+			s.log.Warn("reading a rematch", "game", st.Row.ID, "err", err)
 		}
 		return nil
 	}
@@ -252,9 +252,9 @@ func (s *Server) rematchView(ctx context.Context, st *gameState) *wire.Rematch {
 	}
 	v := &wire.Rematch{ID: id, State: rg.State}
 	switch rg.Creator {
-	case st.row.Black.AccountID:
+	case st.Row.Black.AccountID:
 		v.By = "x"
-	case st.row.White.AccountID:
+	case st.Row.White.AccountID:
 		v.By = "o"
 	}
 	return v
@@ -321,26 +321,26 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	var m *store.Message
 	var out wire.Message
-	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
-		c, ok := st.seatOf(a)
+	_, err = s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game write to each other")
 		}
 		if m == nil { // stored once: a second run (a stale cache) finds it in the state read again
-			if len(st.chat.Messages) >= maxMessages {
+			if len(st.Chat.Messages) >= maxMessages {
 				return nil, httpx.Errf(wire.Conflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
 			}
-			stored, err := s.store.AddMessage(r.Context(), store.Message{GameID: st.row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
+			stored, err := s.store.AddMessage(r.Context(), store.Message{GameID: st.Row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
 			if err != nil {
 				return nil, err
 			}
 			m = &stored
 		}
-		if !slices.ContainsFunc(st.chat.Messages, func(x store.Message) bool { return x.ID == m.ID }) {
-			st.chat.Messages = append(st.chat.Messages, *m)
+		if !slices.ContainsFunc(st.Chat.Messages, func(x store.Message) bool { return x.ID == m.ID }) {
+			st.Chat.Messages = append(st.Chat.Messages, *m)
 		}
 		out = s.messageView(r.Context(), st, *m)
-		return &change{}, nil
+		return &Change{}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -364,19 +364,19 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	_, err = s.act(r.Context(), r.PathValue("id"), func(st *gameState, now time.Time) (*change, error) {
-		c, ok := st.seatOf(a)
+	_, err = s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game mute each other")
 		}
-		if err := s.store.SetMute(r.Context(), st.row.ID, c.Letter(), *req.Muted); err != nil {
+		if err := s.store.SetMute(r.Context(), st.Row.ID, c.Letter(), *req.Muted); err != nil {
 			return nil, err
 		}
-		st.chat.Muted = slices.DeleteFunc(st.chat.Muted, func(x string) bool { return x == c.Letter() })
+		st.Chat.Muted = slices.DeleteFunc(st.Chat.Muted, func(x string) bool { return x == c.Letter() })
 		if *req.Muted {
-			st.chat.Muted = append(st.chat.Muted, c.Letter())
+			st.Chat.Muted = append(st.Chat.Muted, c.Letter())
 		}
-		return &change{}, nil
+		return &Change{}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -387,10 +387,10 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 
 // messageView is a message as the players see it, the writer by the name
 // of the account in the seat now.
-func (s *Server) messageView(ctx context.Context, st *gameState, m store.Message) wire.Message {
-	seat := st.row.Black
+func (s *Server) messageView(ctx context.Context, st *State, m store.Message) wire.Message {
+	seat := st.Row.Black
 	if m.Color == "o" {
-		seat = st.row.White
+		seat = st.Row.White
 	}
 	v := wire.Message{Color: m.Color, Text: m.Text, At: m.At}
 	if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
@@ -401,10 +401,10 @@ func (s *Server) messageView(ctx context.Context, st *gameState, m store.Message
 
 // chatFor is what the player of seat c sees of the messages: all, or only
 // their own when they muted the other.
-func (s *Server) chatFor(ctx context.Context, st *gameState, c string) (msgs []wire.Message, muted bool) {
-	muted = slices.Contains(st.chat.Muted, c)
+func (s *Server) chatFor(ctx context.Context, st *State, c string) (msgs []wire.Message, muted bool) {
+	muted = slices.Contains(st.Chat.Muted, c)
 	msgs = []wire.Message{}
-	for _, m := range st.chat.Messages {
+	for _, m := range st.Chat.Messages {
 		if muted && m.Color != c {
 			continue
 		}
@@ -414,7 +414,7 @@ func (s *Server) chatFor(ctx context.Context, st *gameState, c string) (msgs []w
 }
 
 // withChat adds the player's messages to a view's JSON object.
-func (s *Server) withChat(ctx context.Context, data []byte, st *gameState, c string) []byte {
+func (s *Server) withChat(ctx context.Context, data []byte, st *State, c string) []byte {
 	msgs, muted := s.chatFor(ctx, st, c)
 	js, err := json.Marshal(msgs)
 	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
@@ -429,42 +429,42 @@ func (s *Server) withChat(ctx context.Context, data []byte, st *gameState, c str
 
 // chatFrames gives the event its players' frames when the game has
 // messages: the view with them, which no other stream is sent.
-func (s *Server) chatFrames(ctx context.Context, ev *event, st *gameState) {
-	ev.players = [2]int64{st.row.Black.AccountID, st.row.White.AccountID}
-	if ev.data == nil || len(st.chat.Messages) == 0 {
+func (s *Server) chatFrames(ctx context.Context, ev *Event, st *State) {
+	ev.Players = [2]int64{st.Row.Black.AccountID, st.Row.White.AccountID}
+	if ev.Data == nil || len(st.Chat.Messages) == 0 {
 		return
 	}
 	for i, c := range []string{"x", "o"} {
-		if ev.players[i] != 0 {
-			ev.private[i] = newEvent(ev.id, ev.version, s.withChat(ctx, ev.data, st, c)).frame
+		if ev.Players[i] != 0 {
+			ev.Private[i] = NewEvent(ev.ID, ev.Version, s.withChat(ctx, ev.Data, st, c)).Frame
 		}
 	}
 }
 
-// frameFor is the frame the stream of account sends.
-func (ev event) frameFor(account int64) []byte {
+// FrameFor is the frame the stream of account sends.
+func (ev Event) FrameFor(account int64) []byte {
 	if account != 0 {
-		for i, p := range ev.players {
-			if p == account && ev.private[i] != nil {
-				return ev.private[i]
+		for i, p := range ev.Players {
+			if p == account && ev.Private[i] != nil {
+				return ev.Private[i]
 			}
 		}
 	}
-	return ev.frame
+	return ev.Frame
 }
 
 // writeGame answers GET /api/games/{id}: the view, with the spectators
 // and, for a player, the messages.
-func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *gameState) {
+func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *State) {
 	v := s.view(r.Context(), st)
-	n := s.broker.spectators(st.row.ID, st.row.Black.AccountID, st.row.White.AccountID)
+	n := s.broker.spectators(st.Row.ID, st.Row.Black.AccountID, st.Row.White.AccountID)
 	v.Spectators = &n
 	data, err := json.Marshal(v)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if c, ok := st.seatOf(httpx.Account(r)); ok {
+	if c, ok := st.SeatOf(httpx.Account(r)); ok {
 		data = s.withChat(r.Context(), data, st, c.Letter())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -476,21 +476,21 @@ func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *gameState
 
 // quoteLastMessage is the your-turn mail's quote of the opponent's last
 // message to the player of account, unless they muted it.
-func (s *Server) quoteLastMessage(st *gameState, account int64) string {
+func (s *Server) quoteLastMessage(st *State, account int64) string {
 	var c string
 	switch account {
-	case st.row.Black.AccountID:
+	case st.Row.Black.AccountID:
 		c = "x"
-	case st.row.White.AccountID:
+	case st.Row.White.AccountID:
 		c = "o"
 	default:
 		return ""
 	}
-	if slices.Contains(st.chat.Muted, c) {
+	if slices.Contains(st.Chat.Muted, c) {
 		return ""
 	}
-	for i := len(st.chat.Messages) - 1; i >= 0; i-- {
-		if m := st.chat.Messages[i]; m.Color != c {
+	for i := len(st.Chat.Messages) - 1; i >= 0; i-- {
+		if m := st.Chat.Messages[i]; m.Color != c {
 			v := s.messageView(context.Background(), st, m)
 			return fmt.Sprintf("\n\n%s wrote: %s", v.From, m.Text)
 		}

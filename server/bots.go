@@ -59,25 +59,25 @@ func (b *bots) play(j botJob) {
 		s.log.Error("loading a game for the computer", "game", j.id, "err", err)
 		return
 	}
-	if st.row.Version != j.version || !st.botToMove() {
+	if st.Row.Version != j.version || !st.BotToMove() {
 		return // moved on since: a later job, or none, is due
 	}
-	m, err := st.sess.Reply(ctx) // plays on this copy only
-	st.sess.Close()
+	m, err := st.Sess.Reply(ctx) // plays on this copy only
+	st.Sess.Close()
 	if err != nil {
 		s.log.Error("the computer could not move", "game", j.id, "err", err)
 		return
 	}
-	_, err = s.act(ctx, j.id, func(cur *gameState, now time.Time) (*change, error) {
-		if cur.row.Version != j.version {
+	_, err = s.act(ctx, j.id, func(cur *State, now time.Time) (*Change, error) {
+		if cur.Row.Version != j.version {
 			return nil, store.ErrConflict
 		}
-		c := cur.sess.ToMove()
+		c := cur.Sess.ToMove()
 		if m == rules.Resign {
-			if err := cur.sess.Resign(c); err != nil {
+			if err := cur.Sess.Resign(c); err != nil {
 				return nil, err
 			}
-			return &change{}, nil
+			return &Change{}, nil
 		}
 		return s.playMove(cur, c, m, 0, now)
 	})
@@ -86,13 +86,13 @@ func (b *bots) play(j botJob) {
 	}
 }
 
-// botToMove reports whether a computer is to move in an active game.
-func (st *gameState) botToMove() bool {
-	if st.row.State != store.StateActive || st.sess.Over() {
+// BotToMove reports whether a computer is to move in an active game.
+func (st *State) BotToMove() bool {
+	if st.Row.State != store.StateActive || st.Sess.Over() {
 		return false
 	}
-	if st.sess.ToMove() == rules.White {
-		return st.row.White.Bot != ""
+	if st.Sess.ToMove() == rules.White {
+		return st.Row.White.Bot != ""
 	}
-	return st.row.Black.Bot != ""
+	return st.Row.Black.Bot != ""
 }

@@ -132,11 +132,11 @@ func (c *tokenCache) forgetAccount(id int64) {
 // cache is ever being changed, and one whose change failed is dropped.
 type stateCache struct {
 	mu sync.Mutex
-	m  map[string]*gameState
+	m  map[string]*State
 }
 
 // take removes and returns the game's state, or nil.
-func (c *stateCache) take(id string) *gameState {
+func (c *stateCache) take(id string) *State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.m[id]
@@ -145,31 +145,31 @@ func (c *stateCache) take(id string) *gameState {
 }
 
 // put keeps a state just committed, in place of the game's earlier one.
-func (c *stateCache) put(st *gameState) {
+func (c *stateCache) put(st *State) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]*gameState{}
+		c.m = map[string]*State{}
 	}
-	if _, ok := c.m[st.row.ID]; !ok && len(c.m) >= maxStates {
+	if _, ok := c.m[st.Row.ID]; !ok && len(c.m) >= maxStates {
 		for id := range c.m { // any one: map order is random
 			delete(c.m, id)
 			break
 		}
 	}
-	c.m[st.row.ID] = st
+	c.m[st.Row.ID] = st
 }
 
 // event returns the event of the game's cached state: its view as last
 // committed in this process, or as last read after another's change.
-func (c *stateCache) event(id string) (event, bool) {
+func (c *stateCache) event(id string) (Event, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st, ok := c.m[id]
-	if !ok || st.ev.data == nil || st.ev.version != st.row.Version {
-		return event{}, false
+	if !ok || st.Event.Data == nil || st.Event.Version != st.Row.Version {
+		return Event{}, false
 	}
-	return st.ev, true
+	return st.Event, true
 }
 
 // stale drops the game's state if it is older than version (another
@@ -177,7 +177,7 @@ func (c *stateCache) event(id string) (event, bool) {
 func (c *stateCache) stale(id string, version int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if st, ok := c.m[id]; ok && st.row.Version < version {
+	if st, ok := c.m[id]; ok && st.Row.Version < version {
 		delete(c.m, id)
 	}
 }

@@ -58,8 +58,8 @@ func (s *Server) refreshGame(ctx context.Context, id string) {
 	}
 	s.publish(st)
 	s.caches.states.put(st)
-	if st.botToMove() {
-		s.bots.schedule(id, st.row.Version)
+	if st.BotToMove() {
+		s.bots.schedule(id, st.Row.Version)
 	}
 }
 

@@ -38,10 +38,10 @@ const (
 // conditionalGame reports whether conditional moves may be left in the
 // game: a game between two people by correspondence or without a clock
 // (a live game moves too fast for them to matter).
-func conditionalGame(st *gameState) bool {
-	return (st.clock.Kind == ClockDays || st.clock.Kind == ClockNone) &&
-		st.row.Black.Bot == "" && st.row.White.Bot == "" &&
-		st.row.Black.AccountID != 0 && st.row.White.AccountID != 0
+func conditionalGame(st *State) bool {
+	return (st.Clock.Kind == ClockDays || st.Clock.Kind == ClockNone) &&
+		st.Row.Black.Bot == "" && st.Row.White.Bot == "" &&
+		st.Row.Black.AccountID != 0 && st.Row.White.AccountID != 0
 }
 
 // readTree checks a tree sent by a player and writes its moves in the one
@@ -121,8 +121,8 @@ func sortedKeys(t map[string]*wire.CondNode) []string {
 
 // conditionalSeat checks that a may see or leave conditional moves in the
 // game and returns a's colour.
-func (st *gameState) conditionalSeat(a *store.Account) (rules.Color, error) {
-	c, ok := st.seatOf(a)
+func (st *State) conditionalSeat(a *store.Account) (rules.Color, error) {
+	c, ok := st.SeatOf(a)
 	if !ok {
 		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
 	}
@@ -131,19 +131,19 @@ func (st *gameState) conditionalSeat(a *store.Account) (rules.Color, error) {
 
 // conditionalOf reads a seat's row; a seat that never left any has an
 // empty one.
-func (s *Server) conditionalOf(ctx context.Context, st *gameState, c rules.Color) (store.Conditional, error) {
-	row, err := s.store.Conditional(ctx, st.row.ID, c.Letter())
+func (s *Server) conditionalOf(ctx context.Context, st *State, c rules.Color) (store.Conditional, error) {
+	row, err := s.store.Conditional(ctx, st.Row.ID, c.Letter())
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Conditional{GameID: st.row.ID, Color: c.Letter(), Played: -1, NoteEntry: -1}, nil
+		return store.Conditional{GameID: st.Row.ID, Color: c.Letter(), Played: -1, NoteEntry: -1}, nil
 	}
 	return row, err
 }
 
 // conditionalView is what GET shows the owner: the tree while it holds,
 // and the note about the last one.
-func conditionalView(st *gameState, row store.Conditional) wire.Conditional {
-	v := wire.Conditional{Ply: st.sess.Ply(), Tree: map[string]*wire.CondNode{}, Note: row.Note}
-	if row.Tree != "" && row.Entry == st.row.Entries && st.row.State == store.StateActive {
+func conditionalView(st *State, row store.Conditional) wire.Conditional {
+	v := wire.Conditional{Ply: st.Sess.Ply(), Tree: map[string]*wire.CondNode{}, Note: row.Note}
+	if row.Tree != "" && row.Entry == st.Row.Entries && st.Row.State == store.StateActive {
 		if err := json.Unmarshal([]byte(row.Tree), &v.Tree); err != nil {
 			v.Tree = map[string]*wire.CondNode{}
 		}
@@ -152,7 +152,7 @@ func conditionalView(st *gameState, row store.Conditional) wire.Conditional {
 }
 
 func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+	s.conditionalCall(w, r, func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		v := conditionalView(st, row)
 		if r.URL.Query().Has("line") {
 			line, pos, err := previewLine(st, r.URL.Query().Get("line"))
@@ -168,7 +168,7 @@ func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
 // previewLine plays a line of moves (comma-separated, in any notation)
 // after the game's on a copy, with the kernel, for the page's editor: the
 // moves in the one move form and the position they lead to.
-func previewLine(st *gameState, text string) ([]string, session.Snapshot, error) {
+func previewLine(st *State, text string) ([]string, session.Snapshot, error) {
 	bad := func(format string, a ...any) error {
 		return httpx.Errf(wire.BadInput, "bad_line", format, a...)
 	}
@@ -179,13 +179,13 @@ func previewLine(st *gameState, text string) ([]string, session.Snapshot, error)
 	if len(parts) > maxConditionalDepth {
 		return nil, session.Snapshot{}, bad("a line is at most %d moves", maxConditionalDepth)
 	}
-	g := st.sess.Game()
+	g := st.Sess.Game()
 	line := make([]string, 0, len(parts))
 	for i, p := range parts {
 		if len(p) > 20 {
 			return nil, session.Snapshot{}, bad("the line's move %d is not a move", i+1)
 		}
-		m, err := notation.Human.Decode(st.r, p)
+		m, err := notation.Human.Decode(st.Rules, p)
 		if err == nil && m == rules.Resign {
 			err = errors.New("resign cannot be a conditional move")
 		}
@@ -195,7 +195,7 @@ func previewLine(st *gameState, text string) ([]string, session.Snapshot, error)
 		if err != nil {
 			return nil, session.Snapshot{}, bad("the line's move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err)
 		}
-		line = append(line, st.r.MoveText(m))
+		line = append(line, st.Rules.MoveText(m))
 	}
 	sess := session.New(g, session.Seat{}, session.Seat{}, session.Options{})
 	return line, sess.Snapshot(), nil
@@ -211,20 +211,20 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errf(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
 		return
 	}
-	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
-		if _, err := st.player(&store.Account{ID: row.Account}); err != nil {
+	s.conditionalCall(w, r, func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+		if _, err := st.Player(&store.Account{ID: row.Account}); err != nil {
 			return wire.Conditional{}, err
 		}
 		if !conditionalGame(st) {
-			return wire.Conditional{}, httpx.Errf(wire.Conflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.clock.Words())
+			return wire.Conditional{}, httpx.Errf(wire.Conflict, "no_conditional", "conditional moves are for games between two people by correspondence or without a clock; this game's clock is %s", st.Clock.Words())
 		}
-		if err := st.checkPly(*req.Ply); err != nil {
+		if err := st.CheckPly(*req.Ply); err != nil {
 			return wire.Conditional{}, err
 		}
-		if st.sess.ToMove() == c {
+		if st.Sess.ToMove() == c {
 			return wire.Conditional{}, httpx.Errf(wire.Conflict, "your_turn", "it is your move: play it; conditional moves answer your opponent's")
 		}
-		tree, err := readTree(st.r, req.Tree)
+		tree, err := readTree(st.Rules, req.Tree)
 		if err != nil {
 			return wire.Conditional{}, err
 		}
@@ -236,7 +236,7 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 			}
 			row.Tree = string(data)
 		}
-		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.row.Entries, st.sess.Ply(), "", -1, s.now()
+		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.Row.Entries, st.Sess.Ply(), "", -1, s.now()
 		if err := s.store.SetConditional(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
@@ -245,7 +245,7 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+	s.conditionalCall(w, r, func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if row.Tree == "" && row.Note == "" {
 			return conditionalView(st, row), nil
 		}
@@ -260,7 +260,7 @@ func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request)
 // conditionalCall runs f on the game as stored, under the game's lock
 // (so a move this process is making is either in or not yet begun), with
 // the caller's seat and row.
-func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *gameState, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
+func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -305,68 +305,68 @@ func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(
 // write, an opponent's next move through another process finds the tree
 // left at the old entry and does not use it: with one process the game's
 // lock, held through after, rules that out.
-func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move, now time.Time, ch *change) {
+func (s *Server) conditionalReply(st *State, mover rules.Color, m rules.Move, now time.Time, ch *Change) {
 	if !conditionalGame(st) {
 		return
 	}
 	owner := mover.Opp()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	row, err := s.store.Conditional(ctx, st.row.ID, owner.Letter())
+	row, err := s.store.Conditional(ctx, st.Row.ID, owner.Letter())
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
-			s.log.Error("reading conditional moves", "game", st.row.ID, "err", err)
+			s.log.Error("reading conditional moves", "game", st.Row.ID, "err", err)
 		}
 		return
 	}
-	moveEntry := st.row.Entries // the entry of m: the change is not yet committed
+	moveEntry := st.Row.Entries // the entry of m: the change is not yet committed
 	if row.Tree == "" || row.Entry != moveEntry {
 		return
 	}
 	var tree map[string]*wire.CondNode
 	if err := json.Unmarshal([]byte(row.Tree), &tree); err != nil {
-		s.log.Error("stored conditional moves unreadable", "game", st.row.ID, "err", err)
+		s.log.Error("stored conditional moves unreadable", "game", st.Row.ID, "err", err)
 		return
 	}
 	row.Tree, row.Updated = "", now
-	mt := st.r.MoveText(m)
+	mt := st.Rules.MoveText(m)
 	node := tree[mt]
-	if node != nil && !st.sess.Over() {
-		reply, err := st.r.ParseMoveText(node.Move)
+	if node != nil && !st.Sess.Over() {
+		reply, err := st.Rules.ParseMoveText(node.Move)
 		if err == nil {
-			err = st.sess.Legal(reply)
+			err = st.Sess.Legal(reply)
 		}
 		if err == nil {
-			paused := st.paused()
-			if err = st.sess.Play(owner, reply); err == nil {
-				st.startTurn(now)
+			paused := st.Paused()
+			if err = st.Sess.Play(owner, reply); err == nil {
+				st.StartTurn(now)
 				if paused {
-					st.pause(now)
+					st.Pause(now)
 				}
-				acct := st.row.Black.AccountID
+				acct := st.Row.Black.AccountID
 				if owner == rules.White {
-					acct = st.row.White.AccountID
+					acct = st.Row.White.AccountID
 				}
-				ch.entries = append(ch.entries, st.entry(st.r.MoveText(reply), 0, acct, now))
+				ch.Entries = append(ch.Entries, st.Entry(st.Rules.MoveText(reply), 0, acct, now))
 				row.Played = moveEntry + 1
 				if len(node.Then) > 0 {
 					data, _ := json.Marshal(node.Then)
-					row.Tree, row.Entry, row.Ply = string(data), moveEntry+2, st.sess.Ply()
+					row.Tree, row.Entry, row.Ply = string(data), moveEntry+2, st.Sess.Ply()
 				}
 			}
 		}
 		if err != nil {
 			row.Note = fmt.Sprintf("Your conditional answer %s to %s was not played: %s. The rest of your conditional moves are cancelled.",
-				node.Move, mt, strings.TrimSuffix(httpx.MoveRefused(st.r, err).Error(), "."))
+				node.Move, mt, strings.TrimSuffix(httpx.MoveRefused(st.Rules, err).Error(), "."))
 			row.NoteEntry = moveEntry
 		}
 	}
-	before := ch.after
-	ch.after = func() {
+	before := ch.After
+	ch.After = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := s.store.SetConditional(ctx, row); err != nil {
-			s.log.Error("storing conditional moves", "game", st.row.ID, "err", err)
+			s.log.Error("storing conditional moves", "game", st.Row.ID, "err", err)
 		}
 		if row.Played == moveEntry+1 {
 			s.metrics.moves.Add(1)
@@ -382,17 +382,17 @@ func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move
 // opponent's last move was played from their conditional moves, or that
 // to's own were cancelled by an illegal reply at the last move. "" when
 // neither.
-func (s *Server) conditionalNote(ctx context.Context, st *gameState, to int64) string {
-	c, ok := st.seatOf(&store.Account{ID: to})
-	if !ok || to == 0 || len(st.log) == 0 {
+func (s *Server) conditionalNote(ctx context.Context, st *State, to int64) string {
+	c, ok := st.SeatOf(&store.Account{ID: to})
+	if !ok || to == 0 || len(st.Log) == 0 {
 		return ""
 	}
-	last := st.log[len(st.log)-1]
+	last := st.Log[len(st.Log)-1]
 	var notes []string
-	if opp, err := s.store.Conditional(ctx, st.row.ID, c.Opp().Letter()); err == nil && opp.Played == last.N && last.Move != "" {
+	if opp, err := s.store.Conditional(ctx, st.Row.ID, c.Opp().Letter()); err == nil && opp.Played == last.N && last.Move != "" {
 		notes = append(notes, fmt.Sprintf("Your opponent's %s was one of their conditional moves, played at once in answer to yours.", last.Move))
 	}
-	if own, err := s.store.Conditional(ctx, st.row.ID, c.Letter()); err == nil && own.Note != "" && own.NoteEntry == last.N {
+	if own, err := s.store.Conditional(ctx, st.Row.ID, c.Letter()); err == nil && own.Note != "" && own.NoteEntry == last.N {
 		notes = append(notes, own.Note)
 	}
 	return strings.Join(notes, " ")

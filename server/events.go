@@ -15,26 +15,26 @@ import (
 	"alak/server/store"
 )
 
-// event is one state of a game, as the stream sends it.
-type event struct {
-	id      string // PLY.VERSION
-	version int
-	data    []byte // the wire.Game's JSON
-	frame   []byte // the whole event as a stream sends it (data is part of it)
-	// players are the accounts of Black and White, and private the
+// Event is one state of a game, as the stream sends it.
+type Event struct {
+	ID      string // PLY.VERSION
+	Version int
+	Data    []byte // the wire.Game's JSON
+	Frame   []byte // the whole event as a stream sends it (data is part of it)
+	// Players are the accounts of Black and White, and private the
 	// frames their streams send in place of frame when the game has
-	// messages, which only the players see (around.go).
-	players [2]int64
-	private [2][]byte
+	// messages, which only the Players see (around.go).
+	Players [2]int64
+	Private [2][]byte
 }
 
-// newEvent makes the event of a state: its view's JSON, within the frame
+// NewEvent makes the event of a state: its view's JSON, within the frame
 // every stream sends, written once.
-func newEvent(id string, version int, view []byte) event {
+func NewEvent(id string, version int, view []byte) Event {
 	head := "id: " + id + "\nretry: 2000\ndata: "
 	frame := make([]byte, 0, len(head)+len(view)+2)
 	frame = append(append(append(frame, head...), view...), "\n\n"...)
-	return event{id: id, version: version, data: frame[len(head) : len(head)+len(view)], frame: frame}
+	return Event{ID: id, Version: version, Data: frame[len(head) : len(head)+len(view)], Frame: frame}
 }
 
 // broker hands each game's new states to the streams watching it. A
@@ -51,7 +51,7 @@ type broker struct {
 // writes what it is handed; a change's request may write the change's
 // event to it itself (writeNow).
 type watcher struct {
-	ch      chan event // capacity 1: the latest event, for the stream's goroutine
+	ch      chan Event // capacity 1: the latest event, for the stream's goroutine
 	account int64
 
 	// mu is held while the stream is written to, by its goroutine or by
@@ -67,7 +67,7 @@ func newBroker() *broker {
 }
 
 func (b *broker) watch(game string, account int64) *watcher {
-	w := &watcher{ch: make(chan event, 1), account: account}
+	w := &watcher{ch: make(chan Event, 1), account: account}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.watchers[game] == nil {
@@ -99,13 +99,13 @@ func (b *broker) unwatch(game string, w *watcher) {
 // watcher has not read yet, but to the streams of account first (0:
 // none): those (at most cap(firsts)) are appended to firsts, for the
 // caller to write ev to itself (writeNow), outside the broker's lock.
-func (b *broker) publish(game string, ev event, first int64, firsts []*watcher) []*watcher {
+func (b *broker) publish(game string, ev Event, first int64, firsts []*watcher) []*watcher {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.watchers[game]) == 0 {
 		return firsts
 	}
-	b.latest[game] = max(b.latest[game], ev.version) // each stream skips what it has sent
+	b.latest[game] = max(b.latest[game], ev.Version) // each stream skips what it has sent
 	for w := range b.watchers[game] {
 		if first != 0 && w.account == first && len(firsts) < cap(firsts) {
 			firsts = append(firsts, w)
@@ -117,7 +117,7 @@ func (b *broker) publish(game string, ev event, first int64, firsts []*watcher) 
 }
 
 // give hands the watcher ev, in place of a state it has not read yet.
-func (w *watcher) give(ev event) {
+func (w *watcher) give(ev Event) {
 	select {
 	case w.ch <- ev:
 	default:
@@ -146,23 +146,23 @@ func (w *watcher) shut() {
 }
 
 // send writes ev unless the stream has sent it or a later state.
-func (w *watcher) send(ev event) error {
+func (w *watcher) send(ev Event) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.sendLocked(ev)
 }
 
-func (w *watcher) sendLocked(ev event) error {
-	if ev.version <= w.sent {
+func (w *watcher) sendLocked(ev Event) error {
+	if ev.Version <= w.sent {
 		return nil
 	}
-	if ev.frame == nil { // an event made without newEvent
-		ev = newEvent(ev.id, ev.version, ev.data)
+	if ev.Frame == nil { // an event made without newEvent
+		ev = NewEvent(ev.ID, ev.Version, ev.Data)
 	}
-	if err := w.out.write(ev.frameFor(w.account)); err != nil {
+	if err := w.out.write(ev.FrameFor(w.account)); err != nil {
 		return err
 	}
-	w.sent = ev.version
+	w.sent = ev.Version
 	return nil
 }
 
@@ -193,15 +193,15 @@ const writeNowMax = 8 << 10
 // event and the answer). A client that reads has an empty queue by the
 // time its opponent moves; one that stopped reading has data queued,
 // and its stream's goroutine writes to it, and cuts it off, as before.
-func (w *watcher) writeNow(ev event) bool {
+func (w *watcher) writeNow(ev Event) bool {
 	if !w.mu.TryLock() {
 		return false // the stream's goroutine is writing: it takes ev next
 	}
 	defer w.mu.Unlock()
-	if ev.version <= w.sent && w.out != nil {
+	if ev.Version <= w.sent && w.out != nil {
 		return true
 	}
-	if w.out == nil || len(ev.frameFor(w.account)) > writeNowMax || !sendQueueEmpty(w.conn) {
+	if w.out == nil || len(ev.FrameFor(w.account)) > writeNowMax || !sendQueueEmpty(w.conn) {
 		return false
 	}
 	return w.sendLocked(ev) == nil
@@ -241,26 +241,26 @@ func (b *broker) online(account int64) bool {
 
 // publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
-func (s *Server) publish(st *gameState) {
+func (s *Server) publish(st *State) {
 	s.publishLocal(st, s.toMove(st))
 	if s.cfg.Notifier != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := s.cfg.Notifier.Notify(ctx, st.row.ID, st.row.Ply, st.row.Version); err != nil {
-			s.log.Warn("notifying the other processes", "game", st.row.ID, "err", err)
+		if err := s.cfg.Notifier.Notify(ctx, st.Row.ID, st.Row.Ply, st.Row.Version); err != nil {
+			s.log.Warn("notifying the other processes", "game", st.Row.ID, "err", err)
 		}
 	}
 }
 
 // toMove is the account of the player to move (0: none, or the computer).
-func (s *Server) toMove(st *gameState) int64 {
-	if st.row.State != store.StateActive {
+func (s *Server) toMove(st *State) int64 {
+	if st.Row.State != store.StateActive {
 		return 0
 	}
-	if st.sess.ToMove() == rules.White {
-		return st.row.White.AccountID
+	if st.Sess.ToMove() == rules.White {
+		return st.Row.White.AccountID
 	}
-	return st.row.Black.AccountID
+	return st.Row.Black.AccountID
 }
 
 // publishLocal sends a game's state to this process's watchers: the event
@@ -269,21 +269,21 @@ func (s *Server) toMove(st *gameState) int64 {
 // by the calling goroutine itself where that cannot wait (writeNow), so
 // that a move's event is in the opponent's socket before the mover's
 // answer leaves; the other streams' goroutines write it.
-func (s *Server) publishLocal(st *gameState, first int64) {
-	if !s.broker.watched(st.row.ID) {
+func (s *Server) publishLocal(st *State, first int64) {
+	if !s.broker.watched(st.Row.ID) {
 		return
 	}
-	if st.ev.data == nil || st.ev.version != st.row.Version {
-		st.ev = s.event(context.Background(), st)
+	if st.Event.Data == nil || st.Event.Version != st.Row.Version {
+		st.Event = s.event(context.Background(), st)
 	}
-	if st.ev.data == nil {
+	if st.Event.Data == nil {
 		return
 	}
 	var firsts [4]*watcher // a player's tabs; more are handed the event
-	for _, w := range s.broker.publish(st.row.ID, st.ev, first, firsts[:0]) {
-		if !w.writeNow(st.ev) {
+	for _, w := range s.broker.publish(st.Row.ID, st.Event, first, firsts[:0]) {
+		if !w.writeNow(st.Event) {
 			s.metrics.leadMissed.Add(1)
-			w.give(st.ev)
+			w.give(st.Event)
 		}
 	}
 }
@@ -410,7 +410,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		if first = s.event(r.Context(), st); first.data == nil {
+		if first = s.event(r.Context(), st); first.Data == nil {
 			s.writeError(w, r, fmt.Errorf("game %s: encoding its state failed", id))
 			return
 		}
@@ -423,7 +423,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 
 	sent := versionOf(last)
-	if sent > first.version { // a client from the future (a restored backup): start again
+	if sent > first.Version { // a client from the future (a restored backup): start again
 		sent = -1
 	}
 	wt.open(stream, connOf(r), sent)

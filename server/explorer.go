@@ -78,11 +78,11 @@ const explorerWaiting = 4096
 // the slowest write of the game's last move, and moves waited behind
 // it). When explorerWaiting games already wait, the request counts it
 // itself.
-func (s *Server) explorerCount(ctx context.Context, st *gameState) {
-	if st.row.State != store.StateFinished || st.row.Start != "" {
+func (s *Server) explorerCount(ctx context.Context, st *State) {
+	if st.Row.State != store.StateFinished || st.Row.Start != "" {
 		return
 	}
-	g := explorerGame{id: st.row.ID, rules: st.row.Rules, winner: st.row.Winner, moves: explorerLine(st.sess.Game())}
+	g := explorerGame{id: st.Row.ID, rules: st.Row.Rules, winner: st.Row.Winner, moves: explorerLine(st.Sess.Game())}
 	select {
 	case s.explorer <- g:
 	default:

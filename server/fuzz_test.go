@@ -435,7 +435,7 @@ func FuzzEventsResume(f *testing.F) {
 		}
 		// The stream is registered once its headers are out: publish a
 		// change the stream has not seen.
-		marker := event{id: "marker", version: cur.Version + 1, data: []byte(`{"marker":true}`)}
+		marker := Event{ID: "marker", Version: cur.Version + 1, Data: []byte(`{"marker":true}`)}
 		base.srv.broker.publish(id, marker, 0, nil)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -457,7 +457,7 @@ func FuzzEventsResume(f *testing.F) {
 		}
 		sent := versionOf(last)
 		if sent == cur.Version {
-			if evID != marker.id {
+			if evID != marker.ID {
 				t.Errorf("%q names the current version: the first event is %s, want the next change", last, evID)
 			}
 			return

@@ -17,28 +17,28 @@ import (
 	"alak/wire"
 )
 
-// gameState is a game as one request sees it: the stored row and log, and
+// State is a game as one request sees it: the stored row and log, and
 // the session rebuilt from them, which checks every move with the kernel;
 // once a change is committed, ev is the new state's event (its view, built
 // once for the answer and the streams).
-type gameState struct {
-	row   store.Game
-	log   []store.Entry
-	sess  *session.Session
-	r     rules.Rules
-	clock Clock
-	// firstMove is the time each player of a live game has for their
+type State struct {
+	Row   store.Game
+	Log   []store.Entry
+	Sess  *session.Session
+	Rules     rules.Rules
+	Clock Clock
+	// FirstMove is the time each player of a live game has for their
 	// first move (Config.FirstMove).
-	firstMove time.Duration
-	ev        event
-	// rulesText is the rules in sentences, for the view (the same for
+	FirstMove time.Duration
+	Event        Event
+	// RulesText is the rules in sentences, for the view (the same for
 	// every state of the game: made once, when the state is rebuilt).
-	rulesText string
-	// chat is the players' messages and mutes (around.go).
-	chat store.Chat
-	// tournament is a tournament's game's tournament and round (nil for
+	RulesText string
+	// Chat is the players' messages and mutes (around.go).
+	Chat store.Chat
+	// Tournament is a Tournament's game's Tournament and round (nil for
 	// other games).
-	tournament *wire.TournamentRef
+	Tournament *wire.TournamentRef
 }
 
 // lockGame serialises the changes this process makes to one game, so that
@@ -52,7 +52,7 @@ func (s *Server) lockGame(id string) func() {
 }
 
 // loadGame reads a game and rebuilds its session.
-func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
+func (s *Server) loadGame(ctx context.Context, id string) (*State, error) {
 	if len(id) > 40 {
 		return nil, errNotFound
 	}
@@ -67,10 +67,10 @@ func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.chat, err = s.store.Chat(ctx, id); err != nil {
+	if st.Chat, err = s.store.Chat(ctx, id); err != nil {
 		return nil, err
 	}
-	if st.tournament, err = s.gameTournament(ctx, row); err != nil {
+	if st.Tournament, err = s.gameTournament(ctx, row); err != nil {
 		return nil, err
 	}
 	// The players' names, which the game's views show: read (or found in
@@ -89,7 +89,7 @@ func (s *Server) loadGame(ctx context.Context, id string) (*gameState, error) {
 // rebuild replays the log: moves are played, takebacks pop them, and the
 // end the players decided (a resignation, time, agreement, an abort) and
 // the offers waiting are set again.
-func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) {
+func (s *Server) rebuild(row store.Game, log []store.Entry) (*State, error) {
 	r, err := rules.Parse(row.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: stored rules: %w", row.ID, err)
@@ -128,8 +128,8 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
-	st := &gameState{row: row, log: log, r: r, clock: clock, firstMove: s.cfg.FirstMove, rulesText: notation.RulesText(r)}
-	st.sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
+	st := &State{Row: row, Log: log, Rules: r, Clock: clock, FirstMove: s.cfg.FirstMove, RulesText: notation.RulesText(r)}
+	st.Sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)
 	}
@@ -138,23 +138,23 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 
 // restoreEnd sets the session's offers and the end the players decided,
 // which the log does not hold.
-func (st *gameState) restoreEnd() error {
-	s := st.sess
-	if c, err := rules.ParseColor(st.row.DrawOffer); err == nil && !s.Over() {
+func (st *State) restoreEnd() error {
+	s := st.Sess
+	if c, err := rules.ParseColor(st.Row.DrawOffer); err == nil && !s.Over() {
 		if _, err := s.OfferDraw(c); err != nil {
 			return err
 		}
 	}
-	if c, err := rules.ParseColor(st.row.Takeback); err == nil && !s.Over() {
+	if c, err := rules.ParseColor(st.Row.Takeback); err == nil && !s.Over() {
 		if _, err := s.RequestTakeback(c); err != nil {
 			return err
 		}
 	}
-	if st.row.State != store.StateFinished && st.row.State != store.StateAborted || s.Over() {
+	if st.Row.State != store.StateFinished && st.Row.State != store.StateAborted || s.Over() {
 		return nil
 	}
-	winner, _ := rules.ParseColor(st.row.Winner)
-	switch st.row.Reason {
+	winner, _ := rules.ParseColor(st.Row.Winner)
+	switch st.Row.Reason {
 	case rules.Resigned.String():
 		return s.Resign(winner.Opp())
 	case rules.Timeout.String():
@@ -164,7 +164,7 @@ func (st *gameState) restoreEnd() error {
 	case rules.Aborted.String():
 		return s.Abort(rules.Black)
 	}
-	return fmt.Errorf("finished by %q, which the moves do not give", st.row.Reason)
+	return fmt.Errorf("finished by %q, which the moves do not give", st.Row.Reason)
 }
 
 // seat builds the session's seat of a stored seat: a person by name, or a
@@ -220,25 +220,25 @@ func (b *botPlayer) Close() error {
 	return b.p.Close()
 }
 
-// seatOf returns the colour account a plays in the game, or false.
-func (st *gameState) seatOf(a *store.Account) (rules.Color, bool) {
+// SeatOf returns the colour account a plays in the game, or false.
+func (st *State) SeatOf(a *store.Account) (rules.Color, bool) {
 	if a == nil {
 		return rules.None, false
 	}
 	switch a.ID {
-	case st.row.Black.AccountID:
+	case st.Row.Black.AccountID:
 		return rules.Black, true
-	case st.row.White.AccountID:
+	case st.Row.White.AccountID:
 		return rules.White, true
 	}
 	return rules.None, false
 }
 
-// change is what an action did: the log entries it adds.
-type change struct {
-	entries []store.Entry
-	after   func() // runs once the change is committed (mail, a computer's move)
-	reply   error  // answered once the change is committed (a move too late: the game was lost on time)
+// Change is what an action did: the log entries it adds.
+type Change struct {
+	Entries []store.Entry
+	After   func() // runs once the change is committed (mail, a computer's move)
+	Reply   error  // answered once the change is committed (a move too late: the game was lost on time)
 }
 
 // act applies an action to a game: under the game's lock it takes the
@@ -254,7 +254,7 @@ type change struct {
 // way, when nothing was committed, the action is run once more on the game
 // read from the store, and that answer is the one given. So a stale cache
 // never costs a legitimate move nor changes a refusal.
-func (s *Server) act(ctx context.Context, id string, f func(st *gameState, now time.Time) (*change, error)) (event, error) {
+func (s *Server) act(ctx context.Context, id string, f func(st *State, now time.Time) (*Change, error)) (Event, error) {
 	unlock := s.lockGame(id)
 	defer unlock()
 	st := s.caches.states.take(id)
@@ -262,14 +262,14 @@ func (s *Server) act(ctx context.Context, id string, f func(st *gameState, now t
 	if !cached {
 		var err error
 		if st, err = s.loadGame(ctx, id); err != nil {
-			return event{}, err
+			return Event{}, err
 		}
 	}
 	ev, committed, err := s.actOn(ctx, st, f)
 	if cached && !committed && err != nil {
 		s.caches.reruns.Add(1)
 		if st, err = s.loadGame(ctx, id); err != nil {
-			return event{}, err
+			return Event{}, err
 		}
 		ev, _, err = s.actOn(ctx, st, f)
 	}
@@ -279,70 +279,70 @@ func (s *Server) act(ctx context.Context, id string, f func(st *gameState, now t
 // actOn is act on a state, under the game's lock; it reports whether a
 // change was committed (an error may come with one: a move too late
 // commits the loss on time).
-func (s *Server) actOn(ctx context.Context, st *gameState, f func(st *gameState, now time.Time) (*change, error)) (event, bool, error) {
+func (s *Server) actOn(ctx context.Context, st *State, f func(st *State, now time.Time) (*Change, error)) (Event, bool, error) {
 	now := s.now()
-	if st.overdue(now) {
+	if st.Overdue(now) {
 		// The player to move ran out of time before this request: that is
 		// the result, whatever the request was.
 		if err := s.commitTimeout(ctx, st, now); err != nil {
-			return event{}, false, err
+			return Event{}, false, err
 		}
-		if st.row.State == store.StateAborted {
-			return event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.sess.ToMove()), shortDuration(st.firstMove))
+		if st.Row.State == store.StateAborted {
+			return Event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.Sess.ToMove()), shortDuration(st.FirstMove))
 		}
-		return event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.sess.Outcome().Winner.Opp()))
+		return Event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.Sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
 	if err != nil {
-		return event{}, false, err
+		return Event{}, false, err
 	}
-	if err := s.commit(ctx, st, now, ch.entries); err != nil {
-		return event{}, false, err
+	if err := s.commit(ctx, st, now, ch.Entries); err != nil {
+		return Event{}, false, err
 	}
-	if ch.after != nil {
-		ch.after()
+	if ch.After != nil {
+		ch.After()
 	}
-	return st.ev, true, ch.reply
+	return st.Event, true, ch.Reply
 }
 
-// overdue reports whether the player to move has run out of time, or of
+// Overdue reports whether the player to move has run out of time, or of
 // the time for their first move.
-func (st *gameState) overdue(now time.Time) bool {
-	return st.row.State == store.StateActive && !st.row.Deadline.IsZero() && !now.Before(st.row.Deadline)
+func (st *State) Overdue(now time.Time) bool {
+	return st.Row.State == store.StateActive && !st.Row.Deadline.IsZero() && !now.Before(st.Row.Deadline)
 }
 
-// firstMoveDue reports whether the player to move in a live game has yet to
+// FirstMoveDue reports whether the player to move in a live game has yet to
 // make their first move: Black from the start (or the join), White from
 // Black's first move. Their clock does not run then; they have
 // gameState.firstMove for the move, after which the game is aborted
 // (no result, not rated), as a player may abort it until then.
-func (st *gameState) firstMoveDue() bool {
-	return st.clock.Kind == ClockLive && st.row.State == store.StateActive && st.sess.Ply() < 2
+func (st *State) FirstMoveDue() bool {
+	return st.Clock.Kind == ClockLive && st.Row.State == store.StateActive && st.Sess.Ply() < 2
 }
 
 // commitTimeout ends a game on time and stores it: a loss on time, or an
 // abort when the time that ran out was for a first move.
-func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time) error {
-	c := st.sess.ToMove()
-	if st.firstMoveDue() {
-		if err := st.sess.Abort(c); err != nil {
+func (s *Server) commitTimeout(ctx context.Context, st *State, now time.Time) error {
+	c := st.Sess.ToMove()
+	if st.FirstMoveDue() {
+		if err := st.Sess.Abort(c); err != nil {
 			return err
 		}
-		if err := s.commit(ctx, st, st.row.Deadline, nil); err != nil {
+		if err := s.commit(ctx, st, st.Row.Deadline, nil); err != nil {
 			return err
 		}
 		s.metrics.adjudications.Add(1)
 		return nil
 	}
-	if err := st.sess.Timeout(c); err != nil {
+	if err := st.Sess.Timeout(c); err != nil {
 		return err
 	}
 	if c == rules.Black {
-		st.row.BlackLeft = 0
+		st.Row.BlackLeft = 0
 	} else {
-		st.row.WhiteLeft = 0
+		st.Row.WhiteLeft = 0
 	}
-	if err := s.commit(ctx, st, st.row.Deadline, nil); err != nil {
+	if err := s.commit(ctx, st, st.Row.Deadline, nil); err != nil {
 		return err
 	}
 	s.metrics.adjudications.Add(1)
@@ -354,16 +354,16 @@ func (s *Server) commitTimeout(ctx context.Context, st *gameState, now time.Time
 // the cache for the game's next change; the features' hooks (gameHooks)
 // run once it is stored and once it is published. It runs under the
 // game's lock.
-func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entries []store.Entry) error {
-	prev := st.row
-	row := st.row
+func (s *Server) commit(ctx context.Context, st *State, now time.Time, entries []store.Entry) error {
+	prev := st.Row
+	row := st.Row
 	row.Version++
 	row.Updated = now
-	row.Ply = st.sess.Ply()
+	row.Ply = st.Sess.Ply()
 	row.Entries += len(entries)
-	row.DrawOffer = st.sess.DrawOffer().Letter()
-	row.Takeback = st.sess.TakebackRequest().Letter()
-	if o := st.sess.Outcome(); o.Over() && row.State == store.StateActive {
+	row.DrawOffer = st.Sess.DrawOffer().Letter()
+	row.Takeback = st.Sess.TakebackRequest().Letter()
+	if o := st.Sess.Outcome(); o.Over() && row.State == store.StateActive {
 		row.State = store.StateFinished
 		if o.Reason == rules.Aborted {
 			row.State = store.StateAborted
@@ -390,11 +390,11 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 		}
 		return err
 	}
-	st.row = row
-	st.log = append(st.log, entries...)
+	st.Row = row
+	st.Log = append(st.Log, entries...)
 	ended := prev.State == store.StateActive && row.State != store.StateActive
 	s.hooks.stored.run(ctx, st, ended)
-	st.ev = s.event(ctx, st)
+	st.Event = s.event(ctx, st)
 	s.publish(st)
 	s.caches.states.put(st)
 	s.hooks.published.run(ctx, st, ended)
@@ -418,21 +418,21 @@ type hookList []gameHook
 // endOnly after a change that ended the game only.
 type gameHook struct {
 	endOnly bool
-	f       func(ctx context.Context, st *gameState)
+	f       func(ctx context.Context, st *State)
 }
 
 // onChange registers f to run after every change; onEnd, after a change
 // that ended the game only (the game was active and is not any more).
-func (l *hookList) onChange(f func(ctx context.Context, st *gameState)) {
+func (l *hookList) onChange(f func(ctx context.Context, st *State)) {
 	*l = append(*l, gameHook{f: f})
 }
 
-func (l *hookList) onEnd(f func(ctx context.Context, st *gameState)) {
+func (l *hookList) onEnd(f func(ctx context.Context, st *State)) {
 	*l = append(*l, gameHook{endOnly: true, f: f})
 }
 
 // run calls the hooks for a change of st, which ended the game or not.
-func (l hookList) run(ctx context.Context, st *gameState, ended bool) {
+func (l hookList) run(ctx context.Context, st *State, ended bool) {
 	for _, h := range l {
 		if ended || !h.endOnly {
 			h.f(ctx, st)
@@ -440,74 +440,74 @@ func (l hookList) run(ctx context.Context, st *gameState, ended bool) {
 	}
 }
 
-// startTurn sets the clock for the player to move from now: in a live
+// StartTurn sets the clock for the player to move from now: in a live
 // game, before their first move, the deadline is the first move's.
-func (st *gameState) startTurn(now time.Time) {
-	st.row.TurnStart = now
-	switch st.clock.Kind {
+func (st *State) StartTurn(now time.Time) {
+	st.Row.TurnStart = now
+	switch st.Clock.Kind {
 	case ClockLive:
-		if st.firstMoveDue() {
-			st.row.Deadline = now.Add(st.firstMove)
+		if st.FirstMoveDue() {
+			st.Row.Deadline = now.Add(st.FirstMove)
 			return
 		}
-		left := st.row.BlackLeft
-		if st.sess.ToMove() == rules.White {
-			left = st.row.WhiteLeft
+		left := st.Row.BlackLeft
+		if st.Sess.ToMove() == rules.White {
+			left = st.Row.WhiteLeft
 		}
-		st.row.Deadline = now.Add(left)
+		st.Row.Deadline = now.Add(left)
 	case ClockDays:
-		st.row.Deadline = now.Add(st.clock.perMove())
+		st.Row.Deadline = now.Add(st.Clock.perMove())
 	default:
-		st.row.Deadline = time.Time{}
+		st.Row.Deadline = time.Time{}
 	}
 }
 
 // spend charges the mover's clock for the turn that ends now; it reports
 // false when the mover's time ran out. A first move costs nothing (and
 // earns no increment): the clock starts after it.
-func (st *gameState) spend(c rules.Color, now time.Time) bool {
-	if st.clock.Kind != ClockLive || st.firstMoveDue() {
+func (st *State) spend(c rules.Color, now time.Time) bool {
+	if st.Clock.Kind != ClockLive || st.FirstMoveDue() {
 		return true
 	}
-	left := &st.row.BlackLeft
+	left := &st.Row.BlackLeft
 	if c == rules.White {
-		left = &st.row.WhiteLeft
+		left = &st.Row.WhiteLeft
 	}
-	*left -= now.Sub(st.row.TurnStart)
+	*left -= now.Sub(st.Row.TurnStart)
 	if *left <= 0 {
 		*left = 0
 		return false
 	}
-	*left += st.clock.Increment
+	*left += st.Clock.Increment
 	return true
 }
 
-// entry is a log entry made now by account by (0: the computer).
-func (st *gameState) entry(move string, undo int, by int64, now time.Time) store.Entry {
-	return store.Entry{Move: move, Undo: undo, By: by, At: now, BlackLeft: st.row.BlackLeft, WhiteLeft: st.row.WhiteLeft}
+// Entry is a log Entry made now by account by (0: the computer).
+func (st *State) Entry(move string, undo int, by int64, now time.Time) store.Entry {
+	return store.Entry{Move: move, Undo: undo, By: by, At: now, BlackLeft: st.Row.BlackLeft, WhiteLeft: st.Row.WhiteLeft}
 }
 
 // playMove plays m for c, charging the clock, and returns its entry.
-func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, now time.Time) (*change, error) {
-	if err := st.sess.Legal(m); err != nil {
-		return nil, httpx.MoveRefused(st.r, err)
+func (s *Server) playMove(st *State, c rules.Color, m rules.Move, by int64, now time.Time) (*Change, error) {
+	if err := st.Sess.Legal(m); err != nil {
+		return nil, httpx.MoveRefused(st.Rules, err)
 	}
-	paused := st.paused()
+	paused := st.Paused()
 	if !st.spend(c, now) {
-		if err := st.sess.Timeout(c); err != nil {
+		if err := st.Sess.Timeout(c); err != nil {
 			return nil, err
 		}
-		return &change{reply: httpx.Errf(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
+		return &Change{Reply: httpx.Errf(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
 	}
-	if err := st.sess.Play(c, m); err != nil {
-		return nil, httpx.MoveRefused(st.r, err)
+	if err := st.Sess.Play(c, m); err != nil {
+		return nil, httpx.MoveRefused(st.Rules, err)
 	}
-	st.startTurn(now)
+	st.StartTurn(now)
 	if paused {
-		st.pause(now)
+		st.Pause(now)
 	}
-	e := st.entry(st.r.MoveText(m), 0, by, now)
-	ch := &change{entries: []store.Entry{e}, after: func() {
+	e := st.Entry(st.Rules.MoveText(m), 0, by, now)
+	ch := &Change{Entries: []store.Entry{e}, After: func() {
 		s.metrics.moves.Add(1) // stored: after is called once the change is committed
 		s.afterMove(st)
 	}}
@@ -517,19 +517,19 @@ func (s *Server) playMove(st *gameState, c rules.Color, m rules.Move, by int64, 
 
 // afterMove runs once a move is stored: the computer's reply when it is to
 // move, and the your-turn mail.
-func (s *Server) afterMove(st *gameState) {
-	if st.row.State != store.StateActive {
+func (s *Server) afterMove(st *State) {
+	if st.Row.State != store.StateActive {
 		return
 	}
-	seat := st.row.Black
-	if st.sess.ToMove() == rules.White {
-		seat = st.row.White
+	seat := st.Row.Black
+	if st.Sess.ToMove() == rules.White {
+		seat = st.Row.White
 	}
 	if seat.Bot != "" {
-		s.bots.schedule(st.row.ID, st.row.Version)
+		s.bots.schedule(st.Row.ID, st.Row.Version)
 		return
 	}
-	if st.clock.Kind == ClockDays {
+	if st.Clock.Kind == ClockDays {
 		s.mailYourTurn(st, seat.AccountID)
 	}
 }

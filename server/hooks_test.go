@@ -11,10 +11,10 @@ import (
 func TestHookList(t *testing.T) {
 	var ran []string
 	var l hookList
-	l.onChange(func(context.Context, *gameState) { ran = append(ran, "a") })
-	l.onEnd(func(context.Context, *gameState) { ran = append(ran, "b") })
-	l.onChange(func(context.Context, *gameState) { ran = append(ran, "c") })
-	l.onEnd(func(context.Context, *gameState) { ran = append(ran, "d") })
+	l.onChange(func(context.Context, *State) { ran = append(ran, "a") })
+	l.onEnd(func(context.Context, *State) { ran = append(ran, "b") })
+	l.onChange(func(context.Context, *State) { ran = append(ran, "c") })
+	l.onEnd(func(context.Context, *State) { ran = append(ran, "d") })
 	for _, c := range []struct {
 		ended bool
 		want  []string
@@ -23,7 +23,7 @@ func TestHookList(t *testing.T) {
 		{true, []string{"a", "b", "c", "d"}},
 	} {
 		ran = nil
-		l.run(context.Background(), &gameState{}, c.ended)
+		l.run(context.Background(), &State{}, c.ended)
 		if !slices.Equal(ran, c.want) {
 			t.Errorf("ended %v: ran %v, want %v", c.ended, ran, c.want)
 		}

@@ -146,8 +146,8 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 		s.log.Error("reading a house bot", "account", bot, "err", err)
 		return
 	}
-	_, err = s.act(ctx, id, func(st *gameState, now time.Time) (*change, error) {
-		row := &st.row
+	_, err = s.act(ctx, id, func(st *State, now time.Time) (*Change, error) {
+		row := &st.Row
 		if row.State != store.StateWaiting || row.Kind != store.KindNamed || row.Opponent != bot {
 			return nil, errNotWaiting
 		}
@@ -170,8 +170,8 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 		return
 	}
 	s.log.Info("a house bot took a challenge", "game", id, "bot", a.Name)
-	if st, err := s.loadGame(ctx, id); err == nil && st.botToMove() {
-		s.bots.schedule(id, st.row.Version)
+	if st, err := s.loadGame(ctx, id); err == nil && st.BotToMove() {
+		s.bots.schedule(id, st.Row.Version)
 	}
 }
 

@@ -96,52 +96,52 @@ func (m *mailer) run(done <-chan struct{}) {
 // have no stream open (they are not on the site) and have an address. With
 // moves by email (mailin.go) the mail's Reply-To is a secret address of
 // the player for this board.
-func (s *Server) mailYourTurn(st *gameState, account int64) {
+func (s *Server) mailYourTurn(st *State, account int64) {
 	if s.mailer == nil || account == 0 || s.broker.online(account) {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
 	if err != nil {
-		s.log.Error("your-move mail not sent: reading the player", "game", st.row.ID, "account", account, "err", err)
+		s.log.Error("your-move mail not sent: reading the player", "game", st.Row.ID, "account", account, "err", err)
 		return
 	}
 	if a.Email == "" {
 		return
 	}
-	c, _ := st.seatOf(&a)
+	c, _ := st.SeatOf(&a)
 	last := ""
-	if n := len(st.sess.Moves()); n > 0 {
-		last = " Your opponent played " + st.r.MoveText(st.sess.Moves()[n-1]) + "."
+	if n := len(st.Sess.Moves()); n > 0 {
+		last = " Your opponent played " + st.Rules.MoveText(st.Sess.Moves()[n-1]) + "."
 	}
 	if note := s.conditionalNote(context.Background(), st, account); note != "" {
 		last += " " + note
 	}
 	last += s.quoteLastMessage(st, account)
 	replyTo := s.mailReplyTo(st, c)
-	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your move in game "+st.row.ID,
+	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your move in game "+st.Row.ID,
 		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\n%s\n",
-			st.row.ID, st.row.Rules, last, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
+			st.Row.ID, st.Row.Rules, last, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.Row.ID)))
 	s.metrics.mails.Add(1)
 }
 
 // mailTimeRunningOut warns a correspondence player whose deadline is near.
-func (s *Server) mailTimeRunningOut(st *gameState, account int64) {
+func (s *Server) mailTimeRunningOut(st *State, account int64) {
 	if s.mailer == nil || account == 0 {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
 	if err != nil {
-		s.log.Error("time-running-out mail not sent: reading the player", "game", st.row.ID, "account", account, "err", err)
+		s.log.Error("time-running-out mail not sent: reading the player", "game", st.Row.ID, "account", account, "err", err)
 		return
 	}
 	if a.Email == "" {
 		return
 	}
-	c, _ := st.seatOf(&a)
+	c, _ := st.SeatOf(&a)
 	replyTo := s.mailReplyTo(st, c)
-	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your time is running out in game "+st.row.ID,
+	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your time is running out in game "+st.Row.ID,
 		fmt.Sprintf("Your time for this move in %s (%s) runs out at %s: move by then, or the game is lost on time.\n\n%s\n%s\n",
-			st.row.ID, st.row.Rules, st.row.Deadline.UTC().Format(mailDateFormat), s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
+			st.Row.ID, st.Row.Rules, st.Row.Deadline.UTC().Format(mailDateFormat), s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.Row.ID)))
 	s.metrics.mails.Add(1)
 }
 

@@ -20,61 +20,61 @@ const mailDateFormat = "Mon 2 Jan 2006 15:04 UTC"
 // (the seeds' line notation, a grid for Alter Igo) with whose move it is,
 // the last move, the legal moves when it is c's move, the clock, and, when
 // replies are read (byMail), how to answer.
-func (s *Server) boardMailBody(st *gameState, c rules.Color, byMail bool) string {
+func (s *Server) boardMailBody(st *State, c rules.Color, byMail bool) string {
 	var b strings.Builder
-	b.WriteString(st.sess.Snapshot().Text(st.r, false))
-	moves := st.sess.Moves()
+	b.WriteString(st.Sess.Snapshot().Text(st.Rules, false))
+	moves := st.Sess.Moves()
 	if n := len(moves); n > 0 {
-		fmt.Fprintf(&b, "Last move: %s (move %d).\n", st.r.MoveText(moves[n-1]), n)
+		fmt.Fprintf(&b, "Last move: %s (move %d).\n", st.Rules.MoveText(moves[n-1]), n)
 	} else {
 		b.WriteString("No move has been played yet.\n")
 	}
-	active := st.row.State == store.StateActive
-	mine := active && st.sess.ToMove() == c
+	active := st.Row.State == store.StateActive
+	mine := active && st.Sess.ToMove() == c
 	if mine {
 		b.WriteString(wrapWords("Legal moves:", legalMoveTexts(st)))
 	}
-	if active && !st.row.Deadline.IsZero() {
-		left := max(st.row.Deadline.Sub(s.now()), 0)
+	if active && !st.Row.Deadline.IsZero() {
+		left := max(st.Row.Deadline.Sub(s.now()), 0)
 		who := "Your opponent has"
 		if mine {
 			who = "You have"
 		}
-		fmt.Fprintf(&b, "Time left: %s. %s until %s.\n", leftWords(left), who, st.row.Deadline.UTC().Format(mailDateFormat))
-	} else if active && st.paused() {
+		fmt.Fprintf(&b, "Time left: %s. %s until %s.\n", leftWords(left), who, st.Row.Deadline.UTC().Format(mailDateFormat))
+	} else if active && st.Paused() {
 		b.WriteString("The game's clock is paused: a player is on vacation.\n")
 	}
 	if byMail && active {
 		b.WriteString("\n" + wrapWords("", strings.Fields(fmt.Sprintf("To play by mail, answer this mail with one line on top: a move (such as %s), resign, "+
 			"draw (to offer or accept a draw) or board (to have the board sent again). "+
 			"It answers the board after move %d: once the game has moved on, it is refused and the board is sent again.",
-			exampleMove(st), st.sess.Ply()))))
+			exampleMove(st), st.Sess.Ply()))))
 	}
 	return b.String()
 }
 
 // legalMoveTexts is the legal moves of the player to move in the game's
 // notation, pass and resign last.
-func legalMoveTexts(st *gameState) []string {
+func legalMoveTexts(st *State) []string {
 	var points, other []string
-	for _, m := range st.sess.LegalMoves() {
+	for _, m := range st.Sess.LegalMoves() {
 		if m == rules.Pass || m == rules.Resign {
-			other = append(other, st.r.MoveText(m))
+			other = append(other, st.Rules.MoveText(m))
 			continue
 		}
-		points = append(points, st.r.MoveText(m))
+		points = append(points, st.Rules.MoveText(m))
 	}
-	if !strings.Contains(strings.Join(other, " "), st.r.MoveText(rules.Resign)) {
-		other = append(other, st.r.MoveText(rules.Resign))
+	if !strings.Contains(strings.Join(other, " "), st.Rules.MoveText(rules.Resign)) {
+		other = append(other, st.Rules.MoveText(rules.Resign))
 	}
 	return append(points, other...)
 }
 
 // exampleMove is a legal point of the game, for the how-to-answer line.
-func exampleMove(st *gameState) string {
-	for _, m := range st.sess.LegalMoves() {
+func exampleMove(st *State) string {
+	for _, m := range st.Sess.LegalMoves() {
 		if m != rules.Pass && m != rules.Resign {
-			return st.r.MoveText(m)
+			return st.Rules.MoveText(m)
 		}
 	}
 	return "5"

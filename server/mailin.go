@@ -446,12 +446,12 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 		lead = "Nothing changed: " + readErr.Error() + "."
 		count = &in.refused
 	} else {
-		_, err := s.act(ctx, sec.GameID, func(st *gameState, now time.Time) (*change, error) {
-			before := st.sess.Ply()
+		_, err := s.act(ctx, sec.GameID, func(st *State, now time.Time) (*Change, error) {
+			before := st.Sess.Ply()
 			ch, err := s.mailedCommand(st, sec, c, command, now)
 			if err == nil {
 				lead = mailDone(st, before, command)
-				ended = st.sess.Over()
+				ended = st.Sess.Over()
 			}
 			return ch, err
 		})
@@ -482,34 +482,34 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 // mailDone says what a mailed command did to the game st (after it; the
 // game was at ply before). The player's move is the one after ply before:
 // another may follow it in the same change (a conditional answer).
-func mailDone(st *gameState, before int, command string) string {
+func mailDone(st *State, before int, command string) string {
 	switch strings.ToLower(command) {
 	case "draw":
-		if st.sess.Over() {
+		if st.Sess.Over() {
 			return "You accepted the draw: the game is drawn."
 		}
 		return "You offered a draw."
 	case "resign":
 		return "You resigned."
 	}
-	if moves := st.sess.Moves(); len(moves) > before {
-		command = st.r.MoveText(moves[before])
+	if moves := st.Sess.Moves(); len(moves) > before {
+		command = st.Rules.MoveText(moves[before])
 	}
 	return "You played " + command + "."
 }
 
 // mailedCommand is what a mailed line does to the game, under its lock.
-func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Color, command string, now time.Time) (*change, error) {
-	if st.row.State != store.StateActive {
-		return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.row.Reason)
+func (s *Server) mailedCommand(st *State, sec store.MailSecret, c rules.Color, command string, now time.Time) (*Change, error) {
+	if st.Row.State != store.StateActive {
+		return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
 	}
-	if ply := st.sess.Ply(); ply != sec.Ply {
+	if ply := st.Sess.Ply(); ply != sec.Ply {
 		return nil, httpx.Errf(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
 	}
 	// The words (draw, board) are taken on either player's turn; a move is
 	// judged after the turn, and a text that is not a move after the turn
 	// too, as the API judges it.
-	cmd, err := mailCommands.parse(st.r, command)
+	cmd, err := mailCommands.parse(st.Rules, command)
 	if err == nil {
 		switch cmd.kind {
 		case commandEmpty:
@@ -518,25 +518,25 @@ func (s *Server) mailedCommand(st *gameState, sec store.MailSecret, c rules.Colo
 			return nil, errBoardOnly
 		case commandDraw:
 			// An offer, or the acceptance of the opponent's (OfferDraw).
-			if !st.sess.Seat(c.Opp()).Human() {
+			if !st.Sess.Seat(c.Opp()).Human() {
 				return nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
 			}
-			_, err := st.sess.OfferDraw(c)
-			return &change{}, err
+			_, err := st.Sess.OfferDraw(c)
+			return &Change{}, err
 		}
 	}
-	if err := st.checkTurn(c); err != nil {
+	if err := st.CheckTurn(c); err != nil {
 		return nil, err
 	}
 	if err != nil {
 		return nil, err
 	}
 	if cmd.kind == commandResign {
-		return &change{}, st.sess.Resign(c)
+		return &Change{}, st.Sess.Resign(c)
 	}
-	acct := st.row.Black.AccountID
+	acct := st.Row.Black.AccountID
 	if c == rules.White {
-		acct = st.row.White.AccountID
+		acct = st.Row.White.AccountID
 	}
 	return s.playMove(st, c, cmd.move, acct, now)
 }
@@ -549,9 +549,9 @@ func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Colo
 	if err != nil {
 		return err
 	}
-	seat := st.row.Black
+	seat := st.Row.Black
 	if c == rules.White {
-		seat = st.row.White
+		seat = st.Row.White
 	}
 	a, err := s.store.AccountByID(ctx, seat.AccountID)
 	if err != nil {
@@ -564,8 +564,8 @@ func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Colo
 		lead += " " + note
 	}
 	replyTo := s.mailReplyTo(st, c)
-	s.mailer.sendReplyTo(a.Email, replyTo, fmt.Sprintf("alak: game %s after move %d", st.row.ID, st.sess.Ply()),
-		fmt.Sprintf("%s\n\nGame %s (%s).\n\n%s\n%s\n", lead, st.row.ID, st.row.Rules, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.row.ID)))
+	s.mailer.sendReplyTo(a.Email, replyTo, fmt.Sprintf("alak: game %s after move %d", st.Row.ID, st.Sess.Ply()),
+		fmt.Sprintf("%s\n\nGame %s (%s).\n\n%s\n%s\n", lead, st.Row.ID, st.Row.Rules, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.Row.ID)))
 	s.metrics.mails.Add(1)
 	return nil
 }
@@ -589,8 +589,8 @@ func hashMailSecret(secret string) string {
 // ply and stores its secret's hash: "" when mail is not read, the game is
 // not being played, or the secret could not be stored (the mail then goes
 // without, and says nothing about answering it).
-func (s *Server) mailReplyTo(st *gameState, c rules.Color) string {
-	if s.mailin == nil || st.row.State != store.StateActive || c == rules.None {
+func (s *Server) mailReplyTo(st *State, c rules.Color) string {
+	if s.mailin == nil || st.Row.State != store.StateActive || c == rules.None {
 		return ""
 	}
 	raw := make([]byte, mailSecretBytes)
@@ -598,10 +598,10 @@ func (s *Server) mailReplyTo(st *gameState, c rules.Color) string {
 	secret := mailSecretEncoding.EncodeToString(raw)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := s.store.AddMailSecret(ctx, store.MailSecret{Hash: hashMailSecret(secret), GameID: st.row.ID, Color: c.Letter(), Ply: st.sess.Ply(), Created: s.now()})
+	err := s.store.AddMailSecret(ctx, store.MailSecret{Hash: hashMailSecret(secret), GameID: st.Row.ID, Color: c.Letter(), Ply: st.Sess.Ply(), Created: s.now()})
 	if err != nil {
-		s.log.Warn("storing a mail address", "game", st.row.ID, "err", err)
+		s.log.Warn("storing a mail address", "game", st.Row.ID, "err", err)
 		return ""
 	}
-	return "game-" + st.row.ID + "-" + secret + "@" + s.mailin.domain
+	return "game-" + st.Row.ID + "-" + secret + "@" + s.mailin.domain
 }

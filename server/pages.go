@@ -414,18 +414,18 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 			s.unavailablePage(w, r, err)
 			return
 		}
-		rs := st.r
+		rs := st.Rules
 		b := &boardInfo{ID: id, Shape: shapeOf(rs), W: rs.Width, H: rs.Height, Pass: rs.Pass}
 		b.Ko, _ = rs.Get("ko")
 		b.Score, _ = rs.Get("score")
-		b.Over = st.row.State == store.StateFinished
+		b.Over = st.Row.State == store.StateFinished
 		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
-		b.Rows = max(1, (st.sess.Game().Len()+1)/2)
-		b.Tournament = st.tournament
+		b.Rows = max(1, (st.Sess.Game().Len()+1)/2)
+		b.Tournament = st.Tournament
 		v := s.view(r.Context(), st)
 		var end string
 		b.Cards, end = cardsAndEnd(v)
-		if sn := st.sess.Snapshot(); b.Over && sn.ResultWords != nil {
+		if sn := st.Sess.Snapshot(); b.Over && sn.ResultWords != nil {
 			b.Result = *sn.ResultWords + "." + end
 		}
 		s.renderPage(w, r, "game", page{Title: "game " + id, Page: "game", Game: b})
@@ -464,7 +464,7 @@ func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	g := st.sess.Game()
+	g := st.Sess.Game()
 	out := wire.Positions{}
 	for i := 0; i <= g.Len(); i++ {
 		pos := g.PositionAt(i)

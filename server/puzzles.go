@@ -83,16 +83,16 @@ func newPuzzleWork(s *Server) *puzzleWork {
 // gameAnalysed queues a finished game whose analysis is plies for its
 // puzzles; a full queue drops it (its analysis stays: the puzzles are a
 // bonus, never a reason to wait).
-func (pw *puzzleWork) gameAnalysed(st *gameState, plies []solve.PlyValue) {
-	if len(plies) == 0 || puzzle.Reach(st.r) != nil {
+func (pw *puzzleWork) gameAnalysed(st *State, plies []solve.PlyValue) {
+	if len(plies) == 0 || puzzle.Reach(st.Rules) != nil {
 		return
 	}
 	// A copy: the session's game stays the session's.
-	g := st.sess.Game().Clone()
+	g := st.Sess.Game().Clone()
 	select {
-	case pw.queue <- puzzleGame{row: st.row, game: g, plies: plies}:
+	case pw.queue <- puzzleGame{row: st.Row, game: g, plies: plies}:
 	default:
-		pw.s.log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", st.row.ID)
+		pw.s.log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", st.Row.ID)
 	}
 }
 

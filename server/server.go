@@ -215,17 +215,17 @@ type Server struct {
 // become puzzles) when the analysis worker is idle enough.
 func (s *Server) registerGameHooks() {
 	if s.mailin != nil {
-		s.hooks.stored.onEnd(func(ctx context.Context, st *gameState) { s.mailin.gameEnded(ctx, st.row.ID) })
+		s.hooks.stored.onEnd(func(ctx context.Context, st *State) { s.mailin.gameEnded(ctx, st.Row.ID) })
 	}
-	s.hooks.published.onChange(func(_ context.Context, st *gameState) { s.accountsChanged(st.row) })
-	s.hooks.published.onEnd(func(_ context.Context, st *gameState) { s.tournamentGameEnded(st.row) })
+	s.hooks.published.onChange(func(_ context.Context, st *State) { s.accountsChanged(st.Row) })
+	s.hooks.published.onEnd(func(_ context.Context, st *State) { s.tournamentGameEnded(st.Row) })
 	s.hooks.published.onEnd(s.explorerCount)
-	s.hooks.published.onEnd(func(_ context.Context, st *gameState) {
+	s.hooks.published.onEnd(func(_ context.Context, st *State) {
 		if s.cfg.noBackgroundAnalysis {
 			return
 		}
-		if st.row.Black.AccountID != 0 && st.row.Black.Bot == "" || st.row.White.AccountID != 0 && st.row.White.Bot == "" {
-			s.analyses.background(st.row.ID)
+		if st.Row.Black.AccountID != 0 && st.Row.Black.Bot == "" || st.Row.White.AccountID != 0 && st.Row.White.Bot == "" {
+			s.analyses.background(st.Row.ID)
 		}
 	})
 }

@@ -16,21 +16,21 @@ import (
 // the players' names, the date, an opening comment naming the game and its
 // clock, a live clock's time control (TM, OT) and each mover's time left
 // (BL, WL), and the messages the requester may read as comments.
-func (s *Server) sgfRecord(r *http.Request, st *gameState) (notation.Record, error) {
-	rec := st.sess.Record()
+func (s *Server) sgfRecord(r *http.Request, st *State) (notation.Record, error) {
+	rec := st.Sess.Record()
 	v := s.view(r.Context(), st)
 	rec.Black, rec.White = v.Players["x"].Name, v.Players["o"].Name
-	rec.Date = st.row.Created.UTC().Format("2006-01-02")
-	rec.Comments = map[int]string{0: fmt.Sprintf("alak game %s, %s, %s", st.row.ID, st.row.Rules, st.clock.Words())}
-	if st.clock.Kind == ClockLive {
-		rec.Time = sgfTimeControl(st.clock)
-		rec.TimeLeft = sgfTimeLeft(st.log, rec.Start.ToMove())
+	rec.Date = st.Row.Created.UTC().Format("2006-01-02")
+	rec.Comments = map[int]string{0: fmt.Sprintf("alak game %s, %s, %s", st.Row.ID, st.Row.Rules, st.Clock.Words())}
+	if st.Clock.Kind == ClockLive {
+		rec.Time = sgfTimeControl(st.Clock)
+		rec.TimeLeft = sgfTimeLeft(st.Log, rec.Start.ToMove())
 	}
 	msgs, err := s.sgfMessages(r, st)
 	if err != nil {
 		return rec, err
 	}
-	addMessageComments(&rec, st.log, msgs)
+	addMessageComments(&rec, st.Log, msgs)
 	return rec, nil
 }
 
@@ -82,8 +82,8 @@ type sgfMessage struct {
 // oldest first, for the SGF export: to a player of the game, what their
 // game page shows (all of them, or only their own when they muted the
 // opponent); to anyone else, none (the messages are the players' only).
-func (s *Server) sgfMessages(r *http.Request, st *gameState) ([]sgfMessage, error) {
-	c, ok := st.seatOf(httpx.Account(r))
+func (s *Server) sgfMessages(r *http.Request, st *State) ([]sgfMessage, error) {
+	c, ok := st.SeatOf(httpx.Account(r))
 	if !ok {
 		return nil, nil
 	}

@@ -371,8 +371,8 @@ func (s *Server) plan(ctx context.Context, t store.Tournament, players []store.T
 // aborts are the first move's time running out, whose replays end in a
 // forfeit by the player who did not move; an abort at will would let
 // either player hand the other that forfeit.
-func tournamentAbort(st *gameState) error {
-	if st.row.Kind != store.KindTournament {
+func tournamentAbort(st *State) error {
+	if st.Row.Kind != store.KindTournament {
 		return nil
 	}
 	return httpx.Errf(wire.Conflict, "tournament_game", "a tournament game cannot be called off: play it or resign it (a live game whose player makes no first move in time is aborted and replayed)")
@@ -408,8 +408,8 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 	if err != nil {
 		return store.Game{}, err
 	}
-	st.startTurn(now)
-	g.TurnStart, g.Deadline = st.row.TurnStart, st.row.Deadline
+	st.StartTurn(now)
+	g.TurnStart, g.Deadline = st.Row.TurnStart, st.Row.Deadline
 	return g, nil
 }
 
@@ -448,14 +448,14 @@ func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
 	if f.forfeit == "x" {
 		loser = rules.White
 	}
-	_, err := s.act(ctx, f.id, func(st *gameState, now time.Time) (*change, error) {
-		if st.row.State != store.StateActive {
+	_, err := s.act(ctx, f.id, func(st *State, now time.Time) (*Change, error) {
+		if st.Row.State != store.StateActive {
 			return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over")
 		}
-		if err := st.sess.Resign(loser); err != nil {
+		if err := st.Sess.Resign(loser); err != nil {
 			return nil, err
 		}
-		return &change{}, nil
+		return &Change{}, nil
 	})
 	if err != nil && !isAPIError(err) {
 		s.log.Error("ending a forfeited tournament game", "game", f.id, "err", err)

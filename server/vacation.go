@@ -98,51 +98,51 @@ func (s *Server) onVacation(ctx context.Context, account int64, now time.Time) (
 	return v, now.Before(vacationEnd(v))
 }
 
-// paused reports whether the game's clock is stopped by a vacation: an
+// Paused reports whether the game's clock is stopped by a vacation: an
 // active correspondence game without a deadline.
-func (st *gameState) paused() bool {
-	return st.clock.Kind == ClockDays && st.row.State == store.StateActive && st.row.Deadline.IsZero()
+func (st *State) Paused() bool {
+	return st.Clock.Kind == ClockDays && st.Row.State == store.StateActive && st.Row.Deadline.IsZero()
 }
 
-// pause stops the game's deadline at now and keeps the time the player
+// Pause stops the game's deadline at now and keeps the time the player
 // to move had left in their clock.
-func (st *gameState) pause(now time.Time) {
-	left := max(st.row.Deadline.Sub(now), 0)
-	if st.row.Deadline.IsZero() {
-		left = st.clock.perMove()
+func (st *State) Pause(now time.Time) {
+	left := max(st.Row.Deadline.Sub(now), 0)
+	if st.Row.Deadline.IsZero() {
+		left = st.Clock.perMove()
 	}
-	st.row.BlackLeft, st.row.WhiteLeft = 0, 0
-	if st.sess.ToMove() == rules.White {
-		st.row.WhiteLeft = left
+	st.Row.BlackLeft, st.Row.WhiteLeft = 0, 0
+	if st.Sess.ToMove() == rules.White {
+		st.Row.WhiteLeft = left
 	} else {
-		st.row.BlackLeft = left
+		st.Row.BlackLeft = left
 	}
-	st.row.Deadline = time.Time{}
+	st.Row.Deadline = time.Time{}
 }
 
-// resume starts the deadline again from now with the time kept.
-func (st *gameState) resume(now time.Time) {
-	left := st.row.BlackLeft
-	if st.sess.ToMove() == rules.White {
-		left = st.row.WhiteLeft
+// Resume starts the deadline again from now with the time kept.
+func (st *State) Resume(now time.Time) {
+	left := st.Row.BlackLeft
+	if st.Sess.ToMove() == rules.White {
+		left = st.Row.WhiteLeft
 	}
-	if left <= 0 || left > st.clock.perMove() {
-		left = st.clock.perMove()
+	if left <= 0 || left > st.Clock.perMove() {
+		left = st.Clock.perMove()
 	}
-	st.row.Deadline = now.Add(left)
-	st.row.TurnStart = st.row.Deadline.Add(-st.clock.perMove())
-	st.row.BlackLeft, st.row.WhiteLeft = 0, 0
+	st.Row.Deadline = now.Add(left)
+	st.Row.TurnStart = st.Row.Deadline.Add(-st.Clock.perMove())
+	st.Row.BlackLeft, st.Row.WhiteLeft = 0, 0
 }
 
 // pauseIfAway pauses a correspondence game that starts while one of its
 // players is on vacation.
-func (s *Server) pauseIfAway(ctx context.Context, st *gameState, now time.Time) {
-	if st.clock.Kind != ClockDays || st.row.State != store.StateActive {
+func (s *Server) pauseIfAway(ctx context.Context, st *State, now time.Time) {
+	if st.Clock.Kind != ClockDays || st.Row.State != store.StateActive {
 		return
 	}
-	for _, seat := range []store.Seat{st.row.Black, st.row.White} {
+	for _, seat := range []store.Seat{st.Row.Black, st.Row.White} {
 		if _, away := s.onVacation(ctx, seat.AccountID, now); away {
-			st.pause(now)
+			st.Pause(now)
 			return
 		}
 	}
@@ -150,13 +150,13 @@ func (s *Server) pauseIfAway(ctx context.Context, st *gameState, now time.Time) 
 
 // vacationUntil gives, for the view of a paused game, each seat whose
 // player is on vacation and until when at the latest.
-func (s *Server) vacationUntil(ctx context.Context, st *gameState) wire.SeatTimes {
+func (s *Server) vacationUntil(ctx context.Context, st *State) wire.SeatTimes {
 	now := s.now()
 	var out wire.SeatTimes
 	for _, seat := range []struct {
 		id  int64
 		out **time.Time
-	}{{st.row.Black.AccountID, &out.X}, {st.row.White.AccountID, &out.O}} {
+	}{{st.Row.Black.AccountID, &out.X}, {st.Row.White.AccountID, &out.O}} {
 		if v, away := s.onVacation(ctx, seat.id, now); away {
 			until := vacationEnd(v).UTC()
 			*seat.out = &until
@@ -244,23 +244,23 @@ func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now 
 		if !byDays(g.Clock) || g.Deadline.IsZero() != !on {
 			continue
 		}
-		_, err := s.act(ctx, g.ID, func(st *gameState, now time.Time) (*change, error) {
-			if st.paused() == on || st.clock.Kind != ClockDays || st.row.State != store.StateActive {
+		_, err := s.act(ctx, g.ID, func(st *State, now time.Time) (*Change, error) {
+			if st.Paused() == on || st.Clock.Kind != ClockDays || st.Row.State != store.StateActive {
 				return nil, errNothingToDo
 			}
 			if on {
-				st.pause(now)
-				return &change{}, nil
+				st.Pause(now)
+				return &Change{}, nil
 			}
-			other := st.row.Black.AccountID
+			other := st.Row.Black.AccountID
 			if other == account {
-				other = st.row.White.AccountID
+				other = st.Row.White.AccountID
 			}
 			if _, away := s.onVacation(ctx, other, now); away {
 				return nil, errNothingToDo
 			}
-			st.resume(now)
-			return &change{after: func() { s.mailYourTurn(st, st.toMoveAccount()) }}, nil
+			st.Resume(now)
+			return &Change{After: func() { s.mailYourTurn(st, st.ToMoveAccount()) }}, nil
 		})
 		if err != nil && !errors.Is(err, errNothingToDo) {
 			s.log.Info("a vacation's game left as it was", "game", g.ID, "err", err)

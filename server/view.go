@@ -34,12 +34,12 @@ func eventID(row store.Game) string {
 }
 
 // view builds the game's view.
-func (s *Server) view(ctx context.Context, st *gameState) wire.Game {
-	row := st.row
-	v := wire.Game{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
+func (s *Server) view(ctx context.Context, st *State) wire.Game {
+	row := st.Row
+	v := wire.Game{Snapshot: st.Sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]wire.Seat{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: st.rulesText, GameRatings: s.gameRatings(ctx, row), AllowBots: row.AllowBots}
+		RulesText: st.RulesText, GameRatings: s.gameRatings(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e
@@ -48,9 +48,9 @@ func (s *Server) view(ctx context.Context, st *gameState) wire.Game {
 		why := row.Reason
 		v.Reason = &why
 	}
-	for _, m := range st.sess.Moves() {
-		v.Moves = append(v.Moves, st.r.MoveText(m))
-		v.Notation = append(v.Notation, notation.Human.Encode(st.r, m))
+	for _, m := range st.Sess.Moves() {
+		v.Moves = append(v.Moves, st.Rules.MoveText(m))
+		v.Notation = append(v.Notation, notation.Human.Encode(st.Rules, m))
 	}
 	for i, seat := range []store.Seat{row.Black, row.White} {
 		key := []string{"x", "o"}[i]
@@ -66,18 +66,18 @@ func (s *Server) view(ctx context.Context, st *gameState) wire.Game {
 		}
 	}
 	v.Invitee = s.invitee(ctx, row)
-	v.Clock = wire.Clock{Spec: st.clock.String(), Words: st.clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
+	v.Clock = wire.Clock{Spec: st.Clock.String(), Words: st.Clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
 	switch {
-	case st.firstMoveDue():
+	case st.FirstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
-	case st.paused():
+	case st.Paused():
 		v.Clock.Paused, v.Clock.Vacation = true, s.vacationUntil(ctx, st)
-	case row.State == store.StateActive && st.clock.Kind != ClockNone:
-		v.Clock.Running = st.sess.ToMove().Letter()
+	case row.State == store.StateActive && st.Clock.Kind != ClockNone:
+		v.Clock.Running = st.Sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
 	v.Rematch = s.rematchView(ctx, st)
-	v.Tournament = st.tournament
+	v.Tournament = st.Tournament
 	return v
 }
 
@@ -98,38 +98,38 @@ func (s *Server) playerView(ctx context.Context, id int64) (wire.Seat, error) {
 
 // event builds the state's event: its view in JSON, the answer to the
 // change and what the streams send.
-func (s *Server) event(ctx context.Context, st *gameState) event {
+func (s *Server) event(ctx context.Context, st *State) Event {
 	data, err := json.Marshal(s.view(ctx, st))
 	if err != nil {
-		s.log.Error("encoding a game", "game", st.row.ID, "err", err)
-		return event{id: eventID(st.row), version: st.row.Version}
+		s.log.Error("encoding a game", "game", st.Row.ID, "err", err)
+		return Event{ID: eventID(st.Row), Version: st.Row.Version}
 	}
-	ev := newEvent(eventID(st.row), st.row.Version, data)
+	ev := NewEvent(eventID(st.Row), st.Row.Version, data)
 	s.chatFrames(ctx, &ev, st)
 	return ev
 }
 
 // writeEvent answers with an event's view, as writeJSON would.
-func writeEvent(w http.ResponseWriter, ev event) {
-	if ev.data == nil {
+func writeEvent(w http.ResponseWriter, ev Event) {
+	if ev.Data == nil {
 		httpx.WriteJSON(w, http.StatusInternalServerError, wire.Error{Code: "internal", Error: "the game could not be encoded"})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	w.Write(ev.data)
+	w.Write(ev.Data)
 	w.Write([]byte{'\n'})
 }
 
-// toMoveAccount is the account to move in an active game (0 for a
+// ToMoveAccount is the account to move in an active game (0 for a
 // computer or when nobody is to move).
-func (st *gameState) toMoveAccount() int64 {
-	if st.row.State != store.StateActive {
+func (st *State) ToMoveAccount() int64 {
+	if st.Row.State != store.StateActive {
 		return 0
 	}
-	if st.sess.ToMove() == rules.White {
-		return st.row.White.AccountID
+	if st.Sess.ToMove() == rules.White {
+		return st.Row.White.AccountID
 	}
-	return st.row.Black.AccountID
+	return st.Row.Black.AccountID
 }
