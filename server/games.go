@@ -25,12 +25,12 @@ type State struct {
 	Row   store.Game
 	Log   []store.Entry
 	Sess  *session.Session
-	Rules     rules.Rules
+	Rules rules.Rules
 	Clock Clock
 	// FirstMove is the time each player of a live game has for their
 	// first move (Config.FirstMove).
 	FirstMove time.Duration
-	Event        Event
+	Event     Event
 	// RulesText is the rules in sentences, for the view (the same for
 	// every state of the game: made once, when the state is rebuilt).
 	RulesText string
