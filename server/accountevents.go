@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -216,8 +217,8 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 	// looked at again.
 	wake := s.accountEvents.add(a.ID)
 	defer s.accountEvents.remove(a.ID, wake)
-	stream, err := s.openStream(w, r, "account event stream", "account", a.ID)
-	defer stream.close()
+	stream, err := s.core.OpenStream(w, r, "account event stream", "account", a.ID)
+	defer stream.Close()
 	if err != nil {
 		return
 	}
@@ -257,12 +258,12 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 					frames, ready = append(frames, readyFrame...), true
 				}
 				if len(frames) > 0 {
-					err = stream.write(frames)
+					err = stream.Write(frames)
 				}
 			}
 			every.Reset(s.accountEvents.lookEvery())
 		case <-tick.C:
-			err = stream.write(keepAlive)
+			err = stream.Write(game.KeepAlive)
 		}
 		if err != nil {
 			return

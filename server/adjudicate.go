@@ -60,7 +60,7 @@ func (s *Server) sweepOnce(bots bool) {
 	due, err := s.store.Due(ctx, now)
 	if err != nil {
 		s.log.Error("listing the games due", "err", err)
-		s.metrics.dbErrors.Add(1)
+		s.metrics.DBErrors.Add(1)
 	}
 	for _, g := range due {
 		s.settle(ctx, g.ID, now)
@@ -85,7 +85,7 @@ func (s *Server) sweepOnce(bots bool) {
 			if g.Black.Bot == "" && g.White.Bot == "" {
 				continue
 			}
-			if st, err := s.loadGame(ctx, g.ID); err == nil && st.BotToMove() {
+			if st, err := s.core.Load(ctx, g.ID); err == nil && st.BotToMove() {
 				s.bots.schedule(g.ID, st.Row.Version)
 			}
 		}
@@ -95,19 +95,19 @@ func (s *Server) sweepOnce(bots bool) {
 // settle ends a game whose clock ran out, or expires a challenge nobody
 // took, if it is still so under the game's lock.
 func (s *Server) settle(ctx context.Context, id string, now time.Time) {
-	unlock := s.lockGame(id)
+	unlock := s.core.LockGame(id)
 	defer unlock()
-	st, err := s.loadGame(ctx, id)
+	st, err := s.core.Load(ctx, id)
 	if err != nil {
 		s.log.Error("loading a game due", "game", id, "err", err)
 		return
 	}
 	switch {
 	case st.Overdue(now):
-		err = s.commitTimeout(ctx, st, now)
+		err = s.core.CommitTimeout(ctx, st, now)
 	case st.Row.State == store.StateWaiting && !st.Row.Expires.IsZero() && !now.Before(st.Row.Expires):
 		st.Row.State, st.Row.Reason, st.Row.Ended = store.StateExpired, "nobody joined in time", now
-		err = s.commit(ctx, st, now, nil)
+		err = s.core.Commit(ctx, st, now, nil)
 	default:
 		return
 	}
@@ -124,9 +124,9 @@ func (s *Server) settle(ctx context.Context, id string, now time.Time) {
 // warn mails the player to move in a correspondence game that time is
 // running out, once per move.
 func (s *Server) warn(ctx context.Context, id string) {
-	unlock := s.lockGame(id)
+	unlock := s.core.LockGame(id)
 	defer unlock()
-	st, err := s.loadGame(ctx, id)
+	st, err := s.core.Load(ctx, id)
 	now := s.now()
 	// The sweep listed the game before taking its lock: a move made since
 	// starts a new turn, whose deadline may be days away.
@@ -135,7 +135,7 @@ func (s *Server) warn(ctx context.Context, id string) {
 		return
 	}
 	st.Row.WarnedEntry = st.Row.Entries
-	if err := s.commit(ctx, st, now, nil); err != nil {
+	if err := s.core.Commit(ctx, st, now, nil); err != nil {
 		return
 	}
 	s.mailTimeRunningOut(st, st.ToMoveAccount())

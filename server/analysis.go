@@ -103,7 +103,7 @@ func (a *analyses) run(id string) {
 	defer cancel()
 	stop := context.AfterFunc(contextOf(s.done), cancel)
 	defer stop()
-	st, err := s.loadGame(ctx, id)
+	st, err := s.core.Load(ctx, id)
 	if err != nil {
 		return
 	}
@@ -160,7 +160,7 @@ func contextOf(done <-chan struct{}) context.Context {
 // while it is being computed (ask again).
 func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	st, err := s.loadGame(r.Context(), id)
+	st, err := s.core.Load(r.Context(), id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

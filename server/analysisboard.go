@@ -62,7 +62,7 @@ func (s *Server) analysisBoardRoutes(mux *http.ServeMux) {
 func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 	b := &boardPage{}
 	if id := r.URL.Query().Get("game"); id != "" {
-		st, err := s.loadGame(r.Context(), id)
+		st, err := s.core.Load(r.Context(), id)
 		switch {
 		case err != nil:
 			b.Refuse = "There is no game " + clip.Text(id) + "."

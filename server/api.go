@@ -33,7 +33,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games", s.handleCreateGame)
 	mux.HandleFunc("GET /api/games", s.handleListGames)
 	mux.HandleFunc("GET /api/games/{id}", s.handleGame)
-	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
+	mux.HandleFunc("GET /api/games/{id}/events", s.core.HandleEvents)
 	mux.HandleFunc("GET /api/games/{id}/sgf", s.handleSGF)
 	mux.HandleFunc("GET /api/games/{id}/analysis", s.handleAnalysis)
 	mux.HandleFunc("POST /api/games/{id}/join", s.handleJoin)

@@ -15,6 +15,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
@@ -22,7 +23,7 @@ import (
 )
 
 func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
-	info := wire.RulesInfo{Options: rules.Options(), Days: CorrespondenceDays}
+	info := wire.RulesInfo{Options: rules.Options(), Days: game.CorrespondenceDays}
 	for i := 1; i <= player.Levels(); i++ {
 		spec, _ := player.Level(i)
 		info.Levels = append(info.Levels, spec)
@@ -75,7 +76,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.TooMany(wait, "too many new games (%d a minute for an account, %d from an address): wait %s", s.cfg.GameRate, 2*s.cfg.GameRate, httpx.WaitWords(wait)))
 		return
 	}
-	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || byDays(g.Clock)) {
+	if a.Guest() && (g.Kind == store.KindNamed || g.Kind == store.KindOpen || game.ByDays(g.Clock)) {
 		s.writeError(w, r, httpx.Errf(wire.Forbidden, "account_needed", "a guest plays live games by link or against the computer: create an account for correspondence, the lobby and named challenges"))
 		return
 	}
@@ -102,7 +103,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		out.Invite = s.gameURL(g.ID) + "?invite=" + secret
 	}
 	if g.State == store.StateActive {
-		if st, err := s.loadGame(r.Context(), g.ID); err == nil && st.BotToMove() {
+		if st, err := s.core.Load(r.Context(), g.ID); err == nil && st.BotToMove() {
 			s.bots.schedule(g.ID, g.Version)
 		}
 	}
@@ -158,12 +159,12 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 		return g, "", httpx.Errf(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
 	setup := session.Setup{Rules: rs, SizeGiven: strings.Contains(spec, "size="), Diagram: req.Position, ToMove: req.ToMove}
-	game, err := setup.Game()
+	start, err := setup.Game()
 	if err != nil {
 		return g, "", httpx.Errf(wire.BadInput, "bad_position", "%s", err)
 	}
-	rs = game.Rules()
-	clock, err := ParseClock(req.Clock)
+	rs = start.Rules()
+	clock, err := game.ParseClock(req.Clock)
 	if err != nil {
 		return g, "", httpx.Errf(wire.BadInput, "bad_clock", "%s", err)
 	}
@@ -179,17 +180,17 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 	g = store.Game{ID: newID(), Rules: rs.String(), Preset: rs.Preset, Size: rs.SizeString(), Color: color, Clock: clock.String(),
 		State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now, AllowBots: req.AllowBots}
 	if req.Position != "" {
-		text, err := game.Start().MarshalText()
+		text, err := start.Start().MarshalText()
 		if err != nil {
 			return g, "", err
 		}
 		g.Start = string(text)
 	}
-	if clock.Kind == ClockLive {
+	if clock.Kind == game.ClockLive {
 		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
 	}
 	life := s.cfg.ChallengeLife
-	if clock.Kind == ClockDays {
+	if clock.Kind == game.ClockDays {
 		life = 7 * 24 * time.Hour
 	}
 	opp := strings.TrimSpace(req.Opponent)
@@ -263,7 +264,7 @@ func (s *Server) seatCreator(ctx context.Context, g *store.Game, a *store.Accoun
 			g.Black.Bot = bot
 		}
 		g.State = store.StateActive
-		st, err := s.rebuild(*g, nil)
+		st, err := s.core.Rebuild(*g, nil)
 		if err != nil {
 			return err
 		}
@@ -274,7 +275,7 @@ func (s *Server) seatCreator(ctx context.Context, g *store.Game, a *store.Accoun
 }
 
 func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
-	st, err := s.loadGame(r.Context(), r.PathValue("id"))
+	st, err := s.core.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -283,7 +284,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
-	st, err := s.loadGame(r.Context(), r.PathValue("id"))
+	st, err := s.core.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -315,7 +316,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("id")
 	// A guest may join by link only; check before making one.
-	pre, err := s.loadGame(r.Context(), id)
+	pre, err := s.core.Load(r.Context(), id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -352,7 +353,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ev, err := s.act(r.Context(), id, func(st *State, now time.Time) (*Change, error) {
+	ev, err := s.core.Act(r.Context(), id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the game is %s: it is no longer waiting for an opponent", row.State)
@@ -379,7 +380,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		default:
 			return nil, httpx.Errf(wire.Conflict, "not_joinable", "this game takes no opponent")
 		}
-		if byDays(row.Clock) && a.Guest() {
+		if game.ByDays(row.Clock) && a.Guest() {
 			return nil, httpx.Errf(wire.Forbidden, "account_needed", "correspondence games need an account")
 		}
 		return s.seatAndStart(r.Context(), st, a, now)
@@ -388,7 +389,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeEvent(w, ev)
+	game.WriteEvent(w, ev)
 }
 
 // handleDecline is POST /api/games/{id}/decline: the named opponent
@@ -404,7 +405,7 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+	ev, err := s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the game is %s: there is no challenge to decline", row.State)
@@ -413,20 +414,20 @@ func (s *Server) handleDecline(w http.ResponseWriter, r *http.Request) {
 			return nil, httpx.Errf(wire.Forbidden, "not_yours", "only the challenged player or the challenger can call it off")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, why, now
-		return &Change{}, nil
+		return &game.Change{}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeEvent(w, ev)
+	game.WriteEvent(w, ev)
 }
 
 // seatAndStart seats a in the game's empty seat and starts it: the join
 // of a waiting game and the acceptance of a rematch. The seats' ratings
 // are taken then, and by correspondence the creator, when it is their
 // move, is told by mail that the game began.
-func (s *Server) seatAndStart(ctx context.Context, st *State, a *store.Account, now time.Time) (*Change, error) {
+func (s *Server) seatAndStart(ctx context.Context, st *game.State, a *store.Account, now time.Time) (*game.Change, error) {
 	row := &st.Row
 	if row.Black.Empty() {
 		row.Black = store.Seat{AccountID: a.ID}
@@ -439,8 +440,8 @@ func (s *Server) seatAndStart(ctx context.Context, st *State, a *store.Account, 
 	row.State, row.Expires = store.StateActive, time.Time{}
 	st.StartTurn(now)
 	s.pauseIfAway(ctx, st, now)
-	return &Change{After: func() {
-		if st.Clock.Kind == ClockDays && st.ToMoveAccount() != a.ID {
+	return &game.Change{After: func() {
+		if st.Clock.Kind == game.ClockDays && st.ToMoveAccount() != a.ID {
 			s.mailYourTurn(st, st.ToMoveAccount())
 		}
 	}}, nil

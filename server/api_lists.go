@@ -24,7 +24,7 @@ func (s *Server) seatNames(ctx context.Context, names map[int64]wire.Seat, games
 				if _, ok := names[id]; ok || id == 0 {
 					continue
 				}
-				pv, err := s.playerView(ctx, id)
+				pv, err := s.core.PlayerView(ctx, id)
 				if err != nil {
 					return err
 				}
@@ -54,7 +54,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 		case seat.AccountID != 0: // a house bot's seat has a spec too, and is shown by its account
 			pv, ok := names[seat.AccountID]
 			if !ok {
-				pv, _ = s.playerView(ctx, seat.AccountID) // the lists' handlers read the names first (seatNames)
+				pv, _ = s.core.PlayerView(ctx, seat.AccountID) // the lists' handlers read the names first (seatNames)
 				names[seat.AccountID] = pv
 			}
 			out.Players[key] = pv

@@ -5,25 +5,11 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
-
-// Player checks that a is a Player of an active game and returns its colour.
-func (st *State) Player(a *store.Account) (rules.Color, error) {
-	c, ok := st.SeatOf(a)
-	if !ok {
-		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "you are not a player of this game")
-	}
-	if st.Row.State != store.StateActive {
-		if st.Row.State == store.StateWaiting {
-			return c, httpx.Errf(wire.Conflict, "not_started", "the game has not started: it waits for an opponent")
-		}
-		return c, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
-	}
-	return c, nil
-}
 
 // handleMove plays a move: only the player to move, only at the ply the
 // client saw (a stale or repeated request is refused with 409), only if the
@@ -44,7 +30,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+	ev, err := s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		c, err := st.Player(a)
 		if err != nil {
 			return nil, err
@@ -64,38 +50,21 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			if err := st.Sess.Resign(c); err != nil {
 				return nil, err
 			}
-			return &Change{}, nil
+			return &game.Change{}, nil
 		}
-		return s.playMove(st, c, cmd.move, a.ID, now)
+		return s.core.PlayMove(st, c, cmd.move, a.ID, now)
 	})
 	s.metrics.observeMove(time.Since(start), err == nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeEvent(w, ev)
-}
-
-// CheckTurn refuses a move or a command by c when it is not c's turn.
-func (st *State) CheckTurn(c rules.Color) error {
-	if tm := st.Sess.ToMove(); c != tm {
-		return httpx.Errf(wire.NotYourTurn, "not_your_turn", "it is %s's turn", colorWord(tm))
-	}
-	return nil
-}
-
-// CheckPly refuses a request made at another ply than the game's (409
-// stale_ply): it was chosen on an older board, or sent twice.
-func (st *State) CheckPly(ply int) error {
-	if now := st.Sess.Ply(); ply != now {
-		return httpx.Errf(wire.Conflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
-	}
-	return nil
+	game.WriteEvent(w, ev)
 }
 
 // simpleAction is an action by a player that takes no argument but the
 // optional answer.
-func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st *State, c rules.Color, accept *bool, now time.Time) (*Change, error)) {
+func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st *game.State, c rules.Color, accept *bool, now time.Time) (*game.Change, error)) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -106,7 +75,7 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 		s.writeError(w, r, err)
 		return
 	}
-	ev, err := s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+	ev, err := s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		c, err := st.Player(a)
 		if err != nil {
 			return nil, err
@@ -122,21 +91,21 @@ func (s *Server) simpleAction(w http.ResponseWriter, r *http.Request, f func(st 
 		s.writeError(w, r, err)
 		return
 	}
-	writeEvent(w, ev)
+	game.WriteEvent(w, ev)
 }
 
 func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *State, c rules.Color, _ *bool, now time.Time) (*Change, error) {
-		return &Change{}, st.Sess.Resign(c)
+	s.simpleAction(w, r, func(st *game.State, c rules.Color, _ *bool, now time.Time) (*game.Change, error) {
+		return &game.Change{}, st.Sess.Resign(c)
 	})
 }
 
 func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *State, c rules.Color, _ *bool, now time.Time) (*Change, error) {
+	s.simpleAction(w, r, func(st *game.State, c rules.Color, _ *bool, now time.Time) (*game.Change, error) {
 		if err := tournamentAbort(st); err != nil {
 			return nil, err
 		}
-		return &Change{}, st.Sess.Abort(c)
+		return &game.Change{}, st.Sess.Abort(c)
 	})
 }
 
@@ -146,9 +115,9 @@ func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
 // for the rules shows the position drawn (session.OfferDraw), and
 // otherwise declines, which is answered 409 draw_declined.
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *State, c rules.Color, accept *bool, now time.Time) (*Change, error) {
+	s.simpleAction(w, r, func(st *game.State, c rules.Color, accept *bool, now time.Time) (*game.Change, error) {
 		if accept != nil {
-			return &Change{}, st.Sess.AnswerDraw(c, *accept)
+			return &game.Change{}, st.Sess.AnswerDraw(c, *accept)
 		}
 		computer := !st.Sess.Seat(c.Opp()).Human()
 		if computer && !st.Sess.Over() && st.Sess.DrawOffer() == rules.None {
@@ -158,14 +127,14 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 		if err == nil && computer && !agreed {
 			return nil, errDrawDeclined
 		}
-		return &Change{}, err
+		return &game.Change{}, err
 	})
 }
 
 // handleTakeback: no "accept", a request to take back your last move (a
 // computer grants it at once); "accept" answers the opponent's request.
 func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
-	s.simpleAction(w, r, func(st *State, c rules.Color, accept *bool, now time.Time) (*Change, error) {
+	s.simpleAction(w, r, func(st *game.State, c rules.Color, accept *bool, now time.Time) (*game.Change, error) {
 		before := st.Sess.Ply()
 		var err error
 		by := c
@@ -180,7 +149,7 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 		}
 		undone := before - st.Sess.Ply()
 		if undone == 0 {
-			return &Change{}, nil
+			return &game.Change{}, nil
 		}
 		paused := st.Paused()
 		st.StartTurn(now)
@@ -191,6 +160,6 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 		if by == rules.White {
 			acct = st.Row.White.AccountID
 		}
-		return &Change{Entries: []store.Entry{st.Entry("", undone, acct, now)}}, nil
+		return &game.Change{Entries: []store.Entry{st.Entry("", undone, acct, now)}}, nil
 	})
 }

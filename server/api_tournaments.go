@@ -13,6 +13,7 @@ import (
 
 	"alak/internal/clip"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/tournament"
@@ -136,11 +137,11 @@ func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, er
 	if err != nil {
 		return t, httpx.Errf(wire.BadInput, "bad_rules", "%s (the rules are a preset and its options, such as alak size=11 edge=off)", err)
 	}
-	clock, err := ParseClock(req.Clock)
+	clock, err := game.ParseClock(req.Clock)
 	if err != nil {
 		return t, httpx.Errf(wire.BadInput, "bad_clock", "%s", err)
 	}
-	if clock.Kind == ClockNone {
+	if clock.Kind == game.ClockNone {
 		return t, httpx.Errf(wire.BadInput, "bad_clock", "a tournament needs a clock, so that every round ends: live:5m+3s or days:3")
 	}
 	format, err := tournament.ParseFormat(strings.TrimSpace(req.Format))
@@ -406,7 +407,7 @@ func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament
 		st := t.Starts
 		v.Starts = &st
 	}
-	if pv, err := s.playerView(ctx, t.Organiser); err == nil {
+	if pv, err := s.core.PlayerView(ctx, t.Organiser); err == nil {
 		v.Organiser = pv.Name
 	}
 	ps := newPairingState(t, players, slots)
@@ -495,8 +496,8 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, r, err)
 		return
 	}
-	stream, err := s.openStream(w, r, "tournament event stream", "tournament", id)
-	defer stream.close()
+	stream, err := s.core.OpenStream(w, r, "tournament event stream", "tournament", id)
+	defer stream.Close()
 	if err != nil {
 		return
 	}
@@ -507,7 +508,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 			return err
 		}
 		last = data
-		return stream.write(fmt.Appendf(nil, "event: tournament\nid: %d\nretry: 2000\ndata: %s\n\n", v.Version, data))
+		return stream.Write(fmt.Appendf(nil, "event: tournament\nid: %d\nretry: 2000\ndata: %s\n\n", v.Version, data))
 	}
 	if err := send(v); err != nil {
 		return
@@ -523,7 +524,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		case <-s.done:
 			return
 		case <-keep.C:
-			if stream.write(keepAlive) != nil {
+			if stream.Write(game.KeepAlive) != nil {
 				return
 			}
 			continue

@@ -46,7 +46,7 @@ func (s *Server) invitee(ctx context.Context, g store.Game) string {
 	if g.Kind != store.KindNamed || g.Opponent == 0 {
 		return ""
 	}
-	pv, err := s.playerView(ctx, g.Opponent)
+	pv, err := s.core.PlayerView(ctx, g.Opponent)
 	if err != nil {
 		return ""
 	}

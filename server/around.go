@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -90,7 +91,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var out wire.Rematch
 	status := http.StatusOK
-	_, err = s.act(r.Context(), id, func(st *State, now time.Time) (*Change, error) {
+	_, err = s.core.Act(r.Context(), id, func(st *game.State, now time.Time) (*game.Change, error) {
 		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game can ask for its rematch")
@@ -113,18 +114,18 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 				if _, err := s.endRematch(r.Context(), prev, a); err != nil {
 					return nil, err
 				}
-				return &Change{}, nil
+				return &game.Change{}, nil
 			case req.Decline:
 				return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 			case rg.State == store.StateWaiting && rg.Creator == a.ID:
-				return &Change{}, nil // offered again: the same offer
+				return &game.Change{}, nil // offered again: the same offer
 			case rg.State == store.StateWaiting:
 				if _, err := s.acceptRematch(r.Context(), prev, a); err != nil {
 					return nil, err
 				}
-				return &Change{}, nil
+				return &game.Change{}, nil
 			case rg.State != store.StateExpired:
-				return &Change{}, nil // accepted already: the game to go to
+				return &game.Change{}, nil // accepted already: the game to go to
 			}
 		}
 		if req.Decline {
@@ -142,12 +143,12 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		}
 		out.ID, status = g.ID, http.StatusCreated
 		s.log.InfoContext(r.Context(), "rematch offered", "game", id, "rematch", g.ID, "kind", g.Kind)
-		return &Change{After: func() {
+		return &game.Change{After: func() {
 			s.gameCreated(g)
 			if g.State != store.StateActive {
 				return
 			}
-			if nst, err := s.loadGame(context.Background(), g.ID); err == nil && nst.BotToMove() {
+			if nst, err := s.core.Load(context.Background(), g.ID); err == nil && nst.BotToMove() {
 				s.bots.schedule(g.ID, g.Version)
 			}
 		}}, nil
@@ -161,7 +162,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 
 // rematchGame builds the rematch of st's game offered by a, who played c:
 // every field that defines the game copied, the colours swapped.
-func (s *Server) rematchGame(st *State, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
+func (s *Server) rematchGame(st *game.State, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
 	old := st.Row
 	g := store.Game{ID: newID(), Rules: old.Rules, Start: old.Start, Preset: old.Preset, Size: old.Size, Clock: old.Clock,
 		Color: c.Opp().Letter(), Creator: a.ID, State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
@@ -169,7 +170,7 @@ func (s *Server) rematchGame(st *State, a *store.Account, c rules.Color, now tim
 	// starts (acceptRematch), as at a join.
 	// A house bot's seat (a computer's spec with an account) is rated.
 	g.Rated = old.Rated && (old.Black.Bot == "" || old.Black.AccountID != 0) && (old.White.Bot == "" || old.White.AccountID != 0)
-	if st.Clock.Kind == ClockLive {
+	if st.Clock.Kind == game.ClockLive {
 		g.BlackLeft, g.WhiteLeft = st.Clock.Initial, st.Clock.Initial
 	}
 	opp := old.Black
@@ -184,7 +185,7 @@ func (s *Server) rematchGame(st *State, a *store.Account, c rules.Color, now tim
 	}
 	if opp.Bot != "" && opp.AccountID == 0 { // a house bot is challenged by name, below, and takes it
 		g.Kind, g.State = store.KindComputer, store.StateActive
-		nst, err := s.rebuild(g, nil)
+		nst, err := s.core.Rebuild(g, nil)
 		if err != nil {
 			return g, err
 		}
@@ -199,7 +200,7 @@ func (s *Server) rematchGame(st *State, a *store.Account, c rules.Color, now tim
 		g.White = store.Seat{}
 	}
 	life := s.cfg.ChallengeLife
-	if st.Clock.Kind == ClockDays {
+	if st.Clock.Kind == game.ClockDays {
 		life = 7 * 24 * time.Hour
 	}
 	g.Kind, g.Opponent, g.Expires = store.KindNamed, opp.AccountID, now.Add(life)
@@ -208,8 +209,8 @@ func (s *Server) rematchGame(st *State, a *store.Account, c rules.Color, now tim
 
 // acceptRematch seats a, the opponent the rematch was offered to, and
 // starts the game.
-func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account) (Event, error) {
-	return s.act(ctx, id, func(st *State, now time.Time) (*Change, error) {
+func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account) (game.Event, error) {
+	return s.core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the rematch is %s", row.State)
@@ -222,19 +223,19 @@ func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account)
 }
 
 // endRematch is the refusal of a rematch by the player it was offered to.
-func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (Event, error) {
-	return s.act(ctx, id, func(st *State, now time.Time) (*Change, error) {
+func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (game.Event, error) {
+	return s.core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting || row.Opponent != a.ID {
 			return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
 		}
 		row.State, row.Reason, row.Ended = store.StateExpired, "declined", now
-		return &Change{}, nil
+		return &game.Change{}, nil
 	})
 }
 
 // rematchView is the rematch of a game that is over, for its view.
-func (s *Server) rematchView(ctx context.Context, st *State) *wire.Rematch {
+func (s *Server) rematchView(ctx context.Context, st *game.State) *wire.Rematch {
 	if st.Row.State != store.StateFinished && st.Row.State != store.StateAborted {
 		return nil
 	}
@@ -321,7 +322,7 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	var m *store.Message
 	var out wire.Message
-	_, err = s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+	_, err = s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game write to each other")
@@ -340,7 +341,7 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 			st.Chat.Messages = append(st.Chat.Messages, *m)
 		}
 		out = s.messageView(r.Context(), st, *m)
-		return &Change{}, nil
+		return &game.Change{}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -364,7 +365,7 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	_, err = s.act(r.Context(), r.PathValue("id"), func(st *State, now time.Time) (*Change, error) {
+	_, err = s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game mute each other")
@@ -376,7 +377,7 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 		if *req.Muted {
 			st.Chat.Muted = append(st.Chat.Muted, c.Letter())
 		}
-		return &Change{}, nil
+		return &game.Change{}, nil
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -387,13 +388,13 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 
 // messageView is a message as the players see it, the writer by the name
 // of the account in the seat now.
-func (s *Server) messageView(ctx context.Context, st *State, m store.Message) wire.Message {
+func (s *Server) messageView(ctx context.Context, st *game.State, m store.Message) wire.Message {
 	seat := st.Row.Black
 	if m.Color == "o" {
 		seat = st.Row.White
 	}
 	v := wire.Message{Color: m.Color, Text: m.Text, At: m.At}
-	if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
+	if pv, err := s.core.PlayerView(ctx, seat.AccountID); err == nil {
 		v.From = pv.Name
 	}
 	return v
@@ -401,7 +402,7 @@ func (s *Server) messageView(ctx context.Context, st *State, m store.Message) wi
 
 // chatFor is what the player of seat c sees of the messages: all, or only
 // their own when they muted the other.
-func (s *Server) chatFor(ctx context.Context, st *State, c string) (msgs []wire.Message, muted bool) {
+func (s *Server) chatFor(ctx context.Context, st *game.State, c string) (msgs []wire.Message, muted bool) {
 	muted = slices.Contains(st.Chat.Muted, c)
 	msgs = []wire.Message{}
 	for _, m := range st.Chat.Messages {
@@ -414,7 +415,7 @@ func (s *Server) chatFor(ctx context.Context, st *State, c string) (msgs []wire.
 }
 
 // withChat adds the player's messages to a view's JSON object.
-func (s *Server) withChat(ctx context.Context, data []byte, st *State, c string) []byte {
+func (s *Server) withChat(ctx context.Context, data []byte, st *game.State, c string) []byte {
 	msgs, muted := s.chatFor(ctx, st, c)
 	js, err := json.Marshal(msgs)
 	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
@@ -429,35 +430,23 @@ func (s *Server) withChat(ctx context.Context, data []byte, st *State, c string)
 
 // chatFrames gives the event its players' frames when the game has
 // messages: the view with them, which no other stream is sent.
-func (s *Server) chatFrames(ctx context.Context, ev *Event, st *State) {
+func (s *Server) chatFrames(ctx context.Context, ev *game.Event, st *game.State) {
 	ev.Players = [2]int64{st.Row.Black.AccountID, st.Row.White.AccountID}
 	if ev.Data == nil || len(st.Chat.Messages) == 0 {
 		return
 	}
 	for i, c := range []string{"x", "o"} {
 		if ev.Players[i] != 0 {
-			ev.Private[i] = NewEvent(ev.ID, ev.Version, s.withChat(ctx, ev.Data, st, c)).Frame
+			ev.Private[i] = game.NewEvent(ev.ID, ev.Version, s.withChat(ctx, ev.Data, st, c)).Frame
 		}
 	}
-}
-
-// FrameFor is the frame the stream of account sends.
-func (ev Event) FrameFor(account int64) []byte {
-	if account != 0 {
-		for i, p := range ev.Players {
-			if p == account && ev.Private[i] != nil {
-				return ev.Private[i]
-			}
-		}
-	}
-	return ev.Frame
 }
 
 // writeGame answers GET /api/games/{id}: the view, with the spectators
 // and, for a player, the messages.
-func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *State) {
-	v := s.view(r.Context(), st)
-	n := s.broker.spectators(st.Row.ID, st.Row.Black.AccountID, st.Row.White.AccountID)
+func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *game.State) {
+	v := s.core.View(r.Context(), st)
+	n := s.core.Broker.Spectators(st.Row.ID, st.Row.Black.AccountID, st.Row.White.AccountID)
 	v.Spectators = &n
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -476,7 +465,7 @@ func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *State) {
 
 // quoteLastMessage is the your-turn mail's quote of the opponent's last
 // message to the player of account, unless they muted it.
-func (s *Server) quoteLastMessage(st *State, account int64) string {
+func (s *Server) quoteLastMessage(st *game.State, account int64) string {
 	var c string
 	switch account {
 	case st.Row.Black.AccountID:
@@ -500,20 +489,6 @@ func (s *Server) quoteLastMessage(st *State, account int64) string {
 
 // Games to watch.
 
-// spectators counts the streams of this process open on the game that are
-// not its players' (anonymous ones included).
-func (b *broker) spectators(game string, players ...int64) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for w := range b.watchers[game] {
-		if w.account == 0 || !slices.Contains(players, w.account) {
-			n++
-		}
-	}
-	return n
-}
-
 // handleWatch is GET /api/watch: the games in progress that are not by
 // correspondence, the most recently changed first, with their spectators.
 func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
@@ -528,7 +503,7 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 	}
 	var listed []store.Game
 	for _, g := range games {
-		if !byDays(g.Clock) && len(listed) < watchListed {
+		if !game.ByDays(g.Clock) && len(listed) < watchListed {
 			listed = append(listed, g)
 		}
 	}
@@ -540,7 +515,7 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 	out := []wire.WatchGame{}
 	for _, g := range listed {
 		out = append(out, wire.WatchGame{Summary: s.summary(r.Context(), g, me, names),
-			Spectators: s.broker.spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
+			Spectators: s.core.Broker.Spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
 	}
 	httpx.WriteJSON(w, http.StatusOK, wire.WatchList{Games: out})
 }

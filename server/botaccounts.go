@@ -42,7 +42,7 @@ func botMayJoin(a *store.Account, g *store.Game) error {
 // isBot reports whether the account is a bot's (false when it cannot be
 // read: a name shown without its mark is the lesser harm).
 func (s *Server) isBot(ctx context.Context, id int64) bool {
-	pv, err := s.playerView(ctx, id)
+	pv, err := s.core.PlayerView(ctx, id)
 	return err == nil && pv.Bot
 }
 

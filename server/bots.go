@@ -5,8 +5,11 @@ import (
 	"errors"
 	"time"
 
+	"alak/player"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/store"
+	"alak/session"
 )
 
 // bots plays the computer's moves: a bounded queue of games where a
@@ -54,7 +57,7 @@ func (b *bots) play(j botJob) {
 	s := b.s
 	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.BotMoveTime+5*time.Second)
 	defer cancel()
-	st, err := s.loadGame(ctx, j.id)
+	st, err := s.core.Load(ctx, j.id)
 	if err != nil {
 		s.log.Error("loading a game for the computer", "game", j.id, "err", err)
 		return
@@ -68,7 +71,7 @@ func (b *bots) play(j botJob) {
 		s.log.Error("the computer could not move", "game", j.id, "err", err)
 		return
 	}
-	_, err = s.act(ctx, j.id, func(cur *State, now time.Time) (*Change, error) {
+	_, err = s.core.Act(ctx, j.id, func(cur *game.State, now time.Time) (*game.Change, error) {
 		if cur.Row.Version != j.version {
 			return nil, store.ErrConflict
 		}
@@ -77,22 +80,74 @@ func (b *bots) play(j botJob) {
 			if err := cur.Sess.Resign(c); err != nil {
 				return nil, err
 			}
-			return &Change{}, nil
+			return &game.Change{}, nil
 		}
-		return s.playMove(cur, c, m, 0, now)
+		return s.core.PlayMove(cur, c, m, 0, now)
 	})
 	if err != nil && !errors.Is(err, store.ErrConflict) {
 		s.log.Error("playing the computer's move", "game", j.id, "err", err)
 	}
 }
 
-// BotToMove reports whether a computer is to move in an active game.
-func (st *State) BotToMove() bool {
-	if st.Row.State != store.StateActive || st.Sess.Over() {
-		return false
+// computer is the player of a computer seat (game.Hooks.Computer).
+func (s *Server) computer(spec string, seed uint64) session.Player {
+	return &botPlayer{s: s, spec: spec, seed: seed}
+}
+
+// botPlayer is a computer seat: its player is built at its first move. A
+// perfect player (perfect, or a level that is perfect) answers from the
+// server's table of the game's rules when it has one (Config.TableDir),
+// and its moves are counted by how they were made (alak_perfect_moves_total).
+type botPlayer struct {
+	s    *Server
+	spec string
+	seed uint64
+	p    player.Player
+}
+
+func (b *botPlayer) Name() string { return b.spec }
+
+func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
+	if b.p == nil {
+		p, err := player.NewUntrusted(b.spec, b.seed+uint64(g.Len()))
+		if err != nil {
+			return rules.NoMove, err
+		}
+		if pf, ok := p.(*player.Perfect); ok {
+			pf.UseTables(b.s.tables.solver)
+		}
+		b.p = p
 	}
+	rep, ok := b.p.(player.Reporter)
+	if !ok {
+		return b.p.Move(ctx, g)
+	}
+	before := rep.Report()
+	m, err := b.p.Move(ctx, g)
+	b.s.metrics.perfect.observe(before, rep.Report())
+	return m, err
+}
+
+func (b *botPlayer) Close() error {
+	if b.p == nil {
+		return nil
+	}
+	return b.p.Close()
+}
+
+// afterMove runs once a move is stored in a game that goes on
+// (game.Hooks.Turn): the computer's reply when it is to move, and by
+// correspondence the your-turn mail.
+func (s *Server) afterMove(st *game.State) {
+	seat := st.Row.Black
 	if st.Sess.ToMove() == rules.White {
-		return st.Row.White.Bot != ""
+		seat = st.Row.White
 	}
-	return st.Row.Black.Bot != ""
+	if seat.Bot != "" {
+		s.bots.schedule(st.Row.ID, st.Row.Version)
+		return
+	}
+	if st.Clock.Kind == game.ClockDays {
+		s.mailYourTurn(st, seat.AccountID)
+	}
 }

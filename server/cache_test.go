@@ -59,7 +59,7 @@ func TestStaleCachedState(t *testing.T) {
 		}
 		ply++
 	}
-	if n := a.srv.caches.reruns.Load() + b.srv.caches.reruns.Load(); n < 4 {
+	if n := a.srv.core.Reruns.Load() + b.srv.core.Reruns.Load(); n < 4 {
 		t.Errorf("no stale state met: the test does not test what it says")
 	}
 	// A's cached state is stale again (b moved last); a move on an old

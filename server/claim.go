@@ -48,16 +48,16 @@ func (s *Server) claimGuestGames(r *http.Request, guest *store.Account, to store
 // its lock, replaces this process's cached state, publishes it here and to
 // the other processes, and schedules the computer if it is to move.
 func (s *Server) refreshGame(ctx context.Context, id string) {
-	unlock := s.lockGame(id)
+	unlock := s.core.LockGame(id)
 	defer unlock()
-	s.caches.states.take(id)
-	st, err := s.loadGame(ctx, id)
+	s.core.States.Take(id)
+	st, err := s.core.Load(ctx, id)
 	if err != nil {
 		s.log.WarnContext(ctx, "reading a claimed game", "game", id, "err", err)
 		return
 	}
-	s.publish(st)
-	s.caches.states.put(st)
+	s.core.Publish(st)
+	s.core.States.Put(st)
 	if st.BotToMove() {
 		s.bots.schedule(id, st.Row.Version)
 	}

@@ -13,6 +13,7 @@ import (
 	"alak/internal/clip"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/session"
@@ -38,8 +39,8 @@ const (
 // conditionalGame reports whether conditional moves may be left in the
 // game: a game between two people by correspondence or without a clock
 // (a live game moves too fast for them to matter).
-func conditionalGame(st *State) bool {
-	return (st.Clock.Kind == ClockDays || st.Clock.Kind == ClockNone) &&
+func conditionalGame(st *game.State) bool {
+	return (st.Clock.Kind == game.ClockDays || st.Clock.Kind == game.ClockNone) &&
 		st.Row.Black.Bot == "" && st.Row.White.Bot == "" &&
 		st.Row.Black.AccountID != 0 && st.Row.White.AccountID != 0
 }
@@ -121,7 +122,7 @@ func sortedKeys(t map[string]*wire.CondNode) []string {
 
 // conditionalSeat checks that a may see or leave conditional moves in the
 // game and returns a's colour.
-func (st *State) conditionalSeat(a *store.Account) (rules.Color, error) {
+func conditionalSeat(st *game.State, a *store.Account) (rules.Color, error) {
 	c, ok := st.SeatOf(a)
 	if !ok {
 		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "conditional moves are their owner's: you are not a player of this game")
@@ -131,7 +132,7 @@ func (st *State) conditionalSeat(a *store.Account) (rules.Color, error) {
 
 // conditionalOf reads a seat's row; a seat that never left any has an
 // empty one.
-func (s *Server) conditionalOf(ctx context.Context, st *State, c rules.Color) (store.Conditional, error) {
+func (s *Server) conditionalOf(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, error) {
 	row, err := s.store.Conditional(ctx, st.Row.ID, c.Letter())
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Conditional{GameID: st.Row.ID, Color: c.Letter(), Played: -1, NoteEntry: -1}, nil
@@ -141,7 +142,7 @@ func (s *Server) conditionalOf(ctx context.Context, st *State, c rules.Color) (s
 
 // conditionalView is what GET shows the owner: the tree while it holds,
 // and the note about the last one.
-func conditionalView(st *State, row store.Conditional) wire.Conditional {
+func conditionalView(st *game.State, row store.Conditional) wire.Conditional {
 	v := wire.Conditional{Ply: st.Sess.Ply(), Tree: map[string]*wire.CondNode{}, Note: row.Note}
 	if row.Tree != "" && row.Entry == st.Row.Entries && st.Row.State == store.StateActive {
 		if err := json.Unmarshal([]byte(row.Tree), &v.Tree); err != nil {
@@ -152,7 +153,7 @@ func conditionalView(st *State, row store.Conditional) wire.Conditional {
 }
 
 func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+	s.conditionalCall(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		v := conditionalView(st, row)
 		if r.URL.Query().Has("line") {
 			line, pos, err := previewLine(st, r.URL.Query().Get("line"))
@@ -168,7 +169,7 @@ func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
 // previewLine plays a line of moves (comma-separated, in any notation)
 // after the game's on a copy, with the kernel, for the page's editor: the
 // moves in the one move form and the position they lead to.
-func previewLine(st *State, text string) ([]string, session.Snapshot, error) {
+func previewLine(st *game.State, text string) ([]string, session.Snapshot, error) {
 	bad := func(format string, a ...any) error {
 		return httpx.Errf(wire.BadInput, "bad_line", format, a...)
 	}
@@ -211,7 +212,7 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errf(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
 		return
 	}
-	s.conditionalCall(w, r, func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+	s.conditionalCall(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if _, err := st.Player(&store.Account{ID: row.Account}); err != nil {
 			return wire.Conditional{}, err
 		}
@@ -245,7 +246,7 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+	s.conditionalCall(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if row.Tree == "" && row.Note == "" {
 			return conditionalView(st, row), nil
 		}
@@ -260,21 +261,21 @@ func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request)
 // conditionalCall runs f on the game as stored, under the game's lock
 // (so a move this process is making is either in or not yet begun), with
 // the caller's seat and row.
-func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *State, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
+func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	id := r.PathValue("id")
-	unlock := s.lockGame(id)
+	unlock := s.core.LockGame(id)
 	defer unlock()
-	st, err := s.loadGame(r.Context(), id)
+	st, err := s.core.Load(r.Context(), id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	c, err := st.conditionalSeat(a)
+	c, err := conditionalSeat(st, a)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -305,7 +306,7 @@ func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(
 // write, an opponent's next move through another process finds the tree
 // left at the old entry and does not use it: with one process the game's
 // lock, held through after, rules that out.
-func (s *Server) conditionalReply(st *State, mover rules.Color, m rules.Move, now time.Time, ch *Change) {
+func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Move, now time.Time, ch *game.Change) {
 	if !conditionalGame(st) {
 		return
 	}
@@ -369,7 +370,7 @@ func (s *Server) conditionalReply(st *State, mover rules.Color, m rules.Move, no
 			s.log.Error("storing conditional moves", "game", st.Row.ID, "err", err)
 		}
 		if row.Played == moveEntry+1 {
-			s.metrics.moves.Add(1)
+			s.metrics.Moves.Add(1)
 		}
 		if before != nil {
 			before()
@@ -382,7 +383,7 @@ func (s *Server) conditionalReply(st *State, mover rules.Color, m rules.Move, no
 // opponent's last move was played from their conditional moves, or that
 // to's own were cancelled by an illegal reply at the last move. "" when
 // neither.
-func (s *Server) conditionalNote(ctx context.Context, st *State, to int64) string {
+func (s *Server) conditionalNote(ctx context.Context, st *game.State, to int64) string {
 	c, ok := st.SeatOf(&store.Account{ID: to})
 	if !ok || to == 0 || len(st.Log) == 0 {
 		return ""

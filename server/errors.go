@@ -3,12 +3,13 @@ package server
 import (
 	"net/http"
 
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/wire"
 )
 
 var (
-	errNotFound = httpx.Errf(wire.NotFound, "not_found", "no such game")
+	errNotFound = game.ErrNotFound
 	// The computer answers a draw offer at once; declined, nothing changes.
 	errDrawDeclined = httpx.Errf(wire.Conflict, "draw_declined", "the computer declines the draw: play on")
 )

@@ -8,13 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,7 +79,7 @@ func (l *writeOrder) conn(t *testing.T, c net.Conn) *orderedConn {
 }
 
 // orderedConn is a connection of writeOrder's: a TCP connection (the
-// server sees its socket: sendQueueEmpty) that numbers its writes.
+// server sees its socket: the game core's sendQueueEmpty) that numbers its writes.
 type orderedConn struct {
 	*net.TCPConn
 	l    *writeOrder
@@ -275,21 +273,7 @@ func opponentEventFirst(t *testing.T, h *harness, ts *httptest.Server, order *wr
 func idleStreams(t *testing.T, s *Server, game string, acct int64) {
 	t.Helper()
 	for range 100_000 {
-		s.broker.mu.Lock()
-		ws := slices.Collect(maps.Keys(s.broker.watchers[game]))
-		s.broker.mu.Unlock()
-		idle := true
-		for _, w := range ws {
-			if w.account != acct {
-				continue
-			}
-			if !w.mu.TryLock() {
-				idle = false
-				continue
-			}
-			idle = idle && w.out != nil && sendQueueEmpty(w.conn)
-			w.mu.Unlock()
-		}
+		idle := s.core.Broker.StreamsIdle(game, acct)
 		if idle {
 			return
 		}
@@ -317,7 +301,7 @@ func TestStalledStreamHoldsNoAnswer(t *testing.T) {
 	}
 	// Ada (to move) has a stream she does not read, on a connection with
 	// a small receive buffer (the server bounds a stream's send buffer to
-	// streamSendBuffer: some 60 kB of events fill both).
+	// game.StreamSendBuffer: some 60 kB of events fill both).
 	small := httptest.NewUnstartedServer(h.srv.Handler())
 	small.Config.ConnContext = ConnContext
 	small.Start()
@@ -352,10 +336,10 @@ func TestStalledStreamHoldsNoAnswer(t *testing.T) {
 			t.Fatalf("cycle %d: ada declining the draw: %d", i, code)
 		}
 	}
-	if n := h.srv.metrics.leadMissed.Load(); n == 0 {
+	if n := h.srv.metrics.LeadMissed.Load(); n == 0 {
 		t.Errorf("every event was written to the stream that is not read by the change's request: the buffers never filled?")
 	}
-	if n := h.srv.metrics.slowStreams.Load(); n != 0 {
+	if n := h.srv.metrics.SlowStreams.Load(); n != 0 {
 		t.Errorf("%d streams cut off, within an hour's write timeout", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -78,7 +79,7 @@ const explorerWaiting = 4096
 // the slowest write of the game's last move, and moves waited behind
 // it). When explorerWaiting games already wait, the request counts it
 // itself.
-func (s *Server) explorerCount(ctx context.Context, st *State) {
+func (s *Server) explorerCount(ctx context.Context, st *game.State) {
 	if st.Row.State != store.StateFinished || st.Row.Start != "" {
 		return
 	}

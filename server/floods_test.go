@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/game"
 	"alak/wire"
 )
 
@@ -159,7 +160,7 @@ func TestTournamentStreamSlowReaderClosed(t *testing.T) {
 	const most = 2 << 20
 	start := time.Now()
 	events := 0
-	for ; h.srv.metrics.slowStreams.Load() == 0; events++ {
+	for ; h.srv.metrics.SlowStreams.Load() == 0; events++ {
 		if events*len(view) > most || time.Since(start) > 3*time.Minute {
 			t.Fatalf("after %d events (about %d kB) in %v the stream that is not read is still open", events, events*len(view)>>10, time.Since(start))
 		}
@@ -170,7 +171,7 @@ func TestTournamentStreamSlowReaderClosed(t *testing.T) {
 	}
 	t.Logf("cut after %d events of about %d bytes (%d kB), %v", events, len(view), events*len(view)>>10, time.Since(start))
 	if kb := events * len(view) >> 10; kb > 512 {
-		t.Errorf("cut after about %d kB of events; want the stream's bounded send buffer (%d kB, doubled by the kernel), well under 512 kB", kb, streamSendBuffer>>10)
+		t.Errorf("cut after about %d kB of events; want the stream's bounded send buffer (%d kB, doubled by the kernel), well under 512 kB", kb, game.StreamSendBuffer>>10)
 	}
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := io.Copy(io.Discard, br); err != nil && strings.Contains(err.Error(), "timeout") {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
@@ -130,34 +131,6 @@ func FuzzDecode(f *testing.F) {
 			if len(ae.Msg) > 400 {
 				t.Errorf("%T: a long answer: %s", v, ae.Msg)
 			}
-		}
-	})
-}
-
-// FuzzVersionOf: versionOf reads the version of any Last-Event-ID value,
-// or says -1; it never panics, and what it reads is the digits after the
-// dot.
-func FuzzVersionOf(f *testing.F) {
-	for _, seed := range []string{"", "0.2", "12.345", " 3.4 ", "3.", ".4", "3.-4", "3.+4", "3.4.5", "3.999999999", "3.1000000000",
-		"a.b", "x.0", "\x00.1", "7.\u0661", "1.0x10", "1.00000000001"} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, id string) {
-		v := versionOf(id)
-		if v == -1 {
-			return
-		}
-		if v < 0 || v > 999_999_999 {
-			t.Fatalf("versionOf(%q) = %d", id, v)
-		}
-		_, after, ok := strings.Cut(strings.TrimSpace(id), ".")
-		n, err := strconv.Atoi(after)
-		if !ok || err != nil || n != v {
-			t.Errorf("versionOf(%q) = %d, but the part after the dot is %q", id, v, after)
-		}
-		// An id the server writes reads back as its version.
-		if got := versionOf(strconv.Itoa(len(id)) + "." + strconv.Itoa(v)); got != v {
-			t.Errorf("versionOf of the id of version %d: %d", v, got)
 		}
 	})
 }
@@ -435,8 +408,8 @@ func FuzzEventsResume(f *testing.F) {
 		}
 		// The stream is registered once its headers are out: publish a
 		// change the stream has not seen.
-		marker := Event{ID: "marker", Version: cur.Version + 1, Data: []byte(`{"marker":true}`)}
-		base.srv.broker.publish(id, marker, 0, nil)
+		marker := game.Event{ID: "marker", Version: cur.Version + 1, Data: []byte(`{"marker":true}`)}
+		base.srv.core.Broker.Publish(id, marker, 0, nil)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		var evID, data string
@@ -455,7 +428,7 @@ func FuzzEventsResume(f *testing.F) {
 		if data == "" {
 			t.Fatalf("%q: no event: %v", last, sc.Err())
 		}
-		sent := versionOf(last)
+		sent := game.VersionOf(last)
 		if sent == cur.Version {
 			if evID != marker.ID {
 				t.Errorf("%q names the current version: the first event is %s, want the next change", last, evID)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"alak/player"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -146,7 +147,7 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 		s.log.Error("reading a house bot", "account", bot, "err", err)
 		return
 	}
-	_, err = s.act(ctx, id, func(st *State, now time.Time) (*Change, error) {
+	_, err = s.core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting || row.Kind != store.KindNamed || row.Opponent != bot {
 			return nil, errNotWaiting
@@ -170,7 +171,7 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 		return
 	}
 	s.log.Info("a house bot took a challenge", "game", id, "bot", a.Name)
-	if st, err := s.loadGame(ctx, id); err == nil && st.BotToMove() {
+	if st, err := s.core.Load(ctx, id); err == nil && st.BotToMove() {
 		s.bots.schedule(id, st.Row.Version)
 	}
 }

@@ -74,3 +74,15 @@ var levelSpecs = sync.OnceValue(func() map[string]int {
 	}
 	return out
 })
+
+// botName names a computer seat by its spec, which is canonical (stored
+// as the player package built it): a level's spec by the level's name, as
+// the create form offers it ("alphabeta:time=3s,depth=2" is computer
+// (Casual)), any other by its words ("mcts:time=500ms,playouts=300000" is
+// computer (mcts time=500ms playouts=300000)).
+func botName(spec string) string {
+	if n, ok := levelSpecs()[spec]; ok {
+		return "computer (" + player.LevelName(n) + ")"
+	}
+	return "computer (" + strings.Join(strings.FieldsFunc(spec, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }), " ") + ")"
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"alak/internal/clip"
+	"alak/server/internal/game"
 )
 
 // mailer sends the server's mail through one SMTP server, from a bounded
@@ -96,8 +97,8 @@ func (m *mailer) run(done <-chan struct{}) {
 // have no stream open (they are not on the site) and have an address. With
 // moves by email (mailin.go) the mail's Reply-To is a secret address of
 // the player for this board.
-func (s *Server) mailYourTurn(st *State, account int64) {
-	if s.mailer == nil || account == 0 || s.broker.online(account) {
+func (s *Server) mailYourTurn(st *game.State, account int64) {
+	if s.mailer == nil || account == 0 || s.core.Broker.Online(account) {
 		return
 	}
 	a, err := s.store.AccountByID(context.Background(), account)
@@ -125,7 +126,7 @@ func (s *Server) mailYourTurn(st *State, account int64) {
 }
 
 // mailTimeRunningOut warns a correspondence player whose deadline is near.
-func (s *Server) mailTimeRunningOut(st *State, account int64) {
+func (s *Server) mailTimeRunningOut(st *game.State, account int64) {
 	if s.mailer == nil || account == 0 {
 		return
 	}

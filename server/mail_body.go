@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/store"
 )
 
@@ -20,7 +21,7 @@ const mailDateFormat = "Mon 2 Jan 2006 15:04 UTC"
 // (the seeds' line notation, a grid for Alter Igo) with whose move it is,
 // the last move, the legal moves when it is c's move, the clock, and, when
 // replies are read (byMail), how to answer.
-func (s *Server) boardMailBody(st *State, c rules.Color, byMail bool) string {
+func (s *Server) boardMailBody(st *game.State, c rules.Color, byMail bool) string {
 	var b strings.Builder
 	b.WriteString(st.Sess.Snapshot().Text(st.Rules, false))
 	moves := st.Sess.Moves()
@@ -55,7 +56,7 @@ func (s *Server) boardMailBody(st *State, c rules.Color, byMail bool) string {
 
 // legalMoveTexts is the legal moves of the player to move in the game's
 // notation, pass and resign last.
-func legalMoveTexts(st *State) []string {
+func legalMoveTexts(st *game.State) []string {
 	var points, other []string
 	for _, m := range st.Sess.LegalMoves() {
 		if m == rules.Pass || m == rules.Resign {
@@ -71,7 +72,7 @@ func legalMoveTexts(st *State) []string {
 }
 
 // exampleMove is a legal point of the game, for the how-to-answer line.
-func exampleMove(st *State) string {
+func exampleMove(st *game.State) string {
 	for _, m := range st.Sess.LegalMoves() {
 		if m != rules.Pass && m != rules.Resign {
 			return st.Rules.MoveText(m)

@@ -213,7 +213,7 @@ func (c *client) me() int64 {
 func (h *harness) waitOffline(account int64) {
 	h.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for h.srv.broker.online(account) {
+	for h.srv.core.Broker.Online(account) {
 		if time.Now().After(deadline) {
 			h.t.Fatal("the closed stream still counts as open")
 		}

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -387,7 +388,7 @@ func (ss *mailSession) rcpt1(to string) error {
 	// gives a new address, so a robot answering the answers is held back
 	// all the same, and forged addresses cannot fill the limiters' table.
 	if wait, ok := in.limits.Allow(sec.GameID+"/"+sec.Color, in.s.now()); !ok {
-		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this game's addresses: try again in %s", shortDuration(wait.Round(time.Second)))
+		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this game's addresses: try again in %s", game.ShortDuration(wait.Round(time.Second)))
 	}
 	ss.rcpt = &sec
 	return nil
@@ -446,7 +447,7 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 		lead = "Nothing changed: " + readErr.Error() + "."
 		count = &in.refused
 	} else {
-		_, err := s.act(ctx, sec.GameID, func(st *State, now time.Time) (*Change, error) {
+		_, err := s.core.Act(ctx, sec.GameID, func(st *game.State, now time.Time) (*game.Change, error) {
 			before := st.Sess.Ply()
 			ch, err := s.mailedCommand(st, sec, c, command, now)
 			if err == nil {
@@ -482,7 +483,7 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 // mailDone says what a mailed command did to the game st (after it; the
 // game was at ply before). The player's move is the one after ply before:
 // another may follow it in the same change (a conditional answer).
-func mailDone(st *State, before int, command string) string {
+func mailDone(st *game.State, before int, command string) string {
 	switch strings.ToLower(command) {
 	case "draw":
 		if st.Sess.Over() {
@@ -499,7 +500,7 @@ func mailDone(st *State, before int, command string) string {
 }
 
 // mailedCommand is what a mailed line does to the game, under its lock.
-func (s *Server) mailedCommand(st *State, sec store.MailSecret, c rules.Color, command string, now time.Time) (*Change, error) {
+func (s *Server) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, command string, now time.Time) (*game.Change, error) {
 	if st.Row.State != store.StateActive {
 		return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
 	}
@@ -522,7 +523,7 @@ func (s *Server) mailedCommand(st *State, sec store.MailSecret, c rules.Color, c
 				return nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
 			}
 			_, err := st.Sess.OfferDraw(c)
-			return &Change{}, err
+			return &game.Change{}, err
 		}
 	}
 	if err := st.CheckTurn(c); err != nil {
@@ -532,20 +533,20 @@ func (s *Server) mailedCommand(st *State, sec store.MailSecret, c rules.Color, c
 		return nil, err
 	}
 	if cmd.kind == commandResign {
-		return &Change{}, st.Sess.Resign(c)
+		return &game.Change{}, st.Sess.Resign(c)
 	}
 	acct := st.Row.Black.AccountID
 	if c == rules.White {
 		acct = st.Row.White.AccountID
 	}
-	return s.playMove(st, c, cmd.move, acct, now)
+	return s.core.PlayMove(st, c, cmd.move, acct, now)
 }
 
 // answer mails the player of seat c the game as it is now, after lead,
 // with a new reply address while the game goes on.
 func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Color, lead string) error {
 	s := in.s
-	st, err := s.loadGame(ctx, sec.GameID)
+	st, err := s.core.Load(ctx, sec.GameID)
 	if err != nil {
 		return err
 	}
@@ -589,7 +590,7 @@ func hashMailSecret(secret string) string {
 // ply and stores its secret's hash: "" when mail is not read, the game is
 // not being played, or the secret could not be stored (the mail then goes
 // without, and says nothing about answering it).
-func (s *Server) mailReplyTo(st *State, c rules.Color) string {
+func (s *Server) mailReplyTo(st *game.State, c rules.Color) string {
 	if s.mailin == nil || st.Row.State != store.StateActive || c == rules.None {
 		return ""
 	}

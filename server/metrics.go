@@ -1,6 +1,7 @@
 package server
 
 import (
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"context"
 	"database/sql"
@@ -17,12 +18,12 @@ import (
 // (MetricsHandler) from a registry of the server's own: two servers in
 // one process (the tests) do not share them.
 type metrics struct {
-	moves, conflicts, dbErrors, adjudications, mails atomic.Int64
-	streams                                          atomic.Int64
-	slowStreams                                      atomic.Int64 // closed because the client did not read
-	leadMissed                                       atomic.Int64 // events of the player to move handed to the stream's goroutine, not written at once
-	moveRequests, moveFailures                       atomic.Int64
-	moveNanos                                        atomic.Int64
+	// The game core's counters: moves, conflicts, database errors,
+	// adjudications, streams open and slow, events not written at once.
+	game.Metrics
+	mails                      atomic.Int64
+	moveRequests, moveFailures atomic.Int64
+	moveNanos                  atomic.Int64
 	// liveGames is the number of active games, as the store counted them
 	// at the last sweep; -1 before the first count.
 	liveGames atomic.Int64
@@ -74,21 +75,21 @@ func (s *Server) registry() *prometheus.Registry {
 	const queueHelp = "Jobs waiting in a queue: the computer's moves, the post-game analyses, the positions of the analysis board waiting for the search, the small lines' tables to make, the mail."
 	reg.MustRegister(
 		m.moveLatency,
-		counter("alak_moves_total", "Moves stored, by people and by the computer.", &m.moves, nil),
+		counter("alak_moves_total", "Moves stored, by people and by the computer.", &m.Moves, nil),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_move_requests_total",
 			Help: "Move requests (POST /api/games/{id}/moves) by outcome.", ConstLabels: prometheus.Labels{"result": "acknowledged"}},
 			func() float64 { return float64(m.moveRequests.Load() - m.moveFailures.Load()) }),
 		counter("alak_move_requests_total", "Move requests (POST /api/games/{id}/moves) by outcome.", &m.moveFailures, prometheus.Labels{"result": "refused"}),
-		counter("alak_conflicts_total", "Changes refused because another request changed the game first (the store's version check).", &m.conflicts, nil),
-		counter("alak_db_errors_total", "Database operations that failed (not conflicts): writes of a change, the sweep's queries, readiness checks.", &m.dbErrors, nil),
-		counter("alak_adjudications_total", "Games ended on time by the server.", &m.adjudications, nil),
+		counter("alak_conflicts_total", "Changes refused because another request changed the game first (the store's version check).", &m.Conflicts, nil),
+		counter("alak_db_errors_total", "Database operations that failed (not conflicts): writes of a change, the sweep's queries, readiness checks.", &m.DBErrors, nil),
+		counter("alak_adjudications_total", "Games ended on time by the server.", &m.Adjudications, nil),
 		counter("alak_mails_total", "Mails handed to the mail queue (your move, time running out).", &m.mails, nil),
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.exact, prometheus.Labels{"how": "exact"}),
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.untied, prometheus.Labels{"how": "tie_at_random"}),
 		counter("alak_perfect_moves_total", perfectHelp, &m.perfect.fallback, prometheus.Labels{"how": "fallback"}),
-		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.streams.Load()) }),
-		counter("alak_event_lead_missed_total", "Events of the player to move not written to their stream by the change's request itself, before its answer (the stream was busy writing, or its socket held data the client had not acknowledged), but handed to the stream's goroutine.", &m.leadMissed, nil),
-		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.slowStreams, nil),
+		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.Streams.Load()) }),
+		counter("alak_event_lead_missed_total", "Events of the player to move not written to their stream by the change's request itself, before its answer (the stream was busy writing, or its socket held data the client had not acknowledged), but handed to the stream's goroutine.", &m.LeadMissed, nil),
+		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.SlowStreams, nil),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "position_analysis"}, func() float64 { return float64(s.posAnalyses.quick.len() + s.posAnalyses.long.len()) }),
@@ -151,7 +152,7 @@ func (s *Server) countLiveGames(ctx context.Context) {
 	}
 	n, err := c.CountGames(ctx, "active")
 	if err != nil {
-		s.metrics.dbErrors.Add(1)
+		s.metrics.DBErrors.Add(1)
 		s.log.ErrorContext(ctx, "counting the active games", "err", err)
 		return
 	}
@@ -181,7 +182,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
-		s.metrics.dbErrors.Add(1)
+		s.metrics.DBErrors.Add(1)
 		s.log.WarnContext(r.Context(), "not ready: the database does not answer", "err", err)
 		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "the database does not answer", "code": "not_ready"})
 		return

@@ -109,7 +109,7 @@ func TestSeveralProcesses(t *testing.T) {
 	if got.Version != 5 || len(log) != 2 {
 		t.Errorf("settled more than once: version %d, %d entries", got.Version, len(log))
 	}
-	adj := a.srv.metrics.adjudications.Load() + b.srv.metrics.adjudications.Load()
+	adj := a.srv.metrics.Adjudications.Load() + b.srv.metrics.Adjudications.Load()
 	if adj != 1 {
 		t.Errorf("%d adjudications, want 1", adj)
 	}

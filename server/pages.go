@@ -21,6 +21,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/web"
@@ -262,7 +263,7 @@ func init() {
 		spec, _ := player.Level(i)
 		forms.Levels = append(forms.Levels, spec)
 	}
-	forms.Options, forms.Days, forms.Choices = rules.Options(), CorrespondenceDays, levelChoices()
+	forms.Options, forms.Days, forms.Choices = rules.Options(), game.CorrespondenceDays, levelChoices()
 	for _, name := range rules.Presets() {
 		r := rules.MustPreset(name)
 		values := map[string]string{}
@@ -405,7 +406,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		st, err := s.loadGame(r.Context(), id)
+		st, err := s.core.Load(r.Context(), id)
 		if errors.Is(err, errNotFound) {
 			s.notFound(w, r, "There is no game "+id+".")
 			return
@@ -422,7 +423,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		b.Box, b.Width = boardBox(b.Shape, b.W, b.H)
 		b.Rows = max(1, (st.Sess.Game().Len()+1)/2)
 		b.Tournament = st.Tournament
-		v := s.view(r.Context(), st)
+		v := s.core.View(r.Context(), st)
 		var end string
 		b.Cards, end = cardsAndEnd(v)
 		if sn := st.Sess.Snapshot(); b.Over && sn.ResultWords != nil {
@@ -459,7 +460,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 }
 
 func (s *Server) handlePositions(w http.ResponseWriter, r *http.Request) {
-	st, err := s.loadGame(r.Context(), r.PathValue("id"))
+	st, err := s.core.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return

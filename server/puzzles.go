@@ -21,6 +21,7 @@ import (
 	"alak/glicko2"
 	"alak/puzzle"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/store"
 	"alak/solve"
 )
@@ -83,7 +84,7 @@ func newPuzzleWork(s *Server) *puzzleWork {
 // gameAnalysed queues a finished game whose analysis is plies for its
 // puzzles; a full queue drops it (its analysis stays: the puzzles are a
 // bonus, never a reason to wait).
-func (pw *puzzleWork) gameAnalysed(st *State, plies []solve.PlyValue) {
+func (pw *puzzleWork) gameAnalysed(st *game.State, plies []solve.PlyValue) {
 	if len(plies) == 0 || puzzle.Reach(st.Rules) != nil {
 		return
 	}

@@ -113,7 +113,7 @@ func (s *Server) takeSeatRatings(ctx context.Context, g *store.Game) error {
 		if seat.s.AccountID == 0 {
 			continue
 		}
-		pv, err := s.playerView(ctx, seat.s.AccountID)
+		pv, err := s.core.PlayerView(ctx, seat.s.AccountID)
 		if err != nil {
 			return err
 		}

@@ -32,6 +32,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -162,9 +163,11 @@ type Server struct {
 	secureCookies bool
 	dummyHash     string // checked against when a name is unknown (New)
 
-	locks    sync.Map // game id → *sync.Mutex
-	caches   caches   // names, tokens, games' states (cache.go)
-	broker   *broker
+	// core is the game core: loading a game, acting on it, its view and
+	// its event streams (server/internal/game); the features below
+	// register their hooks on it (registerGameHooks).
+	core     *game.Core
+	caches   caches // tokens (cache.go)
 	bots     *bots
 	analyses *analyses
 	tables   *tables
@@ -196,9 +199,6 @@ type Server struct {
 	puzzles      *puzzleWork
 	puzzleLimits puzzleLimits
 
-	// hooks is what the features do when a game changes (games.go).
-	hooks gameHooks
-
 	metrics metrics
 	reg     *prometheus.Registry
 	done    chan struct{}
@@ -206,21 +206,35 @@ type Server struct {
 	close   sync.Once
 }
 
-// registerGameHooks says what each feature does when a game changes, in
-// the order they run: a game's end ends its mailed reply addresses before
-// the end is published; once a change is published, the account streams
-// hear of it, and of an end the tournaments (the standings, the next
-// round), the opening explorer (its count) and the post-game analysis,
-// which a game between people gets in the background (its mistakes
-// become puzzles) when the analysis worker is idle enough.
+// registerGameHooks says what each feature does with a game, in the
+// order the core calls them. When a game is loaded, its tournament and
+// round are read; a computer seat is played by the computer (botPlayer);
+// a move played may be answered at once from the opponent's conditional
+// moves, and once stored, the player now to move is the computer (its
+// reply) or, by correspondence, told by mail. A game's end ends its
+// mailed reply addresses before the end is published; once a change is
+// published, the account streams hear of it, and of an end the
+// tournaments (the standings, the next round), the opening explorer (its
+// count) and the post-game analysis, which a game between people gets in
+// the background (its mistakes become puzzles) when the analysis worker
+// is idle enough. Another process's change wakes the account streams. A
+// game's view shows its players' ratings, the invitee of a named
+// challenge, the vacation that pauses it, the rematch, and to each player
+// their messages.
 func (s *Server) registerGameHooks() {
+	h := &s.core.Hooks
+	h.Tournament = s.gameTournament
+	h.Computer = s.computer
+	h.Played = s.conditionalReply
+	h.Turn = s.afterMove
+	h.Notified = func(string) { s.accountEvents.wakeAll() }
 	if s.mailin != nil {
-		s.hooks.stored.onEnd(func(ctx context.Context, st *State) { s.mailin.gameEnded(ctx, st.Row.ID) })
+		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mailin.gameEnded(ctx, st.Row.ID) })
 	}
-	s.hooks.published.onChange(func(_ context.Context, st *State) { s.accountsChanged(st.Row) })
-	s.hooks.published.onEnd(func(_ context.Context, st *State) { s.tournamentGameEnded(st.Row) })
-	s.hooks.published.onEnd(s.explorerCount)
-	s.hooks.published.onEnd(func(_ context.Context, st *State) {
+	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
+	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tournamentGameEnded(st.Row) })
+	h.Published.OnEnd(s.explorerCount)
+	h.Published.OnEnd(func(_ context.Context, st *game.State) {
 		if s.cfg.noBackgroundAnalysis {
 			return
 		}
@@ -228,6 +242,15 @@ func (s *Server) registerGameHooks() {
 			s.analyses.background(st.Row.ID)
 		}
 	})
+	s.core.Parts = game.ViewParts{
+		Account:      accountPlayerView,
+		ComputerName: botName,
+		Ratings:      s.gameRatings,
+		Invitee:      s.invitee,
+		Vacation:     s.vacationUntil,
+		Rematch:      s.rematchView,
+		Private:      s.chatFrames,
+	}
 }
 
 // New returns a server on st and starts its background work: the sweep of
@@ -277,7 +300,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
+		done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
 		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -295,6 +318,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		return nil, err
 	}
 	s.dummyHash = dummy
+	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime,
+		StreamWriteTimeout: cfg.StreamWriteTimeout, StreamKeepAlive: cfg.StreamKeepAlive, Notifier: cfg.Notifier,
+		Metrics: &s.metrics.Metrics, Done: s.done, Spawn: s.spawn})
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.posAnalyses = newPosAnalyses(s)
@@ -350,7 +376,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.puzzles.work)
 	s.spawn(s.puzzles.seed)
 	if cfg.Notifier != nil {
-		s.spawn(s.listen)
+		s.spawn(func() { s.core.Listen(contextOf(s.done)) })
 	}
 	if s.mailer != nil {
 		s.spawn(func() { s.mailer.run(s.done) })

@@ -8,6 +8,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 )
@@ -16,13 +17,13 @@ import (
 // the players' names, the date, an opening comment naming the game and its
 // clock, a live clock's time control (TM, OT) and each mover's time left
 // (BL, WL), and the messages the requester may read as comments.
-func (s *Server) sgfRecord(r *http.Request, st *State) (notation.Record, error) {
+func (s *Server) sgfRecord(r *http.Request, st *game.State) (notation.Record, error) {
 	rec := st.Sess.Record()
-	v := s.view(r.Context(), st)
+	v := s.core.View(r.Context(), st)
 	rec.Black, rec.White = v.Players["x"].Name, v.Players["o"].Name
 	rec.Date = st.Row.Created.UTC().Format("2006-01-02")
 	rec.Comments = map[int]string{0: fmt.Sprintf("alak game %s, %s, %s", st.Row.ID, st.Row.Rules, st.Clock.Words())}
-	if st.Clock.Kind == ClockLive {
+	if st.Clock.Kind == game.ClockLive {
 		rec.Time = sgfTimeControl(st.Clock)
 		rec.TimeLeft = sgfTimeLeft(st.Log, rec.Start.ToMove())
 	}
@@ -37,7 +38,7 @@ func (s *Server) sgfRecord(r *http.Request, st *State) (notation.Record, error) 
 // sgfTimeControl writes a live clock as SGF's TM and OT: the time for the
 // game in seconds, and the increment as OT[N fischer] (the form OGS
 // writes: N seconds added after each move), none when there is none.
-func sgfTimeControl(c Clock) notation.TimeControl {
+func sgfTimeControl(c game.Clock) notation.TimeControl {
 	tc := notation.TimeControl{Main: c.Initial}
 	if c.Increment > 0 {
 		tc.Overtime = strconv.FormatFloat(c.Increment.Seconds(), 'f', -1, 64) + " fischer"
@@ -82,7 +83,7 @@ type sgfMessage struct {
 // oldest first, for the SGF export: to a player of the game, what their
 // game page shows (all of them, or only their own when they muted the
 // opponent); to anyone else, none (the messages are the players' only).
-func (s *Server) sgfMessages(r *http.Request, st *State) ([]sgfMessage, error) {
+func (s *Server) sgfMessages(r *http.Request, st *game.State) ([]sgfMessage, error) {
 	c, ok := st.SeatOf(httpx.Account(r))
 	if !ok {
 		return nil, nil

@@ -95,9 +95,9 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 	// only stops a stuck run.
 	start := time.Now()
 	cycles := 0
-	for ; h.srv.metrics.slowStreams.Load() == 0; cycles++ {
+	for ; h.srv.metrics.SlowStreams.Load() == 0; cycles++ {
 		if cycles == 10_000 || time.Since(start) > 5*time.Minute {
-			t.Fatalf("after %d events in %v the stream that is not read is still open (%d streams)", 2*cycles, time.Since(start), h.srv.metrics.streams.Load())
+			t.Fatalf("after %d events in %v the stream that is not read is still open (%d streams)", 2*cycles, time.Since(start), h.srv.metrics.Streams.Load())
 		}
 		if code := ada.do("POST", "/api/games/"+g.ID+"/draw", nil, nil); code != http.StatusOK {
 			t.Fatalf("draw offer: %d", code)
@@ -125,8 +125,8 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 	if n := <-goodEvents; n < 2*cycles/2 {
 		t.Errorf("the reading client saw %d events of %d", n, 2*cycles+1)
 	}
-	if h.srv.metrics.slowStreams.Load() != 1 {
-		t.Errorf("%d streams closed as slow; want 1 (the reader who reads was not)", h.srv.metrics.slowStreams.Load())
+	if h.srv.metrics.SlowStreams.Load() != 1 {
+		t.Errorf("%d streams closed as slow; want 1 (the reader who reads was not)", h.srv.metrics.SlowStreams.Load())
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/tournament"
@@ -236,7 +237,7 @@ func outcomeForfeit(o tournament.Outcome) string {
 // allAtOnce: a correspondence round robin starts all its games at once
 // (as Little Golem does); live ones go round by round.
 func allAtOnce(t store.Tournament) bool {
-	return byDays(t.Clock) && (t.Format == string(tournament.FormatRoundRobin) || t.Format == string(tournament.FormatDoubleRoundRobin))
+	return game.ByDays(t.Clock) && (t.Format == string(tournament.FormatRoundRobin) || t.Format == string(tournament.FormatDoubleRoundRobin))
 }
 
 func newPairingState(t store.Tournament, players []store.TournamentPlayer, slots []store.TournamentGame) pairingState {
@@ -371,7 +372,7 @@ func (s *Server) plan(ctx context.Context, t store.Tournament, players []store.T
 // aborts are the first move's time running out, whose replays end in a
 // forfeit by the player who did not move; an abort at will would let
 // either player hand the other that forfeit.
-func tournamentAbort(st *State) error {
+func tournamentAbort(st *game.State) error {
 	if st.Row.Kind != store.KindTournament {
 		return nil
 	}
@@ -391,20 +392,20 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 	if err != nil {
 		return store.Game{}, fmt.Errorf("tournament %s: stored rules: %w", t.ID, err)
 	}
-	clock, err := ParseClock(t.Clock)
+	clock, err := game.ParseClock(t.Clock)
 	if err != nil {
 		return store.Game{}, fmt.Errorf("tournament %s: stored clock: %w", t.ID, err)
 	}
 	g := store.Game{ID: newID(), Rules: t.Rules, Preset: r.Preset, Size: r.SizeString(), Black: store.Seat{AccountID: x},
 		White: store.Seat{AccountID: o}, Creator: x, Color: "x", Kind: store.KindTournament, Clock: clock.String(),
 		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now, Rated: t.Rated}
-	if clock.Kind == ClockLive {
+	if clock.Kind == game.ClockLive {
 		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
 	}
 	if err := s.takeSeatRatings(ctx, &g); err != nil {
 		return store.Game{}, err
 	}
-	st, err := s.rebuild(g, nil)
+	st, err := s.core.Rebuild(g, nil)
 	if err != nil {
 		return store.Game{}, err
 	}
@@ -425,8 +426,8 @@ func (s *Server) tournamentChanged(ctx context.Context, ch *store.TournamentChan
 	}
 	for _, g := range ch.Games {
 		s.gameCreated(g)
-		if byDays(g.Clock) {
-			if st, err := s.loadGame(ctx, g.ID); err == nil {
+		if game.ByDays(g.Clock) {
+			if st, err := s.core.Load(ctx, g.ID); err == nil {
 				s.mailYourTurn(st, g.Black.AccountID)
 			}
 		}
@@ -448,14 +449,14 @@ func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
 	if f.forfeit == "x" {
 		loser = rules.White
 	}
-	_, err := s.act(ctx, f.id, func(st *State, now time.Time) (*Change, error) {
+	_, err := s.core.Act(ctx, f.id, func(st *game.State, now time.Time) (*game.Change, error) {
 		if st.Row.State != store.StateActive {
 			return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over")
 		}
 		if err := st.Sess.Resign(loser); err != nil {
 			return nil, err
 		}
-		return &Change{}, nil
+		return &game.Change{}, nil
 	})
 	if err != nil && !isAPIError(err) {
 		s.log.Error("ending a forfeited tournament game", "game", f.id, "err", err)

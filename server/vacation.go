@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -98,46 +98,10 @@ func (s *Server) onVacation(ctx context.Context, account int64, now time.Time) (
 	return v, now.Before(vacationEnd(v))
 }
 
-// Paused reports whether the game's clock is stopped by a vacation: an
-// active correspondence game without a deadline.
-func (st *State) Paused() bool {
-	return st.Clock.Kind == ClockDays && st.Row.State == store.StateActive && st.Row.Deadline.IsZero()
-}
-
-// Pause stops the game's deadline at now and keeps the time the player
-// to move had left in their clock.
-func (st *State) Pause(now time.Time) {
-	left := max(st.Row.Deadline.Sub(now), 0)
-	if st.Row.Deadline.IsZero() {
-		left = st.Clock.perMove()
-	}
-	st.Row.BlackLeft, st.Row.WhiteLeft = 0, 0
-	if st.Sess.ToMove() == rules.White {
-		st.Row.WhiteLeft = left
-	} else {
-		st.Row.BlackLeft = left
-	}
-	st.Row.Deadline = time.Time{}
-}
-
-// Resume starts the deadline again from now with the time kept.
-func (st *State) Resume(now time.Time) {
-	left := st.Row.BlackLeft
-	if st.Sess.ToMove() == rules.White {
-		left = st.Row.WhiteLeft
-	}
-	if left <= 0 || left > st.Clock.perMove() {
-		left = st.Clock.perMove()
-	}
-	st.Row.Deadline = now.Add(left)
-	st.Row.TurnStart = st.Row.Deadline.Add(-st.Clock.perMove())
-	st.Row.BlackLeft, st.Row.WhiteLeft = 0, 0
-}
-
 // pauseIfAway pauses a correspondence game that starts while one of its
 // players is on vacation.
-func (s *Server) pauseIfAway(ctx context.Context, st *State, now time.Time) {
-	if st.Clock.Kind != ClockDays || st.Row.State != store.StateActive {
+func (s *Server) pauseIfAway(ctx context.Context, st *game.State, now time.Time) {
+	if st.Clock.Kind != game.ClockDays || st.Row.State != store.StateActive {
 		return
 	}
 	for _, seat := range []store.Seat{st.Row.Black, st.Row.White} {
@@ -150,7 +114,7 @@ func (s *Server) pauseIfAway(ctx context.Context, st *State, now time.Time) {
 
 // vacationUntil gives, for the view of a paused game, each seat whose
 // player is on vacation and until when at the latest.
-func (s *Server) vacationUntil(ctx context.Context, st *State) wire.SeatTimes {
+func (s *Server) vacationUntil(ctx context.Context, st *game.State) wire.SeatTimes {
 	now := s.now()
 	var out wire.SeatTimes
 	for _, seat := range []struct {
@@ -241,16 +205,16 @@ func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now 
 		return
 	}
 	for _, g := range games {
-		if !byDays(g.Clock) || g.Deadline.IsZero() != !on {
+		if !game.ByDays(g.Clock) || g.Deadline.IsZero() != !on {
 			continue
 		}
-		_, err := s.act(ctx, g.ID, func(st *State, now time.Time) (*Change, error) {
-			if st.Paused() == on || st.Clock.Kind != ClockDays || st.Row.State != store.StateActive {
+		_, err := s.core.Act(ctx, g.ID, func(st *game.State, now time.Time) (*game.Change, error) {
+			if st.Paused() == on || st.Clock.Kind != game.ClockDays || st.Row.State != store.StateActive {
 				return nil, errNothingToDo
 			}
 			if on {
 				st.Pause(now)
-				return &Change{}, nil
+				return &game.Change{}, nil
 			}
 			other := st.Row.Black.AccountID
 			if other == account {
@@ -260,7 +224,7 @@ func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now 
 				return nil, errNothingToDo
 			}
 			st.Resume(now)
-			return &Change{After: func() { s.mailYourTurn(st, st.ToMoveAccount()) }}, nil
+			return &game.Change{After: func() { s.mailYourTurn(st, st.ToMoveAccount()) }}, nil
 		})
 		if err != nil && !errors.Is(err, errNothingToDo) {
 			s.log.Info("a vacation's game left as it was", "game", g.ID, "err", err)

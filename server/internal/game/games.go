@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"alak/notation"
-	"alak/player"
 	"alak/rules"
 	"alak/server/internal/httpx"
 	"alak/server/store"
@@ -41,44 +40,46 @@ type State struct {
 	Tournament *wire.TournamentRef
 }
 
-// lockGame serialises the changes this process makes to one game, so that
+// LockGame serialises the changes this process makes to one game, so that
 // two requests for the same game do not race to a conflict. Across
 // processes the store's version check does the same.
-func (s *Server) lockGame(id string) func() {
+func (s *Core) LockGame(id string) func() {
 	v, _ := s.locks.LoadOrStore(id, &sync.Mutex{})
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
 }
 
-// loadGame reads a game and rebuilds its session.
-func (s *Server) loadGame(ctx context.Context, id string) (*State, error) {
+// Load reads a game and rebuilds its session.
+func (s *Core) Load(ctx context.Context, id string) (*State, error) {
 	if len(id) > 40 {
-		return nil, errNotFound
+		return nil, ErrNotFound
 	}
 	row, log, err := s.store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errNotFound
+		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.rebuild(row, log)
+	st, err := s.Rebuild(row, log)
 	if err != nil {
 		return nil, err
 	}
 	if st.Chat, err = s.store.Chat(ctx, id); err != nil {
 		return nil, err
 	}
-	if st.Tournament, err = s.gameTournament(ctx, row); err != nil {
-		return nil, err
+	if s.Hooks.Tournament != nil {
+		if st.Tournament, err = s.Hooks.Tournament(ctx, row); err != nil {
+			return nil, err
+		}
 	}
 	// The players' names, which the game's views show: read (or found in
 	// the cache) now, so that a store that cannot read one fails the
 	// request instead of a view showing the seat empty.
 	for _, id := range []int64{row.Black.AccountID, row.White.AccountID} {
 		if id != 0 {
-			if _, err := s.playerView(ctx, id); err != nil {
+			if _, err := s.PlayerView(ctx, id); err != nil {
 				return nil, err
 			}
 		}
@@ -86,10 +87,10 @@ func (s *Server) loadGame(ctx context.Context, id string) (*State, error) {
 	return st, nil
 }
 
-// rebuild replays the log: moves are played, takebacks pop them, and the
+// Rebuild replays the log: moves are played, takebacks pop them, and the
 // end the players decided (a resignation, time, agreement, an abort) and
 // the offers waiting are set again.
-func (s *Server) rebuild(row store.Game, log []store.Entry) (*State, error) {
+func (s *Core) Rebuild(row store.Game, log []store.Entry) (*State, error) {
 	r, err := rules.Parse(row.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: stored rules: %w", row.ID, err)
@@ -167,57 +168,16 @@ func (st *State) restoreEnd() error {
 	return fmt.Errorf("finished by %q, which the moves do not give", st.Row.Reason)
 }
 
-// seat builds the session's seat of a stored seat: a person by name, or a
-// computer player built on demand from its spec (NewUntrusted: no process,
-// no file).
-func (s *Server) seat(row store.Game, seat store.Seat, side int) session.Seat {
+// seat builds the session's seat of a stored seat: a person by name, or
+// the computer of its spec (Hooks.Computer), with a seed of the seat's
+// own.
+func (s *Core) seat(row store.Game, seat store.Seat, side int) session.Seat {
 	if seat.Bot != "" {
 		h := fnv.New64a()
 		fmt.Fprintf(h, "%s/%d", row.ID, side)
-		return session.Seat{Name: "computer " + seat.Bot, Player: &botPlayer{s: s, spec: seat.Bot, seed: h.Sum64()}}
+		return session.Seat{Name: "computer " + seat.Bot, Player: s.Hooks.Computer(seat.Bot, h.Sum64())}
 	}
 	return session.Seat{Name: fmt.Sprintf("#%d", seat.AccountID)}
-}
-
-// botPlayer is a computer seat: its player is built at its first move. A
-// perfect player (perfect, or a level that is perfect) answers from the
-// server's table of the game's rules when it has one (Config.TableDir),
-// and its moves are counted by how they were made (alak_perfect_moves_total).
-type botPlayer struct {
-	s    *Server
-	spec string
-	seed uint64
-	p    player.Player
-}
-
-func (b *botPlayer) Name() string { return b.spec }
-
-func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
-	if b.p == nil {
-		p, err := player.NewUntrusted(b.spec, b.seed+uint64(g.Len()))
-		if err != nil {
-			return rules.NoMove, err
-		}
-		if pf, ok := p.(*player.Perfect); ok {
-			pf.UseTables(b.s.tables.solver)
-		}
-		b.p = p
-	}
-	rep, ok := b.p.(player.Reporter)
-	if !ok {
-		return b.p.Move(ctx, g)
-	}
-	before := rep.Report()
-	m, err := b.p.Move(ctx, g)
-	b.s.metrics.perfect.observe(before, rep.Report())
-	return m, err
-}
-
-func (b *botPlayer) Close() error {
-	if b.p == nil {
-		return nil
-	}
-	return b.p.Close()
 }
 
 // SeatOf returns the colour account a plays in the game, or false.
@@ -241,7 +201,7 @@ type Change struct {
 	Reply   error  // answered once the change is committed (a move too late: the game was lost on time)
 }
 
-// act applies an action to a game: under the game's lock it takes the
+// Act applies an action to a game: under the game's lock it takes the
 // game's state (as this process's last change left it, else read from the
 // store), settles a clock that has run out, runs f, syncs the row with the
 // session, and commits with the store's version check. The change is
@@ -254,49 +214,49 @@ type Change struct {
 // way, when nothing was committed, the action is run once more on the game
 // read from the store, and that answer is the one given. So a stale cache
 // never costs a legitimate move nor changes a refusal.
-func (s *Server) act(ctx context.Context, id string, f func(st *State, now time.Time) (*Change, error)) (Event, error) {
-	unlock := s.lockGame(id)
+func (s *Core) Act(ctx context.Context, id string, f func(st *State, now time.Time) (*Change, error)) (Event, error) {
+	unlock := s.LockGame(id)
 	defer unlock()
-	st := s.caches.states.take(id)
+	st := s.States.Take(id)
 	cached := st != nil
 	if !cached {
 		var err error
-		if st, err = s.loadGame(ctx, id); err != nil {
+		if st, err = s.Load(ctx, id); err != nil {
 			return Event{}, err
 		}
 	}
-	ev, committed, err := s.actOn(ctx, st, f)
+	ev, committed, err := s.ActOn(ctx, st, f)
 	if cached && !committed && err != nil {
-		s.caches.reruns.Add(1)
-		if st, err = s.loadGame(ctx, id); err != nil {
+		s.Reruns.Add(1)
+		if st, err = s.Load(ctx, id); err != nil {
 			return Event{}, err
 		}
-		ev, _, err = s.actOn(ctx, st, f)
+		ev, _, err = s.ActOn(ctx, st, f)
 	}
 	return ev, err
 }
 
-// actOn is act on a state, under the game's lock; it reports whether a
+// ActOn is act on a state, under the game's lock; it reports whether a
 // change was committed (an error may come with one: a move too late
 // commits the loss on time).
-func (s *Server) actOn(ctx context.Context, st *State, f func(st *State, now time.Time) (*Change, error)) (Event, bool, error) {
+func (s *Core) ActOn(ctx context.Context, st *State, f func(st *State, now time.Time) (*Change, error)) (Event, bool, error) {
 	now := s.now()
 	if st.Overdue(now) {
 		// The player to move ran out of time before this request: that is
 		// the result, whatever the request was.
-		if err := s.commitTimeout(ctx, st, now); err != nil {
+		if err := s.CommitTimeout(ctx, st, now); err != nil {
 			return Event{}, false, err
 		}
 		if st.Row.State == store.StateAborted {
-			return Event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", colorWord(st.Sess.ToMove()), shortDuration(st.FirstMove))
+			return Event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is aborted: %s did not make a first move within %s", ColorWord(st.Sess.ToMove()), ShortDuration(st.FirstMove))
 		}
-		return Event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is over: %s ran out of time", colorWord(st.Sess.Outcome().Winner.Opp()))
+		return Event{}, true, httpx.Errf(wire.Conflict, "game_over", "the game is over: %s ran out of time", ColorWord(st.Sess.Outcome().Winner.Opp()))
 	}
 	ch, err := f(st, now)
 	if err != nil {
 		return Event{}, false, err
 	}
-	if err := s.commit(ctx, st, now, ch.Entries); err != nil {
+	if err := s.Commit(ctx, st, now, ch.Entries); err != nil {
 		return Event{}, false, err
 	}
 	if ch.After != nil {
@@ -320,18 +280,18 @@ func (st *State) FirstMoveDue() bool {
 	return st.Clock.Kind == ClockLive && st.Row.State == store.StateActive && st.Sess.Ply() < 2
 }
 
-// commitTimeout ends a game on time and stores it: a loss on time, or an
+// CommitTimeout ends a game on time and stores it: a loss on time, or an
 // abort when the time that ran out was for a first move.
-func (s *Server) commitTimeout(ctx context.Context, st *State, now time.Time) error {
+func (s *Core) CommitTimeout(ctx context.Context, st *State, now time.Time) error {
 	c := st.Sess.ToMove()
 	if st.FirstMoveDue() {
 		if err := st.Sess.Abort(c); err != nil {
 			return err
 		}
-		if err := s.commit(ctx, st, st.Row.Deadline, nil); err != nil {
+		if err := s.Commit(ctx, st, st.Row.Deadline, nil); err != nil {
 			return err
 		}
-		s.metrics.adjudications.Add(1)
+		s.metrics.Adjudications.Add(1)
 		return nil
 	}
 	if err := st.Sess.Timeout(c); err != nil {
@@ -342,19 +302,19 @@ func (s *Server) commitTimeout(ctx context.Context, st *State, now time.Time) er
 	} else {
 		st.Row.WhiteLeft = 0
 	}
-	if err := s.commit(ctx, st, st.Row.Deadline, nil); err != nil {
+	if err := s.Commit(ctx, st, st.Row.Deadline, nil); err != nil {
 		return err
 	}
-	s.metrics.adjudications.Add(1)
+	s.metrics.Adjudications.Add(1)
 	return nil
 }
 
-// commit syncs the row with the session, stores it with the entries,
+// Commit syncs the row with the session, stores it with the entries,
 // builds the new state's view once, publishes it, and keeps the state in
 // the cache for the game's next change; the features' hooks (gameHooks)
 // run once it is stored and once it is published. It runs under the
 // game's lock.
-func (s *Server) commit(ctx context.Context, st *State, now time.Time, entries []store.Entry) error {
+func (s *Core) Commit(ctx context.Context, st *State, now time.Time, entries []store.Entry) error {
 	prev := st.Row
 	row := st.Row
 	row.Version++
@@ -384,55 +344,45 @@ func (s *Server) commit(ctx context.Context, st *State, now time.Time, entries [
 	}
 	if err := s.store.Update(ctx, row, prev.Version, entries); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.metrics.conflicts.Add(1)
+			s.metrics.Conflicts.Add(1)
 		} else {
-			s.metrics.dbErrors.Add(1)
+			s.metrics.DBErrors.Add(1)
 		}
 		return err
 	}
 	st.Row = row
 	st.Log = append(st.Log, entries...)
 	ended := prev.State == store.StateActive && row.State != store.StateActive
-	s.hooks.stored.run(ctx, st, ended)
-	st.Event = s.event(ctx, st)
-	s.publish(st)
-	s.caches.states.put(st)
-	s.hooks.published.run(ctx, st, ended)
+	s.Hooks.Stored.run(ctx, st, ended)
+	st.Event = s.EventOf(ctx, st)
+	s.Publish(st)
+	s.States.Put(st)
+	s.Hooks.Published.run(ctx, st, ended)
 	return nil
 }
 
-// gameHooks is what the features do when the game core stores a change
-// of a game (commit), registered once by New: the core calls them in the
-// order registered, and never names the features.
-type gameHooks struct {
-	// stored run once the change is stored, before it is published.
-	stored hookList
-	// published run once the change is published and cached.
-	published hookList
-}
+// HookList is hooks in the order they run.
+type HookList []hook
 
-// hookList is hooks in the order they run.
-type hookList []gameHook
-
-// gameHook is one feature's hook: f runs after every change, or with
+// hook is one feature's hook: f runs after every change, or with
 // endOnly after a change that ended the game only.
-type gameHook struct {
+type hook struct {
 	endOnly bool
 	f       func(ctx context.Context, st *State)
 }
 
-// onChange registers f to run after every change; onEnd, after a change
+// OnChange registers f to run after every change; OnEnd, after a change
 // that ended the game only (the game was active and is not any more).
-func (l *hookList) onChange(f func(ctx context.Context, st *State)) {
-	*l = append(*l, gameHook{f: f})
+func (l *HookList) OnChange(f func(ctx context.Context, st *State)) {
+	*l = append(*l, hook{f: f})
 }
 
-func (l *hookList) onEnd(f func(ctx context.Context, st *State)) {
-	*l = append(*l, gameHook{endOnly: true, f: f})
+func (l *HookList) OnEnd(f func(ctx context.Context, st *State)) {
+	*l = append(*l, hook{endOnly: true, f: f})
 }
 
 // run calls the hooks for a change of st, which ended the game or not.
-func (l hookList) run(ctx context.Context, st *State, ended bool) {
+func (l HookList) run(ctx context.Context, st *State, ended bool) {
 	for _, h := range l {
 		if ended || !h.endOnly {
 			h.f(ctx, st)
@@ -456,7 +406,7 @@ func (st *State) StartTurn(now time.Time) {
 		}
 		st.Row.Deadline = now.Add(left)
 	case ClockDays:
-		st.Row.Deadline = now.Add(st.Clock.perMove())
+		st.Row.Deadline = now.Add(st.Clock.PerMove())
 	default:
 		st.Row.Deadline = time.Time{}
 	}
@@ -487,8 +437,8 @@ func (st *State) Entry(move string, undo int, by int64, now time.Time) store.Ent
 	return store.Entry{Move: move, Undo: undo, By: by, At: now, BlackLeft: st.Row.BlackLeft, WhiteLeft: st.Row.WhiteLeft}
 }
 
-// playMove plays m for c, charging the clock, and returns its entry.
-func (s *Server) playMove(st *State, c rules.Color, m rules.Move, by int64, now time.Time) (*Change, error) {
+// PlayMove plays m for c, charging the clock, and returns its entry.
+func (s *Core) PlayMove(st *State, c rules.Color, m rules.Move, by int64, now time.Time) (*Change, error) {
 	if err := st.Sess.Legal(m); err != nil {
 		return nil, httpx.MoveRefused(st.Rules, err)
 	}
@@ -508,35 +458,100 @@ func (s *Server) playMove(st *State, c rules.Color, m rules.Move, by int64, now 
 	}
 	e := st.Entry(st.Rules.MoveText(m), 0, by, now)
 	ch := &Change{Entries: []store.Entry{e}, After: func() {
-		s.metrics.moves.Add(1) // stored: after is called once the change is committed
-		s.afterMove(st)
+		s.metrics.Moves.Add(1) // stored: After is called once the change is committed
+		if st.Row.State == store.StateActive && s.Hooks.Turn != nil {
+			s.Hooks.Turn(st)
+		}
 	}}
-	s.conditionalReply(st, c, m, now, ch)
+	if s.Hooks.Played != nil {
+		s.Hooks.Played(st, c, m, now, ch)
+	}
 	return ch, nil
 }
 
-// afterMove runs once a move is stored: the computer's reply when it is to
-// move, and the your-turn mail.
-func (s *Server) afterMove(st *State) {
-	if st.Row.State != store.StateActive {
-		return
-	}
-	seat := st.Row.Black
-	if st.Sess.ToMove() == rules.White {
-		seat = st.Row.White
-	}
-	if seat.Bot != "" {
-		s.bots.schedule(st.Row.ID, st.Row.Version)
-		return
-	}
-	if st.Clock.Kind == ClockDays {
-		s.mailYourTurn(st, seat.AccountID)
-	}
-}
-
-func colorWord(c rules.Color) string {
+// ColorWord names a colour with its letter, for messages.
+func ColorWord(c rules.Color) string {
 	if c == rules.White {
 		return "White (o)"
 	}
 	return "Black (x)"
+}
+
+// Player checks that a is a player of an active game and returns its colour.
+func (st *State) Player(a *store.Account) (rules.Color, error) {
+	c, ok := st.SeatOf(a)
+	if !ok {
+		return rules.None, httpx.Errf(wire.Forbidden, "not_your_game", "you are not a player of this game")
+	}
+	if st.Row.State != store.StateActive {
+		if st.Row.State == store.StateWaiting {
+			return c, httpx.Errf(wire.Conflict, "not_started", "the game has not started: it waits for an opponent")
+		}
+		return c, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
+	}
+	return c, nil
+}
+
+// CheckTurn refuses a move or a command by c when it is not c's turn.
+func (st *State) CheckTurn(c rules.Color) error {
+	if tm := st.Sess.ToMove(); c != tm {
+		return httpx.Errf(wire.NotYourTurn, "not_your_turn", "it is %s's turn", ColorWord(tm))
+	}
+	return nil
+}
+
+// CheckPly refuses a request made at another ply than the game's (409
+// stale_ply): it was chosen on an older board, or sent twice.
+func (st *State) CheckPly(ply int) error {
+	if now := st.Sess.Ply(); ply != now {
+		return httpx.Errf(wire.Conflict, "stale_ply", "the game has moved on (it is at ply %d, not %d): the request was made on an older board, or sent twice; look at the board again", now, ply)
+	}
+	return nil
+}
+
+// BotToMove reports whether a computer is to move in an active game.
+func (st *State) BotToMove() bool {
+	if st.Row.State != store.StateActive || st.Sess.Over() {
+		return false
+	}
+	if st.Sess.ToMove() == rules.White {
+		return st.Row.White.Bot != ""
+	}
+	return st.Row.Black.Bot != ""
+}
+
+// Paused reports whether the game's clock is stopped by a vacation: an
+// active correspondence game without a deadline.
+func (st *State) Paused() bool {
+	return st.Clock.Kind == ClockDays && st.Row.State == store.StateActive && st.Row.Deadline.IsZero()
+}
+
+// Pause stops the game's deadline at now and keeps the time the player
+// to move had left in their clock.
+func (st *State) Pause(now time.Time) {
+	left := max(st.Row.Deadline.Sub(now), 0)
+	if st.Row.Deadline.IsZero() {
+		left = st.Clock.PerMove()
+	}
+	st.Row.BlackLeft, st.Row.WhiteLeft = 0, 0
+	if st.Sess.ToMove() == rules.White {
+		st.Row.WhiteLeft = left
+	} else {
+		st.Row.BlackLeft = left
+	}
+	st.Row.Deadline = time.Time{}
+}
+
+// Resume starts the deadline again from now with the time kept.
+func (st *State) Resume(now time.Time) {
+	left := st.Row.BlackLeft
+	if st.Sess.ToMove() == rules.White {
+		left = st.Row.WhiteLeft
+	}
+	if left <= 0 || left > st.Clock.PerMove() {
+		left = st.Clock.PerMove()
+	}
+	st.Row.Deadline = now.Add(left)
+	st.Row.TurnStart = st.Row.Deadline.Add(-st.Clock.PerMove())
+	st.Row.BlackLeft, st.Row.WhiteLeft = 0, 0
 }

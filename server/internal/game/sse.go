@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// streamSendBuffer bounds the kernel's send buffer of a connection that
+// StreamSendBuffer bounds the kernel's send buffer of a connection that
 // carries an event stream (the kernel doubles it for its bookkeeping).
 // Left to itself, Linux grows a socket's send buffer to megabytes, so that
 // a client that stops reading is sent (and the kernel keeps) hundreds of
@@ -17,7 +17,7 @@ import (
 // with the bound, a write waits once about this much, and what the client
 // had room for, is queued. An event stream needs no more: its events are
 // small and it is never in a hurry.
-const streamSendBuffer = 64 << 10
+const StreamSendBuffer = 64 << 10
 
 // connKey holds the request's connection in its context (ConnContext).
 type connKey struct{}
@@ -32,7 +32,7 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
 
-// sseStream is the writing side of an event stream (Server-Sent Events):
+// Stream is the writing side of an event stream (Server-Sent Events):
 // a game's, an account's or a tournament's. The stream lives until the
 // client leaves or the server stops, but every write to it (the headers,
 // each event, each keep-alive) must reach the socket within the stream's
@@ -40,9 +40,9 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 // stream, its goroutine and the socket's buffers (megabytes of kernel
 // memory) for as long as it likes. A stream that cannot take a write in
 // time is counted as slow, logged and cut off (abort). Open streams are
-// counted (alak_event_streams) from openStream to close.
-type sseStream struct {
-	s    *Server
+// counted (alak_event_streams) from OpenStream to Close.
+type Stream struct {
+	s    *Core
 	w    http.ResponseWriter
 	r    *http.Request
 	rc   *http.ResponseController
@@ -50,29 +50,29 @@ type sseStream struct {
 	log  []any  // what the log says of the stream: "game", id ...
 }
 
-// openStream answers r with an event stream's headers, written at once
+// OpenStream answers r with an event stream's headers, written at once
 // (an error is the stream's end: the handler returns).
-func (s *Server) openStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*sseStream, error) {
-	st := &sseStream{s: s, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
+func (s *Core) OpenStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*Stream, error) {
+	st := &Stream{s: s, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
 	if tc, ok := r.Context().Value(connKey{}).(*net.TCPConn); ok {
-		tc.SetWriteBuffer(streamSendBuffer) // an error leaves the kernel's buffer, which still works
+		tc.SetWriteBuffer(StreamSendBuffer) // an error leaves the kernel's buffer, which still works
 	}
-	s.metrics.streams.Add(1)
+	s.metrics.Streams.Add(1)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	return st, st.write(nil)
+	return st, st.Write(nil)
 }
 
-// close ends the stream's count; the handler's return ends the stream.
-func (st *sseStream) close() { st.s.metrics.streams.Add(-1) }
+// Close ends the stream's count; the handler's return ends the stream.
+func (st *Stream) Close() { st.s.metrics.Streams.Add(-1) }
 
-// write writes b (nothing: the headers alone) and flushes it, within the
+// Write writes b (nothing: the headers alone) and flushes it, within the
 // write timeout. An error ends the stream: on a slow client it has been
 // cut off.
-func (st *sseStream) write(b []byte) error {
+func (st *Stream) Write(b []byte) error {
 	st.rc.SetWriteDeadline(time.Now().Add(st.s.cfg.StreamWriteTimeout))
 	if len(b) > 0 {
 		if _, err := st.w.Write(b); err != nil {
@@ -83,9 +83,9 @@ func (st *sseStream) write(b []byte) error {
 }
 
 // failed cuts off a stream whose write timed out, and returns err.
-func (st *sseStream) failed(err error) error {
+func (st *Stream) failed(err error) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		st.s.metrics.slowStreams.Add(1)
+		st.s.metrics.SlowStreams.Add(1)
 		st.s.log.InfoContext(st.r.Context(), st.what+" closed: the client did not read it",
 			append(st.log, "timeout", st.s.cfg.StreamWriteTimeout)...)
 		abort(st.rc)

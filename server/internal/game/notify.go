@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"context"
@@ -20,20 +20,22 @@ type Notifier interface {
 	Listen(ctx context.Context, changed func(game string, ply, version int), resync func()) error
 }
 
-// listen follows the other processes' changes for the games this process's
-// streams watch.
-func (s *Server) listen() {
-	ctx := contextOf(s.done)
+// Listen follows the other processes' changes (Config.Notifier) for the
+// games this process's streams watch, until ctx ends; each change runs
+// Hooks.Notified.
+func (s *Core) Listen(ctx context.Context) {
 	rp := s.startRepublisher(ctx)
 	changed := func(game string, ply, version int) {
-		s.caches.states.stale(game, version)
-		s.accountEvents.wakeAll() // an account stream looks whether it concerns it
-		if s.broker.watched(game) && version > s.broker.published(game) {
+		s.States.Stale(game, version)
+		if s.Hooks.Notified != nil {
+			s.Hooks.Notified(game)
+		}
+		if s.Broker.Watched(game) && version > s.Broker.Published(game) {
 			rp.soon(game)
 		}
 	}
 	resync := func() {
-		for _, game := range s.broker.games() {
+		for _, game := range s.Broker.Games() {
 			rp.soon(game)
 		}
 	}
@@ -44,7 +46,7 @@ func (s *Server) listen() {
 		}
 		s.log.Warn("listening for other processes' changes failed; again in a second", "err", err)
 		select {
-		case <-s.done:
+		case <-ctx.Done():
 			return
 		case <-time.After(time.Second):
 		}
@@ -53,14 +55,14 @@ func (s *Server) listen() {
 
 // republish reads a game and hands it to the watchers; the state read is
 // the game's freshest, kept for this process's next change of it.
-func (s *Server) republish(ctx context.Context, game string) {
-	unlock := s.lockGame(game)
+func (s *Core) republish(ctx context.Context, game string) {
+	unlock := s.LockGame(game)
 	defer unlock()
-	st, err := s.loadGame(ctx, game)
+	st, err := s.Load(ctx, game)
 	if err != nil {
 		s.log.Warn("reading a game another process changed", "game", game, "err", err)
 		return
 	}
-	s.publishLocal(st, s.toMove(st))
-	s.caches.states.put(st)
+	s.PublishLocal(st, s.ToMove(st))
+	s.States.Put(st)
 }

@@ -1,45 +1,32 @@
-package server
+package game
 
 import (
 	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"alak/notation"
-	"alak/player"
 	"alak/rules"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
 
-// botName names a computer seat by its spec, which is canonical (stored
-// as the player package built it): a level's spec by the level's name, as
-// the create form offers it ("alphabeta:time=3s,depth=2" is computer
-// (Casual)), any other by its words ("mcts:time=500ms,playouts=300000" is
-// computer (mcts time=500ms playouts=300000)).
-func botName(spec string) string {
-	if n, ok := levelSpecs()[spec]; ok {
-		return "computer (" + player.LevelName(n) + ")"
-	}
-	return "computer (" + strings.Join(strings.FieldsFunc(spec, func(r rune) bool { return r == ':' || r == ',' || r == ' ' }), " ") + ")"
-}
-
-// eventID is the id of a state in the event stream: the ply, then the
+// EventID is the id of a state in the event stream: the ply, then the
 // game's version, which grows with every change (moves, offers, the end).
-func eventID(row store.Game) string {
+func EventID(row store.Game) string {
 	return strconv.Itoa(row.Ply) + "." + strconv.Itoa(row.Version)
 }
 
-// view builds the game's view.
-func (s *Server) view(ctx context.Context, st *State) wire.Game {
+// View builds the game's view: the state's own parts, and the features'
+// parts (ViewParts) at their places.
+func (s *Core) View(ctx context.Context, st *State) wire.Game {
 	row := st.Row
 	v := wire.Game{Snapshot: st.Sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]wire.Seat{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
-		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: st.RulesText, GameRatings: s.gameRatings(ctx, row), AllowBots: row.AllowBots}
+		EventID: EventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
+		RulesText: st.RulesText, GameRatings: s.ratings(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e
@@ -56,61 +43,70 @@ func (s *Server) view(ctx context.Context, st *State) wire.Game {
 		key := []string{"x", "o"}[i]
 		switch {
 		case seat.AccountID != 0: // a house bot's seat has a spec too, and is shown by its account
-			if pv, err := s.playerView(ctx, seat.AccountID); err == nil {
+			if pv, err := s.PlayerView(ctx, seat.AccountID); err == nil {
 				v.Players[key] = pv
 			}
 		case seat.Bot != "":
-			v.Players[key] = wire.Seat{Name: botName(seat.Bot), Computer: true}
+			v.Players[key] = wire.Seat{Name: s.computerName(seat.Bot), Computer: true}
 		default:
 			v.Players[key] = wire.Seat{}
 		}
 	}
-	v.Invitee = s.invitee(ctx, row)
+	if s.Parts.Invitee != nil {
+		v.Invitee = s.Parts.Invitee(ctx, row)
+	}
 	v.Clock = wire.Clock{Spec: st.Clock.String(), Words: st.Clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
 	switch {
 	case st.FirstMoveDue():
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
 	case st.Paused():
-		v.Clock.Paused, v.Clock.Vacation = true, s.vacationUntil(ctx, st)
+		v.Clock.Paused = true
+		if s.Parts.Vacation != nil {
+			v.Clock.Vacation = s.Parts.Vacation(ctx, st)
+		}
 	case row.State == store.StateActive && st.Clock.Kind != ClockNone:
 		v.Clock.Running = st.Sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
-	v.Rematch = s.rematchView(ctx, st)
+	if s.Parts.Rematch != nil {
+		v.Rematch = s.Parts.Rematch(ctx, st)
+	}
 	v.Tournament = st.Tournament
 	return v
 }
 
-// playerView is how an account is shown as a player: its name, or
+// PlayerView is how an account is shown as a player: its name, or
 // guest-ID. Names never change, so each is read from the store once.
-func (s *Server) playerView(ctx context.Context, id int64) (wire.Seat, error) {
-	if pv, ok := s.caches.names.get(id); ok {
+func (s *Core) PlayerView(ctx context.Context, id int64) (wire.Seat, error) {
+	if pv, ok := s.names.get(id); ok {
 		return pv, nil
 	}
 	a, err := s.store.AccountByID(ctx, id)
 	if err != nil {
 		return wire.Seat{}, err
 	}
-	pv := accountPlayerView(a)
-	s.caches.names.put(id, pv)
+	pv := s.accountView(a)
+	s.names.put(id, pv)
 	return pv, nil
 }
 
-// event builds the state's event: its view in JSON, the answer to the
+// EventOf builds the state's event: its view in JSON, the answer to the
 // change and what the streams send.
-func (s *Server) event(ctx context.Context, st *State) Event {
-	data, err := json.Marshal(s.view(ctx, st))
+func (s *Core) EventOf(ctx context.Context, st *State) Event {
+	data, err := json.Marshal(s.View(ctx, st))
 	if err != nil {
 		s.log.Error("encoding a game", "game", st.Row.ID, "err", err)
-		return Event{ID: eventID(st.Row), Version: st.Row.Version}
+		return Event{ID: EventID(st.Row), Version: st.Row.Version}
 	}
-	ev := NewEvent(eventID(st.Row), st.Row.Version, data)
-	s.chatFrames(ctx, &ev, st)
+	ev := NewEvent(EventID(st.Row), st.Row.Version, data)
+	if s.Parts.Private != nil {
+		s.Parts.Private(ctx, &ev, st)
+	}
 	return ev
 }
 
-// writeEvent answers with an event's view, as writeJSON would.
-func writeEvent(w http.ResponseWriter, ev Event) {
+// WriteEvent answers with an event's view, as writeJSON would.
+func WriteEvent(w http.ResponseWriter, ev Event) {
 	if ev.Data == nil {
 		httpx.WriteJSON(w, http.StatusInternalServerError, wire.Error{Code: "internal", Error: "the game could not be encoded"})
 		return
@@ -132,4 +128,30 @@ func (st *State) ToMoveAccount() int64 {
 		return st.Row.White.AccountID
 	}
 	return st.Row.Black.AccountID
+}
+
+// ratings is the view's ratings part (Parts.Ratings), none without it.
+func (s *Core) ratings(ctx context.Context, row store.Game) wire.GameRatings {
+	if s.Parts.Ratings == nil {
+		return wire.GameRatings{}
+	}
+	return s.Parts.Ratings(ctx, row)
+}
+
+// computerName names a computer seat (Parts.ComputerName), by its spec
+// without it.
+func (s *Core) computerName(spec string) string {
+	if s.Parts.ComputerName == nil {
+		return spec
+	}
+	return s.Parts.ComputerName(spec)
+}
+
+// accountView shows an account as a player (Parts.Account), by its
+// name without it.
+func (s *Core) accountView(a store.Account) wire.Seat {
+	if s.Parts.Account == nil {
+		return wire.Seat{Name: a.Name}
+	}
+	return s.Parts.Account(a)
 }

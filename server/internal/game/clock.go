@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"fmt"
@@ -84,9 +84,9 @@ func clockDuration(s string, unit time.Duration) (time.Duration, error) {
 func (c Clock) String() string {
 	switch c.Kind {
 	case ClockLive:
-		s := "live:" + shortDuration(c.Initial)
+		s := "live:" + ShortDuration(c.Initial)
 		if c.Increment > 0 {
-			s += "+" + shortDuration(c.Increment)
+			s += "+" + ShortDuration(c.Increment)
 		}
 		return s
 	case ClockDays:
@@ -99,9 +99,9 @@ func (c Clock) String() string {
 func (c Clock) Words() string {
 	switch c.Kind {
 	case ClockLive:
-		s := shortDuration(c.Initial)
+		s := ShortDuration(c.Initial)
 		if c.Increment > 0 {
-			s += " + " + shortDuration(c.Increment)
+			s += " + " + ShortDuration(c.Increment)
 		}
 		return s
 	case ClockDays:
@@ -113,8 +113,8 @@ func (c Clock) Words() string {
 	return "no clock"
 }
 
-// shortDuration writes 5m0s as 5m and 1h30m0s as 1h30m.
-func shortDuration(d time.Duration) string {
+// ShortDuration writes 5m0s as 5m and 1h30m0s as 1h30m.
+func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
@@ -125,9 +125,9 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// perMove is the time a correspondence player has for each move.
-// byDays reports whether a stored clock text ("days:3") is a
+// ByDays reports whether a stored clock text ("days:3") is a
 // correspondence clock, without parsing the rest of it.
-func byDays(clock string) bool { return strings.HasPrefix(clock, string(ClockDays)+":") }
+func ByDays(clock string) bool { return strings.HasPrefix(clock, string(ClockDays)+":") }
 
-func (c Clock) perMove() time.Duration { return time.Duration(c.Days) * 24 * time.Hour }
+// PerMove is the time a correspondence player has for each move.
+func (c Clock) PerMove() time.Duration { return time.Duration(c.Days) * 24 * time.Hour }

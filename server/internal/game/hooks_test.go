@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 // only after a change that ended the game.
 func TestHookList(t *testing.T) {
 	var ran []string
-	var l hookList
-	l.onChange(func(context.Context, *State) { ran = append(ran, "a") })
-	l.onEnd(func(context.Context, *State) { ran = append(ran, "b") })
-	l.onChange(func(context.Context, *State) { ran = append(ran, "c") })
-	l.onEnd(func(context.Context, *State) { ran = append(ran, "d") })
+	var l HookList
+	l.OnChange(func(context.Context, *State) { ran = append(ran, "a") })
+	l.OnEnd(func(context.Context, *State) { ran = append(ran, "b") })
+	l.OnChange(func(context.Context, *State) { ran = append(ran, "c") })
+	l.OnEnd(func(context.Context, *State) { ran = append(ran, "d") })
 	for _, c := range []struct {
 		ended bool
 		want  []string

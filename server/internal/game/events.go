@@ -1,10 +1,12 @@
-package server
+package game
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,41 +39,41 @@ func NewEvent(id string, version int, view []byte) Event {
 	return Event{ID: id, Version: version, Data: frame[len(head) : len(head)+len(view)], Frame: frame}
 }
 
-// broker hands each game's new states to the streams watching it. A
-// watcher holds the latest state only: a slow reader skips states, never
+// Broker hands each game's new states to the streams watching it. A
+// Watcher holds the latest state only: a slow reader skips states, never
 // falls behind (every event is a whole snapshot).
-type broker struct {
+type Broker struct {
 	mu       sync.Mutex
-	watchers map[string]map[*watcher]bool
+	watchers map[string]map[*Watcher]bool
 	present  map[int64]int  // open streams by account: who is on the site
 	latest   map[string]int // the version last published of each watched game
 }
 
-// watcher is one stream watching a game. Its own goroutine (handleEvents)
+// Watcher is one stream watching a game. Its own goroutine (handleEvents)
 // writes what it is handed; a change's request may write the change's
 // event to it itself (writeNow).
-type watcher struct {
+type Watcher struct {
 	ch      chan Event // capacity 1: the latest event, for the stream's goroutine
 	account int64
 
 	// mu is held while the stream is written to, by its goroutine or by
 	// writeNow; it guards the fields below.
 	mu   sync.Mutex
-	out  *sseStream // the stream, from its headers to its handler's return; nil outside
-	conn net.Conn   // its connection, when the server tells it (ConnContext)
-	sent int        // the version last sent: a stream never goes back
+	out  *Stream  // the stream, from its headers to its handler's return; nil outside
+	conn net.Conn // its connection, when the server tells it (ConnContext)
+	sent int      // the version last sent: a stream never goes back
 }
 
-func newBroker() *broker {
-	return &broker{watchers: map[string]map[*watcher]bool{}, present: map[int64]int{}, latest: map[string]int{}}
+func NewBroker() *Broker {
+	return &Broker{watchers: map[string]map[*Watcher]bool{}, present: map[int64]int{}, latest: map[string]int{}}
 }
 
-func (b *broker) watch(game string, account int64) *watcher {
-	w := &watcher{ch: make(chan Event, 1), account: account}
+func (b *Broker) Watch(game string, account int64) *Watcher {
+	w := &Watcher{ch: make(chan Event, 1), account: account}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.watchers[game] == nil {
-		b.watchers[game] = map[*watcher]bool{}
+		b.watchers[game] = map[*Watcher]bool{}
 	}
 	b.watchers[game][w] = true
 	if account != 0 {
@@ -80,7 +82,7 @@ func (b *broker) watch(game string, account int64) *watcher {
 	return w
 }
 
-func (b *broker) unwatch(game string, w *watcher) {
+func (b *Broker) Unwatch(game string, w *Watcher) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.watchers[game], w)
@@ -95,11 +97,11 @@ func (b *broker) unwatch(game string, w *watcher) {
 	}
 }
 
-// publish hands ev to every watcher of the game, replacing a state the
-// watcher has not read yet, but to the streams of account first (0:
+// publish hands ev to every Watcher of the game, replacing a state the
+// Watcher has not read yet, but to the streams of account first (0:
 // none): those (at most cap(firsts)) are appended to firsts, for the
-// caller to write ev to itself (writeNow), outside the broker's lock.
-func (b *broker) publish(game string, ev Event, first int64, firsts []*watcher) []*watcher {
+// caller to write ev to itself (writeNow), outside the Broker's lock.
+func (b *Broker) Publish(game string, ev Event, first int64, firsts []*Watcher) []*Watcher {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.watchers[game]) == 0 {
@@ -116,8 +118,8 @@ func (b *broker) publish(game string, ev Event, first int64, firsts []*watcher) 
 	return firsts
 }
 
-// give hands the watcher ev, in place of a state it has not read yet.
-func (w *watcher) give(ev Event) {
+// give hands the Watcher ev, in place of a state it has not read yet.
+func (w *Watcher) give(ev Event) {
 	select {
 	case w.ch <- ev:
 	default:
@@ -131,7 +133,7 @@ func (w *watcher) give(ev Event) {
 
 // open makes the stream writable by writeNow: its headers are out, and it
 // has sent what Last-Event-ID names (sent).
-func (w *watcher) open(out *sseStream, conn net.Conn, sent int) {
+func (w *Watcher) open(out *Stream, conn net.Conn, sent int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.out, w.conn, w.sent = out, conn, sent
@@ -139,27 +141,27 @@ func (w *watcher) open(out *sseStream, conn net.Conn, sent int) {
 
 // shut ends writeNow's writes, before the stream's handler returns (the
 // response may not be written after).
-func (w *watcher) shut() {
+func (w *Watcher) shut() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.out, w.conn = nil, nil
 }
 
 // send writes ev unless the stream has sent it or a later state.
-func (w *watcher) send(ev Event) error {
+func (w *Watcher) send(ev Event) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.sendLocked(ev)
 }
 
-func (w *watcher) sendLocked(ev Event) error {
+func (w *Watcher) sendLocked(ev Event) error {
 	if ev.Version <= w.sent {
 		return nil
 	}
 	if ev.Frame == nil { // an event made without newEvent
 		ev = NewEvent(ev.ID, ev.Version, ev.Data)
 	}
-	if err := w.out.write(ev.FrameFor(w.account)); err != nil {
+	if err := w.out.Write(ev.FrameFor(w.account)); err != nil {
 		return err
 	}
 	w.sent = ev.Version
@@ -167,10 +169,10 @@ func (w *watcher) sendLocked(ev Event) error {
 }
 
 // keepAlive writes the keep-alive comment.
-func (w *watcher) keepAlive() error {
+func (w *Watcher) keepAlive() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.out.write(keepAlive)
+	return w.out.Write(KeepAlive)
 }
 
 // writeNowMax bounds the events writeNow writes: a socket with nothing
@@ -193,7 +195,7 @@ const writeNowMax = 8 << 10
 // event and the answer). A client that reads has an empty queue by the
 // time its opponent moves; one that stopped reading has data queued,
 // and its stream's goroutine writes to it, and cuts it off, as before.
-func (w *watcher) writeNow(ev Event) bool {
+func (w *Watcher) writeNow(ev Event) bool {
 	if !w.mu.TryLock() {
 		return false // the stream's goroutine is writing: it takes ev next
 	}
@@ -208,21 +210,21 @@ func (w *watcher) writeNow(ev Event) bool {
 }
 
 // watched reports whether a stream of this process watches the game.
-func (b *broker) watched(game string) bool {
+func (b *Broker) Watched(game string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.watchers[game]) > 0
 }
 
 // published returns the version last published of a watched game.
-func (b *broker) published(game string) int {
+func (b *Broker) Published(game string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.latest[game]
 }
 
 // games lists the games this process's streams watch.
-func (b *broker) games() []string {
+func (b *Broker) Games() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := make([]string, 0, len(b.watchers))
@@ -233,16 +235,16 @@ func (b *broker) games() []string {
 }
 
 // online reports whether the account has a stream open.
-func (b *broker) online(account int64) bool {
+func (b *Broker) Online(account int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.present[account] > 0
 }
 
-// publish sends a game's new state to this process's watchers and tells
+// Publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
-func (s *Server) publish(st *State) {
-	s.publishLocal(st, s.toMove(st))
+func (s *Core) Publish(st *State) {
+	s.PublishLocal(st, s.ToMove(st))
 	if s.cfg.Notifier != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -252,8 +254,8 @@ func (s *Server) publish(st *State) {
 	}
 }
 
-// toMove is the account of the player to move (0: none, or the computer).
-func (s *Server) toMove(st *State) int64 {
+// ToMove is the account of the player to move (0: none, or the computer).
+func (s *Core) ToMove(st *State) int64 {
 	if st.Row.State != store.StateActive {
 		return 0
 	}
@@ -263,36 +265,36 @@ func (s *Server) toMove(st *State) int64 {
 	return st.Row.Black.AccountID
 }
 
-// publishLocal sends a game's state to this process's watchers: the event
+// PublishLocal sends a game's state to this process's watchers: the event
 // commit built, or for a state read from the store, one built now. The
 // streams of account first (0: none), the player to move, are written to
 // by the calling goroutine itself where that cannot wait (writeNow), so
 // that a move's event is in the opponent's socket before the mover's
 // answer leaves; the other streams' goroutines write it.
-func (s *Server) publishLocal(st *State, first int64) {
-	if !s.broker.watched(st.Row.ID) {
+func (s *Core) PublishLocal(st *State, first int64) {
+	if !s.Broker.Watched(st.Row.ID) {
 		return
 	}
 	if st.Event.Data == nil || st.Event.Version != st.Row.Version {
-		st.Event = s.event(context.Background(), st)
+		st.Event = s.EventOf(context.Background(), st)
 	}
 	if st.Event.Data == nil {
 		return
 	}
-	var firsts [4]*watcher // a player's tabs; more are handed the event
-	for _, w := range s.broker.publish(st.Row.ID, st.Event, first, firsts[:0]) {
+	var firsts [4]*Watcher // a player's tabs; more are handed the event
+	for _, w := range s.Broker.Publish(st.Row.ID, st.Event, first, firsts[:0]) {
 		if !w.writeNow(st.Event) {
-			s.metrics.leadMissed.Add(1)
+			s.metrics.LeadMissed.Add(1)
 			w.give(st.Event)
 		}
 	}
 }
 
-// connOf is the connection r came on, or nil (no ConnContext): an event
+// ConnOf is the connection r came on, or nil (no ConnContext): an event
 // stream looks at its socket to see whether a write to it can wait
-// (watcher.writeNow); without it a change's event is handed to each
+// (Watcher.writeNow); without it a change's event is handed to each
 // stream's goroutine, and may leave after the change's answer.
-func connOf(r *http.Request) net.Conn {
+func ConnOf(r *http.Request) net.Conn {
 	c, _ := r.Context().Value(connKey{}).(net.Conn)
 	return c
 }
@@ -302,7 +304,7 @@ func connOf(r *http.Request) net.Conn {
 // (one at a time, each read would wait for the one before); a game
 // notified again while it waits is read once, at its latest.
 type republisher struct {
-	s       *Server
+	s       *Core
 	ctx     context.Context
 	mu      sync.Mutex
 	pending map[string]bool
@@ -312,10 +314,10 @@ type republisher struct {
 // republishWorkers is how many games are read again at once.
 const republishWorkers = 4
 
-func (s *Server) startRepublisher(ctx context.Context) *republisher {
+func (s *Core) startRepublisher(ctx context.Context) *republisher {
 	rp := &republisher{s: s, ctx: ctx, pending: map[string]bool{}, queue: make(chan string, 4096)}
 	for range republishWorkers {
-		s.spawn(rp.work)
+		s.cfg.Spawn(rp.work)
 	}
 	return rp
 }
@@ -355,9 +357,9 @@ func (rp *republisher) work() {
 	}
 }
 
-// versionOf reads the version out of an event id, PLY.VERSION; -1 when it
+// VersionOf reads the version out of an event id, PLY.VERSION; -1 when it
 // is not one.
-func versionOf(id string) int {
+func VersionOf(id string) int {
 	_, v, ok := strings.Cut(strings.TrimSpace(id), ".")
 	if !ok || len(v) > 9 {
 		return -1
@@ -369,7 +371,7 @@ func versionOf(id string) int {
 	return n
 }
 
-// handleEvents is GET /api/games/{id}/events: Server-Sent Events, one
+// HandleEvents is GET /api/games/{id}/events: Server-Sent Events, one
 // "data:" snapshot (the wire.Game) per change, with "id: PLY.VERSION". A
 // client that reconnects with Last-Event-ID (or ?last=) is sent the current
 // state at once when it has moved on since; otherwise the first event is
@@ -383,14 +385,14 @@ func versionOf(id string) int {
 // another process's notification, which also drops an older one), else it
 // is read from the store: a stream is as current as the notifications
 // make it, whichever way it starts.
-func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Core) HandleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if len(id) > 40 {
-		s.writeError(w, r, errNotFound)
+		httpx.WriteError(s.log, w, r, ErrNotFound)
 		return
 	}
 	if _, ok := w.(http.Flusher); !ok {
-		s.writeError(w, r, fmt.Errorf("streaming unsupported"))
+		httpx.WriteError(s.log, w, r, fmt.Errorf("streaming unsupported"))
 		return
 	}
 	last := r.Header.Get("Last-Event-ID")
@@ -401,32 +403,32 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if a := httpx.Account(r); a != nil {
 		acct = a.ID
 	}
-	wt := s.broker.watch(id, acct)
-	defer s.broker.unwatch(id, wt)
-	first, ok := s.caches.states.event(id)
+	wt := s.Broker.Watch(id, acct)
+	defer s.Broker.Unwatch(id, wt)
+	first, ok := s.States.Event(id)
 	if !ok {
-		st, err := s.loadGame(r.Context(), id)
+		st, err := s.Load(r.Context(), id)
 		if err != nil {
-			s.writeError(w, r, err)
+			httpx.WriteError(s.log, w, r, err)
 			return
 		}
-		if first = s.event(r.Context(), st); first.Data == nil {
-			s.writeError(w, r, fmt.Errorf("game %s: encoding its state failed", id))
+		if first = s.EventOf(r.Context(), st); first.Data == nil {
+			httpx.WriteError(s.log, w, r, fmt.Errorf("game %s: encoding its state failed", id))
 			return
 		}
 	}
 	// Every write within the stream write timeout (sse.go).
-	stream, err := s.openStream(w, r, "event stream", "game", id)
-	defer stream.close()
+	stream, err := s.OpenStream(w, r, "event stream", "game", id)
+	defer stream.Close()
 	if err != nil { // the headers
 		return
 	}
 
-	sent := versionOf(last)
+	sent := VersionOf(last)
 	if sent > first.Version { // a client from the future (a restored backup): start again
 		sent = -1
 	}
-	wt.open(stream, connOf(r), sent)
+	wt.open(stream, ConnOf(r), sent)
 	defer wt.shut()
 	if err := wt.send(first); err != nil {
 		return
@@ -438,7 +440,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-s.done:
+		case <-s.cfg.Done:
 			return
 		case ev := <-wt.ch:
 			err = wt.send(ev)
@@ -451,9 +453,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// keepAlive is the comment a stream sends when it has had nothing to send
+// KeepAlive is the comment a stream sends when it has had nothing to send
 // for a while.
-var keepAlive = []byte(": keep-alive\n\n")
+var KeepAlive = []byte(": keep-alive\n\n")
 
 // abort closes a stream's connection at once, with a reset: closed the
 // usual way, the kernel would keep its unsent data, and keep offering it
@@ -468,4 +470,54 @@ func abort(rc *http.ResponseController) {
 		tc.SetLinger(0)
 	}
 	conn.Close()
+}
+
+// FrameFor is the frame the stream of account sends.
+func (ev Event) FrameFor(account int64) []byte {
+	if account != 0 {
+		for i, p := range ev.Players {
+			if p == account && ev.Private[i] != nil {
+				return ev.Private[i]
+			}
+		}
+	}
+	return ev.Frame
+}
+
+// Spectators counts the streams of this process open on the game that are
+// not its players' (anonymous ones included).
+func (b *Broker) Spectators(game string, players ...int64) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for w := range b.watchers[game] {
+		if w.account == 0 || !slices.Contains(players, w.account) {
+			n++
+		}
+	}
+	return n
+}
+
+// StreamsIdle reports whether every stream of account watching game is
+// idle: open, nothing being written to it, and nothing in its socket that
+// the client has not acknowledged, so that the next event can be written
+// by the change's request itself (writeNow). The tests of the events'
+// order wait for it.
+func (b *Broker) StreamsIdle(game string, account int64) bool {
+	b.mu.Lock()
+	ws := slices.Collect(maps.Keys(b.watchers[game]))
+	b.mu.Unlock()
+	idle := true
+	for _, w := range ws {
+		if w.account != account {
+			continue
+		}
+		if !w.mu.TryLock() {
+			idle = false
+			continue
+		}
+		idle = idle && w.out != nil && sendQueueEmpty(w.conn)
+		w.mu.Unlock()
+	}
+	return idle
 }

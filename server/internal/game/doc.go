@@ -1,0 +1,29 @@
+// Package game is the play server's game core: a game's state (State: the
+// stored row and log, and the session rebuilt from them, which checks
+// every move with the kernel), loading and rebuilding it (Core.Load),
+// acting on a game under its lock and committing the change with the
+// store's version check (Core.Act, Core.Commit, Core.PlayMove), the
+// clocks (Clock), the game's view and its event (Core.View,
+// Core.EventOf), and the event streams that carry each change to the
+// watchers of this process and, through a Notifier, of the others
+// (Broker, Core.HandleEvents, Core.Listen).
+//
+// The core names none of the features built on it. The server registers
+// them when it builds the core: Hooks run when a game is loaded, a move
+// played, a change stored or published, a game ended; ViewParts add the
+// features' parts to a game's view.
+//
+//	core := game.New(game.Config{Store: st, Now: time.Now, FirstMove: 30 * time.Second})
+//	core.Hooks.Published.OnEnd(func(ctx context.Context, st *game.State) { ... })
+//	ev, err := core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
+//		c, err := st.Player(account)
+//		...
+//		return core.PlayMove(st, c, m, account.ID, now)
+//	})
+//
+// Files: games.go (the state, loading, acting, committing, the hooks),
+// clock.go (time controls), view.go (the view and the event of a state),
+// events.go (the broker and the game's event stream), sse.go (the
+// writing side of every event stream), notify.go (other processes'
+// changes), cache.go (the states and names kept between requests).
+package game
