@@ -35,7 +35,7 @@ func compressible(ct string) bool {
 // klauspost/compress's gzhttp: gzip, or zstd when the client takes it,
 // from 1 KiB up (smaller answers gain nothing). The event streams do not
 // pass through it at all: their path ends in /events, and they are
-// written and flushed event by event (server/events.go).
+// written and flushed event by event (server/internal/game/events.go).
 //
 // Nor do the answers to moves (POST .../moves): the game's view, 1.5 kB
 // on 11 points, which gzip brings to 0.8 kB, the same one or two packets,

@@ -25,7 +25,7 @@ type Event struct {
 	Frame   []byte // the whole event as a stream sends it (data is part of it)
 	// Players are the accounts of Black and White, and private the
 	// frames their streams send in place of frame when the game has
-	// messages, which only the Players see (around.go).
+	// messages, which only the players see (ViewParts.Private).
 	Players [2]int64
 	Private [2][]byte
 }
@@ -49,7 +49,7 @@ type Broker struct {
 	latest   map[string]int // the version last published of each watched game
 }
 
-// Watcher is one stream watching a game. Its own goroutine (handleEvents)
+// Watcher is one stream watching a game. Its own goroutine (HandleEvents)
 // writes what it is handed; a change's request may write the change's
 // event to it itself (writeNow).
 type Watcher struct {

@@ -33,7 +33,8 @@ type State struct {
 	// RulesText is the rules in sentences, for the view (the same for
 	// every state of the game: made once, when the state is rebuilt).
 	RulesText string
-	// Chat is the players' messages and mutes (around.go).
+	// Chat is the players' messages and mutes, which the view shows each
+	// player (ViewParts.Private).
 	Chat store.Chat
 	// Tournament is a Tournament's game's Tournament and round (nil for
 	// other games).
@@ -129,6 +130,9 @@ func (s *Core) Rebuild(row store.Game, log []store.Entry) (*State, error) {
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
+	if (row.Black.Bot != "" || row.White.Bot != "") && s.Hooks.Computer == nil {
+		return nil, fmt.Errorf("game %s: a computer seat, and no computer to play it (Hooks.Computer)", row.ID)
+	}
 	st := &State{Row: row, Log: log, Rules: r, Clock: clock, FirstMove: s.cfg.FirstMove, RulesText: notation.RulesText(r)}
 	st.Sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
@@ -205,7 +209,7 @@ type Change struct {
 // game's state (as this process's last change left it, else read from the
 // store), settles a clock that has run out, runs f, syncs the row with the
 // session, and commits with the store's version check. The change is
-// acknowledged (and published) only once it is stored; act returns the new
+// acknowledged (and published) only once it is stored; Act returns the new
 // state's event, whose view is the answer.
 //
 // A cached state is stale when another process changed the game since.
@@ -236,7 +240,7 @@ func (s *Core) Act(ctx context.Context, id string, f func(st *State, now time.Ti
 	return ev, err
 }
 
-// ActOn is act on a state, under the game's lock; it reports whether a
+// ActOn is Act on a state, under the game's lock; it reports whether a
 // change was committed (an error may come with one: a move too late
 // commits the loss on time).
 func (s *Core) ActOn(ctx context.Context, st *State, f func(st *State, now time.Time) (*Change, error)) (Event, bool, error) {
@@ -274,7 +278,7 @@ func (st *State) Overdue(now time.Time) bool {
 // FirstMoveDue reports whether the player to move in a live game has yet to
 // make their first move: Black from the start (or the join), White from
 // Black's first move. Their clock does not run then; they have
-// gameState.firstMove for the move, after which the game is aborted
+// State.FirstMove for the move, after which the game is aborted
 // (no result, not rated), as a player may abort it until then.
 func (st *State) FirstMoveDue() bool {
 	return st.Clock.Kind == ClockLive && st.Row.State == store.StateActive && st.Sess.Ply() < 2
@@ -311,7 +315,7 @@ func (s *Core) CommitTimeout(ctx context.Context, st *State, now time.Time) erro
 
 // Commit syncs the row with the session, stores it with the entries,
 // builds the new state's view once, publishes it, and keeps the state in
-// the cache for the game's next change; the features' hooks (gameHooks)
+// the cache for the game's next change; the features' hooks (Hooks)
 // run once it is stored and once it is published. It runs under the
 // game's lock.
 func (s *Core) Commit(ctx context.Context, st *State, now time.Time, entries []store.Entry) error {
