@@ -60,7 +60,7 @@ type page struct {
 	// to choose from; Lessons the lessons of /learn.
 	Puzzle  string
 	Themes  []string
-	Lessons []LessonView
+	Lessons []wire.Lesson
 
 	// Private: the page holds what only its reader may see (an account's
 	// settings, its email address): never kept by a cache.
