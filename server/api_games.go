@@ -16,6 +16,7 @@ import (
 	"alak/player"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -55,7 +56,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := checkRated(r, g, req); err != nil {
+	if err := ratings.CheckRated(r, g, req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -87,7 +88,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.rateNewGame(r.Context(), &g, a, req); err != nil {
+	if err := s.ratings.NewGame(r.Context(), &g, a, req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -433,7 +434,7 @@ func (s *Server) seatAndStart(ctx context.Context, st *gameState, a *store.Accou
 	} else {
 		row.White = store.Seat{AccountID: a.ID}
 	}
-	if err := s.rateJoin(ctx, row, a); err != nil {
+	if err := s.ratings.Join(ctx, row, a); err != nil {
 		return nil, err
 	}
 	row.State, row.Expires = store.StateActive, time.Time{}

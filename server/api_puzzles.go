@@ -24,6 +24,7 @@ import (
 	"alak/puzzle"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -81,7 +82,7 @@ func tryView(t store.PuzzleTry) wire.PuzzleTry {
 	v := wire.PuzzleTry{Puzzle: t.PuzzleID, Rules: t.Rules, Themes: t.Themes, FirstCorrect: t.FirstCorrect, LastCorrect: t.LastCorrect,
 		Tries: t.Tries, Rated: t.Rated, First: t.First.Format(time.RFC3339), Last: t.Last.Format(time.RFC3339)}
 	if t.Rated {
-		c := round1(t.PlayerAfter - t.PlayerBefore)
+		c := ratings.Round1(t.PlayerAfter - t.PlayerBefore)
 		v.RatingChange = &c
 	}
 	if v.Themes == nil {
@@ -123,7 +124,7 @@ func puzzleView(sp store.Puzzle, p *puzzle.Puzzle) (wire.Puzzle, error) {
 	}
 	c := p.Challenge()
 	v := wire.Puzzle{ID: c.ID, Rules: c.Rules, Start: c.Start, Moves: c.Moves, Position: c.Position, ToMove: c.ToMove, Goal: c.Goal,
-		Rating: round1(sp.Rating.Rating), RD: round1(sp.Rating.RD), Themes: c.Themes, Plays: sp.Plays, Solved: sp.Solved,
+		Rating: ratings.Round1(sp.Rating.Rating), RD: ratings.Round1(sp.Rating.RD), Themes: c.Themes, Plays: sp.Plays, Solved: sp.Solved,
 		Source: sp.Source, Game: sp.GameID, Board: boardShape(g.Rules()), Legal: legalTexts(g)}
 	if v.Moves == nil {
 		v.Moves = []string{}
@@ -179,7 +180,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			}
-			query.Rating = pr.At(s.now()).Rating
+			query.Rating = ratings.At(pr, s.now()).Rating
 		}
 	}
 	if text := q.Get("rating"); text != "" {
@@ -429,8 +430,8 @@ func (s *Server) recordAttempt(r *http.Request, v *wire.Attempt, sp store.Puzzle
 	switch {
 	case res.Rated:
 		v.Counted = true
-		rating, change := round1(res.PlayerAfter.Rating), round1(res.PlayerAfter.Rating-res.PlayerBefore.Rating)
-		pr, pc := round1(res.PuzzleAfter.Rating), round1(res.PuzzleAfter.Rating-res.PuzzleBefore.Rating)
+		rating, change := ratings.Round1(res.PlayerAfter.Rating), ratings.Round1(res.PlayerAfter.Rating-res.PlayerBefore.Rating)
+		pr, pc := ratings.Round1(res.PuzzleAfter.Rating), ratings.Round1(res.PuzzleAfter.Rating-res.PuzzleBefore.Rating)
 		v.Rating, v.RatingChange, v.PuzzleRating, v.PuzzleRatingChange = &rating, &change, &pr, &pc
 	case !res.First && v.Unrated == "":
 		v.Unrated = "only your first attempt at a puzzle counts for the ratings"
@@ -480,8 +481,8 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
-	now := pr.At(s.now())
-	v := wire.MyPuzzles{Rating: wire.PuzzleRating{Rating: round1(now.Rating), RD: round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
+	now := ratings.At(pr, s.now())
+	v := wire.MyPuzzles{Rating: wire.PuzzleRating{Rating: ratings.Round1(now.Rating), RD: ratings.Round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
 		History: []wire.PuzzleTry{}, Review: []wire.PuzzleTry{}, Mistakes: []wire.PersonalPuzzle{}}
 	tries, err := s.store.PuzzleTries(ctx, a.ID, false, 50)
 	if err == nil {

@@ -441,7 +441,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		}
 		var ratings []wire.PoolRating
 		if err == nil {
-			ratings, err = s.playerRatings(r.Context(), a.ID)
+			ratings, err = s.ratings.Player(r.Context(), a.ID)
 		}
 		if err != nil {
 			s.unavailablePage(w, r, err)

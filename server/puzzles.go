@@ -21,6 +21,7 @@ import (
 	"alak/glicko2"
 	"alak/puzzle"
 	"alak/rules"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/solve"
 )
@@ -184,7 +185,7 @@ func (pw *puzzleWork) add(ctx context.Context, p *puzzle.Puzzle, gameID string) 
 		return false, err
 	}
 	pool := ""
-	if presetRules(p.Rules) {
+	if ratings.PresetRules(p.Rules) {
 		pool = r.Preset
 	}
 	start := puzzleStartRating(p)

@@ -14,6 +14,7 @@ import (
 	"alak/learn"
 	"alak/puzzle"
 	"alak/rules"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/session"
 	"alak/solve"
@@ -225,7 +226,7 @@ func TestPuzzleAPI(t *testing.T) {
 	}
 	// The player's rating is one update after another: the solved
 	// puzzle's change, then the missed one's.
-	if want := 1500 + *v.RatingChange + *m.RatingChange; abs(my.Rating.Rating-round1(want)) > 0.15 {
+	if want := 1500 + *v.RatingChange + *m.RatingChange; abs(my.Rating.Rating-ratings.Round1(want)) > 0.15 {
 		t.Errorf("the puzzle rating %v, want %v", my.Rating.Rating, want)
 	}
 	var sp wire.Puzzle

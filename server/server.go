@@ -33,6 +33,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -186,6 +187,9 @@ type Server struct {
 	house         *houseBots
 	// tourneys is the tournaments' runner (tournaments.go).
 	tourneys *tourneys
+	// ratings: who is rated, the seats' ratings, the rating API
+	// (server/internal/ratings).
+	ratings *ratings.Service
 	// posAnalyses serves GET /api/analysis (analysisapi.go).
 	posAnalyses *posAnalyses
 	// explorer holds the finished games waiting to be counted in the
@@ -295,6 +299,11 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		return nil, err
 	}
 	s.dummyHash = dummy
+	s.ratings = ratings.New(ratings.Config{Store: st, Player: s.playerView, Now: s.now, Log: s.log,
+		Account: func(ctx context.Context, name string) (store.Account, error) {
+			a, err := st.AccountByName(ctx, name)
+			return a, noPlayer(err, name)
+		}})
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.posAnalyses = newPosAnalyses(s)

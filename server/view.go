@@ -39,7 +39,7 @@ func (s *Server) view(ctx context.Context, st *gameState) wire.Game {
 	v := wire.Game{Snapshot: st.sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]wire.Seat{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: eventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: st.rulesText, GameRatings: s.gameRatings(ctx, row), AllowBots: row.AllowBots}
+		RulesText: st.rulesText, GameRatings: s.ratings.Game(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e

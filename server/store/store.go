@@ -280,7 +280,8 @@ type AnalysisStore interface {
 	Analysis(ctx context.Context, gameID string) ([]byte, error) // ErrNotFound
 }
 
-// RatingStore reads the ratings. The update of a rated game is made by
+// RatingStore reads the ratings. The update of a rated game, computed by
+// package ratings (server/internal/ratings, pure), is applied once by
 // GameStore.Update, in the transaction that finishes the game
 // (sqlstore/ratings.go).
 type RatingStore interface {
