@@ -37,23 +37,41 @@ func limitParam(r *http.Request, def, most int) (int, error) {
 	return n, nil
 }
 
+// query reads the query's pool and limit (def when none is given, else
+// 1 to most), in that order.
+func query(r *http.Request, def, most int) (string, int, error) {
+	p, err := pool(r)
+	if err != nil {
+		return "", 0, err
+	}
+	n, err := limitParam(r, def, most)
+	return p, n, err
+}
+
+// answer writes out as JSON, or err when there is one.
+func (s *Service) answer(w http.ResponseWriter, r *http.Request, out any, err error) {
+	if err != nil {
+		httpx.WriteError(s.c.Log, w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
 // ServeLeaderboard is GET /api/leaderboard?pool=P&limit=N: the pool's
 // settled ratings (RD at most 110) best first, then the provisional ones.
 func (s *Service) ServeLeaderboard(w http.ResponseWriter, r *http.Request) {
-	p, err := pool(r)
+	out, err := s.leaderboard(r)
+	s.answer(w, r, out, err)
+}
+
+func (s *Service) leaderboard(r *http.Request) (wire.Leaderboard, error) {
+	p, limit, err := query(r, 50, 200)
 	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
-	}
-	limit, err := limitParam(r, 50, 200)
-	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
+		return wire.Leaderboard{}, err
 	}
 	rs, err := s.c.Store.Leaderboard(r.Context(), p, limit)
 	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
+		return wire.Leaderboard{}, err
 	}
 	out := wire.Leaderboard{Pool: p, Players: []wire.LeaderboardLine{}}
 	for _, sr := range rs {
@@ -78,36 +96,33 @@ func (s *Service) ServeLeaderboard(w http.ResponseWriter, r *http.Request) {
 	for i := range out.Players {
 		out.Players[i].Rank = i + 1
 	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // ServeHistory is GET /api/players/{name}/ratings?pool=P&limit=N: the
 // player's rating after each rated game of the pool, oldest first (the
 // last N, 200 unless asked, at most 500).
 func (s *Service) ServeHistory(w http.ResponseWriter, r *http.Request) {
+	out, err := s.history(r)
+	s.answer(w, r, out, err)
+}
+
+func (s *Service) history(r *http.Request) (wire.RatingHistory, error) {
 	a, err := s.c.Account(r.Context(), r.PathValue("name"))
 	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
+		return wire.RatingHistory{}, err
 	}
-	p, err := pool(r)
+	p, limit, err := query(r, 200, 500)
 	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
-	}
-	limit, err := limitParam(r, 200, 500)
-	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
+		return wire.RatingHistory{}, err
 	}
 	hist, err := s.c.Store.RatingHistory(r.Context(), a.ID, p, limit)
 	if err != nil {
-		httpx.WriteError(s.c.Log, w, r, err)
-		return
+		return wire.RatingHistory{}, err
 	}
 	out := wire.RatingHistory{Name: a.Name, Pool: p, History: []wire.RatingHistoryLine{}}
 	for _, h := range hist {
 		out.History = append(out.History, wire.RatingHistoryLine{Game: h.GameID, At: h.At, Rating: Round1(h.After.Rating), RD: Round1(h.After.RD), Change: Round1(h.Change())})
 	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	return out, nil
 }

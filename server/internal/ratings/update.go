@@ -22,19 +22,9 @@ func At(r store.Rating, t time.Time) glicko2.Rating {
 	return r.Glicko().Idle(int(t.Sub(r.Last) / IdlePeriod))
 }
 
-// blackScore is Black's score for a game's winner ("x", "o" or "draw");
-// false for any other (a void result).
-func blackScore(winner string) (float64, bool) {
-	switch winner {
-	case "x":
-		return glicko2.Win, true
-	case "o":
-		return glicko2.Loss, true
-	case "draw":
-		return glicko2.Draw, true
-	}
-	return 0, false
-}
+// blackScore is Black's score by the game's winner; a void result (any
+// other winner) has none.
+var blackScore = map[string]float64{"x": glicko2.Win, "o": glicko2.Loss, "draw": glicko2.Draw}
 
 // Update returns what the finished game g does to its players' ratings:
 // black and white are their ratings in g's pool as their last rated games
@@ -45,7 +35,7 @@ func blackScore(winner string) (float64, bool) {
 // and no change, when g changes no rating (Rates). No I/O: the store
 // writes the two changes, once, in the transaction that finishes g.
 func Update(g store.Game, black, white store.Rating) (b, w store.RatingChange, ok bool) {
-	score, _ := blackScore(g.Winner)
+	score := blackScore[g.Winner]
 	if !Rates(g) {
 		return b, w, false
 	}
