@@ -46,8 +46,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/{id}/conditional", s.handleGetConditional)
 	mux.HandleFunc("PUT /api/games/{id}/conditional", s.handlePutConditional)
 	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.handleDeleteConditional)
-	mux.HandleFunc("GET /api/leaderboard", s.handleLeaderboard)
-	mux.HandleFunc("GET /api/players/{name}/ratings", s.handleRatingHistory)
+	mux.HandleFunc("GET /api/leaderboard", s.ratings.ServeLeaderboard)
+	mux.HandleFunc("GET /api/players/{name}/ratings", s.ratings.ServeHistory)
 	// The analysis board's calls.
 	mux.HandleFunc("GET /api/analysis", s.handlePositionAnalysis)
 	mux.HandleFunc("GET /api/explorer", s.handleExplorer)

@@ -17,6 +17,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -56,7 +57,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := checkRated(r, g, req); err != nil {
+	if err := ratings.CheckRated(r, g, req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -88,7 +89,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.rateNewGame(r.Context(), &g, a, req); err != nil {
+	if err := s.ratings.NewGame(r.Context(), &g, a, req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -434,7 +435,7 @@ func (s *Server) seatAndStart(ctx context.Context, st *game.State, a *store.Acco
 	} else {
 		row.White = store.Seat{AccountID: a.ID}
 	}
-	if err := s.rateJoin(ctx, row, a); err != nil {
+	if err := s.ratings.Join(ctx, row, a); err != nil {
 		return nil, err
 	}
 	row.State, row.Expires = store.StateActive, time.Time{}

@@ -10,6 +10,7 @@ import (
 
 	"alak/internal/clip"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -47,7 +48,7 @@ func noPlayer(err error, name string) error {
 func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[int64]wire.Seat) wire.Summary {
 	out := wire.Summary{ID: g.ID, Rules: g.Rules, Preset: g.Preset, Size: g.Size, State: g.State, Kind: g.Kind, Clock: g.Clock,
 		Players: map[string]wire.Seat{}, Ply: g.Ply, Result: g.Result, Reason: g.Reason, Winner: g.Winner, Updated: g.Updated,
-		GameRatings: summaryRatings(g), AllowBots: g.AllowBots}
+		GameRatings: ratings.Summary(g), AllowBots: g.AllowBots}
 	for i, seat := range []store.Seat{g.Black, g.White} {
 		key := []string{"x", "o"}[i]
 		switch {
@@ -245,7 +246,7 @@ func (s *Server) handlePlayer(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ratings, err := s.playerRatings(r.Context(), a.ID)
+	ratings, err := s.ratings.Player(r.Context(), a.ID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

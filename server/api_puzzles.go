@@ -24,6 +24,7 @@ import (
 	"alak/puzzle"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -73,110 +74,21 @@ func (s *Server) puzzleRoutes(mux *http.ServeMux) {
 	s.learnPageRoutes(mux)
 }
 
-// BoardShapeView is what the page needs to draw a board: its shape
-// ("line", "grid", "slide") and size.
-type BoardShapeView struct {
-	Shape  string `json:"shape"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
+func boardShape(r rules.Rules) wire.BoardShape {
+	return wire.BoardShape{Shape: shapeOf(r), Width: r.Width, Height: r.Height}
 }
 
-func boardShape(r rules.Rules) BoardShapeView {
-	return BoardShapeView{Shape: shapeOf(r), Width: r.Width, Height: r.Height}
-}
-
-// PuzzleView is a puzzle as the API shows it before it is solved: never
-// its answers (puzzle.Challenge), with the server's current rating of it
-// and its plays.
-type PuzzleView struct {
-	ID       string         `json:"id"`
-	Rules    string         `json:"rules"`
-	Start    string         `json:"start,omitempty"`
-	Moves    []string       `json:"moves"`
-	Position string         `json:"position"`
-	ToMove   string         `json:"to_move"`
-	Goal     string         `json:"goal"`
-	Rating   float64        `json:"rating"` // rounded to a tenth
-	RD       float64        `json:"rd"`
-	Themes   []string       `json:"themes"`
-	Plays    int            `json:"plays"`
-	Solved   int            `json:"solved"`
-	Source   string         `json:"source"`
-	Game     string         `json:"game,omitempty"` // the finished game it was found in
-	Board    BoardShapeView `json:"board"`
-	// Legal are the legal moves in the puzzle's position (stored form).
-	Legal []string `json:"legal"`
-	// Tried is the signed-in account's earlier attempts at it, if any.
-	Tried *PuzzleTryView `json:"tried,omitempty"`
-	// Day is the day (UTC) whose puzzle it is (GET /api/puzzles/daily).
-	Day string `json:"day,omitempty"`
-}
-
-// PuzzleTryView is an account's attempts at a puzzle.
-type PuzzleTryView struct {
-	Puzzle       string   `json:"puzzle"`
-	Rules        string   `json:"rules"`
-	Themes       []string `json:"themes"`
-	FirstCorrect bool     `json:"first_correct"`
-	LastCorrect  bool     `json:"last_correct"`
-	Tries        int      `json:"tries"`
-	Rated        bool     `json:"rated"`
-	RatingChange *float64 `json:"rating_change,omitempty"`
-	First        string   `json:"first"`
-	Last         string   `json:"last"`
-}
-
-func tryView(t store.PuzzleTry) PuzzleTryView {
-	v := PuzzleTryView{Puzzle: t.PuzzleID, Rules: t.Rules, Themes: t.Themes, FirstCorrect: t.FirstCorrect, LastCorrect: t.LastCorrect,
+func tryView(t store.PuzzleTry) wire.PuzzleTry {
+	v := wire.PuzzleTry{Puzzle: t.PuzzleID, Rules: t.Rules, Themes: t.Themes, FirstCorrect: t.FirstCorrect, LastCorrect: t.LastCorrect,
 		Tries: t.Tries, Rated: t.Rated, First: t.First.Format(time.RFC3339), Last: t.Last.Format(time.RFC3339)}
 	if t.Rated {
-		c := round1(t.PlayerAfter - t.PlayerBefore)
+		c := ratings.Round1(t.PlayerAfter - t.PlayerBefore)
 		v.RatingChange = &c
 	}
 	if v.Themes == nil {
 		v.Themes = []string{}
 	}
 	return v
-}
-
-// PuzzleStepView is a move of an attempt, the player's or the reply, and
-// the board after it, drawn by the server so that the page needs no rules
-// of its own.
-type PuzzleStepView struct {
-	Move     string `json:"move"`
-	By       string `json:"by"` // "x" or "o"
-	Position string `json:"position"`
-	ToMove   string `json:"to_move"`
-}
-
-// AttemptView is the answer to POST /api/puzzles/{id}/attempt: the
-// verdict on each of the player's moves (puzzle.Check), the moves with
-// the boards after them, and, once the attempt is over, the solution
-// replayed and what it did to the ratings.
-type AttemptView struct {
-	Correct bool            `json:"correct"`
-	Done    bool            `json:"done"`
-	Answers []puzzle.Answer `json:"answers"`
-	// Steps are the player's moves and the replies, each with the board
-	// after it; Legal the legal moves of the board after the last, while
-	// the attempt goes on.
-	Steps []PuzzleStepView `json:"steps"`
-	Legal []string         `json:"legal,omitempty"`
-	// Once done: the solution's moves and the boards along it, the
-	// puzzle's themes, and whether the attempt counted for the ratings
-	// (Counted: the signed-in account's first, rated; Unrated says why
-	// not otherwise).
-	Solution      []string         `json:"solution,omitempty"`
-	SolutionSteps []PuzzleStepView `json:"solution_steps,omitempty"`
-	Themes        []string         `json:"themes,omitempty"`
-	Counted       bool             `json:"counted"`
-	Unrated       string           `json:"unrated,omitempty"`
-	// The player's puzzle rating after the attempt and its change, and
-	// the puzzle's (Counted only).
-	Rating             *float64 `json:"rating,omitempty"`
-	RatingChange       *float64 `json:"rating_change,omitempty"`
-	PuzzleRating       *float64 `json:"puzzle_rating,omitempty"`
-	PuzzleRatingChange *float64 `json:"puzzle_rating_change,omitempty"`
 }
 
 // puzzleIDRE is what a puzzle's id is: puzzle.ID's 16 hex digits.
@@ -205,14 +117,14 @@ func (s *Server) loadPuzzle(ctx context.Context, id string) (store.Puzzle, *puzz
 }
 
 // puzzleView is the view of a stored puzzle.
-func puzzleView(sp store.Puzzle, p *puzzle.Puzzle) (PuzzleView, error) {
+func puzzleView(sp store.Puzzle, p *puzzle.Puzzle) (wire.Puzzle, error) {
 	g, err := p.Game()
 	if err != nil {
-		return PuzzleView{}, err
+		return wire.Puzzle{}, err
 	}
 	c := p.Challenge()
-	v := PuzzleView{ID: c.ID, Rules: c.Rules, Start: c.Start, Moves: c.Moves, Position: c.Position, ToMove: c.ToMove, Goal: c.Goal,
-		Rating: round1(sp.Rating.Rating), RD: round1(sp.Rating.RD), Themes: c.Themes, Plays: sp.Plays, Solved: sp.Solved,
+	v := wire.Puzzle{ID: c.ID, Rules: c.Rules, Start: c.Start, Moves: c.Moves, Position: c.Position, ToMove: c.ToMove, Goal: c.Goal,
+		Rating: ratings.Round1(sp.Rating.Rating), RD: ratings.Round1(sp.Rating.RD), Themes: c.Themes, Plays: sp.Plays, Solved: sp.Solved,
 		Source: sp.Source, Game: sp.GameID, Board: boardShape(g.Rules()), Legal: legalTexts(g)}
 	if v.Moves == nil {
 		v.Moves = []string{}
@@ -268,7 +180,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			}
-			query.Rating = pr.At(s.now()).Rating
+			query.Rating = ratings.At(pr, s.now()).Rating
 		}
 	}
 	if text := q.Get("rating"); text != "" {
@@ -416,11 +328,6 @@ func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
-// attemptRequest is POST /api/puzzles/{id}/attempt's body.
-type attemptRequest struct {
-	Moves []string `json:"moves"`
-}
-
 // handleAttempt is POST /api/puzzles/{id}/attempt {"moves": [...]}: the
 // page sends the player's moves so far, as they are played; each is
 // judged (puzzle.Check) and answered with the reply while the line goes
@@ -432,7 +339,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.TooMany(wait, "too many moves sent from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
-	var req attemptRequest
+	var req wire.AttemptRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -464,7 +371,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
 		return
 	}
-	v := AttemptView{Correct: att.Correct, Done: att.Done, Answers: att.Answers}
+	v := wire.Attempt{Correct: att.Correct, Done: att.Done, Answers: att.Answers}
 	g, err := p.Game()
 	if err != nil {
 		s.writeError(w, r, err)
@@ -504,7 +411,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 
 // recordAttempt records an ended attempt of the signed-in account and
 // fills in what it did to the ratings.
-func (s *Server) recordAttempt(r *http.Request, v *AttemptView, sp store.Puzzle) error {
+func (s *Server) recordAttempt(r *http.Request, v *wire.Attempt, sp store.Puzzle) error {
 	a := httpx.Account(r)
 	switch {
 	case a == nil:
@@ -523,8 +430,8 @@ func (s *Server) recordAttempt(r *http.Request, v *AttemptView, sp store.Puzzle)
 	switch {
 	case res.Rated:
 		v.Counted = true
-		rating, change := round1(res.PlayerAfter.Rating), round1(res.PlayerAfter.Rating-res.PlayerBefore.Rating)
-		pr, pc := round1(res.PuzzleAfter.Rating), round1(res.PuzzleAfter.Rating-res.PuzzleBefore.Rating)
+		rating, change := ratings.Round1(res.PlayerAfter.Rating), ratings.Round1(res.PlayerAfter.Rating-res.PlayerBefore.Rating)
+		pr, pc := ratings.Round1(res.PuzzleAfter.Rating), ratings.Round1(res.PuzzleAfter.Rating-res.PuzzleBefore.Rating)
 		v.Rating, v.RatingChange, v.PuzzleRating, v.PuzzleRatingChange = &rating, &change, &pr, &pc
 	case !res.First && v.Unrated == "":
 		v.Unrated = "only your first attempt at a puzzle counts for the ratings"
@@ -534,9 +441,9 @@ func (s *Server) recordAttempt(r *http.Request, v *AttemptView, sp store.Puzzle)
 
 // replaySteps plays moves (stored form) on g and returns each with the
 // board after it.
-func replaySteps(g *rules.Game, moves []string) ([]PuzzleStepView, error) {
+func replaySteps(g *rules.Game, moves []string) ([]wire.PuzzleStep, error) {
 	r := g.Rules()
-	out := []PuzzleStepView{}
+	out := []wire.PuzzleStep{}
 	for _, text := range moves {
 		m, err := r.ParseMoveText(text)
 		if err != nil {
@@ -547,37 +454,9 @@ func replaySteps(g *rules.Game, moves []string) ([]PuzzleStepView, error) {
 			return out, err
 		}
 		pos := g.Position()
-		out = append(out, PuzzleStepView{Move: text, By: by, Position: pos.String(), ToMove: pos.ToMove().Letter()})
+		out = append(out, wire.PuzzleStep{Move: text, By: by, Position: pos.String(), ToMove: pos.ToMove().Letter()})
 	}
 	return out, nil
-}
-
-// PuzzleRatingView is an account's puzzle rating.
-type PuzzleRatingView struct {
-	Rating      float64 `json:"rating"`
-	RD          float64 `json:"rd"`
-	Attempts    int     `json:"attempts"` // rated attempts
-	Provisional bool    `json:"provisional"`
-}
-
-// PersonalPuzzleView is a puzzle of the account's own mistake in a
-// finished game.
-type PersonalPuzzleView struct {
-	Puzzle string         `json:"puzzle"`
-	Game   string         `json:"game"`
-	Ply    int            `json:"ply"`
-	Played string         `json:"played"` // the move the account chose
-	Rules  string         `json:"rules"`
-	Themes []string       `json:"themes"`
-	Tried  *PuzzleTryView `json:"tried,omitempty"`
-}
-
-// MyPuzzlesView is GET /api/me/puzzles's answer.
-type MyPuzzlesView struct {
-	Rating   PuzzleRatingView     `json:"rating"`
-	History  []PuzzleTryView      `json:"history"`
-	Review   []PuzzleTryView      `json:"review"`
-	Mistakes []PersonalPuzzleView `json:"mistakes"`
 }
 
 // handleMyPuzzles is GET /api/me/puzzles[?game=ID]: the signed-in
@@ -602,9 +481,9 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
-	now := pr.At(s.now())
-	v := MyPuzzlesView{Rating: PuzzleRatingView{Rating: round1(now.Rating), RD: round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
-		History: []PuzzleTryView{}, Review: []PuzzleTryView{}, Mistakes: []PersonalPuzzleView{}}
+	now := ratings.At(pr, s.now())
+	v := wire.MyPuzzles{Rating: wire.PuzzleRating{Rating: ratings.Round1(now.Rating), RD: ratings.Round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
+		History: []wire.PuzzleTry{}, Review: []wire.PuzzleTry{}, Mistakes: []wire.PersonalPuzzle{}}
 	tries, err := s.store.PuzzleTries(ctx, a.ID, false, 50)
 	if err == nil {
 		var missed []store.PuzzleTry
@@ -626,7 +505,7 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, m := range mine {
-		pv := PersonalPuzzleView{Puzzle: m.PuzzleID, Game: m.GameID, Ply: m.Ply, Played: m.Played, Rules: m.Puzzle.Rules, Themes: m.Puzzle.Themes}
+		pv := wire.PersonalPuzzle{Puzzle: m.PuzzleID, Game: m.GameID, Ply: m.Ply, Played: m.Played, Rules: m.Puzzle.Rules, Themes: m.Puzzle.Themes}
 		if pv.Themes == nil {
 			pv.Themes = []string{}
 		}
@@ -640,35 +519,16 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
-// LessonView is a lesson as the page shows it: its board, text and goal,
-// without its solution (given once the lesson is over).
-type LessonView struct {
-	ID       string         `json:"id"`
-	Title    string         `json:"title"`
-	Rules    string         `json:"rules"`
-	Text     string         `json:"text"`
-	Refs     []string       `json:"refs"`
-	Goal     string         `json:"goal"`
-	MaxMoves int            `json:"max_moves"`
-	Hints    []string       `json:"hints"`
-	Board    BoardShapeView `json:"board"`
-	Position string         `json:"position"`
-	ToMove   string         `json:"to_move"`
-	Legal    []string       `json:"legal"`
-	// Preset is the lesson's rules' preset, for the rules page's links.
-	Preset string `json:"preset"`
-}
-
 // lessonViews are every lesson's view, made once.
-var lessonViews = func() []LessonView {
-	var out []LessonView
+var lessonViews = func() []wire.Lesson {
+	var out []wire.Lesson
 	for _, l := range learn.Lessons() {
 		g, err := l.Game()
 		if err != nil {
 			panic(fmt.Sprintf("lesson %s: %v", l.ID, err))
 		}
 		pos := g.Position()
-		out = append(out, LessonView{ID: l.ID, Title: l.Title, Rules: l.Rules, Text: l.Text, Refs: l.Refs, Goal: l.Goal.Text,
+		out = append(out, wire.Lesson{ID: l.ID, Title: l.Title, Rules: l.Rules, Text: l.Text, Refs: l.Refs, Goal: l.Goal.Text,
 			MaxMoves: l.MaxMoves, Hints: l.Hints, Board: boardShape(g.Rules()), Position: pos.String(), ToMove: pos.ToMove().Letter(),
 			Legal: legalTexts(g), Preset: g.Rules().Preset})
 	}
@@ -678,20 +538,6 @@ var lessonViews = func() []LessonView {
 // handleLessons is GET /api/lessons: every lesson.
 func (s *Server) handleLessons(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, lessonViews)
-}
-
-// lessonTryRequest is POST /api/lessons/{id}/try's body.
-type lessonTryRequest struct {
-	Tries []string `json:"tries"`
-}
-
-// LessonProgressView is POST /api/lessons/{id}/try's answer: the lesson
-// after the player's tries (learn.Play), the board's legal moves while it
-// goes on, and its solution once it is over without success.
-type LessonProgressView struct {
-	learn.Progress
-	Legal    []string `json:"legal,omitempty"`
-	Solution []string `json:"solution,omitempty"`
 }
 
 // handleLessonTry is POST /api/lessons/{id}/try {"tries": [...]}: the
@@ -707,7 +553,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errf(wire.NotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
 		return
 	}
-	var req lessonTryRequest
+	var req wire.LessonTryRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -733,7 +579,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	v := LessonProgressView{Progress: pr}
+	v := wire.LessonProgress{Progress: pr}
 	if pr.Done && !pr.Success {
 		v.Solution = l.Solution
 	}

@@ -15,6 +15,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/tournament"
 	"alak/wire"
@@ -165,7 +166,7 @@ func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, er
 			return t, httpx.Errf(wire.BadInput, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
 		}
 	}
-	rated := presetRules(rs.String())
+	rated := ratings.PresetRules(rs.String())
 	if req.Rated != nil && *req.Rated {
 		if !rated {
 			return t, httpx.Errf(wire.BadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
@@ -341,8 +342,8 @@ func (s *Server) seedRating(ctx context.Context, t store.Tournament, account int
 	if err != nil {
 		return 0, err
 	}
-	pr, err := s.poolRating(ctx, account, r.Preset)
-	return round1(pr.Rating), err
+	pr, err := s.ratings.Pool(ctx, account, r.Preset)
+	return ratings.Round1(pr.Rating), err
 }
 
 func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request) {

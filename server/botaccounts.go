@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"unicode"
@@ -37,13 +36,6 @@ func botMayJoin(a *store.Account, g *store.Game) error {
 			"this open challenge is for people: its creator did not allow bots (\"allow_bots\": true on POST /api/games)")
 	}
 	return nil
-}
-
-// isBot reports whether the account is a bot's (false when it cannot be
-// read: a name shown without its mark is the lesser harm).
-func (s *Server) isBot(ctx context.Context, id int64) bool {
-	pv, err := s.core.PlayerView(ctx, id)
-	return err == nil && pv.Bot
 }
 
 // maxDeclineReason bounds the reason of a decline, in bytes.

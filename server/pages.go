@@ -61,7 +61,7 @@ type page struct {
 	// to choose from; Lessons the lessons of /learn.
 	Puzzle  string
 	Themes  []string
-	Lessons []LessonView
+	Lessons []wire.Lesson
 
 	// Private: the page holds what only its reader may see (an account's
 	// settings, its email address): never kept by a cache.
@@ -442,7 +442,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		}
 		var ratings []wire.PoolRating
 		if err == nil {
-			ratings, err = s.playerRatings(r.Context(), a.ID)
+			ratings, err = s.ratings.Player(r.Context(), a.ID)
 		}
 		if err != nil {
 			s.unavailablePage(w, r, err)

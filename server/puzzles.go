@@ -22,6 +22,7 @@ import (
 	"alak/puzzle"
 	"alak/rules"
 	"alak/server/internal/game"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/solve"
 )
@@ -185,7 +186,7 @@ func (pw *puzzleWork) add(ctx context.Context, p *puzzle.Puzzle, gameID string) 
 		return false, err
 	}
 	pool := ""
-	if presetRules(p.Rules) {
+	if ratings.PresetRules(p.Rules) {
 		pool = r.Preset
 	}
 	start := puzzleStartRating(p)

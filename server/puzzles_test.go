@@ -14,6 +14,7 @@ import (
 	"alak/learn"
 	"alak/puzzle"
 	"alak/rules"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/session"
 	"alak/solve"
@@ -96,11 +97,11 @@ func occupied(p *puzzle.Puzzle) string {
 	return ""
 }
 
-func attempt(c *client, id string, moves []string) (int, AttemptView, errBody) {
+func attempt(c *client, id string, moves []string) (int, wire.Attempt, errBody) {
 	c.h.t.Helper()
 	var raw json.RawMessage
 	code := c.do("POST", "/api/puzzles/"+id+"/attempt", map[string]any{"moves": moves}, &raw)
-	var v AttemptView
+	var v wire.Attempt
 	var e errBody
 	if code == http.StatusOK {
 		json.Unmarshal(raw, &v)
@@ -131,7 +132,7 @@ func TestPuzzleAPI(t *testing.T) {
 			t.Errorf("next shows %s: %s", key, body)
 		}
 	}
-	var first PuzzleView
+	var first wire.Puzzle
 	json.Unmarshal(body, &first)
 	if first.ID == "" || first.Rules != "alak size=7" || first.Board.Shape != "line" || first.Board.Width != 7 || len(first.Legal) == 0 || first.Plays != 0 {
 		t.Errorf("next: %+v", first)
@@ -156,7 +157,7 @@ func TestPuzzleAPI(t *testing.T) {
 	solved, missed := ps[0], ps[1]
 	// Solved, one move at a time, as the page sends them.
 	mine := playerMoves(solved)
-	var v AttemptView
+	var v wire.Attempt
 	for i := range mine {
 		var code int
 		var e errBody
@@ -216,7 +217,7 @@ func TestPuzzleAPI(t *testing.T) {
 		}
 	}
 
-	var my MyPuzzlesView
+	var my wire.MyPuzzles
 	if code := ada.do("GET", "/api/me/puzzles", nil, &my); code != http.StatusOK {
 		t.Fatalf("me/puzzles: %d", code)
 	}
@@ -225,17 +226,17 @@ func TestPuzzleAPI(t *testing.T) {
 	}
 	// The player's rating is one update after another: the solved
 	// puzzle's change, then the missed one's.
-	if want := 1500 + *v.RatingChange + *m.RatingChange; abs(my.Rating.Rating-round1(want)) > 0.15 {
+	if want := 1500 + *v.RatingChange + *m.RatingChange; abs(my.Rating.Rating-ratings.Round1(want)) > 0.15 {
 		t.Errorf("the puzzle rating %v, want %v", my.Rating.Rating, want)
 	}
-	var sp PuzzleView
+	var sp wire.Puzzle
 	ada.do("GET", "/api/puzzles/"+solved.ID, nil, &sp)
 	if sp.Plays != 1 || sp.Solved != 1 || sp.Tried == nil || sp.Tried.Tries != 2 || !sp.Tried.FirstCorrect {
 		t.Errorf("the solved puzzle after two attempts: %+v %+v", sp, sp.Tried)
 	}
 	// ada is offered neither again.
 	for range 5 {
-		var nv PuzzleView
+		var nv wire.Puzzle
 		ada.do("GET", "/api/puzzles/next", nil, &nv)
 		if nv.ID == solved.ID || nv.ID == missed.ID {
 			t.Errorf("ada is offered puzzle %s again", nv.ID)
@@ -261,7 +262,7 @@ func TestPuzzleAPI(t *testing.T) {
 		t.Errorf("the puzzle of the day of the day the puzzles were stored: %+v", e0)
 	}
 	h.clock.Add(24 * time.Hour)
-	var d1, d2 PuzzleView
+	var d1, d2 wire.Puzzle
 	anon.do("GET", "/api/puzzles/daily", nil, &d1)
 	ada.do("GET", "/api/puzzles/daily", nil, &d2)
 	if d1.ID == "" || d1.ID != d2.ID || d1.Day != "2026-11-25" {
@@ -349,8 +350,8 @@ func TestPuzzlesFromGames(t *testing.T) {
 	if changed["x"]+changed["o"] == 0 {
 		t.Fatalf("the game changed the outcome nowhere: %+v", plies)
 	}
-	mistakes := func(c *client) []PersonalPuzzleView {
-		var my MyPuzzlesView
+	mistakes := func(c *client) []wire.PersonalPuzzle {
+		var my wire.MyPuzzles
 		c.do("GET", "/api/me/puzzles?game="+g.ID, nil, &my)
 		return my.Mistakes
 	}
@@ -428,17 +429,17 @@ func TestLessonsAPI(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
 	c := h.client()
-	var ls []LessonView
+	var ls []wire.Lesson
 	if code := c.do("GET", "/api/lessons", nil, &ls); code != http.StatusOK || len(ls) != len(learn.Lessons()) {
 		t.Fatalf("lessons: %d, %d of %d", code, len(ls), len(learn.Lessons()))
 	}
 	for _, l := range learn.Lessons() {
-		var v LessonProgressView
+		var v wire.LessonProgress
 		if code := c.do("POST", "/api/lessons/"+l.ID+"/try", map[string]any{"tries": l.Solution}, &v); code != http.StatusOK || !v.Done || !v.Success {
 			t.Errorf("lesson %s with its solution %v: %d %+v", l.ID, l.Solution, code, v)
 		}
 	}
-	var v LessonProgressView
+	var v wire.LessonProgress
 	if code := c.do("POST", "/api/lessons/place/try", map[string]any{"tries": []string{}}, &v); code != http.StatusOK || v.Done || len(v.Legal) == 0 {
 		t.Errorf("no try yet: %d %+v", code, v)
 	}
@@ -498,7 +499,7 @@ func TestPuzzlesFromUnviewedGames(t *testing.T) {
 	}
 	mistakes := 0
 	for _, c := range []*client{ada, bo} {
-		var my MyPuzzlesView
+		var my wire.MyPuzzles
 		c.do("GET", "/api/me/puzzles?game="+first, nil, &my)
 		mistakes += len(my.Mistakes)
 	}

@@ -34,6 +34,7 @@ import (
 
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -189,6 +190,9 @@ type Server struct {
 	house         *houseBots
 	// tourneys is the tournaments' runner (tournaments.go).
 	tourneys *tourneys
+	// ratings: who is rated, the seats' ratings, the rating API
+	// (server/internal/ratings).
+	ratings *ratings.Service
 	// posAnalyses serves GET /api/analysis (analysisapi.go).
 	posAnalyses *posAnalyses
 	// explorer holds the finished games waiting to be counted in the
@@ -245,7 +249,7 @@ func (s *Server) registerGameHooks() {
 	s.core.Parts = game.ViewParts{
 		Account:      accountPlayerView,
 		ComputerName: botName,
-		Ratings:      s.gameRatings,
+		Ratings:      s.ratings.Game,
 		Invitee:      s.invitee,
 		Vacation:     s.vacationUntil,
 		Rematch:      s.rematchView,
@@ -321,6 +325,11 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime,
 		StreamWriteTimeout: cfg.StreamWriteTimeout, StreamKeepAlive: cfg.StreamKeepAlive, Notifier: cfg.Notifier,
 		Metrics: &s.metrics.Metrics, Done: s.done, Spawn: s.spawn})
+	s.ratings = ratings.New(ratings.Config{Store: st, Player: s.core.PlayerView, Now: s.now, Log: s.log,
+		Account: func(ctx context.Context, name string) (store.Account, error) {
+			a, err := st.AccountByName(ctx, name)
+			return a, noPlayer(err, name)
+		}})
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.posAnalyses = newPosAnalyses(s)

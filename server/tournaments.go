@@ -402,7 +402,7 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 	if clock.Kind == game.ClockLive {
 		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
 	}
-	if err := s.takeSeatRatings(ctx, &g); err != nil {
+	if err := s.ratings.TakeSeats(ctx, &g); err != nil {
 		return store.Game{}, err
 	}
 	st, err := s.core.Rebuild(g, nil)

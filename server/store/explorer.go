@@ -16,7 +16,7 @@ type ExplorerMove struct {
 // rules and move prefix (the moves from the rules' own start), the moves
 // the finished games played next and their results, so that a position's
 // moves are one indexed read however many games are stored.
-type explorerStore interface {
+type ExplorerStore interface {
 	// AddExplorerGame counts a finished game from the rules' own start:
 	// each of its moves under the prefix before it, with the game's winner
 	// ("x", "o", "draw"; any other counts as a game without a winner). A

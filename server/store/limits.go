@@ -18,7 +18,7 @@ type Bucket struct {
 // server process on one database counts the same attempts (the sign-in
 // limits: server/auth.go holds the policy, which buckets an attempt
 // spends). Times are the caller's clock.
-type limitStore interface {
+type LimitStore interface {
 	// TakeTokens spends one token of each bucket of take when each of
 	// them, and each bucket of need, holds one at now; otherwise it spends
 	// none and returns how long until all of them would (more than 0).

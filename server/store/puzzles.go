@@ -104,7 +104,7 @@ type PuzzleTry struct {
 }
 
 // The puzzles' methods of Store.
-type puzzleStore interface {
+type PuzzleStore interface {
 	// AddPuzzle stores a puzzle unless one with its id is stored; it
 	// reports whether it stored it.
 	AddPuzzle(ctx context.Context, p Puzzle) (bool, error)

@@ -6,11 +6,6 @@ import (
 	"alak/glicko2"
 )
 
-// Rating periods: each rated game is its own; a player without a rated
-// game in a pool for a week has one empty period (the deviation grows),
-// and so on each week.
-const IdlePeriod = 7 * 24 * time.Hour
-
 // SeatRating is a seat's rating when the seat was taken.
 type SeatRating struct {
 	Rating, RD float64
@@ -37,16 +32,6 @@ func (r Rating) Glicko() glicko2.Rating {
 func NewRating(account int64, pool string) Rating {
 	d := glicko2.Default()
 	return Rating{AccountID: account, Pool: pool, Rating: d.Rating, RD: d.RD, Volatility: d.Volatility}
-}
-
-// At returns the rating at t: the deviation grown by one empty rating
-// period for every whole IdlePeriod since the last rated game (capped at
-// glicko2.MaxRD).
-func (r Rating) At(t time.Time) glicko2.Rating {
-	if r.Last.IsZero() || !t.After(r.Last) {
-		return r.Glicko()
-	}
-	return r.Glicko().Idle(int(t.Sub(r.Last) / IdlePeriod))
 }
 
 // RatingChange is what a rated game did to one player's rating.

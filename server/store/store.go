@@ -192,8 +192,30 @@ type Claim struct {
 	Kept  []string
 }
 
-// Store keeps the server's data. Every method is safe for concurrent use.
+// Store keeps the server's data: every role's methods on one database.
+// Every method is safe for concurrent use. Each part of the server takes
+// only the roles it uses (AccountStore, GameStore, ...), so that what it
+// may touch is said by its type.
 type Store interface {
+	AccountStore
+	GameStore
+	AnalysisStore
+	RatingStore
+	AroundStore
+	ConditionalStore
+	TournamentStore
+	MailStore
+	ExplorerStore
+	LimitStore
+	PuzzleStore
+
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// AccountStore keeps the accounts and their tokens (sessions and bearer
+// tokens).
+type AccountStore interface {
 	CreateAccount(ctx context.Context, a Account) (Account, error) // ErrDuplicate when the name is taken
 	AccountByID(ctx context.Context, id int64) (Account, error)
 	AccountByName(ctx context.Context, name string) (Account, error) // without regard to case
@@ -208,7 +230,11 @@ type Store interface {
 	// TokenAccount returns the account of an unexpired token.
 	TokenAccount(ctx context.Context, hash string, now time.Time) (Account, Token, error)
 	DeleteToken(ctx context.Context, hash string) error // signing out, revoking a token; no error when there is none
+}
 
+// GameStore keeps the games, the append-only log of their moves, and
+// the processes that serve them (their heartbeats, for the clocks).
+type GameStore interface {
 	CreateGame(ctx context.Context, g Game) error
 	// Game returns a game and its whole log.
 	Game(ctx context.Context, id string) (Game, []Entry, error)
@@ -245,16 +271,20 @@ type Store interface {
 	// and the shift are one transaction, so of several processes starting
 	// at once one shifts the clocks and the others see it alive.
 	Resume(ctx context.Context, r Resume) (time.Duration, error)
+}
 
+// AnalysisStore keeps the finished games' analyses, as the server wrote
+// them (JSON).
+type AnalysisStore interface {
 	SaveAnalysis(ctx context.Context, gameID string, body []byte) error
 	Analysis(ctx context.Context, gameID string) ([]byte, error) // ErrNotFound
+}
 
-	Ping(ctx context.Context) error
-	Close() error
-
-	// Ratings. The rating update of a rated game is made by
-	// Update, in the transaction that finishes the game (ratings.go).
-
+// RatingStore reads the ratings. The update of a rated game, computed by
+// package ratings (server/internal/ratings, pure), is applied once by
+// GameStore.Update, in the transaction that finishes the game
+// (sqlstore/ratings.go).
+type RatingStore interface {
 	// Ratings returns the account's ratings, one per pool it played a
 	// rated game in, by pool.
 	Ratings(ctx context.Context, account int64) ([]Rating, error)
@@ -269,9 +299,11 @@ type Store interface {
 	// GameRatings returns the rating updates a game made (none, or one a
 	// player).
 	GameRatings(ctx context.Context, gameID string) ([]RatingChange, error)
+}
 
-	// Around a game: the players' messages and rematches.
-
+// AroundStore keeps what is around a game: the players' messages and
+// the rematches.
+type AroundStore interface {
 	// AddMessage stores a message and returns it with its id.
 	AddMessage(ctx context.Context, m Message) (Message, error)
 	// Chat returns a game's messages, oldest first, and its mutes.
@@ -289,12 +321,11 @@ type Store interface {
 	// RematchOf returns the game whose rematch is id; ErrNotFound when id
 	// is no rematch.
 	RematchOf(ctx context.Context, id string) (string, error)
+}
 
-	// Conditional moves and vacation.
-	ConditionalStore
-	tournamentStore
-	// Moves by email: the secrets of reply addresses.
-
+// MailStore keeps the secrets of the reply addresses mailed to players
+// (moves by email).
+type MailStore interface {
 	// AddMailSecret stores a reply address's secret (its hash).
 	AddMailSecret(ctx context.Context, m MailSecret) error
 	// MailSecret returns the secret whose hash is hash; ErrNotFound when
@@ -302,13 +333,6 @@ type Store interface {
 	MailSecret(ctx context.Context, hash string) (MailSecret, error)
 	// DeleteMailSecrets deletes every secret of a game (it has ended).
 	DeleteMailSecrets(ctx context.Context, gameID string) error
-
-	// The opening explorer (explorer.go).
-	explorerStore
-	// Limits shared by every process (limits.go).
-	limitStore
-	// Puzzles, their attempts and the puzzle ratings (puzzles.go).
-	puzzleStore
 }
 
 // Resume is a process's start, for Store.Resume.
@@ -392,9 +416,9 @@ type ConditionalStore interface {
 	OnVacation(ctx context.Context) ([]Vacation, error)
 }
 
-// The methods of tournaments, at the end of Store so that
-// other features' additions merge apart.
-type tournamentStore interface {
+// TournamentStore keeps the tournaments, their players and their
+// games' slots.
+type TournamentStore interface {
 	// CreateTournament stores a new tournament (ErrDuplicate when its id
 	// is taken).
 	CreateTournament(ctx context.Context, t Tournament) error

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"alak/glicko2"
+	"alak/server/internal/ratings"
 	"alak/server/store"
 )
 
@@ -31,35 +32,18 @@ func init() {
 	txQueries = append(txQueries, qRatedAlready, qNewRating, qPoolRating, qSetRating, qInsertEntry)
 }
 
-// rates reports whether writing g may finish a rated game, whose update
-// then needs the rating step (and a transaction).
-func rates(g store.Game) bool {
-	return g.Rated && g.State == store.StateFinished
-}
-
 // rate applies a finished rated game to its players' ratings, in tx (the
 // transaction of the Update that wrote the game's end, after its version
-// check): both players from their ratings before the game, the game one
-// rating period (glicko2), the idle weeks before it empty periods. It does
-// nothing for a game that is not rated, has no winner nor draw (a void
-// result), or was already applied (its history rows exist: a later write
-// of a finished game changes no rating). On PostgreSQL the two rating rows
-// are locked (FOR UPDATE, in the order of the accounts' ids, so two games
-// ending at once wait for each other rather than deadlock); SQLite has
-// one writer at a time.
+// check): it reads both players' ratings in the pool, takes the update
+// from package ratings (ratings.Update, pure), and writes it. It does
+// nothing for a game whose end changes no rating (ratings.Rates: not
+// rated, void, not between two accounts), or that was already applied (its
+// history rows exist: a later write of a finished game changes no rating).
+// On PostgreSQL the two rating rows are locked (FOR UPDATE, in the order
+// of the accounts' ids, so two games ending at once wait for each other
+// rather than deadlock); SQLite has one writer at a time.
 func (s *Store) rate(ctx context.Context, tx *sql.Tx, g store.Game) error {
-	if !rates(g) || g.Black.AccountID == 0 || g.White.AccountID == 0 || g.Black.AccountID == g.White.AccountID {
-		return nil
-	}
-	var black float64
-	switch g.Winner {
-	case "x":
-		black = glicko2.Win
-	case "o":
-		black = glicko2.Loss
-	case "draw":
-		black = glicko2.Draw
-	default:
+	if !ratings.Rates(g) {
 		return nil
 	}
 	var done int
@@ -78,7 +62,7 @@ func (s *Store) rate(ctx context.Context, tx *sql.Tx, g store.Game) error {
 		lock += " FOR UPDATE"
 	}
 	def := glicko2.Default()
-	before := map[int64]glicko2.Rating{}
+	before := map[int64]store.Rating{}
 	for _, id := range ids {
 		if _, err := s.exec(ctx, tx, qNewRating, id, g.Preset, def.Rating, def.RD, def.Volatility); err != nil {
 			return err
@@ -89,19 +73,17 @@ func (s *Store) rate(ctx context.Context, tx *sql.Tx, g store.Game) error {
 			return fmt.Errorf("rating of account %d in %s: %w", id, g.Preset, err)
 		}
 		r.Last = fromMS(last)
-		before[id] = r.At(g.Ended)
+		before[id] = r
 	}
-	b, w := before[g.Black.AccountID], before[g.White.AccountID]
-	after := map[int64]glicko2.Rating{
-		g.Black.AccountID: b.Update([]glicko2.Result{{Opponent: w, Score: black}}, glicko2.Tau),
-		g.White.AccountID: w.Update([]glicko2.Result{{Opponent: b, Score: 1 - black}}, glicko2.Tau),
-	}
+	b, w, _ := ratings.Update(g, before[g.Black.AccountID], before[g.White.AccountID])
+	changes := map[int64]store.RatingChange{b.AccountID: b, w.AccountID: w}
 	for _, id := range ids {
-		a, p := after[id], before[id]
-		if _, err := s.exec(ctx, tx, qSetRating, a.Rating, a.RD, a.Volatility, ms(g.Ended), id, g.Preset); err != nil {
+		c := changes[id]
+		a := c.After
+		if _, err := s.exec(ctx, tx, qSetRating, a.Rating, a.RD, a.Volatility, ms(c.At), id, g.Preset); err != nil {
 			return err
 		}
-		if _, err := s.exec(ctx, tx, qInsertEntry, g.ID, id, g.Preset, p.Rating, p.RD, a.Rating, a.RD, a.Volatility, ms(g.Ended), id, g.Preset); err != nil {
+		if _, err := s.exec(ctx, tx, qInsertEntry, g.ID, id, g.Preset, c.Before.Rating, c.Before.RD, a.Rating, a.RD, a.Volatility, ms(c.At), id, g.Preset); err != nil {
 			if s.unique(err) {
 				return fmt.Errorf("game %s: rated twice: %w", g.ID, store.ErrConflict)
 			}
