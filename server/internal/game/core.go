@@ -13,10 +13,19 @@ import (
 	"alak/wire"
 )
 
+// Store is the part of the store the core uses: the games and their logs,
+// a game's messages (the view shows them to its players) and the
+// accounts (the players' names).
+type Store interface {
+	store.GameStore
+	store.AroundStore
+	store.AccountStore
+}
+
 // Config is what the core takes from the server that builds it.
 type Config struct {
 	// Store holds the games; Log the server's logger; Now its clock.
-	Store store.Store
+	Store Store
 	Log   *slog.Logger
 	Now   func() time.Time
 	// FirstMove is how long each player of a live game has for their
@@ -62,7 +71,7 @@ type Metrics struct {
 // ViewParts when the server is built: the core never names them. Its
 // methods are safe for concurrent use once the hooks are set.
 type Core struct {
-	store   store.Store
+	store   Store
 	log     *slog.Logger
 	now     func() time.Time
 	cfg     Config
