@@ -218,10 +218,10 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 	wake := s.accountEvents.add(a.ID)
 	defer s.accountEvents.remove(a.ID, wake)
 	stream, err := s.core.OpenStream(w, r, "account event stream", "account", a.ID)
-	defer stream.Close()
 	if err != nil {
 		return
 	}
+	defer stream.Close()
 	look := accountLook{s: s, me: a.ID, since: since, sent: map[string]string{}}
 	tick := time.NewTicker(s.cfg.StreamKeepAlive)
 	defer tick.Stop()

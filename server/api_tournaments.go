@@ -498,10 +498,10 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	stream, err := s.core.OpenStream(w, r, "tournament event stream", "tournament", id)
-	defer stream.Close()
 	if err != nil {
 		return
 	}
+	defer stream.Close()
 	var last []byte
 	send := func(v wire.Tournament) error {
 		data, err := json.Marshal(v)

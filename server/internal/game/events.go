@@ -419,10 +419,10 @@ func (s *Core) HandleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	// Every write within the stream write timeout (sse.go).
 	stream, err := s.OpenStream(w, r, "event stream", "game", id)
-	defer stream.Close()
 	if err != nil { // the headers
 		return
 	}
+	defer stream.Close()
 
 	sent := VersionOf(last)
 	if sent > first.Version { // a client from the future (a restored backup): start again

@@ -50,8 +50,9 @@ type Stream struct {
 	log  []any  // what the log says of the stream: "game", id ...
 }
 
-// OpenStream answers r with an event stream's headers, written at once
-// (an error is the stream's end: the handler returns).
+// OpenStream answers r with an event stream's headers, written at once;
+// the caller closes the stream when it ends. An error is the stream's end
+// (the handler returns): the stream is closed already.
 func (s *Core) OpenStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*Stream, error) {
 	st := &Stream{s: s, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
 	if tc, ok := r.Context().Value(connKey{}).(*net.TCPConn); ok {
@@ -63,7 +64,11 @@ func (s *Core) OpenStream(w http.ResponseWriter, r *http.Request, what string, l
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	return st, st.Write(nil)
+	if err := st.Write(nil); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 // Close ends the stream's count; the handler's return ends the stream.
