@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"alak/server/store"
@@ -63,7 +62,7 @@ func (s *Server) sweepOnce(bots bool) {
 		s.metrics.DBErrors.Add(1)
 	}
 	for _, g := range due {
-		s.settle(ctx, g.ID, now)
+		s.core.Settle(ctx, g.ID, now)
 	}
 	s.countLiveGames(ctx)
 	s.sweepVacations(ctx, now)
@@ -89,35 +88,6 @@ func (s *Server) sweepOnce(bots bool) {
 				s.bots.schedule(g.ID, st.Row.Version)
 			}
 		}
-	}
-}
-
-// settle ends a game whose clock ran out, or expires a challenge nobody
-// took, if it is still so under the game's lock.
-func (s *Server) settle(ctx context.Context, id string, now time.Time) {
-	unlock := s.core.LockGame(id)
-	defer unlock()
-	st, err := s.core.Load(ctx, id)
-	if err != nil {
-		s.log.Error("loading a game due", "game", id, "err", err)
-		return
-	}
-	switch {
-	case st.Overdue(now):
-		err = s.core.CommitTimeout(ctx, st, now)
-	case st.Row.State == store.StateWaiting && !st.Row.Expires.IsZero() && !now.Before(st.Row.Expires):
-		st.Row.State, st.Row.Reason, st.Row.Ended = store.StateExpired, "nobody joined in time", now
-		err = s.core.Commit(ctx, st, now, nil)
-	default:
-		return
-	}
-	switch {
-	case errors.Is(err, store.ErrConflict):
-		// Another process settled it, or a move came first.
-	case err != nil:
-		s.log.Error("settling a game", "game", id, "err", err)
-	default:
-		s.log.Info("game settled", "game", id, "state", st.Row.State, "reason", st.Row.Reason)
 	}
 }
 

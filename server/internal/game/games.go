@@ -313,6 +313,35 @@ func (s *Core) CommitTimeout(ctx context.Context, st *State, now time.Time) erro
 	return nil
 }
 
+// Settle ends a game whose clock ran out, or expires a challenge nobody
+// took, if it is still so under the game's lock.
+func (s *Core) Settle(ctx context.Context, id string, now time.Time) {
+	unlock := s.LockGame(id)
+	defer unlock()
+	st, err := s.Load(ctx, id)
+	if err != nil {
+		s.log.Error("loading a game due", "game", id, "err", err)
+		return
+	}
+	switch {
+	case st.Overdue(now):
+		err = s.CommitTimeout(ctx, st, now)
+	case st.Row.State == store.StateWaiting && !st.Row.Expires.IsZero() && !now.Before(st.Row.Expires):
+		st.Row.State, st.Row.Reason, st.Row.Ended = store.StateExpired, "nobody joined in time", now
+		err = s.Commit(ctx, st, now, nil)
+	default:
+		return
+	}
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		// Another process settled it, or a move came first.
+	case err != nil:
+		s.log.Error("settling a game", "game", id, "err", err)
+	default:
+		s.log.Info("game settled", "game", id, "state", st.Row.State, "reason", st.Row.Reason)
+	}
+}
+
 // Commit syncs the row with the session, stores it with the entries,
 // builds the new state's view once, publishes it, and keeps the state in
 // the cache for the game's next change; the features' hooks (Hooks)
