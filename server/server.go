@@ -1,8 +1,11 @@
 // Package server is alak's play server: live and correspondence games
 // between people, and against the computer, over a JSON API and an event
-// stream, with the web page (package web) on top. It is a thin layer over
-// the game model: every move is checked by a session (package session)
-// rebuilt from the stored log, and stored before it is acknowledged.
+// stream, with the web page (package web) on top. The game core
+// (server/internal/game) loads a game, checks every move with a session
+// (package session) rebuilt from the stored log, and stores it before it
+// is acknowledged; this package holds the configuration, the routes and
+// the features, which register their hooks on the core
+// (registerGameHooks).
 //
 //	st, err := sqlitestore.Open(ctx, "alak.db")
 //	srv, err := server.New(server.Config{BaseURL: "http://127.0.0.1:8080"}, st)
@@ -11,8 +14,9 @@
 //	hs.ListenAndServe()
 //
 // (ConnContext lets the event streams bound their connections' send
-// buffers, sse.go, and a move's request write its event to the opponent's
-// stream before its answer, events.go.) docs/api.md describes the API; docs/deploy.md how to run it.
+// buffers, and a move's request write its event to the opponent's stream
+// before its answer.) docs/api.md describes the API; docs/deploy.md how to
+// run it.
 package server
 
 import (
