@@ -25,6 +25,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/httpx"
 	"alak/server/internal/ratings"
+	"alak/server/internal/ratings/update"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -180,7 +181,7 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			}
-			query.Rating = ratings.At(pr, s.now()).Rating
+			query.Rating = update.At(pr, s.now()).Rating
 		}
 	}
 	if text := q.Get("rating"); text != "" {
@@ -481,7 +482,7 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
-	now := ratings.At(pr, s.now())
+	now := update.At(pr, s.now())
 	v := wire.MyPuzzles{Rating: wire.PuzzleRating{Rating: ratings.Round1(now.Rating), RD: ratings.Round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
 		History: []wire.PuzzleTry{}, Review: []wire.PuzzleTry{}, Mistakes: []wire.PersonalPuzzle{}}
 	tries, err := s.store.PuzzleTries(ctx, a.ID, false, 50)

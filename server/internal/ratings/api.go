@@ -9,6 +9,7 @@ import (
 	"alak/internal/clip"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/ratings/update"
 	"alak/wire"
 )
 
@@ -75,7 +76,7 @@ func (s *Service) leaderboard(r *http.Request) (wire.Leaderboard, error) {
 	}
 	out := wire.Leaderboard{Pool: p, Players: []wire.LeaderboardLine{}}
 	for _, sr := range rs {
-		g := At(sr, s.c.Now())
+		g := update.At(sr, s.c.Now())
 		// A bot's line is marked; an account that cannot be read is shown
 		// unmarked (a name without its mark is the lesser harm).
 		pv, err := s.c.Player(r.Context(), sr.AccountID)

@@ -10,10 +10,12 @@
 //
 //   - rated.go: who is rated. NotRatable (a new game, before its seats are
 //     taken), CheckRated (a request that asks for a rated game that cannot
-//     be), Rates (whether writing a game's end changes ratings).
-//   - update.go: the arithmetic, pure: At (a rating grown by one empty
-//     rating period a week, IdlePeriod) and Update (a finished game, one
-//     rating period of one result for each player, by package glicko2).
+//     be).
+//   - update/: the arithmetic, pure, in a package of its own that the
+//     store imports: Rates (whether writing a game's end changes
+//     ratings), At (a rating grown by one empty rating period a week,
+//     IdlePeriod) and Game (a finished game, one rating period of one
+//     result for each player, by package glicko2).
 //   - service.go: Service, built by New from what it needs of the server
 //     (the store's Ratings role, a player's view, the clock): the seats'
 //     ratings as a game begins, a game's ratings for its view, a player's
@@ -23,5 +25,5 @@
 //
 // The store applies an update once, in the transaction of the Update that
 // finishes the game: package sqlstore reads both players' rows, calls
-// Update, and writes what it returns.
+// update.Game, and writes what it returns.
 package ratings

@@ -52,13 +52,3 @@ func CheckRated(r *http.Request, g store.Game, req wire.CreateRequest) error {
 	}
 	return nil
 }
-
-// Rates reports whether g, as written, is a rated game's end that changes
-// its players' ratings: rated, finished with a winner or a draw (not void),
-// between two accounts that are not the same one. The store applies such
-// an end once (a later write of the finished game changes nothing).
-func Rates(g store.Game) bool {
-	_, scored := blackScore[g.Winner]
-	return g.Rated && g.State == store.StateFinished && scored &&
-		g.Black.AccountID != 0 && g.White.AccountID != 0 && g.Black.AccountID != g.White.AccountID
-}

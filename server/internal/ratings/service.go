@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"alak/glicko2"
+	"alak/server/internal/ratings/update"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -106,7 +107,7 @@ func (s *Service) Pool(ctx context.Context, account int64, pool string) (glicko2
 	}
 	for _, r := range rs {
 		if r.Pool == pool {
-			return At(r, s.c.Now()), nil
+			return update.At(r, s.c.Now()), nil
 		}
 	}
 	return glicko2.Default(), nil
@@ -170,7 +171,7 @@ func (s *Service) Player(ctx context.Context, account int64) ([]wire.PoolRating,
 	}
 	out := []wire.PoolRating{}
 	for _, r := range rs {
-		g := At(r, s.c.Now())
+		g := update.At(r, s.c.Now())
 		out = append(out, wire.PoolRating{Pool: r.Pool, Rating: Round1(g.Rating), RD: Round1(g.RD), Volatility: math.Round(g.Volatility*1e6) / 1e6,
 			Games: r.Games, Provisional: g.Provisional(), Shown: shown(g)})
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"alak/glicko2"
-	"alak/server/internal/ratings"
+	"alak/server/internal/ratings/update"
 	"alak/server/store"
 )
 
@@ -308,7 +308,7 @@ func (s *Store) RecordAttempt(ctx context.Context, a store.PuzzleAttempt) (store
 		if err := s.row(ctx, tx, lockPuzzle, a.PuzzleID).Scan(&pz.Rating, &pz.RD, &pz.Volatility); err != nil {
 			return err
 		}
-		before := ratings.At(pr, a.At)
+		before := update.At(pr, a.At)
 		out.Rated, out.PlayerBefore, out.PuzzleBefore = true, before, pz
 		out.PlayerAfter = before.Update([]glicko2.Result{{Opponent: pz, Score: score}}, glicko2.Tau)
 		out.PuzzleAfter = pz.Update([]glicko2.Result{{Opponent: before, Score: 1 - score}}, glicko2.Tau)

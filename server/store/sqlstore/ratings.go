@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"alak/glicko2"
-	"alak/server/internal/ratings"
+	"alak/server/internal/ratings/update"
 	"alak/server/store"
 )
 
@@ -35,15 +35,15 @@ func init() {
 // rate applies a finished rated game to its players' ratings, in tx (the
 // transaction of the Update that wrote the game's end, after its version
 // check): it reads both players' ratings in the pool, takes the update
-// from package ratings (ratings.Update, pure), and writes it. It does
-// nothing for a game whose end changes no rating (ratings.Rates: not
+// from package ratings (update.Game, pure), and writes it. It does
+// nothing for a game whose end changes no rating (update.Rates: not
 // rated, void, not between two accounts), or that was already applied (its
 // history rows exist: a later write of a finished game changes no rating).
 // On PostgreSQL the two rating rows are locked (FOR UPDATE, in the order
 // of the accounts' ids, so two games ending at once wait for each other
 // rather than deadlock); SQLite has one writer at a time.
 func (s *Store) rate(ctx context.Context, tx *sql.Tx, g store.Game) error {
-	if !ratings.Rates(g) {
+	if !update.Rates(g) {
 		return nil
 	}
 	var done int
@@ -75,7 +75,7 @@ func (s *Store) rate(ctx context.Context, tx *sql.Tx, g store.Game) error {
 		r.Last = fromMS(last)
 		before[id] = r
 	}
-	b, w, _ := ratings.Update(g, before[g.Black.AccountID], before[g.White.AccountID])
+	b, w, _ := update.Game(g, before[g.Black.AccountID], before[g.White.AccountID])
 	changes := map[int64]store.RatingChange{b.AccountID: b, w.AccountID: w}
 	for _, id := range ids {
 		c := changes[id]

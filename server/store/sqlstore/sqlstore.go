@@ -25,7 +25,7 @@ import (
 	"sync"
 	"time"
 
-	"alak/server/internal/ratings"
+	"alak/server/internal/ratings/update"
 	"alak/server/store"
 )
 
@@ -494,7 +494,7 @@ func (s *Store) Update(ctx context.Context, g store.Game, expect int, entries []
 	}
 	before := g.Entries - len(entries)
 	args := append(gameArgs(g)[1:], g.ID, expect, before)
-	if s.w == nil && s.d.WritingWith && len(entries) == 1 && !ratings.Rates(g) {
+	if s.w == nil && s.d.WritingWith && len(entries) == 1 && !update.Rates(g) {
 		e := entries[0]
 		res, err := s.exec(ctx, nil, qMove, append(args, before, e.Move, e.Undo, e.By, ms(e.At), e.BlackLeft.Milliseconds(), e.WhiteLeft.Milliseconds())...)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"alak/glicko2"
-	"alak/server/internal/ratings"
+	"alak/server/internal/ratings/update"
 	"alak/server/store"
 )
 
@@ -99,7 +99,7 @@ func testRatings(t *testing.T, s store.Store) {
 	}
 	// Three idle weeks before the next game: the update starts from the
 	// deviation grown by three empty rating periods.
-	later := at.Add(3*ratings.IdlePeriod + time.Hour)
+	later := at.Add(3*update.IdlePeriod + time.Hour)
 	finish(t, s, "r2", b, a, "draw", later, true)
 	changes, err = s.GameRatings(ctx, "r2")
 	must(t, err)

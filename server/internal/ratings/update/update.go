@@ -1,4 +1,10 @@
-package ratings
+// Package update is a rated game's update as a pure function: which ends
+// change ratings (Rates), a rating aged by the idle weeks before a game
+// (At), and the two players' changes (Game), by glicko2. It imports only
+// the store's types and glicko2, so that the store, which applies an
+// update once in the transaction that finishes the game, needs nothing
+// else of the server; package ratings holds the rest of the ratings.
+package update
 
 import (
 	"time"
@@ -26,7 +32,7 @@ func At(r store.Rating, t time.Time) glicko2.Rating {
 // other winner) has none.
 var blackScore = map[string]float64{"x": glicko2.Win, "o": glicko2.Loss, "draw": glicko2.Draw}
 
-// Update returns what the finished game g does to its players' ratings:
+// Game returns what the finished game g does to its players' ratings:
 // black and white are their ratings in g's pool as their last rated games
 // left them (store.NewRating's for a first game). Each player starts from
 // the rating at the game's end (At: grown by the idle weeks before it);
@@ -34,7 +40,7 @@ var blackScore = map[string]float64{"x": glicko2.Win, "o": glicko2.Loss, "draw":
 // from the ratings before it (glicko2, τ = glicko2.Tau). It reports false,
 // and no change, when g changes no rating (Rates). No I/O: the store
 // writes the two changes, once, in the transaction that finishes g.
-func Update(g store.Game, black, white store.Rating) (b, w store.RatingChange, ok bool) {
+func Game(g store.Game, black, white store.Rating) (b, w store.RatingChange, ok bool) {
 	score := blackScore[g.Winner]
 	if !Rates(g) {
 		return b, w, false
@@ -45,4 +51,14 @@ func Update(g store.Game, black, white store.Rating) (b, w store.RatingChange, o
 	w = store.RatingChange{GameID: g.ID, AccountID: g.White.AccountID, Pool: g.Preset, Before: wb, At: g.Ended,
 		After: wb.Update([]glicko2.Result{{Opponent: bb, Score: 1 - score}}, glicko2.Tau)}
 	return b, w, true
+}
+
+// Rates reports whether g, as written, is a rated game's end that changes
+// its players' ratings: rated, finished with a winner or a draw (not void),
+// between two accounts that are not the same one. The store applies such
+// an end once (a later write of the finished game changes nothing).
+func Rates(g store.Game) bool {
+	_, scored := blackScore[g.Winner]
+	return g.Rated && g.State == store.StateFinished && scored &&
+		g.Black.AccountID != 0 && g.White.AccountID != 0 && g.Black.AccountID != g.White.AccountID
 }
