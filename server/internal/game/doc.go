@@ -3,10 +3,11 @@
 // every move with the kernel), loading and rebuilding it (Core.Load),
 // acting on a game under its lock and committing the change with the
 // store's version check (Core.Act, Core.Commit, Core.PlayMove), the
-// clocks (Clock), the game's view and its event (Core.View,
-// Core.EventOf), and the event streams that carry each change to the
-// watchers of this process and, through a Notifier, of the others
-// (Broker, Core.HandleEvents, Core.Listen).
+// clocks (Clock) and the end of a game whose clock ran out (Core.Settle),
+// the game's view and its event (Core.View, Core.EventOf), and the event
+// streams that carry each change to the watchers of this process and,
+// through a Notifier, of the others (Broker, Core.HandleEvents,
+// Core.Listen).
 //
 // The core names none of the features built on it. The server registers
 // them when it builds the core: Hooks run when a game is loaded, a move
@@ -21,7 +22,11 @@
 //		return core.PlayMove(st, c, m, account.ID, now)
 //	})
 //
-// Files: games.go (the state, loading, acting, committing, the hooks),
+// The core takes the store's roles it uses (Store: the games, a game's
+// messages, the accounts).
+//
+// Files: core.go (the core, its configuration, the hooks and view
+// parts), games.go (the state, loading, acting, committing, settling),
 // clock.go (time controls), view.go (the view and the event of a state),
 // events.go (the broker and the game's event stream), sse.go (the
 // writing side of every event stream), notify.go (other processes'
