@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"alak/internal/clip"
 	"alak/notation"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
@@ -43,10 +45,35 @@ type boardPage struct {
 	Moves  string // the game's moves, comma-separated (MoveText)
 	Refuse string
 
-	// Box and Width are the board drawing's size (boardBox), drawn empty
+	// Box and Width are the board drawing's size (pages.BoardBox), drawn empty
 	// until the script draws the board, so that nothing under it moves.
 	Box   string
 	Width int
+}
+
+// analysisBox is the size of the analysis board's drawing (pages.BoardBox)
+// for the rules the page opens: a game's (gameRules), or the address's as
+// analysis.js reads them (rules=, alak size=11 when absent, and size=
+// when the rules have none); "" and 0 when they do not parse.
+func analysisBox(gameRules string, q url.Values) (string, int) {
+	text := gameRules
+	if text == "" {
+		text = q.Get("rules")
+		if text == "" {
+			text = "alak size=11"
+		}
+		if size := q.Get("size"); size != "" && !strings.Contains(" "+text, " size=") {
+			text += " size=" + size
+		}
+	}
+	if len(text) > 300 {
+		return "", 0
+	}
+	rs, err := rules.Parse(text)
+	if err != nil {
+		return "", 0
+	}
+	return pages.BoardBox(pages.Shape(rs), rs.Width, rs.Height)
 }
 
 func (s *Server) analysisBoardRoutes(mux *http.ServeMux) {
@@ -84,7 +111,7 @@ func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	b.Box, b.Width = analysisBox(b.Rules, r.URL.Query())
-	s.renderPage(w, r, "analysis", page{Title: "analysis board", Page: "analysis", Forms: &forms, Board: b})
+	s.pages.Render(w, r, "analysis", pages.Page{Title: "analysis board", Page: "analysis", Forms: s.pages.Forms, Board: b})
 }
 
 // boardStart reads the rules and the start of a board call: rules=... (a
@@ -156,7 +183,7 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 		line = append(line, rs.MoveText(m))
 	}
 	sn := session.New(g, session.Seat{}, session.Seat{}, session.Options{}).Snapshot()
-	httpx.WriteJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: shapeOf(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
+	httpx.WriteJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: pages.Shape(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
 }
 
 // handleBoardSGF reads an SGF file (the body, at most maxBoardBody bytes)

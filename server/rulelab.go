@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"alak/server/internal/pages"
 	"alak/solve"
 	"alak/wire"
 )
@@ -124,7 +125,7 @@ type labPageCell struct {
 }
 
 func (s *Server) handleRuleLabPage(w http.ResponseWriter, r *http.Request) {
-	s.renderPage(w, r, "rulelab", page{Title: "rule lab", Page: "rulelab", Lab: ruleLabPage()})
+	s.pages.Render(w, r, "rulelab", pages.Page{Title: "rule lab", Page: "rulelab", Lab: ruleLabPage()})
 }
 
 // ruleLabPage draws the lab's table as the page shows it.

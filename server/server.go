@@ -33,6 +33,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/wire"
@@ -203,6 +204,9 @@ type Server struct {
 	// hooks is what the features do when a game changes (games.go).
 	hooks gameHooks
 
+	// pages draws the pages (package pages).
+	pages *pages.Pages
+
 	metrics metrics
 	reg     *prometheus.Registry
 	done    chan struct{}
@@ -304,6 +308,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: CorrespondenceDays, Lessons: presetLessons})
 	s.bots = newBots(s, 1024)
 	s.analyses = newAnalyses(s)
 	s.posAnalyses = newPosAnalyses(s)
