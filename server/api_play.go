@@ -152,7 +152,7 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 		}
 		computer := !st.sess.Seat(c.Opp()).Human()
 		if computer && !st.sess.Over() && st.sess.DrawOffer() == rules.None {
-			st.sess.SetHintTables(s.tables.solver) // frozen: read only, shared
+			st.sess.SetHintTables(s.tables) // frozen: read only, shared
 		}
 		agreed, err := st.sess.OfferDraw(c)
 		if err == nil && computer && !agreed {

@@ -572,7 +572,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lessonTime)
 	defer cancel()
-	pr, err := learn.Play(ctx, &l, req.Tries, s.tables.solver)
+	pr, err := learn.Play(ctx, &l, req.Tries, s.tables)
 	if errors.Is(err, learn.ErrTry) {
 		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
 		return

@@ -32,10 +32,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"alak/server/internal/analysis"
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
+	"alak/server/internal/tables"
 	"alak/server/store"
+	"alak/solve"
 	"alak/wire"
 )
 
@@ -104,7 +107,7 @@ type Config struct {
 	// the post-game analysis and the computer's perfect seats read them,
 	// so a dense table (alak solve --dense) answers every position of its
 	// rules at once. Empty: none. The server only reads it, each rule
-	// set's files once a process (server/tables.go).
+	// set's files once a process (server/internal/tables).
 	TableDir string
 	// TableMemoryMB bounds the memory of the dense tables the server
 	// makes of the small lines it is asked about (solve.Tables.Small: alak
@@ -164,14 +167,13 @@ type Server struct {
 	secureCookies bool
 	dummyHash     string // checked against when a name is unknown (New)
 
-	locks    sync.Map // game id → *sync.Mutex
-	caches   caches   // names, tokens, games' states (cache.go)
-	broker   *broker
-	bots     *bots
-	analyses *analyses
-	tables   *tables
-	mailer   *mailer
-	mailin   *mailIn // moves by email; nil without Config.MailListen
+	locks  sync.Map // game id → *sync.Mutex
+	caches caches   // names, tokens, games' states (cache.go)
+	broker *broker
+	bots   *bots
+	tables *solve.Tables // the solver over Config.TableDir (package tables)
+	mailer *mailer
+	mailin *mailIn // moves by email; nil without Config.MailListen
 
 	logins  *signInLimits   // password checks (auth.go)
 	signup  *httpx.Limiters // new accounts by address
@@ -191,11 +193,9 @@ type Server struct {
 	// ratings: who is rated, the seats' ratings, the rating API
 	// (server/internal/ratings).
 	ratings *ratings.Service
-	// posAnalyses serves GET /api/analysis (analysisapi.go).
-	posAnalyses *posAnalyses
-	// explorer holds the finished games waiting to be counted in the
-	// opening explorer (explorer.go).
-	explorer chan explorerGame
+	// analysis serves the analyses, the opening explorer, the rule lab
+	// and the analysis board (package analysis).
+	analysis *analysis.Analysis
 	// puzzles makes the puzzles (puzzles.go); puzzleLimits bound the
 	// puzzles' API calls (api_puzzles.go).
 	puzzles      *puzzleWork
@@ -227,13 +227,13 @@ func (s *Server) registerGameHooks() {
 	}
 	s.hooks.published.onChange(func(_ context.Context, st *gameState) { s.accountsChanged(st.row) })
 	s.hooks.published.onEnd(func(_ context.Context, st *gameState) { s.tournamentGameEnded(st.row) })
-	s.hooks.published.onEnd(s.explorerCount)
+	s.hooks.published.onEnd(func(ctx context.Context, st *gameState) { s.analysis.GameEnded(ctx, analysisGame(st)) })
 	s.hooks.published.onEnd(func(_ context.Context, st *gameState) {
 		if s.cfg.noBackgroundAnalysis {
 			return
 		}
 		if st.row.Black.AccountID != 0 && st.row.Black.Bot == "" || st.row.White.AccountID != 0 && st.row.White.Bot == "" {
-			s.analyses.background(st.row.ID)
+			s.analysis.Games.Background(st.row.ID)
 		}
 	})
 }
@@ -285,7 +285,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
+		broker: newBroker(), done: make(chan struct{}), tourneys: newTourneys(),
 		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -310,9 +310,10 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}})
 	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: CorrespondenceDays, Lessons: presetLessons})
 	s.bots = newBots(s, 1024)
-	s.analyses = newAnalyses(s)
-	s.posAnalyses = newPosAnalyses(s)
-	s.tables = newTables(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
+		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
+		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
 		if err != nil {
@@ -354,12 +355,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.spawn(s.analyses.work)
-	s.spawn(s.posAnalyses.work)
-	s.spawn(s.posAnalyses.workLong)
-	s.spawn(s.posAnalyses.build)
-	s.spawn(s.explorerBackfill)
-	s.spawn(s.explorerWork)
+	s.analysis.Start(s.spawn)
 	s.spawn(s.tournamentWork)
 	s.spawn(s.puzzles.work)
 	s.spawn(s.puzzles.seed)
@@ -381,6 +377,16 @@ func (s *Server) spawn(f func()) {
 		defer s.wg.Done()
 		f()
 	}()
+}
+
+// contextOf is a context done when done is closed.
+func contextOf(done <-chan struct{}) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-done
+		cancel()
+	}()
+	return ctx
 }
 
 // Close stops the background work and the event streams, waiting for a

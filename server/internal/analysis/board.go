@@ -1,8 +1,8 @@
-package server
+package analysis
 
 // The analysis board: the page /analysis, and the calls its
 // script makes besides GET /api/analysis and GET /api/explorer
-// (analysisapi.go, explorer.go): the position after a line of moves from
+// (positions.go, explorer.go): the position after a line of moves from
 // any start, played with the kernel (GET /api/board), and SGF with
 // variations read (POST /api/board/sgf) and written (POST
 // /api/board/sgf/export) by the notation package.
@@ -26,18 +26,18 @@ import (
 	"alak/wire"
 )
 
-// maxBoardMoves bounds the line of one GET /api/board: the longest line
+// MaxBoardMoves bounds the line of one GET /api/board: the longest line
 // the board keeps.
-const maxBoardMoves = 1000
+const MaxBoardMoves = 1000
 
-// maxBoardBody bounds the SGF read and the tree written by the board's
+// MaxBoardBody bounds the SGF read and the tree written by the board's
 // SGF calls.
-const maxBoardBody = 1 << 20
+const MaxBoardBody = 1 << 20
 
-// boardPage is what /analysis is given: the create form's rules, and a
+// BoardPage is what /analysis is given (pages.Page.Board): the create form's rules, and a
 // finished game to open (?game=ID) or the sentence saying why it is not
 // opened.
-type boardPage struct {
+type BoardPage struct {
 	GameID string
 	Rules  string // the game's rules, rules.Rules.String
 	Start  string // a set-up start's diagram, "" for the rules' own
@@ -76,42 +76,35 @@ func analysisBox(gameRules string, q url.Values) (string, int) {
 	return pages.BoardBox(pages.Shape(rs), rs.Width, rs.Height)
 }
 
-func (s *Server) analysisBoardRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /analysis", s.handleAnalysisPage)
-	mux.HandleFunc("GET /api/board", s.handleBoard)
-	mux.HandleFunc("POST /api/board/sgf", s.handleBoardSGF)
-	mux.HandleFunc("POST /api/board/sgf/export", s.handleBoardSGFExport)
-}
-
 // handleAnalysisPage draws the board; ?game=ID opens a game, but only a
 // finished one: a game in progress is never shown on the analysis board
 // (fair play).
-func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
-	b := &boardPage{}
+func (a *Analysis) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
+	b := &BoardPage{}
 	if id := r.URL.Query().Get("game"); id != "" {
-		st, err := s.loadGame(r.Context(), id)
+		sg, err := a.cfg.Load(r.Context(), id)
 		switch {
 		case err != nil:
 			b.Refuse = "There is no game " + clip.Text(id) + "."
-		case st.row.State != store.StateFinished:
+		case sg.Row.State != store.StateFinished:
 			b.Refuse = "Game " + id + " is not over: the analysis board opens a game once it is finished."
 		default:
-			g := st.sess.Game()
-			b.GameID, b.Rules = id, st.r.String()
-			if start, err := rules.NewPosition(st.r); err != nil || start.String() != g.Start().String() || start.ToMove() != g.Start().ToMove() {
+			g := sg.Game
+			b.GameID, b.Rules = id, sg.Rules.String()
+			if start, err := rules.NewPosition(sg.Rules); err != nil || start.String() != g.Start().String() || start.ToMove() != g.Start().ToMove() {
 				b.Start, b.ToMove = g.Start().String(), g.Start().ToMove().Letter()
 			}
 			var ms []string
 			for _, m := range g.Moves() {
 				if m != rules.Resign {
-					ms = append(ms, st.r.MoveText(m))
+					ms = append(ms, sg.Rules.MoveText(m))
 				}
 			}
 			b.Moves = strings.Join(ms, ",")
 		}
 	}
 	b.Box, b.Width = analysisBox(b.Rules, r.URL.Query())
-	s.pages.Render(w, r, "analysis", pages.Page{Title: "analysis board", Page: "analysis", Forms: s.pages.Forms, Board: b})
+	a.cfg.Pages.Render(w, r, "analysis", pages.Page{Title: "analysis board", Page: "analysis", Forms: a.cfg.Pages.Forms, Board: b})
 }
 
 // boardStart reads the rules and the start of a board call: rules=... (a
@@ -151,19 +144,19 @@ func boardStart(rulesText, position, toMove string) (rules.Rules, rules.Position
 
 // handleBoard plays a line of moves from a start with the kernel and
 // answers the position it reaches, as the game's snapshot writes it.
-func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
+func (a *Analysis) handleBoard(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rs, start, err := boardStart(q.Get("rules"), q.Get("position"), q.Get("to_move"))
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	var parts []string
 	if t := strings.TrimSpace(q.Get("moves")); t != "" {
 		parts = strings.Split(t, ",")
 	}
-	if len(parts) > maxBoardMoves {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "a line is at most %d moves", maxBoardMoves))
+	if len(parts) > MaxBoardMoves {
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "a line is at most %d moves", MaxBoardMoves))
 		return
 	}
 	g := rules.NewGameFrom(start)
@@ -177,7 +170,7 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 			err = g.Play(m)
 		}
 		if err != nil {
-			s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
+			a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
 			return
 		}
 		line = append(line, rs.MoveText(m))
@@ -186,17 +179,17 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: pages.Shape(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
 }
 
-// handleBoardSGF reads an SGF file (the body, at most maxBoardBody bytes)
+// handleBoardSGF reads an SGF file (the body, at most MaxBoardBody bytes)
 // with its variations.
-func (s *Server) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
+func (a *Analysis) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBoardBody))
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", maxBoardBody))
+		a.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", MaxBoardBody))
 		return
 	}
 	rec, tree, err := notation.ReadSGFTree(body)
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
 		return
 	}
 	v := wire.BoardTree{Rules: rec.Rules.String(), Comment: rec.Comments[0], Tree: treeView(rec.Rules, tree)}
@@ -217,26 +210,26 @@ func treeView(r rules.Rules, vs []*notation.Variation) []wire.BoardNode {
 
 // handleBoardSGFExport writes the board's tree (a wire.BoardTree in JSON) as
 // SGF with its variations, each move checked with the kernel.
-func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
+func (a *Analysis) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBoardBody))
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", maxBoardBody))
+		a.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", MaxBoardBody))
 		return
 	}
 	var req wire.BoardTree
 	if err := httpx.DecodeBytes(body, &req); err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	rs, start, err := boardStart(req.Rules, req.Position, req.ToMove)
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	n := 0
 	tree, err := treeOf(rs, req.Tree, &n)
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	rec := notation.Record{Rules: rs, Comments: map[int]string{0: req.Comment}}
@@ -245,7 +238,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGFTree(&buf, rec, tree); err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")
