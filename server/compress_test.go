@@ -1,7 +1,6 @@
 package server
 
 import (
-	"alak/server/internal/pages"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/server/internal/pages"
 )
 
 // rawGet fetches path from the harness with the Accept-Encoding given,

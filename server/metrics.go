@@ -1,8 +1,6 @@
 package server
 
 import (
-	"alak/player"
-	"alak/server/internal/httpx"
 	"context"
 	"database/sql"
 	"net/http"
@@ -12,6 +10,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"alak/player"
+	"alak/server/internal/httpx"
 )
 
 // metrics are the server's counters, exposed for Prometheus at /metrics
