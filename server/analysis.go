@@ -2,187 +2,23 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"net/http"
-	"sync"
-	"time"
 
-	"alak/rules"
-	"alak/server/internal/httpx"
-	"alak/server/store"
-	"alak/session"
-	"alak/solve"
-	"alak/wire"
+	"alak/server/internal/analysis"
+	"alak/server/internal/game"
 )
 
-// Limits of the post-game analysis: a game is analysed once, by one
-// worker, within these budgets; a game the solver cannot answer within
-// them gets an analysis that says so.
-const (
-	analysisNodes  = 50_000_000
-	analysisMemMB  = 256
-	analysisTime   = 2 * time.Minute
-	analysisQueued = 16
-)
-
-// analysisBackground bounds the analyses of finished games that nobody
-// asked for: at most one started a period, and only while the queue is
-// at most a quarter full, so that a busy server analyses some of its games
-// and never keeps a player's request out of the queue.
-const analysisBackground = time.Second
-
-// analyses runs the post-game analyses: one at a time, from a bounded
-// queue; the results are kept in the store.
-type analyses struct {
-	s       *Server
-	queue   chan string
-	mu      sync.Mutex
-	pending map[string]bool
-	nodes   int64         // the solver's budget a position (analysisNodes; tests lower it)
-	last    time.Time     // when background last queued a game
-	period  time.Duration // background's bound (analysisBackground; tests raise it)
+// analysisGame is a game's state as package analysis reads it: its row,
+// its rules and its moves (the session's game, which the analysis only
+// reads).
+func analysisGame(st *game.State) analysis.Game {
+	return analysis.Game{Row: st.Row, Rules: st.Rules, Game: st.Sess.Game()}
 }
 
-// background queues game id, a game that ended without anyone asking for
-// its analysis, within analysisBackground's bounds; it reports whether it
-// did.
-func (a *analyses) background(id string) bool {
-	a.mu.Lock()
-	now := time.Now()
-	if now.Sub(a.last) < a.period || len(a.queue) > analysisQueued/4 {
-		a.mu.Unlock()
-		return false
-	}
-	a.last = now
-	a.mu.Unlock()
-	return a.request(id)
-}
-
-func newAnalyses(s *Server) *analyses {
-	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}, nodes: analysisNodes, period: analysisBackground}
-}
-
-// request queues game id unless it is queued already; false when the
-// queue is full.
-func (a *analyses) request(id string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.pending[id] {
-		return true
-	}
-	select {
-	case a.queue <- id:
-		a.pending[id] = true
-		return true
-	default:
-		return false
-	}
-}
-
-func (a *analyses) depth() int { return len(a.queue) }
-
-func (a *analyses) work() {
-	for {
-		select {
-		case <-a.s.done:
-			return
-		case id := <-a.queue:
-			a.run(id)
-			a.mu.Lock()
-			delete(a.pending, id)
-			a.mu.Unlock()
-		}
-	}
-}
-
-func (a *analyses) run(id string) {
-	s := a.s
-	ctx, cancel := context.WithTimeout(context.Background(), analysisTime)
-	defer cancel()
-	stop := context.AfterFunc(contextOf(s.done), cancel)
-	defer stop()
+// loadAnalysisGame loads game id for package analysis (analysis.LoadGame).
+func (s *Server) loadAnalysisGame(ctx context.Context, id string) (analysis.Game, error) {
 	st, err := s.core.Load(ctx, id)
 	if err != nil {
-		return
+		return analysis.Game{}, err
 	}
-	out := wire.Analysis{Game: id, At: s.now()}
-	// A damaged table file is not used: the analysis then solves within
-	// its budget.
-	plies, err := s.tables.solver.Analyze(ctx, st.Sess.Game(), solve.Options{MaxNodes: a.nodes, MemoryMB: analysisMemMB})
-	switch {
-	case errors.Is(err, context.Canceled):
-		return // the server stops: not a verdict on the game
-	case err != nil:
-		out.Code, out.Error = analysisFailure(st.Rules, err)
-		s.log.Info("an analysis is incomplete", "game", id, "code", out.Code, "err", err)
-	}
-	out.Moves = session.PlyViews(st.Rules, plies)
-	body, err := json.Marshal(out)
-	if err == nil {
-		err = s.store.SaveAnalysis(ctx, id, body)
-	}
-	if err != nil && !errors.Is(err, store.ErrDuplicate) {
-		s.log.Error("saving an analysis", "game", id, "err", err)
-		return
-	}
-	// The moves that changed the outcome become puzzles (puzzles.go).
-	s.puzzles.gameAnalysed(st, plies)
-}
-
-// analysisFailure says why an analysis is missing or incomplete, as a
-// code and in a player's words (the solver's own words go to the log).
-func analysisFailure(r rules.Rules, err error) (code, words string) {
-	switch {
-	case errors.Is(err, solve.ErrUnsupported) && r.Points() > 64:
-		return "too_large", fmt.Sprintf("this %s board is too large to analyse: games on boards of at most 64 points are analysed", r.SizeString())
-	case errors.Is(err, solve.ErrUnsupported), errors.Is(err, solve.ErrEndless):
-		return "unsupported", "games under these rules are not analysed"
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, solve.ErrNodeLimit), errors.Is(err, solve.ErrMemory):
-		return "budget", "the analysis ran out of time before judging every move: the moves judged are listed"
-	}
-	return "failed", "the analysis failed: the moves judged are listed"
-}
-
-// contextOf is a context done when done is closed.
-func contextOf(done <-chan struct{}) context.Context {
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		<-done
-		cancel()
-	}()
-	return ctx
-}
-
-// handleAnalysis is GET /api/games/{id}/analysis: the exact value of every
-// move of a finished game. Never during a game: it would be cheating. 202
-// while it is being computed (ask again).
-func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	st, err := s.core.Load(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if st.Row.State != store.StateFinished {
-		s.writeError(w, r, httpx.Errf(wire.Conflict, "not_finished", "the analysis is shown once the game is over, never during it"))
-		return
-	}
-	body, err := s.store.Analysis(r.Context(), id)
-	if err == nil {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Write(body)
-		return
-	}
-	if !errors.Is(err, store.ErrNotFound) {
-		s.writeError(w, r, err)
-		return
-	}
-	if !s.analyses.request(id) {
-		s.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "the analysis queue is full: ask again in a minute"))
-		return
-	}
-	w.Header().Set("Retry-After", "2")
-	httpx.WriteJSON(w, http.StatusAccepted, wire.Status{Status: "queued", Message: "the analysis is being computed: ask again in a few seconds"})
+	return analysisGame(st), nil
 }

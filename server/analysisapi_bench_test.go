@@ -63,11 +63,11 @@ func randomLines(r rules.Rules, n int, seed uint64) []string {
 // rules (enumerated by the first request and kept) or (values) does not.
 // Reported: lookups/s.
 func BenchmarkAnalysisTableHTTP(b *testing.B) {
-	b.Run("depths", func(b *testing.B) { benchAnalysisTable(b, posDepthNodes) })
-	b.Run("values", func(b *testing.B) { benchAnalysisTable(b, 0) })
+	b.Run("depths", func(b *testing.B) { benchAnalysisTable(b, true) })
+	b.Run("values", func(b *testing.B) { benchAnalysisTable(b, false) })
 }
 
-func benchAnalysisTable(b *testing.B, depthNodes int64) {
+func benchAnalysisTable(b *testing.B, depths bool) {
 	r, err := rules.Parse("alak size=9")
 	if err != nil {
 		b.Fatal(err)
@@ -82,18 +82,16 @@ func benchAnalysisTable(b *testing.B, depthNodes int64) {
 		b.Fatal(err)
 	}
 	h := sharedHarnessOn(b, Config{TableDir: dir}, nil)
-	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
-	h.srv.posAnalyses.depthNodes = depthNodes
+	h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1)
+	if !depths {
+		h.srv.analysis.Positions.DepthNodes = 0
+	}
 	lines := randomLines(r, 1000, 1)
 	hc := &http.Client{Timeout: time.Minute}
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {
-		p := h.srv.posAnalyses
-		p.mu.Lock()
-		clear(p.cache)
-		p.order = p.order[:0]
-		p.mu.Unlock()
+		h.srv.analysis.Positions.Forget()
 		benchGet(b, hc, h.http.URL, "/api/analysis?"+url.Values{"rules": {"alak size=9"}, "moves": {lines[i%len(lines)]}}.Encode())
 		i++
 	}
@@ -115,7 +113,7 @@ func BenchmarkExplorerHTTP(b *testing.B) {
 		games = n
 	}
 	h := sharedHarnessOn(b, Config{}, nil)
-	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
+	h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1)
 	r, _ := rules.Parse("alak size=9")
 	spec := r.String()
 	db := h.st.(*sqlstore.Store).DB()
@@ -213,7 +211,7 @@ func benchSmallLine(b *testing.B, spec string) {
 	for b.Loop() {
 		b.StopTimer()
 		h := sharedHarnessOn(b, Config{}, nil)
-		h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
+		h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1)
 		b.StartTimer()
 		q := h.http.URL + "/api/analysis?" + url.Values{"rules": {spec}, "moves": {line(i)}}.Encode()
 		i++

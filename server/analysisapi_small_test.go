@@ -63,10 +63,10 @@ func TestPositionAnalysisSmallLines(t *testing.T) {
 		big = "alak size=10"
 	}
 	h := newHarness(t, Config{TableMemoryMB: budget})
-	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
-	h.srv.posAnalyses.depthNodes = 0 // values only: the depths' graphs are TestPositionAnalysisDepths's
+	h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1)
+	h.srv.analysis.Positions.DepthNodes = 0 // values only: the depths' graphs are TestPositionAnalysisDepths's
 	c := h.client()
-	ts := h.srv.tables.solver
+	ts := h.srv.tables
 	rng := rand.New(rand.NewPCG(44, 6))
 	ask := func(spec string, r rules.Rules) (*rules.Game, wire.PositionAnalysis) {
 		t.Helper()
@@ -147,12 +147,12 @@ func TestPositionAnalysisSmallLines(t *testing.T) {
 func TestPositionAnalysisFairShare(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
-	h.srv.posAnalyses.quickTime = 300 * time.Millisecond
-	h.srv.posAnalyses.depthNodes = 0
+	h.srv.analysis.Positions.QuickTime = 300 * time.Millisecond
+	h.srv.analysis.Positions.DepthNodes = 0
 	if raceEnabled && !testlong.Enabled(t) {
 		// The race detector takes seconds over each search's graph, and
 		// as long to stop one: there the flood's searches end at 1 MB.
-		h.srv.posAnalyses.memMB = 1
+		h.srv.analysis.Positions.MemMB = 1
 	}
 	flood := loopbackClient(t, h, "127.0.0.2")
 	other := loopbackClient(t, h, "127.0.0.3")

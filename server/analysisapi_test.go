@@ -16,6 +16,7 @@ import (
 	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/analysis"
 	"alak/server/internal/httpx"
 	"alak/solve"
 	"alak/wire"
@@ -59,7 +60,7 @@ func TestPositionAnalysisMatchesSolve(t *testing.T) {
 	t.Parallel()
 	_, _, dir := denseDir(t, "alak size=9")
 	h := newHarness(t, Config{TableDir: dir})
-	h.srv.posAnalyses.limits = httpx.NewLimiters(rate.Inf, 1)
+	h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1)
 	c := h.client()
 	rng := rand.New(rand.NewPCG(31, 1))
 	per := 2
@@ -185,11 +186,7 @@ func TestPositionAnalysisDepths(t *testing.T) {
 			t.Fatalf("%s: status %d, no depth for a decided position: %s", moves, code, body)
 		}
 	}
-	d := h.srv.posAnalyses.graphs
-	d.mu.Lock()
-	n := d.built
-	d.mu.Unlock()
-	if n != 1 {
+	if n := h.srv.analysis.Positions.GraphsBuilt(); n != 1 {
 		t.Errorf("%d depths' graphs enumerated for three positions of one rule set", n)
 	}
 }
@@ -202,8 +199,8 @@ func TestPositionAnalysisDepths(t *testing.T) {
 func TestPositionAnalysisBudget(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
-	h.srv.posAnalyses.nodes = 50
-	h.srv.tables.solver.SmallStates = -1
+	h.srv.analysis.Positions.Nodes = 50
+	h.srv.tables.SmallStates = -1
 	spec := "alak size=9"
 	code, got, body := getAnalysis(t, h.client(), url.Values{"rules": {spec}, "moves": {"5,4"}})
 	if code != http.StatusOK {
@@ -242,7 +239,7 @@ func TestPositionAnalysisBudget(t *testing.T) {
 }
 
 // TestPositionAnalysisRefusals: bad input gets a clear error, and one
-// address gets posAnalysisBurst answers at once, then 429 with
+// address gets analysis.RequestBurst answers at once, then 429 with
 // Retry-After.
 func TestPositionAnalysisRefusals(t *testing.T) {
 	t.Parallel()
@@ -265,7 +262,7 @@ func TestPositionAnalysisRefusals(t *testing.T) {
 		}
 	}
 	n := 5
-	for ; n < posAnalysisBurst+5; n++ {
+	for ; n < analysis.RequestBurst+5; n++ {
 		resp, body := c.roundTrip("GET", "/api/analysis?rules=nosuch", nil, nil)
 		if resp.StatusCode == http.StatusTooManyRequests {
 			if resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "rate_limited") {
@@ -274,8 +271,8 @@ func TestPositionAnalysisRefusals(t *testing.T) {
 			break
 		}
 	}
-	if n != posAnalysisBurst {
-		t.Errorf("refused after %d requests, want %d", n, posAnalysisBurst)
+	if n != analysis.RequestBurst {
+		t.Errorf("refused after %d requests, want %d", n, analysis.RequestBurst)
 	}
 }
 

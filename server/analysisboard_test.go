@@ -9,6 +9,7 @@ import (
 
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/analysis"
 	"alak/wire"
 )
 
@@ -61,7 +62,7 @@ func TestBoardPosition(t *testing.T) {
 		{"rules": {"nosuch"}},
 		{"rules": {"alak size=7"}, "position": {"-ox"}, "to_move": {"x"}},
 		{"rules": {"alak size=7"}, "position": {"-------"}, "to_move": {"z"}},
-		{"rules": {"alak size=7"}, "moves": {strings.Repeat("pass,", maxBoardMoves+1)}},
+		{"rules": {"alak size=7"}, "moves": {strings.Repeat("pass,", analysis.MaxBoardMoves+1)}},
 	} {
 		var e errBody
 		if code := c.do("GET", "/api/board?"+bad.Encode(), nil, &e); code != http.StatusUnprocessableEntity || e.Error == "" {
@@ -98,7 +99,7 @@ func TestBoardSGF(t *testing.T) {
 		t.Errorf("an occupied point in a variation: %d %s, want 422 bad_sgf", resp.StatusCode, data)
 	}
 	// The bounds: a body over 1 MiB, a tree of more than 20000 moves.
-	if resp, _ := c.roundTrip("POST", "/api/board/sgf", strings.NewReader("(;C["+strings.Repeat("a", maxBoardBody)+"])"), nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
+	if resp, _ := c.roundTrip("POST", "/api/board/sgf", strings.NewReader("(;C["+strings.Repeat("a", analysis.MaxBoardBody)+"])"), nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("an SGF over 1 MiB: %d, want 413", resp.StatusCode)
 	}
 	wide := wire.BoardTree{Rules: "alak size=7"}

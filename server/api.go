@@ -35,7 +35,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/{id}", s.handleGame)
 	mux.HandleFunc("GET /api/games/{id}/events", s.core.HandleEvents)
 	mux.HandleFunc("GET /api/games/{id}/sgf", s.handleSGF)
-	mux.HandleFunc("GET /api/games/{id}/analysis", s.handleAnalysis)
 	mux.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
 	mux.HandleFunc("POST /api/games/{id}/decline", s.handleDecline)
 	mux.HandleFunc("POST /api/games/{id}/moves", s.handleMove)
@@ -48,16 +47,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.handleDeleteConditional)
 	mux.HandleFunc("GET /api/leaderboard", s.ratings.ServeLeaderboard)
 	mux.HandleFunc("GET /api/players/{name}/ratings", s.ratings.ServeHistory)
-	// The analysis board's calls.
-	mux.HandleFunc("GET /api/analysis", s.handlePositionAnalysis)
-	mux.HandleFunc("GET /api/explorer", s.handleExplorer)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
 	s.aroundRoutes(mux)
 	s.tournamentRoutes(mux)
-	s.analysisBoardRoutes(mux)
-	s.ruleLabRoutes(mux)
+	s.analysis.Routes(mux)
 	s.puzzleRoutes(mux)
 	s.pageRoutes(mux)
 }

@@ -121,7 +121,7 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 		}
 		computer := !st.Sess.Seat(c.Opp()).Human()
 		if computer && !st.Sess.Over() && st.Sess.DrawOffer() == rules.None {
-			st.Sess.SetHintTables(s.tables.solver) // frozen: read only, shared
+			st.Sess.SetHintTables(s.tables) // frozen: read only, shared
 		}
 		agreed, err := st.Sess.OfferDraw(c)
 		if err == nil && computer && !agreed {

@@ -24,6 +24,7 @@ import (
 	"alak/puzzle"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/internal/ratings/update"
 	"alak/server/store"
@@ -76,7 +77,7 @@ func (s *Server) puzzleRoutes(mux *http.ServeMux) {
 }
 
 func boardShape(r rules.Rules) wire.BoardShape {
-	return wire.BoardShape{Shape: shapeOf(r), Width: r.Width, Height: r.Height}
+	return wire.BoardShape{Shape: pages.Shape(r), Width: r.Width, Height: r.Height}
 }
 
 func tryView(t store.PuzzleTry) wire.PuzzleTry {
@@ -571,7 +572,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lessonTime)
 	defer cancel()
-	pr, err := learn.Play(ctx, &l, req.Tries, s.tables.solver)
+	pr, err := learn.Play(ctx, &l, req.Tries, s.tables)
 	if errors.Is(err, learn.ErrTry) {
 		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
 		return

@@ -15,6 +15,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/tournament"
@@ -35,20 +36,20 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments/{id}/start", s.handleStartTournament)
 	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.handleWithdrawTournament)
 	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "tournaments", page{Title: "tournaments", Page: "tournaments", Forms: &forms})
+		s.pages.Render(w, r, "tournaments", pages.Page{Title: "tournaments", Page: "tournaments", Forms: s.pages.Forms})
 	})
 	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		t, _, _, err := s.loadTournament(r.Context(), id)
 		if errors.Is(err, errNoTournament) {
-			s.notFound(w, r, "There is no tournament "+clip.Text(id)+".")
+			s.pages.NotFound(w, r, "There is no tournament "+clip.Text(id)+".")
 			return
 		}
 		if err != nil {
-			s.unavailablePage(w, r, err)
+			s.pages.Unavailable(w, r, err)
 			return
 		}
-		s.renderPage(w, r, "tournament", page{Title: t.Name, Page: "tournament", Tournament: t.ID})
+		s.pages.Render(w, r, "tournament", pages.Page{Title: t.Name, Page: "tournament", Tournament: t.ID})
 	})
 }
 

@@ -20,6 +20,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -57,7 +58,7 @@ func (s *Server) aroundRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/mute", s.handleMute)
 	mux.HandleFunc("GET /api/watch", s.handleWatch)
 	mux.HandleFunc("GET /watch", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "watch", page{Title: "games to watch", Page: "watch"})
+		s.pages.Render(w, r, "watch", pages.Page{Title: "games to watch", Page: "watch"})
 	})
 }
 

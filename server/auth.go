@@ -320,7 +320,7 @@ func (s *Server) withAccount(next http.Handler) http.Handler {
 				s.writeError(w, r, httpx.Unavailable(err))
 				return
 			default:
-				s.unavailablePage(w, r, err)
+				s.pages.Unavailable(w, r, err)
 				return
 			}
 		}

@@ -114,7 +114,7 @@ func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error)
 			return rules.NoMove, err
 		}
 		if pf, ok := p.(*player.Perfect); ok {
-			pf.UseTables(b.s.tables.solver)
+			pf.UseTables(b.s.tables)
 		}
 		b.p = p
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/server/internal/pages"
 )
 
 // rawGet fetches path from the harness with the Accept-Encoding given,
@@ -187,7 +189,7 @@ func TestCompressionLeavesEventsAlone(t *testing.T) {
 }
 
 // TestStaticCaching: the pages refer to their static files under the
-// files' version (staticURL), answered with a year's immutable caching;
+// files' version (pages.StaticURL), answered with a year's immutable caching;
 // the plain names still answer, revalidated; a version that is not this
 // binary's gets today's file, revalidated; no page refers to a plain name.
 func TestStaticCaching(t *testing.T) {
@@ -195,12 +197,12 @@ func TestStaticCaching(t *testing.T) {
 	h := newHarness(t, Config{})
 	ada := h.client().signUp("ada")
 	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "opponent": "computer:level:1"})
-	pages := []string{"/", "/g/" + g.ID, "/archive", "/p/ada", "/rules", "/nowhere"}
+	paths := []string{"/", "/g/" + g.ID, "/archive", "/p/ada", "/rules", "/nowhere"}
 	seen := map[string]bool{}
-	for _, p := range pages {
+	for _, p := range paths {
 		_, b := rawGet(t, h, p, "")
 		for _, m := range regexp.MustCompile(`/static/[^"' )]*`).FindAllString(string(b), -1) {
-			if !strings.HasPrefix(m, "/static/v/"+staticVersion+"/") {
+			if !strings.HasPrefix(m, "/static/v/"+pages.StaticVersion()+"/") {
 				t.Errorf("%s refers to %s, not through the template function static", p, m)
 			}
 			seen[m] = true
@@ -213,7 +215,7 @@ func TestStaticCaching(t *testing.T) {
 	// the page has the browser fetch them beside it.
 	_, game := rawGet(t, h, "/g/"+g.ID, "")
 	for _, name := range []string{"api.js", "board.js"} {
-		if link := `<link rel="modulepreload" href="` + staticURL(name) + `">`; !strings.Contains(string(game), link) {
+		if link := `<link rel="modulepreload" href="` + pages.StaticURL(name) + `">`; !strings.Contains(string(game), link) {
 			t.Errorf("the game page lacks %s", link)
 		}
 	}
@@ -233,7 +235,7 @@ func TestStaticCaching(t *testing.T) {
 			t.Errorf("/static/v/anotherversion/%s: %d, Cache-Control %q; want 200, no-cache, today's file", name, otherResp.StatusCode, otherResp.Header.Get("Cache-Control"))
 		}
 	}
-	for _, p := range []string{"/static/v/" + staticVersion + "/", "/static/v/" + staticVersion + "/nosuch.js", "/static/v/", "/static/v/" + staticVersion + "/v/" + staticVersion + "/api.js"} {
+	for _, p := range []string{"/static/v/" + pages.StaticVersion() + "/", "/static/v/" + pages.StaticVersion() + "/nosuch.js", "/static/v/", "/static/v/" + pages.StaticVersion() + "/v/" + pages.StaticVersion() + "/api.js"} {
 		if resp, _ := rawGet(t, h, p, ""); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", p, resp.StatusCode)
 		}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"alak/player"
+	"alak/server/internal/pages"
 )
 
 // The computer's levels on the home page: named in words
@@ -42,18 +43,12 @@ func algoWords(spec string) string {
 	return w
 }
 
-// levelChoice is one level of the create form.
-type levelChoice struct {
-	N          int
-	Name, Algo string
-}
-
 // levelChoices lists the computer's levels for the create form.
-func levelChoices() []levelChoice {
-	var out []levelChoice
+func levelChoices() []pages.LevelChoice {
+	var out []pages.LevelChoice
 	for n := 1; n <= player.Levels(); n++ {
 		spec, _ := player.Level(n)
-		out = append(out, levelChoice{N: n, Name: player.LevelName(n), Algo: algoWords(spec)})
+		out = append(out, pages.LevelChoice{N: n, Name: player.LevelName(n), Algo: algoWords(spec)})
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"alak/server/internal/game"
-	"alak/server/internal/httpx"
 	"context"
 	"database/sql"
 	"net/http"
@@ -12,6 +10,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"alak/player"
+	"alak/server/internal/game"
+	"alak/server/internal/httpx"
 )
 
 // metrics are the server's counters, exposed for Prometheus at /metrics
@@ -91,22 +93,22 @@ func (s *Server) registry() *prometheus.Registry {
 		counter("alak_event_lead_missed_total", "Events of the player to move not written to their stream by the change's request itself, before its answer (the stream was busy writing, or its socket held data the client had not acknowledged), but handed to the stream's goroutine.", &m.LeadMissed, nil),
 		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.SlowStreams, nil),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
-		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analyses.depth()) }),
-		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "position_analysis"}, func() float64 { return float64(s.posAnalyses.quick.len() + s.posAnalyses.long.len()) }),
-		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "table"}, func() float64 { return float64(s.posAnalyses.builds.len()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analysis.Games.Depth()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "position_analysis"}, func() float64 { return float64(s.analysis.Positions.Waiting()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "table"}, func() float64 { return float64(s.analysis.Positions.Building()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_solver_tables_made_total",
 			Help: "Dense tables of small lines the solver made (once a rule set while kept)."},
-			func() float64 { return float64(s.tables.solver.Stats().Made) }),
+			func() float64 { return float64(s.tables.Stats().Made) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_solver_tables_dropped_total",
 			Help: "Dense tables of small lines dropped to stay within --table-memory (made again when asked for)."},
-			func() float64 { return float64(s.tables.solver.Stats().Dropped) }),
+			func() float64 { return float64(s.tables.Stats().Dropped) }),
 		gauge("alak_solver_tables_kept", "Dense tables of small lines the solver keeps in memory.", nil,
-			func() float64 { return float64(s.tables.solver.Stats().Kept) }),
+			func() float64 { return float64(s.tables.Stats().Kept) }),
 		gauge("alak_solver_tables_kept_bytes", "Memory of the dense tables the solver keeps (--table-memory bounds it).", nil,
-			func() float64 { return float64(s.tables.solver.Stats().KeptBytes) }),
+			func() float64 { return float64(s.tables.Stats().KeptBytes) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "alak_solver_table_answers_total",
 			Help: "Solves a dense table answered (analyses, hints, perfect seats)."},
-			func() float64 { return float64(s.tables.solver.Stats().FromTable) }),
+			func() float64 { return float64(s.tables.Stats().FromTable) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "mail"}, func() float64 {
 			if s.mailer == nil {
 				return 0
@@ -188,4 +190,20 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// perfectMoves counts the moves of the computer's perfect seats (and the
+// levels that are perfect) by how they were made: exact, exact with a tie
+// broken at random, or the alpha-beta fallback (player.Perfect's Report).
+type perfectMoves struct {
+	exact, untied, fallback atomic.Int64
+}
+
+// observe adds what p's report gained between before and after.
+func (c *perfectMoves) observe(before, after player.Report) {
+	fb := after.Count(player.PerfectFallback) - before.Count(player.PerfectFallback)
+	un := after.Count(player.PerfectUntied) - before.Count(player.PerfectUntied)
+	c.fallback.Add(int64(fb))
+	c.untied.Add(int64(un))
+	c.exact.Add(int64(after.Moves - before.Moves - fb - un))
 }

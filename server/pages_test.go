@@ -1,15 +1,13 @@
 package server
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"alak/server/internal/pages"
 	"alak/wire"
 )
 
@@ -56,13 +54,13 @@ func TestPages(t *testing.T) {
 		status int
 		want   []string
 	}{
-		{"home", anon, "/", 200, []string{`data-page="home"`, `<option value="golf"`, `name="opt-edge"`, `Sign in`, `src="` + staticURL("home.js") + `"`}},
+		{"home", anon, "/", 200, []string{`data-page="home"`, `<option value="golf"`, `name="opt-edge"`, `Sign in`, `src="` + pages.StaticURL("home.js") + `"`}},
 		{"home signed in", ada, "/", 200, []string{`data-me="ada"`, `id="settings"`, `id="my-games"`, `id="sign-out"`}},
-		{"game", anon, "/g/" + g.ID, 200, []string{`data-page="game"`, `data-shape="grid" data-w="5" data-h="5" data-ko="none" data-score="none"`, `src="` + staticURL("game.js") + `"`, `/api/games/` + g.ID + `/sgf`}},
+		{"game", anon, "/g/" + g.ID, 200, []string{`data-page="game"`, `data-shape="grid" data-w="5" data-h="5" data-ko="none" data-score="none"`, `src="` + pages.StaticURL("game.js") + `"`, `/api/games/` + g.ID + `/sgf`}},
 		{"archive", anon, "/archive", 200, []string{`data-page="archive"`, `name="player"`}},
 		{"player", anon, "/p/ada", 200, []string{`data-player="ada"`, `<h1>ada</h1>`}},
-		{"rules", anon, "/rules", 200, []string{`id="alak"`, `id="golf"`, `id="option-selfcapture"`, `There is no passing`, `src="` + staticURL("api.js") + `"`}},
-		{"analysis board", anon, "/analysis", 200, []string{`data-page="analysis"`, `id="anb-board"`, `<option value="golf"`, `src="` + staticURL("analysis.js") + `"`, `modulepreload" href="` + staticURL("board.js") + `"`}},
+		{"rules", anon, "/rules", 200, []string{`id="alak"`, `id="golf"`, `id="option-selfcapture"`, `There is no passing`, `src="` + pages.StaticURL("api.js") + `"`}},
+		{"analysis board", anon, "/analysis", 200, []string{`data-page="analysis"`, `id="anb-board"`, `<option value="golf"`, `src="` + pages.StaticURL("analysis.js") + `"`, `modulepreload" href="` + pages.StaticURL("board.js") + `"`}},
 		{"no such game", anon, "/g/nosuchgame", 404, []string{`There is no game nosuchgame.`}},
 		{"no such player", anon, "/p/nobody", 404, []string{`No player is called nobody.`}},
 	}
@@ -234,39 +232,5 @@ func TestPositions(t *testing.T) {
 	var e errBody
 	if code := h.client().do("GET", "/api/games/nosuchgame/positions", nil, &e); code != http.StatusNotFound || e.Code != "not_found" {
 		t.Errorf("an unknown game's positions: %d %+v", code, e)
-	}
-}
-
-// TestModulePreloadsConcurrent: the pages' preload lists are worked out
-// by many requests at once and must not write into the shared import
-// lists (the race detector caught modulePreloads appending to them): every
-// call gives the first call's answer, and -race sees no write.
-func TestModulePreloadsConcurrent(t *testing.T) {
-	t.Parallel()
-	want := map[string][]string{}
-	for _, page := range []string{"game", "home", "archive", "leaderboard", "watch"} {
-		want[page] = modulePreloads(page)
-	}
-	if len(want["game"]) == 0 {
-		t.Fatal("the game page preloads nothing")
-	}
-	var wg sync.WaitGroup
-	errs := make(chan string, 64)
-	for i := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for page, w := range want {
-				if got := modulePreloads(page); !slices.Equal(got, w) {
-					errs <- fmt.Sprintf("call %d, %s: %v, want %v", i, page, got, w)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
 	}
 }

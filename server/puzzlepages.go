@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"alak/puzzle"
+	"alak/server/internal/pages"
 )
 
 // The pages /puzzles, /puzzles/{id} and /learn (web/templates/puzzles.html
@@ -11,18 +12,18 @@ import (
 // learn.js) plays through the API of api_puzzles.go.
 func (s *Server) learnPageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /puzzles", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "puzzles", page{Title: "puzzles", Page: "puzzles", Forms: &forms, Themes: puzzleThemes})
+		s.pages.Render(w, r, "puzzles", pages.Page{Title: "puzzles", Page: "puzzles", Forms: s.pages.Forms, Themes: puzzleThemes})
 	})
 	mux.HandleFunc("GET /puzzles/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		if !puzzleIDRE.MatchString(id) {
-			s.notFound(w, r, "There is no such puzzle: a puzzle's address is /puzzles/ and 16 hex digits.")
+			s.pages.NotFound(w, r, "There is no such puzzle: a puzzle's address is /puzzles/ and 16 hex digits.")
 			return
 		}
-		s.renderPage(w, r, "puzzles", page{Title: "puzzle " + id, Page: "puzzles", Forms: &forms, Themes: puzzleThemes, Puzzle: id})
+		s.pages.Render(w, r, "puzzles", pages.Page{Title: "puzzle " + id, Page: "puzzles", Forms: s.pages.Forms, Themes: puzzleThemes, Puzzle: id})
 	})
 	mux.HandleFunc("GET /learn", func(w http.ResponseWriter, r *http.Request) {
-		s.renderPage(w, r, "learn", page{Title: "learn", Page: "learn", Lessons: lessonViews})
+		s.pages.Render(w, r, "learn", pages.Page{Title: "learn", Page: "learn", Lessons: lessonViews})
 	})
 }
 
@@ -30,15 +31,12 @@ func (s *Server) learnPageRoutes(mux *http.ServeMux) {
 var puzzleThemes = []string{puzzle.ThemeWin, puzzle.ThemeDraw, puzzle.ThemeCapture, puzzle.ThemeEdgeCapture,
 	puzzle.ThemeForbidden, puzzle.ThemeRepetition, "end-in"}
 
-// lessonLink is a lesson as the rules page links to it.
-type lessonLink struct{ ID, Title string }
-
 // presetLessons are the lessons of each preset's rules, by the preset's
 // name, for the rules page.
-var presetLessons = func() map[string][]lessonLink {
-	out := map[string][]lessonLink{}
+var presetLessons = func() map[string][]pages.LessonLink {
+	out := map[string][]pages.LessonLink{}
 	for _, v := range lessonViews {
-		out[v.Preset] = append(out[v.Preset], lessonLink{v.ID, v.Title})
+		out[v.Preset] = append(out[v.Preset], pages.LessonLink{ID: v.ID, Title: v.Title})
 	}
 	return out
 }()

@@ -21,7 +21,7 @@ import (
 	"alak/glicko2"
 	"alak/puzzle"
 	"alak/rules"
-	"alak/server/internal/game"
+	"alak/server/internal/analysis"
 	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/solve"
@@ -85,16 +85,16 @@ func newPuzzleWork(s *Server) *puzzleWork {
 // gameAnalysed queues a finished game whose analysis is plies for its
 // puzzles; a full queue drops it (its analysis stays: the puzzles are a
 // bonus, never a reason to wait).
-func (pw *puzzleWork) gameAnalysed(st *game.State, plies []solve.PlyValue) {
-	if len(plies) == 0 || puzzle.Reach(st.Rules) != nil {
+func (pw *puzzleWork) gameAnalysed(ag analysis.Game, plies []solve.PlyValue) {
+	if len(plies) == 0 || puzzle.Reach(ag.Rules) != nil {
 		return
 	}
 	// A copy: the session's game stays the session's.
-	g := st.Sess.Game().Clone()
+	g := ag.Game.Clone()
 	select {
-	case pw.queue <- puzzleGame{row: st.Row, game: g, plies: plies}:
+	case pw.queue <- puzzleGame{row: ag.Row, game: g, plies: plies}:
 	default:
-		pw.s.log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", st.Row.ID)
+		pw.s.log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", ag.Row.ID)
 	}
 }
 
@@ -120,7 +120,7 @@ func (pw *puzzleWork) fromGame(pg puzzleGame) {
 	s := pw.s
 	ctx, cancel := context.WithTimeout(pw.ctx, puzzleGameTime)
 	defer cancel()
-	ps, _, err := puzzle.FromAnalysis(ctx, s.tables.solver, pg.game, pg.plies, puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}})
+	ps, _, err := puzzle.FromAnalysis(ctx, s.tables, pg.game, pg.plies, puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Info("a finished game's puzzles are incomplete", "game", pg.row.ID, "err", err)
 	}
@@ -228,7 +228,7 @@ func (pw *puzzleWork) seedRules1(text string) error {
 	}
 	opt := puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}}
 	var dt *solve.DenseTable
-	if tab, err := s.tables.solver.Make(ctx, r, solve.Options{MemoryMB: analysisMemMB}); err == nil && tab != nil {
+	if tab, err := s.tables.Make(ctx, r, solve.Options{MemoryMB: analysis.MemoryMB}); err == nil && tab != nil {
 		dt = tab.Dense()
 	}
 	// A seed of its own a preset: every server makes the same first set.
@@ -243,9 +243,9 @@ func (pw *puzzleWork) seedRules1(text string) error {
 		start := time.Now()
 		var ps []*puzzle.Puzzle
 		if dt != nil {
-			ps, _, err = puzzle.FromTable(ctx, s.tables.solver, dt, rng, puzzle.TableOptions{Options: opt, Samples: 50, Count: 1})
+			ps, _, err = puzzle.FromTable(ctx, s.tables, dt, rng, puzzle.TableOptions{Options: opt, Samples: 50, Count: 1})
 		} else {
-			ps, _, err = puzzle.FromSelfPlay(ctx, s.tables.solver, r, rng, puzzle.SelfPlayOptions{Options: opt, Games: 1})
+			ps, _, err = puzzle.FromSelfPlay(ctx, s.tables, r, rng, puzzle.SelfPlayOptions{Options: opt, Games: 1})
 		}
 		if err != nil {
 			return err

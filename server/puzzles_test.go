@@ -472,9 +472,7 @@ func TestLessonsAPI(t *testing.T) {
 func TestPuzzlesFromUnviewedGames(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
-	h.srv.analyses.mu.Lock()
-	h.srv.analyses.period = time.Hour
-	h.srv.analyses.mu.Unlock()
+	h.srv.analysis.Games.SetPeriod(time.Hour)
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
 	play := func() string {

@@ -22,6 +22,7 @@ import (
 	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/analysis"
 	"alak/server/internal/httpx"
 	"alak/server/store/sqlitestore"
 	"alak/wire"
@@ -588,13 +589,13 @@ func TestAttackAnalysisQueue(t *testing.T) {
 	}
 	defer srv.Close()
 	// A queue nobody works: the worker is busy with a long analysis.
-	srv.analyses = newAnalyses(srv)
+	srv.analysis.Games = analysis.NewGames(analysis.Config{})
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	h := &harness{t: t, clock: clock, st: st, srv: srv, http: ts}
 	ada := h.client()
 	var ids []string
-	for range analysisQueued + 1 {
+	for range analysis.GamesQueued + 1 {
 		g := ada.create(map[string]string{"rules": "alak size=5", "color": "x", "clock": "none", "opponent": "computer:level:1"})
 		if code := ada.do("POST", "/api/games/"+g.ID+"/resign", nil, nil); code != 200 {
 			t.Fatalf("resign: %d", code)
@@ -604,7 +605,7 @@ func TestAttackAnalysisQueue(t *testing.T) {
 	for i, id := range ids {
 		a, raw := ada.send("GET", "/api/games/"+id+"/analysis", "", nil)
 		want := 202
-		if i == analysisQueued {
+		if i == analysis.GamesQueued {
 			want = 503
 		}
 		if a.status != want {
@@ -614,8 +615,8 @@ func TestAttackAnalysisQueue(t *testing.T) {
 			checkServerError(t, "the 17th analysis", a.status, raw)
 		}
 	}
-	if a, _ := ada.send("GET", "/api/games/"+ids[0]+"/analysis", "", nil); a.status != 202 || srv.analyses.depth() != analysisQueued {
-		t.Errorf("asked again: %v, queue %d", a, srv.analyses.depth())
+	if a, _ := ada.send("GET", "/api/games/"+ids[0]+"/analysis", "", nil); a.status != 202 || srv.analysis.Games.Depth() != analysis.GamesQueued {
+		t.Errorf("asked again: %v, queue %d", a, srv.analysis.Games.Depth())
 	}
 }
 

@@ -36,10 +36,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"alak/server/internal/analysis"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
+	"alak/server/internal/tables"
 	"alak/server/store"
+	"alak/solve"
 	"alak/wire"
 )
 
@@ -108,7 +112,7 @@ type Config struct {
 	// the post-game analysis and the computer's perfect seats read them,
 	// so a dense table (alak solve --dense) answers every position of its
 	// rules at once. Empty: none. The server only reads it, each rule
-	// set's files once a process (server/tables.go).
+	// set's files once a process (server/internal/tables).
 	TableDir string
 	// TableMemoryMB bounds the memory of the dense tables the server
 	// makes of the small lines it is asked about (solve.Tables.Small: alak
@@ -171,13 +175,12 @@ type Server struct {
 	// core is the game core: loading a game, acting on it, its view and
 	// its event streams (server/internal/game); the features below
 	// register their hooks on it (registerGameHooks).
-	core     *game.Core
-	caches   caches // tokens (cache.go)
-	bots     *bots
-	analyses *analyses
-	tables   *tables
-	mailer   *mailer
-	mailin   *mailIn // moves by email; nil without Config.MailListen
+	core   *game.Core
+	caches caches // tokens (cache.go)
+	bots   *bots
+	tables *solve.Tables // the solver over Config.TableDir (package tables)
+	mailer *mailer
+	mailin *mailIn // moves by email; nil without Config.MailListen
 
 	logins  *signInLimits   // password checks (auth.go)
 	signup  *httpx.Limiters // new accounts by address
@@ -197,15 +200,16 @@ type Server struct {
 	// ratings: who is rated, the seats' ratings, the rating API
 	// (server/internal/ratings).
 	ratings *ratings.Service
-	// posAnalyses serves GET /api/analysis (analysisapi.go).
-	posAnalyses *posAnalyses
-	// explorer holds the finished games waiting to be counted in the
-	// opening explorer (explorer.go).
-	explorer chan explorerGame
+	// analysis serves the analyses, the opening explorer, the rule lab
+	// and the analysis board (package analysis).
+	analysis *analysis.Analysis
 	// puzzles makes the puzzles (puzzles.go); puzzleLimits bound the
 	// puzzles' API calls (api_puzzles.go).
 	puzzles      *puzzleWork
 	puzzleLimits puzzleLimits
+
+	// pages draws the pages (package pages).
+	pages *pages.Pages
 
 	metrics metrics
 	reg     *prometheus.Registry
@@ -241,13 +245,13 @@ func (s *Server) registerGameHooks() {
 	}
 	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tournamentGameEnded(st.Row) })
-	h.Published.OnEnd(s.explorerCount)
+	h.Published.OnEnd(func(ctx context.Context, st *game.State) { s.analysis.GameEnded(ctx, analysisGame(st)) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) {
 		if s.cfg.noBackgroundAnalysis {
 			return
 		}
 		if st.Row.Black.AccountID != 0 && st.Row.Black.Bot == "" || st.Row.White.AccountID != 0 && st.Row.White.Bot == "" {
-			s.analyses.background(st.Row.ID)
+			s.analysis.Games.Background(st.Row.ID)
 		}
 	})
 	s.core.Parts = game.ViewParts{
@@ -308,7 +312,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		done: make(chan struct{}), tourneys: newTourneys(), explorer: make(chan explorerGame, explorerWaiting),
+		done: make(chan struct{}), tourneys: newTourneys(),
 		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -334,10 +338,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
 	s.bots = newBots(s, 1024)
-	s.analyses = newAnalyses(s)
-	s.posAnalyses = newPosAnalyses(s)
-	s.tables = newTables(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
+		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
+		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
 		if err != nil {
@@ -379,12 +385,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.spawn(s.analyses.work)
-	s.spawn(s.posAnalyses.work)
-	s.spawn(s.posAnalyses.workLong)
-	s.spawn(s.posAnalyses.build)
-	s.spawn(s.explorerBackfill)
-	s.spawn(s.explorerWork)
+	s.analysis.Start(s.spawn)
 	s.spawn(s.tournamentWork)
 	s.spawn(s.puzzles.work)
 	s.spawn(s.puzzles.seed)
@@ -406,6 +407,16 @@ func (s *Server) spawn(f func()) {
 		defer s.wg.Done()
 		f()
 	}()
+}
+
+// contextOf is a context done when done is closed.
+func contextOf(done <-chan struct{}) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-done
+		cancel()
+	}()
+	return ctx
 }
 
 // Close stops the background work and the event streams, waiting for a

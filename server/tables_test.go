@@ -72,7 +72,7 @@ func TestAnalysisReadsTables(t *testing.T) {
 	moves := []string{"5", "4", "6", "3", "7"}
 	analyse := func(cfg Config) wire.Analysis {
 		h := newHarness(t, cfg)
-		h.srv.analyses.nodes = 1
+		h.srv.analysis.Games.Nodes = 1
 		ada := h.client().signUp("ada")
 		bo := h.client().signUp("bo")
 		gv := ada.create(map[string]string{"rules": "alak size=9", "color": "x", "opponent": "bo", "clock": "none"})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
 	"alak/wire"
@@ -682,7 +683,7 @@ func TestTournamentEventsAndPages(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"/tournaments", 200, `src="` + staticURL("tournaments.js") + `"`},
+		{"/tournaments", 200, `src="` + pages.StaticURL("tournaments.js") + `"`},
 		{"/t/" + out.ID, 200, `data-id="` + out.ID + `"`},
 		{"/t/" + out.ID, 200, `<title>&lt;b&gt;Cup&lt;/b&gt; &amp; co · alak</title>`},
 		{"/t/nosuch", 404, `There is no tournament nosuch.`},

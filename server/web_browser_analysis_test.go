@@ -200,8 +200,8 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	// Where the budget ends, the board says so and shows only the moves
 	// the search proved, as the API lists them: never a guess. (On 14
 	// points, past the small lines whose tables the server makes.)
-	budget := h.srv.posAnalyses.nodes
-	h.srv.posAnalyses.nodes = 50
+	budget := h.srv.analysis.Positions.Nodes
+	h.srv.analysis.Positions.Nodes = 50
 	tb.open("/analysis?rules=" + url.QueryEscape("alak size=14") + "&moves=7")
 	tb.wait("not solved", `document.querySelector('#anb-value').dataset.complete === 'false'`)
 	cut := analysisOf(t, api, url.Values{"rules": {"alak size=14"}, "moves": {"7"}})
@@ -226,7 +226,7 @@ func TestBrowserAnalysisBoard(t *testing.T) {
 	tb.wait("the pasted line", anbTree+` === '3 3,5'`)
 
 	if *updateScreenshots {
-		h.srv.posAnalyses.nodes = budget
+		h.srv.analysis.Positions.Nodes = budget
 		// A few finished games for the explorer's columns.
 		x, o := ada, bo
 		for i, line := range [][]string{{"2", "9", "5", "4", "8"}, {"2", "9", "5", "4", "8"}, {"2", "9", "5", "4", "3"}} {

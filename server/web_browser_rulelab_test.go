@@ -137,3 +137,15 @@ func TestBrowserRuleLab(t *testing.T) {
 		t.Errorf("the board's best moves %q, the lab's %q", got, strings.Join(want.Best, " "))
 	}
 }
+
+// labColumn returns the index of the lab's column of variant.
+func labColumn(t *testing.T, lab wire.RuleLab, variant string) int {
+	t.Helper()
+	for i, c := range lab.Columns {
+		if c.Variant == variant {
+			return i
+		}
+	}
+	t.Fatalf("no column %s", variant)
+	return -1
+}

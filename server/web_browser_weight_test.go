@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"alak/server/internal/pages"
 	"alak/wire"
 )
 
@@ -232,14 +233,14 @@ func TestBrowserPageChecks(t *testing.T) {
 	all := []string{"/", "/g/" + live.ID, "/g/" + done.ID, "/g/" + grid.ID, "/g/" + slide.ID, "/g/" + corr.ID, "/g/" + named.ID, "/g/" + long.ID,
 		"/archive", "/p/ada", "/leaderboard", "/watch", "/rules", "/tournaments", "/t/" + cup.ID, "/analysis", "/rulelab", "/g/nosuchgame"}
 	for _, tb := range tabs {
-		pages := all
+		paths := all
 		if tb.who == "a visitor on a desktop" {
 			// The player's desktop shows every control the visitor's does
 			// but the home page's sign-in forms (the suite's time is
 			// counted).
-			pages = []string{"/", "/g/" + done.ID}
+			paths = []string{"/", "/g/" + done.ID}
 		}
-		for _, p := range pages {
+		for _, p := range paths {
 			tb.open(p)
 			switch p {
 			case "/g/" + done.ID:
@@ -274,7 +275,7 @@ func TestBrowserPageChecks(t *testing.T) {
 				}
 			}
 			if tb.eval(`document.body.dataset.page`) == "game" && tb.count("#game") == 1 {
-				// The drawing has the size the page held for it (boardBox).
+				// The drawing has the size the page held for it (pages.BoardBox).
 				var d struct {
 					Shape, ViewBox string
 					W, H, Width    int
@@ -283,7 +284,7 @@ func TestBrowserPageChecks(t *testing.T) {
 				if err := json.Unmarshal([]byte(raw), &d); err != nil {
 					t.Fatalf("%s: %q: %v", p, raw, err)
 				}
-				if box, width := boardBox(d.Shape, d.W, d.H); box != d.ViewBox || width != d.Width {
+				if box, width := pages.BoardBox(d.Shape, d.W, d.H); box != d.ViewBox || width != d.Width {
 					t.Errorf("%s: the board (%s %dx%d) is drawn %q, %d wide; the page held %q, %d wide", p, d.Shape, d.W, d.H, d.ViewBox, d.Width, box, width)
 				}
 			}

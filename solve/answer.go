@@ -8,7 +8,7 @@ import (
 // Answer is a Result written with the moves in the project's notation
 // (notation.Human): the numbers `alak solve --json` prints and GET
 // /api/analysis answers, each in its own wire shape (cmd/alak/solve.go,
-// server/analysisapi.go).
+// server/internal/analysis/positions.go).
 type Answer struct {
 	// Value (Black's margin), Outcome ("x", "o" or "draw"), Best and PV
 	// are set only when Complete: a search cut off proves only the values

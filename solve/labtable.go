@@ -9,7 +9,7 @@ import (
 
 // The rule lab's table as data: what `alak solve --table --variants ...
 // --json` prints, and what the play server ships and serves as GET
-// /api/rulelab (server/rulelab.go, docs/rulelab.md).
+// /api/rulelab (server/internal/analysis/rulelab.go, docs/rulelab.md).
 
 // LabTable is the rule lab's table: a column for the alak preset and one
 // for each variant, a row a size, each cell the value of the empty line.

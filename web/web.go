@@ -1,5 +1,5 @@
 // Package web is the play server's page: HTML templates rendered by the
-// server (server/pages.go), small ES modules and a style sheet (the rule
+// server (server/internal/pages), small ES modules and a style sheet (the rule
 // lab has a second), all embedded in the binary, with no build step. Nothing is fetched from
 // another site, and the pages hold no inline script or style (the server
 // sends a strict Content-Security-Policy). The templates name a static

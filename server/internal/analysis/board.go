@@ -1,8 +1,8 @@
-package server
+package analysis
 
 // The analysis board: the page /analysis, and the calls its
 // script makes besides GET /api/analysis and GET /api/explorer
-// (analysisapi.go, explorer.go): the position after a line of moves from
+// (positions.go, explorer.go): the position after a line of moves from
 // any start, played with the kernel (GET /api/board), and SGF with
 // variations read (POST /api/board/sgf) and written (POST
 // /api/board/sgf/export) by the notation package.
@@ -13,29 +13,31 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"alak/internal/clip"
 	"alak/notation"
 	"alak/rules"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/store"
 	"alak/session"
 	"alak/wire"
 )
 
-// maxBoardMoves bounds the line of one GET /api/board: the longest line
+// MaxBoardMoves bounds the line of one GET /api/board: the longest line
 // the board keeps.
-const maxBoardMoves = 1000
+const MaxBoardMoves = 1000
 
-// maxBoardBody bounds the SGF read and the tree written by the board's
+// MaxBoardBody bounds the SGF read and the tree written by the board's
 // SGF calls.
-const maxBoardBody = 1 << 20
+const MaxBoardBody = 1 << 20
 
-// boardPage is what /analysis is given: the create form's rules, and a
+// BoardPage is what /analysis is given (pages.Page.Board): the create form's rules, and a
 // finished game to open (?game=ID) or the sentence saying why it is not
 // opened.
-type boardPage struct {
+type BoardPage struct {
 	GameID string
 	Rules  string // the game's rules, rules.Rules.String
 	Start  string // a set-up start's diagram, "" for the rules' own
@@ -43,48 +45,66 @@ type boardPage struct {
 	Moves  string // the game's moves, comma-separated (MoveText)
 	Refuse string
 
-	// Box and Width are the board drawing's size (boardBox), drawn empty
+	// Box and Width are the board drawing's size (pages.BoardBox), drawn empty
 	// until the script draws the board, so that nothing under it moves.
 	Box   string
 	Width int
 }
 
-func (s *Server) analysisBoardRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /analysis", s.handleAnalysisPage)
-	mux.HandleFunc("GET /api/board", s.handleBoard)
-	mux.HandleFunc("POST /api/board/sgf", s.handleBoardSGF)
-	mux.HandleFunc("POST /api/board/sgf/export", s.handleBoardSGFExport)
+// analysisBox is the size of the analysis board's drawing (pages.BoardBox)
+// for the rules the page opens: a game's (gameRules), or the address's as
+// analysis.js reads them (rules=, alak size=11 when absent, and size=
+// when the rules have none); "" and 0 when they do not parse.
+func analysisBox(gameRules string, q url.Values) (string, int) {
+	text := gameRules
+	if text == "" {
+		text = q.Get("rules")
+		if text == "" {
+			text = "alak size=11"
+		}
+		if size := q.Get("size"); size != "" && !strings.Contains(" "+text, " size=") {
+			text += " size=" + size
+		}
+	}
+	if len(text) > 300 {
+		return "", 0
+	}
+	rs, err := rules.Parse(text)
+	if err != nil {
+		return "", 0
+	}
+	return pages.BoardBox(pages.Shape(rs), rs.Width, rs.Height)
 }
 
 // handleAnalysisPage draws the board; ?game=ID opens a game, but only a
 // finished one: a game in progress is never shown on the analysis board
 // (fair play).
-func (s *Server) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
-	b := &boardPage{}
+func (a *Analysis) handleAnalysisPage(w http.ResponseWriter, r *http.Request) {
+	b := &BoardPage{}
 	if id := r.URL.Query().Get("game"); id != "" {
-		st, err := s.core.Load(r.Context(), id)
+		sg, err := a.cfg.Load(r.Context(), id)
 		switch {
 		case err != nil:
 			b.Refuse = "There is no game " + clip.Text(id) + "."
-		case st.Row.State != store.StateFinished:
+		case sg.Row.State != store.StateFinished:
 			b.Refuse = "Game " + id + " is not over: the analysis board opens a game once it is finished."
 		default:
-			g := st.Sess.Game()
-			b.GameID, b.Rules = id, st.Rules.String()
-			if start, err := rules.NewPosition(st.Rules); err != nil || start.String() != g.Start().String() || start.ToMove() != g.Start().ToMove() {
+			g := sg.Game
+			b.GameID, b.Rules = id, sg.Rules.String()
+			if start, err := rules.NewPosition(sg.Rules); err != nil || start.String() != g.Start().String() || start.ToMove() != g.Start().ToMove() {
 				b.Start, b.ToMove = g.Start().String(), g.Start().ToMove().Letter()
 			}
 			var ms []string
 			for _, m := range g.Moves() {
 				if m != rules.Resign {
-					ms = append(ms, st.Rules.MoveText(m))
+					ms = append(ms, sg.Rules.MoveText(m))
 				}
 			}
 			b.Moves = strings.Join(ms, ",")
 		}
 	}
 	b.Box, b.Width = analysisBox(b.Rules, r.URL.Query())
-	s.renderPage(w, r, "analysis", page{Title: "analysis board", Page: "analysis", Forms: &forms, Board: b})
+	a.cfg.Pages.Render(w, r, "analysis", pages.Page{Title: "analysis board", Page: "analysis", Forms: a.cfg.Pages.Forms, Board: b})
 }
 
 // boardStart reads the rules and the start of a board call: rules=... (a
@@ -124,19 +144,19 @@ func boardStart(rulesText, position, toMove string) (rules.Rules, rules.Position
 
 // handleBoard plays a line of moves from a start with the kernel and
 // answers the position it reaches, as the game's snapshot writes it.
-func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
+func (a *Analysis) handleBoard(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rs, start, err := boardStart(q.Get("rules"), q.Get("position"), q.Get("to_move"))
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	var parts []string
 	if t := strings.TrimSpace(q.Get("moves")); t != "" {
 		parts = strings.Split(t, ",")
 	}
-	if len(parts) > maxBoardMoves {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "a line is at most %d moves", maxBoardMoves))
+	if len(parts) > MaxBoardMoves {
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "a line is at most %d moves", MaxBoardMoves))
 		return
 	}
 	g := rules.NewGameFrom(start)
@@ -150,26 +170,26 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 			err = g.Play(m)
 		}
 		if err != nil {
-			s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
+			a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_line", "move %d (%s) cannot be played: %s", i+1, clip.Text(strings.TrimSpace(p)), err))
 			return
 		}
 		line = append(line, rs.MoveText(m))
 	}
 	sn := session.New(g, session.Seat{}, session.Seat{}, session.Options{}).Snapshot()
-	httpx.WriteJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: shapeOf(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
+	httpx.WriteJSON(w, http.StatusOK, wire.Board{Rules: rs.String(), Shape: pages.Shape(rs), Width: rs.Width, Height: rs.Height, Moves: line, Position: sn})
 }
 
-// handleBoardSGF reads an SGF file (the body, at most maxBoardBody bytes)
+// handleBoardSGF reads an SGF file (the body, at most MaxBoardBody bytes)
 // with its variations.
-func (s *Server) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
+func (a *Analysis) handleBoardSGF(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBoardBody))
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", maxBoardBody))
+		a.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "an SGF file of at most %d bytes is read", MaxBoardBody))
 		return
 	}
 	rec, tree, err := notation.ReadSGFTree(body)
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_sgf", "the SGF cannot be read: %s", err))
 		return
 	}
 	v := wire.BoardTree{Rules: rec.Rules.String(), Comment: rec.Comments[0], Tree: treeView(rec.Rules, tree)}
@@ -190,26 +210,26 @@ func treeView(r rules.Rules, vs []*notation.Variation) []wire.BoardNode {
 
 // handleBoardSGFExport writes the board's tree (a wire.BoardTree in JSON) as
 // SGF with its variations, each move checked with the kernel.
-func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBoardBody))
+func (a *Analysis) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBoardBody))
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", maxBoardBody))
+		a.writeError(w, r, httpx.Errf(wire.TooLarge, "too_large", "a tree of at most %d bytes is written", MaxBoardBody))
 		return
 	}
 	var req wire.BoardTree
 	if err := httpx.DecodeBytes(body, &req); err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	rs, start, err := boardStart(req.Rules, req.Position, req.ToMove)
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	n := 0
 	tree, err := treeOf(rs, req.Tree, &n)
 	if err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	rec := notation.Record{Rules: rs, Comments: map[int]string{0: req.Comment}}
@@ -218,7 +238,7 @@ func (s *Server) handleBoardSGFExport(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	if err := notation.WriteSGFTree(&buf, rec, tree); err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_tree", "%s", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-go-sgf; charset=utf-8")

@@ -1,4 +1,4 @@
-package server
+package analysis
 
 // The rule lab (docs/rulelab.md): GET /api/rulelab and the page
 // /rulelab. Their data is the lab's table as `alak solve --table
@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"alak/server/internal/pages"
 	"alak/solve"
 	"alak/wire"
 )
@@ -33,7 +34,7 @@ var rulelabJSON []byte
 var ruleLab = func() wire.RuleLab {
 	var t solve.LabTable
 	if err := json.Unmarshal(rulelabJSON, &t); err != nil {
-		panic(fmt.Sprintf("server/rulelabdata/rulelab.json: %v", err))
+		panic(fmt.Sprintf("server/internal/analysis/rulelabdata/rulelab.json: %v", err))
 	}
 	v := wire.RuleLab{Command: rulelabCommand, Rows: t.Rows}
 	for _, c := range t.Columns {
@@ -71,11 +72,6 @@ func analysisLink(c solve.LabColumn, size int) string {
 	return "/analysis?rules=" + strings.ReplaceAll(url.QueryEscape(c.Rules), "+", "%20") + "&size=" + strconv.Itoa(size)
 }
 
-func (s *Server) ruleLabRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/rulelab", s.handleRuleLab)
-	mux.HandleFunc("GET /rulelab", s.handleRuleLabPage)
-}
-
 // ruleLabBody is GET /api/rulelab's answer, encoded once.
 var ruleLabBody = func() []byte {
 	b, err := json.Marshal(ruleLab)
@@ -86,9 +82,9 @@ var ruleLabBody = func() []byte {
 }()
 
 // handleRuleLab answers the lab's table. It never changes while the
-// server runs: a client may keep it for an hour (writeJSON's answers are
-// no-store).
-func (s *Server) handleRuleLab(w http.ResponseWriter, r *http.Request) {
+// server runs: a client may keep it for an hour (httpx.WriteJSON's
+// answers are no-store).
+func handleRuleLab(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "public, max-age=3600")
@@ -96,9 +92,9 @@ func (s *Server) handleRuleLab(w http.ResponseWriter, r *http.Request) {
 	w.Write(ruleLabBody)
 }
 
-// labPage is what /rulelab's template is given: the columns and the rows,
-// each cell drawn with its words.
-type labPage struct {
+// LabPage is what /rulelab's template is given (pages.Page.Lab): the
+// columns and the rows, each cell drawn with its words.
+type LabPage struct {
 	Command string
 	Columns []labPageColumn
 	Rows    []labPageRow
@@ -123,13 +119,13 @@ type labPageCell struct {
 	Solved                          bool
 }
 
-func (s *Server) handleRuleLabPage(w http.ResponseWriter, r *http.Request) {
-	s.renderPage(w, r, "rulelab", page{Title: "rule lab", Page: "rulelab", Lab: ruleLabPage()})
+func (a *Analysis) handleRuleLabPage(w http.ResponseWriter, r *http.Request) {
+	a.cfg.Pages.Render(w, r, "rulelab", pages.Page{Title: "rule lab", Page: "rulelab", Lab: ruleLabPage()})
 }
 
 // ruleLabPage draws the lab's table as the page shows it.
-func ruleLabPage() *labPage {
-	p := &labPage{Command: ruleLab.Command}
+func ruleLabPage() *LabPage {
+	p := &LabPage{Command: ruleLab.Command}
 	for _, c := range ruleLab.Columns {
 		p.Columns = append(p.Columns, labPageColumn{c, "v-" + strings.ReplaceAll(c.Variant, "=", "-")})
 	}

@@ -1,15 +1,19 @@
-package server
+package analysis
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"alak/internal/testlong"
+	"alak/server/internal/pages"
 	"alak/solve"
 	"alak/wire"
 )
@@ -93,9 +97,14 @@ func TestRuleLabDataMatchesSolver(t *testing.T) {
 // the table with that cell linked to the analysis board.
 func TestRuleLabAPI(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, Config{})
-	c := h.client()
-	resp, body := c.roundTrip("GET", "/api/rulelab", nil, nil)
+	mux := http.NewServeMux()
+	New(Config{Pages: pages.New(pages.Config{Log: slog.New(slog.DiscardHandler)})}).Routes(mux)
+	get := func(path string) (*http.Response, []byte) {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		return w.Result(), w.Body.Bytes()
+	}
+	resp, body := get("/api/rulelab")
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || resp.Header.Get("Cache-Control") != "public, max-age=3600" {
 		t.Fatalf("GET /api/rulelab: %d %s, Cache-Control %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"))
 	}
@@ -114,7 +123,10 @@ func TestRuleLabAPI(t *testing.T) {
 			t.Errorf("column %s: says %q, link %q", col.Variant, col.Says, col.Link)
 		}
 	}
-	k := labColumn(t, lab, "edge=off")
+	k := slices.IndexFunc(lab.Columns, func(c wire.RuleLabColumn) bool { return c.Variant == "edge=off" })
+	if k < 0 {
+		t.Fatal("no column edge=off")
+	}
 	cell := lab.Rows[8].Cells[k]
 	if cell == nil || cell.Value == nil || *cell.Value != 1 || cell.Outcome != "x" || strings.Join(cell.Best, " ") != "1 5 9" || cell.All {
 		t.Errorf("edge=off on 9 points: %s, want 1 (1 5 9) as in docs/rulelab.md", labWords(cell))
@@ -127,7 +139,7 @@ func TestRuleLabAPI(t *testing.T) {
 		t.Errorf("the JSON's shape: %.300s", body)
 	}
 
-	resp, page := c.roundTrip("GET", "/rulelab", nil, nil)
+	resp, page := get("/rulelab")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /rulelab: %d", resp.StatusCode)
 	}
@@ -138,16 +150,4 @@ func TestRuleLabAPI(t *testing.T) {
 			t.Errorf("/rulelab has no %s", want)
 		}
 	}
-}
-
-// labColumn returns the index of the lab's column of variant.
-func labColumn(t *testing.T, lab wire.RuleLab, variant string) int {
-	t.Helper()
-	for i, c := range lab.Columns {
-		if c.Variant == variant {
-			return i
-		}
-	}
-	t.Fatalf("no column %s", variant)
-	return -1
 }

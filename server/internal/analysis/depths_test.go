@@ -1,4 +1,4 @@
-package server
+package analysis
 
 import (
 	"context"
@@ -24,11 +24,11 @@ func TestDepthGraphsMatchDepths(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	d := newDepthGraphs(posDepthCached)
-	opt := solve.Options{MaxNodes: posDepthNodes, MemoryMB: analysisMemMB}
+	opt := solve.Options{MaxNodes: posDepthNodes, MemoryMB: MemoryMB}
 	check := func(name string, g *rules.Game) {
 		t.Helper()
 		want, werr := solve.Depths(ctx, g, opt)
-		got, err := d.depths(ctx, g, posDepthNodes, posDepthNodes, analysisMemMB, true)
+		got, err := d.depths(ctx, g, posDepthNodes, posDepthNodes, MemoryMB, true)
 		if err != nil || werr != nil {
 			t.Fatalf("%s: depths %v, solve.Depths %v", name, err, werr)
 		}
@@ -104,7 +104,7 @@ func TestDepthGraphsBounded(t *testing.T) {
 		t.Helper()
 		r, _ := rules.Parse(spec)
 		g, _ := rules.NewGame(r)
-		if _, err := d.depths(ctx, g, posDepthNodes, posDepthNodes, analysisMemMB, true); err != nil {
+		if _, err := d.depths(ctx, g, posDepthNodes, posDepthNodes, MemoryMB, true); err != nil {
 			t.Fatal(err)
 		}
 		sizes[spec] = d.by[r.String()].size
@@ -151,7 +151,7 @@ func TestDepthGraphsConcurrent(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		w, err := solve.Depths(ctx, g, solve.Options{MaxNodes: posDepthNodes, MemoryMB: analysisMemMB})
+		w, err := solve.Depths(ctx, g, solve.Options{MaxNodes: posDepthNodes, MemoryMB: MemoryMB})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestDepthGraphsConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(games); i += 4 {
-				got, err := d.depths(ctx, games[i], posDepthNodes, posDepthNodes, analysisMemMB, true)
+				got, err := d.depths(ctx, games[i], posDepthNodes, posDepthNodes, MemoryMB, true)
 				if err != nil || !reflect.DeepEqual(got, want[i]) {
 					errs <- fmt.Sprintf("game %d %v: %v %v, solve.Depths %v", i, games[i].Moves(), got, err, want[i])
 				}

@@ -1,6 +1,9 @@
-package server
+package analysis
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // fairQueue holds jobs by owner (a client's address) and hands them out in
 // turn: one job of each owner with jobs waiting, round robin, so that one
@@ -69,6 +72,18 @@ func (q *fairQueue[T]) pop(done <-chan struct{}) (T, bool) {
 			var zero T
 			return zero, false
 		}
+	}
+}
+
+// serve runs do on each job, one at a time, in the order pop hands them
+// out, until stop is done.
+func (q *fairQueue[T]) serve(stop context.Context, do func(T)) {
+	for {
+		j, ok := q.pop(stop.Done())
+		if !ok {
+			return
+		}
+		do(j)
 	}
 }
 

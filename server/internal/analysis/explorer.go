@@ -1,4 +1,4 @@
-package server
+package analysis
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"alak/rules"
-	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -20,25 +19,25 @@ const explorerBackfillBatch = 500
 // read of the explorer's counts (store.ExplorerMoves). Only games from the
 // rules' own start are counted, so a position is given as moves; it is
 // rate-limited with the analyses.
-func (s *Server) handleExplorer(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.posAnalyses.limits.Allow(httpx.ClientAddr(r), s.now()); !ok {
-		s.writeError(w, r, httpx.TooMany(wait, "too many requests from this address: ask again in %d seconds", httpx.RetrySeconds(wait)))
+func (a *Analysis) handleExplorer(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := a.Limits.Allow(httpx.ClientAddr(r), a.cfg.Now()); !ok {
+		a.writeError(w, r, httpx.TooMany(wait, "too many requests from this address: ask again in %d seconds", httpx.RetrySeconds(wait)))
 		return
 	}
 	q := r.URL.Query()
 	if q.Get("position") != "" {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "bad_position", "the explorer counts games from the rules' own start: give the moves from it, not a position"))
 		return
 	}
 	g, err := analysisGame(q)
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	moves := explorerLine(g)
-	ms, err := s.store.ExplorerMoves(r.Context(), g.Rules().String(), moves)
+	ms, err := a.cfg.Store.ExplorerMoves(r.Context(), g.Rules().String(), moves)
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	out := wire.Explorer{Rules: g.Rules().String(), Moves: []wire.ExplorerMove{}}
@@ -72,44 +71,44 @@ type explorerGame struct {
 // hundred bytes each).
 const explorerWaiting = 4096
 
-// explorerCount has a game that has just finished counted in the explorer,
+// GameEnded has a game that has just finished counted in the explorer,
 // when it began at the rules' own start: not by the request that ended
 // it, which answers at once, but by explorerWork, at the store's idle
 // priority (a count writes a row for each of the game's moves: it was
 // the slowest write of the game's last move, and moves waited behind
 // it). When explorerWaiting games already wait, the request counts it
 // itself.
-func (s *Server) explorerCount(ctx context.Context, st *game.State) {
-	if st.Row.State != store.StateFinished || st.Row.Start != "" {
+func (a *Analysis) GameEnded(ctx context.Context, g Game) {
+	if g.Row.State != store.StateFinished || g.Row.Start != "" {
 		return
 	}
-	g := explorerGame{id: st.Row.ID, rules: st.Row.Rules, winner: st.Row.Winner, moves: explorerLine(st.Sess.Game())}
+	eg := explorerGame{id: g.Row.ID, rules: g.Row.Rules, winner: g.Row.Winner, moves: explorerLine(g.Game)}
 	select {
-	case s.explorer <- g:
+	case a.explorer <- eg:
 	default:
-		s.addExplorerGame(ctx, g)
+		a.addExplorerGame(ctx, eg)
 	}
 }
 
-// explorerWork counts the finished games explorerCount queues, until the
+// explorerWork counts the finished games GameEnded queues, until the
 // server stops; those still waiting then are the next start's backfill's.
-func (s *Server) explorerWork() {
-	ctx := store.Idle(contextOf(s.done))
+func (a *Analysis) explorerWork() {
+	ctx := store.Idle(a.cfg.Stop)
 	for {
 		select {
-		case <-s.done:
+		case <-ctx.Done():
 			return
-		case g := <-s.explorer:
-			s.addExplorerGame(ctx, g)
+		case g := <-a.explorer:
+			a.addExplorerGame(ctx, g)
 		}
 	}
 }
 
 // addExplorerGame counts g. A failure is logged: the backfill of the next
 // start counts the game.
-func (s *Server) addExplorerGame(ctx context.Context, g explorerGame) {
-	if _, err := s.store.AddExplorerGame(ctx, g.id, g.rules, g.moves, g.winner); err != nil && ctx.Err() == nil {
-		s.log.Warn("counting a game in the opening explorer", "game", g.id, "err", err)
+func (a *Analysis) addExplorerGame(ctx context.Context, g explorerGame) {
+	if _, err := a.cfg.Store.AddExplorerGame(ctx, g.id, g.rules, g.moves, g.winner); err != nil && ctx.Err() == nil {
+		a.cfg.Log.Warn("counting a game in the opening explorer", "game", g.id, "err", err)
 	}
 }
 
@@ -117,16 +116,16 @@ func (s *Server) addExplorerGame(ctx context.Context, g explorerGame) {
 // ended before the explorer existed, or whose count a stopped process did
 // not write. It runs once at start, in the background, at the store's
 // idle priority.
-func (s *Server) explorerBackfill() {
-	ctx := store.Idle(contextOf(s.done))
+func (a *Analysis) explorerBackfill() {
+	ctx := store.Idle(a.cfg.Stop)
 	total := 0
 	start := time.Now()
 	for {
-		n, err := s.store.ExplorerBackfill(ctx, explorerBackfillBatch)
+		n, err := a.cfg.Store.ExplorerBackfill(ctx, explorerBackfillBatch)
 		total += n
 		if err != nil {
 			if ctx.Err() == nil {
-				s.log.Warn("the opening explorer's backfill stopped", "counted", total, "err", err)
+				a.cfg.Log.Warn("the opening explorer's backfill stopped", "counted", total, "err", err)
 			}
 			return
 		}
@@ -135,6 +134,6 @@ func (s *Server) explorerBackfill() {
 		}
 	}
 	if total > 0 {
-		s.log.Info("the opening explorer counted the games finished before", "games", total, "took", time.Since(start))
+		a.cfg.Log.Info("the opening explorer counted the games finished before", "games", total, "took", time.Since(start))
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package analysis
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"alak/notation"
 	"alak/rules"
@@ -30,15 +28,15 @@ import (
 // searched in the background: first within a short budget (posQuickNodes,
 // posQuickTime), which answers the small questions of any rules, then,
 // when that was not enough, within the post-game analysis's budget
-// (analysisNodes, analysisMemMB, analysisTime), one at a time. The tables
+// (analysisNodes, MemoryMB, analysisTime), one at a time. The tables
 // to make, the short searches and the long ones wait in three queues by
 // address, each served in turn (fairQueue) by a worker of its own, so
 // that one address's questions never hold up another's, and a cheap
 // answer (a table, a small line, a short search) never waits behind an
 // expensive one; answers are kept in a bounded cache.
 const (
-	posAnalysisRate   = 10 // requests a second an address, refilled
-	posAnalysisBurst  = 60 // and at once
+	RequestRate       = 10 // requests a second an address, refilled
+	RequestBurst      = 60 // and at once
 	posAnalysisQueued = 64 // positions waiting for each search, all addresses
 	posAddrQueued     = 4  // of one address; as many tables to make
 	// posQuickNodes and posQuickTime bound the short search every
@@ -67,25 +65,25 @@ const (
 	posMaxRules, posMaxPosition, posMaxMoves = 200, 500, 4000
 )
 
-// posAnalyses serves GET /api/analysis: the rate limits, the cache of
-// answers, the tables of small lines being made and the background
-// solver.
-type posAnalyses struct {
-	s      *Server
-	limits *httpx.Limiters
+// Positions serves GET /api/analysis: the cache of answers, the tables
+// of small lines being made and the background solver. Its budgets are
+// set before the first request (tests lower them).
+type Positions struct {
+	cfg Config
 	// quick and long hold the positions waiting for the short search and
 	// for the long one, builds the small lines whose tables are waiting
 	// to be made: by address, each served by one worker.
 	quick, long *fairQueue[posJob]
 	builds      *fairQueue[rules.Rules]
-	nodes       int64 // the search's budget (analysisNodes; tests lower it)
-	// quickTime bounds the short search (posQuickTime), memMB the
-	// searches' memory (analysisMemMB): tests lower them.
-	quickTime time.Duration
-	memMB     int
-	// depthNodes bounds the depths' graph of an answer from a table
+	// Nodes is the search's budget (analysisNodes).
+	Nodes int64
+	// QuickTime bounds the short search (posQuickTime), MemMB the
+	// searches' memory (MemoryMB).
+	QuickTime time.Duration
+	MemMB     int
+	// DepthNodes bounds the depths' graph of an answer from a table
 	// (posDepthNodes; 0: no depths).
-	depthNodes int64
+	DepthNodes int64
 	// now bounds the answers from a table computed at once, all addresses
 	// together (one a core): each may enumerate a depths' graph.
 	now chan struct{}
@@ -112,23 +110,23 @@ type posJob struct {
 	g         *rules.Game
 }
 
-func newPosAnalyses(s *Server) *posAnalyses {
-	return &posAnalyses{s: s, limits: httpx.NewLimiters(rate.Limit(posAnalysisRate), posAnalysisBurst),
+func newPositions(cfg Config) *Positions {
+	return &Positions{cfg: cfg,
 		quick: newFairQueue[posJob](posAddrQueued, posAnalysisQueued), long: newFairQueue[posJob](posAddrQueued, posAnalysisQueued),
 		builds: newFairQueue[rules.Rules](posAddrQueued, posAnalysisQueued),
-		nodes:  analysisNodes, quickTime: posQuickTime, memMB: analysisMemMB, depthNodes: posDepthNodes,
+		Nodes:  analysisNodes, QuickTime: posQuickTime, MemMB: MemoryMB, DepthNodes: posDepthNodes,
 		now: make(chan struct{}, runtime.GOMAXPROCS(0)), graphs: newDepthGraphs(posDepthCached),
 		cache: map[string]posAnswer{}, pending: map[string]bool{}, making: map[string]chan struct{}{}}
 }
 
-func (p *posAnalyses) cached(key string) (posAnswer, bool) {
+func (p *Positions) cached(key string) (posAnswer, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	a, ok := p.cache[key]
 	return a, ok
 }
 
-func (p *posAnalyses) keep(key string, a posAnswer) {
+func (p *Positions) keep(key string, a posAnswer) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.cache[key]; !ok {
@@ -144,7 +142,7 @@ func (p *posAnalyses) keep(key string, a posAnswer) {
 // request queues j for the short search, unless it is queued already;
 // false when j's address has posAddrQueued positions waiting or the queue
 // is full.
-func (p *posAnalyses) request(j posJob) bool {
+func (p *Positions) request(j posJob) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.pending[j.key] {
@@ -158,7 +156,7 @@ func (p *posAnalyses) request(j posJob) bool {
 }
 
 // done ends j: its answer, if any, is kept, and it is no longer pending.
-func (p *posAnalyses) done(j posJob, a posAnswer, ok bool) {
+func (p *Positions) done(j posJob, a posAnswer, ok bool) {
 	if ok {
 		p.keep(j.key, a)
 	}
@@ -171,58 +169,48 @@ func (p *posAnalyses) done(j posJob, a posAnswer, ok bool) {
 // not settle goes to the long search (or, when its address has
 // posAddrQueued positions waiting there, is dropped: asked again, it is
 // queued again).
-func (p *posAnalyses) work() {
-	ctx := contextOf(p.s.done)
-	for {
-		j, ok := p.quick.pop(p.s.done)
-		if !ok {
-			return
-		}
-		nodes := min(p.nodes, posQuickNodes)
-		jctx, cancel := context.WithTimeout(ctx, p.quickTime)
+func (p *Positions) work() {
+	p.quick.serve(p.cfg.Stop, func(j posJob) {
+		nodes := min(p.Nodes, posQuickNodes)
+		jctx, cancel := context.WithTimeout(p.cfg.Stop, p.QuickTime)
 		a, ok, short := p.solveShort(jctx, j.g, nodes)
 		cancel()
 		if short {
 			if p.long.push(j.addr, j) {
-				continue // still pending
+				return // still pending
 			}
 			ok = false
 		}
 		p.done(j, a, ok)
-	}
+	})
 }
 
 // workLong runs the long searches, in turn by address.
-func (p *posAnalyses) workLong() {
-	ctx := contextOf(p.s.done)
-	for {
-		j, ok := p.long.pop(p.s.done)
-		if !ok {
-			return
-		}
-		jctx, cancel := context.WithTimeout(ctx, analysisTime)
-		a, ok := p.solve(jctx, j.g, p.nodes, p.memMB, searchDepths(p.nodes, p.memMB))
+func (p *Positions) workLong() {
+	p.long.serve(p.cfg.Stop, func(j posJob) {
+		jctx, cancel := context.WithTimeout(p.cfg.Stop, analysisTime)
+		a, ok := p.solve(jctx, j.g, p.Nodes, p.MemMB, searchDepths(p.Nodes, p.MemMB))
 		cancel()
 		p.done(j, a, ok)
-	}
+	})
 }
 
 // solveShort is solve within nodes positions and ctx's time (the short
 // search's); short says that this budget, not the long search's, ended
 // it: the long search is to answer.
-func (p *posAnalyses) solveShort(ctx context.Context, g *rules.Game, nodes int64) (a posAnswer, ok, short bool) {
-	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: p.memMB})
-	if errors.Is(err, solve.ErrNodeLimit) && nodes < p.nodes || errors.Is(err, context.DeadlineExceeded) {
+func (p *Positions) solveShort(ctx context.Context, g *rules.Game, nodes int64) (a posAnswer, ok, short bool) {
+	res, err := p.cfg.Solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: p.MemMB})
+	if errors.Is(err, solve.ErrNodeLimit) && nodes < p.Nodes || errors.Is(err, context.DeadlineExceeded) {
 		return posAnswer{}, false, true
 	}
-	a, ok = p.answer(ctx, g, res, err, nodes, p.memMB, searchDepths(nodes, p.memMB))
+	a, ok = p.answer(ctx, g, res, err, nodes, p.MemMB, searchDepths(nodes, p.MemMB))
 	return a, ok, false
 }
 
 // table returns a channel closed once the table of r, a small line, is
 // made (or failed), queueing it for addr unless it is queued already;
 // false when addr has posAddrQueued tables waiting or the queue is full.
-func (p *posAnalyses) table(addr string, r rules.Rules) (<-chan struct{}, bool) {
+func (p *Positions) table(addr string, r rules.Rules) (<-chan struct{}, bool) {
 	key := r.String()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -239,23 +227,19 @@ func (p *posAnalyses) table(addr string, r rules.Rules) (<-chan struct{}, bool) 
 
 // build makes the tables of small lines, in turn by address, one at a
 // time: each takes tenths of a second at most, never behind a search.
-func (p *posAnalyses) build() {
-	ctx := contextOf(p.s.done)
-	for {
-		r, ok := p.builds.pop(p.s.done)
-		if !ok {
-			return
-		}
-		_, err := p.s.tables.solver.Make(ctx, r, solve.Options{MemoryMB: analysisMemMB})
+func (p *Positions) build() {
+	ctx := p.cfg.Stop
+	p.builds.serve(ctx, func(r rules.Rules) {
+		_, err := p.cfg.Solver.Make(ctx, r, solve.Options{MemoryMB: MemoryMB})
 		if err != nil && ctx.Err() == nil {
-			p.s.log.Warn("a small line's table was not made: its positions are searched", "rules", r.String(), "err", err)
+			p.cfg.Log.Warn("a small line's table was not made: its positions are searched", "rules", r.String(), "err", err)
 		}
 		key := r.String()
 		p.mu.Lock()
 		close(p.making[key])
 		delete(p.making, key)
 		p.mu.Unlock()
-	}
+	})
 }
 
 // depthFunc gives the depths of a position's moves (solve.Depths).
@@ -273,38 +257,38 @@ func searchDepths(nodes int64, memMB int) depthFunc {
 }
 
 // tableDepths reads the kept graph of the rules (depthGraphs) within
-// p.depthNodes positions, else the position's own within posOwnDepthNodes
+// p.DepthNodes positions, else the position's own within posOwnDepthNodes
 // (nil, no depths, for 0). The rules' graph is tried only when their
-// dense table has at most p.depthNodes states (alak up to 10 points):
+// dense table has at most p.DepthNodes states (alak up to 10 points):
 // the graph of a longer line would not fit.
-func (p *posAnalyses) tableDepths() depthFunc {
-	if p.depthNodes <= 0 {
+func (p *Positions) tableDepths() depthFunc {
+	if p.DepthNodes <= 0 {
 		return nil
 	}
 	return func(ctx context.Context, g *rules.Game) (map[rules.Move]solve.MoveDepth, error) {
 		start := true
-		if tab, err := p.s.tables.solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
-			start = tab.Dense().States() <= uint64(p.depthNodes)
+		if tab, err := p.cfg.Solver.For(g.Rules()); err == nil && tab != nil && tab.Dense() != nil {
+			start = tab.Dense().States() <= uint64(p.DepthNodes)
 		}
-		return p.graphs.depths(ctx, g, p.depthNodes, min(p.depthNodes, posOwnDepthNodes), analysisMemMB, start)
+		return p.graphs.depths(ctx, g, p.DepthNodes, min(p.DepthNodes, posOwnDepthNodes), MemoryMB, start)
 	}
 }
 
 // solve answers g's position with the server's solver within nodes
 // positions, with the depths of depths (none when nil); false when the
 // server stops (no verdict on the position).
-func (p *posAnalyses) solve(ctx context.Context, g *rules.Game, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
-	res, err := p.s.tables.solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
+func (p *Positions) solve(ctx context.Context, g *rules.Game, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
+	res, err := p.cfg.Solver.Solve(ctx, g, solve.Options{MaxNodes: nodes, MemoryMB: memMB})
 	return p.answer(ctx, g, res, err, nodes, memMB, depths)
 }
 
 // answer writes the answer of a solve of g (res, err) within nodes
 // positions and memMB, with the depths of depths; false when the server
 // stops or the request went away (no verdict on the position).
-func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Result, err error, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
+func (p *Positions) answer(ctx context.Context, g *rules.Game, res solve.Result, err error, nodes int64, memMB int, depths depthFunc) (posAnswer, bool) {
 	r := g.Rules()
 	select {
-	case <-p.s.done:
+	case <-p.cfg.Stop.Done():
 		return posAnswer{}, false
 	default:
 	}
@@ -323,7 +307,7 @@ func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Resul
 	case errors.Is(err, solve.ErrMemory):
 		out.Message = fmt.Sprintf("not solved within %d MB: only the values of the moves listed are proved", memMB)
 	default:
-		p.s.log.Warn("a position's analysis failed", "rules", r.String(), "err", err)
+		p.cfg.Log.Warn("a position's analysis failed", "rules", r.String(), "err", err)
 		out.Message = "the analysis failed: only the values of the moves listed are proved"
 	}
 	if err != nil {
@@ -344,7 +328,7 @@ func (p *posAnalyses) answer(ctx context.Context, g *rules.Game, res solve.Resul
 	return posAnswer{status: http.StatusOK, body: body}, true
 }
 
-// answerError is an error's answer, as writeError writes it.
+// answerError is an error's answer, as httpx.WriteError writes it.
 func answerError(err error) posAnswer {
 	var ae *httpx.Error
 	if !errors.As(err, &ae) {
@@ -482,35 +466,35 @@ func gameKey(g *rules.Game) string {
 // handlePositionAnalysis is GET /api/analysis: the exact value of any
 // position, by design (docs/api.md): from the table directory at once,
 // else 202 while the solver works on it within its budget.
-func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) {
-	p := s.posAnalyses
-	if wait, ok := p.limits.Allow(httpx.ClientAddr(r), s.now()); !ok {
-		s.writeError(w, r, httpx.TooMany(wait, "too many analyses from this address: ask again in %d seconds", httpx.RetrySeconds(wait)))
+func (a *Analysis) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) {
+	p := a.Positions
+	if wait, ok := a.Limits.Allow(httpx.ClientAddr(r), a.cfg.Now()); !ok {
+		a.writeError(w, r, httpx.TooMany(wait, "too many analyses from this address: ask again in %d seconds", httpx.RetrySeconds(wait)))
 		return
 	}
 	g, err := analysisGame(r.URL.Query())
 	if err != nil {
-		s.writeError(w, r, err)
+		a.writeError(w, r, err)
 		return
 	}
 	if err := solve.Check(g.Rules()); err != nil {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "unsupported", "the solver does not answer these rules: %v", err))
+		a.writeError(w, r, httpx.Errf(wire.BadInput, "unsupported", "the solver does not answer these rules: %v", err))
 		return
 	}
 	key := gameKey(g)
-	if a, ok := p.cached(key); ok {
-		writeAnswer(w, a)
+	if ans, ok := p.cached(key); ok {
+		writeAnswer(w, ans)
 		return
 	}
 	addr := httpx.ClientAddr(r)
-	ts := s.tables.solver
+	ts := a.cfg.Solver
 	tab, err := ts.For(g.Rules())
 	if err == nil && (tab == nil || tab.Dense() == nil) && ts.Small(g.Rules()) {
 		// A small line: its table is made at once, in the background,
 		// and answers this request if it is made within posTableWait.
 		made, ok := p.table(addr, g.Rules())
 		if !ok {
-			s.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
+			a.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "this address has %d tables of rules being made: ask again in a few seconds", posAddrQueued))
 			return
 		}
 		wait := time.NewTimer(posTableWait)
@@ -524,7 +508,7 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 			return
 		case <-r.Context().Done():
 			wait.Stop()
-			s.writeError(w, r, r.Context().Err())
+			a.writeError(w, r, r.Context().Err())
 			return
 		}
 	}
@@ -532,21 +516,21 @@ func (s *Server) handlePositionAnalysis(w http.ResponseWriter, r *http.Request) 
 		select {
 		case p.now <- struct{}{}:
 		case <-r.Context().Done():
-			s.writeError(w, r, r.Context().Err())
+			a.writeError(w, r, r.Context().Err())
 			return
 		}
-		a, ok := p.solve(r.Context(), g, p.nodes, posTableMemMB, p.tableDepths())
+		ans, ok := p.solve(r.Context(), g, p.Nodes, posTableMemMB, p.tableDepths())
 		<-p.now
 		if !ok {
-			s.writeError(w, r, httpx.Errf(wire.Unavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
+			a.writeError(w, r, httpx.Errf(wire.Unavailable, "stopped", "the analysis was stopped (the request ended, or the server is stopping): ask again"))
 			return
 		}
-		p.keep(key, a)
-		writeAnswer(w, a)
+		p.keep(key, ans)
+		writeAnswer(w, ans)
 		return
 	}
 	if !p.request(posJob{key: key, addr: addr, g: g}) {
-		s.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
+		a.writeError(w, r, httpx.Errf(wire.Unavailable, "busy", "this address has %d positions waiting for the solver, or the analysis queue is full: ask again in a minute", posAddrQueued))
 		return
 	}
 	w.Header().Set("Retry-After", "1")
@@ -557,4 +541,26 @@ func writeAnswer(w http.ResponseWriter, a posAnswer) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(a.status)
 	w.Write(a.body)
+}
+
+// Waiting is the positions waiting for a search, short or long.
+func (p *Positions) Waiting() int { return p.quick.len() + p.long.len() }
+
+// Building is the small lines waiting for their table to be made.
+func (p *Positions) Building() int { return p.builds.len() }
+
+// GraphsBuilt is the depths' graphs enumerated so far (depthGraphs).
+func (p *Positions) GraphsBuilt() int {
+	p.graphs.mu.Lock()
+	defer p.graphs.mu.Unlock()
+	return p.graphs.built
+}
+
+// Forget drops the answers kept, so that the next request for each is
+// answered again (a benchmark measures the answer, not the cache).
+func (p *Positions) Forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.cache)
+	p.order = p.order[:0]
 }
