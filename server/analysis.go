@@ -29,8 +29,16 @@ const (
 // analysisBackground bounds the analyses of finished games that nobody
 // asked for: at most one started a period, and only while the queue is
 // at most a quarter full, so that a busy server analyses some of its games
-// and never keeps a player's request out of the queue.
-const analysisBackground = time.Second
+// and never keeps a player's request out of the queue. After each, the
+// next waits analysisBackgroundIdle times as long as it took, so that
+// they take at most a twentieth of one core (an analysis beyond the
+// tables is a search of up to two minutes), and none is started while a
+// game analysed before waits for its puzzles (which those analyses are
+// for, and which rest likewise: puzzles.go).
+const (
+	analysisBackground     = time.Second
+	analysisBackgroundIdle = 19
+)
 
 // analyses runs the post-game analyses: one at a time, from a bounded
 // queue; the results are kept in the store.
@@ -42,6 +50,13 @@ type analyses struct {
 	nodes   int64         // the solver's budget a position (analysisNodes; tests lower it)
 	last    time.Time     // when background last queued a game
 	period  time.Duration // background's bound (analysisBackground; tests raise it)
+	// unasked are the games queued by background that nobody has asked
+	// for since; next is when background may queue a game again, after
+	// the rest that follows an unasked game's analysis (idle times as
+	// long as it took: analysisBackgroundIdle).
+	unasked map[string]bool
+	next    time.Time
+	idle    float64
 }
 
 // background queues game id, a game that ended without anyone asking for
@@ -49,18 +64,25 @@ type analyses struct {
 // did.
 func (a *analyses) background(id string) bool {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	now := time.Now()
-	if now.Sub(a.last) < a.period || len(a.queue) > analysisQueued/4 {
-		a.mu.Unlock()
+	if now.Sub(a.last) < a.period || now.Before(a.next) || len(a.queue) > analysisQueued/4 || a.s.puzzles.waiting() {
+		return false
+	}
+	if a.pending[id] {
+		return true
+	}
+	if !a.queueLocked(id) {
 		return false
 	}
 	a.last = now
-	a.mu.Unlock()
-	return a.request(id)
+	a.unasked[id] = true
+	return true
 }
 
 func newAnalyses(s *Server) *analyses {
-	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}, nodes: analysisNodes, period: analysisBackground}
+	return &analyses{s: s, queue: make(chan string, analysisQueued), pending: map[string]bool{}, nodes: analysisNodes, period: analysisBackground,
+		unasked: map[string]bool{}, idle: analysisBackgroundIdle}
 }
 
 // request queues game id unless it is queued already; false when the
@@ -68,9 +90,15 @@ func newAnalyses(s *Server) *analyses {
 func (a *analyses) request(id string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	delete(a.unasked, id) // asked for now: no rest after it
 	if a.pending[id] {
 		return true
 	}
+	return a.queueLocked(id)
+}
+
+// queueLocked queues game id, under mu; false when the queue is full.
+func (a *analyses) queueLocked(id string) bool {
 	select {
 	case a.queue <- id:
 		a.pending[id] = true
@@ -88,9 +116,14 @@ func (a *analyses) work() {
 		case <-a.s.done:
 			return
 		case id := <-a.queue:
+			start := time.Now()
 			a.run(id)
 			a.mu.Lock()
 			delete(a.pending, id)
+			if a.unasked[id] {
+				delete(a.unasked, id)
+				a.next = time.Now().Add(time.Duration(float64(time.Since(start)) * a.idle))
+			}
 			a.mu.Unlock()
 		}
 	}
