@@ -118,6 +118,61 @@ func sortedKeys(t map[string]*wire.CondNode) []string {
 	return keys
 }
 
+// condSeat is a seat's conditional moves as this process last read or
+// stored them, kept with the game's state (stateCache), so that a move of
+// a game without a clock or by correspondence does not read the
+// opponent's row again at every move (a read on every move was a
+// twentieth of the server's CPU under load, and a connection of the
+// readers' pool: docs/load.md). The row changes only by this process's
+// requests, under the game's lock, when the process is its database's
+// only one: a server on SQLite, which owns its file (docs/deploy.md). A
+// server with a Notifier (PostgreSQL, several processes) reads the row at
+// every move, as another process may have changed it.
+type condSeat struct {
+	known bool // row and found are the store's
+	found bool // the seat has a row
+	row   store.Conditional
+}
+
+// condIndex is the index of c's seat in gameState.conds.
+func condIndex(c rules.Color) int {
+	if c == rules.White {
+		return 1
+	}
+	return 0
+}
+
+// storedConditional returns c's conditional moves in the game, and
+// whether c has any row: from the state when this process knows them,
+// else from the store.
+func (s *Server) storedConditional(ctx context.Context, st *gameState, c rules.Color) (store.Conditional, bool, error) {
+	k := &st.conds[condIndex(c)]
+	if k.known && s.cfg.Notifier == nil {
+		return k.row, k.found, nil
+	}
+	row, err := s.store.Conditional(ctx, st.row.ID, c.Letter())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		*k = condSeat{known: true}
+		return row, false, nil
+	case err != nil:
+		*k = condSeat{}
+		return row, false, err
+	}
+	*k = condSeat{known: true, found: true, row: row}
+	return row, true, nil
+}
+
+// setConditional stores a seat's conditional moves from a request on the
+// game as read from the store (conditionalCall, under the game's lock),
+// and drops the state this process keeps of the game, whose conds would
+// be stale: the next change reads the game again.
+func (s *Server) setConditional(ctx context.Context, row store.Conditional) error {
+	err := s.store.SetConditional(ctx, row)
+	s.caches.states.take(row.GameID)
+	return err
+}
+
 // conditionalSeat checks that a may see or leave conditional moves in the
 // game and returns a's colour.
 func (st *gameState) conditionalSeat(a *store.Account) (rules.Color, error) {
@@ -236,7 +291,7 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 			row.Tree = string(data)
 		}
 		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.row.Entries, st.sess.Ply(), "", -1, s.now()
-		if err := s.store.SetConditional(r.Context(), row); err != nil {
+		if err := s.setConditional(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
@@ -249,7 +304,7 @@ func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request)
 			return conditionalView(st, row), nil
 		}
 		row.Tree, row.Note, row.NoteEntry, row.Updated = "", "", -1, s.now()
-		if err := s.store.SetConditional(r.Context(), row); err != nil {
+		if err := s.setConditional(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
@@ -311,11 +366,12 @@ func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move
 	owner := mover.Opp()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	row, err := s.store.Conditional(ctx, st.row.ID, owner.Letter())
+	row, found, err := s.storedConditional(ctx, st, owner)
 	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
-			s.log.Error("reading conditional moves", "game", st.row.ID, "err", err)
-		}
+		s.log.Error("reading conditional moves", "game", st.row.ID, "err", err)
+		return
+	}
+	if !found {
 		return
 	}
 	moveEntry := st.row.Entries // the entry of m: the change is not yet committed
@@ -366,6 +422,9 @@ func (s *Server) conditionalReply(st *gameState, mover rules.Color, m rules.Move
 		defer cancel()
 		if err := s.store.SetConditional(ctx, row); err != nil {
 			s.log.Error("storing conditional moves", "game", st.row.ID, "err", err)
+			st.conds[condIndex(owner)] = condSeat{} // read again at the next move
+		} else {
+			st.conds[condIndex(owner)] = condSeat{known: true, found: true, row: row}
 		}
 		if row.Played == moveEntry+1 {
 			s.metrics.moves.Add(1)

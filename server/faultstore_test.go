@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"alak/server/store"
@@ -15,6 +16,13 @@ type faultStore struct {
 	mu     sync.Mutex
 	update func(ctx context.Context, g store.Game, next func(context.Context) error) error
 	ping   func(ctx context.Context, next func(context.Context) error) error
+	// conditionals counts the reads of conditional moves.
+	conditionals atomic.Int64
+}
+
+func (f *faultStore) Conditional(ctx context.Context, gameID, color string) (store.Conditional, error) {
+	f.conditionals.Add(1)
+	return f.Store.Conditional(ctx, gameID, color)
 }
 
 func (f *faultStore) setUpdate(h func(ctx context.Context, g store.Game, next func(context.Context) error) error) {

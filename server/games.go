@@ -38,6 +38,9 @@ type gameState struct {
 	// tournament is a tournament's game's tournament and round (nil for
 	// other games).
 	tournament *wire.TournamentRef
+	// conds are each seat's conditional moves as this process last read
+	// or stored them, by seat (Black, White): conditional.go.
+	conds [2]condSeat
 }
 
 // lockGame serialises the changes this process makes to one game, so that
