@@ -199,8 +199,8 @@ type storedThenFailed struct {
 	unread        map[string]bool // games whose next read fails
 }
 
-func (s *storedThenFailed) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
-	if err := s.Store.Update(ctx, g, expect, entries); err != nil {
+func (s *storedThenFailed) Update(ctx context.Context, g store.Game, prev store.Game, entries []store.Entry) error {
+	if err := s.Store.Update(ctx, g, prev, entries); err != nil {
 		return err
 	}
 	if len(entries) == 1 && entries[0].Move != "" && s.moves.Add(1)%25 == 0 && s.failed.Add(1) <= 4 {

@@ -37,11 +37,11 @@ func (f *faultStore) setPing(h func(ctx context.Context, next func(context.Conte
 	f.ping = h
 }
 
-func (f *faultStore) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
+func (f *faultStore) Update(ctx context.Context, g store.Game, prev store.Game, entries []store.Entry) error {
 	f.mu.Lock()
 	h := f.update
 	f.mu.Unlock()
-	next := func(ctx context.Context) error { return f.Store.Update(ctx, g, expect, entries) }
+	next := func(ctx context.Context) error { return f.Store.Update(ctx, g, prev, entries) }
 	if h == nil {
 		return next(ctx)
 	}

@@ -21,11 +21,15 @@ import (
 // once a change is committed, ev is the new state's event (its view, built
 // once for the answer and the streams).
 type gameState struct {
-	row   store.Game
-	log   []store.Entry
-	sess  *session.Session
-	r     rules.Rules
-	clock Clock
+	row store.Game
+	// stored is the row as the store holds it (as read, or as this
+	// process last wrote it): an action changes row, and the commit
+	// writes the columns in which row differs from stored.
+	stored store.Game
+	log    []store.Entry
+	sess   *session.Session
+	r      rules.Rules
+	clock  Clock
 	// firstMove is the time each player of a live game has for their
 	// first move (Config.FirstMove).
 	firstMove time.Duration
@@ -130,7 +134,7 @@ func (s *Server) rebuild(row store.Game, log []store.Entry) (*gameState, error) 
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
-	st := &gameState{row: row, log: log, r: r, clock: clock, firstMove: s.cfg.FirstMove, rulesText: notation.RulesText(r)}
+	st := &gameState{row: row, stored: row, log: log, r: r, clock: clock, firstMove: s.cfg.FirstMove, rulesText: notation.RulesText(r)}
 	st.sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)
@@ -384,7 +388,7 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 		entries[i].GameID = row.ID
 		entries[i].N = prev.Entries + i
 	}
-	if err := s.store.Update(ctx, row, prev.Version, entries); err != nil {
+	if err := s.store.Update(ctx, row, st.stored, entries); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			s.metrics.conflicts.Add(1)
 		} else {
@@ -392,7 +396,7 @@ func (s *Server) commit(ctx context.Context, st *gameState, now time.Time, entri
 		}
 		return err
 	}
-	st.row = row
+	st.row, st.stored = row, row
 	st.log = append(st.log, entries...)
 	ended := prev.State == store.StateActive && row.State != store.StateActive
 	s.hooks.stored.run(ctx, st, ended)

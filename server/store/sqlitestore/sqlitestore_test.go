@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/pressly/goose/v3"
 
@@ -80,4 +82,58 @@ func TestRatingChainMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	storetest.RatingChainMigration(t, db, func() error { return Migrate(context.Background(), db) })
+}
+
+// TestMoveWritesFewPages: a move of a game without a clock changes four
+// of the game's columns (version, ply, entries, updated), and the store
+// sets only those: every index holding a column an UPDATE sets is
+// rewritten, even to the same value. The pages the move's transaction
+// writes to the write-ahead log: the game's row, the four indexes of
+// updated_ms (the players' lists, the archive, the kind's), and the log's
+// row and key, 7 on a database of a few games, where setting every column
+// wrote 10 (the indexes of the state, the deadline, the expiry and the
+// opponent besides).
+func TestMoveWritesFewPages(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "alak.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	var g store.Game
+	for i := range 20 {
+		g = store.Game{ID: fmt.Sprintf("g%d", i), Rules: "alak size=11", Preset: "alak", Size: "11", Black: store.Seat{AccountID: int64(2*i + 1)},
+			White: store.Seat{AccountID: int64(2*i + 2)}, Creator: int64(2*i + 1), Color: "x", Kind: store.KindNamed, Opponent: int64(2*i + 2),
+			Clock: "none", State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.DB().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	wal := func() int64 {
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := wal()
+	next := g
+	next.Version, next.Ply, next.Entries, next.Updated = 2, 1, 1, now.Add(time.Second)
+	if err := s.Update(ctx, next, g, []store.Entry{{Move: "6", By: g.Black.AccountID, At: next.Updated}}); err != nil {
+		t.Fatal(err)
+	}
+	// A frame is a page (4096 bytes) and its header (24); the log's own
+	// header is 32 bytes.
+	frames := (wal() - max(before, 32)) / (4096 + 24)
+	if frames > 7 {
+		t.Errorf("a move wrote %d pages to the write-ahead log, want at most 7", frames)
+	}
+	if got, _, err := s.Game(ctx, g.ID); err != nil || got != next {
+		t.Errorf("the move read back: %+v %v, want %+v", got, err, next)
+	}
 }
