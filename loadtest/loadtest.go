@@ -398,7 +398,7 @@ func (r *run) setup(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			status, body, err := r.call(ctx, a, "POST", "/api/accounts", wire.Credentials{Name: a.name, Password: "load test password"})
+			status, body, err := r.callWithin(ctx, a, signUpTimeout, "POST", "/api/accounts", wire.Credentials{Name: a.name, Password: "load test password"})
 			if err == nil && status != http.StatusCreated {
 				err = fmt.Errorf("creating account %s: %d %s", a.name, status, body)
 				if status == http.StatusTooManyRequests {
@@ -421,6 +421,18 @@ func (r *run) setup(ctx context.Context) error {
 // call sends one request as account a (to its server; with no account, to
 // the first) and returns the status and body.
 func (r *run) call(ctx context.Context, a *account, method, path string, body any) (int, []byte, error) {
+	return r.callWithin(ctx, a, r.http.Timeout, method, path, body)
+}
+
+// signUpTimeout bounds a sign-up's request: a password hash takes tens of
+// megabytes and a good part of a second of a core, and the server makes
+// at most one a core at once, so on a busy machine the setup's sign-ups
+// wait their turn for longer than the other requests' bound (30 s of
+// them timed out at a load average of 25).
+const signUpTimeout = 5 * time.Minute
+
+// callWithin is call within timeout.
+func (r *run) callWithin(ctx context.Context, a *account, timeout time.Duration, method, path string, body any) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -436,6 +448,7 @@ func (r *run) call(ctx context.Context, a *account, method, path string, body an
 	}
 	req.Header.Set("Content-Type", "application/json")
 	client := *r.http
+	client.Timeout = timeout
 	if a != nil {
 		client.Jar = a.jar
 	}
