@@ -49,6 +49,7 @@ func gamePositions(t testing.TB, r rules.Rules, games int, seed uint64) []*rules
 // (for the mover) equals the value of the position, so a won position stays
 // won, a drawn one drawn, and no margin is given away.
 func TestPerfectKeepsTheValue(t *testing.T) {
+	t.Parallel()
 	total := 0
 	for _, tc := range []struct {
 		rules string
@@ -205,6 +206,7 @@ func bruteEnd(g *rules.Game, budget *int) (v float64, plies int, ok bool) {
 // that leaves the opponent the most replies that lose (counted by the brute
 // force too).
 func TestPerfectResistsLongest(t *testing.T) {
+	t.Parallel()
 	counts := map[string]int{}
 	for _, rs := range []string{"alak size=6", "alak size=7", "alak size=6 edge=off", "alak size=5 ko=none", "alterigo size=3", "alterigo size=4", "alterigo size=5 edge=off"} {
 		t.Run(rs, func(t *testing.T) {

@@ -23,36 +23,52 @@ type Open struct {
 	Reopen func(t *testing.T, s store.Store) store.Store
 }
 
-// Run runs the suite.
+// Run runs the suite. Its tests run in parallel: each has a database of
+// its own, and most of a test's time is the database's commits (an fsync
+// each on SQLite), which leave the processor idle.
 func Run(t *testing.T, o Open) {
-	t.Run("Accounts", func(t *testing.T) { testAccounts(t, o.New(t)) })
-	t.Run("Tokens", func(t *testing.T) { testTokens(t, o.New(t)) })
-	t.Run("ChangePassword", func(t *testing.T) { testChangePassword(t, o.New(t)) })
-	t.Run("Games", func(t *testing.T) { testGames(t, o.New(t)) })
-	t.Run("ConcurrentUpdates", func(t *testing.T) { testConcurrent(t, o.New(t)) })
-	t.Run("ManyGamesAtOnce", func(t *testing.T) { testManyGames(t, o.New(t)) })
-	t.Run("Lists", func(t *testing.T) { testLists(t, o.New(t)) })
-	t.Run("ListsPastAWindow", func(t *testing.T) { testListsPastAWindow(t, o.New(t)) })
-	t.Run("PlayerStats", func(t *testing.T) { testPlayerStats(t, o.New(t)) })
-	t.Run("ClaimGames", func(t *testing.T) { testClaimGames(t, o.New(t)) })
-	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
-	t.Run("Resume", func(t *testing.T) { testResume(t, o.New(t)) })
-	t.Run("Ratings", func(t *testing.T) { testRatings(t, o.New(t)) })
-	t.Run("RatingsAtOnce", func(t *testing.T) { testRatingsAtOnce(t, o.New(t)) })
-	t.Run("Messages", func(t *testing.T) { testMessages(t, o.New(t)) })
-	t.Run("Rematches", func(t *testing.T) { testRematches(t, o.New(t)) })
-	t.Run("Conditionals", func(t *testing.T) { testConditionals(t, o.New(t)) })
-	t.Run("Vacations", func(t *testing.T) { testVacations(t, o.New(t)) })
-	t.Run("Bots", func(t *testing.T) { testBots(t, o.New(t)) })
-	t.Run("Tournaments", func(t *testing.T) { testTournaments(t, o.New(t)) })
-	t.Run("MailSecrets", func(t *testing.T) { testMailSecrets(t, o.New(t)) })
-	t.Run("Explorer", func(t *testing.T) { testExplorer(t, o.New(t)) })
-	t.Run("Limits", func(t *testing.T) { testLimits(t, o.New(t)) })
-	t.Run("Puzzles", func(t *testing.T) { testPuzzles(t, o.New(t)) })
-	t.Run("PuzzleAttempts", func(t *testing.T) { testPuzzleAttempts(t, o.New(t)) })
-	t.Run("PuzzleAttemptsAtOnce", func(t *testing.T) { testPuzzleAttemptsAtOnce(t, o.New(t)) })
+	tests := []struct {
+		name string
+		test func(*testing.T, store.Store)
+	}{
+		{"Accounts", testAccounts},
+		{"Tokens", testTokens},
+		{"ChangePassword", testChangePassword},
+		{"Games", testGames},
+		{"ConcurrentUpdates", testConcurrent},
+		{"ManyGamesAtOnce", testManyGames},
+		{"Lists", testLists},
+		{"ListsPastAWindow", testListsPastAWindow},
+		{"PlayerStats", testPlayerStats},
+		{"ClaimGames", testClaimGames},
+		{"Analysis", testAnalysis},
+		{"Resume", testResume},
+		{"Ratings", testRatings},
+		{"RatingsAtOnce", testRatingsAtOnce},
+		{"Messages", testMessages},
+		{"Rematches", testRematches},
+		{"Conditionals", testConditionals},
+		{"Vacations", testVacations},
+		{"Bots", testBots},
+		{"Tournaments", testTournaments},
+		{"MailSecrets", testMailSecrets},
+		{"Explorer", testExplorer},
+		{"Limits", testLimits},
+		{"Puzzles", testPuzzles},
+		{"PuzzleAttempts", testPuzzleAttempts},
+		{"PuzzleAttemptsAtOnce", testPuzzleAttemptsAtOnce},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.test(t, o.New(t))
+		})
+	}
 	if o.Reopen != nil {
-		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
+		t.Run("Reopen", func(t *testing.T) {
+			t.Parallel()
+			testReopen(t, o)
+		})
 	}
 }
 
