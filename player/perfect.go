@@ -356,10 +356,22 @@ func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline tim
 	return p.graph.Depths(dctx, g)
 }
 
-// best returns the move the spec asks for among the moves of ds: the best
-// value for the mover, then the quickest win, the slowest loss, or the
-// draw with the most losing replies; ties at random.
+// best returns the move the spec asks for among the moves of ds (see
+// bestByDepth).
 func (p *Perfect) best(g *rules.Game, ds map[rules.Move]solve.MoveDepth) rules.Move {
+	return bestByDepth(g, ds, &p.rng)
+}
+
+// pick returns a move of moves with the highest score, at random among
+// equals.
+func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Move {
+	return pickBy(moves, score, &p.rng)
+}
+
+// bestByDepth returns, among the legal moves of g, one of the best value
+// for the mover in ds, then the quickest win, the slowest loss, or the
+// draw with the most losing replies; ties at random with rng.
+func bestByDepth(g *rules.Game, ds map[rules.Move]solve.MoveDepth, rng *fastRand) rules.Move {
 	sign := sideSign(g.Position().ToMove())
 	var best []rules.Move
 	bestV := math.Inf(-1)
@@ -373,16 +385,16 @@ func (p *Perfect) best(g *rules.Game, ds map[rules.Move]solve.MoveDepth) rules.M
 	}
 	switch {
 	case bestV > 0:
-		return p.pick(best, func(m rules.Move) int { return -ds[m].Plies })
+		return pickBy(best, func(m rules.Move) int { return -ds[m].Plies }, rng)
 	case bestV < 0:
-		return p.pick(best, func(m rules.Move) int { return ds[m].Plies })
+		return pickBy(best, func(m rules.Move) int { return ds[m].Plies }, rng)
 	}
-	return p.pick(best, func(m rules.Move) int { return ds[m].Losing })
+	return pickBy(best, func(m rules.Move) int { return ds[m].Losing }, rng)
 }
 
-// pick returns a move of moves with the highest score, at random among
+// pickBy returns a move of moves with the highest score, at random among
 // equals.
-func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Move {
+func pickBy(moves []rules.Move, score func(rules.Move) int, rng *fastRand) rules.Move {
 	var top []rules.Move
 	for _, m := range moves {
 		switch {
@@ -392,7 +404,7 @@ func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Mov
 			top = append(top, m)
 		}
 	}
-	return top[p.rng.n(len(top))]
+	return top[rng.n(len(top))]
 }
 
 // losingReplies counts the replies to m whose value is worse than a draw

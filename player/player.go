@@ -46,6 +46,7 @@ var constructors = map[string]func(args string, seed uint64) (Player, error){
 	"alphabeta": newAlphaBetaSpec,
 	"mcts":      newMCTSSpec,
 	"perfect":   newPerfectSpec,
+	"strong":    newStrongSpec,
 	"gtp":       newGTPSpec,
 }
 
@@ -60,7 +61,7 @@ func noArgs(name, args string) error {
 
 // Names lists the built-in players.
 func Names() []string {
-	return []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
+	return []string{"random", "greedy", "alphabeta", "mcts", "perfect", "strong"}
 }
 
 // New builds a player from a spec: a name from Names, optionally followed by
