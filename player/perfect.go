@@ -50,7 +50,9 @@ import (
 // written; "default" is solve.DefaultDir()), graph=DURATION (the most one move of a
 // game may spend making the state graph, once; default 80% of time: a
 // longer one lets the graph that then answers every later move be made
-// even when the move time is short, at the cost of that one move).
+// even when the move time is short, at the cost of that one move),
+// beyond=alphabeta|strong (the player of the moves no solve answers:
+// the alpha-beta player, the default, or the strong player, UseStrong).
 type Perfect struct {
 	spec     string
 	movetime time.Duration
@@ -70,7 +72,10 @@ type Perfect struct {
 	solved   bool         // the last move came from a complete solve
 	graph    *solve.Graph // the state graph made for an earlier move, if any
 	fallback *AlphaBeta
-	report   Report
+	// strong, when set, plays the moves no solve answers in place of
+	// the alpha-beta fallback (UseStrong, beyond=strong).
+	strong *Strong
+	report Report
 }
 
 // Kinds of moves in the perfect player's Report.
@@ -84,10 +89,13 @@ const (
 	// PerfectFallback prefixes a move of the alpha-beta fallback; the
 	// reason follows.
 	PerfectFallback = "alpha-beta fallback"
+	// PerfectStrong prefixes a move of the strong player where no solve
+	// answered (UseStrong): proved or searched, then the reason.
+	PerfectStrong = "strong"
 )
 
 func newPerfectSpec(args string, seed uint64) (Player, error) {
-	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table", "graph")
+	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table", "graph", "beyond")
 	if err != nil {
 		return nil, err
 	}
@@ -117,8 +125,25 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 	if dir != "" {
 		ts = &solve.Tables{Dir: dir, ReadOnly: true}
 	}
-	return &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
-		tableDir: dir, tables: ts, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
+	p := &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
+		tableDir: dir, tables: ts, rng: fastRand{seed ^ 0x70657266}, seed: seed}
+	switch v := o["beyond"]; v {
+	case "", "alphabeta":
+	case "strong":
+		p.UseStrong()
+	default:
+		return nil, fmt.Errorf("player perfect: beyond=%q: alphabeta or strong is accepted", v)
+	}
+	return p, nil
+}
+
+// UseStrong makes the player play the strong player's move (Strong, with
+// the player's memory bound and the time left) where no solve answers, in
+// place of the alpha-beta player's: the strong player proves the move
+// where the positions reachable from the position fit, and searches
+// otherwise. The play server's computer seats use it.
+func (p *Perfect) UseStrong() {
+	p.strong = NewStrong("strong", p.movetime, max(p.memMB, 1), 0, true, p.seed)
 }
 
 // defaultTables is the solver of the perfect players that name no table
@@ -243,6 +268,20 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 // fallBack plays the alpha-beta player's move with the time left (at least
 // a fifth of the move time) and counts it in the report with its reason.
 func (p *Perfect) fallBack(ctx context.Context, g *rules.Game, start time.Time, why string) (rules.Move, error) {
+	if p.strong != nil {
+		p.strong.movetime = max(p.movetime-time.Since(start), p.movetime/5)
+		before := p.strong.report.Kinds[StrongProved]
+		m, err := p.strong.Move(ctx, g)
+		if err != nil {
+			return m, err
+		}
+		how := "searched"
+		if p.strong.report.Kinds[StrongProved] > before {
+			how = "proved"
+		}
+		p.report.add(PerfectStrong + ", " + how + ": " + why)
+		return m, nil
+	}
 	p.report.add(PerfectFallback + ": " + why)
 	if p.fallback == nil {
 		p.fallback = NewAlphaBeta("alphabeta", 0, 0, 0, p.seed)
