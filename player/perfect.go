@@ -89,9 +89,15 @@ const (
 	// PerfectFallback prefixes a move of the alpha-beta fallback; the
 	// reason follows.
 	PerfectFallback = "alpha-beta fallback"
-	// PerfectStrong prefixes a move of the strong player where no solve
-	// answered (UseStrong): proved or searched, then the reason.
-	PerfectStrong = "strong"
+	// PerfectStrongProved prefixes a move the strong player proved where
+	// no solve answered (UseStrong); the reason the solve did not
+	// follows. It is exact (it begins with PerfectExact).
+	PerfectStrongProved = PerfectExact + " (strong's proof)"
+	// PerfectStrongSearched prefixes a move of the strong player's
+	// alpha-beta search where no solve answered and no proof fitted
+	// (UseStrong); the reason follows. It is a fallback (it begins with
+	// PerfectFallback), so what counts fallbacks counts it.
+	PerfectStrongSearched = PerfectFallback + " (strong)"
 )
 
 func newPerfectSpec(args string, seed uint64) (Player, error) {
@@ -275,11 +281,11 @@ func (p *Perfect) fallBack(ctx context.Context, g *rules.Game, start time.Time, 
 		if err != nil {
 			return m, err
 		}
-		how := "searched"
+		kind := PerfectStrongSearched
 		if p.strong.report.Kinds[StrongProved] > before {
-			how = "proved"
+			kind = PerfectStrongProved
 		}
-		p.report.add(PerfectStrong + ", " + how + ": " + why)
+		p.report.add(kind + ": " + why)
 		return m, nil
 	}
 	p.report.add(PerfectFallback + ": " + why)

@@ -175,7 +175,7 @@ func TestPerfectBeyondStrong(t *testing.T) {
 	if _, err := p.Move(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	if rep := p.(*Perfect).Report(); rep.Count(PerfectStrong+", searched: ") != 1 {
+	if rep := p.(*Perfect).Report(); rep.Count(PerfectStrongSearched+": ") != 1 || rep.Count(PerfectFallback) != 1 {
 		t.Errorf("alak 40: report %v, want one move searched by the strong player", rep)
 	}
 	if _, err := New("perfect:beyond=mcts", 1); err == nil || !strings.Contains(err.Error(), "alphabeta or strong is accepted") {
@@ -197,7 +197,7 @@ func TestPerfectBeyondStrong(t *testing.T) {
 	if _, err := p.Move(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	if rep := p.(*Perfect).Report(); rep.Moves != 1 || rep.Count(PerfectStrong+", proved: ") != 1 {
+	if rep := p.(*Perfect).Report(); rep.Moves != 1 || rep.Count(PerfectStrongProved+": ") != 1 || rep.Count(PerfectExact) != 1 {
 		t.Errorf("alak 24 endgame: report %v, want one move proved by the strong player", rep)
 	}
 }
