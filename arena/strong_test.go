@@ -16,11 +16,11 @@ import (
 // (JudgeMoves): the strong player must lose no value, and every game must
 // be judged whole. The short form: alak on 8 points, where the strong
 // player's proof (the state graph: at most the 7,518 positions reachable
-// from the empty board, docs/results.md) fits its
-// time and memory from its first move. With ALAK_LONG=1 also alak on 12
-// points, where the graph does not fit its 256 MB until late in a game
-// (727,899 positions reachable from the empty board at about 700 bytes
-// each): the moves before are the search's.
+// from the empty board, docs/results.md) fits its time and memory from
+// its first move. With ALAK_LONG=1 also alak on 12 points, where the graph
+// does not fit its 256 MB until late in a game (727,899 positions
+// reachable from the empty board, at about 700 bytes each): the moves
+// before are the search's.
 func TestStrongKeepsTheValue(t *testing.T) {
 	cases := []struct {
 		rules, strong string
