@@ -1,5 +1,7 @@
 // Package player holds the computer players: random, greedy, alpha-beta,
-// MCTS and perfect, and external engines spoken to over GTP. They share one
+// MCTS, perfect, strong (perfect play past the tables where it can prove
+// it, search elsewhere: Strong) and external engines spoken to over GTP.
+// They share one
 // interface, used by the terminal game, the GTP front end and the arena.
 // A player is built from a spec, its name and options:
 //
