@@ -26,7 +26,8 @@ import (
 // history, where no table answers, it makes that graph first. Where
 // neither the solve nor the graph finishes within the budget (time, nodes
 // or memory), or the board is a grid of more than 64 points, it plays the
-// alpha-beta player's move instead with the time that is left. It never
+// alpha-beta player's move instead with the time that is left (with
+// beyond=strong, the strong player's: UseStrong). It never
 // does so silently: Report counts the moves by how they were made, and the
 // arena and `alak match` print it.
 //
