@@ -38,14 +38,15 @@ import (
 // of them would need the values of positions outside it, and the line
 // does not split into sub-segments whose values add up (a chain touching
 // a segment's end is captured or not depending on the other side). What
-// is exact and bounded is the reachable graph of one position: late in a
-// game it is small (on 18 points, measured in docs/strength.md, it fits
-// once a few points stay empty), and it is then the whole truth. Before
-// that the search, which looks at captures to their end and never
-// confuses a repetition draw with a count, is the best guess, and the
-// player says it is one. A failed proof costs its time, so after a
-// graph that did not fit it waits for the board to hold fewer empty
-// points (or eight moves) before trying again.
+// is exact and bounded is the reachable graph of one position: where it
+// fits it is the whole truth. It fits on short lines and at the very end
+// of long ones; on 18 points it seldom does, since a big chain can still
+// be captured late in a game and the board reopened (docs/strength.md
+// measures it). Elsewhere the search, which looks at captures to their
+// end and never confuses a repetition draw with a count, is the best
+// guess, and the player says it is one. A failed proof costs its time,
+// so after a graph that did not fit it waits for the board to hold fewer
+// empty points (or eight moves) before trying again.
 //
 // Memory: the proof's graph takes at most mem MB (about 700 bytes a
 // position: solve.Depths), the search's transposition table 6 MB
