@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -154,6 +155,51 @@ func TestPerfectFallsBack(t *testing.T) {
 		if p.(*Perfect).Solved() {
 			t.Errorf("%s: reported solved", rs)
 		}
+	}
+}
+
+// TestPerfectBeyondStrong: with beyond=strong (UseStrong) the moves no
+// solve answers are the strong player's, counted as such: on alak 40,
+// whose start no solve finishes in 100 ms, the move is the strong
+// player's, searched; late in a game
+// on alak 24, where the dense solver needs more than the player's 4 MB,
+// the strong player proves the move from the few positions reachable.
+func TestPerfectBeyondStrong(t *testing.T) {
+	p, err := New("perfect:time=100ms,mem=4,beyond=strong", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(mustRules(t, "alak size=40"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Move(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	if rep := p.(*Perfect).Report(); rep.Count(PerfectStrongSearched+": ") != 1 || rep.Count(PerfectFallback) != 1 {
+		t.Errorf("alak 40: report %v, want one move searched by the strong player", rep)
+	}
+	if _, err := New("perfect:beyond=mcts", 1); err == nil || !strings.Contains(err.Error(), "alphabeta or strong is accepted") {
+		t.Errorf("beyond=mcts: error %v", err)
+	}
+
+	// x and o alternate on 22 of 24 points, the last two empty: a
+	// handful of positions are reachable.
+	r := mustRules(t, "alak size=24")
+	end, err := rules.ParsePosition(r, strings.Repeat("xo", 11)+"-- x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = rules.NewGameFrom(end)
+	p, err = New("perfect:time=2s,mem=4,beyond=strong", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Move(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	if rep := p.(*Perfect).Report(); rep.Moves != 1 || rep.Count(PerfectStrongProved+": ") != 1 || rep.Count(PerfectExact) != 1 {
+		t.Errorf("alak 24 endgame: report %v, want one move proved by the strong player", rep)
 	}
 }
 
