@@ -84,31 +84,36 @@ type Config struct {
 
 // Report is what a run measured. Latencies are in milliseconds.
 type Report struct {
-	Moves        int64            `json:"moves"`       // moves acknowledged
-	MovesPerS    float64          `json:"moves_per_s"` // acknowledged moves per second of the run
-	P50          float64          `json:"p50_ms"`      // request to acknowledgement
-	P95          float64          `json:"p95_ms"`
-	P99          float64          `json:"p99_ms"`
-	Max          float64          `json:"max_ms"`
-	EventP50     float64          `json:"event_p50_ms"` // acknowledgement to the opponent's event
-	EventP95     float64          `json:"event_p95_ms"`
-	EventP99     float64          `json:"event_p99_ms"`
-	Events       int64            `json:"events"`  // opponents' events timed
-	Errors       map[string]int64 `json:"errors"`  // by kind: "409 stale_ply", "timeout", ...
-	Lost         int64            `json:"lost"`    // acknowledged moves missing from the stored games
-	Doubled      int64            `json:"doubled"` // moves stored more often than they were made: stored moves beyond the acknowledged ones and those of unknown outcome (unanswered or answered 5xx)
-	Games        int              `json:"games"`   // games played (started) in the run
-	Finished     int              `json:"finished"`
-	Streams      int              `json:"streams"`     // event streams open (players' and spectators') at the end of the moves, before the tool stops
-	StreamsMax   int              `json:"streams_max"` // the most open at once
-	Seconds      float64          `json:"seconds"`
-	Unanswered   int64            `json:"unanswered"`    // move requests without an answer (a stored move may be among them)
-	ServerErrors int64            `json:"server_errors"` // move requests answered 5xx (likewise: stored or not)
-	URLs         int              `json:"urls"`          // servers the load was spread over
-	ToolCPU      float64          `json:"tool_cpu_s"`    // CPU seconds (user and system) the tool itself used in the run, setup and check aside
-	LoadAvg      [2]string        `json:"load_avg"`      // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
-	Busy         int              `json:"busy"`          // busy-loop processes run beside the moves (Config.Busy)
-	BusyCPU      float64          `json:"busy_cpu_s"`    // CPU seconds those processes got: how much of the cores they took from the server and the tool
+	Moves      int64            `json:"moves"`       // moves acknowledged
+	MovesPerS  float64          `json:"moves_per_s"` // acknowledged moves per second of the run
+	P50        float64          `json:"p50_ms"`      // request to acknowledgement
+	P95        float64          `json:"p95_ms"`
+	P99        float64          `json:"p99_ms"`
+	Max        float64          `json:"max_ms"`
+	EventP50   float64          `json:"event_p50_ms"` // acknowledgement to the opponent's event
+	EventP95   float64          `json:"event_p95_ms"`
+	EventP99   float64          `json:"event_p99_ms"`
+	Events     int64            `json:"events"`  // opponents' events timed
+	Errors     map[string]int64 `json:"errors"`  // by kind: "409 stale_ply", "timeout", ...
+	Lost       int64            `json:"lost"`    // acknowledged moves missing from the stored games
+	Doubled    int64            `json:"doubled"` // moves stored more often than they were made: stored moves beyond the acknowledged ones and those of unknown outcome (unanswered or answered 5xx)
+	Games      int              `json:"games"`   // games played (started) in the run
+	Finished   int              `json:"finished"`
+	Streams    int              `json:"streams"`     // event streams open (players' and spectators') at the end of the moves, before the tool stops
+	StreamsMax int              `json:"streams_max"` // the most open at once
+	// StreamsAtStart are the streams open when the clock started: the
+	// first games are created and joined, and their players' and the
+	// spectators' streams opened, before it (SetupS, with the sign-ups).
+	StreamsAtStart int       `json:"streams_at_start"`
+	SetupS         float64   `json:"setup_s"` // the seconds before the clock started: sign-ups, the first games, their streams
+	Seconds        float64   `json:"seconds"`
+	Unanswered     int64     `json:"unanswered"`    // move requests without an answer (a stored move may be among them)
+	ServerErrors   int64     `json:"server_errors"` // move requests answered 5xx (likewise: stored or not)
+	URLs           int       `json:"urls"`          // servers the load was spread over
+	ToolCPU        float64   `json:"tool_cpu_s"`    // CPU seconds (user and system) the tool itself used in the run, setup and check aside
+	LoadAvg        [2]string `json:"load_avg"`      // the machine's load averages (1, 5, 15 min) at the start and the end of the moves
+	Busy           int       `json:"busy"`          // busy-loop processes run beside the moves (Config.Busy)
+	BusyCPU        float64   `json:"busy_cpu_s"`    // CPU seconds those processes got: how much of the cores they took from the server and the tool
 }
 
 // Loopback reports whether the URL names this machine.
@@ -186,7 +191,8 @@ type run struct {
 	games, finished           atomic.Int64
 	streams, streamsMax       atomic.Int64
 
-	start  time.Time // of the moves
+	start  time.Time     // of the moves
+	begin  chan struct{} // closed when the moves may start (the clock)
 	mu     sync.Mutex
 	ackLat []float64
 	evLat  []float64
@@ -243,26 +249,27 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	r := &run{cfg: cfg, http: &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		stream: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
 		limit:  rate.NewLimiter(rate.Limit(cfg.Rate), max(1, int(cfg.Rate/20))), errs: map[string]int64{}}
+	setupStart := time.Now()
 	if err := r.setup(ctx); err != nil {
 		return Report{}, err
 	}
-	var busy *busyLoops
-	if cfg.Busy > 0 {
-		var err error
-		if busy, err = startBusy(cfg.Busy); err != nil {
-			return Report{}, err
-		}
+	// The first games are made before the clock starts, as the accounts
+	// are, and the moves wait for it (begin): the run measures a server
+	// with its games under way and their players' streams open, not
+	// thousands of games created, joined and opened in its first seconds.
+	firsts, err := r.firstGames(ctx)
+	if err != nil {
+		return Report{}, err
 	}
-	cpu0 := cpuTime()
-	load0 := loadAvg()
-	start := time.Now()
-	r.start = start
 	// runCtx is the moves', streamCtx the streams': they close once the
 	// moves under way have their answers.
-	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
+	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	streamCtx, closeStreams := context.WithCancel(ctx)
 	defer closeStreams()
+	r.begin = make(chan struct{})
+	var ready sync.WaitGroup // each slot's first game's two streams, and each spectator's first
+	ready.Add(cfg.Games + cfg.Streams)
 	var wg sync.WaitGroup
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6c6f6164))
 	for i := range cfg.Games {
@@ -270,16 +277,41 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.slot(runCtx, streamCtx, i, seed)
+			r.slot(runCtx, streamCtx, i, seed, firsts[i], ready.Done)
 		}()
 	}
 	for i := range cfg.Streams {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.spectate(runCtx, streamCtx, i)
+			r.spectate(runCtx, streamCtx, i, ready.Done)
 		}()
 	}
+	if err := waitReady(ctx, &ready, setupWait(cfg)); err != nil {
+		cancel()
+		closeStreams()
+		wg.Wait()
+		return Report{}, err
+	}
+	setup := time.Since(setupStart)
+	streamsAtStart := r.streams.Load()
+	var busy *busyLoops
+	if cfg.Busy > 0 {
+		var err error
+		if busy, err = startBusy(cfg.Busy); err != nil {
+			cancel()
+			closeStreams()
+			wg.Wait()
+			return Report{}, err
+		}
+	}
+	cpu0 := cpuTime()
+	load0 := loadAvg()
+	start := time.Now()
+	r.start = start
+	close(r.begin)
+	stop := time.AfterFunc(cfg.Duration, cancel)
+	defer stop.Stop()
 	if cfg.Progress != nil {
 		go func() {
 			t := time.NewTicker(time.Second)
@@ -317,6 +349,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	rep := r.report(elapsed)
 	rep.Busy, rep.BusyCPU = cfg.Busy, busyCPU.Seconds()
 	rep.Streams, rep.StreamsMax = int(streams), int(r.streamsMax.Load())
+	rep.StreamsAtStart, rep.SetupS = int(streamsAtStart), setup.Seconds()
 	rep.ToolCPU = (cpuTime() - cpu0).Seconds()
 	rep.URLs = len(cfg.URLs)
 	rep.LoadAvg = [2]string{load0, load1}
@@ -365,7 +398,7 @@ func (r *run) setup(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			status, body, err := r.call(ctx, a, "POST", "/api/accounts", wire.Credentials{Name: a.name, Password: "load test password"})
+			status, body, err := r.callWithin(ctx, a, signUpTimeout, "POST", "/api/accounts", wire.Credentials{Name: a.name, Password: "load test password"})
 			if err == nil && status != http.StatusCreated {
 				err = fmt.Errorf("creating account %s: %d %s", a.name, status, body)
 				if status == http.StatusTooManyRequests {
@@ -388,6 +421,18 @@ func (r *run) setup(ctx context.Context) error {
 // call sends one request as account a (to its server; with no account, to
 // the first) and returns the status and body.
 func (r *run) call(ctx context.Context, a *account, method, path string, body any) (int, []byte, error) {
+	return r.callWithin(ctx, a, r.http.Timeout, method, path, body)
+}
+
+// signUpTimeout bounds a sign-up's request: a password hash takes tens of
+// megabytes and a good part of a second of a core, and the server makes
+// at most one a core at once, so on a busy machine the setup's sign-ups
+// wait their turn for longer than the other requests' bound (30 s of
+// them timed out at a load average of 25).
+const signUpTimeout = 5 * time.Minute
+
+// callWithin is call within timeout.
+func (r *run) callWithin(ctx context.Context, a *account, timeout time.Duration, method, path string, body any) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -403,6 +448,7 @@ func (r *run) call(ctx context.Context, a *account, method, path string, body an
 	}
 	req.Header.Set("Content-Type", "application/json")
 	client := *r.http
+	client.Timeout = timeout
 	if a != nil {
 		client.Jar = a.jar
 	}
@@ -431,16 +477,79 @@ func (r *run) errorOf(kind string) {
 	r.mu.Unlock()
 }
 
-// slot keeps one game going: it creates a game, plays it to its end, and
-// starts the next, until the run stops.
-func (r *run) slot(ctx, streams context.Context, i int, seed uint64) {
+// players are the two accounts of slot i's game n: each account is x in
+// turn, its opponent one of the others at random.
+func (r *run) players(i, n int, rng *rand.Rand) (x, o *account) {
+	x = r.accounts[(i+n)%len(r.accounts)]
+	o = r.accounts[(i+n+1+rng.IntN(len(r.accounts)-1))%len(r.accounts)]
+	if x == o {
+		o = r.accounts[(i+n+1)%len(r.accounts)]
+	}
+	return x, o
+}
+
+// firstGames creates and joins each slot's first game before the clock
+// starts, a few at a time, as setup creates the accounts.
+func (r *run) firstGames(ctx context.Context) ([]*game, error) {
+	games := make([]*game, r.cfg.Games)
+	sem := make(chan struct{}, 16)
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for i := range games {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			x, o := r.players(i, 0, rand.New(rand.NewPCG(r.cfg.Seed, uint64(i))))
+			g, err := r.newGame(ctx, x, o)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("creating the first games: %w", err)
+			}
+			games[i] = g
+		}()
+	}
+	wg.Wait()
+	return games, firstErr
+}
+
+// setupWait bounds the wait for the first games' streams and the
+// spectators' to open.
+func setupWait(cfg Config) time.Duration {
+	return 30*time.Second + time.Duration(2*cfg.Games+cfg.Streams)*10*time.Millisecond
+}
+
+// waitReady waits for ready, at most d.
+func waitReady(ctx context.Context, ready *sync.WaitGroup, d time.Duration) error {
+	done := make(chan struct{})
+	go func() {
+		ready.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("the first games' event streams did not all open within %v", d)
+	}
+}
+
+// slot keeps one game going: it plays first (made before the clock) to its
+// end, then creates the next game and plays it, until the run stops.
+// ready is called once both streams of the first game have shown its
+// state.
+func (r *run) slot(ctx, streams context.Context, i int, seed uint64, first *game, ready func()) {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
-	for n := 0; ctx.Err() == nil; n++ {
-		x := r.accounts[(i+n)%len(r.accounts)]
-		o := r.accounts[(i+n+1+rng.IntN(len(r.accounts)-1))%len(r.accounts)]
-		if x == o {
-			o = r.accounts[(i+n+1)%len(r.accounts)]
-		}
+	r.play(ctx, streams, first, rng, ready)
+	for n := 1; ctx.Err() == nil; n++ {
+		x, o := r.players(i, n, rng)
 		g, err := r.newGame(ctx, x, o)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -452,7 +561,7 @@ func (r *run) slot(ctx, streams context.Context, i int, seed uint64) {
 			}
 			continue
 		}
-		r.play(ctx, streams, g, rng)
+		r.play(ctx, streams, g, rng, nil)
 	}
 }
 
@@ -491,17 +600,26 @@ func (r *run) newGame(ctx context.Context, x, o *account) (*game, error) {
 
 // play plays game g to its end (or the end of the run): each side follows
 // the event stream and moves, at the run's rate, when the stream says it
-// is its turn.
-func (r *run) play(ctx, streams context.Context, g *game, rng *rand.Rand) {
+// is its turn. ready, when not nil, is called once each side's stream
+// has shown the game's state: once both have, it has been called once.
+func (r *run) play(ctx, streams context.Context, g *game, rng *rand.Rand, ready func()) {
 	gctx, cancel := context.WithCancel(streams) // the game's streams, until it ends
 	defer cancel()
-	var wg sync.WaitGroup
+	var wg, seen sync.WaitGroup
+	seen.Add(2)
+	if ready != nil {
+		go func() {
+			seen.Wait()
+			ready()
+		}()
+	}
 	var rmu sync.Mutex // the two sides share the game's random source
 	for side := range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.side(ctx, gctx, cancel, g, side, rng, &rmu)
+			var once sync.Once
+			r.side(ctx, gctx, cancel, g, side, rng, &rmu, func() { once.Do(seen.Done) })
 		}()
 	}
 	wg.Wait()
@@ -513,19 +631,21 @@ func (r *run) play(ctx, streams context.Context, g *game, rng *rand.Rand) {
 }
 
 // side is one player of a game: it reads the game's stream (until
-// stream ends) and, on its turn, makes a random legal move (until ctx
-// ends).
-func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex) {
+// stream ends) and, on its turn, makes a random legal move (from the
+// clock's start until ctx ends). seen is called at each state the stream
+// shows.
+func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game, side int, rng *rand.Rand, rmu *sync.Mutex, seen func()) {
 	me := []string{"x", "o"}[side]
 	a := g.players[side]
 	for ctx.Err() == nil && stream.Err() == nil {
 		err := r.follow(stream, a.url, a, g.id, func(data []byte) bool {
-			seen := time.Now() // before the decoding, which is the tool's time
+			at := time.Now() // before the decoding, which is the tool's time
 			var st wire.GameHead
 			if err := json.Unmarshal(data, &st); err != nil {
 				r.errorOf("stream: " + shortErr(err))
 				return false
 			}
+			seen()
 			if st.Over || st.State != "active" {
 				g.mu.Lock()
 				if !g.over {
@@ -540,7 +660,7 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 			// acknowledgement.
 			if st.Ply > 0 && st.ToMove == me {
 				g.mu.Lock()
-				g.seenAt[st.Ply-1] = seen
+				g.seenAt[st.Ply-1] = at
 				lat, ok := g.timed(st.Ply - 1)
 				g.mu.Unlock()
 				if ok {
@@ -558,7 +678,18 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 			if len(legal) == 0 {
 				return true
 			}
+			select {
+			case <-r.begin:
+			case <-ctx.Done():
+			}
 			if err := r.limit.Wait(ctx); err != nil {
+				// The moves are over. The stream stays open until the
+				// streams close, after the last moves' answers: closed
+				// now, and opened again by the loop below while the run
+				// lasts, the streams of the players waiting for their
+				// turn at the end would each be opened and closed again
+				// and again, a load of their own on the last moves.
+				<-stream.Done()
 				return false
 			}
 			r.moving.RLock()
@@ -704,9 +835,10 @@ func (r *run) follow(ctx context.Context, base string, a *account, id string, f 
 // moves end (ctx); the stream closes with streams. It reads the
 // events without decoding them: a game is over when its view says
 // "over":true (the only such key) or its state is no longer active.
-func (r *run) spectate(ctx, streams context.Context, i int) {
+func (r *run) spectate(ctx, streams context.Context, i int, ready func()) {
 	base := r.cfg.URLs[i%len(r.cfg.URLs)]
 	rng := rand.New(rand.NewPCG(uint64(i), 0x77617463))
+	var once sync.Once
 	for ctx.Err() == nil {
 		r.mu.Lock()
 		var id string
@@ -723,6 +855,7 @@ func (r *run) spectate(ctx, streams context.Context, i int) {
 			continue
 		}
 		err := r.follow(streams, base, nil, id, func(data []byte) bool {
+			once.Do(ready)
 			return !bytes.Contains(data, []byte(`"over":true`)) && bytes.Contains(data, []byte(`"state":"active"`))
 		})
 		if err != nil && ctx.Err() == nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
@@ -27,11 +28,28 @@ import (
 // serve starts a play server on st, on loopback, for the length of the test.
 func serve(t *testing.T, st *sqlstore.Store, n server.Notifier) string {
 	t.Helper()
+	return serveCounting(t, st, n, nil)
+}
+
+// serveCounting is serve, counting in streams the game event streams
+// asked for (nil: not counted).
+func serveCounting(t *testing.T, st *sqlstore.Store, n server.Notifier, streams *atomic.Int64) string {
+	t.Helper()
 	srv, err := server.New(server.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SignupRate: 10000, GameRate: 100000, Notifier: n}, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewUnstartedServer(srv.Handler())
+	h := srv.Handler()
+	if streams != nil {
+		inner := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/api/games/") && strings.HasSuffix(r.URL.Path, "/events") {
+				streams.Add(1)
+			}
+			inner.ServeHTTP(w, r)
+		})
+	}
+	hs := httptest.NewUnstartedServer(h)
 	hs.Config.ConnContext = server.ConnContext // as alak serve
 	hs.Start()
 	t.Cleanup(func() {
@@ -91,6 +109,11 @@ func TestRunSQLite(t *testing.T) {
 	rep, err := runToAnEnd(t, Config{URLs: []string{url}, Games: 8, Rate: 200, Duration: 3 * time.Second,
 		Rules: "alak size=7", Streams: 6, Seed: 1, Latencies: &lat})
 	check(t, rep, err, 2*8+6)
+	// The first games are under way, and every stream open, when the
+	// clock starts.
+	if rep.StreamsAtStart != 2*8+6 || rep.SetupS <= 0 {
+		t.Errorf("%d streams open at the start, after %.3f s of setup; want %d", rep.StreamsAtStart, rep.SetupS, 2*8+6)
+	}
 	// The latencies written: one line a move and a timed event, each
 	// sent or seen within the run.
 	rows, err := csv.NewReader(&lat).ReadAll()
@@ -108,6 +131,36 @@ func TestRunSQLite(t *testing.T) {
 	}
 	if count["move"] != rep.Moves || count["event"] != rep.Events || len(count) != 2 {
 		t.Errorf("latency rows %v, want %d moves and %d events", count, rep.Moves, rep.Events)
+	}
+}
+
+// TestRunEndKeepsStreams: at the end of the moves, a player waiting for
+// its turn keeps its stream open until the streams close. Here the moves
+// are few a second for the games (8 games, 8 moves a second), so that
+// most players to move wait for the rate's next token, which in the last
+// second comes after the end. Before, each such player closed its stream
+// and opened it again, and again, as fast as the server answered, until
+// the run's end: hundreds of streams opened in its last second, a load
+// on the last moves' answers.
+func TestRunEndKeepsStreams(t *testing.T) {
+	st, err := sqlitestore.Open(context.Background(), filepath.Join(t.TempDir(), "alak.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var opened atomic.Int64
+	url := serveCounting(t, st, nil, &opened)
+	rep, err := Run(context.Background(), Config{URLs: []string{url}, Games: 8, Rate: 8, Duration: 2 * time.Second, Rules: "alak size=7", Seed: 4})
+	t.Logf("%+v", rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Errors) != 0 || rep.Moves == 0 {
+		t.Fatalf("errors %v, %d moves", rep.Errors, rep.Moves)
+	}
+	// Two streams a game, no more: no stream failed (no error).
+	if n := opened.Load(); n != int64(2*rep.Games) {
+		t.Errorf("%d event streams opened for %d games, want %d", n, rep.Games, 2*rep.Games)
 	}
 }
 
@@ -146,8 +199,8 @@ type storedThenFailed struct {
 	unread        map[string]bool // games whose next read fails
 }
 
-func (s *storedThenFailed) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
-	if err := s.Store.Update(ctx, g, expect, entries); err != nil {
+func (s *storedThenFailed) Update(ctx context.Context, g store.Game, prev store.Game, entries []store.Entry) error {
+	if err := s.Store.Update(ctx, g, prev, entries); err != nil {
 		return err
 	}
 	if len(entries) == 1 && entries[0].Move != "" && s.moves.Add(1)%25 == 0 && s.failed.Add(1) <= 4 {

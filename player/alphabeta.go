@@ -32,6 +32,7 @@ type AlphaBeta struct {
 	hist    *history
 	order   [2][]int32 // history heuristic, by side and move index
 	nodes   int64
+	reached int // the deepest iteration the last Move finished
 	stopped bool
 	ctx     context.Context
 	end     time.Time
@@ -134,7 +135,7 @@ func (p *AlphaBeta) Move(ctx context.Context, g *rules.Game) (rules.Move, error)
 	if len(moves) == 1 {
 		return moves[0], nil
 	}
-	p.ctx, p.nodes, p.stopped = ctx, 0, false
+	p.ctx, p.nodes, p.stopped, p.reached = ctx, 0, false, 0
 	p.timed = p.movetime > 0
 	if p.timed {
 		p.end = time.Now().Add(p.movetime)
@@ -188,7 +189,7 @@ func (p *AlphaBeta) Move(ctx context.Context, g *rules.Game) (rules.Move, error)
 			}
 			break
 		}
-		best = iterBest
+		best, p.reached = iterBest, depth
 		// Order the next iteration by these values, best first.
 		idx := make([]int, len(moves))
 		for i := range idx {

@@ -26,7 +26,8 @@ import (
 // history, where no table answers, it makes that graph first. Where
 // neither the solve nor the graph finishes within the budget (time, nodes
 // or memory), or the board is a grid of more than 64 points, it plays the
-// alpha-beta player's move instead with the time that is left. It never
+// alpha-beta player's move instead with the time that is left (with
+// beyond=strong, the strong player's: UseStrong). It never
 // does so silently: Report counts the moves by how they were made, and the
 // arena and `alak match` print it.
 //
@@ -50,7 +51,9 @@ import (
 // written; "default" is solve.DefaultDir()), graph=DURATION (the most one move of a
 // game may spend making the state graph, once; default 80% of time: a
 // longer one lets the graph that then answers every later move be made
-// even when the move time is short, at the cost of that one move).
+// even when the move time is short, at the cost of that one move),
+// beyond=alphabeta|strong (the player of the moves no solve answers:
+// the alpha-beta player, the default, or the strong player, UseStrong).
 type Perfect struct {
 	spec     string
 	movetime time.Duration
@@ -70,7 +73,10 @@ type Perfect struct {
 	solved   bool         // the last move came from a complete solve
 	graph    *solve.Graph // the state graph made for an earlier move, if any
 	fallback *AlphaBeta
-	report   Report
+	// strong, when set, plays the moves no solve answers in place of
+	// the alpha-beta fallback (UseStrong, beyond=strong).
+	strong *Strong
+	report Report
 }
 
 // Kinds of moves in the perfect player's Report.
@@ -84,10 +90,19 @@ const (
 	// PerfectFallback prefixes a move of the alpha-beta fallback; the
 	// reason follows.
 	PerfectFallback = "alpha-beta fallback"
+	// PerfectStrongProved prefixes a move the strong player proved where
+	// no solve answered (UseStrong); the reason the solve did not
+	// follows. It is exact (it begins with PerfectExact).
+	PerfectStrongProved = PerfectExact + " (strong's proof)"
+	// PerfectStrongSearched prefixes a move of the strong player's
+	// alpha-beta search where no solve answered and no proof fitted
+	// (UseStrong); the reason follows. It is a fallback (it begins with
+	// PerfectFallback), so what counts fallbacks counts it.
+	PerfectStrongSearched = PerfectFallback + " (strong)"
 )
 
 func newPerfectSpec(args string, seed uint64) (Player, error) {
-	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table", "graph")
+	o, err := parseOptions("perfect", args, "time", "nodes", "mem", "table", "graph", "beyond")
 	if err != nil {
 		return nil, err
 	}
@@ -117,8 +132,25 @@ func newPerfectSpec(args string, seed uint64) (Player, error) {
 	if dir != "" {
 		ts = &solve.Tables{Dir: dir, ReadOnly: true}
 	}
-	return &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
-		tableDir: dir, tables: ts, rng: fastRand{seed ^ 0x70657266}, seed: seed}, nil
+	p := &Perfect{spec: specName("perfect", args), movetime: t, graphTime: gt, nodes: int64(nodes), memMB: mem,
+		tableDir: dir, tables: ts, rng: fastRand{seed ^ 0x70657266}, seed: seed}
+	switch v := o["beyond"]; v {
+	case "", "alphabeta":
+	case "strong":
+		p.UseStrong()
+	default:
+		return nil, fmt.Errorf("player perfect: beyond=%q: alphabeta or strong is accepted", v)
+	}
+	return p, nil
+}
+
+// UseStrong makes the player play the strong player's move (Strong, with
+// the player's memory bound and the time left) where no solve answers, in
+// place of the alpha-beta player's: the strong player proves the move
+// where the positions reachable from the position fit, and searches
+// otherwise. The play server's computer seats use it.
+func (p *Perfect) UseStrong() {
+	p.strong = NewStrong("strong", p.movetime, max(p.memMB, 1), 0, true, p.seed)
 }
 
 // defaultTables is the solver of the perfect players that name no table
@@ -243,6 +275,20 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 // fallBack plays the alpha-beta player's move with the time left (at least
 // a fifth of the move time) and counts it in the report with its reason.
 func (p *Perfect) fallBack(ctx context.Context, g *rules.Game, start time.Time, why string) (rules.Move, error) {
+	if p.strong != nil {
+		p.strong.movetime = max(p.movetime-time.Since(start), p.movetime/5)
+		before := p.strong.report.Kinds[StrongProved]
+		m, err := p.strong.Move(ctx, g)
+		if err != nil {
+			return m, err
+		}
+		kind := PerfectStrongSearched
+		if p.strong.report.Kinds[StrongProved] > before {
+			kind = PerfectStrongProved
+		}
+		p.report.add(kind + ": " + why)
+		return m, nil
+	}
 	p.report.add(PerfectFallback + ": " + why)
 	if p.fallback == nil {
 		p.fallback = NewAlphaBeta("alphabeta", 0, 0, 0, p.seed)
@@ -356,10 +402,22 @@ func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline tim
 	return p.graph.Depths(dctx, g)
 }
 
-// best returns the move the spec asks for among the moves of ds: the best
-// value for the mover, then the quickest win, the slowest loss, or the
-// draw with the most losing replies; ties at random.
+// best returns the move the spec asks for among the moves of ds (see
+// bestByDepth).
 func (p *Perfect) best(g *rules.Game, ds map[rules.Move]solve.MoveDepth) rules.Move {
+	return bestByDepth(g, ds, &p.rng)
+}
+
+// pick returns a move of moves with the highest score, at random among
+// equals.
+func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Move {
+	return pickBy(moves, score, &p.rng)
+}
+
+// bestByDepth returns, among the legal moves of g, one of the best value
+// for the mover in ds, then the quickest win, the slowest loss, or the
+// draw with the most losing replies; ties at random with rng.
+func bestByDepth(g *rules.Game, ds map[rules.Move]solve.MoveDepth, rng *fastRand) rules.Move {
 	sign := sideSign(g.Position().ToMove())
 	var best []rules.Move
 	bestV := math.Inf(-1)
@@ -373,16 +431,16 @@ func (p *Perfect) best(g *rules.Game, ds map[rules.Move]solve.MoveDepth) rules.M
 	}
 	switch {
 	case bestV > 0:
-		return p.pick(best, func(m rules.Move) int { return -ds[m].Plies })
+		return pickBy(best, func(m rules.Move) int { return -ds[m].Plies }, rng)
 	case bestV < 0:
-		return p.pick(best, func(m rules.Move) int { return ds[m].Plies })
+		return pickBy(best, func(m rules.Move) int { return ds[m].Plies }, rng)
 	}
-	return p.pick(best, func(m rules.Move) int { return ds[m].Losing })
+	return pickBy(best, func(m rules.Move) int { return ds[m].Losing }, rng)
 }
 
-// pick returns a move of moves with the highest score, at random among
+// pickBy returns a move of moves with the highest score, at random among
 // equals.
-func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Move {
+func pickBy(moves []rules.Move, score func(rules.Move) int, rng *fastRand) rules.Move {
 	var top []rules.Move
 	for _, m := range moves {
 		switch {
@@ -392,7 +450,7 @@ func (p *Perfect) pick(moves []rules.Move, score func(rules.Move) int) rules.Mov
 			top = append(top, m)
 		}
 	}
-	return top[p.rng.n(len(top))]
+	return top[rng.n(len(top))]
 }
 
 // losingReplies counts the replies to m whose value is worse than a draw

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -49,6 +50,7 @@ func gamePositions(t testing.TB, r rules.Rules, games int, seed uint64) []*rules
 // (for the mover) equals the value of the position, so a won position stays
 // won, a drawn one drawn, and no margin is given away.
 func TestPerfectKeepsTheValue(t *testing.T) {
+	t.Parallel()
 	total := 0
 	for _, tc := range []struct {
 		rules string
@@ -156,6 +158,51 @@ func TestPerfectFallsBack(t *testing.T) {
 	}
 }
 
+// TestPerfectBeyondStrong: with beyond=strong (UseStrong) the moves no
+// solve answers are the strong player's, counted as such: on alak 40,
+// whose start no solve finishes in 100 ms, the move is the strong
+// player's, searched; late in a game
+// on alak 24, where the dense solver needs more than the player's 4 MB,
+// the strong player proves the move from the few positions reachable.
+func TestPerfectBeyondStrong(t *testing.T) {
+	p, err := New("perfect:time=100ms,mem=4,beyond=strong", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(mustRules(t, "alak size=40"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Move(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	if rep := p.(*Perfect).Report(); rep.Count(PerfectStrongSearched+": ") != 1 || rep.Count(PerfectFallback) != 1 {
+		t.Errorf("alak 40: report %v, want one move searched by the strong player", rep)
+	}
+	if _, err := New("perfect:beyond=mcts", 1); err == nil || !strings.Contains(err.Error(), "alphabeta or strong is accepted") {
+		t.Errorf("beyond=mcts: error %v", err)
+	}
+
+	// x and o alternate on 22 of 24 points, the last two empty: a
+	// handful of positions are reachable.
+	r := mustRules(t, "alak size=24")
+	end, err := rules.ParsePosition(r, strings.Repeat("xo", 11)+"-- x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = rules.NewGameFrom(end)
+	p, err = New("perfect:time=2s,mem=4,beyond=strong", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Move(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	if rep := p.(*Perfect).Report(); rep.Moves != 1 || rep.Count(PerfectStrongProved+": ") != 1 || rep.Count(PerfectExact) != 1 {
+		t.Errorf("alak 24 endgame: report %v, want one move proved by the strong player", rep)
+	}
+}
+
 // bruteEnd is an independent evaluation for the perfect player's choice
 // among equal moves: plain negamax over rules.Game (repetition applied by
 // Game) with lexicographic preferences, the mover's margin first, then for
@@ -205,6 +252,7 @@ func bruteEnd(g *rules.Game, budget *int) (v float64, plies int, ok bool) {
 // that leaves the opponent the most replies that lose (counted by the brute
 // force too).
 func TestPerfectResistsLongest(t *testing.T) {
+	t.Parallel()
 	counts := map[string]int{}
 	for _, rs := range []string{"alak size=6", "alak size=7", "alak size=6 edge=off", "alak size=5 ko=none", "alterigo size=3", "alterigo size=4", "alterigo size=5 edge=off"} {
 		t.Run(rs, func(t *testing.T) {

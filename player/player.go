@@ -1,5 +1,7 @@
 // Package player holds the computer players: random, greedy, alpha-beta,
-// MCTS and perfect, and external engines spoken to over GTP. They share one
+// MCTS, perfect, strong (perfect play past the tables where it can prove
+// it, search elsewhere: Strong) and external engines spoken to over GTP.
+// They share one
 // interface, used by the terminal game, the GTP front end and the arena.
 // A player is built from a spec, its name and options:
 //
@@ -46,6 +48,7 @@ var constructors = map[string]func(args string, seed uint64) (Player, error){
 	"alphabeta": newAlphaBetaSpec,
 	"mcts":      newMCTSSpec,
 	"perfect":   newPerfectSpec,
+	"strong":    newStrongSpec,
 	"gtp":       newGTPSpec,
 }
 
@@ -60,7 +63,7 @@ func noArgs(name, args string) error {
 
 // Names lists the built-in players.
 func Names() []string {
-	return []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
+	return []string{"random", "greedy", "alphabeta", "mcts", "perfect", "strong"}
 }
 
 // New builds a player from a spec: a name from Names, optionally followed by

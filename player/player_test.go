@@ -12,6 +12,13 @@ import (
 	"alak/rules"
 )
 
+// The tests that play or solve for seconds (this file's games and
+// endgames, perfect_test.go's TestPerfectKeepsTheValue and
+// TestPerfectResistsLongest) call t.Parallel: they share nothing, count
+// their budgets in nodes and playouts or give the clock seconds to spare,
+// and the package's run otherwise left a core idle. The tests that set the
+// environment (the GTP engines) or time a busy machine stay sequential.
+
 // smallPresets are every preset on a board small enough for quick games.
 var smallPresets = []string{
 	"alak size=7", "traditional size=6", "tromp-taylor size=5", "alterigo size=4x4",
@@ -44,7 +51,8 @@ func playGame(t testing.TB, r rules.Rules, black, white Player, maxLen int) *rul
 // against random under every preset, as Black and as White: every move must
 // be legal and the games must end.
 func TestEveryPlayerEveryPreset(t *testing.T) {
-	specs := []string{"random", "greedy", "alphabeta:nodes=3000", "alphabeta:depth=2", "mcts:playouts=150", "perfect:time=50ms,mem=4", "level:3"}
+	t.Parallel()
+	specs := []string{"random", "greedy", "alphabeta:nodes=3000", "alphabeta:depth=2", "mcts:playouts=150", "perfect:time=50ms,mem=4", "strong:time=50ms,mem=4", "level:3"}
 	for _, rs := range smallPresets {
 		r := mustRules(t, rs)
 		for i, spec := range specs {
@@ -72,6 +80,7 @@ func TestEveryPlayerEveryPreset(t *testing.T) {
 // TestSameSeedSameGame checks that the seeded players are reproducible:
 // the same seeds play the same game, and other seeds another game.
 func TestSameSeedSameGame(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ rules, a, b string }{
 		{"alak", "mcts:playouts=300", "alphabeta:nodes=5000"},
 		{"alterigo size=5x5", "mcts:playouts=100", "greedy"},
@@ -326,6 +335,7 @@ func endgameCount(t *testing.T, want int) int { return testlong.Size(t, want/2, 
 // enough to reach every end, plays a move of the best value found by the
 // independent brute force, in positions from random games on small boards.
 func TestAlphaBetaExactInEndgames(t *testing.T) {
+	t.Parallel()
 	for _, tc := range endgameCases {
 		t.Run(tc.rules, func(t *testing.T) {
 			r := mustRules(t, tc.rules)
@@ -349,6 +359,7 @@ func TestAlphaBetaExactInEndgames(t *testing.T) {
 // force finds (a win stays a win, a draw at least a draw) in small
 // endgames, where its solver proves the moves.
 func TestMCTSOutcomeInEndgames(t *testing.T) {
+	t.Parallel()
 	sign := func(v float64) float64 {
 		switch {
 		case v > 0:

@@ -56,7 +56,7 @@ func (o options) int(player, key string, def, lo, hi int) (int, error) {
 var budgetKeys = []string{"time", "depth", "nodes", "playouts"}
 
 // WithBudget returns spec with a budget added for the search players
-// (alphabeta, mcts, perfect) whose spec sets none of their own: time=movetime
+// (alphabeta, mcts, perfect, strong) whose spec sets none of their own: time=movetime
 // when movetime > 0, and for mcts playouts=playouts when playouts > 0 (which
 // then takes the place of the time). An external engine's spec whose
 // genmove has no limit of its own gets GTPGenmoveLimit(movetime) when
@@ -67,7 +67,7 @@ func WithBudget(spec string, movetime time.Duration, playouts int) string {
 	if name == "gtp" {
 		return gtpWithGenmove(spec, args, movetime)
 	}
-	if name != "alphabeta" && name != "mcts" && name != "perfect" {
+	if name != "alphabeta" && name != "mcts" && name != "perfect" && name != "strong" {
 		return spec
 	}
 	for _, f := range strings.FieldsFunc(args, func(r rune) bool { return r == ',' || r == ' ' }) {

@@ -33,7 +33,8 @@ const (
 	// UntrustedMaxNodes bounds the node budgets of alphabeta and perfect;
 	// the time cuts them first on most machines.
 	UntrustedMaxNodes = 10_000_000
-	// UntrustedMaxMemMB bounds perfect's solver table: its default.
+	// UntrustedMaxMemMB bounds perfect's solver table (its default) and
+	// strong's proof graph (given where a spec sets none).
 	UntrustedMaxMemMB = 64
 	// UntrustedMaxSpec bounds a spec's length in bytes.
 	UntrustedMaxSpec = 100
@@ -41,7 +42,7 @@ const (
 
 // untrustedAccepted says what NewUntrusted accepts, for its errors.
 var untrustedAccepted = fmt.Sprintf("the players accepted are random, greedy, alphabeta (time, depth, nodes), "+
-	"mcts (time, playouts, c), perfect (time, nodes, mem) and level:1 to level:%d, "+
+	"mcts (time, playouts, c), perfect (time, nodes, mem), strong (time, nodes, mem, proof) and level:1 to level:%d, "+
 	"with time at most %v per move", len(levels), UntrustedMaxTime)
 
 // NewUntrusted builds a player from a spec that comes from outside, such as
@@ -83,7 +84,7 @@ func untrustedSpec(spec string) (string, error) {
 		return untrustedSpec(levels[n-1])
 	case "gtp":
 		return "", fmt.Errorf("player gtp: an external engine is not accepted here: it starts a program; %s", untrustedAccepted)
-	case "alphabeta", "mcts", "perfect":
+	case "alphabeta", "mcts", "perfect", "strong":
 		return untrustedSearch(name, args)
 	}
 	return "", fmt.Errorf("unknown player %q: %s", spec, untrustedAccepted)
@@ -96,6 +97,7 @@ func untrustedSearch(name, args string) (string, error) {
 		"alphabeta": {"time", "depth", "nodes"},
 		"mcts":      {"time", "playouts", "c"},
 		"perfect":   {"time", "nodes", "mem", "table"},
+		"strong":    {"time", "nodes", "mem", "proof"},
 	}[name]
 	o, err := parseOptions(name, args, allowed...)
 	if err != nil {
@@ -151,12 +153,26 @@ func untrustedSearch(name, args string) (string, error) {
 			}
 			add("c", strconv.FormatFloat(c, 'g', -1, 64))
 		}
-	case "perfect":
+	case "perfect", "strong":
 		if _, err := count("nodes", UntrustedMaxNodes); err != nil {
 			return "", err
 		}
 		if _, err := count("mem", UntrustedMaxMemMB); err != nil {
 			return "", err
+		}
+		if name == "strong" {
+			// strong's default graph (256 MB) is above the bound: a
+			// spec without mem= gets the bound.
+			if _, ok := o["mem"]; !ok {
+				add("mem", strconv.Itoa(UntrustedMaxMemMB))
+			}
+			switch v := o["proof"]; v {
+			case "":
+			case "on", "off":
+				add("proof", v)
+			default:
+				return "", fmt.Errorf("player strong: proof=%q: on or off is accepted", v)
+			}
 		}
 	}
 	switch {
@@ -183,6 +199,8 @@ func defaultTime(name string) time.Duration {
 	case *MCTS:
 		return p.movetime
 	case *Perfect:
+		return p.movetime
+	case *Strong:
 		return p.movetime
 	}
 	panic("player: no default time for " + name)

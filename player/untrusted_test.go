@@ -19,6 +19,9 @@ func TestNewUntrusted(t *testing.T) {
 		{"mcts:time=3s,playouts=300000", "mcts:time=3s,playouts=300000"},
 		{"perfect", "perfect:time=2s"},
 		{"perfect:nodes=100000,mem=16", "perfect:time=2s,nodes=100000,mem=16"},
+		{"strong", "strong:time=1s,mem=64"},
+		{"strong:time=3s,mem=16,proof=off", "strong:time=3s,mem=16,proof=off"},
+		{"strong:nodes=5000", "strong:time=1s,nodes=5000,mem=64"},
 		{"level:1", "random"},
 		{"level:3", "alphabeta:time=3s,depth=2"},
 		{"level:5", "mcts:time=3s,playouts=1000"},
@@ -65,6 +68,10 @@ func TestNewUntrustedRefuses(t *testing.T) {
 		{"mcts:c=NaN", "from 0 to 10"},
 		{"perfect:nodes=99999999999", "from 1 to 10000000"},
 		{"perfect:mem=65", "from 1 to 64"},
+		{"perfect:beyond=strong", "unknown option"},
+		{"strong:mem=65", "from 1 to 64"},
+		{"strong:time=4s", "from 1ms to 3s per move"},
+		{"strong:proof=maybe", "on or off is accepted"},
 		{"mcts:depth=3", "unknown option"},
 		{"random:x=1", "takes no options"},
 		{"chess", "the players accepted are random, greedy"},
@@ -102,6 +109,10 @@ func untrustedBounded(p Player) error {
 		}
 		if !timeOK(p.movetime) || p.nodes < 0 || p.nodes > UntrustedMaxNodes || p.memMB < 1 || p.memMB > UntrustedMaxMemMB {
 			return fmt.Errorf("perfect with time %v, nodes %d, mem %d MB", p.movetime, p.nodes, p.memMB)
+		}
+	case *Strong:
+		if !timeOK(p.movetime) || p.nodes < 0 || p.nodes > UntrustedMaxNodes || p.memMB < 1 || p.memMB > UntrustedMaxMemMB {
+			return fmt.Errorf("strong with time %v, nodes %d, mem %d MB", p.movetime, p.nodes, p.memMB)
 		}
 	default:
 		return fmt.Errorf("a %T", p)

@@ -164,9 +164,9 @@ type timedStore struct {
 
 func (t *timedStore) reset() { t.write.Store(0); t.read.Store(0) }
 
-func (t *timedStore) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
+func (t *timedStore) Update(ctx context.Context, g store.Game, prev store.Game, entries []store.Entry) error {
 	defer t.since(&t.write, time.Now())
-	return t.Store.Update(ctx, g, expect, entries)
+	return t.Store.Update(ctx, g, prev, entries)
 }
 
 func (t *timedStore) Game(ctx context.Context, id string) (store.Game, []store.Entry, error) {

@@ -115,6 +115,7 @@ func (b *botPlayer) Move(ctx context.Context, g *rules.Game) (rules.Move, error)
 		}
 		if pf, ok := p.(*player.Perfect); ok {
 			pf.UseTables(b.s.tables)
+			pf.UseStrong() // past the tables: proofs of the reachable positions, else search
 		}
 		b.p = p
 	}

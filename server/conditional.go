@@ -120,6 +120,45 @@ func sortedKeys(t map[string]*wire.CondNode) []string {
 	return keys
 }
 
+// condIndex is the index of c's seat in game.State.Conds.
+func condIndex(c rules.Color) int {
+	if c == rules.White {
+		return 1
+	}
+	return 0
+}
+
+// storedConditional returns c's conditional moves in the game, and
+// whether c has any row: from the state when this process knows them,
+// else from the store.
+func (s *Server) storedConditional(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, bool, error) {
+	k := &st.Conds[condIndex(c)]
+	if k.Known && s.cfg.Notifier == nil {
+		return k.Row, k.Found, nil
+	}
+	row, err := s.store.Conditional(ctx, st.Row.ID, c.Letter())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		*k = game.CondSeat{Known: true}
+		return row, false, nil
+	case err != nil:
+		*k = game.CondSeat{}
+		return row, false, err
+	}
+	*k = game.CondSeat{Known: true, Found: true, Row: row}
+	return row, true, nil
+}
+
+// setConditional stores a seat's conditional moves from a request on the
+// game as read from the store (conditionalCall, under the game's lock),
+// and drops the state this process keeps of the game, whose conds would
+// be stale: the next change reads the game again.
+func (s *Server) setConditional(ctx context.Context, row store.Conditional) error {
+	err := s.store.SetConditional(ctx, row)
+	s.core.States.Take(row.GameID)
+	return err
+}
+
 // conditionalSeat checks that a may see or leave conditional moves in the
 // game and returns a's colour.
 func conditionalSeat(st *game.State, a *store.Account) (rules.Color, error) {
@@ -238,7 +277,7 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 			row.Tree = string(data)
 		}
 		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.Row.Entries, st.Sess.Ply(), "", -1, s.now()
-		if err := s.store.SetConditional(r.Context(), row); err != nil {
+		if err := s.setConditional(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
@@ -251,7 +290,7 @@ func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request)
 			return conditionalView(st, row), nil
 		}
 		row.Tree, row.Note, row.NoteEntry, row.Updated = "", "", -1, s.now()
-		if err := s.store.SetConditional(r.Context(), row); err != nil {
+		if err := s.setConditional(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
@@ -313,11 +352,12 @@ func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Mov
 	owner := mover.Opp()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	row, err := s.store.Conditional(ctx, st.Row.ID, owner.Letter())
+	row, found, err := s.storedConditional(ctx, st, owner)
 	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
-			s.log.Error("reading conditional moves", "game", st.Row.ID, "err", err)
-		}
+		s.log.Error("reading conditional moves", "game", st.Row.ID, "err", err)
+		return
+	}
+	if !found {
 		return
 	}
 	moveEntry := st.Row.Entries // the entry of m: the change is not yet committed
@@ -368,6 +408,9 @@ func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Mov
 		defer cancel()
 		if err := s.store.SetConditional(ctx, row); err != nil {
 			s.log.Error("storing conditional moves", "game", st.Row.ID, "err", err)
+			st.Conds[condIndex(owner)] = game.CondSeat{} // read again at the next move
+		} else {
+			st.Conds[condIndex(owner)] = game.CondSeat{Known: true, Found: true, Row: row}
 		}
 		if row.Played == moveEntry+1 {
 			s.metrics.Moves.Add(1)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -242,5 +243,50 @@ func TestConditionalAcrossProcesses(t *testing.T) {
 	}
 	if v := ada.game(g.ID); strings.Join(v.Moves, " ") != "2 4 6" || v.Ply != 3 {
 		t.Errorf("the game on a: %v", v.Moves)
+	}
+}
+
+// TestConditionalRowsKept: a player's conditional moves are read from the
+// store once by the process that is its database's only one, then kept
+// with the game's state; a tree left meanwhile is played all the same
+// (leaving it drops the state kept). Before, every move of a game without
+// a clock or by correspondence read the opponent's row: here six move
+// requests (seven moves, one of them the tree's answer), six reads, where
+// three are needed.
+func TestConditionalRowsKept(t *testing.T) {
+	t.Parallel()
+	h, fs := faultHarness(t, Config{})
+	ada, bo, id := correspondence(t, h, "days:3")
+	reads := fs.conditionals.Load()
+	if code, _, e := ada.move(id, "2", 0); code != http.StatusOK {
+		t.Fatalf("ada's first move: %d %+v", code, e)
+	}
+	if code, _, e := ada.conditional("PUT", id, map[string]any{"ply": 1, "tree": cond{"4": {Move: "6"}}}); code != http.StatusOK {
+		t.Fatalf("ada leaves a tree: %d %+v", code, e)
+	}
+	putReads := fs.conditionals.Load()
+	code, g, e := bo.move(id, "4", 1)
+	if code != http.StatusOK || strings.Join(g.Moves, " ") != "2 4 6" {
+		t.Fatalf("bo plays 4: %d %+v, moves %v; want 2 4 6, ada's answer played", code, e, g.Moves)
+	}
+	if code, g, e = bo.move(id, "3", 3); code != http.StatusOK {
+		t.Fatalf("bo plays 3: %d %+v", code, e)
+	}
+	for ply := 4; ply < 7; ply++ {
+		if len(g.Legal) == 0 {
+			t.Fatalf("no legal move at ply %d: %v", ply, g.Moves)
+		}
+		m := fmt.Sprint(g.Legal[0])
+		if code, g, e = []*client{ada, bo}[ply%2].move(id, m, ply); code != http.StatusOK {
+			t.Fatalf("move %s at ply %d: %d %+v", m, ply, code, e)
+		}
+	}
+	// The moves' reads: bo's row at ada's first move; ada's, read again
+	// after her tree dropped the state, at bo's 4; bo's, in that state,
+	// at ada's move at ply 4. The PUT's own read of ada's row is the
+	// request's, not a move's.
+	moveReads := fs.conditionals.Load() - putReads + (putReads - reads - 1)
+	if moveReads != 3 {
+		t.Errorf("six move requests read the conditional moves %d times, want 3", moveReads)
 	}
 }

@@ -91,7 +91,7 @@ func TestExplorerBackfillAtStart(t *testing.T) {
 	end.Version, end.Entries, end.Ply = 2, 2, 2
 	end.State, end.Winner, end.Reason, end.Ended = store.StateFinished, "o", "resignation", now
 	entries := []store.Entry{{Move: "4", At: now}, {Move: "5", At: now}}
-	if err := h.st.Update(ctx, end, 1, entries); err != nil {
+	if err := h.st.Update(ctx, end, g, entries); err != nil {
 		t.Fatal(err)
 	}
 	h.restart()

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"alak/server/store"
@@ -15,6 +16,13 @@ type faultStore struct {
 	mu     sync.Mutex
 	update func(ctx context.Context, g store.Game, next func(context.Context) error) error
 	ping   func(ctx context.Context, next func(context.Context) error) error
+	// conditionals counts the reads of conditional moves.
+	conditionals atomic.Int64
+}
+
+func (f *faultStore) Conditional(ctx context.Context, gameID, color string) (store.Conditional, error) {
+	f.conditionals.Add(1)
+	return f.Store.Conditional(ctx, gameID, color)
 }
 
 func (f *faultStore) setUpdate(h func(ctx context.Context, g store.Game, next func(context.Context) error) error) {
@@ -29,11 +37,11 @@ func (f *faultStore) setPing(h func(ctx context.Context, next func(context.Conte
 	f.ping = h
 }
 
-func (f *faultStore) Update(ctx context.Context, g store.Game, expect int, entries []store.Entry) error {
+func (f *faultStore) Update(ctx context.Context, g store.Game, prev store.Game, entries []store.Entry) error {
 	f.mu.Lock()
 	h := f.update
 	f.mu.Unlock()
-	next := func(ctx context.Context) error { return f.Store.Update(ctx, g, expect, entries) }
+	next := func(ctx context.Context) error { return f.Store.Update(ctx, g, prev, entries) }
 	if h == nil {
 		return next(ctx)
 	}

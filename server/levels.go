@@ -17,7 +17,8 @@ var algoKinds = map[string]string{
 	"greedy":    "greedy: the best gain in one move",
 	"alphabeta": "alpha-beta search",
 	"mcts":      "Monte Carlo tree search",
-	"perfect":   "the exact solver (alpha-beta search where it cannot finish)",
+	"perfect":   "the exact solver (the strong player where it cannot finish)",
+	"strong":    "proofs where the reachable positions fit, alpha-beta search elsewhere",
 }
 
 // algoWords says a level's player spec in words: "alphabeta:depth=2" is

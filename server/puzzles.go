@@ -38,6 +38,14 @@ const (
 	// puzzleSeedTries bounds the sources' calls made for one preset's
 	// first set: a preset whose positions rarely make puzzles stops.
 	puzzleSeedTries = 400
+	// puzzleGameIdle is how long the worker rests after a finished game's
+	// puzzles, as a multiple of the time they took: they take at most a
+	// twentieth of one core (alak on 11 points: about half a second a
+	// game, so a game's puzzles every ten seconds at most), and a busy
+	// server's moves keep the cores. The puzzles are a bonus: the games
+	// that come meanwhile wait in the queue, or are dropped when it is
+	// full.
+	puzzleGameIdle = 19
 )
 
 // puzzleSeedRules are the small lines of each preset the first puzzles
@@ -64,15 +72,16 @@ type puzzleWork struct {
 	seedCount int
 	// idle is the share of the seed's time spent waiting: after a puzzle
 	// that took d, the seed waits d*idle, so that it uses at most a
-	// 1/(1+idle) share of a core.
-	idle float64
+	// 1/(1+idle) share of a core; gameIdle is the same for the finished
+	// games' puzzles (puzzleGameIdle).
+	idle, gameIdle float64
 	// games counts the finished games whose puzzles were made.
 	mu    sync.Mutex
 	games int
 }
 
 func newPuzzleWork(s *Server) *puzzleWork {
-	pw := &puzzleWork{s: s, ctx: contextOf(s.done), queue: make(chan puzzleGame, puzzleQueued), seedCount: s.cfg.PuzzleSeed, idle: 1}
+	pw := &puzzleWork{s: s, ctx: contextOf(s.done), queue: make(chan puzzleGame, puzzleQueued), seedCount: s.cfg.PuzzleSeed, idle: 1, gameIdle: puzzleGameIdle}
 	if pw.seedCount > 0 {
 		pw.seedRules = puzzleSeedRules
 		if s.cfg.puzzleSeedRules != nil {
@@ -98,20 +107,50 @@ func (pw *puzzleWork) gameAnalysed(ag analysis.Game, plies []solve.PlyValue) {
 	}
 }
 
-// work makes the puzzles of the finished games queued.
+// work makes the puzzles of the finished games queued, resting after
+// each game (gameIdle).
 func (pw *puzzleWork) work() {
 	for {
 		select {
 		case <-pw.s.done:
 			return
 		case pg := <-pw.queue:
+			start := time.Now()
 			pw.fromGame(pg)
 			pw.mu.Lock()
 			pw.games++
+			idle := pw.gameIdle
 			pw.mu.Unlock()
+			if !pw.rest(time.Since(start), idle) {
+				return
+			}
 		}
 	}
 }
+
+// rest waits took*idle, the rest after work that took took; false when
+// the server stops meanwhile.
+func (pw *puzzleWork) rest(took time.Duration, idle float64) bool {
+	t := time.NewTimer(time.Duration(float64(took) * idle))
+	defer t.Stop()
+	select {
+	case <-pw.s.done:
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// setGameIdle sets the rest after a finished game's puzzles (gameIdle;
+// tests raise it).
+func (pw *puzzleWork) setGameIdle(idle float64) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	pw.gameIdle = idle
+}
+
+// waiting reports whether a finished game waits for its puzzles.
+func (pw *puzzleWork) waiting() bool { return len(pw.queue) > 0 }
 
 // fromGame stores the puzzles of a finished game: every one joins the
 // pool of its rules, and each that is a player's own mistake is that
@@ -265,10 +304,8 @@ func (pw *puzzleWork) seedRules1(text string) error {
 				stored++
 			}
 		}
-		select {
-		case <-s.done:
+		if !pw.rest(time.Since(start), pw.idle) {
 			return context.Canceled
-		case <-time.After(time.Duration(float64(time.Since(start)) * pw.idle)):
 		}
 	}
 	s.log.Info("first puzzles made", "rules", text, "puzzles", stored)

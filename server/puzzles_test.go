@@ -508,3 +508,64 @@ func TestPuzzlesFromUnviewedGames(t *testing.T) {
 		t.Errorf("the second game, ended within the background's period: analysis %v, want none stored", err)
 	}
 }
+
+// TestBackgroundWorkRests: the work nobody waits for, a finished game's
+// puzzles and the analysis of a game nobody asked about, rests after each
+// game for a multiple of the time it took, so that it keeps to its share
+// of a core and a busy server's moves keep the rest. Here the rests are
+// raised to a billion times the work (years): after the first game's
+// analysis and puzzles, a second game is not analysed unasked, and a
+// second analysed game queued for its puzzles waits. Before, the analyses
+// came at most one a second (the period, 0 here) and the puzzles one game
+// after another, together half a core of a server under load
+// (docs/load.md).
+func TestBackgroundWorkRests(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	// Set under the analyses' lock, which the game's end takes before its
+	// analysis is queued: the workers read them after.
+	h.srv.analysis.Games.SetPeriod(0)
+	h.srv.analysis.Games.SetIdle(1e9)
+	h.srv.puzzles.setGameIdle(1e9)
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	play := func() string {
+		g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "days:3", "opponent": "bo"})
+		if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+		for i, m := range seedAlak6 {
+			if code, _, e := []*client{ada, bo}[i%2].move(g.ID, m, i); code != http.StatusOK {
+				t.Fatalf("move %d: %d %+v", i+1, code, e)
+			}
+		}
+		return g.ID
+	}
+	play()
+	deadline := time.Now().Add(60 * time.Second)
+	for h.srv.puzzles.gamesDone() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no game's puzzles made within 60 s of its end")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	second := play()
+	// The second game's end came after the first's analysis: without the
+	// rest it would be analysed at once (a few milliseconds on 6 points).
+	g, err := h.srv.loadAnalysisGame(context.Background(), second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plies, err := h.srv.tables.Analyze(context.Background(), g.Game, solve.Options{MaxNodes: 50_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv.puzzles.gameAnalysed(g, plies)
+	time.Sleep(time.Second)
+	if _, err := h.srv.store.Analysis(context.Background(), second); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the second game, ended during the rest after the first's analysis: analysis %v, want none stored", err)
+	}
+	if n := h.srv.puzzles.gamesDone(); n != 1 {
+		t.Errorf("%d games' puzzles made a second after the second was queued, during the rest after the first's: want 1", n)
+	}
+}

@@ -343,6 +343,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
+		Busy:     func() bool { return s.puzzles.waiting() },
 		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })

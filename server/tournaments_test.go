@@ -370,9 +370,10 @@ func TestTournamentSwissRestartMidRound(t *testing.T) {
 	if last.X > last.O {
 		loser = "x"
 	}
+	read := g
 	g.Version, g.State, g.Reason, g.Winner, g.Deadline, g.Ended = g.Version+1, store.StateFinished, "resignation", map[string]string{"x": "o", "o": "x"}[loser], time.Time{}, h.clock.Now()
 	g.Result = map[string]string{"x": "W+R", "o": "B+R"}[loser]
-	if err := st.Update(context.Background(), g, g.Version-1, nil); err != nil {
+	if err := st.Update(context.Background(), g, read, nil); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

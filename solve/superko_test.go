@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -412,10 +413,13 @@ func TestSuperkoDrangeTable(t *testing.T) {
 // TestSuperkoValueOnly: Options.ValueOnly gives the value of the full solve,
 // one of its best moves, no move values, and a principal variation that is
 // a legal game ending with the value; also from a position with a history.
+// The empty boards 1×3 to 1×8, and 1×9 with ALAK_LONG=1: 1×9 took 3/5 of the
+// test's CPU and checks the same paths (TestSuperkoDrangeTable solves it in
+// full in the short form too).
 func TestSuperkoValueOnly(t *testing.T) {
 	t.Parallel()
 	games := []*rules.Game{}
-	for n := 3; n <= 9; n++ {
+	for n := 3; n <= testlong.Size(t, 8, 9); n++ {
 		games = append(games, superkoGame(t, n))
 	}
 	g := superkoGame(t, 6)

@@ -38,8 +38,9 @@ func storeWriter(st store.Store, w int, stop <-chan struct{}, whole *atomic.Int6
 		if err := st.CreateGame(ctx, g); err != nil {
 			return err
 		}
+		created := g
 		g.Version, g.Ply, g.Entries = 2, 2, 2
-		if err := st.Update(ctx, g, 1, []store.Entry{{Move: "1", By: a.ID, At: now}, {Move: "5", At: now}}); err != nil {
+		if err := st.Update(ctx, g, created, []store.Entry{{Move: "1", By: a.ID, At: now}, {Move: "5", At: now}}); err != nil {
 			return err
 		}
 		whole.Add(1)

@@ -89,6 +89,7 @@ func TestProveCertificateCommand(t *testing.T) {
 // 11, 11.2 MB, 12 s each) only without the race detector, which .ci/run
 // runs this test again without.
 func TestCheckProofData(t *testing.T) {
+	t.Parallel() // seconds of the processor in this process: they overlap the other tests' waits
 	dir := proofData(t)
 	sums := proofDataSums(t, dir)
 	mirrors := proofDataMirrors(t, dir)
@@ -236,6 +237,7 @@ func proofDataMirrors(t *testing.T, dir string) map[string]string {
 // 10 s of CPU without it, its shared subtrees' board sets kept and
 // compared at each reference.
 func TestCheckProofDataSuperko(t *testing.T) {
+	t.Parallel() // seconds of the processor in this process: they overlap the other tests' waits
 	value := map[string]string{"1": "0", "2": "0", "3": "3", "4": "4", "5": "0", "6": "1", "7": "2", "8": "3", "9": "0", "10": "1", "11": "2", "12": "2", "13": "0"}
 	dir := filepath.Join(proofData(t), "tromp-taylor")
 	files, err := filepath.Glob(filepath.Join(dir, "tromp-taylor-*.alakproof"))

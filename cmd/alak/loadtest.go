@@ -24,7 +24,9 @@ players who follow the event streams, and prints moves per second, the
 latency from a move's request to its acknowledgement and from the
 acknowledgement to the opponent's event (p50, p95, p99), the errors by
 kind, and the moves lost or applied twice, found by reading every game back
-at the end. With several --url (processes of one server on one database)
+at the end. The accounts, the first games and their streams (and the
+spectators') are set up before the clock starts: the run measures the
+games under way. With several --url (processes of one server on one database)
 the accounts are spread over them, each talking to its own. --streams adds
 spectators, each watching a game under way and then another. --busy N runs
 N processes beside the moves that each keep one core busy (a neighbour
@@ -105,6 +107,7 @@ func loadtestRun(e *env, args []string) int {
 	} else {
 		fmt.Fprintf(e.stdout, "%d moves in %.1f s: %.1f moves/s, %d games (%d finished), %d streams open at the end (%d at most), %d servers\n",
 			rep.Moves, rep.Seconds, rep.MovesPerS, rep.Games, rep.Finished, rep.Streams, rep.StreamsMax, rep.URLs)
+		fmt.Fprintf(e.stdout, "set up in %.1f s before the clock: the accounts, the first games, %d streams open at the start\n", rep.SetupS, rep.StreamsAtStart)
 		fmt.Fprintf(e.stdout, "request to acknowledgement: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms\n", rep.P50, rep.P95, rep.P99, rep.Max)
 		fmt.Fprintf(e.stdout, "acknowledgement to the opponent's event: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms (%d events)\n", rep.EventP50, rep.EventP95, rep.EventP99, rep.Events)
 		kinds := make([]string, 0, len(rep.Errors))

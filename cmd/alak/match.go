@@ -26,14 +26,14 @@ func init() {
 
 const matchUsage = `usage: alak match P1 P2 [--rules R] [--size N] [--OPTION VALUE ...] [--games K]
                   [--movetime 100ms | --playouts N] [--openings random:2] [--json] [--sgf-dir DIR]
-                  [--judge-openings] [--judge-moves] [--table-dir DIR] [--memory MB]
+                  [--judge-openings] [--judge-moves] [--table-dir DIR] [--memory MB] [--judge-nodes N]
        alak match --ladder [--players P,P,...] [--rules R] [--size N] [--games K] [--movetime 100ms]
 Plays K games between two players, alternating colours, from random openings
 shared by each pair of games, in parallel on every core. It prints P1's wins,
 draws and losses, P1's score with a 95% confidence interval and the Elo
 difference. --ladder plays every player against every other and prints an Elo
 table. A player is a spec such as random, greedy, alphabeta:depth=6,
-mcts:playouts=2000, perfect, level:5, or "gtp:PATH ARGS..." (one argument,
+mcts:playouts=2000, perfect, strong, level:5, or "gtp:PATH ARGS..." (one argument,
 quoted) for an external engine, which may start with time limits:
 "gtp:setup=10s genmove=30s PATH ARGS..." (the defaults). --movetime and
 --playouts set the budget of search players whose spec sets none; --movetime
@@ -44,7 +44,10 @@ the value the game started with for P1: won, drawn or lost. --judge-moves
 solves the position before every move after the opening (each game's
 history counted) and prints each player's value-losing moves: those that
 lowered its margin under perfect play, a resignation of a position not
-lost included; with --sgf-dir each judged move's verdict is a comment.`
+lost included; with --sgf-dir each judged move's verdict is a comment.
+--judge-nodes bounds each of those solves (a history that has used a
+position up can make one search long): a game is then judged to the ply
+whose solve passed it, and the output says so.`
 
 // matchLadderPlayers are the built-in players a ladder plays by default.
 var matchLadderPlayers = []string{"random", "greedy", "alphabeta", "mcts", "perfect"}
@@ -65,6 +68,7 @@ func matchRun(e *env, args []string) int {
 	judgeMoves := fs.Bool("judge-moves", false, "solve the position before every move after the opening and count each player's value-losing moves (in the SGF comments with --sgf-dir)")
 	judgeTables := fs.String("table-dir", "", "with --judge-openings or --judge-moves: a directory of solver tables to answer from (default: none)")
 	judgeMemory := fs.Int("memory", 1024, "with --judge-openings or --judge-moves: the solver's memory in MB")
+	judgeNodes := fs.Int64("judge-nodes", 0, "with --judge-openings or --judge-moves: the most positions one solve may search (0: no limit); a game whose solve passes it is judged to that ply, and says so")
 	ladderPlayers := fs.String("players", strings.Join(matchLadderPlayers, ","), "with --ladder: the players, comma-separated")
 	pos, err := matchParse(fs, args)
 	if err != nil {
@@ -120,7 +124,10 @@ func matchRun(e *env, args []string) int {
 	var judged *arena.Judgement
 	var moves *arena.MoveJudgement
 	if *judgeOpenings || *judgeMoves {
-		opt := solve.Options{MemoryMB: *judgeMemory}
+		if *judgeNodes < 0 {
+			return fail(e, "match", fmt.Errorf("--judge-nodes %d: a number of positions, 0 (no limit) or more, is accepted", *judgeNodes))
+		}
+		opt := solve.Options{MemoryMB: *judgeMemory, MaxNodes: *judgeNodes}
 		if *judgeTables != "" {
 			tab, err := solve.LoadTable(*judgeTables, r)
 			if err != nil {
@@ -139,7 +146,7 @@ func matchRun(e *env, args []string) int {
 		if *judgeMoves {
 			ts := &solve.Tables{MemoryMB: *judgeMemory}
 			ts.Use(opt.Table)
-			j, err := arena.JudgeMoves(ctx, r, res.Played, ts, solve.Options{MemoryMB: *judgeMemory})
+			j, err := arena.JudgeMoves(ctx, r, res.Played, ts, solve.Options{MemoryMB: *judgeMemory, MaxNodes: *judgeNodes})
 			if err != nil {
 				return fail(e, "match", fmt.Errorf("judging the moves: %w", err))
 			}

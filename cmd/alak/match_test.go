@@ -188,6 +188,7 @@ func TestMatchErrors(t *testing.T) {
 // 24 ms (80% of 30 ms), so it falls back to alpha-beta, and says so in the
 // text and in the JSON; on 6 points every move is exact.
 func TestMatchReportsFallback(t *testing.T) {
+	t.Parallel() // seconds of the processor in this process: they overlap the other tests' waits
 	out, stderr, code := matchSession(t, false, "perfect:time=30ms", "random", "--games", "2", "--size", "30", "--openings", "none")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -310,5 +311,16 @@ func TestMatchJudgeMoves(t *testing.T) {
 	out, _, code = matchSession(t, false, "perfect", "random", "--size", "7", "--games", "2", "--judge-moves")
 	if code != 0 || !strings.Contains(out, "Moves judged by perfect play (after the openings):") || !strings.Contains(out, "P1 perfect: 0 value-losing of ") {
 		t.Errorf("exit %d:\n%s", code, out)
+	}
+	// A node budget too small for any solve on 14 points (a line too long
+	// for the small lines' tables): every game is judged to ply 0 and
+	// says why; a negative budget is refused.
+	out, stderr, code = matchSession(t, false, "random", "random", "--size", "14", "--games", "2", "--judge-moves", "--judge-nodes", "1000", "--json")
+	v.Why = nil
+	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || len(v.Why) != 2 || !strings.Contains(v.Why[0], "node limit") {
+		t.Errorf("--judge-nodes 1: exit %d, %v, not judged %q; %s", code, err, v.Why, stderr)
+	}
+	if _, stderr, code = matchSession(t, false, "perfect", "random", "--size", "7", "--judge-moves", "--judge-nodes", "-1"); code == 0 || !strings.Contains(stderr, "0 (no limit) or more") {
+		t.Errorf("--judge-nodes -1: exit %d, %s", code, stderr)
 	}
 }

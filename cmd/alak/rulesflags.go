@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"sync"
 
 	"alak/notation"
 	"alak/rules"
@@ -110,8 +111,9 @@ func tableDir(dir string) (string, error) {
 	return dir, nil
 }
 
-// flagUsage holds each subcommand's usage text, printed before its flags.
-var flagUsage = map[*flag.FlagSet]string{}
+// flagUsage holds each subcommand's usage text, printed before its flags,
+// by flag set: a sync.Map, since the tests run subcommands at once.
+var flagUsage sync.Map
 
 // newFlagSet returns a flag set for a subcommand. Its errors go to the
 // env's stderr; -h is answered by flagStatus, on standard output.
@@ -119,7 +121,7 @@ func newFlagSet(e *env, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {}
-	flagUsage[fs] = usage
+	flagUsage.Store(fs, usage)
 	return fs
 }
 
@@ -131,7 +133,9 @@ func flagStatus(e *env, fs *flag.FlagSet, err error) int {
 		fmt.Fprintf(e.stderr, "run 'alak %s -h' for the flags\n", fs.Name())
 		return 2
 	}
-	fmt.Fprintln(e.stdout, flagUsage[fs])
+	usage, _ := flagUsage.Load(fs)
+	u, _ := usage.(string)
+	fmt.Fprintln(e.stdout, u)
 	fs.SetOutput(e.stdout)
 	fs.PrintDefaults()
 	fs.SetOutput(e.stderr)

@@ -238,11 +238,14 @@ type GameStore interface {
 	CreateGame(ctx context.Context, g Game) error
 	// Game returns a game and its whole log.
 	Game(ctx context.Context, id string) (Game, []Entry, error)
-	// Update writes g, whose Version must be one more than expect, and
-	// appends the entries (numbered from the game's Entries before the
-	// change), when the stored game is still at version expect; otherwise
-	// it changes nothing and returns ErrConflict.
-	Update(ctx context.Context, g Game, expect int, entries []Entry) error
+	// Update writes g over prev, the game as stored at prev.Version (as
+	// read, or as the last Update wrote it), and appends the entries
+	// (numbered from prev's Entries), when the stored game is still at
+	// prev.Version; otherwise it changes nothing and returns ErrConflict.
+	// g.Version must be one more than prev's. Only the columns in which g
+	// differs from prev are written, so that a move does not rewrite the
+	// indexes of columns it leaves alone.
+	Update(ctx context.Context, g Game, prev Game, entries []Entry) error
 	// Games lists games by the filter, the most recently updated first.
 	Games(ctx context.Context, f Filter) ([]Game, error)
 	// PlayerStats counts the account's finished games, won, lost and drawn.

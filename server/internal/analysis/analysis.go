@@ -44,8 +44,12 @@ type Config struct {
 	// Analysed is told of each finished game analysed, with the values of
 	// its plies (its mistakes become puzzles); nil tells nobody.
 	Analysed func(Game, []solve.PlyValue)
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Busy reports whether the work Analysed feeds is behind (a finished
+	// game waits for its puzzles): the games nobody asked about wait
+	// meanwhile. Nil: never.
+	Busy func() bool
+	Log  *slog.Logger
+	Now  func() time.Time
 	// Stop is done when the server stops: the background work ends and
 	// the searches under way are cut off.
 	Stop context.Context

@@ -32,8 +32,16 @@ const (
 // analysisBackground bounds the analyses of finished games that nobody
 // asked for: at most one started a period, and only while the queue is
 // at most a quarter full, so that a busy server analyses some of its games
-// and never keeps a player's request out of the queue.
-const analysisBackground = time.Second
+// and never keeps a player's request out of the queue. After each, the
+// next waits analysisBackgroundIdle times as long as it took, so that
+// they take at most a twentieth of one core (an analysis beyond the
+// tables is a search of up to two minutes), and none is started while a
+// game analysed before waits for its puzzles (Config.Busy: which those
+// analyses are for, and which rest likewise).
+const (
+	analysisBackground     = time.Second
+	analysisBackgroundIdle = 19
+)
 
 // Games runs the post-game analyses: one at a time, from a bounded
 // queue; the results are kept in the store.
@@ -47,6 +55,13 @@ type Games struct {
 	Nodes  int64
 	last   time.Time     // when background last queued a game
 	period time.Duration // background's bound (analysisBackground; SetPeriod)
+	// unasked are the games queued by Background that nobody has asked
+	// for since; next is when Background may queue a game again, after
+	// the rest that follows an unasked game's analysis (idle times as
+	// long as it took: analysisBackgroundIdle).
+	unasked map[string]bool
+	next    time.Time
+	idle    float64
 }
 
 // Background queues game id, a game that ended without anyone asking for
@@ -54,14 +69,20 @@ type Games struct {
 // did.
 func (a *Games) Background(id string) bool {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	now := time.Now()
-	if now.Sub(a.last) < a.period || len(a.queue) > GamesQueued/4 {
-		a.mu.Unlock()
+	if now.Sub(a.last) < a.period || now.Before(a.next) || len(a.queue) > GamesQueued/4 || a.cfg.Busy != nil && a.cfg.Busy() {
+		return false
+	}
+	if a.pending[id] {
+		return true
+	}
+	if !a.queueLocked(id) {
 		return false
 	}
 	a.last = now
-	a.mu.Unlock()
-	return a.request(id)
+	a.unasked[id] = true
+	return true
 }
 
 // SetPeriod sets Background's bound: at most one game queued a period.
@@ -71,10 +92,19 @@ func (a *Games) SetPeriod(d time.Duration) {
 	a.period = d
 }
 
+// SetIdle sets the rest after a game nobody asked about: idle times as
+// long as its analysis took (analysisBackgroundIdle; tests raise it).
+func (a *Games) SetIdle(idle float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.idle = idle
+}
+
 // NewGames returns the post-game analyses of cfg, their queue empty and
 // unworked until Analysis.Start.
 func NewGames(cfg Config) *Games {
-	return &Games{cfg: cfg, queue: make(chan string, GamesQueued), pending: map[string]bool{}, Nodes: analysisNodes, period: analysisBackground}
+	return &Games{cfg: cfg, queue: make(chan string, GamesQueued), pending: map[string]bool{}, Nodes: analysisNodes, period: analysisBackground,
+		unasked: map[string]bool{}, idle: analysisBackgroundIdle}
 }
 
 // request queues game id unless it is queued already; false when the
@@ -82,9 +112,15 @@ func NewGames(cfg Config) *Games {
 func (a *Games) request(id string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	delete(a.unasked, id) // asked for now: no rest after it
 	if a.pending[id] {
 		return true
 	}
+	return a.queueLocked(id)
+}
+
+// queueLocked queues game id, under mu; false when the queue is full.
+func (a *Games) queueLocked(id string) bool {
 	select {
 	case a.queue <- id:
 		a.pending[id] = true
@@ -103,9 +139,14 @@ func (a *Games) work() {
 		case <-a.cfg.Stop.Done():
 			return
 		case id := <-a.queue:
+			start := time.Now()
 			a.run(id)
 			a.mu.Lock()
 			delete(a.pending, id)
+			if a.unasked[id] {
+				delete(a.unasked, id)
+				a.next = time.Now().Add(time.Duration(float64(time.Since(start)) * a.idle))
+			}
 			a.mu.Unlock()
 		}
 	}

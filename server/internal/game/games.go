@@ -21,11 +21,15 @@ import (
 // once a change is committed, ev is the new state's event (its view, built
 // once for the answer and the streams).
 type State struct {
-	Row   store.Game
-	Log   []store.Entry
-	Sess  *session.Session
-	Rules rules.Rules
-	Clock Clock
+	Row store.Game
+	// Stored is the row as the store holds it (as read, or as this
+	// process last wrote it): an action changes Row, and the commit
+	// writes the columns in which Row differs from Stored.
+	Stored store.Game
+	Log    []store.Entry
+	Sess   *session.Session
+	Rules  rules.Rules
+	Clock  Clock
 	// FirstMove is the time each player of a live game has for their
 	// first move (Config.FirstMove).
 	FirstMove time.Duration
@@ -39,6 +43,26 @@ type State struct {
 	// Tournament is a Tournament's game's Tournament and round (nil for
 	// other games).
 	Tournament *wire.TournamentRef
+	// Conds are each seat's conditional moves as this process last read
+	// or stored them, by seat (Black, White), kept with the state by the
+	// conditional moves (package server's conditional.go).
+	Conds [2]CondSeat
+}
+
+// CondSeat is a seat's conditional moves as this process last read or
+// stored them, kept with the game's state (StateCache), so that a move of
+// a game without a clock or by correspondence does not read the
+// opponent's row again at every move (a read on every move was a
+// twentieth of the server's CPU under load, and a connection of the
+// readers' pool: docs/load.md). The row changes only by this process's
+// requests, under the game's lock, when the process is its database's
+// only one: a server on SQLite, which owns its file (docs/deploy.md). A
+// server with a Notifier (PostgreSQL, several processes) reads the row at
+// every move, as another process may have changed it.
+type CondSeat struct {
+	Known bool // Row and Found are the store's
+	Found bool // the seat has a row
+	Row   store.Conditional
 }
 
 // LockGame serialises the changes this process makes to one game, so that
@@ -133,7 +157,7 @@ func (s *Core) Rebuild(row store.Game, log []store.Entry) (*State, error) {
 	if (row.Black.Bot != "" || row.White.Bot != "") && s.Hooks.Computer == nil {
 		return nil, fmt.Errorf("game %s: a computer seat, and no computer to play it (Hooks.Computer)", row.ID)
 	}
-	st := &State{Row: row, Log: log, Rules: r, Clock: clock, FirstMove: s.cfg.FirstMove, RulesText: notation.RulesText(r)}
+	st := &State{Row: row, Stored: row, Log: log, Rules: r, Clock: clock, FirstMove: s.cfg.FirstMove, RulesText: notation.RulesText(r)}
 	st.Sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)
@@ -375,7 +399,7 @@ func (s *Core) Commit(ctx context.Context, st *State, now time.Time, entries []s
 		entries[i].GameID = row.ID
 		entries[i].N = prev.Entries + i
 	}
-	if err := s.store.Update(ctx, row, prev.Version, entries); err != nil {
+	if err := s.store.Update(ctx, row, st.Stored, entries); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			s.metrics.Conflicts.Add(1)
 		} else {
@@ -383,7 +407,7 @@ func (s *Core) Commit(ctx context.Context, st *State, now time.Time, entries []s
 		}
 		return err
 	}
-	st.Row = row
+	st.Row, st.Stored = row, row
 	st.Log = append(st.Log, entries...)
 	ended := prev.State == store.StateActive && row.State != store.StateActive
 	s.Hooks.Stored.run(ctx, st, ended)

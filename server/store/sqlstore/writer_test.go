@@ -273,7 +273,7 @@ func BenchmarkUpdate(b *testing.B) {
 					n.Version++
 					n.Ply++
 					n.Entries++
-					if err := s.Update(ctx, n, g.Version, []store.Entry{{Move: "3", At: time.Now()}}); err != nil {
+					if err := s.Update(ctx, n, g, []store.Entry{{Move: "3", At: time.Now()}}); err != nil {
 						b.Error(err)
 						return
 					}

@@ -54,7 +54,7 @@ func testBots(t *testing.T, s store.Store) {
 	next.Version++
 	next.White = store.Seat{AccountID: bot.ID}
 	next.State = store.StateActive
-	must(t, s.Update(ctx, next, open.Version, nil))
+	must(t, s.Update(ctx, next, open, nil))
 	if g, _, err := s.Game(ctx, "ob"); err != nil || !g.AllowBots || g.White.AccountID != bot.ID {
 		t.Errorf("after the join: %+v, %v", g, err)
 	}

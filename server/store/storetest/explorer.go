@@ -54,6 +54,7 @@ func testExplorer(t *testing.T, s store.Store) {
 		g := newGame(id, 1, 2)
 		g.Start = start
 		must(t, s.CreateGame(ctx, g))
+		created := g
 		var entries []store.Entry
 		for _, m := range moves {
 			var e store.Entry
@@ -69,7 +70,7 @@ func testExplorer(t *testing.T, s store.Store) {
 		if finished {
 			end.State, end.Winner, end.Ended = store.StateFinished, winner, at.Add(time.Hour)
 		}
-		must(t, s.Update(ctx, end, 1, entries))
+		must(t, s.Update(ctx, end, created, entries))
 	}
 	play("b1", []string{"3", "5", "", "4", "resign"}, "x", "", true) // a takeback of 5, then o resigns
 	play("b2", []string{"4", "3"}, "o", "", true)

@@ -164,7 +164,7 @@ func testClaimGames(t *testing.T, s store.Store) {
 	add(challenged)
 	// The guest's move in a game it keeps a log of.
 	g, e := move(games["asblack"], "1", guest)
-	must(t, s.Update(ctx, g, games["asblack"].Version, []store.Entry{e}))
+	must(t, s.Update(ctx, g, games["asblack"], []store.Entry{e}))
 	games["asblack"] = g
 
 	c, err := s.ClaimGames(ctx, guest, acct)
@@ -202,7 +202,7 @@ func testClaimGames(t *testing.T, s store.Store) {
 	}
 	// A copy read before the claim is stale: its update conflicts.
 	g, e = move(games["asblack"], "2", other)
-	if err := s.Update(ctx, g, games["asblack"].Version, []store.Entry{e}); !errors.Is(err, store.ErrConflict) {
+	if err := s.Update(ctx, g, games["asblack"], []store.Entry{e}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("an update from before the claim: %v, want ErrConflict", err)
 	}
 	// Claiming again finds nothing more to move.

@@ -38,7 +38,7 @@ func finish(t *testing.T, s store.Store, id string, black, white int64, winner s
 	end := g
 	end.Version++
 	end.State, end.Reason, end.Winner, end.Ended, end.Updated = store.StateFinished, "resignation", winner, when, when
-	must(t, s.Update(ctx, end, g.Version, nil))
+	must(t, s.Update(ctx, end, g, nil))
 	return end
 }
 
@@ -84,7 +84,7 @@ func testRatings(t *testing.T, s store.Store) {
 	// A later write of the finished game changes no rating.
 	again := g
 	again.Version++
-	must(t, s.Update(ctx, again, g.Version, nil))
+	must(t, s.Update(ctx, again, g, nil))
 	if r := rating(t, s, a); r.Games != 1 || !near(r.Glicko(), wantA) {
 		t.Errorf("a second write of the end rated again: %+v", r)
 	}
@@ -166,7 +166,7 @@ func testRatingsAtOnce(t *testing.T, s store.Store) {
 			end := g
 			end.Version++
 			end.State, end.Winner, end.Ended = store.StateFinished, []string{"x", "o", "draw"}[i%3], at
-			errs <- s.Update(ctx, end, g.Version, nil)
+			errs <- s.Update(ctx, end, g, nil)
 		}(games[i])
 	}
 	wg.Wait()

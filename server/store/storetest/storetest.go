@@ -23,36 +23,52 @@ type Open struct {
 	Reopen func(t *testing.T, s store.Store) store.Store
 }
 
-// Run runs the suite.
+// Run runs the suite. Its tests run in parallel: each has a database of
+// its own, and most of a test's time is the database's commits (an fsync
+// each on SQLite), which leave the processor idle.
 func Run(t *testing.T, o Open) {
-	t.Run("Accounts", func(t *testing.T) { testAccounts(t, o.New(t)) })
-	t.Run("Tokens", func(t *testing.T) { testTokens(t, o.New(t)) })
-	t.Run("ChangePassword", func(t *testing.T) { testChangePassword(t, o.New(t)) })
-	t.Run("Games", func(t *testing.T) { testGames(t, o.New(t)) })
-	t.Run("ConcurrentUpdates", func(t *testing.T) { testConcurrent(t, o.New(t)) })
-	t.Run("ManyGamesAtOnce", func(t *testing.T) { testManyGames(t, o.New(t)) })
-	t.Run("Lists", func(t *testing.T) { testLists(t, o.New(t)) })
-	t.Run("ListsPastAWindow", func(t *testing.T) { testListsPastAWindow(t, o.New(t)) })
-	t.Run("PlayerStats", func(t *testing.T) { testPlayerStats(t, o.New(t)) })
-	t.Run("ClaimGames", func(t *testing.T) { testClaimGames(t, o.New(t)) })
-	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, o.New(t)) })
-	t.Run("Resume", func(t *testing.T) { testResume(t, o.New(t)) })
-	t.Run("Ratings", func(t *testing.T) { testRatings(t, o.New(t)) })
-	t.Run("RatingsAtOnce", func(t *testing.T) { testRatingsAtOnce(t, o.New(t)) })
-	t.Run("Messages", func(t *testing.T) { testMessages(t, o.New(t)) })
-	t.Run("Rematches", func(t *testing.T) { testRematches(t, o.New(t)) })
-	t.Run("Conditionals", func(t *testing.T) { testConditionals(t, o.New(t)) })
-	t.Run("Vacations", func(t *testing.T) { testVacations(t, o.New(t)) })
-	t.Run("Bots", func(t *testing.T) { testBots(t, o.New(t)) })
-	t.Run("Tournaments", func(t *testing.T) { testTournaments(t, o.New(t)) })
-	t.Run("MailSecrets", func(t *testing.T) { testMailSecrets(t, o.New(t)) })
-	t.Run("Explorer", func(t *testing.T) { testExplorer(t, o.New(t)) })
-	t.Run("Limits", func(t *testing.T) { testLimits(t, o.New(t)) })
-	t.Run("Puzzles", func(t *testing.T) { testPuzzles(t, o.New(t)) })
-	t.Run("PuzzleAttempts", func(t *testing.T) { testPuzzleAttempts(t, o.New(t)) })
-	t.Run("PuzzleAttemptsAtOnce", func(t *testing.T) { testPuzzleAttemptsAtOnce(t, o.New(t)) })
+	tests := []struct {
+		name string
+		test func(*testing.T, store.Store)
+	}{
+		{"Accounts", testAccounts},
+		{"Tokens", testTokens},
+		{"ChangePassword", testChangePassword},
+		{"Games", testGames},
+		{"ConcurrentUpdates", testConcurrent},
+		{"ManyGamesAtOnce", testManyGames},
+		{"Lists", testLists},
+		{"ListsPastAWindow", testListsPastAWindow},
+		{"PlayerStats", testPlayerStats},
+		{"ClaimGames", testClaimGames},
+		{"Analysis", testAnalysis},
+		{"Resume", testResume},
+		{"Ratings", testRatings},
+		{"RatingsAtOnce", testRatingsAtOnce},
+		{"Messages", testMessages},
+		{"Rematches", testRematches},
+		{"Conditionals", testConditionals},
+		{"Vacations", testVacations},
+		{"Bots", testBots},
+		{"Tournaments", testTournaments},
+		{"MailSecrets", testMailSecrets},
+		{"Explorer", testExplorer},
+		{"Limits", testLimits},
+		{"Puzzles", testPuzzles},
+		{"PuzzleAttempts", testPuzzleAttempts},
+		{"PuzzleAttemptsAtOnce", testPuzzleAttemptsAtOnce},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.test(t, o.New(t))
+		})
+	}
 	if o.Reopen != nil {
-		t.Run("Reopen", func(t *testing.T) { testReopen(t, o) })
+		t.Run("Reopen", func(t *testing.T) {
+			t.Parallel()
+			testReopen(t, o)
+		})
 	}
 }
 
@@ -206,10 +222,10 @@ func testGames(t *testing.T, s store.Store) {
 	// Seed 002's Alak-6 game, move by move.
 	for i, m := range []string{"1", "4", "5", "6", "2", "3", "5", "1", "2", "6", "4", "3", "1", "5", "4"} {
 		next, e := move(g, m, int64(1+i%2))
-		must(t, s.Update(ctx, next, g.Version, []store.Entry{e}))
+		must(t, s.Update(ctx, next, g, []store.Entry{e}))
 		// A second write of the same change, as a retried request would
 		// make it, is refused and changes nothing.
-		if err := s.Update(ctx, next, g.Version, []store.Entry{e}); !errors.Is(err, store.ErrConflict) {
+		if err := s.Update(ctx, next, g, []store.Entry{e}); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("move %d applied twice: %v", i+1, err)
 		}
 		g = next
@@ -226,7 +242,7 @@ func testGames(t *testing.T, s store.Store) {
 	next.Version++
 	next.Entries++
 	next.Ply -= 2
-	must(t, s.Update(ctx, next, g.Version, []store.Entry{{Undo: 2, By: 2, At: at}}))
+	must(t, s.Update(ctx, next, g, []store.Entry{{Undo: 2, By: 2, At: at}}))
 	got, log, _ = s.Game(ctx, "g1")
 	if got.Ply != 13 || len(log) != 16 || log[15].Undo != 2 || log[14].Move != "4" {
 		t.Errorf("after a takeback: ply %d, %d entries, last %+v", got.Ply, len(log), log[len(log)-1])
@@ -235,17 +251,30 @@ func testGames(t *testing.T, s store.Store) {
 	// is a programming error, refused.
 	bad := got
 	bad.Version += 2
-	if err := s.Update(ctx, bad, got.Version, nil); err == nil || errors.Is(err, store.ErrConflict) {
+	if err := s.Update(ctx, bad, got, nil); err == nil || errors.Is(err, store.ErrConflict) {
 		t.Errorf("a change two versions up: %v", err)
 	}
 	// The end of the game.
 	end := got
 	end.Version++
 	end.State, end.Result, end.Reason, end.Winner, end.Ended = store.StateFinished, "W+R", "resignation", "o", at.Add(time.Hour)
-	must(t, s.Update(ctx, end, got.Version, nil))
+	must(t, s.Update(ctx, end, got, nil))
 	got, _, _ = s.Game(ctx, "g1")
 	if got != end {
 		t.Errorf("finished game:\n%+v\n%+v", got, end)
+	}
+	// An update writes every column in which it differs from the game
+	// before it (a store may write only those): here all of them.
+	all := store.Game{ID: "g1", Rules: "alak size=7", Start: "", Preset: "alak", Size: "7", Black: store.Seat{AccountID: 3, Bot: "b"},
+		White: store.Seat{AccountID: 4, Bot: "w"}, Creator: 4, Color: "o", Kind: store.KindOpen, Opponent: 9, InviteHash: "h",
+		Clock: "live:5m+3s", State: store.StateAborted, Version: got.Version + 1, Ply: 3, Entries: got.Entries, BlackLeft: time.Second,
+		WhiteLeft: 2 * time.Second, TurnStart: at.Add(time.Minute), Deadline: at.Add(2 * time.Minute), WarnedEntry: 7, DrawOffer: "x",
+		Takeback: "o", Result: "Void", Reason: "aborted", Winner: "none", Expires: at.Add(3 * time.Minute), Created: at.Add(-time.Hour),
+		Updated: at.Add(4 * time.Minute), Ended: at.Add(5 * time.Minute), Rated: true, BlackRating: store.SeatRating{Rating: 1400, RD: 80},
+		WhiteRating: store.SeatRating{Rating: 1600, RD: 90}, AllowBots: true}
+	must(t, s.Update(ctx, all, got, nil))
+	if back, _, _ := s.Game(ctx, "g1"); back != all {
+		t.Errorf("every column changed:\n%+v\n%+v", back, all)
 	}
 }
 
@@ -265,7 +294,7 @@ func testConcurrent(t *testing.T, s store.Store) {
 			go func() {
 				defer wg.Done()
 				next, e := move(g, fmt.Sprint(1+k%6), int64(k))
-				err := s.Update(ctx, next, g.Version, []store.Entry{e})
+				err := s.Update(ctx, next, g, []store.Entry{e})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -321,7 +350,7 @@ func testManyGames(t *testing.T, s store.Store) {
 				next, e := move(gs[gi], fmt.Sprint(1+(k+gi+round)%6), int64(k))
 				wg.Go(func() {
 					<-start
-					moves[gi][k] = s.Update(ctx, next, gs[gi].Version, []store.Entry{e})
+					moves[gi][k] = s.Update(ctx, next, gs[gi], []store.Entry{e})
 				})
 			}
 			if gi%4 == 0 {
@@ -329,7 +358,7 @@ func testManyGames(t *testing.T, s store.Store) {
 				wrong.Entries++ // two entries counted, one given
 				wg.Go(func() {
 					<-start
-					bad[gi] = s.Update(ctx, wrong, gs[gi].Version, []store.Entry{e})
+					bad[gi] = s.Update(ctx, wrong, gs[gi], []store.Entry{e})
 				})
 			}
 		}
@@ -480,7 +509,7 @@ func testReopen(t *testing.T, o Open) {
 	g := newGame("kept", a.ID, 0)
 	must(t, s.CreateGame(ctx, g))
 	next, e := move(g, "3", a.ID)
-	must(t, s.Update(ctx, next, g.Version, []store.Entry{e}))
+	must(t, s.Update(ctx, next, g, []store.Entry{e}))
 	s = o.Reopen(t, s)
 	defer s.Close()
 	got, log, err := s.Game(ctx, "kept")

@@ -97,7 +97,7 @@ func testTournaments(t *testing.T, s store.Store) {
 	// The game ends; a replayed slot gets a new game.
 	end := g
 	end.Version, end.State, end.Winner, end.Ply, end.Result, end.Reason = 2, store.StateFinished, "o", 0, "W+R", "resigned"
-	must(t, s.Update(ctx, end, 1, nil))
+	must(t, s.Update(ctx, end, g, nil))
 	slots, err := s.TournamentGames(ctx, []string{"tg1", "other"})
 	must(t, err)
 	want.State, want.Winner = store.StateFinished, "o"
