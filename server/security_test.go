@@ -583,7 +583,9 @@ func TestAttackAnalysisQueue(t *testing.T) {
 	}
 	defer st.Close()
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
-	srv, err := New(Config{Now: clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st)
+	// No background analysis: a finished game it queued would take a place
+	// of the queue this test fills itself.
+	srv, err := New(Config{Now: clock.Now, SweepEvery: time.Hour, noBackgroundAnalysis: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st)
 	if err != nil {
 		t.Fatal(err)
 	}
