@@ -475,18 +475,7 @@ func TestPuzzlesFromUnviewedGames(t *testing.T) {
 	h.srv.analysis.Games.SetPeriod(time.Hour)
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
-	play := func() string {
-		g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "days:3", "opponent": "bo"})
-		if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
-			t.Fatalf("join: %d", code)
-		}
-		for i, m := range seedAlak6 {
-			if code, _, e := []*client{ada, bo}[i%2].move(g.ID, m, i); code != http.StatusOK {
-				t.Fatalf("move %d: %d %+v", i+1, code, e)
-			}
-		}
-		return g.ID
-	}
+	play := func() string { return playSeedAlak6(t, ada, bo) }
 	first, second := play(), play()
 	deadline := time.Now().Add(60 * time.Second)
 	for h.srv.puzzles.gamesDone() == 0 {
@@ -529,18 +518,7 @@ func TestBackgroundWorkRests(t *testing.T) {
 	h.srv.puzzles.setGameIdle(1e9)
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
-	play := func() string {
-		g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "days:3", "opponent": "bo"})
-		if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
-			t.Fatalf("join: %d", code)
-		}
-		for i, m := range seedAlak6 {
-			if code, _, e := []*client{ada, bo}[i%2].move(g.ID, m, i); code != http.StatusOK {
-				t.Fatalf("move %d: %d %+v", i+1, code, e)
-			}
-		}
-		return g.ID
-	}
+	play := func() string { return playSeedAlak6(t, ada, bo) }
 	play()
 	deadline := time.Now().Add(60 * time.Second)
 	for h.srv.puzzles.gamesDone() == 0 {
@@ -568,4 +546,20 @@ func TestBackgroundWorkRests(t *testing.T) {
 	if n := h.srv.puzzles.gamesDone(); n != 1 {
 		t.Errorf("%d games' puzzles made a second after the second was queued, during the rest after the first's: want 1", n)
 	}
+}
+
+// playSeedAlak6 plays seedAlak6 between ada (Black, the creator) and bo
+// in a correspondence game on 6 points, and returns the game's id.
+func playSeedAlak6(t *testing.T, ada, bo *client) string {
+	t.Helper()
+	g := ada.create(map[string]string{"rules": "alak size=6", "color": "x", "clock": "days:3", "opponent": "bo"})
+	if code := bo.do("POST", "/api/games/"+g.ID+"/join", map[string]string{}, nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	for i, m := range seedAlak6 {
+		if code, _, e := []*client{ada, bo}[i%2].move(g.ID, m, i); code != http.StatusOK {
+			t.Fatalf("move %d: %d %+v", i+1, code, e)
+		}
+	}
+	return g.ID
 }
