@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/bits"
 	"time"
@@ -51,6 +52,7 @@ type searcher struct {
 	boards       map[uint64]int
 	hctx, hctxM  uint64
 	memoryMB     int
+	maxDepth     int32 // the deepest ply a line may reach (maxSearchDepth)
 	maxNodes     int64
 	nodes        int64
 	abort        error
@@ -339,6 +341,13 @@ func (s *searcher) moves(pos rules.Position, first rules.Move, buf []rules.Move)
 	return out
 }
 
+// maxSearchDepth bounds the plies of one line the search follows. Each
+// ply is a frame of searchPrisoners on the goroutine's stack (its move
+// buffer and keys, about 1.7 kB: a judging solve on alak 18 overflowed
+// Go's 1 GB stack 610,000 plies deep), so the bound keeps the stack under
+// about 250 MB.
+const maxSearchDepth = 1 << 17
+
 // search returns the value of the live position pos (not over, not a
 // repetition) within the window (alpha, beta), fail-soft, and the smallest
 // path depth of a repetition its result depended on (graph mode; noHit if
@@ -357,6 +366,9 @@ func (s *searcher) searchPrisoners(pos rules.Position, k *nodeKeys, depth int32,
 	s.nodes++
 	if s.nodes&1023 == 0 {
 		s.poll()
+	}
+	if depth > s.maxDepth && s.abort == nil {
+		s.abort = fmt.Errorf("%w (%d plies)", ErrTooDeep, s.maxDepth)
 	}
 	if s.abort != nil {
 		return 0, noHit, true

@@ -43,6 +43,9 @@ type Options struct {
 	// noCompact makes the solve use retro.go where the compact solver
 	// applies; tests set it to compare the two.
 	noCompact bool
+	// maxDepth, when positive, replaces maxSearchDepth; tests set it small
+	// to reach the bound.
+	maxDepth int32
 }
 
 // Progress reports how a long solve is going.
@@ -81,6 +84,12 @@ var (
 	ErrNodeLimit   = errors.New("the node limit was reached")
 	ErrMemory      = errors.New("the positions reachable from here do not fit the solver's memory limit (Options.MemoryMB)")
 	ErrEndless     = errors.New("a position repeated under rules with neither a repetition rule nor superko: the game need not end")
+	// ErrTooDeep: the search followed one line of play for more plies
+	// than it may (maxSearchDepth). On a long line whose history has used
+	// positions up, a line can pass through a great part of the line's
+	// positions before it repeats one; followed to its end it would
+	// overflow the goroutine's stack, a crash where this is an error.
+	ErrTooDeep = errors.New("the search followed one line of play deeper than its bound of plies")
 )
 
 // Solve finds the value of the game's current position under perfect play by
@@ -188,7 +197,10 @@ func winner(v float64) rules.Color {
 
 func newSearcher(ctx context.Context, r rules.Rules, opt Options) *searcher {
 	s := &searcher{ctx: ctx, r: r, n: r.Points(), rep: r.Repetition, maxNodes: opt.MaxNodes,
-		progress: opt.Progress, table: opt.Table, memoryMB: opt.MemoryMB, noCompact: opt.noCompact}
+		progress: opt.Progress, table: opt.Table, memoryMB: opt.MemoryMB, noCompact: opt.noCompact, maxDepth: opt.maxDepth}
+	if s.maxDepth <= 0 {
+		s.maxDepth = maxSearchDepth
+	}
 	if s.memoryMB <= 0 {
 		s.memoryMB = 256
 	}

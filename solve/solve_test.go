@@ -188,3 +188,24 @@ func TestMemoryLimit(t *testing.T) {
 		t.Errorf("alak-12 in 1 MB: %v, want ErrMemory", err)
 	}
 }
+
+// TestSearchDepthBound: a search that would follow one line past its bound
+// of plies stops with ErrTooDeep (an error, where a line of 610,000 plies
+// overflowed the goroutine's stack), and the same solve within the bound
+// completes. Traditional Alak on 4 points, searched with the history
+// (history mode), needs lines of more than 2 plies.
+func TestSearchDepthBound(t *testing.T) {
+	t.Parallel()
+	g := newGame(t, "traditional", 4)
+	res, err := Solve(context.Background(), g, Options{MemoryMB: 16, exactHistory: true, maxDepth: 2})
+	if !errors.Is(err, ErrTooDeep) {
+		t.Fatalf("with a bound of 2 plies: err %v, want ErrTooDeep", err)
+	}
+	if res.Complete {
+		t.Errorf("with a bound of 2 plies: the result says it is complete")
+	}
+	full, err := Solve(context.Background(), g, Options{MemoryMB: 16, exactHistory: true})
+	if err != nil || !full.Complete {
+		t.Fatalf("within the default bound: %v, complete %v", err, full.Complete)
+	}
+}
