@@ -309,7 +309,7 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 		}
 		l.sent[g.ID] = typ
 		ev := wire.AccountEvent{Type: typ, Summary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
-		if t, err := s.gameTournament(ctx, g); err == nil {
+		if t, err := s.tourneys.GameTournament(ctx, g); err == nil {
 			ev.Tournament = t // a tournament's game: its name and round
 		}
 		data, err := json.Marshal(ev)

@@ -51,7 +51,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
 	s.aroundRoutes(mux)
-	s.tournamentRoutes(mux)
+	s.tourneys.Routes(mux)
 	s.analysis.Routes(mux)
 	s.puzzleRoutes(mux)
 	s.pageRoutes(mux)

@@ -142,8 +142,8 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	for _, g := range finished {
 		done = append(done, s.summary(r.Context(), g, a.ID, names))
 	}
-	s.tagTournaments(r.Context(), mine)
-	s.tagTournaments(r.Context(), done)
+	s.tourneys.Tag(r.Context(), mine)
+	s.tourneys.Tag(r.Context(), done)
 	httpx.WriteJSON(w, http.StatusOK, wire.MyGames{Games: nonNil(mine), Challenges: nonNil(challenges), Finished: nonNil(done)})
 }
 

@@ -42,6 +42,7 @@ import (
 	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
+	"alak/server/internal/tournaments"
 	"alak/server/store"
 	"alak/solve"
 	"alak/wire"
@@ -195,8 +196,8 @@ type Server struct {
 	// the house bots, nil without Config.HouseBots (housebots.go).
 	accountEvents accountHub
 	house         *houseBots
-	// tourneys is the tournaments' runner (tournaments.go).
-	tourneys *tourneys
+	// tourneys is the tournaments' runner and API (package tournaments).
+	tourneys *tournaments.Service
 	// ratings: who is rated, the seats' ratings, the rating API
 	// (server/internal/ratings).
 	ratings *ratings.Service
@@ -235,7 +236,7 @@ type Server struct {
 // their messages.
 func (s *Server) registerGameHooks() {
 	h := &s.core.Hooks
-	h.Tournament = s.gameTournament
+	h.Tournament = s.tourneys.GameTournament
 	h.Computer = s.computer
 	h.Played = s.conditionalReply
 	h.Turn = s.afterMove
@@ -244,7 +245,7 @@ func (s *Server) registerGameHooks() {
 		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mailin.gameEnded(ctx, st.Row.ID) })
 	}
 	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
-	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tournamentGameEnded(st.Row) })
+	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tourneys.GameEnded(st.Row) })
 	h.Published.OnEnd(func(ctx context.Context, st *game.State) { s.analysis.GameEnded(ctx, analysisGame(st)) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) {
 		if s.cfg.noBackgroundAnalysis {
@@ -312,7 +313,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		done: make(chan struct{}), tourneys: newTourneys(),
+		done:    make(chan struct{}),
 		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -339,6 +340,14 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			return a, noPlayer(err, name)
 		}})
 	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.tourneys = tournaments.New(tournaments.Config{Store: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
+		BaseURL: func() string { return s.cfg.BaseURL }, SweepEvery: cfg.SweepEvery, StreamKeepAlive: cfg.StreamKeepAlive, Done: s.done,
+		Games: s.games, GamesAt: s.gamesAt, TakeSeats: s.ratings.TakeSeats, Ratable: ratings.PresetRules,
+		Seed: func(ctx context.Context, account int64, preset string) (float64, error) {
+			pr, err := s.ratings.Pool(ctx, account, preset)
+			return ratings.Round1(pr.Rating), err
+		},
+		GameCreated: s.gameCreated, YourTurn: s.mailYourTurn})
 	s.bots = newBots(s, 1024)
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
@@ -387,7 +396,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 	}
 	s.analysis.Start(s.spawn)
-	s.spawn(s.tournamentWork)
+	s.spawn(s.tourneys.Work)
 	s.spawn(s.puzzles.work)
 	s.spawn(s.puzzles.seed)
 	if cfg.Notifier != nil {
