@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"alak/internal/clip"
+	"alak/server/internal/computer"
 	"alak/server/internal/httpx"
 	"alak/server/internal/ratings"
 	"alak/server/store"
@@ -60,7 +61,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 			}
 			out.Players[key] = pv
 		case seat.Bot != "":
-			out.Players[key] = wire.Seat{Name: botName(seat.Bot), Computer: true}
+			out.Players[key] = wire.Seat{Name: computer.Name(seat.Bot), Computer: true}
 		}
 	}
 	if g.State == store.StateActive {

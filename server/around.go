@@ -150,7 +150,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if nst, err := s.core.Load(context.Background(), g.ID); err == nil && nst.BotToMove() {
-				s.bots.schedule(g.ID, g.Version)
+				s.bots.Schedule(g.ID, g.Version)
 			}
 		}}, nil
 	})

@@ -37,6 +37,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/internal/analysis"
+	"alak/server/internal/computer"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
@@ -130,7 +131,7 @@ type Config struct {
 	StreamKeepAlive time.Duration
 	// HouseBots keeps a rated bot account for each of the computer's
 	// levels, alak-beginner ... alak-perfect, that takes every challenge
-	// addressed to it (housebots.go).
+	// addressed to it (package computer).
 	HouseBots bool
 	// MailListen is the address where the server takes mail over SMTP,
 	// for moves by email (mailin.go); "" takes none. It needs SMTP (the
@@ -178,7 +179,7 @@ type Server struct {
 	// register their hooks on it (registerGameHooks).
 	core   *game.Core
 	caches caches // tokens (cache.go)
-	bots   *bots
+	bots   *computer.Bots
 	tables *solve.Tables // the solver over Config.TableDir (package tables)
 	mailer *mailer
 	mailin *mailIn // moves by email; nil without Config.MailListen
@@ -192,10 +193,8 @@ type Server struct {
 	invites *httpx.Limiters
 	// around is the state of rematches, messages and games to watch (around.go).
 	around around
-	// accountEvents is the open account streams (accountevents.go), house
-	// the house bots, nil without Config.HouseBots (housebots.go).
+	// accountEvents is the open account streams (accountevents.go).
 	accountEvents accountHub
-	house         *houseBots
 	// tourneys is the tournaments' runner and API (package tournaments).
 	tourneys *tournaments.Service
 	// ratings: who is rated, the seats' ratings, the rating API
@@ -221,7 +220,7 @@ type Server struct {
 
 // registerGameHooks says what each feature does with a game, in the
 // order the core calls them. When a game is loaded, its tournament and
-// round are read; a computer seat is played by the computer (botPlayer);
+// round are read; a computer seat is played by the computer (package computer);
 // a move played may be answered at once from the opponent's conditional
 // moves, and once stored, the player now to move is the computer (its
 // reply) or, by correspondence, told by mail. A game's end ends its
@@ -237,9 +236,9 @@ type Server struct {
 func (s *Server) registerGameHooks() {
 	h := &s.core.Hooks
 	h.Tournament = s.tourneys.GameTournament
-	h.Computer = s.computer
+	h.Computer = s.bots.Player
 	h.Played = s.conditionalReply
-	h.Turn = s.afterMove
+	h.Turn = s.bots.AfterMove
 	h.Notified = func(string) { s.accountEvents.wakeAll() }
 	if s.mailin != nil {
 		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mailin.gameEnded(ctx, st.Row.ID) })
@@ -257,7 +256,7 @@ func (s *Server) registerGameHooks() {
 	})
 	s.core.Parts = game.ViewParts{
 		Account:      accountPlayerView,
-		ComputerName: botName,
+		ComputerName: computer.Name,
 		Ratings:      s.ratings.Game,
 		Invitee:      s.invitee,
 		Vacation:     s.vacationUntil,
@@ -339,7 +338,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
-	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: computer.LevelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
 	s.tourneys = tournaments.New(tournaments.Config{Store: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
 		BaseURL: func() string { return s.cfg.BaseURL }, SweepEvery: cfg.SweepEvery, StreamKeepAlive: cfg.StreamKeepAlive, Done: s.done,
 		Games: s.games, GamesAt: s.gamesAt, TakeSeats: s.ratings.TakeSeats, Ratable: ratings.PresetRules,
@@ -348,8 +347,10 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			return ratings.Round1(pr.Rating), err
 		},
 		GameCreated: s.gameCreated, YourTurn: s.mailYourTurn})
-	s.bots = newBots(s, 1024)
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.bots = computer.New(computer.Config{Core: s.core, Accounts: st, Games: st, Tables: s.tables, Log: cfg.Logger, Now: cfg.Now,
+		MoveTime: cfg.BotMoveTime, Queue: 1024, Done: s.done, Spawn: s.spawn, Perfect: s.metrics.perfect.observe,
+		SeatAndStart: s.seatAndStart, YourTurn: s.mailYourTurn})
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
 		Busy:     func() bool { return s.puzzles.waiting() },
@@ -387,10 +388,10 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
-		s.spawn(s.bots.work)
+		s.spawn(s.bots.Work)
 	}
 	if cfg.HouseBots {
-		if err := s.startHouseBots(context.Background()); err != nil {
+		if err := s.bots.StartHouseBots(context.Background()); err != nil {
 			s.Close()
 			return nil, err
 		}
