@@ -281,7 +281,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeGame(w, r, st)
+	s.around.WriteGame(w, r, st)
 }
 
 func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {

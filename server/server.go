@@ -37,6 +37,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/internal/analysis"
+	"alak/server/internal/around"
 	"alak/server/internal/computer"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
@@ -191,8 +192,9 @@ type Server struct {
 	gamesAt *httpx.Limiters // new games by address
 	// invites counts wrong invitation secrets by account and by address.
 	invites *httpx.Limiters
-	// around is the state of rematches, messages and games to watch (around.go).
-	around around
+	// around is the rematches, the messages and the games to watch
+	// (package around).
+	around *around.Service
 	// accountEvents is the open account streams (accountevents.go).
 	accountEvents accountHub
 	// tourneys is the tournaments' runner and API (package tournaments).
@@ -260,8 +262,8 @@ func (s *Server) registerGameHooks() {
 		Ratings:      s.ratings.Game,
 		Invitee:      s.invitee,
 		Vacation:     s.vacationUntil,
-		Rematch:      s.rematchView,
-		Private:      s.chatFrames,
+		Rematch:      s.around.RematchView,
+		Private:      s.around.ChatFrames,
 	}
 }
 
@@ -351,6 +353,9 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.bots = computer.New(computer.Config{Core: s.core, Accounts: st, Games: st, Tables: s.tables, Log: cfg.Logger, Now: cfg.Now,
 		MoveTime: cfg.BotMoveTime, Queue: 1024, Done: s.done, Spawn: s.spawn, Perfect: s.metrics.perfect.observe,
 		SeatAndStart: s.seatAndStart, YourTurn: s.mailYourTurn})
+	s.around = around.New(around.Config{Store: st, Games: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
+		ChallengeLife: cfg.ChallengeLife, SeatAndStart: s.seatAndStart, GameCreated: s.gameCreated, Schedule: s.bots.Schedule,
+		SeatNames: s.seatNames, Summary: s.summary})
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
 		Busy:     func() bool { return s.puzzles.waiting() },
