@@ -14,7 +14,7 @@
 //
 //	t := tournaments.New(tournaments.Config{Store: st, Core: core, Pages: p, ...})
 //	t.Routes(mux)
-//	spawn(t.Work)                      // the runner, until Config.Done
-//	hooks.Published.OnEnd(...t.GameEnded(st.Row)) // a game's end runs its tournament
-//	hooks.Tournament = t.GameTournament           // a game's tournament and round
+//	spawn(t.Work)                            // the runner, until Config.Done
+//	core.Hooks.Tournament = t.GameTournament // a game's tournament and round
+//	core.Hooks.Published.OnEnd(func(_ context.Context, st *game.State) { t.GameEnded(st.Row) })
 package tournaments
