@@ -169,7 +169,7 @@ func (s *Server) accountsChanged(row store.Game) {
 // tournament's pairing): the streams of the challenged account, or of a
 // tournament game's two players, look, here and (told by the Notifier) in
 // the other processes, and a house bot takes a challenge addressed to it
-// (housebots.go).
+// (package computer).
 func (s *Server) gameCreated(g store.Game) {
 	s.accountEvents.wake(g.Creator, g.Opponent, g.Black.AccountID, g.White.AccountID)
 	if s.cfg.Notifier != nil && (g.Kind == store.KindNamed || g.Kind == store.KindTournament) {
@@ -179,8 +179,8 @@ func (s *Server) gameCreated(g store.Game) {
 		}
 		cancel()
 	}
-	if s.house != nil && g.Kind == store.KindNamed && g.State == store.StateWaiting {
-		s.house.challenged(g)
+	if g.Kind == store.KindNamed && g.State == store.StateWaiting {
+		s.bots.Challenged(g)
 	}
 }
 
@@ -309,7 +309,7 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 		}
 		l.sent[g.ID] = typ
 		ev := wire.AccountEvent{Type: typ, Summary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
-		if t, err := s.gameTournament(ctx, g); err == nil {
+		if t, err := s.tourneys.GameTournament(ctx, g); err == nil {
 			ev.Tournament = t // a tournament's game: its name and round
 		}
 		data, err := json.Marshal(ev)

@@ -85,7 +85,7 @@ func (s *Server) sweepOnce(bots bool) {
 				continue
 			}
 			if st, err := s.core.Load(ctx, g.ID); err == nil && st.BotToMove() {
-				s.bots.schedule(g.ID, st.Row.Version)
+				s.bots.Schedule(g.ID, st.Row.Version)
 			}
 		}
 	}

@@ -50,8 +50,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_route", "no such API call: docs/api.md lists them"))
 	})
-	s.aroundRoutes(mux)
-	s.tournamentRoutes(mux)
+	s.around.Routes(mux)
+	s.tourneys.Routes(mux)
 	s.analysis.Routes(mux)
 	s.puzzleRoutes(mux)
 	s.pageRoutes(mux)

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"alak/server/internal/computer"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -23,7 +24,7 @@ func (s *Server) handleCreateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if isHouseBotName(strings.ToLower(c.Name)) {
+	if computer.IsHouseBotName(strings.ToLower(c.Name)) {
 		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_name", "the names alak-LEVEL (alak-beginner ... alak-perfect) are the house bots'"))
 		return
 	}

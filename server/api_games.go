@@ -105,7 +105,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 	}
 	if g.State == store.StateActive {
 		if st, err := s.core.Load(r.Context(), g.ID); err == nil && st.BotToMove() {
-			s.bots.schedule(g.ID, g.Version)
+			s.bots.Schedule(g.ID, g.Version)
 		}
 	}
 	httpx.WriteJSON(w, http.StatusCreated, out)
@@ -281,7 +281,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeGame(w, r, st)
+	s.around.WriteGame(w, r, st)
 }
 
 func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {

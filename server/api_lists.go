@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"alak/internal/clip"
+	"alak/server/internal/computer"
 	"alak/server/internal/httpx"
 	"alak/server/internal/ratings"
 	"alak/server/store"
@@ -60,7 +61,7 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 			}
 			out.Players[key] = pv
 		case seat.Bot != "":
-			out.Players[key] = wire.Seat{Name: botName(seat.Bot), Computer: true}
+			out.Players[key] = wire.Seat{Name: computer.Name(seat.Bot), Computer: true}
 		}
 	}
 	if g.State == store.StateActive {
@@ -142,8 +143,8 @@ func (s *Server) handleMyGames(w http.ResponseWriter, r *http.Request) {
 	for _, g := range finished {
 		done = append(done, s.summary(r.Context(), g, a.ID, names))
 	}
-	s.tagTournaments(r.Context(), mine)
-	s.tagTournaments(r.Context(), done)
+	s.tourneys.Tag(r.Context(), mine)
+	s.tourneys.Tag(r.Context(), done)
 	httpx.WriteJSON(w, http.StatusOK, wire.MyGames{Games: nonNil(mine), Challenges: nonNil(challenges), Finished: nonNil(done)})
 }
 

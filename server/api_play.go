@@ -7,6 +7,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/tournaments"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -102,7 +103,7 @@ func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
 	s.simpleAction(w, r, func(st *game.State, c rules.Color, _ *bool, now time.Time) (*game.Change, error) {
-		if err := tournamentAbort(st); err != nil {
+		if err := tournaments.RefuseAbort(st); err != nil {
 			return nil, err
 		}
 		return &game.Change{}, st.Sess.Abort(c)

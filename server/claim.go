@@ -59,7 +59,7 @@ func (s *Server) refreshGame(ctx context.Context, id string) {
 	s.core.Publish(st)
 	s.core.States.Put(st)
 	if st.BotToMove() {
-		s.bots.schedule(id, st.Row.Version)
+		s.bots.Schedule(id, st.Row.Version)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"alak/server/internal/game"
+	"alak/server/internal/tournaments"
 	"alak/wire"
 )
 
@@ -43,12 +44,12 @@ func TestTournamentTogglesLimited(t *testing.T) {
 			t.Errorf("toggle %d: %d %s Retry-After %q; want 429 rate_limited Retry-After 6", i+1, code, e, retry)
 		}
 	}
-	if done != toggleBurst {
-		t.Errorf("30 joins and leaves at once: %d done, want %d", done, toggleBurst)
+	if done != tournaments.ToggleBurst {
+		t.Errorf("30 joins and leaves at once: %d done, want %d", done, tournaments.ToggleBurst)
 	}
-	h.clock.Add(toggleEvery)
+	h.clock.Add(tournaments.ToggleEvery)
 	if code, e, _ := toggle(done); code != http.StatusOK {
-		t.Errorf("a toggle %v later: %d %s", toggleEvery, code, e)
+		t.Errorf("a toggle %v later: %d %s", tournaments.ToggleEvery, code, e)
 	}
 }
 
@@ -164,7 +165,7 @@ func TestTournamentStreamSlowReaderClosed(t *testing.T) {
 		if events*len(view) > most || time.Since(start) > 3*time.Minute {
 			t.Fatalf("after %d events (about %d kB) in %v the stream that is not read is still open", events, events*len(view)>>10, time.Since(start))
 		}
-		h.clock.Add(toggleEvery)
+		h.clock.Add(tournaments.ToggleEvery)
 		if code := toggler.do("POST", "/api/tournaments/"+tv.ID+"/"+[]string{"join", "leave"}[events%2], nil, nil); code != http.StatusOK {
 			t.Fatalf("toggle %d: %d", events, code)
 		}

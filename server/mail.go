@@ -117,7 +117,7 @@ func (s *Server) mailYourTurn(st *game.State, account int64) {
 	if note := s.conditionalNote(context.Background(), st, account); note != "" {
 		last += " " + note
 	}
-	last += s.quoteLastMessage(st, account)
+	last += s.around.QuoteLastMessage(st, account)
 	replyTo := s.mailReplyTo(st, c)
 	s.mailer.sendReplyTo(a.Email, replyTo, "alak: your move in game "+st.Row.ID,
 		fmt.Sprintf("It is your move in %s (%s).%s\n\n%s\n%s\n",

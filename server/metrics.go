@@ -92,7 +92,7 @@ func (s *Server) registry() *prometheus.Registry {
 		gauge("alak_event_streams", "Event streams open on this process.", nil, func() float64 { return float64(m.Streams.Load()) }),
 		counter("alak_event_lead_missed_total", "Events of the player to move not written to their stream by the change's request itself, before its answer (the stream was busy writing, or its socket held data the client had not acknowledged), but handed to the stream's goroutine.", &m.LeadMissed, nil),
 		counter("alak_event_streams_slow_total", "Event streams closed because the client did not take a write (an event, a keep-alive) within the stream write timeout.", &m.SlowStreams, nil),
-		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.depth()) }),
+		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "computer"}, func() float64 { return float64(s.bots.Depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "analysis"}, func() float64 { return float64(s.analysis.Games.Depth()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "position_analysis"}, func() float64 { return float64(s.analysis.Positions.Waiting()) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "table"}, func() float64 { return float64(s.analysis.Positions.Building()) }),

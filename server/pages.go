@@ -20,7 +20,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		// An account's home page holds its settings and its email address.
 		a := httpx.Account(r)
 		private := a != nil && !a.Guest()
-		s.pages.Render(w, r, "home", pages.Page{Title: "play", Page: "home", Forms: s.pages.Forms, HouseBots: s.houseBotNames(), HouseBotTop: s.houseBotTop(), Private: private})
+		s.pages.Render(w, r, "home", pages.Page{Title: "play", Page: "home", Forms: s.pages.Forms, HouseBots: s.bots.HouseBotNames(), HouseBotTop: s.bots.HouseBotTop(), Private: private})
 	})
 	mux.HandleFunc("GET /g/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")

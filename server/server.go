@@ -37,11 +37,14 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/internal/analysis"
+	"alak/server/internal/around"
+	"alak/server/internal/computer"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
+	"alak/server/internal/tournaments"
 	"alak/server/store"
 	"alak/solve"
 	"alak/wire"
@@ -129,7 +132,7 @@ type Config struct {
 	StreamKeepAlive time.Duration
 	// HouseBots keeps a rated bot account for each of the computer's
 	// levels, alak-beginner ... alak-perfect, that takes every challenge
-	// addressed to it (housebots.go).
+	// addressed to it (package computer).
 	HouseBots bool
 	// MailListen is the address where the server takes mail over SMTP,
 	// for moves by email (mailin.go); "" takes none. It needs SMTP (the
@@ -177,7 +180,7 @@ type Server struct {
 	// register their hooks on it (registerGameHooks).
 	core   *game.Core
 	caches caches // tokens (cache.go)
-	bots   *bots
+	bots   *computer.Bots
 	tables *solve.Tables // the solver over Config.TableDir (package tables)
 	mailer *mailer
 	mailin *mailIn // moves by email; nil without Config.MailListen
@@ -189,14 +192,13 @@ type Server struct {
 	gamesAt *httpx.Limiters // new games by address
 	// invites counts wrong invitation secrets by account and by address.
 	invites *httpx.Limiters
-	// around is the state of rematches, messages and games to watch (around.go).
-	around around
-	// accountEvents is the open account streams (accountevents.go), house
-	// the house bots, nil without Config.HouseBots (housebots.go).
+	// around is the rematches, the messages and the games to watch
+	// (package around).
+	around *around.Service
+	// accountEvents is the open account streams (accountevents.go).
 	accountEvents accountHub
-	house         *houseBots
-	// tourneys is the tournaments' runner (tournaments.go).
-	tourneys *tourneys
+	// tourneys is the tournaments' runner and API (package tournaments).
+	tourneys *tournaments.Service
 	// ratings: who is rated, the seats' ratings, the rating API
 	// (server/internal/ratings).
 	ratings *ratings.Service
@@ -220,7 +222,7 @@ type Server struct {
 
 // registerGameHooks says what each feature does with a game, in the
 // order the core calls them. When a game is loaded, its tournament and
-// round are read; a computer seat is played by the computer (botPlayer);
+// round are read; a computer seat is played by the computer (package computer);
 // a move played may be answered at once from the opponent's conditional
 // moves, and once stored, the player now to move is the computer (its
 // reply) or, by correspondence, told by mail. A game's end ends its
@@ -235,16 +237,16 @@ type Server struct {
 // their messages.
 func (s *Server) registerGameHooks() {
 	h := &s.core.Hooks
-	h.Tournament = s.gameTournament
-	h.Computer = s.computer
+	h.Tournament = s.tourneys.GameTournament
+	h.Computer = s.bots.Player
 	h.Played = s.conditionalReply
-	h.Turn = s.afterMove
+	h.Turn = s.bots.AfterMove
 	h.Notified = func(string) { s.accountEvents.wakeAll() }
 	if s.mailin != nil {
 		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mailin.gameEnded(ctx, st.Row.ID) })
 	}
 	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
-	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tournamentGameEnded(st.Row) })
+	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tourneys.GameEnded(st.Row) })
 	h.Published.OnEnd(func(ctx context.Context, st *game.State) { s.analysis.GameEnded(ctx, analysisGame(st)) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) {
 		if s.cfg.noBackgroundAnalysis {
@@ -256,12 +258,12 @@ func (s *Server) registerGameHooks() {
 	})
 	s.core.Parts = game.ViewParts{
 		Account:      accountPlayerView,
-		ComputerName: botName,
+		ComputerName: computer.Name,
 		Ratings:      s.ratings.Game,
 		Invitee:      s.invitee,
 		Vacation:     s.vacationUntil,
-		Rematch:      s.rematchView,
-		Private:      s.chatFrames,
+		Rematch:      s.around.RematchView,
+		Private:      s.around.ChatFrames,
 	}
 }
 
@@ -312,7 +314,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
-		done: make(chan struct{}), tourneys: newTourneys(),
+		done:    make(chan struct{}),
 		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
@@ -338,9 +340,22 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
-	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
-	s.bots = newBots(s, 1024)
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: computer.LevelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.tourneys = tournaments.New(tournaments.Config{Store: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
+		BaseURL: func() string { return s.cfg.BaseURL }, SweepEvery: cfg.SweepEvery, StreamKeepAlive: cfg.StreamKeepAlive, Done: s.done,
+		Games: s.games, GamesAt: s.gamesAt, TakeSeats: s.ratings.TakeSeats, Ratable: ratings.PresetRules,
+		Seed: func(ctx context.Context, account int64, preset string) (float64, error) {
+			pr, err := s.ratings.Pool(ctx, account, preset)
+			return ratings.Round1(pr.Rating), err
+		},
+		GameCreated: s.gameCreated, YourTurn: s.mailYourTurn})
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.bots = computer.New(computer.Config{Core: s.core, Accounts: st, Games: st, Tables: s.tables, Log: cfg.Logger, Now: cfg.Now,
+		MoveTime: cfg.BotMoveTime, Queue: 1024, Done: s.done, Spawn: s.spawn, Perfect: s.metrics.perfect.observe,
+		SeatAndStart: s.seatAndStart, YourTurn: s.mailYourTurn})
+	s.around = around.New(around.Config{Store: st, Games: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
+		ChallengeLife: cfg.ChallengeLife, SeatAndStart: s.seatAndStart, GameCreated: s.gameCreated, Schedule: s.bots.Schedule,
+		SeatNames: s.seatNames, Summary: s.summary})
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
 		Busy:     func() bool { return s.puzzles.waiting() },
@@ -378,16 +393,16 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.spawn(s.heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
-		s.spawn(s.bots.work)
+		s.spawn(s.bots.Work)
 	}
 	if cfg.HouseBots {
-		if err := s.startHouseBots(context.Background()); err != nil {
+		if err := s.bots.StartHouseBots(context.Background()); err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
 	s.analysis.Start(s.spawn)
-	s.spawn(s.tournamentWork)
+	s.spawn(s.tourneys.Work)
 	s.spawn(s.puzzles.work)
 	s.spawn(s.puzzles.seed)
 	if cfg.Notifier != nil {

@@ -88,7 +88,7 @@ func (s *Server) sgfMessages(r *http.Request, st *game.State) ([]sgfMessage, err
 	if !ok {
 		return nil, nil
 	}
-	msgs, _ := s.chatFor(r.Context(), st, c.Letter())
+	msgs, _ := s.around.ChatFor(r.Context(), st, c.Letter())
 	out := make([]sgfMessage, 0, len(msgs))
 	for _, m := range msgs {
 		out = append(out, sgfMessage{From: m.From, Text: m.Text, At: m.At})

@@ -15,6 +15,7 @@ import (
 
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
+	"alak/server/internal/tournaments"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
 	"alak/wire"
@@ -525,7 +526,7 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 	ps := tourneyPlayers(h, 2)
 	id := createTournament(t, ps, map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
 	var ids []string
-	for try := 1; try <= maxTries; try++ {
+	for try := 1; try <= tournaments.MaxTries; try++ {
 		v := waitTournament(t, ps["p1"], id, fmt.Sprintf("game %d of the slot", try), func(v wire.Tournament) bool {
 			return len(pending(v)) == 1 && !slices.Contains(ids, pending(v)[0].ID)
 		})
@@ -547,7 +548,7 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 	v := waitTournament(t, ps["p1"], id, "finished", func(v wire.Tournament) bool { return v.State == store.TournamentFinished })
 	g := v.Games[0]
 	if len(v.Games) != 1 || !g.Forfeit || g.Result != "o" || v.Winner != g.O {
-		t.Errorf("after %d aborts: %+v, winner %q; want the slot forfeited by X, %s the winner", maxTries, v.Games, v.Winner, g.O)
+		t.Errorf("after %d aborts: %+v, winner %q; want the slot forfeited by X, %s the winner", tournaments.MaxTries, v.Games, v.Winner, g.O)
 	}
 }
 
@@ -584,7 +585,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 			}()
 			go func() {
 				defer wg.Done()
-				hs[i%2].srv.sweepTournaments()
+				hs[i%2].srv.tourneys.Sweep()
 			}()
 		}
 		wg.Wait()
@@ -717,12 +718,12 @@ func TestTournamentKnockoutStartsAtItsTime(t *testing.T) {
 	for _, n := range []string{"p1", "p2", "p3", "p4", "p5"} {
 		ps[n].do("POST", "/api/tournaments/"+out.ID+"/join", nil, nil)
 	}
-	h.srv.sweepTournaments()
+	h.srv.tourneys.Sweep()
 	if v := ps["p1"].tournament(out.ID); v.State != store.TournamentOpen || v.Starts == nil {
 		t.Fatalf("before its time: %s, starts %v", v.State, v.Starts)
 	}
 	h.clock.Add(time.Hour)
-	h.srv.sweepTournaments()
+	h.srv.tourneys.Sweep()
 	v := ps["p1"].tournament(out.ID)
 	if v.State != store.TournamentRunning || v.Round != 1 {
 		t.Fatalf("at its time: %s round %d", v.State, v.Round)

@@ -54,7 +54,7 @@ func TestBrowserBots(t *testing.T) {
 	tb.open("/")
 	tb.wait("the lobby", `document.querySelector('#lobby').textContent.includes('walker (bot) plays Black')`)
 	// The form offers the house bots by name.
-	if got := tb.eval(`[...document.querySelectorAll('#house-bots option')].map((o) => o.value).join(' ')`); got != strings.Join(h.srv.houseBotNames(), " ") || !strings.HasPrefix(got, "alak-beginner ") || !strings.HasSuffix(got, " alak-perfect") {
+	if got := tb.eval(`[...document.querySelectorAll('#house-bots option')].map((o) => o.value).join(' ')`); got != strings.Join(h.srv.bots.HouseBotNames(), " ") || !strings.HasPrefix(got, "alak-beginner ") || !strings.HasSuffix(got, " alak-perfect") {
 		t.Errorf("the form's house bots: %q", got)
 	}
 	if got := tb.eval(`document.querySelector('#house-bots-note').textContent`); got != "The house bots take every challenge at once, rated: alak-beginner (the weakest) to alak-perfect." {

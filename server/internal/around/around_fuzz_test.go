@@ -1,4 +1,4 @@
-package server
+package around
 
 import (
 	"encoding/json"

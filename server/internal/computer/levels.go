@@ -1,4 +1,4 @@
-package server
+package computer
 
 import (
 	"strings"
@@ -44,8 +44,8 @@ func algoWords(spec string) string {
 	return w
 }
 
-// levelChoices lists the computer's levels for the create form.
-func levelChoices() []pages.LevelChoice {
+// LevelChoices lists the computer's levels for the create form.
+func LevelChoices() []pages.LevelChoice {
 	var out []pages.LevelChoice
 	for n := 1; n <= player.Levels(); n++ {
 		spec, _ := player.Level(n)
@@ -71,12 +71,12 @@ var levelSpecs = sync.OnceValue(func() map[string]int {
 	return out
 })
 
-// botName names a computer seat by its spec, which is canonical (stored
+// Name names a computer seat by its spec, which is canonical (stored
 // as the player package built it): a level's spec by the level's name, as
 // the create form offers it ("alphabeta:time=3s,depth=2" is computer
 // (Casual)), any other by its words ("mcts:time=500ms,playouts=300000" is
 // computer (mcts time=500ms playouts=300000)).
-func botName(spec string) string {
+func Name(spec string) string {
 	if n, ok := levelSpecs()[spec]; ok {
 		return "computer (" + player.LevelName(n) + ")"
 	}

@@ -1,9 +1,10 @@
-package server
+package tournaments
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/pages"
 	"alak/server/store"
 	"alak/tournament"
 	"alak/wire"
@@ -31,13 +33,57 @@ import (
 // at once compute the same step, one stores it, the other's change is
 // refused, and it reads the state again, where the step is done.
 
-// maxTries is how many games a slot gets: an aborted game is replayed,
+// MaxTries is how many games a slot gets: an aborted game is replayed,
 // twice; the third abort forfeits the game of the player who was to move
 // (ply 0: X never moved; ply 1: O never moved).
-const maxTries = 3
+const MaxTries = 3
 
-// tourneys is the runner's state in this process.
-type tourneys struct {
+// Config is what the tournaments take of the server.
+type Config struct {
+	// Store is the store's tournaments role.
+	Store store.TournamentStore
+	// Core is the game core: a tournament's games are built, loaded and
+	// ended through it, its players' names read from it, its event
+	// streams opened by it.
+	Core *game.Core
+	// Pages draws the tournaments' pages.
+	Pages *pages.Pages
+	Log   *slog.Logger
+	Now   func() time.Time
+	// NewID returns a new game's id.
+	NewID func() string
+	// BaseURL is where players reach the server, for a tournament's URL:
+	// read at each use, as the server's configuration holds it (its
+	// tests set it once their listener has an address).
+	BaseURL func() string
+	// SweepEvery is the server's sweep: the runner's sweep and a
+	// tournament stream's reading are never more often.
+	SweepEvery time.Duration
+	// StreamKeepAlive is how often an idle tournament stream sends a
+	// comment.
+	StreamKeepAlive time.Duration
+	// Done is closed when the server stops: the runner and the streams end.
+	Done <-chan struct{}
+	// Games and GamesAt bound the new games (and tournaments) by account
+	// and by address; the server's game creation spends from them too.
+	Games, GamesAt *httpx.Limiters
+	// TakeSeats records the ratings of a new game's seats (package
+	// ratings), Seed a player's rating in a preset's pool, rounded as the
+	// API shows it, and Ratable whether a tournament's rules can be rated.
+	TakeSeats func(ctx context.Context, g *store.Game) error
+	Seed      func(ctx context.Context, account int64, preset string) (float64, error)
+	Ratable   func(rules string) bool
+	// GameCreated tells the players' account streams of a new game;
+	// YourTurn mails the player of account of a correspondence game that
+	// it is their turn.
+	GameCreated func(g store.Game)
+	YourTurn    func(st *game.State, account int64)
+}
+
+// Service is the tournaments' runner and API in this process. Its methods
+// are safe for concurrent use.
+type Service struct {
+	cfg   Config
 	locks sync.Map // tournament id → *sync.Mutex: one runner at a time here
 	names sync.Map // tournament id → name (names never change)
 	kick  chan string
@@ -52,49 +98,50 @@ type tourneys struct {
 }
 
 // An account's joins and leaves of tournaments, all together: a burst of
-// toggleBurst, then one every toggleEvery.
+// ToggleBurst, then one every ToggleEvery.
 const (
-	toggleBurst = 10
-	toggleEvery = 6 * time.Second
+	ToggleBurst = 10
+	ToggleEvery = 6 * time.Second
 )
 
-func newTourneys() *tourneys {
-	return &tourneys{kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{},
-		toggles: httpx.NewLimiters(rate.Every(toggleEvery), toggleBurst)}
+// New returns the tournaments of cfg; Work runs them.
+func New(cfg Config) *Service {
+	return &Service{cfg: cfg, kick: make(chan string, 256), subs: map[string]map[chan struct{}]bool{},
+		toggles: httpx.NewLimiters(rate.Every(ToggleEvery), ToggleBurst)}
 }
 
-func (t *tourneys) lock(id string) func() {
-	v, _ := t.locks.LoadOrStore(id, &sync.Mutex{})
+func (s *Service) lock(id string) func() {
+	v, _ := s.locks.LoadOrStore(id, &sync.Mutex{})
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
 }
 
-func (t *tourneys) watch(id string) chan struct{} {
+func (s *Service) watch(id string) chan struct{} {
 	ch := make(chan struct{}, 1)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.subs[id] == nil {
-		t.subs[id] = map[chan struct{}]bool{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.subs[id] == nil {
+		s.subs[id] = map[chan struct{}]bool{}
 	}
-	t.subs[id][ch] = true
+	s.subs[id][ch] = true
 	return ch
 }
 
-func (t *tourneys) unwatch(id string, ch chan struct{}) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.subs[id], ch)
-	if len(t.subs[id]) == 0 {
-		delete(t.subs, id)
+func (s *Service) unwatch(id string, ch chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.subs[id], ch)
+	if len(s.subs[id]) == 0 {
+		delete(s.subs, id)
 	}
 }
 
 // changed wakes the streams of a tournament.
-func (t *tourneys) changed(id string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for ch := range t.subs[id] {
+func (s *Service) changed(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.subs[id] {
 		select {
 		case ch <- struct{}{}:
 		default:
@@ -102,15 +149,16 @@ func (t *tourneys) changed(id string) {
 	}
 }
 
-// tournamentGameEnded is called by commit when a game of a tournament has
-// just ended (finished or aborted): its tournament is run soon, on the
-// runner's goroutine. A full queue drops it: the sweep runs it anyway.
-func (s *Server) tournamentGameEnded(row store.Game) {
+// GameEnded is called once a game's end is published (a hook of the
+// game core): a game of a tournament that has just ended (finished or
+// aborted) has its tournament run soon, on the runner's goroutine. A full
+// queue drops it: the sweep runs it anyway.
+func (s *Service) GameEnded(row store.Game) {
 	if row.Kind != store.KindTournament {
 		return
 	}
 	select {
-	case s.tourneys.kick <- row.ID:
+	case s.kick <- row.ID:
 	default:
 	}
 }
@@ -122,45 +170,45 @@ func (s *Server) tournamentGameEnded(row store.Game) {
 // the pairing, and for start times.
 const tournamentSweep = 30 * time.Second
 
-// tournamentWork runs the tournaments whose games ended, at the start and
+// Work runs the tournaments whose games ended, at the start and
 // then on every tournament sweep the running ones and the open ones whose
-// start time has come, until the server stops.
-func (s *Server) tournamentWork() {
+// start time has come, until the server stops (Config.Done).
+func (s *Service) Work() {
 	tick := time.NewTicker(max(s.cfg.SweepEvery, tournamentSweep))
 	defer tick.Stop()
-	s.sweepTournaments()
+	s.Sweep()
 	for {
 		select {
-		case <-s.done:
+		case <-s.cfg.Done:
 			return
-		case game := <-s.tourneys.kick:
+		case game := <-s.kick:
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			slots, err := s.store.TournamentGames(ctx, []string{game})
+			slots, err := s.cfg.Store.TournamentGames(ctx, []string{game})
 			if err != nil {
-				s.log.Error("finding the tournament of a game", "game", game, "err", err)
+				s.cfg.Log.Error("finding the tournament of a game", "game", game, "err", err)
 			}
 			for _, sl := range slots {
-				s.tourneys.changed(sl.TournamentID)
+				s.changed(sl.TournamentID)
 				if err := s.runTournament(ctx, sl.TournamentID); err != nil {
-					s.log.Error("running a tournament", "tournament", sl.TournamentID, "err", err)
+					s.cfg.Log.Error("running a tournament", "tournament", sl.TournamentID, "err", err)
 				}
 			}
 			cancel()
 		case <-tick.C:
-			s.sweepTournaments()
+			s.Sweep()
 		}
 	}
 }
 
-// sweepTournaments starts the open tournaments whose start time has come
-// and runs the running ones.
-func (s *Server) sweepTournaments() {
+// Sweep starts the open tournaments whose start time has come and runs
+// the running ones.
+func (s *Service) Sweep() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	now := s.now()
-	open, err := s.store.Tournaments(ctx, store.TournamentOpen, 200)
+	now := s.cfg.Now()
+	open, err := s.cfg.Store.Tournaments(ctx, store.TournamentOpen, 200)
 	if err != nil {
-		s.log.Error("listing the open tournaments", "err", err)
+		s.cfg.Log.Error("listing the open tournaments", "err", err)
 		return
 	}
 	for _, t := range open {
@@ -168,17 +216,17 @@ func (s *Server) sweepTournaments() {
 			continue
 		}
 		if err := s.startTournament(ctx, t.ID, 0); err != nil && !isAPIError(err) {
-			s.log.Error("starting a tournament at its time", "tournament", t.ID, "err", err)
+			s.cfg.Log.Error("starting a tournament at its time", "tournament", t.ID, "err", err)
 		}
 	}
-	running, err := s.store.Tournaments(ctx, store.TournamentRunning, 200)
+	running, err := s.cfg.Store.Tournaments(ctx, store.TournamentRunning, 200)
 	if err != nil {
-		s.log.Error("listing the running tournaments", "err", err)
+		s.cfg.Log.Error("listing the running tournaments", "err", err)
 		return
 	}
 	for _, t := range running {
 		if err := s.runTournament(ctx, t.ID); err != nil {
-			s.log.Error("running a tournament", "tournament", t.ID, "err", err)
+			s.cfg.Log.Error("running a tournament", "tournament", t.ID, "err", err)
 		}
 	}
 }
@@ -260,11 +308,11 @@ func newPairingState(t store.Tournament, players []store.TournamentPlayer, slots
 // pairs what is to be paired, and finishes it. Each change is one
 // transaction at the tournament's version; a conflict (another process
 // changed it first) reads it again.
-func (s *Server) runTournament(ctx context.Context, id string) error {
-	unlock := s.tourneys.lock(id)
+func (s *Service) runTournament(ctx context.Context, id string) error {
+	unlock := s.lock(id)
 	defer unlock()
 	for range 10 {
-		t, players, slots, err := s.store.Tournament(ctx, id)
+		t, players, slots, err := s.cfg.Store.Tournament(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -275,7 +323,7 @@ func (s *Server) runTournament(ctx context.Context, id string) error {
 		if err != nil || ch == nil {
 			return err
 		}
-		err = s.store.UpdateTournament(ctx, *ch)
+		err = s.cfg.Store.UpdateTournament(ctx, *ch)
 		if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrDuplicate) {
 			continue
 		}
@@ -290,16 +338,16 @@ func (s *Server) runTournament(ctx context.Context, id string) error {
 // plan decides the tournament's next change, or nil when there is none.
 // forfeited lists the games still being played whose slot the change
 // decides (a withdrawn player's), to be ended once it is stored.
-func (s *Server) plan(ctx context.Context, t store.Tournament, players []store.TournamentPlayer, slots []store.TournamentGame) (*store.TournamentChange, []forfeitedGame, error) {
-	now := s.now()
+func (s *Service) plan(ctx context.Context, t store.Tournament, players []store.TournamentPlayer, slots []store.TournamentGame) (*store.TournamentChange, []forfeitedGame, error) {
+	now := s.cfg.Now()
 	ch := &store.TournamentChange{T: t, Expect: t.Version}
 	ch.T.Version++
-	// Aborted games first: replayed, or forfeited after maxTries.
+	// Aborted games first: replayed, or forfeited after MaxTries.
 	for _, sl := range slots {
 		if sl.GameID == "" || sl.Forfeit != "" || sl.State != store.StateAborted {
 			continue
 		}
-		if sl.Tries < maxTries {
+		if sl.Tries < MaxTries {
 			g, err := s.tournamentGame(ctx, t, sl.X, sl.O, now)
 			if err != nil {
 				return nil, nil, err
@@ -368,11 +416,11 @@ func (s *Server) plan(ctx context.Context, t store.Tournament, players []store.T
 	return ch, forfeited, nil
 }
 
-// tournamentAbort refuses a player's abort of a tournament game: its
+// RefuseAbort refuses a player's abort of a tournament game: its
 // aborts are the first move's time running out, whose replays end in a
 // forfeit by the player who did not move; an abort at will would let
 // either player hand the other that forfeit.
-func tournamentAbort(st *game.State) error {
+func RefuseAbort(st *game.State) error {
 	if st.Row.Kind != store.KindTournament {
 		return nil
 	}
@@ -387,7 +435,7 @@ type forfeitedGame struct {
 
 // tournamentGame builds a new game of the tournament between x (Black)
 // and o, started now.
-func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o int64, now time.Time) (store.Game, error) {
+func (s *Service) tournamentGame(ctx context.Context, t store.Tournament, x, o int64, now time.Time) (store.Game, error) {
 	r, err := rules.Parse(t.Rules)
 	if err != nil {
 		return store.Game{}, fmt.Errorf("tournament %s: stored rules: %w", t.ID, err)
@@ -396,16 +444,16 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 	if err != nil {
 		return store.Game{}, fmt.Errorf("tournament %s: stored clock: %w", t.ID, err)
 	}
-	g := store.Game{ID: newID(), Rules: t.Rules, Preset: r.Preset, Size: r.SizeString(), Black: store.Seat{AccountID: x},
+	g := store.Game{ID: s.cfg.NewID(), Rules: t.Rules, Preset: r.Preset, Size: r.SizeString(), Black: store.Seat{AccountID: x},
 		White: store.Seat{AccountID: o}, Creator: x, Color: "x", Kind: store.KindTournament, Clock: clock.String(),
 		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now, Rated: t.Rated}
 	if clock.Kind == game.ClockLive {
 		g.BlackLeft, g.WhiteLeft = clock.Initial, clock.Initial
 	}
-	if err := s.ratings.TakeSeats(ctx, &g); err != nil {
+	if err := s.cfg.TakeSeats(ctx, &g); err != nil {
 		return store.Game{}, err
 	}
-	st, err := s.core.Rebuild(g, nil)
+	st, err := s.cfg.Core.Rebuild(g, nil)
 	if err != nil {
 		return store.Game{}, err
 	}
@@ -419,37 +467,37 @@ func (s *Server) tournamentGame(ctx context.Context, t store.Tournament, x, o in
 // streams are told of the new games at once (their pages go to them: a
 // live game's first move has seconds), the players of new correspondence
 // games are mailed, the tournament's streams are told.
-func (s *Server) tournamentChanged(ctx context.Context, ch *store.TournamentChange, forfeited []forfeitedGame) {
+func (s *Service) tournamentChanged(ctx context.Context, ch *store.TournamentChange, forfeited []forfeitedGame) {
 	t := ch.T
 	for _, f := range forfeited {
 		s.endForfeited(ctx, f)
 	}
 	for _, g := range ch.Games {
-		s.gameCreated(g)
+		s.cfg.GameCreated(g)
 		if game.ByDays(g.Clock) {
-			if st, err := s.core.Load(ctx, g.ID); err == nil {
-				s.mailYourTurn(st, g.Black.AccountID)
+			if st, err := s.cfg.Core.Load(ctx, g.ID); err == nil {
+				s.cfg.YourTurn(st, g.Black.AccountID)
 			}
 		}
 	}
 	if len(ch.Pair) > 0 || len(ch.Games) > 0 {
-		s.log.Info("tournament paired", "tournament", t.ID, "round", t.Round, "slots", len(ch.Pair), "games", len(ch.Games))
+		s.cfg.Log.Info("tournament paired", "tournament", t.ID, "round", t.Round, "slots", len(ch.Pair), "games", len(ch.Games))
 	}
 	if t.State == store.TournamentFinished {
-		s.log.Info("tournament finished", "tournament", t.ID, "winner", t.Winner)
+		s.cfg.Log.Info("tournament finished", "tournament", t.ID, "winner", t.Winner)
 	}
-	s.tourneys.changed(t.ID)
+	s.changed(t.ID)
 }
 
 // endForfeited ends a game a withdrawal decided: the withdrawn player
 // resigns it (both withdrawn: Black does), so it stops asking for moves.
 // The slot's forfeit is what counts for the tournament.
-func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
+func (s *Service) endForfeited(ctx context.Context, f forfeitedGame) {
 	loser := rules.Black
 	if f.forfeit == "x" {
 		loser = rules.White
 	}
-	_, err := s.core.Act(ctx, f.id, func(st *game.State, now time.Time) (*game.Change, error) {
+	_, err := s.cfg.Core.Act(ctx, f.id, func(st *game.State, now time.Time) (*game.Change, error) {
 		if st.Row.State != store.StateActive {
 			return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over")
 		}
@@ -459,6 +507,6 @@ func (s *Server) endForfeited(ctx context.Context, f forfeitedGame) {
 		return &game.Change{}, nil
 	})
 	if err != nil && !isAPIError(err) {
-		s.log.Error("ending a forfeited tournament game", "game", f.id, "err", err)
+		s.cfg.Log.Error("ending a forfeited tournament game", "game", f.id, "err", err)
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
-	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/tournament"
 	"alak/wire"
@@ -26,7 +25,8 @@ import (
 // start, withdraw, one tournament, the list by state, and a tournament's
 // event stream.
 
-func (s *Server) tournamentRoutes(mux *http.ServeMux) {
+// Routes registers the tournaments' API and pages on mux.
+func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments", s.handleCreateTournament)
 	mux.HandleFunc("GET /api/tournaments", s.handleListTournaments)
 	mux.HandleFunc("GET /api/tournaments/{id}", s.handleTournament)
@@ -36,20 +36,20 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments/{id}/start", s.handleStartTournament)
 	mux.HandleFunc("POST /api/tournaments/{id}/withdraw", s.handleWithdrawTournament)
 	mux.HandleFunc("GET /tournaments", func(w http.ResponseWriter, r *http.Request) {
-		s.pages.Render(w, r, "tournaments", pages.Page{Title: "tournaments", Page: "tournaments", Forms: s.pages.Forms})
+		s.cfg.Pages.Render(w, r, "tournaments", pages.Page{Title: "tournaments", Page: "tournaments", Forms: s.cfg.Pages.Forms})
 	})
 	mux.HandleFunc("GET /t/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		t, _, _, err := s.loadTournament(r.Context(), id)
 		if errors.Is(err, errNoTournament) {
-			s.pages.NotFound(w, r, "There is no tournament "+clip.Text(id)+".")
+			s.cfg.Pages.NotFound(w, r, "There is no tournament "+clip.Text(id)+".")
 			return
 		}
 		if err != nil {
-			s.pages.Unavailable(w, r, err)
+			s.cfg.Pages.Unavailable(w, r, err)
 			return
 		}
-		s.pages.Render(w, r, "tournament", pages.Page{Title: t.Name, Page: "tournament", Tournament: t.ID})
+		s.cfg.Pages.Render(w, r, "tournament", pages.Page{Title: t.Name, Page: "tournament", Tournament: t.ID})
 	})
 }
 
@@ -61,7 +61,7 @@ const (
 
 var errNoTournament = httpx.Errf(wire.NotFound, "not_found", "no such tournament")
 
-func (s *Server) tournamentURL(id string) string { return s.cfg.BaseURL + "/t/" + id }
+func (s *Service) tournamentURL(id string) string { return s.cfg.BaseURL() + "/t/" + id }
 
 // member requires a signed-in account that is not a guest.
 func member(r *http.Request) (*store.Account, error) {
@@ -75,7 +75,7 @@ func member(r *http.Request) (*store.Account, error) {
 	return a, nil
 }
 
-func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleCreateTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -91,17 +91,17 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, r, err)
 		return
 	}
-	now := s.now()
-	if wait, ok := httpx.AllowAll(now, httpx.Limit{L: s.gamesAt, Key: httpx.ClientAddr(r)}, httpx.Limit{L: s.games, Key: strconv.FormatInt(a.ID, 10)}); !ok {
+	now := s.cfg.Now()
+	if wait, ok := httpx.AllowAll(now, httpx.Limit{L: s.cfg.GamesAt, Key: httpx.ClientAddr(r)}, httpx.Limit{L: s.cfg.Games, Key: strconv.FormatInt(a.ID, 10)}); !ok {
 		s.writeError(w, r, httpx.TooMany(wait, "too many new games and tournaments: wait %s", httpx.WaitWords(wait)))
 		return
 	}
-	t.ID, t.Organiser, t.State, t.Version, t.Created = newID(), a.ID, store.TournamentOpen, 1, now
-	if err := s.store.CreateTournament(r.Context(), t); err != nil {
+	t.ID, t.Organiser, t.State, t.Version, t.Created = s.cfg.NewID(), a.ID, store.TournamentOpen, 1, now
+	if err := s.cfg.Store.CreateTournament(r.Context(), t); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.log.InfoContext(r.Context(), "tournament created", "tournament", t.ID, "format", t.Format, "rules", t.Rules, "clock", t.Clock)
+	s.cfg.Log.InfoContext(r.Context(), "tournament created", "tournament", t.ID, "format", t.Format, "rules", t.Rules, "clock", t.Clock)
 	if req.Play {
 		// The organiser plays: joined as any player would be, the
 		// tournament fresh (open, empty). Should the join fail, the
@@ -111,18 +111,18 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request) 
 			if err != nil {
 				return err
 			}
-			ch.Join = []store.TournamentPlayer{{AccountID: a.ID, Rating: rating, Joined: s.now()}}
+			ch.Join = []store.TournamentPlayer{{AccountID: a.ID, Rating: rating, Joined: s.cfg.Now()}}
 			return nil
 		})
 		if err != nil {
-			s.log.ErrorContext(r.Context(), "the organiser joining the tournament", "tournament", t.ID, "err", err)
+			s.cfg.Log.ErrorContext(r.Context(), "the organiser joining the tournament", "tournament", t.ID, "err", err)
 		}
 	}
 	httpx.WriteJSON(w, http.StatusCreated, wire.Created{ID: t.ID, URL: s.tournamentURL(t.ID)})
 }
 
 // newTournament checks a create request and builds the tournament.
-func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, error) {
+func (s *Service) newTournament(req wire.TournamentRequest) (store.Tournament, error) {
 	var t store.Tournament
 	name := strings.TrimSpace(req.Name)
 	if name == "" || len([]rune(name)) > maxTournamentName || strings.IndexFunc(name, unicode.IsControl) >= 0 {
@@ -162,12 +162,12 @@ func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, er
 	var starts time.Time
 	if req.Starts != "" {
 		starts, err = time.Parse(time.RFC3339, req.Starts)
-		now := s.now()
+		now := s.cfg.Now()
 		if err != nil || starts.Before(now) || starts.After(now.Add(366*24*time.Hour)) {
 			return t, httpx.Errf(wire.BadInput, "bad_starts", "starts is a time in RFC 3339 (2026-12-01T18:00:00Z) within the next year, or none: the organiser starts it")
 		}
 	}
-	rated := ratings.PresetRules(rs.String())
+	rated := s.cfg.Ratable(rs.String())
 	if req.Rated != nil && *req.Rated {
 		if !rated {
 			return t, httpx.Errf(wire.BadRequest, "not_rated", "this tournament cannot be rated: only a preset's own rules are rated (at any size): %q changes other options (send \"rated\": false or leave it out)", rs.String())
@@ -184,11 +184,11 @@ func (s *Server) newTournament(req wire.TournamentRequest) (store.Tournament, er
 }
 
 // loadTournament reads a tournament for a request.
-func (s *Server) loadTournament(ctx context.Context, id string) (store.Tournament, []store.TournamentPlayer, []store.TournamentGame, error) {
+func (s *Service) loadTournament(ctx context.Context, id string) (store.Tournament, []store.TournamentPlayer, []store.TournamentGame, error) {
 	if len(id) > 40 {
 		return store.Tournament{}, nil, nil, errNoTournament
 	}
-	t, players, slots, err := s.store.Tournament(ctx, id)
+	t, players, slots, err := s.cfg.Store.Tournament(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		err = errNoTournament
 	}
@@ -198,8 +198,8 @@ func (s *Server) loadTournament(ctx context.Context, id string) (store.Tournamen
 // changeTournament applies f to the tournament read now and stores its
 // change at the version read, reading again when another request changed
 // it meanwhile.
-func (s *Server) changeTournament(ctx context.Context, id string, f func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error) error {
-	unlock := s.tourneys.lock(id)
+func (s *Service) changeTournament(ctx context.Context, id string, f func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error) error {
+	unlock := s.lock(id)
 	defer unlock()
 	for range 5 {
 		t, players, _, err := s.loadTournament(ctx, id)
@@ -211,12 +211,12 @@ func (s *Server) changeTournament(ctx context.Context, id string, f func(t store
 		if err := f(t, players, ch); err != nil {
 			return err
 		}
-		err = s.store.UpdateTournament(ctx, *ch)
+		err = s.cfg.Store.UpdateTournament(ctx, *ch)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
 		if err == nil {
-			s.tourneys.changed(id)
+			s.changed(id)
 		}
 		return err
 	}
@@ -235,14 +235,14 @@ func playerIn(players []store.TournamentPlayer, id int64) (store.TournamentPlaye
 // toggleTournament spends one of the account's joins and leaves, or
 // returns the 429 to answer: each is sent to every watcher of the
 // tournament, so one account toggling as fast as it can would flood them.
-func (s *Server) toggleTournament(a *store.Account) error {
-	if wait, ok := s.tourneys.toggles.Allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
-		return httpx.TooMany(wait, "too many joins and leaves of tournaments (%d, then one every %d s): wait %s", toggleBurst, int(toggleEvery/time.Second), httpx.WaitWords(wait))
+func (s *Service) toggleTournament(a *store.Account) error {
+	if wait, ok := s.toggles.Allow(strconv.FormatInt(a.ID, 10), s.cfg.Now()); !ok {
+		return httpx.TooMany(wait, "too many joins and leaves of tournaments (%d, then one every %d s): wait %s", ToggleBurst, int(ToggleEvery/time.Second), httpx.WaitWords(wait))
 	}
 	return nil
 }
 
-func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
 	if err == nil {
 		err = s.toggleTournament(a)
@@ -266,13 +266,13 @@ func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		ch.Join = []store.TournamentPlayer{{AccountID: a.ID, Rating: rating, Joined: s.now()}}
+		ch.Join = []store.TournamentPlayer{{AccountID: a.ID, Rating: rating, Joined: s.cfg.Now()}}
 		return nil
 	})
 	s.answerTournament(w, r, id, err)
 }
 
-func (s *Server) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
 	if err == nil {
 		err = s.toggleTournament(a)
@@ -295,7 +295,7 @@ func (s *Server) handleLeaveTournament(w http.ResponseWriter, r *http.Request) {
 	s.answerTournament(w, r, id, err)
 }
 
-func (s *Server) handleStartTournament(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleStartTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -308,7 +308,7 @@ func (s *Server) handleStartTournament(w http.ResponseWriter, r *http.Request) {
 // startTournament starts an open tournament, by its organiser (by) or at
 // its time (by 0), and pairs its first round. Every player's seeding
 // rating is taken again at the start.
-func (s *Server) startTournament(ctx context.Context, id string, by int64) error {
+func (s *Service) startTournament(ctx context.Context, id string, by int64) error {
 	err := s.changeTournament(ctx, id, func(t store.Tournament, players []store.TournamentPlayer, ch *store.TournamentChange) error {
 		if by != 0 && t.Organiser != by {
 			return httpx.Errf(wire.Forbidden, "not_organiser", "only the tournament's organiser starts it")
@@ -327,27 +327,26 @@ func (s *Server) startTournament(ctx context.Context, id string, by int64) error
 			p.Rating = rating
 			ch.Players = append(ch.Players, p)
 		}
-		ch.T.State, ch.T.Started = store.TournamentRunning, s.now()
+		ch.T.State, ch.T.Started = store.TournamentRunning, s.cfg.Now()
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	s.log.Info("tournament started", "tournament", id)
+	s.cfg.Log.Info("tournament started", "tournament", id)
 	return s.runTournament(ctx, id)
 }
 
 // seedRating is a player's rating in the pool of the tournament's preset.
-func (s *Server) seedRating(ctx context.Context, t store.Tournament, account int64) (float64, error) {
+func (s *Service) seedRating(ctx context.Context, t store.Tournament, account int64) (float64, error) {
 	r, err := rules.Parse(t.Rules)
 	if err != nil {
 		return 0, err
 	}
-	pr, err := s.ratings.Pool(ctx, account, r.Preset)
-	return ratings.Round1(pr.Rating), err
+	return s.cfg.Seed(ctx, account, r.Preset)
 }
 
-func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleWithdrawTournament(w http.ResponseWriter, r *http.Request) {
 	a, err := member(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -370,7 +369,7 @@ func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request
 		return nil
 	})
 	if err == nil {
-		s.log.InfoContext(r.Context(), "tournament withdrawal", "tournament", id, "account", a.ID)
+		s.cfg.Log.InfoContext(r.Context(), "tournament withdrawal", "tournament", id, "account", a.ID)
 		err = s.runTournament(r.Context(), id)
 	}
 	s.answerTournament(w, r, id, err)
@@ -378,7 +377,7 @@ func (s *Server) handleWithdrawTournament(w http.ResponseWriter, r *http.Request
 
 // answerTournament answers a change with the tournament's view, or the
 // error.
-func (s *Server) answerTournament(w http.ResponseWriter, r *http.Request, id string, err error) {
+func (s *Service) answerTournament(w http.ResponseWriter, r *http.Request, id string, err error) {
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -391,13 +390,13 @@ func (s *Server) answerTournament(w http.ResponseWriter, r *http.Request, id str
 	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
-func (s *Server) handleTournament(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleTournament(w http.ResponseWriter, r *http.Request) {
 	s.answerTournament(w, r, r.PathValue("id"), nil)
 }
 
 // tournamentView builds a tournament's view: players, games, standings,
 // and the crosstable (round robins) or bracket (knockouts).
-func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament, error) {
+func (s *Service) tournamentView(ctx context.Context, id string) (wire.Tournament, error) {
 	t, players, slots, err := s.loadTournament(ctx, id)
 	if err != nil {
 		return wire.Tournament{}, err
@@ -409,7 +408,7 @@ func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament
 		st := t.Starts
 		v.Starts = &st
 	}
-	if pv, err := s.core.PlayerView(ctx, t.Organiser); err == nil {
+	if pv, err := s.cfg.Core.PlayerView(ctx, t.Organiser); err == nil {
 		v.Organiser = pv.Name
 	}
 	ps := newPairingState(t, players, slots)
@@ -461,7 +460,7 @@ func (s *Server) tournamentView(ctx context.Context, id string) (wire.Tournament
 }
 
 // handleListTournaments is GET /api/tournaments?state=open|running|finished.
-func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 	state := r.URL.Query().Get("state")
 	switch state {
 	case "", store.TournamentOpen, store.TournamentRunning, store.TournamentFinished:
@@ -469,7 +468,7 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_state", "state is open, running or finished (or none: all), not %q", clip.Text(state)))
 		return
 	}
-	list, err := s.store.Tournaments(r.Context(), state, 100)
+	list, err := s.cfg.Store.Tournaments(r.Context(), state, 100)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -489,16 +488,16 @@ func (s *Server) handleListTournaments(w http.ResponseWriter, r *http.Request) {
 // Config.SweepEvery, if longer) it also reads the view again, which brings
 // the changes of other processes, and sends it if it differs from the last
 // one sent.
-func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleTournamentEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	wake := s.tourneys.watch(id)
-	defer s.tourneys.unwatch(id, wake)
+	wake := s.watch(id)
+	defer s.unwatch(id, wake)
 	v, err := s.tournamentView(r.Context(), id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	stream, err := s.core.OpenStream(w, r, "tournament event stream", "tournament", id)
+	stream, err := s.cfg.Core.OpenStream(w, r, "tournament event stream", "tournament", id)
 	if err != nil {
 		return
 	}
@@ -523,7 +522,7 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 		select {
 		case <-r.Context().Done():
 			return
-		case <-s.done:
+		case <-s.cfg.Done:
 			return
 		case <-keep.C:
 			if stream.Write(game.KeepAlive) != nil {
@@ -545,35 +544,34 @@ func (s *Server) handleTournamentEvents(w http.ResponseWriter, r *http.Request) 
 
 // tournamentRef is the tournament and round of a game of a tournament, or
 // nil.
-func (s *Server) tournamentRef(ctx context.Context, slot store.TournamentGame) *wire.TournamentRef {
-	name, ok := s.tourneys.names.Load(slot.TournamentID)
+func (s *Service) tournamentRef(ctx context.Context, slot store.TournamentGame) *wire.TournamentRef {
+	name, ok := s.names.Load(slot.TournamentID)
 	if !ok {
-		t, _, _, err := s.store.Tournament(ctx, slot.TournamentID)
+		t, _, _, err := s.cfg.Store.Tournament(ctx, slot.TournamentID)
 		if err != nil {
 			return &wire.TournamentRef{ID: slot.TournamentID, Round: slot.Round}
 		}
 		name = t.Name
-		s.tourneys.names.Store(slot.TournamentID, name)
+		s.names.Store(slot.TournamentID, name)
 	}
 	return &wire.TournamentRef{ID: slot.TournamentID, Name: name.(string), Round: slot.Round}
 }
 
-// gameTournament is the tournament and round of a game, or nil: read
+// GameTournament is the tournament and round of a game, or nil: read
 // when a game's state is loaded (a tournament's games only).
-func (s *Server) gameTournament(ctx context.Context, row store.Game) (*wire.TournamentRef, error) {
+func (s *Service) GameTournament(ctx context.Context, row store.Game) (*wire.TournamentRef, error) {
 	if row.Kind != store.KindTournament {
 		return nil, nil
 	}
-	slots, err := s.store.TournamentGames(ctx, []string{row.ID})
+	slots, err := s.cfg.Store.TournamentGames(ctx, []string{row.ID})
 	if err != nil || len(slots) == 0 {
 		return nil, err
 	}
 	return s.tournamentRef(ctx, slots[0]), nil
 }
 
-// tagTournaments sets the tournament and round of the tournament games
-// of a list.
-func (s *Server) tagTournaments(ctx context.Context, list []wire.Summary) {
+// Tag sets the tournament and round of the tournament games of a list.
+func (s *Service) Tag(ctx context.Context, list []wire.Summary) {
 	var ids []string
 	for _, g := range list {
 		if g.Kind == store.KindTournament {
@@ -583,9 +581,9 @@ func (s *Server) tagTournaments(ctx context.Context, list []wire.Summary) {
 	if len(ids) == 0 {
 		return
 	}
-	slots, err := s.store.TournamentGames(ctx, ids)
+	slots, err := s.cfg.Store.TournamentGames(ctx, ids)
 	if err != nil {
-		s.log.Warn("reading the tournaments of games", "err", err)
+		s.cfg.Log.Warn("reading the tournaments of games", "err", err)
 		return
 	}
 	by := map[string]store.TournamentGame{}
@@ -597,4 +595,9 @@ func (s *Server) tagTournaments(ctx context.Context, list []wire.Summary) {
 			list[i].Tournament = s.tournamentRef(ctx, sl)
 		}
 	}
+}
+
+// writeError answers err as JSON with its kind's status (httpx.WriteError).
+func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	httpx.WriteError(s.cfg.Log, w, r, err)
 }

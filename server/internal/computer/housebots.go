@@ -1,4 +1,4 @@
-package server
+package computer
 
 import (
 	"context"
@@ -40,9 +40,9 @@ func houseBotName(n int) string {
 	return houseBotPrefix + strings.ToLower(strings.ReplaceAll(player.LevelName(n), " ", "-"))
 }
 
-// isHouseBotName reports whether a name (in lower case) is a house bot's:
+// IsHouseBotName reports whether a name (in lower case) is a house bot's:
 // nobody may sign up as one, whether or not this server keeps them.
-func isHouseBotName(lower string) bool {
+func IsHouseBotName(lower string) bool {
 	for n := 1; n <= player.Levels(); n++ {
 		if lower == houseBotName(n) {
 			return true
@@ -53,19 +53,21 @@ func isHouseBotName(lower string) bool {
 
 // houseBots is the house bots of a server: their accounts and player specs.
 type houseBots struct {
-	s     *Server
+	b     *Bots
 	mu    sync.Mutex
 	spec  map[int64]string // account id → the level's player spec
 	ids   []int64
 	names []string // by level, for the home page's form
 }
 
-// startHouseBots makes (or finds) the house bots' accounts and starts
-// their look for challenges. An account of a house bot's name that is not
-// a bot (made before the names were reserved) is left alone, and its
-// level has no house bot here.
-func (s *Server) startHouseBots(ctx context.Context) error {
-	h := &houseBots{s: s, spec: map[int64]string{}}
+// StartHouseBots makes (or finds) the house bots' accounts and starts
+// their look for challenges (Config.Spawn). An account of a house bot's
+// name that is not a bot (made before the names were reserved) is left
+// alone, and its level has no house bot here. Call it once, before the
+// server serves.
+func (b *Bots) StartHouseBots(ctx context.Context) error {
+	c := b.cfg
+	h := &houseBots{b: b, spec: map[int64]string{}}
 	for n := 1; n <= player.Levels(); n++ {
 		level, err := player.Level(n)
 		if err != nil {
@@ -78,48 +80,53 @@ func (s *Server) startHouseBots(ctx context.Context) error {
 		spec := p.Name() // canonical, as a game against the computer stores it
 		p.Close()
 		name := houseBotName(n)
-		a, err := s.store.AccountByName(ctx, name)
+		a, err := c.Accounts.AccountByName(ctx, name)
 		if errors.Is(err, store.ErrNotFound) {
-			a, err = s.store.CreateAccount(ctx, store.Account{Name: name, Bot: true, Created: s.now()})
+			a, err = c.Accounts.CreateAccount(ctx, store.Account{Name: name, Bot: true, Created: c.Now()})
 			if errors.Is(err, store.ErrDuplicate) { // another process made it meanwhile
-				a, err = s.store.AccountByName(ctx, name)
+				a, err = c.Accounts.AccountByName(ctx, name)
 			}
 		}
 		if err != nil {
 			return fmt.Errorf("house bot %s: %w", name, err)
 		}
 		if !a.Bot {
-			s.log.Error("a person's account has a house bot's name: that level has no house bot", "name", name, "account", a.ID)
+			c.Log.Error("a person's account has a house bot's name: that level has no house bot", "name", name, "account", a.ID)
 			continue
 		}
 		h.spec[a.ID] = spec
 		h.ids = append(h.ids, a.ID)
 		h.names = append(h.names, a.Name)
 	}
-	s.house = h
-	s.spawn(h.run)
+	b.house = h
+	c.Spawn(h.run)
 	return nil
 }
 
-// houseBotNames lists the house bots' names by level (none without
-// Config.HouseBots), for the home page's form.
-func (s *Server) houseBotNames() []string {
-	if s.house == nil {
+// HouseBotNames lists the house bots' names by level (none without
+// StartHouseBots), for the home page's form.
+func (b *Bots) HouseBotNames() []string {
+	if b.house == nil {
 		return nil
 	}
-	return s.house.names
+	return b.house.names
 }
 
-// houseBotTop is the strongest house bot's name ("" without them).
-func (s *Server) houseBotTop() string {
-	if names := s.houseBotNames(); len(names) > 0 {
+// HouseBotTop is the strongest house bot's name ("" without them).
+func (b *Bots) HouseBotTop() string {
+	if names := b.HouseBotNames(); len(names) > 0 {
 		return names[len(names)-1]
 	}
 	return ""
 }
 
-// challenged takes a new challenge when it is addressed to a house bot.
-func (h *houseBots) challenged(g store.Game) {
+// Challenged takes a new challenge when it is addressed to a house bot
+// (nothing without them).
+func (b *Bots) Challenged(g store.Game) {
+	h := b.house
+	if h == nil {
+		return
+	}
 	if _, ok := h.specOf(g.Opponent); !ok {
 		return
 	}
@@ -140,19 +147,19 @@ func (h *houseBots) specOf(id int64) (string, bool) {
 // for its move. A challenge no longer waiting (taken back, expired) is
 // left.
 func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
-	s := h.s
+	c := h.b.cfg
 	spec, _ := h.specOf(bot)
-	a, err := s.store.AccountByID(ctx, bot)
+	a, err := c.Accounts.AccountByID(ctx, bot)
 	if err != nil {
-		s.log.Error("reading a house bot", "account", bot, "err", err)
+		c.Log.Error("reading a house bot", "account", bot, "err", err)
 		return
 	}
-	_, err = s.core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
+	_, err = c.Core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting || row.Kind != store.KindNamed || row.Opponent != bot {
 			return nil, errNotWaiting
 		}
-		ch, err := s.seatAndStart(ctx, st, &a, now)
+		ch, err := c.SeatAndStart(ctx, st, &a, now)
 		if err != nil {
 			return nil, err
 		}
@@ -167,12 +174,12 @@ func (h *houseBots) accept(ctx context.Context, id string, bot int64) {
 		return
 	}
 	if err != nil {
-		s.log.Error("a house bot taking a challenge", "game", id, "bot", a.Name, "err", err)
+		c.Log.Error("a house bot taking a challenge", "game", id, "bot", a.Name, "err", err)
 		return
 	}
-	s.log.Info("a house bot took a challenge", "game", id, "bot", a.Name)
-	if st, err := s.core.Load(ctx, id); err == nil && st.BotToMove() {
-		s.bots.schedule(id, st.Row.Version)
+	c.Log.Info("a house bot took a challenge", "game", id, "bot", a.Name)
+	if st, err := c.Core.Load(ctx, id); err == nil && st.BotToMove() {
+		h.b.Schedule(id, st.Row.Version)
 	}
 }
 
@@ -187,7 +194,7 @@ func (h *houseBots) run() {
 	for {
 		h.lookOnce()
 		select {
-		case <-h.s.done:
+		case <-h.b.cfg.Done:
 			return
 		case <-tick.C:
 		}
@@ -195,13 +202,13 @@ func (h *houseBots) run() {
 }
 
 func (h *houseBots) lookOnce() {
-	s := h.s
+	c := h.b.cfg
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, id := range h.ids {
-		gs, err := s.store.Games(ctx, store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed, Opponent: id, Live: s.now(), Limit: 200})
+		gs, err := c.Games.Games(ctx, store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed, Opponent: id, Live: c.Now(), Limit: 200})
 		if err != nil {
-			s.log.Error("listing a house bot's challenges", "account", id, "err", err)
+			c.Log.Error("listing a house bot's challenges", "account", id, "err", err)
 			return
 		}
 		for _, g := range gs {

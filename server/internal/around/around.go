@@ -1,4 +1,4 @@
-package server
+package around
 
 import (
 	"bytes"
@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -38,28 +38,66 @@ const (
 	watchListed     = 50  // games on the watch list
 )
 
-// around is the server's state for this file: the messages' rate limits,
-// made at their first use.
-type around struct {
-	once     sync.Once
-	messages *httpx.Limiters // by account
+// Config is what the rematches, the messages and the watch list take of
+// the server.
+type Config struct {
+	// Store is the store's role of the rematches and the messages; Games
+	// its games' role (a rematch's game, the games in progress).
+	Store store.AroundStore
+	Games store.GameStore
+	// Core is the game core: a rematch, a message and a mute are changes
+	// of a game made through it, and the views are its.
+	Core *game.Core
+	// Pages draws the watch page.
+	Pages *pages.Pages
+	Log   *slog.Logger
+	Now   func() time.Time
+	// NewID returns a new game's id.
+	NewID func() string
+	// ChallengeLife is how long a live rematch offer waits (the server's
+	// Config.ChallengeLife); by correspondence it waits 7 days.
+	ChallengeLife time.Duration
+	// SeatAndStart seats account a in a waiting game and starts it (the
+	// join's own step): an accepted rematch starts through it.
+	SeatAndStart func(ctx context.Context, st *game.State, a *store.Account, now time.Time) (*game.Change, error)
+	// GameCreated tells the account streams of a new game; Schedule asks
+	// the computer for its move in a game at a version.
+	GameCreated func(g store.Game)
+	Schedule    func(id string, version int)
+	// SeatNames reads into names the players of the games' seats, and
+	// Summary is a game as the lists show it to account me, with those
+	// names (the watch list is one of the lists).
+	SeatNames func(ctx context.Context, names map[int64]wire.Seat, games ...[]store.Game) error
+	Summary   func(ctx context.Context, g store.Game, me int64, names map[int64]wire.Seat) wire.Summary
 }
 
-func (s *Server) messageLimits() *httpx.Limiters {
-	s.around.once.Do(func() {
-		s.around.messages = httpx.NewLimiters(rate.Limit(float64(messagesPerMin)/60), messagesBurst)
-	})
-	return s.around.messages
+// Service is the rematches, the messages and the watch list. Its methods
+// are safe for concurrent use.
+type Service struct {
+	cfg      Config
+	messages *httpx.Limiters // the messages' rate limits, by account
 }
 
-func (s *Server) aroundRoutes(mux *http.ServeMux) {
+// New returns the rematches, messages and watch list of cfg.
+func New(cfg Config) *Service {
+	return &Service{cfg: cfg, messages: httpx.NewLimiters(rate.Limit(float64(messagesPerMin)/60), messagesBurst)}
+}
+
+// Routes registers the rematch, message, mute and watch calls and the
+// watch page on mux.
+func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
 	mux.HandleFunc("POST /api/games/{id}/messages", s.handleMessage)
 	mux.HandleFunc("POST /api/games/{id}/mute", s.handleMute)
 	mux.HandleFunc("GET /api/watch", s.handleWatch)
 	mux.HandleFunc("GET /watch", func(w http.ResponseWriter, r *http.Request) {
-		s.pages.Render(w, r, "watch", pages.Page{Title: "games to watch", Page: "watch"})
+		s.cfg.Pages.Render(w, r, "watch", pages.Page{Title: "games to watch", Page: "watch"})
 	})
+}
+
+// writeError answers err as JSON with its kind's status (httpx.WriteError).
+func (s *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	httpx.WriteError(s.cfg.Log, w, r, err)
 }
 
 // Rematches.
@@ -78,7 +116,7 @@ func (s *Server) aroundRoutes(mux *http.ServeMux) {
 // opponent refuses it, and once refused or expired, a player may offer
 // again.
 
-func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleRematch(w http.ResponseWriter, r *http.Request) {
 	var req wire.RematchRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
@@ -92,7 +130,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var out wire.Rematch
 	status := http.StatusOK
-	_, err = s.core.Act(r.Context(), id, func(st *game.State, now time.Time) (*game.Change, error) {
+	_, err = s.cfg.Core.Act(r.Context(), id, func(st *game.State, now time.Time) (*game.Change, error) {
 		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game can ask for its rematch")
@@ -100,12 +138,12 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		if st.Row.State != store.StateFinished && st.Row.State != store.StateAborted {
 			return nil, httpx.Errf(wire.Conflict, "not_over", "the game is %s: a rematch follows a game that is over", st.Row.State)
 		}
-		prev, err := s.store.Rematch(r.Context(), id)
+		prev, err := s.cfg.Store.Rematch(r.Context(), id)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, err
 		}
 		if prev != "" {
-			rg, _, err := s.store.Game(r.Context(), prev)
+			rg, _, err := s.cfg.Games.Game(r.Context(), prev)
 			if err != nil {
 				return nil, err
 			}
@@ -136,21 +174,21 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.store.LinkRematch(r.Context(), id, g, prev); err != nil {
+		if err := s.cfg.Store.LinkRematch(r.Context(), id, g, prev); err != nil {
 			if errors.Is(err, store.ErrConflict) {
 				return nil, httpx.Errf(wire.Conflict, "try_again", "the opponent asked for a rematch at the same time: try again")
 			}
 			return nil, err
 		}
 		out.ID, status = g.ID, http.StatusCreated
-		s.log.InfoContext(r.Context(), "rematch offered", "game", id, "rematch", g.ID, "kind", g.Kind)
+		s.cfg.Log.InfoContext(r.Context(), "rematch offered", "game", id, "rematch", g.ID, "kind", g.Kind)
 		return &game.Change{After: func() {
-			s.gameCreated(g)
+			s.cfg.GameCreated(g)
 			if g.State != store.StateActive {
 				return
 			}
-			if nst, err := s.core.Load(context.Background(), g.ID); err == nil && nst.BotToMove() {
-				s.bots.schedule(g.ID, g.Version)
+			if nst, err := s.cfg.Core.Load(context.Background(), g.ID); err == nil && nst.BotToMove() {
+				s.cfg.Schedule(g.ID, g.Version)
 			}
 		}}, nil
 	})
@@ -163,9 +201,9 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 
 // rematchGame builds the rematch of st's game offered by a, who played c:
 // every field that defines the game copied, the colours swapped.
-func (s *Server) rematchGame(st *game.State, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
+func (s *Service) rematchGame(st *game.State, a *store.Account, c rules.Color, now time.Time) (store.Game, error) {
 	old := st.Row
-	g := store.Game{ID: newID(), Rules: old.Rules, Start: old.Start, Preset: old.Preset, Size: old.Size, Clock: old.Clock,
+	g := store.Game{ID: s.cfg.NewID(), Rules: old.Rules, Start: old.Start, Preset: old.Preset, Size: old.Size, Clock: old.Clock,
 		Color: c.Opp().Letter(), Creator: a.ID, State: store.StateWaiting, Version: 1, WarnedEntry: -1, Created: now, Updated: now}
 	// Ratedness is kept; the seats' ratings are taken when the rematch
 	// starts (acceptRematch), as at a join.
@@ -186,7 +224,7 @@ func (s *Server) rematchGame(st *game.State, a *store.Account, c rules.Color, no
 	}
 	if opp.Bot != "" && opp.AccountID == 0 { // a house bot is challenged by name, below, and takes it
 		g.Kind, g.State = store.KindComputer, store.StateActive
-		nst, err := s.core.Rebuild(g, nil)
+		nst, err := s.cfg.Core.Rebuild(g, nil)
 		if err != nil {
 			return g, err
 		}
@@ -210,8 +248,8 @@ func (s *Server) rematchGame(st *game.State, a *store.Account, c rules.Color, no
 
 // acceptRematch seats a, the opponent the rematch was offered to, and
 // starts the game.
-func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account) (game.Event, error) {
-	return s.core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
+func (s *Service) acceptRematch(ctx context.Context, id string, a *store.Account) (game.Event, error) {
+	return s.cfg.Core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting {
 			return nil, httpx.Errf(wire.Conflict, "not_waiting", "the rematch is %s", row.State)
@@ -219,13 +257,13 @@ func (s *Server) acceptRematch(ctx context.Context, id string, a *store.Account)
 		if row.Kind != store.KindNamed || row.Opponent != a.ID {
 			return nil, httpx.Errf(wire.Forbidden, "not_for_you", "this rematch is offered to another player")
 		}
-		return s.seatAndStart(ctx, st, a, now)
+		return s.cfg.SeatAndStart(ctx, st, a, now)
 	})
 }
 
 // endRematch is the refusal of a rematch by the player it was offered to.
-func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (game.Event, error) {
-	return s.core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
+func (s *Service) endRematch(ctx context.Context, id string, a *store.Account) (game.Event, error) {
+	return s.cfg.Core.Act(ctx, id, func(st *game.State, now time.Time) (*game.Change, error) {
 		row := &st.Row
 		if row.State != store.StateWaiting || row.Opponent != a.ID {
 			return nil, httpx.Errf(wire.Conflict, "no_offer", "there is no rematch offered to you to decline")
@@ -235,21 +273,21 @@ func (s *Server) endRematch(ctx context.Context, id string, a *store.Account) (g
 	})
 }
 
-// rematchView is the rematch of a game that is over, for its view.
-func (s *Server) rematchView(ctx context.Context, st *game.State) *wire.Rematch {
+// RematchView is the rematch of a game that is over, for its view.
+func (s *Service) RematchView(ctx context.Context, st *game.State) *wire.Rematch {
 	if st.Row.State != store.StateFinished && st.Row.State != store.StateAborted {
 		return nil
 	}
-	id, err := s.store.Rematch(ctx, st.Row.ID)
+	id, err := s.cfg.Store.Rematch(ctx, st.Row.ID)
 	if err != nil {
 		if !errors.Is(err, store.ErrNotFound) {
-			s.log.Warn("reading a rematch", "game", st.Row.ID, "err", err)
+			s.cfg.Log.Warn("reading a rematch", "game", st.Row.ID, "err", err)
 		}
 		return nil
 	}
-	rg, _, err := s.store.Game(ctx, id)
+	rg, _, err := s.cfg.Games.Game(ctx, id)
 	if err != nil {
-		s.log.Warn("reading a rematch", "game", id, "err", err)
+		s.cfg.Log.Warn("reading a rematch", "game", id, "err", err)
 		return nil
 	}
 	v := &wire.Rematch{ID: id, State: rg.State}
@@ -301,7 +339,7 @@ func decodeMessage(body []byte) (string, error) {
 	return checkMessage(req.Text)
 }
 
-func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleMessage(w http.ResponseWriter, r *http.Request) {
 	var req wire.MessageRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
@@ -317,13 +355,13 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if wait, ok := s.messageLimits().Allow(strconv.FormatInt(a.ID, 10), s.now()); !ok {
+	if wait, ok := s.messages.Allow(strconv.FormatInt(a.ID, 10), s.cfg.Now()); !ok {
 		s.writeError(w, r, httpx.TooMany(wait, "too many messages (%d a minute): wait %s", messagesPerMin, httpx.WaitWords(wait)))
 		return
 	}
 	var m *store.Message
 	var out wire.Message
-	_, err = s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
+	_, err = s.cfg.Core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game write to each other")
@@ -332,7 +370,7 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 			if len(st.Chat.Messages) >= maxMessages {
 				return nil, httpx.Errf(wire.Conflict, "too_many_messages", "this game has its %d messages: no more", maxMessages)
 			}
-			stored, err := s.store.AddMessage(r.Context(), store.Message{GameID: st.Row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
+			stored, err := s.cfg.Store.AddMessage(r.Context(), store.Message{GameID: st.Row.ID, Color: c.Letter(), By: a.ID, Text: text, At: now})
 			if err != nil {
 				return nil, err
 			}
@@ -351,7 +389,7 @@ func (s *Server) handleMessage(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusCreated, out)
 }
 
-func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
+func (s *Service) handleMute(w http.ResponseWriter, r *http.Request) {
 	var req wire.MuteRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
 		s.writeError(w, r, err)
@@ -366,12 +404,12 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	_, err = s.core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
+	_, err = s.cfg.Core.Act(r.Context(), r.PathValue("id"), func(st *game.State, now time.Time) (*game.Change, error) {
 		c, ok := st.SeatOf(a)
 		if !ok {
 			return nil, httpx.Errf(wire.Forbidden, "not_a_player", "only the players of a game mute each other")
 		}
-		if err := s.store.SetMute(r.Context(), st.Row.ID, c.Letter(), *req.Muted); err != nil {
+		if err := s.cfg.Store.SetMute(r.Context(), st.Row.ID, c.Letter(), *req.Muted); err != nil {
 			return nil, err
 		}
 		st.Chat.Muted = slices.DeleteFunc(st.Chat.Muted, func(x string) bool { return x == c.Letter() })
@@ -389,21 +427,21 @@ func (s *Server) handleMute(w http.ResponseWriter, r *http.Request) {
 
 // messageView is a message as the players see it, the writer by the name
 // of the account in the seat now.
-func (s *Server) messageView(ctx context.Context, st *game.State, m store.Message) wire.Message {
+func (s *Service) messageView(ctx context.Context, st *game.State, m store.Message) wire.Message {
 	seat := st.Row.Black
 	if m.Color == "o" {
 		seat = st.Row.White
 	}
 	v := wire.Message{Color: m.Color, Text: m.Text, At: m.At}
-	if pv, err := s.core.PlayerView(ctx, seat.AccountID); err == nil {
+	if pv, err := s.cfg.Core.PlayerView(ctx, seat.AccountID); err == nil {
 		v.From = pv.Name
 	}
 	return v
 }
 
-// chatFor is what the player of seat c sees of the messages: all, or only
+// ChatFor is what the player of seat c sees of the messages: all, or only
 // their own when they muted the other.
-func (s *Server) chatFor(ctx context.Context, st *game.State, c string) (msgs []wire.Message, muted bool) {
+func (s *Service) ChatFor(ctx context.Context, st *game.State, c string) (msgs []wire.Message, muted bool) {
 	muted = slices.Contains(st.Chat.Muted, c)
 	msgs = []wire.Message{}
 	for _, m := range st.Chat.Messages {
@@ -416,8 +454,8 @@ func (s *Server) chatFor(ctx context.Context, st *game.State, c string) (msgs []
 }
 
 // withChat adds the player's messages to a view's JSON object.
-func (s *Server) withChat(ctx context.Context, data []byte, st *game.State, c string) []byte {
-	msgs, muted := s.chatFor(ctx, st, c)
+func (s *Service) withChat(ctx context.Context, data []byte, st *game.State, c string) []byte {
+	msgs, muted := s.ChatFor(ctx, st, c)
 	js, err := json.Marshal(msgs)
 	if err != nil || len(data) < 2 || data[len(data)-1] != '}' {
 		return data
@@ -429,9 +467,9 @@ func (s *Server) withChat(ctx context.Context, data []byte, st *game.State, c st
 	return b.Bytes()
 }
 
-// chatFrames gives the event its players' frames when the game has
+// ChatFrames gives the event its players' frames when the game has
 // messages: the view with them, which no other stream is sent.
-func (s *Server) chatFrames(ctx context.Context, ev *game.Event, st *game.State) {
+func (s *Service) ChatFrames(ctx context.Context, ev *game.Event, st *game.State) {
 	ev.Players = [2]int64{st.Row.Black.AccountID, st.Row.White.AccountID}
 	if ev.Data == nil || len(st.Chat.Messages) == 0 {
 		return
@@ -443,11 +481,11 @@ func (s *Server) chatFrames(ctx context.Context, ev *game.Event, st *game.State)
 	}
 }
 
-// writeGame answers GET /api/games/{id}: the view, with the spectators
+// WriteGame answers GET /api/games/{id}: the view, with the spectators
 // and, for a player, the messages.
-func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *game.State) {
-	v := s.core.View(r.Context(), st)
-	n := s.core.Broker.Spectators(st.Row.ID, st.Row.Black.AccountID, st.Row.White.AccountID)
+func (s *Service) WriteGame(w http.ResponseWriter, r *http.Request, st *game.State) {
+	v := s.cfg.Core.View(r.Context(), st)
+	n := s.cfg.Core.Broker.Spectators(st.Row.ID, st.Row.Black.AccountID, st.Row.White.AccountID)
 	v.Spectators = &n
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -464,9 +502,9 @@ func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, st *game.Stat
 	w.Write([]byte{'\n'})
 }
 
-// quoteLastMessage is the your-turn mail's quote of the opponent's last
+// QuoteLastMessage is the your-turn mail's quote of the opponent's last
 // message to the player of account, unless they muted it.
-func (s *Server) quoteLastMessage(st *game.State, account int64) string {
+func (s *Service) QuoteLastMessage(st *game.State, account int64) string {
 	var c string
 	switch account {
 	case st.Row.Black.AccountID:
@@ -492,8 +530,8 @@ func (s *Server) quoteLastMessage(st *game.State, account int64) string {
 
 // handleWatch is GET /api/watch: the games in progress that are not by
 // correspondence, the most recently changed first, with their spectators.
-func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
-	games, err := s.store.Games(r.Context(), store.Filter{States: []string{store.StateActive}, Limit: 200})
+func (s *Service) handleWatch(w http.ResponseWriter, r *http.Request) {
+	games, err := s.cfg.Games.Games(r.Context(), store.Filter{States: []string{store.StateActive}, Limit: 200})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -509,14 +547,14 @@ func (s *Server) handleWatch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	names := map[int64]wire.Seat{}
-	if err := s.seatNames(r.Context(), names, listed); err != nil {
+	if err := s.cfg.SeatNames(r.Context(), names, listed); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	out := []wire.WatchGame{}
 	for _, g := range listed {
-		out = append(out, wire.WatchGame{Summary: s.summary(r.Context(), g, me, names),
-			Spectators: s.core.Broker.Spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
+		out = append(out, wire.WatchGame{Summary: s.cfg.Summary(r.Context(), g, me, names),
+			Spectators: s.cfg.Core.Broker.Spectators(g.ID, g.Black.AccountID, g.White.AccountID)})
 	}
 	httpx.WriteJSON(w, http.StatusOK, wire.WatchList{Games: out})
 }
