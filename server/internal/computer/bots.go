@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"alak/player"
@@ -57,6 +58,13 @@ type Config struct {
 type Bots struct {
 	cfg   Config
 	queue chan botJob
+	// pending is the jobs queued or being played: the sweep schedules
+	// every game where a computer is to move, again each second, and a
+	// move taking longer than that (a loaded machine, a long move time)
+	// would otherwise be computed again by another worker, its result
+	// thrown away as a conflict.
+	mu      sync.Mutex
+	pending map[botJob]bool
 	// house is the house bots, nil until StartHouseBots.
 	house *houseBots
 }
@@ -67,13 +75,23 @@ type botJob struct {
 }
 
 // New returns the computer of cfg; Work runs one of its workers.
-func New(cfg Config) *Bots { return &Bots{cfg: cfg, queue: make(chan botJob, cfg.Queue)} }
+func New(cfg Config) *Bots {
+	return &Bots{cfg: cfg, queue: make(chan botJob, cfg.Queue), pending: map[botJob]bool{}}
+}
 
-// Schedule asks for the computer's move in game id at version; a full
-// queue drops it (the sweep finds the game again).
+// Schedule asks for the computer's move in game id at version, unless it
+// is queued or being played already; a full queue drops it (the sweep
+// finds the game again).
 func (b *Bots) Schedule(id string, version int) {
+	j := botJob{id, version}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pending[j] {
+		return
+	}
 	select {
-	case b.queue <- botJob{id, version}:
+	case b.queue <- j:
+		b.pending[j] = true
 	default:
 		b.cfg.Log.Warn("the computer's queue is full; the sweep will take the game", "game", id)
 	}
@@ -94,7 +112,15 @@ func (b *Bots) Work() {
 	}
 }
 
+// finished takes job j off the pending ones: it may be scheduled again.
+func (b *Bots) finished(j botJob) {
+	b.mu.Lock()
+	delete(b.pending, j)
+	b.mu.Unlock()
+}
+
 func (b *Bots) play(j botJob) {
+	defer b.finished(j)
 	cfg := b.cfg
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.MoveTime+5*time.Second)
 	defer cancel()
