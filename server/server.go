@@ -21,12 +21,10 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"regexp"
 	"runtime"
 	"strings"
@@ -39,6 +37,7 @@ import (
 	"alak/server/internal/analysis"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/mail"
 	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
@@ -132,7 +131,7 @@ type Config struct {
 	// addressed to it (housebots.go).
 	HouseBots bool
 	// MailListen is the address where the server takes mail over SMTP,
-	// for moves by email (mailin.go); "" takes none. It needs SMTP (the
+	// for moves by email (server/internal/mail); "" takes none. It needs SMTP (the
 	// answers are sent through it) and MailDomain.
 	MailListen string
 	// PuzzleSeed is how many puzzles the server makes at start for each
@@ -157,9 +156,9 @@ type Config struct {
 	// first. Unexported: only this package's tests set it.
 	noBackgroundAnalysis bool
 	// mailBounds bounds the SMTP connections of MailListen: zero fields
-	// take defaultMailBounds. Unexported: only this package's tests
-	// scale them down (mailin.go).
-	mailBounds mailBounds
+	// take mail.DefaultBounds. Unexported: only this package's tests
+	// scale them down (server/internal/mail).
+	mailBounds mail.Bounds
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
@@ -179,8 +178,7 @@ type Server struct {
 	caches caches // tokens (cache.go)
 	bots   *bots
 	tables *solve.Tables // the solver over Config.TableDir (package tables)
-	mailer *mailer
-	mailin *mailIn // moves by email; nil without Config.MailListen
+	mail   *mail.Mail    // the mails sent, and moves by email (package mail)
 
 	logins  *signInLimits   // password checks (auth.go)
 	signup  *httpx.Limiters // new accounts by address
@@ -240,8 +238,8 @@ func (s *Server) registerGameHooks() {
 	h.Played = s.conditionalReply
 	h.Turn = s.afterMove
 	h.Notified = func(string) { s.accountEvents.wakeAll() }
-	if s.mailin != nil {
-		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mailin.gameEnded(ctx, st.Row.ID) })
+	if s.mail.Reads() {
+		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mail.GameEnded(ctx, st.Row.ID) })
 	}
 	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tournamentGameEnded(st.Row) })
@@ -345,32 +343,15 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
 		Busy:     func() bool { return s.puzzles.waiting() },
 		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
-	if cfg.SMTP != "" {
-		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
-		if err != nil {
-			// The URL may hold the mail server's password: never repeat it.
-			return nil, fmt.Errorf("--smtp %s: write smtp://[user:password@]host[:port][?from=ADDRESS]", redactURL(cfg.SMTP))
-		}
-		s.mailer = m
-	}
-	if cfg.MailListen != "" {
-		if s.mailer == nil {
-			return nil, fmt.Errorf("--mail-listen needs --smtp: the answers to mailed moves are sent through it")
-		}
-		in, err := newMailIn(s, cfg.MailListen, cfg.MailDomain)
-		if err != nil {
-			return nil, err
-		}
-		s.mailin = in
+	if s.mail, err = s.newMail(); err != nil {
+		return nil, err
 	}
 	s.registerGameHooks()
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
 	if err := s.resume(); err != nil {
-		if s.mailin != nil {
-			s.mailin.ln.Close()
-		}
+		s.mail.Discard()
 		return nil, err
 	}
 	s.puzzles = newPuzzleWork(s)
@@ -393,12 +374,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.Notifier != nil {
 		s.spawn(func() { s.core.Listen(contextOf(s.done)) })
 	}
-	if s.mailer != nil {
-		s.spawn(func() { s.mailer.run(s.done) })
-	}
-	if s.mailin != nil {
-		s.spawn(func() { s.mailin.run(s.done) })
-	}
+	s.mail.Start(s.spawn, s.done)
 	return s, nil
 }
 
@@ -514,13 +490,4 @@ func (s *Server) trusted(ip netip.Addr) bool {
 		}
 	}
 	return false
-}
-
-// redactURL returns a URL without its password, for messages.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(a URL that does not parse)"
-	}
-	return u.Redacted()
 }
