@@ -34,6 +34,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"alak/server/internal/accounts"
 	"alak/server/internal/analysis"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
@@ -144,8 +145,8 @@ type Config struct {
 	MailDomain string
 
 	// hashCost is the cost of new password hashes: zero, defaultCost.
-	// Unexported: only this package's tests set it (auth.go).
-	hashCost argonCost
+	// Unexported: only this package's tests set it (accounts.go).
+	hashCost accounts.Cost
 	// puzzleSeedRules replaces puzzleSeedRules, the rules the first
 	// puzzles are made on (puzzles.go). Unexported: only this package's
 	// tests set it.
@@ -163,36 +164,31 @@ type Config struct {
 
 // Server is the play server. Its methods are safe for concurrent use.
 type Server struct {
-	cfg           Config
-	store         store.Store
-	proc          string // this process's id among those serving the store
-	log           *slog.Logger
-	now           func() time.Time
-	secureCookies bool
-	dummyHash     string // checked against when a name is unknown (New)
+	cfg   Config
+	store store.Store
+	proc  string // this process's id among those serving the store
+	log   *slog.Logger
+	now   func() time.Time
 
 	// core is the game core: loading a game, acting on it, its view and
 	// its event streams (server/internal/game); the features below
 	// register their hooks on it (registerGameHooks).
 	core   *game.Core
-	caches caches // tokens (cache.go)
 	bots   *bots
 	tables *solve.Tables // the solver over Config.TableDir (package tables)
 	mail   *mail.Mail    // the mails sent, and moves by email (package mail)
 
-	logins  *signInLimits   // password checks (auth.go)
-	signup  *httpx.Limiters // new accounts by address
-	guests  *httpx.Limiters // new guests by address
-	games   *httpx.Limiters // new games by account
-	gamesAt *httpx.Limiters // new games by address
+	// accounts: sign-up, sign-in, sessions and tokens, the account
+	// streams (server/internal/accounts).
+	accounts *accounts.Accounts
+	games    *httpx.Limiters // new games by account
+	gamesAt  *httpx.Limiters // new games by address
 	// invites counts wrong invitation secrets by account and by address.
 	invites *httpx.Limiters
 	// around is the state of rematches, messages and games to watch (around.go).
 	around around
-	// accountEvents is the open account streams (accountevents.go), house
-	// the house bots, nil without Config.HouseBots (housebots.go).
-	accountEvents accountHub
-	house         *houseBots
+	// house is the house bots, nil without Config.HouseBots (housebots.go).
+	house *houseBots
 	// tourneys is the tournaments' runner (tournaments.go).
 	tourneys *tourneys
 	// ratings: who is rated, the seats' ratings, the rating API
@@ -237,11 +233,11 @@ func (s *Server) registerGameHooks() {
 	h.Computer = s.computer
 	h.Played = s.conditionalReply
 	h.Turn = s.afterMove
-	h.Notified = func(string) { s.accountEvents.wakeAll() }
+	h.Notified = func(string) { s.accounts.WakeAll() }
 	if s.mail.Reads() {
 		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mail.GameEnded(ctx, st.Row.ID) })
 	}
-	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
+	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accounts.GameChanged(st.Row) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tournamentGameEnded(st.Row) })
 	h.Published.OnEnd(func(ctx context.Context, st *game.State) { s.analysis.GameEnded(ctx, analysisGame(st)) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) {
@@ -305,38 +301,28 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.GameRate <= 0 {
 		cfg.GameRate = 30
 	}
-	if cfg.hashCost == (argonCost{}) {
+	if cfg.hashCost == (accounts.Cost{}) {
 		cfg.hashCost = defaultCost
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
+	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now,
 		done: make(chan struct{}), tourneys: newTourneys(),
-		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
-		invites: httpx.NewLimiters(rate.Limit(10.0/60), 10),
-		signup:  httpx.NewLimiters(rate.Limit(5.0/60), 5),
-		guests:  httpx.NewLimiters(rate.Limit(30.0/60), 30)}
-	if cfg.SignupRate > 0 {
-		s.signup = httpx.NewLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
-		s.guests = httpx.NewLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
-	}
-	// The hash checked against when a name is unknown, at the server's
-	// cost (auth.go's dummyHash).
-	dummy, err := dummyHash(cfg.hashCost)
-	if err != nil {
-		return nil, err
-	}
-	s.dummyHash = dummy
+		invites: httpx.NewLimiters(rate.Limit(10.0/60), 10)}
 	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime,
 		StreamWriteTimeout: cfg.StreamWriteTimeout, StreamKeepAlive: cfg.StreamKeepAlive, Notifier: cfg.Notifier,
 		Metrics: &s.metrics.Metrics, Done: s.done, Spawn: s.spawn})
+	var err error
+	if s.accounts, err = s.newAccounts(); err != nil {
+		return nil, err
+	}
 	s.ratings = ratings.New(ratings.Config{Store: st, Player: s.core.PlayerView, Now: s.now, Log: s.log,
 		Account: func(ctx context.Context, name string) (store.Account, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
-	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: accounts.MeView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
 	s.bots = newBots(s, 1024)
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
