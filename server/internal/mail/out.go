@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"alak/internal/clip"
+	"alak/rules"
 	"alak/server/internal/game"
+	"alak/server/store"
 )
 
 // mailer sends the server's mail through one SMTP server, from a bounded
@@ -101,15 +103,10 @@ func (m *Mail) YourTurn(st *game.State, account int64) {
 	if m.out == nil || account == 0 || m.c.Core.Broker.Online(account) {
 		return
 	}
-	a, err := m.c.Store.AccountByID(context.Background(), account)
-	if err != nil {
-		m.c.Log.Error("your-move mail not sent: reading the player", "game", st.Row.ID, "account", account, "err", err)
+	a, c, ok := m.recipient(st, account, "your-move")
+	if !ok {
 		return
 	}
-	if a.Email == "" {
-		return
-	}
-	c, _ := st.SeatOf(&a)
 	last := ""
 	if n := len(st.Sess.Moves()); n > 0 {
 		last = " Your opponent played " + st.Rules.MoveText(st.Sess.Moves()[n-1]) + "."
@@ -130,18 +127,30 @@ func (m *Mail) TimeRunningOut(st *game.State, account int64) {
 	if m.out == nil || account == 0 {
 		return
 	}
-	a, err := m.c.Store.AccountByID(context.Background(), account)
-	if err != nil {
-		m.c.Log.Error("time-running-out mail not sent: reading the player", "game", st.Row.ID, "account", account, "err", err)
+	a, c, ok := m.recipient(st, account, "time-running-out")
+	if !ok {
 		return
 	}
-	if a.Email == "" {
-		return
-	}
-	c, _ := st.SeatOf(&a)
 	replyTo := m.replyTo(st, c)
 	m.out.sendReplyTo(a.Email, replyTo, "alak: your time is running out in game "+st.Row.ID,
 		fmt.Sprintf("Your time for this move in %s (%s) runs out at %s: move by then, or the game is lost on time.\n\n%s\n%s\n",
 			st.Row.ID, st.Row.Rules, st.Row.Deadline.UTC().Format(mailDateFormat), m.boardBody(st, c, replyTo != ""), m.c.GameURL(st.Row.ID)))
 	m.c.Queued.Add(1)
+}
+
+// recipient reads the account a mail about the game st goes to, and its
+// seat there; ok is false when no mail is to be sent: the account has no
+// address, or could not be read (logged as the mail, named by what, not
+// sent).
+func (m *Mail) recipient(st *game.State, account int64, what string) (a store.Account, c rules.Color, ok bool) {
+	a, err := m.c.Store.AccountByID(context.Background(), account)
+	if err != nil {
+		m.c.Log.Error(what+" mail not sent: reading the player", "game", st.Row.ID, "account", account, "err", err)
+		return a, rules.None, false
+	}
+	if a.Email == "" {
+		return a, rules.None, false
+	}
+	c, _ = st.SeatOf(&a)
+	return a, c, true
 }
