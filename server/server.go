@@ -181,8 +181,9 @@ type Server struct {
 	// accounts: sign-up, sign-in, sessions and tokens, the account
 	// streams (server/internal/accounts).
 	accounts *accounts.Accounts
-	games    *httpx.Limiters // new games by account
-	gamesAt  *httpx.Limiters // new games by address
+
+	games   *httpx.Limiters // new games by account
+	gamesAt *httpx.Limiters // new games by address
 	// invites counts wrong invitation secrets by account and by address.
 	invites *httpx.Limiters
 	// around is the state of rematches, messages and games to watch (around.go).
