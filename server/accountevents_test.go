@@ -60,7 +60,7 @@ func (c *client) accountStreamOf(ctx context.Context, last string, ready bool) <
 				if err := json.Unmarshal([]byte(line[6:]), &ev.ev); err != nil {
 					ev.typ = "undecodable: " + err.Error()
 				}
-			case line == "" && ev.typ == evReady && !ready:
+			case line == "" && ev.typ == "ready" && !ready:
 				ev = accountEvent{}
 			case line == "" && ev.typ != "":
 				select {
@@ -115,7 +115,7 @@ func wantEvent(t *testing.T, got accountEvent, typ, game string) {
 func TestAccountEvents(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
-	h.srv.accountEvents.setLookEvery(time.Hour) // every event is woken for, none found by the periodic look
+	h.srv.accounts.SetStreamLookEvery(time.Hour) // every event is woken for, none found by the periodic look
 	ada := h.client().signUp("ada")
 	bot := h.client().signUpBot("walker")
 	if code, e, _ := h.client().call("GET", "/api/me/events", ""); code != http.StatusUnauthorized {
@@ -199,7 +199,7 @@ func TestAccountEvents(t *testing.T) {
 	wantEvent(t, next(t, fresh), "challenge", g5.ID)
 	wantEvent(t, next(t, fresh), "game_start", g4.ID)
 	// Then ready, once: what follows began after the connection.
-	if ev := next(t, fresh); ev.typ != evReady || ev.ev.ID != "" {
+	if ev := next(t, fresh); ev.typ != "ready" || ev.ev.ID != "" {
 		t.Errorf("after the pending: %s %+v, want ready", ev.typ, ev.ev)
 	}
 	quiet(t, fresh, "a fresh stream after the pending")
@@ -235,7 +235,7 @@ func TestAccountEvents(t *testing.T) {
 func TestAccountEventsTournamentPairing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{SignupRate: 100})
-	h.srv.accountEvents.setLookEvery(time.Hour)
+	h.srv.accounts.SetStreamLookEvery(time.Hour)
 	ps := tourneyPlayers(h, 2)
 	var out wire.Created
 	if code := ps["p1"].do("POST", "/api/tournaments", map[string]any{"name": "Live", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"}, &out); code != http.StatusCreated {
@@ -249,7 +249,7 @@ func TestAccountEventsTournamentPairing(t *testing.T) {
 			t.Fatalf("%s joins: %d", n, code)
 		}
 		streams[n] = ps[n].accountStreamOf(ctx, "", true)
-		if ev := next(t, streams[n]); ev.typ != evReady {
+		if ev := next(t, streams[n]); ev.typ != "ready" {
 			t.Fatalf("%s's stream begins with %s, want ready (nothing pending)", n, ev.typ)
 		}
 	}
@@ -275,7 +275,7 @@ func TestAccountEventsAcrossProcesses(t *testing.T) {
 	ps := pgProcesses(t, 2, &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)})
 	a, b := ps[0], ps[1]
 	for _, h := range ps {
-		h.srv.accountEvents.setLookEvery(time.Hour)
+		h.srv.accounts.SetStreamLookEvery(time.Hour)
 	}
 	ada := b.client().signUp("ada")
 	bot := a.client().signUpBot("walker")

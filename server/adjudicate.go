@@ -66,7 +66,7 @@ func (s *Server) sweepOnce(bots bool) {
 	}
 	s.countLiveGames(ctx)
 	s.sweepVacations(ctx, now)
-	if s.mailer != nil {
+	if s.mail.Sends() {
 		warn, err := s.store.Warnable(ctx, now.Add(warnBefore))
 		if err != nil {
 			s.log.Error("listing the games to warn about", "err", err)

@@ -8,25 +8,25 @@ import (
 )
 
 // routes serves the API. The handlers are by resource: accounts
-// (api_accounts.go), lists of games (api_lists.go), games (api_games.go)
+// (server/internal/accounts), lists of games (api_lists.go), games (api_games.go)
 // and play (api_play.go); the bodies they read and write are package wire's
-// types, and a player's move text is read by command.go.
+// types, and a player's move text is read by game.APICommands.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
 	if !s.cfg.MetricsElsewhere {
 		mux.Handle("GET /metrics", s.MetricsHandler())
 	}
-	mux.HandleFunc("POST /api/accounts", s.handleCreateAccount)
-	mux.HandleFunc("POST /api/login", s.handleLogin)
-	mux.HandleFunc("POST /api/logout", s.handleLogout)
-	mux.HandleFunc("POST /api/tokens", s.handleToken)
-	mux.HandleFunc("DELETE /api/tokens/current", s.handleRevokeToken)
-	mux.HandleFunc("GET /api/me", s.handleMe)
-	mux.HandleFunc("PUT /api/me", s.handleUpdateMe)
+	mux.HandleFunc("POST /api/accounts", s.accounts.HandleCreateAccount)
+	mux.HandleFunc("POST /api/login", s.accounts.HandleLogin)
+	mux.HandleFunc("POST /api/logout", s.accounts.HandleLogout)
+	mux.HandleFunc("POST /api/tokens", s.accounts.HandleToken)
+	mux.HandleFunc("DELETE /api/tokens/current", s.accounts.HandleRevokeToken)
+	mux.HandleFunc("GET /api/me", s.accounts.HandleMe)
+	mux.HandleFunc("PUT /api/me", s.accounts.HandleUpdateMe)
 	mux.HandleFunc("GET /api/me/games", s.handleMyGames)
 	mux.HandleFunc("GET /api/me/turns", s.handleTurns)
-	mux.HandleFunc("GET /api/me/events", s.handleAccountEvents)
+	mux.HandleFunc("GET /api/me/events", s.accounts.HandleAccountEvents)
 	mux.HandleFunc("GET /api/rules", s.handleRules)
 	mux.HandleFunc("GET /api/lobby", s.handleLobby)
 	mux.HandleFunc("GET /api/players/{name}", s.handlePlayer)

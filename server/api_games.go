@@ -15,6 +15,7 @@ import (
 	"alak/notation"
 	"alak/player"
 	"alak/rules"
+	"alak/server/internal/accounts"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/ratings"
@@ -68,7 +69,7 @@ func (s *Server) handleCreateGame(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, httpx.TooMany(wait, "too many new games from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
-	a, err := s.accountOrGuest(w, r)
+	a, err := s.accounts.AccountOrGuest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -201,7 +202,7 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 		g.Kind, g.Expires = store.KindOpen, now.Add(life)
 	case opp == "link" || opp == "":
 		var hash string
-		secret, hash = newSecret()
+		secret, hash = accounts.NewSecret()
 		g.Kind, g.InviteHash, g.Expires = store.KindLink, hash, now.Add(life)
 	case strings.HasPrefix(opp, "computer"):
 		bot := strings.TrimPrefix(strings.TrimPrefix(opp, "computer"), ":")
@@ -220,7 +221,7 @@ func (s *Server) newGame(r *http.Request, req wire.CreateRequest) (store.Game, s
 		g.Kind = store.KindComputer
 		g.Black.Bot = bot // set aside; seatCreator puts it on the other seat
 	default:
-		if checkName(opp) != nil {
+		if accounts.CheckName(opp) != nil {
 			return g, "", httpx.Errf(wire.BadInput, "bad_opponent", "%q is not a player's name: write the name of the player you challenge (2 to 24 letters, digits, _ and -), or choose the lobby, a link or the computer", clip.Text(opp))
 		}
 		a, err := s.store.AccountByName(r.Context(), opp)
@@ -341,7 +342,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, httpx.TooMany(wait, "too many wrong invitations: wait %s", httpx.WaitWords(wait)))
 			return
 		}
-		if len(req.Invite) > 100 || hashSecret(req.Invite) != pre.Row.InviteHash {
+		if len(req.Invite) > 100 || accounts.HashSecret(req.Invite) != pre.Row.InviteHash {
 			for _, l := range limits {
 				l.L.Take(l.Key, s.now())
 			}
@@ -349,7 +350,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	a, err := s.accountOrGuest(w, r)
+	a, err := s.accounts.AccountOrGuest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -368,7 +369,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 				return nil, httpx.Errf(wire.Forbidden, "not_for_you", "this challenge is for another player")
 			}
 		case store.KindLink:
-			if len(req.Invite) > 100 || hashSecret(req.Invite) != row.InviteHash {
+			if len(req.Invite) > 100 || accounts.HashSecret(req.Invite) != row.InviteHash {
 				return nil, httpx.Errf(wire.Forbidden, "bad_invite", "the invitation is not valid: use the whole link you were sent")
 			}
 		case store.KindOpen:

@@ -43,17 +43,17 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		// The text is judged last: who may move, and at which ply, first.
-		cmd, err := apiCommands.parse(st.Rules, req.Move)
+		cmd, err := game.APICommands.Parse(st.Rules, req.Move)
 		if err != nil {
 			return nil, err
 		}
-		if cmd.kind == commandResign {
+		if cmd.Kind == game.CommandResign {
 			if err := st.Sess.Resign(c); err != nil {
 				return nil, err
 			}
 			return &game.Change{}, nil
 		}
-		return s.core.PlayMove(st, c, cmd.move, a.ID, now)
+		return s.core.PlayMove(st, c, cmd.Move, a.ID, now)
 	})
 	s.metrics.observeMove(time.Since(start), err == nil)
 	if err != nil {

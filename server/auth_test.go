@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"alak/server/internal/httpx"
+	"alak/server/internal/accounts"
 	"alak/server/store/sqlstore"
 	"alak/wire"
 )
@@ -57,7 +55,7 @@ func (c *client) signedIn() bool {
 // TestPasswordChangeRevokes: changing the password takes the current one
 // (403 wrong_password, counted as a sign-in attempt), and ends every other
 // session and every token of the account, in this process at once and in
-// another process on the same database within tokenTTL; signing out with
+// another process on the same database within accounts.TokenTTL; signing out with
 // a bearer token, or DELETE /api/tokens/current, revokes it.
 func TestPasswordChangeRevokes(t *testing.T) {
 	t.Parallel()
@@ -137,11 +135,11 @@ func testPasswordChangeRevokes(t *testing.T, a, b *harness) {
 	if ada.do("GET", "/api/me", nil, &me); !me.ConfirmMoves {
 		t.Errorf("the other settings of the same request were not kept: %+v", me)
 	}
-	// The other process may honour a token it had cached for tokenTTL
+	// The other process may honour a token it had cached for accounts.TokenTTL
 	// (docs/security.md), not longer.
-	a.clock.Add(tokenTTL)
+	a.clock.Add(accounts.TokenTTL)
 	if botOnB.signedIn() {
-		t.Errorf("a revoked token on the other process %v after the change: still signed in", tokenTTL)
+		t.Errorf("a revoked token on the other process %v after the change: still signed in", accounts.TokenTTL)
 	}
 	// The sign-in limits are the processes' together: the attempts above,
 	// all from one address on ada, have spent the burst; a minute refills
@@ -340,79 +338,10 @@ func TestEmailWhiteSpace(t *testing.T) {
 		}
 	}
 	// Invalid UTF-8 is refused by the JSON decoder before (400 bad_json);
-	// checkEmail refuses it too.
-	if err := checkEmail("\xffa@example.org"); err == nil {
-		t.Errorf("invalid UTF-8 taken")
-	}
+	// checkEmail refuses it too (package accounts' TestCheckEmailUTF8).
 	for _, email := range []string{"ada@example.org", "o'hara+alak@example.org", "jos\u00e9@example.org"} {
 		if code, e, _ := ada.call("PUT", "/api/me", fmt.Sprintf(`{"email":%q}`, email)); code != http.StatusOK {
 			t.Errorf("email %q: %d %s, want 200", email, code, e)
 		}
-	}
-}
-
-// FuzzCheckEmail: what checkEmail takes is "" or valid UTF-8 of at most
-// 200 bytes with an @ between a name and a host, and no white space,
-// control, formatting character or < > , ;.
-func FuzzCheckEmail(f *testing.F) {
-	for _, s := range []string{"", "ada@example.org", "a\tb@example.org", "a\u2028b@x", "a@b\r\nBcc: c@d", "<a@b>", "a@b,c@d", "\xff@x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, email string) {
-		err := checkEmail(email)
-		if err != nil {
-			if ae := httpx.AsError(err); ae.Kind.Status() != http.StatusUnprocessableEntity || ae.Code != "bad_email" {
-				t.Fatalf("%q: %v", email, err)
-			}
-			return
-		}
-		if email == "" {
-			return
-		}
-		if len(email) > 200 || !utf8.ValidString(email) || !strings.Contains(email[1:len(email)-1], "@") {
-			t.Fatalf("%q taken: too long, not UTF-8 or not name@host", email)
-		}
-		for _, c := range email {
-			if unicode.IsSpace(c) || unicode.IsControl(c) || unicode.In(c, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Cf) || strings.ContainsRune("<>,;", c) {
-				t.Fatalf("%q taken, holding %U", email, c)
-			}
-		}
-	})
-}
-
-// TestDummyHash: the hash a sign-in under an unknown name is checked
-// against has the server's cost (argon2id over 64 MiB, 3 passes, 2 lanes,
-// a 32-byte key: checking it costs what checking a real hash does), is
-// matched by no password, differs from server to server, and costs
-// nothing to make: New computes no hash (it once hashed a password for it,
-// seconds of CPU under the race detector at every start). The check itself
-// does compute one, so an unknown name takes as long as a known one.
-func TestDummyHash(t *testing.T) {
-	// Not in parallel: it reads hashesMost, the whole process's count.
-	hashesMost.Store(0)
-	h := newHarness(t, Config{hashCost: realCost})
-	if n := hashesMost.Load(); n != 0 {
-		t.Errorf("New computed %d hashes at once, want none", n)
-	}
-	d := h.srv.dummyHash
-	parts := strings.Split(d, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" || parts[3] != "m=65536,t=3,p=2" || len(parts[4]) != 22 || len(parts[5]) != 43 {
-		t.Fatalf("the dummy hash %q: want argon2id, m=65536,t=3,p=2, a 16-byte salt and a 32-byte key (22 and 43 base64 characters)", d)
-	}
-	if other := newHarness(t, Config{hashCost: realCost}).srv.dummyHash; other == d {
-		t.Errorf("two servers made the same dummy hash %q", d)
-	}
-	// The check runs argon2 (at the tests' low cost here, to be quick).
-	cheap, err := dummyHash(defaultCost)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pw := range []string{"", "a password nobody has", "correct horse"} {
-		if checkPassword(cheap, pw) {
-			t.Errorf("the dummy hash matches %q", pw)
-		}
-	}
-	if n := hashesMost.Load(); n != 1 {
-		t.Errorf("checking against the dummy hash computed %d hashes at once, want 1", n)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/accounts"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -62,8 +63,8 @@ func BenchmarkMoveHTTP(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			secret, hash := newSecret()
-			if err := h.st.CreateToken(ctx, store.Token{Hash: hash, AccountID: a.ID, Kind: store.TokenAPI, Created: now, Expires: now.Add(apiTokenLife)}); err != nil {
+			secret, hash := accounts.NewSecret()
+			if err := h.st.CreateToken(ctx, store.Token{Hash: hash, AccountID: a.ID, Kind: store.TokenAPI, Created: now, Expires: now.Add(accounts.APITokenLife)}); err != nil {
 				b.Fatal(err)
 			}
 			pairs[i][j] = side{name, secret}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"alak/server/internal/accounts"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -19,13 +20,9 @@ import (
 // allowed bots ("allow_bots": true on POST /api/games). Challenges
 // addressed to it by name, invitations and rematches it takes as anyone.
 
-// errBotSession refuses a page session to a bot account.
-var errBotSession = httpx.Errf(wire.Forbidden, "bot_account",
-	"a bot account plays through the API only: get a bearer token from POST /api/tokens")
-
 // accountPlayerView is how an account is shown as a player.
 func accountPlayerView(a store.Account) wire.Seat {
-	return wire.Seat{Name: displayName(a), Guest: a.Guest(), Bot: a.Bot}
+	return wire.Seat{Name: accounts.DisplayName(a), Guest: a.Guest(), Bot: a.Bot}
 }
 
 // botMayJoin refuses a bot account an open challenge whose creator did

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/accounts"
 	"alak/wire"
 )
 
@@ -126,14 +127,14 @@ func TestTokenCache(t *testing.T) {
 	if code := status(t, me2); code != http.StatusUnauthorized {
 		t.Errorf("the cookie after signing out: %d, want 401", code)
 	}
-	// The other process honours it until its cache entry is tokenTTL old
+	// The other process honours it until its cache entry is accounts.TokenTTL old
 	// (docs/security.md says so), and not a moment longer.
 	if code := status(t, onB); code != http.StatusOK {
-		t.Errorf("the cookie on the other process at once after signing out: %d; docs/security.md says 200 for up to %v", code, tokenTTL)
+		t.Errorf("the cookie on the other process at once after signing out: %d; docs/security.md says 200 for up to %v", code, accounts.TokenTTL)
 	}
-	a.clock.Add(tokenTTL)
+	a.clock.Add(accounts.TokenTTL)
 	if code := status(t, onB); code != http.StatusUnauthorized {
-		t.Errorf("the cookie on the other process %v after signing out: %d, want 401", tokenTTL, code)
+		t.Errorf("the cookie on the other process %v after signing out: %d, want 401", accounts.TokenTTL, code)
 	}
 }
 

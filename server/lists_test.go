@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/accounts"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -213,7 +214,7 @@ func TestGuestTakesItsGamesOver(t *testing.T) {
 		}
 		// The guest's session is over: its old cookie signs nobody in.
 		req, _ := http.NewRequest("GET", h.http.URL+"/api/me", nil)
-		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: oldCookie})
+		req.AddCookie(&http.Cookie{Name: accounts.SessionCookie, Value: oldCookie})
 		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("the claimed guest's cookie: %v %v, want 401", resp, err)
 		} else {

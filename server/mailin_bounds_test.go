@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/server/internal/mail"
 )
 
 // trickleConn is a connection that sends what is written to it one byte
@@ -40,9 +42,9 @@ func (c trickleConn) Write(p []byte) (int, error) {
 func TestMailConnectionBounds(t *testing.T) {
 	t.Parallel()
 	sink := newGoSMTPSink(t)
-	b := mailBounds{command: time.Second, session: 4 * time.Second, open: 4, perAddr: 3}
+	b := mail.Bounds{Command: time.Second, Session: 4 * time.Second, Open: 4, PerAddr: 3}
 	h := newHarness(t, Config{SMTP: sink.url(), MailListen: "127.0.0.1:0", MailDomain: "play.test", mailBounds: b})
-	addr := h.srv.mailin.addr()
+	addr := h.srv.MailAddr()
 	dial := func(from string) net.Conn {
 		t.Helper()
 		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
@@ -71,10 +73,10 @@ func TestMailConnectionBounds(t *testing.T) {
 		err = cl.Hello("client.test") // 18 bytes: 5.4 s at a byte every 300 ms
 		took := time.Since(start)
 		if err == nil {
-			t.Fatalf("a trickled EHLO was taken after %v; want the connection cut after the command's %v", took, b.command)
+			t.Fatalf("a trickled EHLO was taken after %v; want the connection cut after the command's %v", took, b.Command)
 		}
-		if took > b.command+time.Second {
-			t.Errorf("a trickled EHLO cut after %v; want about %v (the command's time)", took, b.command)
+		if took > b.Command+time.Second {
+			t.Errorf("a trickled EHLO cut after %v; want about %v (the command's time)", took, b.Command)
 		}
 	})
 
@@ -90,7 +92,7 @@ func TestMailConnectionBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 		var noops int
-		for ; time.Since(start) < 4*b.session; noops++ {
+		for ; time.Since(start) < 4*b.Session; noops++ {
 			if err = cl.Noop(); err != nil {
 				break
 			}
@@ -99,11 +101,11 @@ func TestMailConnectionBounds(t *testing.T) {
 		took := time.Since(start)
 		switch {
 		case err == nil:
-			t.Fatalf("%d NOOPs over %v, the connection still open; want it cut after the session's %v", noops, took, b.session)
-		case took < b.session-200*time.Millisecond || took > b.session+2*time.Second:
-			t.Errorf("cut after %v (%d NOOPs): want about the session's %v", took, noops, b.session)
+			t.Fatalf("%d NOOPs over %v, the connection still open; want it cut after the session's %v", noops, took, b.Session)
+		case took < b.Session-200*time.Millisecond || took > b.Session+2*time.Second:
+			t.Errorf("cut after %v (%d NOOPs): want about the session's %v", took, noops, b.Session)
 		}
-		if n := h.srv.mailin.connsCut.Load(); n < 1 {
+		if n := h.srv.mail.Counts.ConnsCut.Load(); n < 1 {
 			t.Errorf("connections cut: %d", n)
 		}
 	})
@@ -120,7 +122,7 @@ func TestMailConnectionBounds(t *testing.T) {
 			return line
 		}
 		var mine []net.Conn
-		for i := range b.perAddr {
+		for i := range b.PerAddr {
 			c := dial("127.0.0.1")
 			if g := greeting(c); !strings.HasPrefix(g, "220 ") {
 				t.Fatalf("connection %d from 127.0.0.1: %q", i+1, g)
@@ -128,13 +130,13 @@ func TestMailConnectionBounds(t *testing.T) {
 			mine = append(mine, c)
 		}
 		if g := greeting(dial("127.0.0.1")); !strings.HasPrefix(g, "421 4.7.0") || !strings.Contains(g, "from your address") {
-			t.Errorf("connection %d from one address: %q, want 421 (the address's %d)", b.perAddr+1, g, b.perAddr)
+			t.Errorf("connection %d from one address: %q, want 421 (the address's %d)", b.PerAddr+1, g, b.PerAddr)
 		}
 		if g := greeting(dial("127.0.0.2")); !strings.HasPrefix(g, "220 ") {
 			t.Errorf("a connection from another address: %q, want 220", g)
 		}
 		if g := greeting(dial("127.0.0.3")); !strings.HasPrefix(g, "421 4.7.0") {
-			t.Errorf("connection %d in all: %q, want 421 (the %d at once)", b.open+1, g, b.open)
+			t.Errorf("connection %d in all: %q, want 421 (the %d at once)", b.Open+1, g, b.Open)
 		}
 		// A place freed (the client quits) is taken again.
 		mine[0].Write([]byte("QUIT\r\n"))
@@ -148,7 +150,7 @@ func TestMailConnectionBounds(t *testing.T) {
 		if !strings.HasPrefix(g, "220 ") {
 			t.Errorf("a connection after one quit: %q, want 220", g)
 		}
-		if n := h.srv.mailin.connsRefused.Load(); n < 2 {
+		if n := h.srv.mail.Counts.ConnsRefused.Load(); n < 2 {
 			t.Errorf("connections refused: %d", n)
 		}
 	})

@@ -17,6 +17,7 @@ import (
 
 	gosmtp "github.com/emersion/go-smtp"
 
+	"alak/server/internal/mail"
 	"alak/server/store"
 )
 
@@ -45,7 +46,7 @@ func swaks(t *testing.T, h *harness, rcpt, sender, data string) (string, bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "swaks", "--server", h.srv.mailin.addr(), "--to", rcpt, "--from", sender,
+	cmd := exec.CommandContext(ctx, "swaks", "--server", h.srv.MailAddr(), "--to", rcpt, "--from", sender,
 		"--helo", "client.test", "--timeout", "20", "--data", "-")
 	cmd.Stdin = strings.NewReader(data)
 	out, err := cmd.CombinedOutput()
@@ -303,7 +304,7 @@ func TestMovesByMail(t *testing.T) {
 		"ada@play.test":                   "550 5.1.1 no such address",
 		"game-" + g.ID + "-x@example.org": "550 5.7.1", // another domain
 	} {
-		err := smtp.SendMail(h.srv.mailin.addr(), nil, "eve@example.org", []string{forged}, []byte(plainReply("eve@example.org", "6")))
+		err := smtp.SendMail(h.srv.MailAddr(), nil, "eve@example.org", []string{forged}, []byte(plainReply("eve@example.org", "6")))
 		if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(want, "550 ")) || !strings.HasPrefix(err.Error(), "550") {
 			t.Errorf("a forged address %s: %v, want %s", forged, err, want)
 		}
@@ -358,15 +359,15 @@ func TestMovesByMail(t *testing.T) {
 	}
 	for _, a := range []string{a0, a3, b3} {
 		secret := replyToRE.FindStringSubmatch(a)[2]
-		if _, err := h.st.MailSecret(context.Background(), hashMailSecret(secret)); !errors.Is(err, store.ErrNotFound) {
+		if _, err := h.st.MailSecret(context.Background(), mail.HashSecret(secret)); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the secret of %s after the end: %v", a, err)
 		}
 	}
 }
 
 // TestMailLimits: a mail over 64 kB is refused (552), and one player's
-// addresses in a game take a burst of mailBurst mails, then one every
-// mailEvery (450 meanwhile), while the other player's are not held back.
+// addresses in a game take a burst of mail.Burst mails, then one every
+// mail.Every (450 meanwhile), while the other player's are not held back.
 // Sent with net/smtp, the standard library's client.
 func TestMailLimits(t *testing.T) {
 	t.Parallel()
@@ -380,20 +381,20 @@ func TestMailLimits(t *testing.T) {
 	g := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "clock": "days:3", "opponent": "bo"})
 	bo.do("POST", "/api/games/"+g.ID+"/join", nil, nil)
 	a0 := replyTo(t, box.next(t, "ada@example.org"), g.ID)
-	mail := func(to, body string) error {
-		return smtp.SendMail(h.srv.mailin.addr(), nil, "ada@example.org", []string{to},
+	send := func(to, body string) error {
+		return smtp.SendMail(h.srv.MailAddr(), nil, "ada@example.org", []string{to},
 			[]byte("From: ada@example.org\r\nSubject: Re: alak\r\n\r\n"+body+"\r\n"))
 	}
 	big := "board\r\n" + strings.Repeat("> "+strings.Repeat("x", 70)+"\r\n", 1000)
-	if err := mail(a0, big); err == nil || !strings.Contains(err.Error(), "552") {
+	if err := send(a0, big); err == nil || !strings.Contains(err.Error(), "552") {
 		t.Errorf("a mail of %d bytes: %v, want 552", len(big), err)
 	}
-	// The big mail took one of the burst: mailBurst-1 more pass, each to
+	// The big mail took one of the burst: mail.Burst-1 more pass, each to
 	// the address the last answer gave (as a robot answering the answers
 	// would).
 	to := a0
-	for i := range mailBurst - 1 {
-		if err := mail(to, "board"); err != nil {
+	for i := range mail.Burst - 1 {
+		if err := send(to, "board"); err != nil {
 			t.Fatalf("mail %d of the burst: %v", i+2, err)
 		}
 		m := box.next(t, "ada@example.org")
@@ -402,23 +403,23 @@ func TestMailLimits(t *testing.T) {
 	}
 	// The next is held back, to the newest address as to the first.
 	for _, a := range []string{to, a0} {
-		err := mail(a, "board")
+		err := send(a, "board")
 		if err == nil || !strings.Contains(err.Error(), "450") || !strings.Contains(err.Error(), "too many mails to this game's addresses") {
 			t.Errorf("a mail to %s after the burst: %v, want 450", a, err)
 		}
 	}
 	// An unknown address is refused as unknown, not held back.
-	if err := mail(a0+"x", "board"); err == nil || !strings.Contains(err.Error(), "550") {
+	if err := send(a0+"x", "board"); err == nil || !strings.Contains(err.Error(), "550") {
 		t.Errorf("an unknown address: %v, want 550", err)
 	}
-	h.clock.Add(mailEvery)
-	if err := mail(a0, "3"); err != nil {
-		t.Fatalf("after %s: %v", mailEvery, err)
+	h.clock.Add(mail.Every)
+	if err := send(a0, "3"); err != nil {
+		t.Fatalf("after %s: %v", mail.Every, err)
 	}
 	has(t, box.next(t, "ada@example.org"), "You played 3.")
 	b1 := replyTo(t, box.next(t, "bo@example.org"), g.ID)
 	// bo's addresses have a burst of their own.
-	if err := mail(b1, "board"); err != nil {
+	if err := send(b1, "board"); err != nil {
 		t.Errorf("bo's address: %v", err)
 	}
 	has(t, box.next(t, "bo@example.org"), "The board as it is now:")
@@ -478,7 +479,7 @@ func TestMoveByMailAlterIgo(t *testing.T) {
 		t.Fatalf("resign: %d", code)
 	}
 	for _, a := range []string{a0, b1} {
-		if _, err := h.st.MailSecret(context.Background(), hashMailSecret(replyToRE.FindStringSubmatch(a)[2])); !errors.Is(err, store.ErrNotFound) {
+		if _, err := h.st.MailSecret(context.Background(), mail.HashSecret(replyToRE.FindStringSubmatch(a)[2])); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the secret of %s after bo resigned: %v", a, err)
 		}
 	}

@@ -110,30 +110,28 @@ func (s *Server) registry() *prometheus.Registry {
 			Help: "Solves a dense table answered (analyses, hints, perfect seats)."},
 			func() float64 { return float64(s.tables.Stats().FromTable) }),
 		gauge("alak_queue_depth", queueHelp, prometheus.Labels{"queue": "mail"}, func() float64 {
-			if s.mailer == nil {
-				return 0
-			}
-			return float64(len(s.mailer.queue))
+			return float64(s.mail.QueueDepth())
 		}),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	if s.mailer != nil {
+	if s.mail.Sends() {
 		reg.MustRegister(
-			counter("alak_mails_sent_total", "Mails the mail server accepted.", &s.mailer.sent, nil),
-			counter("alak_mails_failed_total", "Mails the mail server refused or could not be reached for (not retried).", &s.mailer.failed, nil),
+			counter("alak_mails_sent_total", "Mails the mail server accepted.", &s.mail.Counts.Sent, nil),
+			counter("alak_mails_failed_total", "Mails the mail server refused or could not be reached for (not retried).", &s.mail.Counts.Failed, nil),
 		)
 	}
-	if in := s.mailin; in != nil {
+	if s.mail.Reads() {
+		in := &s.mail.Counts
 		const help = "Mails taken by --mail-listen (moves by email), by what became of them: played, refused (nothing changed; the player was told why), board (sent again), automatic (dropped unanswered)."
 		reg.MustRegister(
-			counter("alak_mails_received_total", help, &in.played, prometheus.Labels{"result": "played"}),
-			counter("alak_mails_received_total", help, &in.refused, prometheus.Labels{"result": "refused"}),
-			counter("alak_mails_received_total", help, &in.board, prometheus.Labels{"result": "board"}),
-			counter("alak_mails_received_total", help, &in.automatic, prometheus.Labels{"result": "automatic"}),
-			counter("alak_mail_recipients_refused_total", "Recipients --mail-listen refused at RCPT: unknown or forged addresses, ended games, over the rate.", &in.rcptRefused, nil),
-			counter("alak_mail_connections_refused_total", "SMTP connections --mail-listen answered 421 and closed: over the connections it takes at once (in all, or from one address).", &in.connsRefused, nil),
-			counter("alak_mail_connections_cut_total", "SMTP connections --mail-listen closed because a command (or a mail's data) or the whole session took longer than it may.", &in.connsCut, nil),
+			counter("alak_mails_received_total", help, &in.Played, prometheus.Labels{"result": "played"}),
+			counter("alak_mails_received_total", help, &in.Refused, prometheus.Labels{"result": "refused"}),
+			counter("alak_mails_received_total", help, &in.Board, prometheus.Labels{"result": "board"}),
+			counter("alak_mails_received_total", help, &in.Automatic, prometheus.Labels{"result": "automatic"}),
+			counter("alak_mail_recipients_refused_total", "Recipients --mail-listen refused at RCPT: unknown or forged addresses, ended games, over the rate.", &in.RcptRefused, nil),
+			counter("alak_mail_connections_refused_total", "SMTP connections --mail-listen answered 421 and closed: over the connections it takes at once (in all, or from one address).", &in.ConnsRefused, nil),
+			counter("alak_mail_connections_cut_total", "SMTP connections --mail-listen closed because a command (or a mail's data) or the whole session took longer than it may.", &in.ConnsCut, nil),
 		)
 	}
 	if _, ok := s.store.(gameCounter); ok {

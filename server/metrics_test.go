@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/accounts"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -343,7 +344,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 	fs.setUpdate(nil)
 	for _, c := range []*client{ada, host, guest, bo} {
 		for _, ck := range c.c.Jar.Cookies(mustURL(t, h.http.URL)) {
-			if ck.Name == sessionCookie {
+			if ck.Name == accounts.SessionCookie {
 				secrets = append(secrets, ck.Value)
 			}
 		}

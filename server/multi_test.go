@@ -20,6 +20,13 @@ import (
 // own notifier and its own HTTP listener on loopback.
 func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
 	t.Helper()
+	return pgProcessesWith(t, n, clock, func(*Config) {})
+}
+
+// pgProcessesWith is pgProcesses with each process's Config changed by
+// set first.
+func pgProcessesWith(t *testing.T, n int, clock *testClock, set func(*Config)) []*harness {
+	t.Helper()
 	url := pgtest.Database(t)
 	var hs []*harness
 	for range n {
@@ -29,6 +36,7 @@ func pgProcesses(t *testing.T, n int, clock *testClock) []*harness {
 		}
 		cfg := Config{Now: clock.Now, SweepEvery: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Notifier: pgstore.NewNotifier(st.DB(), url)}
+		set(&cfg)
 		srv, err := New(cfg, st)
 		if err != nil {
 			t.Fatal(err)

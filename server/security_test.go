@@ -22,6 +22,7 @@ import (
 	"alak/internal/testlong"
 	"alak/notation"
 	"alak/rules"
+	"alak/server/internal/accounts"
 	"alak/server/internal/analysis"
 	"alak/server/internal/httpx"
 	"alak/server/store/sqlitestore"
@@ -156,12 +157,12 @@ func TestAttackOtherPlayersCredentials(t *testing.T) {
 	withToken.token = adaToken
 	var adaCookie string
 	for _, ck := range ada.c.Jar.Cookies(mustURL(t, h.http.URL)) {
-		if ck.Name == sessionCookie {
+		if ck.Name == accounts.SessionCookie {
 			adaCookie = ck.Value
 		}
 	}
 	stolen := h.client() // another browser with a copy of ada's cookie
-	stolen.c.Jar.SetCookies(mustURL(t, h.http.URL), []*http.Cookie{{Name: sessionCookie, Value: adaCookie, Path: "/"}})
+	stolen.c.Jar.SetCookies(mustURL(t, h.http.URL), []*http.Cookie{{Name: accounts.SessionCookie, Value: adaCookie, Path: "/"}})
 	for _, c := range []struct {
 		name string
 		c    *client
@@ -188,7 +189,7 @@ func TestAttackOtherPlayersCredentials(t *testing.T) {
 	if err := db.QueryRow(`SELECT COUNT(*) FROM tokens WHERE hash = ? OR hash = ?`, adaToken, adaCookie).Scan(&n); err != nil || n != 0 {
 		t.Errorf("a secret stored as it is: %d %v", n, err)
 	}
-	if err := db.QueryRow(`SELECT COUNT(*) FROM tokens WHERE hash = ?`, hashSecret(adaToken)).Scan(&n); err != nil || n != 1 {
+	if err := db.QueryRow(`SELECT COUNT(*) FROM tokens WHERE hash = ?`, accounts.HashSecret(adaToken)).Scan(&n); err != nil || n != 1 {
 		t.Errorf("the token's hash: %d %v", n, err)
 	}
 	// A year and a day later the token has expired.
@@ -635,7 +636,7 @@ func TestSessionCookieFlags(t *testing.T) {
 			t.Helper()
 			var found bool
 			for _, ck := range resp.Cookies() {
-				if ck.Name != sessionCookie {
+				if ck.Name != accounts.SessionCookie {
 					continue
 				}
 				found = true
@@ -677,14 +678,14 @@ func TestSessionCookieFlags(t *testing.T) {
 // holds, so memory stays at most cap(hashSlots) x 64 MiB
 // whatever the burst; every attempt is still answered.
 func TestAttackPasswordHashMemory(t *testing.T) {
-	// Not in parallel: it reads hashesMost, the whole process's count.
-	h := newHarness(t, Config{hashCost: realCost}) // the server's cost, not the tests' (hashcost_test.go)
+	// Not in parallel: it reads accounts.HashesMost, the whole process's count.
+	h := newHarness(t, Config{hashCost: accounts.RealCost}) // the server's cost, not the tests' (hashcost_test.go)
 	h.client().signUp("ada")
 	if a, err := h.st.AccountByName(context.Background(), "ada"); err != nil || !strings.HasPrefix(a.PassHash, "$argon2id$v=19$m=65536,t=3,p=2$") {
 		t.Fatalf("ada's hash %.40s (%v): want argon2id over 64 MiB, 3 passes, 2 lanes", a.PassHash, err)
 	}
-	hashesMost.Store(0)
-	bound := int64(max(2, runtime.NumCPU())) // one a core, at least two (auth.go)
+	accounts.HashesMost.Store(0)
+	bound := int64(max(2, runtime.NumCPU())) // one a core, at least two (server/internal/accounts/auth.go)
 	// Two more sign-ins than the bound (4 on 2 cores), every one of them
 	// judged; with ALAK_LONG=1 10, the name's limit.
 	burst := testlong.Size(t, min(10, int(bound)+2), 10)
@@ -713,8 +714,8 @@ func TestAttackPasswordHashMemory(t *testing.T) {
 			t.Errorf("a wrong password in the burst: %d, want 401", code)
 		}
 	}
-	if most := hashesMost.Load(); most < 1 || most > bound {
+	if most := accounts.HashesMost.Load(); most < 1 || most > bound {
 		t.Errorf("hashes at once: %d, want 1 to %d", most, bound)
 	}
-	t.Logf("%d sign-ins at once: at most %d hashes at once (%d MiB)", burst, hashesMost.Load(), hashesMost.Load()*argonMemory/1024)
+	t.Logf("%d sign-ins at once: at most %d hashes at once (%d MiB)", burst, accounts.HashesMost.Load(), accounts.HashesMost.Load()*int64(accounts.RealCost.Memory)/1024)
 }

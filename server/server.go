@@ -21,12 +21,10 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"regexp"
 	"runtime"
 	"strings"
@@ -36,11 +34,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"alak/server/internal/accounts"
 	"alak/server/internal/analysis"
 	"alak/server/internal/around"
 	"alak/server/internal/computer"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
+	"alak/server/internal/mail"
 	"alak/server/internal/pages"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
@@ -135,7 +135,7 @@ type Config struct {
 	// addressed to it (package computer).
 	HouseBots bool
 	// MailListen is the address where the server takes mail over SMTP,
-	// for moves by email (mailin.go); "" takes none. It needs SMTP (the
+	// for moves by email (server/internal/mail); "" takes none. It needs SMTP (the
 	// answers are sent through it) and MailDomain.
 	MailListen string
 	// PuzzleSeed is how many puzzles the server makes at start for each
@@ -148,8 +148,8 @@ type Config struct {
 	MailDomain string
 
 	// hashCost is the cost of new password hashes: zero, defaultCost.
-	// Unexported: only this package's tests set it (auth.go).
-	hashCost argonCost
+	// Unexported: only this package's tests set it (accounts.go).
+	hashCost accounts.Cost
 	// puzzleSeedRules replaces puzzleSeedRules, the rules the first
 	// puzzles are made on (puzzles.go). Unexported: only this package's
 	// tests set it.
@@ -160,34 +160,31 @@ type Config struct {
 	// first. Unexported: only this package's tests set it.
 	noBackgroundAnalysis bool
 	// mailBounds bounds the SMTP connections of MailListen: zero fields
-	// take defaultMailBounds. Unexported: only this package's tests
-	// scale them down (mailin.go).
-	mailBounds mailBounds
+	// take mail.DefaultBounds. Unexported: only this package's tests
+	// scale them down (server/internal/mail).
+	mailBounds mail.Bounds
 }
 
 // Server is the play server. Its methods are safe for concurrent use.
 type Server struct {
-	cfg           Config
-	store         store.Store
-	proc          string // this process's id among those serving the store
-	log           *slog.Logger
-	now           func() time.Time
-	secureCookies bool
-	dummyHash     string // checked against when a name is unknown (New)
+	cfg   Config
+	store store.Store
+	proc  string // this process's id among those serving the store
+	log   *slog.Logger
+	now   func() time.Time
 
 	// core is the game core: loading a game, acting on it, its view and
 	// its event streams (server/internal/game); the features below
 	// register their hooks on it (registerGameHooks).
 	core   *game.Core
-	caches caches // tokens (cache.go)
 	bots   *computer.Bots
 	tables *solve.Tables // the solver over Config.TableDir (package tables)
-	mailer *mailer
-	mailin *mailIn // moves by email; nil without Config.MailListen
+	mail   *mail.Mail    // the mails sent, and moves by email (package mail)
 
-	logins  *signInLimits   // password checks (auth.go)
-	signup  *httpx.Limiters // new accounts by address
-	guests  *httpx.Limiters // new guests by address
+	// accounts: sign-up, sign-in, sessions and tokens, the account
+	// streams (server/internal/accounts).
+	accounts *accounts.Accounts
+
 	games   *httpx.Limiters // new games by account
 	gamesAt *httpx.Limiters // new games by address
 	// invites counts wrong invitation secrets by account and by address.
@@ -195,8 +192,6 @@ type Server struct {
 	// around is the rematches, the messages and the games to watch
 	// (package around).
 	around *around.Service
-	// accountEvents is the open account streams (accountevents.go).
-	accountEvents accountHub
 	// tourneys is the tournaments' runner and API (package tournaments).
 	tourneys *tournaments.Service
 	// ratings: who is rated, the seats' ratings, the rating API
@@ -241,11 +236,11 @@ func (s *Server) registerGameHooks() {
 	h.Computer = s.bots.Player
 	h.Played = s.conditionalReply
 	h.Turn = s.bots.AfterMove
-	h.Notified = func(string) { s.accountEvents.wakeAll() }
-	if s.mailin != nil {
-		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mailin.gameEnded(ctx, st.Row.ID) })
+	h.Notified = func(string) { s.accounts.WakeAll() }
+	if s.mail.Reads() {
+		h.Stored.OnEnd(func(ctx context.Context, st *game.State) { s.mail.GameEnded(ctx, st.Row.ID) })
 	}
-	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accountsChanged(st.Row) })
+	h.Published.OnChange(func(_ context.Context, st *game.State) { s.accounts.GameChanged(st.Row) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) { s.tourneys.GameEnded(st.Row) })
 	h.Published.OnEnd(func(ctx context.Context, st *game.State) { s.analysis.GameEnded(ctx, analysisGame(st)) })
 	h.Published.OnEnd(func(_ context.Context, st *game.State) {
@@ -309,29 +304,15 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.GameRate <= 0 {
 		cfg.GameRate = 30
 	}
-	if cfg.hashCost == (argonCost{}) {
+	if cfg.hashCost == (accounts.Cost{}) {
 		cfg.hashCost = defaultCost
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now, secureCookies: strings.HasPrefix(cfg.BaseURL, "https://"),
+	s := &Server{cfg: cfg, store: st, log: cfg.Logger, now: cfg.Now,
 		done:    make(chan struct{}),
-		logins:  newSignInLimits(st, cfg.LoginRate),
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
-		invites: httpx.NewLimiters(rate.Limit(10.0/60), 10),
-		signup:  httpx.NewLimiters(rate.Limit(5.0/60), 5),
-		guests:  httpx.NewLimiters(rate.Limit(30.0/60), 30)}
-	if cfg.SignupRate > 0 {
-		s.signup = httpx.NewLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
-		s.guests = httpx.NewLimiters(rate.Limit(float64(cfg.SignupRate)/60), cfg.SignupRate)
-	}
-	// The hash checked against when a name is unknown, at the server's
-	// cost (auth.go's dummyHash).
-	dummy, err := dummyHash(cfg.hashCost)
-	if err != nil {
-		return nil, err
-	}
-	s.dummyHash = dummy
+		invites: httpx.NewLimiters(rate.Limit(10.0/60), 10)}
 	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime,
 		StreamWriteTimeout: cfg.StreamWriteTimeout, StreamKeepAlive: cfg.StreamKeepAlive, Notifier: cfg.Notifier,
 		Metrics: &s.metrics.Metrics, Done: s.done, Spawn: s.spawn})
@@ -340,7 +321,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
-	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: computer.LevelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: accounts.MeView, Levels: computer.LevelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
 	s.tourneys = tournaments.New(tournaments.Config{Store: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
 		BaseURL: func() string { return s.cfg.BaseURL }, SweepEvery: cfg.SweepEvery, StreamKeepAlive: cfg.StreamKeepAlive, Done: s.done,
 		Games: s.games, GamesAt: s.gamesAt, TakeSeats: s.ratings.TakeSeats, Ratable: ratings.PresetRules,
@@ -356,36 +337,24 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.around = around.New(around.Config{Store: st, Games: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
 		ChallengeLife: cfg.ChallengeLife, SeatAndStart: s.seatAndStart, GameCreated: s.gameCreated, Schedule: s.bots.Schedule,
 		SeatNames: s.seatNames, Summary: s.summary})
+	// The accounts after the features whose calls they are given.
+	var err error
+	if s.accounts, err = s.newAccounts(); err != nil {
+		return nil, err
+	}
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
 		Busy:     func() bool { return s.puzzles.waiting() },
 		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
-	if cfg.SMTP != "" {
-		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
-		if err != nil {
-			// The URL may hold the mail server's password: never repeat it.
-			return nil, fmt.Errorf("--smtp %s: write smtp://[user:password@]host[:port][?from=ADDRESS]", redactURL(cfg.SMTP))
-		}
-		s.mailer = m
-	}
-	if cfg.MailListen != "" {
-		if s.mailer == nil {
-			return nil, fmt.Errorf("--mail-listen needs --smtp: the answers to mailed moves are sent through it")
-		}
-		in, err := newMailIn(s, cfg.MailListen, cfg.MailDomain)
-		if err != nil {
-			return nil, err
-		}
-		s.mailin = in
+	if s.mail, err = s.newMail(); err != nil {
+		return nil, err
 	}
 	s.registerGameHooks()
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
 	if err := s.resume(); err != nil {
-		if s.mailin != nil {
-			s.mailin.ln.Close()
-		}
+		s.mail.Discard()
 		return nil, err
 	}
 	s.puzzles = newPuzzleWork(s)
@@ -408,12 +377,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	if cfg.Notifier != nil {
 		s.spawn(func() { s.core.Listen(contextOf(s.done)) })
 	}
-	if s.mailer != nil {
-		s.spawn(func() { s.mailer.run(s.done) })
-	}
-	if s.mailin != nil {
-		s.spawn(func() { s.mailin.run(s.done) })
-	}
+	s.mail.Start(s.spawn, s.done)
 	return s, nil
 }
 
@@ -529,13 +493,4 @@ func (s *Server) trusted(ip netip.Addr) bool {
 		}
 	}
 	return false
-}
-
-// redactURL returns a URL without its password, for messages.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(a URL that does not parse)"
-	}
-	return u.Redacted()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"alak/server/internal/accounts"
 )
 
 // TestStoreDownIsNoAnswer: while the store cannot answer, no request is
@@ -58,7 +60,7 @@ func storeDown(t *testing.T, h *harness, down, up func()) {
 	}
 	sessionOf := func(c *client) string {
 		for _, ck := range c.c.Jar.Cookies(mustURL(t, h.http.URL)) {
-			if ck.Name == sessionCookie {
+			if ck.Name == accounts.SessionCookie {
 				return ck.Value
 			}
 		}
@@ -68,7 +70,7 @@ func storeDown(t *testing.T, h *harness, down, up func()) {
 	// Past the token cache's life, every credential is read from the
 	// store again; bo's token is then read once more (cached: the
 	// requests below that carry it reach their handlers).
-	h.clock.Add(tokenTTL + time.Second)
+	h.clock.Add(accounts.TokenTTL + time.Second)
 	if !boTok.signedIn() {
 		t.Fatal("bo's token does not sign in")
 	}

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
 	"alak/server/internal/tournaments"
 	"alak/server/store"
@@ -560,10 +559,8 @@ func TestTournamentAbortedReplayed(t *testing.T) {
 func TestTournamentTwoProcesses(t *testing.T) {
 	t.Parallel()
 	clock := &testClock{now: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
-	hs := pgProcesses(t, 2, clock)
-	for _, h := range hs {
-		h.srv.signup = httpx.NewLimiters(100, 100)
-	}
+	// Six players sign up from one address: over the default rate.
+	hs := pgProcessesWith(t, 2, clock, func(c *Config) { c.SignupRate = 100 })
 	ps := tourneyPlayers(hs[0], 6)
 	id := createTournament(t, ps, map[string]any{"name": "PG", "rules": "alak size=7", "clock": "live:5m+3s", "format": "round-robin"})
 	for round := 1; round <= 5; round++ {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"alak/server/internal/accounts"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
@@ -152,7 +153,7 @@ func (s *Server) vacationView(ctx context.Context, a store.Account) (wire.Vacati
 // meWithVacation is /api/me's answer: the account and its vacation.
 func (s *Server) meWithVacation(ctx context.Context, a store.Account) (wire.MeVacation, error) {
 	v, err := s.vacationView(ctx, a)
-	return wire.MeVacation{Me: meView(a), VacationStatus: v}, err
+	return wire.MeVacation{Me: accounts.MeView(a), VacationStatus: v}, err
 }
 
 // setVacation starts or ends the account's vacation (PUT /api/me

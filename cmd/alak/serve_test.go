@@ -469,9 +469,9 @@ func TestServeKill9(t *testing.T) {
 
 // checkHashCost checks that the account name's password hash, made by a
 // real alak serve, has the server's cost: argon2id over 64 MiB, 3 passes,
-// 2 lanes (server/auth.go). The server package's own tests hash at a lower
-// cost (server/hashcost_test.go); this is the check that alak serve does
-// not.
+// 2 lanes (server/internal/accounts/auth.go). The server package's own
+// tests hash at a lower cost (server/hashcost_test.go); this is the check
+// that alak serve does not.
 func checkHashCost(t *testing.T, db, name string) {
 	t.Helper()
 	st, err := sqlitestore.Open(context.Background(), db)

@@ -16,8 +16,8 @@ type Bucket struct {
 
 // Limits are token buckets and marks kept in the database, so that every
 // server process on one database counts the same attempts (the sign-in
-// limits: server/auth.go holds the policy, which buckets an attempt
-// spends). Times are the caller's clock.
+// limits: server/internal/accounts/auth.go holds the policy, which
+// buckets an attempt spends). Times are the caller's clock.
 type LimitStore interface {
 	// TakeTokens spends one token of each bucket of take when each of
 	// them, and each bucket of need, holds one at now; otherwise it spends

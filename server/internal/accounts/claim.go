@@ -1,4 +1,4 @@
-package server
+package accounts
 
 import (
 	"context"
@@ -25,41 +25,41 @@ func guestOf(r *http.Request) *store.Account {
 // its streams show the new name and this process's cached copy (the
 // guest's seat) is dropped; a computer to move in one is scheduled again,
 // since the claim's new version makes its pending move stale.
-func (s *Server) claimGuestGames(r *http.Request, guest *store.Account, to store.Account) (*wire.Claim, error) {
+func (s *Accounts) claimGuestGames(r *http.Request, guest *store.Account, to store.Account) (*wire.Claim, error) {
 	ctx := r.Context()
-	c, err := s.store.ClaimGames(ctx, guest.ID, to.ID)
+	c, err := s.c.Store.ClaimGames(ctx, guest.ID, to.ID)
 	if err != nil {
 		return nil, err
 	}
-	if ck, err := r.Cookie(sessionCookie); err == nil {
-		if err := s.deleteToken(ctx, hashSecret(ck.Value)); err != nil {
-			s.log.WarnContext(ctx, "ending a claimed guest's session", "account", guest.ID, "err", err)
+	if ck, err := r.Cookie(SessionCookie); err == nil {
+		if err := s.deleteToken(ctx, HashSecret(ck.Value)); err != nil {
+			s.c.Log.WarnContext(ctx, "ending a claimed guest's session", "account", guest.ID, "err", err)
 		}
 	}
-	s.caches.tokens.forgetAccount(guest.ID)
+	s.tokens.forgetAccount(guest.ID)
 	for _, id := range c.Moved {
 		s.refreshGame(ctx, id)
 	}
-	s.log.InfoContext(ctx, "guest games claimed", "guest", guest.ID, "account", to.ID, "moved", len(c.Moved), "kept", len(c.Kept))
-	return &wire.Claim{From: displayName(*guest), Moved: nonNilIDs(c.Moved), Kept: nonNilIDs(c.Kept)}, nil
+	s.c.Log.InfoContext(ctx, "guest games claimed", "guest", guest.ID, "account", to.ID, "moved", len(c.Moved), "kept", len(c.Kept))
+	return &wire.Claim{From: DisplayName(*guest), Moved: nonNilIDs(c.Moved), Kept: nonNilIDs(c.Kept)}, nil
 }
 
 // refreshGame reads a game changed outside a game action (a claim), under
 // its lock, replaces this process's cached state, publishes it here and to
 // the other processes, and schedules the computer if it is to move.
-func (s *Server) refreshGame(ctx context.Context, id string) {
-	unlock := s.core.LockGame(id)
+func (s *Accounts) refreshGame(ctx context.Context, id string) {
+	unlock := s.c.Core.LockGame(id)
 	defer unlock()
-	s.core.States.Take(id)
-	st, err := s.core.Load(ctx, id)
+	s.c.Core.States.Take(id)
+	st, err := s.c.Core.Load(ctx, id)
 	if err != nil {
-		s.log.WarnContext(ctx, "reading a claimed game", "game", id, "err", err)
+		s.c.Log.WarnContext(ctx, "reading a claimed game", "game", id, "err", err)
 		return
 	}
-	s.core.Publish(st)
-	s.core.States.Put(st)
+	s.c.Core.Publish(st)
+	s.c.Core.States.Put(st)
 	if st.BotToMove() {
-		s.bots.Schedule(id, st.Row.Version)
+		s.c.Schedule(id, st.Row.Version)
 	}
 }
 

@@ -1,4 +1,4 @@
-package server
+package mail
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -36,7 +37,7 @@ import (
 // or whose game has ended, is refused at RCPT; automatic mail is taken and
 // never answered; one player's addresses in one game take a bounded number
 // of mails.
-// mailin_read.go reads the mails.
+// read.go reads the mails.
 
 // mailSecretBytes is a secret's size: 128 bits.
 const mailSecretBytes = 16
@@ -46,54 +47,54 @@ const mailSecretBytes = 16
 var mailSecretEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // Per player and game (all the addresses mailed to one player in one
-// game): a burst of mailBurst mails, then one every mailEvery.
+// game): a burst of Burst mails, then one every Every.
 const (
-	mailBurst = 10
-	mailEvery = 2 * time.Minute
+	Burst = 10
+	Every = 2 * time.Minute
 )
 
-// mailBounds bound what an SMTP connection may hold: the mail server in
+// Bounds bound what an SMTP connection may hold: the mail server in
 // front of alak sends a mail in well under a second, so a connection that
 // takes minutes, or one more than a mail server opens, is not one.
-type mailBounds struct {
-	// command: each command line, and a mail's whole data after DATA,
+type Bounds struct {
+	// Command: each command line, and a mail's whole data after DATA,
 	// must arrive within it (from the moment the server waits for it).
-	command time.Duration
-	// session: a connection is closed this long after it was opened,
+	Command time.Duration
+	// Session: a connection is closed this long after it was opened,
 	// whatever it sends (a client that sends a line every few seconds
 	// keeps every command within its time, for ever otherwise).
-	session time.Duration
-	// open: connections at once, in all; perAddr: from one address
+	Session time.Duration
+	// Open: connections at once, in all; PerAddr: from one address
 	// (Postfix opens up to 20 to one destination by default). Past
 	// them a new connection is answered 421 and closed: a mail server
 	// tries again later.
-	open, perAddr int
+	Open, PerAddr int
 }
 
-// defaultMailBounds are alak serve's.
-var defaultMailBounds = mailBounds{command: 30 * time.Second, session: 2 * time.Minute, open: 100, perAddr: 20}
+// DefaultBounds are alak serve's.
+var DefaultBounds = Bounds{Command: 30 * time.Second, Session: 2 * time.Minute, Open: 100, PerAddr: 20}
 
-// withDefaults fills the zero fields of b from defaultMailBounds.
-func (b mailBounds) withDefaults() mailBounds {
-	d := defaultMailBounds
-	if b.command <= 0 {
-		b.command = d.command
+// withDefaults fills the zero fields of b from DefaultBounds.
+func (b Bounds) withDefaults() Bounds {
+	d := DefaultBounds
+	if b.Command <= 0 {
+		b.Command = d.Command
 	}
-	if b.session <= 0 {
-		b.session = d.session
+	if b.Session <= 0 {
+		b.Session = d.Session
 	}
-	if b.open <= 0 {
-		b.open = d.open
+	if b.Open <= 0 {
+		b.Open = d.Open
 	}
-	if b.perAddr <= 0 {
-		b.perAddr = d.perAddr
+	if b.PerAddr <= 0 {
+		b.PerAddr = d.PerAddr
 	}
 	return b
 }
 
 // mailIn is the SMTP server of moves by email.
 type mailIn struct {
-	s      *Server
+	m      *Mail
 	domain string
 	srv    *smtp.Server
 	ln     *mailListener
@@ -102,17 +103,9 @@ type mailIn struct {
 	mu       sync.Mutex
 	closed   bool
 	handling sync.WaitGroup // mails being acted on
-
-	// The mails taken, by what became of them (/metrics): played (the
-	// game changed), refused (nothing changed, the player was told why),
-	// board (the board sent again), automatic (dropped unanswered); and
-	// the recipients refused at RCPT; the connections refused (over the
-	// limits) and cut (a command or the session out of time).
-	played, refused, board, automatic, rcptRefused atomic.Int64
-	connsRefused, connsCut                         atomic.Int64
 }
 
-func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
+func newMailIn(m *Mail, addr, domain string) (*mailIn, error) {
 	domain = strings.ToLower(strings.TrimSpace(domain))
 	if domain == "" || strings.ContainsAny(domain, "@ /") {
 		return nil, fmt.Errorf("--mail-listen needs --mail-domain DOMAIN, the domain of the reply addresses (mail.example.org)")
@@ -121,31 +114,22 @@ func newMailIn(s *Server, addr, domain string) (*mailIn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--mail-listen %s: %w", addr, err)
 	}
-	b := s.cfg.mailBounds.withDefaults()
-	in := &mailIn{s: s, domain: domain, limits: httpx.NewLimiters(rate.Every(mailEvery), mailBurst)}
+	b := m.c.Bounds.withDefaults()
+	in := &mailIn{m: m, domain: domain, limits: httpx.NewLimiters(rate.Every(Every), Burst)}
 	in.ln = &mailListener{Listener: ln, in: in, b: b, byAddr: map[string]int{}}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &mailSession{in: in}, nil }))
 	srv.Domain = domain
 	srv.MaxMessageBytes = maxMailBytes
 	srv.MaxRecipients = 1
-	srv.ReadTimeout = b.command // go-smtp sets it before each line it reads
-	srv.WriteTimeout = b.command
-	srv.ErrorLog = smtpLog{s}
+	srv.ReadTimeout = b.Command // go-smtp sets it before each line it reads
+	srv.WriteTimeout = b.Command
+	srv.ErrorLog = smtpLog{m.c.Log}
 	in.srv = srv
 	return in, nil
 }
 
 // addr is the address the SMTP server listens on.
 func (in *mailIn) addr() string { return in.ln.Addr().String() }
-
-// MailAddr is the address where the server takes mail (Config.MailListen,
-// its port chosen when that was 0); "" when it takes none.
-func (s *Server) MailAddr() string {
-	if s.mailin == nil {
-		return ""
-	}
-	return s.mailin.addr()
-}
 
 // run serves until done is closed, then closes the connections and waits
 // for the mails being acted on.
@@ -154,7 +138,7 @@ func (in *mailIn) run(done <-chan struct{}) {
 	go func() {
 		defer close(served)
 		if err := in.srv.Serve(in.ln); err != nil {
-			in.s.log.Error("the mail server stopped", "err", err)
+			in.m.c.Log.Error("the mail server stopped", "err", err)
 		}
 	}()
 	<-done
@@ -172,7 +156,7 @@ func (in *mailIn) run(done <-chan struct{}) {
 type mailListener struct {
 	net.Listener
 	in *mailIn
-	b  mailBounds
+	b  Bounds
 
 	mu     sync.Mutex
 	open   int
@@ -192,7 +176,7 @@ func (l *mailListener) Accept() (net.Conn, error) {
 			host = h
 		}
 		if why := l.admit(host); why != "" {
-			l.in.connsRefused.Add(1)
+			l.in.m.Counts.ConnsRefused.Add(1)
 			// A new socket's buffer is empty: the answer is written at
 			// once, and the deadline only guards against the unexpected.
 			c.SetWriteDeadline(time.Now().Add(time.Second))
@@ -201,7 +185,7 @@ func (l *mailListener) Accept() (net.Conn, error) {
 			continue
 		}
 		now := time.Now()
-		mc := &mailConn{Conn: c, l: l, host: host, end: now.Add(l.b.session)}
+		mc := &mailConn{Conn: c, l: l, host: host, end: now.Add(l.b.Session)}
 		c.SetDeadline(mc.end)
 		return mc, nil
 	}
@@ -212,10 +196,10 @@ func (l *mailListener) admit(host string) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
-	case l.open >= l.b.open:
-		return fmt.Sprintf("has %d connections open, the most it takes", l.b.open)
-	case l.byAddr[host] >= l.b.perAddr:
-		return fmt.Sprintf("has %d connections open from your address, the most it takes from one", l.b.perAddr)
+	case l.open >= l.b.Open:
+		return fmt.Sprintf("has %d connections open, the most it takes", l.b.Open)
+	case l.byAddr[host] >= l.b.PerAddr:
+		return fmt.Sprintf("has %d connections open from your address, the most it takes from one", l.b.PerAddr)
 	}
 	l.open++
 	l.byAddr[host]++
@@ -267,7 +251,7 @@ func (c *mailConn) Read(p []byte) (int, error) {
 	}
 	n, err := c.Conn.Read(p)
 	if errors.Is(err, os.ErrDeadlineExceeded) && c.cutOff.CompareAndSwap(false, true) {
-		c.l.in.connsCut.Add(1)
+		c.l.in.m.Counts.ConnsCut.Add(1)
 	}
 	return n, err
 }
@@ -296,12 +280,12 @@ func (c *mailConn) Close() error {
 }
 
 // smtpLog sends go-smtp's messages to the server's log.
-type smtpLog struct{ s *Server }
+type smtpLog struct{ log *slog.Logger }
 
 func (l smtpLog) Printf(format string, v ...any) {
-	l.s.log.Warn("mail server: " + fmt.Sprintf(format, v...))
+	l.log.Warn("mail server: " + fmt.Sprintf(format, v...))
 }
-func (l smtpLog) Println(v ...any) { l.s.log.Warn("mail server: " + fmt.Sprint(v...)) }
+func (l smtpLog) Println(v ...any) { l.log.Warn("mail server: " + fmt.Sprint(v...)) }
 
 // mailSession is one SMTP connection.
 type mailSession struct {
@@ -331,7 +315,7 @@ var errNoSuchAddress = smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "no such address
 func (ss *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	err := ss.rcpt1(to)
 	if err != nil {
-		ss.in.rcptRefused.Add(1)
+		ss.in.m.Counts.RcptRefused.Add(1)
 	}
 	return err
 }
@@ -358,10 +342,10 @@ func (ss *mailSession) rcpt1(to string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sec, err := in.s.store.MailSecret(ctx, hashMailSecret(secret))
+	sec, err := in.m.c.Store.MailSecret(ctx, HashSecret(secret))
 	if errors.Is(err, store.ErrNotFound) {
 		// Its game may have ended (and its secrets gone): say so.
-		if row, _, err := in.s.store.Game(ctx, id); err == nil && row.State != store.StateActive && row.State != store.StateWaiting {
+		if row, _, err := in.m.c.Store.Game(ctx, id); err == nil && row.State != store.StateActive && row.State != store.StateWaiting {
 			return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
 		}
 		return errNoSuchAddress
@@ -370,24 +354,24 @@ func (ss *mailSession) rcpt1(to string) error {
 		return errNoSuchAddress
 	}
 	if err != nil {
-		in.s.log.Error("reading a mail address", "err", err)
+		in.m.c.Log.Error("reading a mail address", "err", err)
 		return smtpErr(451, smtp.EnhancedCode{4, 3, 0}, "the server failed: try again later")
 	}
-	row, _, err := in.s.store.Game(ctx, sec.GameID)
+	row, _, err := in.m.c.Store.Game(ctx, sec.GameID)
 	if err != nil {
-		in.s.log.Error("reading a mailed game", "game", sec.GameID, "err", err)
+		in.m.c.Log.Error("reading a mailed game", "game", sec.GameID, "err", err)
 		return smtpErr(451, smtp.EnhancedCode{4, 3, 0}, "the server failed: try again later")
 	}
 	if row.State != store.StateActive {
-		if err := in.s.store.DeleteMailSecrets(ctx, row.ID); err != nil {
-			in.s.log.Warn("deleting an ended game's mail addresses", "game", row.ID, "err", err)
+		if err := in.m.c.Store.DeleteMailSecrets(ctx, row.ID); err != nil {
+			in.m.c.Log.Warn("deleting an ended game's mail addresses", "game", row.ID, "err", err)
 		}
 		return smtpErr(550, smtp.EnhancedCode{5, 1, 1}, "game %s is over (%s): its addresses take no more mail", row.ID, row.Reason)
 	}
 	// Limited by player and game, once the secret is known: every answer
 	// gives a new address, so a robot answering the answers is held back
 	// all the same, and forged addresses cannot fill the limiters' table.
-	if wait, ok := in.limits.Allow(sec.GameID+"/"+sec.Color, in.s.now()); !ok {
+	if wait, ok := in.limits.Allow(sec.GameID+"/"+sec.Color, in.m.c.Now()); !ok {
 		return smtpErr(450, smtp.EnhancedCode{4, 7, 1}, "too many mails to this game's addresses: try again in %s", game.ShortDuration(wait.Round(time.Second)))
 	}
 	ss.rcpt = &sec
@@ -408,8 +392,8 @@ func (ss *mailSession) Data(r io.Reader) error {
 		return smtpErr(554, smtp.EnhancedCode{5, 5, 1}, "no valid recipient")
 	}
 	if ss.nullSender || rep.Auto {
-		in.automatic.Add(1)
-		in.s.log.Info("an automatic mail was dropped unanswered", "game", ss.rcpt.GameID)
+		in.m.Counts.Automatic.Add(1)
+		in.m.c.Log.Info("an automatic mail was dropped unanswered", "game", ss.rcpt.GameID)
 		return nil
 	}
 	in.mu.Lock()
@@ -423,7 +407,7 @@ func (ss *mailSession) Data(r io.Reader) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := in.reply(ctx, *ss.rcpt, rep.Command, readErr); err != nil {
-		in.s.log.Error("acting on a mailed move", "game", ss.rcpt.GameID, "err", err)
+		in.m.c.Log.Error("acting on a mailed move", "game", ss.rcpt.GameID, "err", err)
 		return smtpErr(451, smtp.EnhancedCode{4, 3, 0}, "the server failed: try again later")
 	}
 	return nil
@@ -438,20 +422,20 @@ var errBoardOnly = errors.New("board")
 // board too. An error is the server's own (the store failed): nothing is
 // answered, and the mail is to be sent again.
 func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command string, readErr error) error {
-	s := in.s
+	m := in.m
 	c, _ := rules.ParseColor(sec.Color)
 	var lead string
 	ended := false // the mail ended the game
-	count := &in.played
+	count := &m.Counts.Played
 	if readErr != nil {
 		lead = "Nothing changed: " + readErr.Error() + "."
-		count = &in.refused
+		count = &m.Counts.Refused
 	} else {
-		_, err := s.core.Act(ctx, sec.GameID, func(st *game.State, now time.Time) (*game.Change, error) {
+		_, err := m.c.Core.Act(ctx, sec.GameID, func(st *game.State, now time.Time) (*game.Change, error) {
 			before := st.Sess.Ply()
-			ch, err := s.mailedCommand(st, sec, c, command, now)
+			cmd, ch, err := m.mailedCommand(st, sec, c, command, now)
 			if err == nil {
-				lead = mailDone(st, before, command)
+				lead = mailDone(st, before, cmd)
 				ended = st.Sess.Over()
 			}
 			return ch, err
@@ -460,22 +444,22 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 			switch {
 			case errors.Is(err, errBoardOnly):
 				lead = "The board as it is now:"
-				count = &in.board
+				count = &m.Counts.Board
 			case ae.Kind.Refusal():
 				lead = "Nothing changed: " + strings.TrimSuffix(ae.Msg, ".") + "."
-				count = &in.refused
+				count = &m.Counts.Refused
 			default:
 				return err
 			}
 		}
 	}
 	count.Add(1)
-	if err := in.answer(ctx, sec, c, lead); err != nil {
+	if err := m.answer(ctx, sec, c, lead); err != nil {
 		return err
 	}
-	if ended && count == &in.played {
+	if ended && count == &m.Counts.Played {
 		// The opponent gets no your-move mail: they hear the end here.
-		return in.answer(ctx, sec, c.Opp(), "Your opponent's mail ended the game.")
+		return m.answer(ctx, sec, c.Opp(), "Your opponent's mail ended the game.")
 	}
 	return nil
 }
@@ -483,70 +467,72 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 // mailDone says what a mailed command did to the game st (after it; the
 // game was at ply before). The player's move is the one after ply before:
 // another may follow it in the same change (a conditional answer).
-func mailDone(st *game.State, before int, command string) string {
-	switch strings.ToLower(command) {
-	case "draw":
+func mailDone(st *game.State, before int, cmd game.Command) string {
+	switch cmd.Kind {
+	case game.CommandDraw:
 		if st.Sess.Over() {
 			return "You accepted the draw: the game is drawn."
 		}
 		return "You offered a draw."
-	case "resign":
+	case game.CommandResign:
 		return "You resigned."
 	}
+	move := cmd.Move
 	if moves := st.Sess.Moves(); len(moves) > before {
-		command = st.Rules.MoveText(moves[before])
+		move = moves[before]
 	}
-	return "You played " + command + "."
+	return "You played " + st.Rules.MoveText(move) + "."
 }
 
-// mailedCommand is what a mailed line does to the game, under its lock.
-func (s *Server) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, command string, now time.Time) (*game.Change, error) {
+// mailedCommand reads a mailed line and says what it does to the game,
+// under its lock: the command read, and the change.
+func (m *Mail) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, text string, now time.Time) (game.Command, *game.Change, error) {
 	if st.Row.State != store.StateActive {
-		return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
+		return game.Command{}, nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
 	}
 	if ply := st.Sess.Ply(); ply != sec.Ply {
-		return nil, httpx.Errf(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
+		return game.Command{}, nil, httpx.Errf(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
 	}
 	// The words (draw, board) are taken on either player's turn; a move is
 	// judged after the turn, and a text that is not a move after the turn
 	// too, as the API judges it.
-	cmd, err := mailCommands.parse(st.Rules, command)
+	cmd, err := game.MailCommands.Parse(st.Rules, text)
 	if err == nil {
-		switch cmd.kind {
-		case commandEmpty:
-			return nil, httpx.Errf(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
-		case commandBoard:
-			return nil, errBoardOnly
-		case commandDraw:
+		switch cmd.Kind {
+		case game.CommandEmpty:
+			return cmd, nil, httpx.Errf(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
+		case game.CommandBoard:
+			return cmd, nil, errBoardOnly
+		case game.CommandDraw:
 			// An offer, or the acceptance of the opponent's (OfferDraw).
 			if !st.Sess.Seat(c.Opp()).Human() {
-				return nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
+				return cmd, nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
 			}
 			_, err := st.Sess.OfferDraw(c)
-			return &game.Change{}, err
+			return cmd, &game.Change{}, err
 		}
 	}
 	if err := st.CheckTurn(c); err != nil {
-		return nil, err
+		return cmd, nil, err
 	}
 	if err != nil {
-		return nil, err
+		return cmd, nil, err
 	}
-	if cmd.kind == commandResign {
-		return &game.Change{}, st.Sess.Resign(c)
+	if cmd.Kind == game.CommandResign {
+		return cmd, &game.Change{}, st.Sess.Resign(c)
 	}
 	acct := st.Row.Black.AccountID
 	if c == rules.White {
 		acct = st.Row.White.AccountID
 	}
-	return s.core.PlayMove(st, c, cmd.move, acct, now)
+	ch, err := m.c.Core.PlayMove(st, c, cmd.Move, acct, now)
+	return cmd, ch, err
 }
 
 // answer mails the player of seat c the game as it is now, after lead,
 // with a new reply address while the game goes on.
-func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Color, lead string) error {
-	s := in.s
-	st, err := s.core.Load(ctx, sec.GameID)
+func (m *Mail) answer(ctx context.Context, sec store.MailSecret, c rules.Color, lead string) error {
+	st, err := m.c.Core.Load(ctx, sec.GameID)
 	if err != nil {
 		return err
 	}
@@ -554,44 +540,44 @@ func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Colo
 	if c == rules.White {
 		seat = st.Row.White
 	}
-	a, err := s.store.AccountByID(ctx, seat.AccountID)
+	a, err := m.c.Store.AccountByID(ctx, seat.AccountID)
 	if err != nil {
 		return err
 	}
 	if a.Email == "" {
 		return nil
 	}
-	if note := s.conditionalNote(ctx, st, seat.AccountID); note != "" {
+	if note := m.c.Note(ctx, st, seat.AccountID); note != "" {
 		lead += " " + note
 	}
-	replyTo := s.mailReplyTo(st, c)
-	s.mailer.sendReplyTo(a.Email, replyTo, fmt.Sprintf("alak: game %s after move %d", st.Row.ID, st.Sess.Ply()),
-		fmt.Sprintf("%s\n\nGame %s (%s).\n\n%s\n%s\n", lead, st.Row.ID, st.Row.Rules, s.boardMailBody(st, c, replyTo != ""), s.gameURL(st.Row.ID)))
-	s.metrics.mails.Add(1)
+	replyTo := m.replyTo(st, c)
+	m.out.sendReplyTo(a.Email, replyTo, fmt.Sprintf("alak: game %s after move %d", st.Row.ID, st.Sess.Ply()),
+		fmt.Sprintf("%s\n\nGame %s (%s).\n\n%s\n%s\n", lead, st.Row.ID, st.Row.Rules, m.boardBody(st, c, replyTo != ""), m.c.GameURL(st.Row.ID)))
+	m.c.Queued.Add(1)
 	return nil
 }
 
-// gameEnded deletes the secrets of a game that has just ended (a failure
+// GameEnded deletes the secrets of a game that has just ended (a failure
 // is logged: the addresses are refused anyway, since RCPT checks the
 // game, which deletes them then).
-func (in *mailIn) gameEnded(ctx context.Context, id string) {
-	if err := in.s.store.DeleteMailSecrets(ctx, id); err != nil {
-		in.s.log.Warn("deleting an ended game's mail addresses", "game", id, "err", err)
+func (m *Mail) GameEnded(ctx context.Context, id string) {
+	if err := m.c.Store.DeleteMailSecrets(ctx, id); err != nil {
+		m.c.Log.Warn("deleting an ended game's mail addresses", "game", id, "err", err)
 	}
 }
 
-// hashMailSecret is the stored form of a secret: hex SHA-256.
-func hashMailSecret(secret string) string {
+// HashSecret is the stored form of a secret: hex SHA-256.
+func HashSecret(secret string) string {
 	h := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(h[:])
 }
 
-// mailReplyTo makes a reply address for the player of seat c at the game's
+// replyTo makes a reply address for the player of seat c at the game's
 // ply and stores its secret's hash: "" when mail is not read, the game is
 // not being played, or the secret could not be stored (the mail then goes
 // without, and says nothing about answering it).
-func (s *Server) mailReplyTo(st *game.State, c rules.Color) string {
-	if s.mailin == nil || st.Row.State != store.StateActive || c == rules.None {
+func (m *Mail) replyTo(st *game.State, c rules.Color) string {
+	if m.in == nil || st.Row.State != store.StateActive || c == rules.None {
 		return ""
 	}
 	raw := make([]byte, mailSecretBytes)
@@ -599,10 +585,10 @@ func (s *Server) mailReplyTo(st *game.State, c rules.Color) string {
 	secret := mailSecretEncoding.EncodeToString(raw)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := s.store.AddMailSecret(ctx, store.MailSecret{Hash: hashMailSecret(secret), GameID: st.Row.ID, Color: c.Letter(), Ply: st.Sess.Ply(), Created: s.now()})
+	err := m.c.Store.AddMailSecret(ctx, store.MailSecret{Hash: HashSecret(secret), GameID: st.Row.ID, Color: c.Letter(), Ply: st.Sess.Ply(), Created: m.c.Now()})
 	if err != nil {
-		s.log.Warn("storing a mail address", "game", st.Row.ID, "err", err)
+		m.c.Log.Warn("storing a mail address", "game", st.Row.ID, "err", err)
 		return ""
 	}
-	return "game-" + st.Row.ID + "-" + secret + "@" + s.mailin.domain
+	return "game-" + st.Row.ID + "-" + secret + "@" + m.in.domain
 }

@@ -1,4 +1,4 @@
-package server
+package mail
 
 import (
 	"fmt"
@@ -17,11 +17,11 @@ import (
 // mailDateFormat is how mails write a time.
 const mailDateFormat = "Mon 2 Jan 2006 15:04 UTC"
 
-// boardMailBody describes the game to the player of colour c: the board
+// boardBody describes the game to the player of colour c: the board
 // (the seeds' line notation, a grid for Alter Igo) with whose move it is,
 // the last move, the legal moves when it is c's move, the clock, and, when
 // replies are read (byMail), how to answer.
-func (s *Server) boardMailBody(st *game.State, c rules.Color, byMail bool) string {
+func (m *Mail) boardBody(st *game.State, c rules.Color, byMail bool) string {
 	var b strings.Builder
 	b.WriteString(st.Sess.Snapshot().Text(st.Rules, false))
 	moves := st.Sess.Moves()
@@ -36,7 +36,7 @@ func (s *Server) boardMailBody(st *game.State, c rules.Color, byMail bool) strin
 		b.WriteString(wrapWords("Legal moves:", legalMoveTexts(st)))
 	}
 	if active && !st.Row.Deadline.IsZero() {
-		left := max(st.Row.Deadline.Sub(s.now()), 0)
+		left := max(st.Row.Deadline.Sub(m.c.Now()), 0)
 		who := "Your opponent has"
 		if mine {
 			who = "You have"

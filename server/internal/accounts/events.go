@@ -1,4 +1,4 @@
-package server
+package accounts
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func (h *accountHub) lookEvery() time.Duration {
 	return accountLookEvery
 }
 
-// setLookEvery sets it (tests).
+// setLookEvery sets it.
 func (h *accountHub) setLookEvery(d time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -133,6 +133,17 @@ func (h *accountHub) wake(accounts ...int64) {
 	}
 }
 
+// Wake wakes the streams of the accounts (0s are skipped): a game of
+// theirs was created or changed state.
+func (s *Accounts) Wake(accounts ...int64) { s.streams.wake(accounts...) }
+
+// WakeAll wakes every stream (another process changed a game).
+func (s *Accounts) WakeAll() { s.streams.wakeAll() }
+
+// SetStreamLookEvery sets how often a stream looks unwoken (tests set an
+// hour, to see that the wakes do the work).
+func (s *Accounts) SetStreamLookEvery(d time.Duration) { s.streams.setLookEvery(d) }
+
 // wakeAll wakes every stream (another process changed a game).
 func (h *accountHub) wakeAll() {
 	h.mu.Lock()
@@ -151,37 +162,18 @@ func poke(ch chan struct{}) {
 	}
 }
 
-// accountsChanged is commit's hook: the streams of a game's accounts look
+// GameChanged is commit's hook: the streams of a game's accounts look
 // when its state may have changed (a challenge taken, declined or
 // expired, a game over). The actions change the row's state before
 // commit sees it, so the state before is not known there: every commit
 // of a game that is not active, or active before its first move (just
 // started), wakes them; the moves of a game under way, the common case,
 // do not.
-func (s *Server) accountsChanged(row store.Game) {
+func (s *Accounts) GameChanged(row store.Game) {
 	if row.State == store.StateActive && row.Ply > 0 {
 		return
 	}
-	s.accountEvents.wake(row.Creator, row.Opponent, row.Black.AccountID, row.White.AccountID)
-}
-
-// gameCreated is the hook of a new game (POST /api/games, a rematch, a
-// tournament's pairing): the streams of the challenged account, or of a
-// tournament game's two players, look, here and (told by the Notifier) in
-// the other processes, and a house bot takes a challenge addressed to it
-// (package computer).
-func (s *Server) gameCreated(g store.Game) {
-	s.accountEvents.wake(g.Creator, g.Opponent, g.Black.AccountID, g.White.AccountID)
-	if s.cfg.Notifier != nil && (g.Kind == store.KindNamed || g.Kind == store.KindTournament) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if err := s.cfg.Notifier.Notify(ctx, g.ID, g.Ply, g.Version); err != nil {
-			s.log.Warn("notifying the other processes of a new game", "game", g.ID, "err", err)
-		}
-		cancel()
-	}
-	if g.Kind == store.KindNamed && g.State == store.StateWaiting {
-		s.bots.Challenged(g)
-	}
+	s.streams.wake(row.Creator, row.Opponent, row.Black.AccountID, row.White.AccountID)
 }
 
 // lastEventTime reads a Last-Event-ID (or ?last=) of the account stream:
@@ -198,15 +190,15 @@ func lastEventTime(r *http.Request) time.Time {
 	return time.UnixMilli(n)
 }
 
-// handleAccountEvents is GET /api/me/events.
-func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
+// HandleAccountEvents is GET /api/me/events.
+func (s *Accounts) HandleAccountEvents(w http.ResponseWriter, r *http.Request) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
-		s.writeError(w, r, err)
+		s.c.WriteError(w, r, err)
 		return
 	}
 	if _, ok := w.(http.Flusher); !ok {
-		s.writeError(w, r, fmt.Errorf("streaming unsupported"))
+		s.c.WriteError(w, r, fmt.Errorf("streaming unsupported"))
 		return
 	}
 	since := lastEventTime(r)
@@ -215,15 +207,15 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	// Woken from now on: a change made while the first look reads is
 	// looked at again.
-	wake := s.accountEvents.add(a.ID)
-	defer s.accountEvents.remove(a.ID, wake)
-	stream, err := s.core.OpenStream(w, r, "account event stream", "account", a.ID)
+	wake := s.streams.add(a.ID)
+	defer s.streams.remove(a.ID, wake)
+	stream, err := s.c.Core.OpenStream(w, r, "account event stream", "account", a.ID)
 	if err != nil {
 		return
 	}
 	defer stream.Close()
 	look := accountLook{s: s, me: a.ID, since: since, sent: map[string]string{}}
-	tick := time.NewTicker(s.cfg.StreamKeepAlive)
+	tick := time.NewTicker(s.c.StreamKeepAlive)
 	defer tick.Stop()
 	every := time.NewTimer(0)
 	defer every.Stop()
@@ -234,7 +226,7 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-s.done:
+		case <-s.c.Done:
 			return
 		case <-wake:
 			if gap := accountLookGap - time.Since(last); gap > 0 {
@@ -251,7 +243,7 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 			var frames []byte
 			frames, err = look.run(r.Context())
 			if err != nil {
-				s.log.WarnContext(r.Context(), "account event stream: reading the account's games", "account", a.ID, "err", err)
+				s.c.Log.WarnContext(r.Context(), "account event stream: reading the account's games", "account", a.ID, "err", err)
 				err = nil // the next look tries again
 			} else {
 				if !ready {
@@ -261,7 +253,7 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 					err = stream.Write(frames)
 				}
 			}
-			every.Reset(s.accountEvents.lookEvery())
+			every.Reset(s.streams.lookEvery())
 		case <-tick.C:
 			err = stream.Write(game.KeepAlive)
 		}
@@ -273,7 +265,7 @@ func (s *Server) handleAccountEvents(w http.ResponseWriter, r *http.Request) {
 
 // accountLook is one stream's memory: what it sent of each game.
 type accountLook struct {
-	s     *Server
+	s     *Accounts
 	me    int64
 	since time.Time         // ended games from then on are told (zero: only those seen here)
 	sent  map[string]string // game id → the last event type sent
@@ -284,19 +276,19 @@ type accountLook struct {
 // the oldest first.
 func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 	s := l.s
-	now := s.now()
-	challenges, err := s.store.Games(ctx, store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed,
+	now := s.c.Now()
+	challenges, err := s.c.Store.Games(ctx, store.Filter{States: []string{store.StateWaiting}, Kind: store.KindNamed,
 		Opponent: l.me, Live: now, Limit: accountMaxGames})
 	if err != nil {
 		return nil, err
 	}
-	active, err := s.store.Games(ctx, store.Filter{Player: l.me, States: []string{store.StateActive}, Limit: accountMaxGames})
+	active, err := s.c.Store.Games(ctx, store.Filter{Player: l.me, States: []string{store.StateActive}, Limit: accountMaxGames})
 	if err != nil {
 		return nil, err
 	}
 	var ended []store.Game
 	if !l.since.IsZero() || len(l.sent) > 0 {
-		if ended, err = s.store.Games(ctx, store.Filter{Player: l.me, States: []string{store.StateFinished, store.StateAborted}, Limit: 50}); err != nil {
+		if ended, err = s.c.Store.Games(ctx, store.Filter{Player: l.me, States: []string{store.StateFinished, store.StateAborted}, Limit: 50}); err != nil {
 			return nil, err
 		}
 	}
@@ -308,13 +300,13 @@ func (l *accountLook) run(ctx context.Context) ([]byte, error) {
 			return
 		}
 		l.sent[g.ID] = typ
-		ev := wire.AccountEvent{Type: typ, Summary: s.summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
-		if t, err := s.tourneys.GameTournament(ctx, g); err == nil {
+		ev := wire.AccountEvent{Type: typ, Summary: s.c.Summary(ctx, g, l.me, names), Color: l.color(g), Position: g.Start}
+		if t, err := s.c.Tournament(ctx, g); err == nil {
 			ev.Tournament = t // a tournament's game: its name and round
 		}
 		data, err := json.Marshal(ev)
 		if err != nil {
-			s.log.Error("encoding an account event", "game", g.ID, "err", err)
+			s.c.Log.Error("encoding an account event", "game", g.ID, "err", err)
 			return
 		}
 		out = append(out, "event: "+typ+"\nid: "+id+"\ndata: "...)

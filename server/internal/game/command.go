@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"errors"
@@ -15,30 +15,30 @@ import (
 // first line of a mailed reply. Only what each way takes besides moves,
 // and the sentences saying so, differ.
 
-// commandKind is what a command asks for.
-type commandKind uint8
+// CommandKind is what a command asks for.
+type CommandKind uint8
 
 const (
-	commandMove   commandKind = iota // a move: a point, a slide, a pass (command.move)
-	commandResign                    // resign
-	commandDraw                      // offer a draw, or accept the opponent's
-	commandBoard                     // send the board again
-	commandEmpty                     // no text at all
+	CommandMove   CommandKind = iota // a move: a point, a slide, a pass (Command.Move)
+	CommandResign                    // resign
+	CommandDraw                      // offer a draw, or accept the opponent's
+	CommandBoard                     // send the board again
+	CommandEmpty                     // no text at all
 )
 
-// command is a command read from a player's text.
-type command struct {
-	kind commandKind
-	move rules.Move // commandMove's
+// Command is a command read from a player's text.
+type Command struct {
+	Kind CommandKind
+	Move rules.Move // CommandMove's
 }
 
 // maxCommand is the longest text read as a move: a move is a few bytes,
 // and a longer text is refused unread.
 const maxCommand = 20
 
-// commandSyntax is what one way of playing takes as a command, and how it
+// CommandSyntax is what one way of playing takes as a command, and how it
 // says what it takes.
-type commandSyntax struct {
+type CommandSyntax struct {
 	// words: "draw", "board" (in any case) and the empty text are
 	// commands; otherwise they are read as moves, and refused as such.
 	words bool
@@ -50,48 +50,48 @@ type commandSyntax struct {
 }
 
 var (
-	// apiCommands is POST /api/games/{id}/moves's: moves and resign.
-	apiCommands = commandSyntax{
+	// APICommands is POST /api/games/{id}/moves's: moves and resign.
+	APICommands = CommandSyntax{
 		tooLong:    "a move is a point (3, c, C1), a slide (1-4), pass or resign",
 		unreadable: "cannot read %q: %s",
 	}
-	// mailCommands is a mailed reply's: moves, resign, draw and board.
-	mailCommands = commandSyntax{
+	// MailCommands is a mailed reply's: moves, resign, draw and board.
+	MailCommands = CommandSyntax{
 		words:      true,
 		tooLong:    "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board",
 		unreadable: "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)",
 	}
 )
 
-// parse reads text as a command of the game under rules r, in any
+// Parse reads text as a command of the game under rules r, in any
 // notation alak reads (notation.Human: 3, c, C1, 1-4, pass, resign). A
 // text it cannot read is refused as wire.BadInput ("bad_move"), saying
 // what is accepted. It does not judge the move: the rules do, when it is
 // played.
-func (cs commandSyntax) parse(r rules.Rules, text string) (command, error) {
+func (cs CommandSyntax) Parse(r rules.Rules, text string) (Command, error) {
 	if cs.words {
 		switch strings.ToLower(text) {
 		case "":
-			return command{kind: commandEmpty}, nil
+			return Command{Kind: CommandEmpty}, nil
 		case "board":
-			return command{kind: commandBoard}, nil
+			return Command{Kind: CommandBoard}, nil
 		case "draw":
-			return command{kind: commandDraw}, nil
+			return Command{Kind: CommandDraw}, nil
 		}
 	}
 	if len(text) > maxCommand {
-		return command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", cs.tooLong)
+		return Command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", cs.tooLong)
 	}
 	m, err := notation.Human.Decode(r, text)
 	if err != nil {
 		var pe *notation.ParseError
 		if errors.As(err, &pe) {
-			return command{}, httpx.Errf(wire.BadInput, "bad_move", cs.unreadable, pe.Input, pe.Msg)
+			return Command{}, httpx.Errf(wire.BadInput, "bad_move", cs.unreadable, pe.Input, pe.Msg)
 		}
-		return command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", err)
+		return Command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", err)
 	}
 	if m == rules.Resign {
-		return command{kind: commandResign}, nil
+		return Command{Kind: CommandResign}, nil
 	}
-	return command{kind: commandMove, move: m}, nil
+	return Command{Kind: CommandMove, Move: m}, nil
 }

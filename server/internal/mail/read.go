@@ -1,4 +1,4 @@
-package server
+package mail
 
 import (
 	"bufio"
@@ -14,8 +14,8 @@ import (
 )
 
 // Reading a mailed reply (moves by email): pure functions of the
-// mail's bytes, tested alone (mailin_read_test.go); mailin.go wires them to
-// the SMTP server and the games.
+// mail's bytes, tested alone (read_test.go); in.go wires them to the SMTP
+// server and the games.
 
 // maxMailBytes bounds a mail the server reads (the SMTP server refuses a
 // larger one with 552).

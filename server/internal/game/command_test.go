@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"errors"
@@ -27,32 +27,32 @@ func TestParseCommand(t *testing.T) {
 	long := strings.Repeat("3", maxCommand+1)
 	for _, c := range []struct {
 		name   string
-		syntax commandSyntax
+		syntax CommandSyntax
 		text   string
-		kind   commandKind
+		kind   CommandKind
 		move   *rules.Move
 		refuse string // the refusal's sentence; "" when read
 	}{
-		{"api: a point", apiCommands, "3", commandMove, &three, ""},
-		{"api: a pass", apiCommands, "pass", commandMove, &pass, ""},
-		{"api: resign", apiCommands, "resign", commandResign, nil, ""},
-		{"api: draw is no move", apiCommands, "draw", 0, nil, `cannot read "draw": `},
-		{"api: too long", apiCommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass or resign"},
-		{"api: unreadable", apiCommands, "zz", 0, nil, `cannot read "zz": `},
-		{"mail: a point", mailCommands, "3", commandMove, &three, ""},
-		{"mail: resign", mailCommands, "resign", commandResign, nil, ""},
-		{"mail: draw", mailCommands, "Draw", commandDraw, nil, ""},
-		{"mail: board", mailCommands, "BOARD", commandBoard, nil, ""},
-		{"mail: nothing", mailCommands, "", commandEmpty, nil, ""},
-		{"mail: too long", mailCommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board"},
-		{"mail: unreadable", mailCommands, "zz", 0, nil, `cannot read "zz" as a move: `},
+		{"api: a point", APICommands, "3", CommandMove, &three, ""},
+		{"api: a pass", APICommands, "pass", CommandMove, &pass, ""},
+		{"api: resign", APICommands, "resign", CommandResign, nil, ""},
+		{"api: draw is no move", APICommands, "draw", 0, nil, `cannot read "draw": `},
+		{"api: too long", APICommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass or resign"},
+		{"api: unreadable", APICommands, "zz", 0, nil, `cannot read "zz": `},
+		{"mail: a point", MailCommands, "3", CommandMove, &three, ""},
+		{"mail: resign", MailCommands, "resign", CommandResign, nil, ""},
+		{"mail: draw", MailCommands, "Draw", CommandDraw, nil, ""},
+		{"mail: board", MailCommands, "BOARD", CommandBoard, nil, ""},
+		{"mail: nothing", MailCommands, "", CommandEmpty, nil, ""},
+		{"mail: too long", MailCommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board"},
+		{"mail: unreadable", MailCommands, "zz", 0, nil, `cannot read "zz" as a move: `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cmd, err := c.syntax.parse(r, c.text)
+			cmd, err := c.syntax.Parse(r, c.text)
 			if c.refuse != "" {
 				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Code != "bad_move" || !strings.HasPrefix(ae.Msg, c.refuse) {
-					t.Fatalf("parse(%q) = %+v, %v; want a bad_move refusal starting %q", c.text, cmd, err, c.refuse)
+					t.Fatalf("Parse(%q) = %+v, %v; want a bad_move refusal starting %q", c.text, cmd, err, c.refuse)
 				}
 				if c.syntax.words && c.text == "zz" && !strings.HasSuffix(ae.Msg, "(a move is a point such as 3, pass, resign; or write draw or board)") {
 					t.Errorf("the mail's refusal does not say what it takes: %q", ae.Msg)
@@ -60,10 +60,10 @@ func TestParseCommand(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("parse(%q): %v", c.text, err)
+				t.Fatalf("Parse(%q): %v", c.text, err)
 			}
-			if cmd.kind != c.kind || c.move != nil && cmd.move != *c.move {
-				t.Errorf("parse(%q) = %+v, want kind %d move %v", c.text, cmd, c.kind, c.move)
+			if cmd.Kind != c.kind || c.move != nil && cmd.Move != *c.move {
+				t.Errorf("Parse(%q) = %+v, want kind %d move %v", c.text, cmd, c.kind, c.move)
 			}
 		})
 	}
@@ -81,21 +81,21 @@ func FuzzParseCommand(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, cs := range []commandSyntax{apiCommands, mailCommands} {
-			cmd, err := cs.parse(r, text)
+		for _, cs := range []CommandSyntax{APICommands, MailCommands} {
+			cmd, err := cs.Parse(r, text)
 			if err != nil {
 				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Msg == "" {
-					t.Fatalf("parse(%q): %v, want a bad-input refusal", text, err)
+					t.Fatalf("Parse(%q): %v, want a bad-input refusal", text, err)
 				}
 				continue
 			}
-			if cmd.kind != commandMove {
+			if cmd.Kind != CommandMove {
 				continue
 			}
-			again, err := cs.parse(r, r.MoveText(cmd.move))
+			again, err := cs.Parse(r, r.MoveText(cmd.Move))
 			if err != nil || again != cmd {
-				t.Fatalf("parse(%q) = %+v; its move text %q reads %+v, %v", text, cmd, r.MoveText(cmd.move), again, err)
+				t.Fatalf("Parse(%q) = %+v; its move text %q reads %+v, %v", text, cmd, r.MoveText(cmd.Move), again, err)
 			}
 		}
 	})

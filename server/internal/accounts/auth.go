@@ -1,4 +1,4 @@
-package server
+package accounts
 
 import (
 	"context"
@@ -32,24 +32,19 @@ const (
 	argonKeyLen  = 32
 )
 
-// argonCost is the cost of a new password hash: time passes over memory
-// KiB.
-type argonCost struct{ time, memory uint32 }
+// Cost is the cost of a new password hash: Time passes over Memory KiB.
+type Cost struct{ Time, Memory uint32 }
 
-// realCost is the cost of every hash alak serve makes: Config's field
-// for the cost is unexported, and New starts from defaultCost.
-var realCost = argonCost{argonTime, argonMemory}
-
-// defaultCost is the cost New gives a server: realCost, which only this
-// package's tests lower (hashcost_test.go), for the tests that are not
-// about the hash; those that are set Config.hashCost back to realCost.
-var defaultCost = realCost
+// RealCost is the cost of every hash alak serve makes: the server's
+// Config field for the cost is unexported, and its New starts from
+// RealCost, which only the server's tests lower.
+var RealCost = Cost{argonTime, argonMemory}
 
 // Cookie and token lifetimes.
 const (
-	sessionCookie = "alak_session"
+	SessionCookie = "alak_session"
 	sessionLife   = 30 * 24 * time.Hour
-	apiTokenLife  = 365 * 24 * time.Hour
+	APITokenLife  = 365 * 24 * time.Hour
 )
 
 // hashSlots bounds the password hashes computed at once: each takes
@@ -58,9 +53,9 @@ const (
 // gigabytes. One a core: more would only share the cores.
 var hashSlots = make(chan struct{}, max(2, runtime.NumCPU()))
 
-// hashesAtOnce and hashesMost count the hashes under way and the most
-// seen at once (for the test of the bound).
-var hashesAtOnce, hashesMost atomic.Int64
+// hashesAtOnce counts the hashes under way, and HashesMost the most seen
+// at once (the tests of the bound read and reset it).
+var hashesAtOnce, HashesMost atomic.Int64
 
 // argonKey is argon2.IDKey within one of the hashSlots.
 func argonKey(password, salt []byte, t, m uint32, p uint8, n uint32) []byte {
@@ -68,25 +63,25 @@ func argonKey(password, salt []byte, t, m uint32, p uint8, n uint32) []byte {
 	defer func() { <-hashSlots }()
 	now := hashesAtOnce.Add(1)
 	defer hashesAtOnce.Add(-1)
-	for most := hashesMost.Load(); now > most && !hashesMost.CompareAndSwap(most, now); most = hashesMost.Load() {
+	for most := HashesMost.Load(); now > most && !HashesMost.CompareAndSwap(most, now); most = HashesMost.Load() {
 	}
 	return argon2.IDKey(password, salt, t, m, p, n)
 }
 
 // hashPassword returns the argon2id hash of password at the cost c, in
-// the PHC string form (which names the cost, for checkPassword).
-func hashPassword(password string, c argonCost) (string, error) {
+// the PHC string form (which names the cost, for CheckPassword).
+func hashPassword(password string, c Cost) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	return phcString(c, salt, argonKey([]byte(password), salt, c.time, c.memory, argonThreads, argonKeyLen)), nil
+	return phcString(c, salt, argonKey([]byte(password), salt, c.Time, c.Memory, argonThreads, argonKeyLen)), nil
 }
 
 // phcString writes an argon2id hash in the PHC string form.
-func phcString(c argonCost, salt, key []byte) string {
+func phcString(c Cost, salt, key []byte) string {
 	enc := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.memory, c.time, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.Memory, c.Time, argonThreads,
 		enc.EncodeToString(salt), enc.EncodeToString(key))
 }
 
@@ -96,7 +91,7 @@ func phcString(c argonCost, salt, key []byte) string {
 // cost does, so a sign-in under an unknown name takes as long as one under
 // a known name; and making it costs nothing (New once hashed a password
 // for it, seconds of CPU at each start under the race detector).
-func dummyHash(c argonCost) (string, error) {
+func dummyHash(c Cost) (string, error) {
 	b := make([]byte, 16+argonKeyLen)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
@@ -104,8 +99,8 @@ func dummyHash(c argonCost) (string, error) {
 	return phcString(c, b[:16], b[16:]), nil
 }
 
-// checkPassword reports whether password matches a hash of hashPassword.
-func checkPassword(hash, password string) bool {
+// CheckPassword reports whether password matches a hash of hashPassword.
+func CheckPassword(hash, password string) bool {
 	var v, m, t int
 	var p uint8
 	parts := strings.Split(hash, "$")
@@ -128,48 +123,21 @@ func checkPassword(hash, password string) bool {
 	return subtle.ConstantTimeCompare(got, want) == 1
 }
 
-// newSecret returns a random secret for a token or an invitation, and the
+// NewSecret returns a random secret for a token or an invitation, and the
 // hash under which it is stored.
-func newSecret() (secret, hash string) {
+func NewSecret() (secret, hash string) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		panic(err) // crypto/rand does not fail on supported systems
 	}
 	secret = base64.RawURLEncoding.EncodeToString(b)
-	return secret, hashSecret(secret)
+	return secret, HashSecret(secret)
 }
 
-func hashSecret(secret string) string {
+// HashSecret is the stored form of a secret: hex SHA-256.
+func HashSecret(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])
-}
-
-// idAlphabet is the game ids' alphabet: 31 letters and digits, without
-// those read alike (i, l, o, 0, 1).
-const idAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-
-// idLength is a game id's length: 10 letters, each a uniform draw from the
-// 31 of idAlphabet, 10·log2(31) ≈ 49.5 bits.
-const idLength = 10
-
-// newID returns a game id. Each letter is drawn uniformly: a random byte is
-// kept only below 248 (8·31), so that its remainder by 31 takes every value
-// equally often, and drawn again otherwise (1 byte in 32).
-func newID() string {
-	const keep = 256 - 256%len(idAlphabet)
-	out := make([]byte, 0, idLength)
-	buf := make([]byte, idLength+4)
-	for len(out) < idLength {
-		if _, err := rand.Read(buf); err != nil {
-			panic(err) // crypto/rand does not fail on supported systems
-		}
-		for _, b := range buf {
-			if int(b) < keep && len(out) < idLength {
-				out = append(out, idAlphabet[int(b)%len(idAlphabet)])
-			}
-		}
-	}
-	return string(out)
 }
 
 // Account names: 2 to 24 letters, digits, _ and -, starting with a letter.
@@ -178,7 +146,8 @@ var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{1,23}$`)
 // reservedNames cannot be taken: they read as something else.
 var reservedNames = map[string]bool{"open": true, "link": true, "computer": true, "guest": true, "admin": true, "me": true, "none": true}
 
-func checkName(name string) error {
+// CheckName refuses a name an account cannot take, saying what names are.
+func CheckName(name string) error {
 	lower := strings.ToLower(name)
 	if !nameRE.MatchString(name) || reservedNames[lower] || strings.HasPrefix(lower, "guest-") {
 		return httpx.Errf(wire.BadInput, "bad_name", "a name is 2 to 24 letters, digits, _ and -, starting with a letter (and not open, link, computer, guest, admin, me, none, nor guest-N, which names guests)")
@@ -209,7 +178,7 @@ func checkPasswordRules(password string) error {
 // every process on one database counts the same attempts: two processes
 // judge the attempts one would, not twice as many.
 type signInLimits struct {
-	st               store.Store
+	st               store.LimitStore
 	pair, addr, name store.Bucket // the rates; each attempt's keys are its own
 }
 
@@ -217,7 +186,7 @@ type signInLimits struct {
 // stays under the name's limit of failures.
 const signInMark = time.Hour
 
-func newSignInLimits(st store.Store, perMinute int) *signInLimits {
+func newSignInLimits(st store.LimitStore, perMinute int) *signInLimits {
 	every := max(time.Minute/time.Duration(perMinute), 2*time.Millisecond) // the store counts in milliseconds
 	return &signInLimits{st: st,
 		pair: store.Bucket{Burst: perMinute, Every: every},
@@ -277,7 +246,7 @@ func (s *signInLimits) succeed(ctx context.Context, name, addr string, now time.
 	return s.st.SetMark(ctx, keysOf(name, addr).mark, time.Time{})
 }
 
-// withAccount resolves the request's credentials: a bearer token, else the
+// WithAccount resolves the request's credentials: a bearer token, else the
 // session cookie. A bad bearer token is refused at once; a stale cookie is
 // ignored (the request is then anonymous). When the store cannot say
 // whose a credential is (the database is away), the request is answered
@@ -285,42 +254,42 @@ func (s *signInLimits) succeed(ctx context.Context, name, addr string, now time.
 // would show a player a spectator's view or make their browser a new
 // guest in place of their session. Only the requests that never look at
 // the account (static files, health, metrics) go on without it.
-func (s *Server) withAccount(next http.Handler) http.Handler {
+func (s *Accounts) WithAccount(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h := r.Header.Get("Authorization"); h != "" {
 			secret, ok := strings.CutPrefix(h, "Bearer ")
 			if !ok || len(secret) > 200 {
-				s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
+				s.c.WriteError(w, r, httpx.Errf(wire.Unauthenticated, "bad_token", "the Authorization header is Bearer TOKEN, a token from POST /api/tokens"))
 				return
 			}
-			hash := hashSecret(strings.TrimSpace(secret))
+			hash := HashSecret(strings.TrimSpace(secret))
 			a, err := s.tokenAccount(r.Context(), hash)
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				s.writeError(w, r, httpx.Errf(wire.Unauthenticated, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
+				s.c.WriteError(w, r, httpx.Errf(wire.Unauthenticated, "bad_token", "the token is unknown, expired or revoked: get one from POST /api/tokens"))
 				return
 			case err != nil && accountless(r):
 				next.ServeHTTP(w, r)
 				return
 			case err != nil:
-				s.writeError(w, r, httpx.Unavailable(err))
+				s.c.WriteError(w, r, httpx.Unavailable(err))
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(httpx.SignedIn(r.Context(), &a, httpx.Credential{Hash: hash, Bearer: true})))
 			return
 		}
-		if c, err := r.Cookie(sessionCookie); err == nil && len(c.Value) <= 200 {
-			hash := hashSecret(c.Value)
+		if c, err := r.Cookie(SessionCookie); err == nil && len(c.Value) <= 200 {
+			hash := HashSecret(c.Value)
 			a, err := s.tokenAccount(r.Context(), hash)
 			switch {
 			case err == nil:
 				r = r.WithContext(httpx.SignedIn(r.Context(), &a, httpx.Credential{Hash: hash}))
 			case errors.Is(err, store.ErrNotFound), accountless(r):
 			case strings.HasPrefix(r.URL.Path, "/api/"):
-				s.writeError(w, r, httpx.Unavailable(err))
+				s.c.WriteError(w, r, httpx.Unavailable(err))
 				return
 			default:
-				s.pages.Unavailable(w, r, err)
+				s.c.Unavailable(w, r, err)
 				return
 			}
 		}
@@ -336,61 +305,61 @@ func accountless(r *http.Request) bool {
 }
 
 // tokenAccount returns the account of an unexpired token, by its hash: from
-// the cache when the token was seen less than tokenTTL ago, else from the
+// the cache when the token was seen less than TokenTTL ago, else from the
 // store.
-func (s *Server) tokenAccount(ctx context.Context, hash string) (store.Account, error) {
-	now := s.now()
-	if a, ok := s.caches.tokens.get(hash, now); ok {
+func (s *Accounts) tokenAccount(ctx context.Context, hash string) (store.Account, error) {
+	now := s.c.Now()
+	if a, ok := s.tokens.get(hash, now); ok {
 		return a, nil
 	}
-	a, t, err := s.store.TokenAccount(ctx, hash, now)
+	a, t, err := s.c.Store.TokenAccount(ctx, hash, now)
 	if err != nil {
 		return a, err
 	}
-	s.caches.tokens.put(hash, a, t.Expires, now)
+	s.tokens.put(hash, a, t.Expires, now)
 	return a, nil
 }
 
 // deleteToken ends a token (signing out): in the store, and at once in
 // this process's cache. Another process may honour it until its own cache
-// entry is tokenTTL old.
-func (s *Server) deleteToken(ctx context.Context, hash string) error {
-	s.caches.tokens.forget(hash)
-	err := s.store.DeleteToken(ctx, hash)
-	s.caches.tokens.forget(hash) // a request that read it meanwhile
+// entry is TokenTTL old.
+func (s *Accounts) deleteToken(ctx context.Context, hash string) error {
+	s.tokens.forget(hash)
+	err := s.c.Store.DeleteToken(ctx, hash)
+	s.tokens.forget(hash) // a request that read it meanwhile
 	return err
 }
 
 // changePassword sets an account's password hash and revokes every token
 // of the account but keep (the request's own), in one transaction of the
 // store; this process forgets the account's cached tokens at once, others
-// within tokenTTL.
-func (s *Server) changePassword(ctx context.Context, id int64, hash, keep string) error {
-	s.caches.tokens.forgetAccount(id)
-	err := s.store.ChangePassword(ctx, id, hash, keep)
-	s.caches.tokens.forgetAccount(id) // a request that read a token meanwhile
+// within TokenTTL.
+func (s *Accounts) changePassword(ctx context.Context, id int64, hash, keep string) error {
+	s.tokens.forgetAccount(id)
+	err := s.c.Store.ChangePassword(ctx, id, hash, keep)
+	s.tokens.forgetAccount(id) // a request that read a token meanwhile
 	return err
 }
 
 // updateAccount writes an account's settings, and forgets the cached
 // copies of it that its tokens hold.
-func (s *Server) updateAccount(ctx context.Context, a store.Account) error {
-	err := s.store.UpdateAccount(ctx, a)
-	s.caches.tokens.forgetAccount(a.ID)
+func (s *Accounts) updateAccount(ctx context.Context, a store.Account) error {
+	err := s.c.Store.UpdateAccount(ctx, a)
+	s.tokens.forgetAccount(a.ID)
 	return err
 }
 
-// accountOrGuest returns the signed-in account, or makes the browser a
+// AccountOrGuest returns the signed-in account, or makes the browser a
 // guest account with a session cookie: people play by link and against the
 // computer without signing up.
-func (s *Server) accountOrGuest(w http.ResponseWriter, r *http.Request) (*store.Account, error) {
+func (s *Accounts) AccountOrGuest(w http.ResponseWriter, r *http.Request) (*store.Account, error) {
 	if a := httpx.Account(r); a != nil {
 		return a, nil
 	}
-	if wait, ok := s.guests.Allow(httpx.ClientAddr(r), s.now()); !ok {
+	if wait, ok := s.guests.Allow(httpx.ClientAddr(r), s.c.Now()); !ok {
 		return nil, httpx.TooMany(wait, "too many new guests from this address: wait %s, or sign in", httpx.WaitWords(wait))
 	}
-	a, err := s.store.CreateAccount(r.Context(), store.Account{Created: s.now()})
+	a, err := s.c.Store.CreateAccount(r.Context(), store.Account{Created: s.c.Now()})
 	if err != nil {
 		return nil, err
 	}
@@ -401,19 +370,19 @@ func (s *Server) accountOrGuest(w http.ResponseWriter, r *http.Request) (*store.
 }
 
 // startSession gives the browser a session cookie for account a.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a store.Account) error {
-	secret, hash := newSecret()
-	now := s.now()
-	if err := s.store.CreateToken(r.Context(), store.Token{Hash: hash, AccountID: a.ID, Kind: store.TokenSession, Created: now, Expires: now.Add(sessionLife)}); err != nil {
+func (s *Accounts) startSession(w http.ResponseWriter, r *http.Request, a store.Account) error {
+	secret, hash := NewSecret()
+	now := s.c.Now()
+	if err := s.c.Store.CreateToken(r.Context(), store.Token{Hash: hash, AccountID: a.ID, Kind: store.TokenSession, Created: now, Expires: now.Add(sessionLife)}); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: secret, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: s.secureCookies, MaxAge: int(sessionLife / time.Second)})
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: secret, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: s.c.SecureCookies, MaxAge: int(sessionLife / time.Second)})
 	return nil
 }
 
-// displayName names an account for others: its name, or guest-ID.
-func displayName(a store.Account) string {
+// DisplayName names an account for others: its name, or guest-ID.
+func DisplayName(a store.Account) string {
 	if a.Name != "" {
 		return a.Name
 	}

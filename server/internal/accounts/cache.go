@@ -1,4 +1,4 @@
-package server
+package accounts
 
 import (
 	"sync"
@@ -7,24 +7,22 @@ import (
 	"alak/server/store"
 )
 
-// caches keep what the request path would otherwise read from the store
-// at every request: a token's account is kept for tokenTTL; signing out
-// in this process forgets the token at once, but another process may
-// still honour it until its entry there is tokenTTL old (docs/load.md).
-// The game core keeps the players' names and the games' states
-// (server/internal/game/cache.go). The zero value is ready to use.
-type caches struct {
-	tokens tokenCache
-}
+// The token cache keeps what the request path would otherwise read from
+// the store at every request: a token's account is kept for TokenTTL;
+// signing out in this process forgets the token at once, but another
+// process may still honour it until its entry there is TokenTTL old
+// (docs/load.md). The game core keeps the players' names and the games'
+// states (server/internal/game/cache.go).
 
-// Bounds of the caches: beyond them, entries are dropped.
+// Bounds of the cache: beyond them, entries are dropped.
 const (
 	maxTokens = 100_000
-	tokenTTL  = 10 * time.Second
+	TokenTTL  = 10 * time.Second
 )
 
 // tokenCache keeps the account of a token (by the token's hash) for
-// tokenTTL, and never past the token's expiry.
+// TokenTTL, and never past the token's expiry. The zero value is ready to
+// use.
 type tokenCache struct {
 	mu sync.Mutex
 	m  map[string]tokenEntry
@@ -46,7 +44,7 @@ func (c *tokenCache) get(hash string, now time.Time) (store.Account, bool) {
 }
 
 func (c *tokenCache) put(hash string, a store.Account, expires, now time.Time) {
-	until := now.Add(tokenTTL)
+	until := now.Add(TokenTTL)
 	if expires.Before(until) {
 		until = expires
 	}
