@@ -10,7 +10,7 @@ import (
 // routes serves the API. The handlers are by resource: accounts
 // (api_accounts.go), lists of games (api_lists.go), games (api_games.go)
 // and play (api_play.go); the bodies they read and write are package wire's
-// types, and a player's move text is read by command.go.
+// types, and a player's move text is read by package command.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)

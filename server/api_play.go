@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/command"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
@@ -42,17 +43,17 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		// The text is judged last: who may move, and at which ply, first.
-		cmd, err := apiCommands.parse(st.Rules, req.Move)
+		cmd, err := command.API.Parse(st.Rules, req.Move)
 		if err != nil {
 			return nil, err
 		}
-		if cmd.kind == commandResign {
+		if cmd.Kind == command.Resign {
 			if err := st.Sess.Resign(c); err != nil {
 				return nil, err
 			}
 			return &game.Change{}, nil
 		}
-		return s.core.PlayMove(st, c, cmd.move, a.ID, now)
+		return s.core.PlayMove(st, c, cmd.Move, a.ID, now)
 	})
 	s.metrics.observeMove(time.Since(start), err == nil)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/command"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
@@ -500,7 +501,7 @@ func mailDone(st *game.State, before int, command string) string {
 }
 
 // mailedCommand is what a mailed line does to the game, under its lock.
-func (s *Server) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, command string, now time.Time) (*game.Change, error) {
+func (s *Server) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, line string, now time.Time) (*game.Change, error) {
 	if st.Row.State != store.StateActive {
 		return nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
 	}
@@ -510,14 +511,14 @@ func (s *Server) mailedCommand(st *game.State, sec store.MailSecret, c rules.Col
 	// The words (draw, board) are taken on either player's turn; a move is
 	// judged after the turn, and a text that is not a move after the turn
 	// too, as the API judges it.
-	cmd, err := mailCommands.parse(st.Rules, command)
+	cmd, err := command.Mail.Parse(st.Rules, line)
 	if err == nil {
-		switch cmd.kind {
-		case commandEmpty:
+		switch cmd.Kind {
+		case command.Empty:
 			return nil, httpx.Errf(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
-		case commandBoard:
+		case command.Board:
 			return nil, errBoardOnly
-		case commandDraw:
+		case command.Draw:
 			// An offer, or the acceptance of the opponent's (OfferDraw).
 			if !st.Sess.Seat(c.Opp()).Human() {
 				return nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
@@ -532,14 +533,14 @@ func (s *Server) mailedCommand(st *game.State, sec store.MailSecret, c rules.Col
 	if err != nil {
 		return nil, err
 	}
-	if cmd.kind == commandResign {
+	if cmd.Kind == command.Resign {
 		return &game.Change{}, st.Sess.Resign(c)
 	}
 	acct := st.Row.Black.AccountID
 	if c == rules.White {
 		acct = st.Row.White.AccountID
 	}
-	return s.core.PlayMove(st, c, cmd.move, acct, now)
+	return s.core.PlayMove(st, c, cmd.Move, acct, now)
 }
 
 // answer mails the player of seat c the game as it is now, after lead,

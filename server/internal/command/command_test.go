@@ -1,4 +1,4 @@
-package server
+package command
 
 import (
 	"errors"
@@ -24,31 +24,31 @@ func TestParseCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	pass := rules.Pass
-	long := strings.Repeat("3", maxCommand+1)
+	long := strings.Repeat("3", MaxLen+1)
 	for _, c := range []struct {
 		name   string
-		syntax commandSyntax
+		syntax Syntax
 		text   string
-		kind   commandKind
+		kind   Kind
 		move   *rules.Move
 		refuse string // the refusal's sentence; "" when read
 	}{
-		{"api: a point", apiCommands, "3", commandMove, &three, ""},
-		{"api: a pass", apiCommands, "pass", commandMove, &pass, ""},
-		{"api: resign", apiCommands, "resign", commandResign, nil, ""},
-		{"api: draw is no move", apiCommands, "draw", 0, nil, `cannot read "draw": `},
-		{"api: too long", apiCommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass or resign"},
-		{"api: unreadable", apiCommands, "zz", 0, nil, `cannot read "zz": `},
-		{"mail: a point", mailCommands, "3", commandMove, &three, ""},
-		{"mail: resign", mailCommands, "resign", commandResign, nil, ""},
-		{"mail: draw", mailCommands, "Draw", commandDraw, nil, ""},
-		{"mail: board", mailCommands, "BOARD", commandBoard, nil, ""},
-		{"mail: nothing", mailCommands, "", commandEmpty, nil, ""},
-		{"mail: too long", mailCommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board"},
-		{"mail: unreadable", mailCommands, "zz", 0, nil, `cannot read "zz" as a move: `},
+		{"api: a point", API, "3", Move, &three, ""},
+		{"api: a pass", API, "pass", Move, &pass, ""},
+		{"api: resign", API, "resign", Resign, nil, ""},
+		{"api: draw is no move", API, "draw", 0, nil, `cannot read "draw": `},
+		{"api: too long", API, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass or resign"},
+		{"api: unreadable", API, "zz", 0, nil, `cannot read "zz": `},
+		{"mail: a point", Mail, "3", Move, &three, ""},
+		{"mail: resign", Mail, "resign", Resign, nil, ""},
+		{"mail: draw", Mail, "Draw", Draw, nil, ""},
+		{"mail: board", Mail, "BOARD", Board, nil, ""},
+		{"mail: nothing", Mail, "", Empty, nil, ""},
+		{"mail: too long", Mail, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board"},
+		{"mail: unreadable", Mail, "zz", 0, nil, `cannot read "zz" as a move: `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cmd, err := c.syntax.parse(r, c.text)
+			cmd, err := c.syntax.Parse(r, c.text)
 			if c.refuse != "" {
 				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Code != "bad_move" || !strings.HasPrefix(ae.Msg, c.refuse) {
@@ -62,7 +62,7 @@ func TestParseCommand(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse(%q): %v", c.text, err)
 			}
-			if cmd.kind != c.kind || c.move != nil && cmd.move != *c.move {
+			if cmd.Kind != c.kind || c.move != nil && cmd.Move != *c.move {
 				t.Errorf("parse(%q) = %+v, want kind %d move %v", c.text, cmd, c.kind, c.move)
 			}
 		})
@@ -81,8 +81,8 @@ func FuzzParseCommand(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, cs := range []commandSyntax{apiCommands, mailCommands} {
-			cmd, err := cs.parse(r, text)
+		for _, cs := range []Syntax{API, Mail} {
+			cmd, err := cs.Parse(r, text)
 			if err != nil {
 				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Msg == "" {
@@ -90,12 +90,12 @@ func FuzzParseCommand(f *testing.F) {
 				}
 				continue
 			}
-			if cmd.kind != commandMove {
+			if cmd.Kind != Move {
 				continue
 			}
-			again, err := cs.parse(r, r.MoveText(cmd.move))
+			again, err := cs.Parse(r, r.MoveText(cmd.Move))
 			if err != nil || again != cmd {
-				t.Fatalf("parse(%q) = %+v; its move text %q reads %+v, %v", text, cmd, r.MoveText(cmd.move), again, err)
+				t.Fatalf("parse(%q) = %+v; its move text %q reads %+v, %v", text, cmd, r.MoveText(cmd.Move), again, err)
 			}
 		}
 	})
