@@ -53,6 +53,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.aroundRoutes(mux)
 	s.tournamentRoutes(mux)
 	s.analysis.Routes(mux)
-	s.puzzleRoutes(mux)
+	s.puzzles.Routes(mux)
 	s.pageRoutes(mux)
 }

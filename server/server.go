@@ -40,6 +40,7 @@ import (
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
+	"alak/server/internal/puzzles"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
 	"alak/server/store"
@@ -137,7 +138,7 @@ type Config struct {
 	MailListen string
 	// PuzzleSeed is how many puzzles the server makes at start for each
 	// preset the store has none of, from its small lines, in the
-	// background (server/puzzles.go); 0 makes none (the finished games'
+	// background (server/internal/puzzles); 0 makes none (the finished games'
 	// puzzles are made whatever it is).
 	PuzzleSeed int
 	// MailDomain is the domain of the reply addresses
@@ -147,9 +148,8 @@ type Config struct {
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (auth.go).
 	hashCost argonCost
-	// puzzleSeedRules replaces puzzleSeedRules, the rules the first
-	// puzzles are made on (puzzles.go). Unexported: only this package's
-	// tests set it.
+	// puzzleSeedRules replaces puzzles.SeedRules, the rules the first
+	// puzzles are made on. Unexported: only this package's tests set it.
 	puzzleSeedRules []string
 	// noBackgroundAnalysis leaves finished games unanalysed until asked
 	// (registerGameHooks), for a test that records the API's answers,
@@ -166,10 +166,10 @@ type Config struct {
 type Server struct {
 	cfg           Config
 	store         store.Store
-	proc          string // this process's id among those serving the store
 	log           *slog.Logger
 	now           func() time.Time
 	secureCookies bool
+	proc          string // this process's id among those serving the store
 	dummyHash     string // checked against when a name is unknown (New)
 
 	// core is the game core: loading a game, acting on it, its view and
@@ -203,10 +203,9 @@ type Server struct {
 	// analysis serves the analyses, the opening explorer, the rule lab
 	// and the analysis board (package analysis).
 	analysis *analysis.Analysis
-	// puzzles makes the puzzles (puzzles.go); puzzleLimits bound the
-	// puzzles' API calls (api_puzzles.go).
-	puzzles      *puzzleWork
-	puzzleLimits puzzleLimits
+	// puzzles makes the puzzles and serves them and the lessons (package
+	// puzzles).
+	puzzles *puzzles.Puzzles
 
 	// pages draws the pages (package pages).
 	pages *pages.Pages
@@ -338,12 +337,12 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
-	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: puzzles.PresetLessons})
 	s.bots = newBots(s, 1024)
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
-		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
-		Busy:     func() bool { return s.puzzles.waiting() },
+		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.GameAnalysed(g.Row, g.Rules, g.Game, plies) },
+		Busy:     func() bool { return s.puzzles.Waiting() },
 		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
 	if cfg.SMTP != "" {
 		m, err := newMailer(cfg.SMTP, func(msg string, args ...any) { s.log.Warn(msg, args...) })
@@ -373,8 +372,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}
 		return nil, err
 	}
-	s.puzzles = newPuzzleWork(s)
-	s.puzzleLimits = newPuzzleLimits()
+	s.puzzles = puzzles.New(puzzles.Config{Store: st, Solver: s.tables, TableMemoryMB: analysis.MemoryMB, Pages: s.pages, Log: cfg.Logger,
+		Now: cfg.Now, Stop: contextOf(s.done), Seed: cfg.PuzzleSeed, SeedRules: cfg.puzzleSeedRules})
 	s.spawn(s.heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
@@ -388,8 +387,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.analysis.Start(s.spawn)
 	s.spawn(s.tournamentWork)
-	s.spawn(s.puzzles.work)
-	s.spawn(s.puzzles.seed)
+	s.puzzles.Start(s.spawn)
 	if cfg.Notifier != nil {
 		s.spawn(func() { s.core.Listen(contextOf(s.done)) })
 	}
