@@ -77,7 +77,8 @@ type Config struct {
 	FirstMove time.Duration
 	// Heartbeat is how often the process records in the store that it is
 	// alive (default 2s), so that a process starting after a time when
-	// none was can give the running clocks that time back (downtime.go).
+	// none was can give the running clocks that time back
+	// (server/internal/game/downtime.go).
 	Heartbeat time.Duration
 	// ChallengeLife is how long a challenge or an invitation waits for an
 	// opponent: live games (default 1h); correspondence games wait 7 days.
@@ -169,7 +170,6 @@ type Server struct {
 	log           *slog.Logger
 	now           func() time.Time
 	secureCookies bool
-	proc          string // this process's id among those serving the store
 	dummyHash     string // checked against when a name is unknown (New)
 
 	// core is the game core: loading a game, acting on it, its view and
@@ -329,7 +329,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		return nil, err
 	}
 	s.dummyHash = dummy
-	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime,
+	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime, Heartbeat: cfg.Heartbeat,
 		StreamWriteTimeout: cfg.StreamWriteTimeout, StreamKeepAlive: cfg.StreamKeepAlive, Notifier: cfg.Notifier,
 		Metrics: &s.metrics.Metrics, Done: s.done, Spawn: s.spawn})
 	s.ratings = ratings.New(ratings.Config{Store: st, Player: s.core.PlayerView, Now: s.now, Log: s.log,
@@ -366,7 +366,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
-	if err := s.resume(); err != nil {
+	if err := s.core.Resume(newID()); err != nil {
 		if s.mailin != nil {
 			s.mailin.ln.Close()
 		}
@@ -374,7 +374,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.puzzles = puzzles.New(puzzles.Config{Store: st, Solver: s.tables, TableMemoryMB: analysis.MemoryMB, Pages: s.pages, Log: cfg.Logger,
 		Now: cfg.Now, Stop: contextOf(s.done), Seed: cfg.PuzzleSeed, SeedRules: cfg.puzzleSeedRules})
-	s.spawn(s.heartbeat)
+	s.spawn(s.core.Heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
 		s.spawn(s.bots.work)
@@ -420,7 +420,7 @@ func contextOf(done <-chan struct{}) context.Context {
 
 // Close stops the background work and the event streams, waiting for a
 // computer move or an analysis under way to finish or give up, and records
-// the process's clean stop in the store (downtime.go). It does not close
+// the process's clean stop in the store (RecordStop). It does not close
 // the store.
 func (s *Server) Close() error {
 	s.close.Do(func() {
@@ -431,6 +431,15 @@ func (s *Server) Close() error {
 	s.wg.Wait()
 	return nil
 }
+
+// RecordStop records the process's clean stop in the store: the downtime
+// that a process starting later gives back to the clocks counts from it
+// (server/internal/game/downtime.go). Close calls it once the background
+// work is over; a caller that still answers requests after Close (alak
+// serve finishes those under way while it shuts down) calls it again when
+// the last is answered, so that a move made then is not given back the
+// time between.
+func (s *Server) RecordStop() { s.core.RecordStop() }
 
 // Handler returns the server's HTTP handler: the API under /api/, the
 // event streams, /healthz, /readyz, /metrics (unless

@@ -7,7 +7,9 @@
 // the game's view and its event (Core.View, Core.EventOf), and the event
 // streams that carry each change to the watchers of this process and,
 // through a Notifier, of the others (Broker, Core.HandleEvents,
-// Core.Listen).
+// Core.Listen), and the process's heartbeat, which lets a process
+// starting after an outage give the running clocks the time nobody
+// served them back (Core.Resume, Core.Heartbeat, Core.RecordStop).
 //
 // The core names none of the features built on it. The server registers
 // them when it builds the core: Hooks run when a game is loaded, a move
@@ -30,5 +32,6 @@
 // clock.go (time controls), view.go (the view and the event of a state),
 // events.go (the broker and the game's event stream), sse.go (the
 // writing side of every event stream), notify.go (other processes'
-// changes), cache.go (the states and names kept between requests).
+// changes), cache.go (the states and names kept between requests),
+// downtime.go (the heartbeat and the clocks given back after an outage).
 package game
