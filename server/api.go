@@ -42,9 +42,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
 	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
-	mux.HandleFunc("GET /api/games/{id}/conditional", s.handleGetConditional)
-	mux.HandleFunc("PUT /api/games/{id}/conditional", s.handlePutConditional)
-	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.handleDeleteConditional)
+	mux.HandleFunc("GET /api/games/{id}/conditional", s.conditional.ServeGet)
+	mux.HandleFunc("PUT /api/games/{id}/conditional", s.conditional.ServePut)
+	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.conditional.ServeDelete)
 	mux.HandleFunc("GET /api/leaderboard", s.ratings.ServeLeaderboard)
 	mux.HandleFunc("GET /api/players/{name}/ratings", s.ratings.ServeHistory)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

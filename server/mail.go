@@ -114,7 +114,7 @@ func (s *Server) mailYourTurn(st *game.State, account int64) {
 	if n := len(st.Sess.Moves()); n > 0 {
 		last = " Your opponent played " + st.Rules.MoveText(st.Sess.Moves()[n-1]) + "."
 	}
-	if note := s.conditionalNote(context.Background(), st, account); note != "" {
+	if note := s.conditional.Note(context.Background(), st, account); note != "" {
 		last += " " + note
 	}
 	last += s.quoteLastMessage(st, account)

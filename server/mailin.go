@@ -562,7 +562,7 @@ func (in *mailIn) answer(ctx context.Context, sec store.MailSecret, c rules.Colo
 	if a.Email == "" {
 		return nil
 	}
-	if note := s.conditionalNote(ctx, st, seat.AccountID); note != "" {
+	if note := s.conditional.Note(ctx, st, seat.AccountID); note != "" {
 		lead += " " + note
 	}
 	replyTo := s.mailReplyTo(st, c)

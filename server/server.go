@@ -37,6 +37,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/server/internal/analysis"
+	"alak/server/internal/conditional"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/pages"
@@ -207,6 +208,9 @@ type Server struct {
 	// puzzles).
 	puzzles *puzzles.Puzzles
 
+	// conditional is the conditional moves (package conditional).
+	conditional *conditional.Service
+
 	// pages draws the pages (package pages).
 	pages *pages.Pages
 
@@ -236,7 +240,7 @@ func (s *Server) registerGameHooks() {
 	h := &s.core.Hooks
 	h.Tournament = s.gameTournament
 	h.Computer = s.computer
-	h.Played = s.conditionalReply
+	h.Played = s.conditional.Reply
 	h.Turn = s.afterMove
 	h.Notified = func(string) { s.accountEvents.wakeAll() }
 	if s.mailin != nil {
@@ -337,6 +341,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
+	s.conditional = conditional.New(conditional.Config{Store: st, Core: s.core, Shared: cfg.Notifier != nil, Metrics: &s.metrics.Metrics,
+		Log: cfg.Logger, Now: cfg.Now})
 	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: puzzles.PresetLessons})
 	s.bots = newBots(s, 1024)
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)

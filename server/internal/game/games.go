@@ -45,7 +45,7 @@ type State struct {
 	Tournament *wire.TournamentRef
 	// Conds are each seat's conditional moves as this process last read
 	// or stored them, by seat (Black, White), kept with the state by the
-	// conditional moves (package server's conditional.go).
+	// conditional moves (package conditional).
 	Conds [2]CondSeat
 }
 
