@@ -65,7 +65,7 @@ func (s *Server) sweepOnce(bots bool) {
 		s.core.Settle(ctx, g.ID, now)
 	}
 	s.countLiveGames(ctx)
-	s.sweepVacations(ctx, now)
+	s.vacation.Sweep(ctx, now)
 	if s.mailer != nil {
 		warn, err := s.store.Warnable(ctx, now.Add(warnBefore))
 		if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -258,6 +259,12 @@ func meView(a store.Account) wire.Me {
 	return wire.Me{ID: a.ID, Name: displayName(a), Guest: a.Guest(), Email: a.Email, ConfirmMoves: a.ConfirmMoves, Bot: a.Bot}
 }
 
+// meWithVacation is /api/me's answer: the account and its vacation.
+func (s *Server) meWithVacation(ctx context.Context, a store.Account) (wire.MeVacation, error) {
+	v, err := s.vacation.View(ctx, a)
+	return wire.MeVacation{Me: meView(a), VacationStatus: v}, err
+}
+
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
@@ -341,7 +348,7 @@ func (s *Server) handleUpdateMe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Vacation != nil {
-		if err := s.setVacation(r.Context(), acc, *req.Vacation); err != nil {
+		if err := s.vacation.Set(r.Context(), acc, *req.Vacation); err != nil {
 			s.writeError(w, r, err)
 			return
 		}

@@ -440,7 +440,7 @@ func (s *Server) seatAndStart(ctx context.Context, st *game.State, a *store.Acco
 	}
 	row.State, row.Expires = store.StateActive, time.Time{}
 	st.StartTurn(now)
-	s.pauseIfAway(ctx, st, now)
+	s.vacation.PauseIfAway(ctx, st, now)
 	return &game.Change{After: func() {
 		if st.Clock.Kind == game.ClockDays && st.ToMoveAccount() != a.ID {
 			s.mailYourTurn(st, st.ToMoveAccount())

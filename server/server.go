@@ -44,6 +44,7 @@ import (
 	"alak/server/internal/puzzles"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
+	"alak/server/internal/vacation"
 	"alak/server/store"
 	"alak/solve"
 	"alak/wire"
@@ -208,8 +209,10 @@ type Server struct {
 	// puzzles).
 	puzzles *puzzles.Puzzles
 
-	// conditional is the conditional moves (package conditional).
+	// conditional is the conditional moves (package conditional);
+	// vacation the vacations (package vacation).
 	conditional *conditional.Service
+	vacation    *vacation.Service
 
 	// pages draws the pages (package pages).
 	pages *pages.Pages
@@ -262,7 +265,7 @@ func (s *Server) registerGameHooks() {
 		ComputerName: botName,
 		Ratings:      s.ratings.Game,
 		Invitee:      s.invitee,
-		Vacation:     s.vacationUntil,
+		Vacation:     s.vacation.Until,
 		Rematch:      s.rematchView,
 		Private:      s.chatFrames,
 	}
@@ -343,6 +346,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		}})
 	s.conditional = conditional.New(conditional.Config{Store: st, Core: s.core, Shared: cfg.Notifier != nil, Metrics: &s.metrics.Metrics,
 		Log: cfg.Logger, Now: cfg.Now})
+	s.vacation = vacation.New(vacation.Config{Store: st, Core: s.core, YourTurn: s.mailYourTurn, Log: cfg.Logger, Now: cfg.Now})
 	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: meView, Levels: levelChoices(), Days: game.CorrespondenceDays, Lessons: puzzles.PresetLessons})
 	s.bots = newBots(s, 1024)
 	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
