@@ -366,6 +366,32 @@ func (c *Core) Settle(ctx context.Context, id string, now time.Time) {
 	}
 }
 
+// WarnBefore is how long before a correspondence deadline the player to
+// move is told that time is running out.
+const WarnBefore = 12 * time.Hour
+
+// Warn marks the current entry of game id as warned about, under the
+// game's lock, when its deadline is within WarnBefore of now and the
+// entry was not warned about yet, and returns the game then, for the
+// player to move to be told; nil otherwise. The sweep lists the games
+// (store.GameStore.Warnable) before taking their lock: a move made since
+// starts a new turn, whose deadline may be days away.
+func (c *Core) Warn(ctx context.Context, id string) *State {
+	unlock := c.LockGame(id)
+	defer unlock()
+	st, err := c.Load(ctx, id)
+	now := c.now()
+	if err != nil || st.Row.State != store.StateActive || st.Row.WarnedEntry >= st.Row.Entries ||
+		st.Row.Deadline.IsZero() || st.Row.Deadline.After(now.Add(WarnBefore)) {
+		return nil
+	}
+	st.Row.WarnedEntry = st.Row.Entries
+	if err := c.Commit(ctx, st, now, nil); err != nil {
+		return nil
+	}
+	return st
+}
+
 // Commit syncs the row with the session, stores it with the entries,
 // builds the new state's view once, publishes it, and keeps the state in
 // the cache for the game's next change; the features' hooks (Hooks)
