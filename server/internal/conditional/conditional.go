@@ -417,11 +417,7 @@ func (cm *Service) Reply(st *game.State, mover rules.Color, m rules.Move, now ti
 				if paused {
 					st.Pause(now)
 				}
-				acct := st.Row.Black.AccountID
-				if owner == rules.White {
-					acct = st.Row.White.AccountID
-				}
-				ch.Entries = append(ch.Entries, st.Entry(st.Rules.MoveText(reply), 0, acct, now))
+				ch.Entries = append(ch.Entries, st.Entry(st.Rules.MoveText(reply), 0, st.AccountOf(owner), now))
 				row.Played = moveEntry + 1
 				if len(node.Then) > 0 {
 					data, _ := json.Marshal(node.Then)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"sync"
 	"time"
 
@@ -601,6 +602,70 @@ func (st *State) BotToMove() bool {
 		return st.Row.White.Bot != ""
 	}
 	return st.Row.Black.Bot != ""
+}
+
+// AccountOf is the account of seat c (0: the computer).
+func (st *State) AccountOf(c rules.Color) int64 {
+	if c == rules.White {
+		return st.Row.White.AccountID
+	}
+	return st.Row.Black.AccountID
+}
+
+// Takeback is c's request to take back their last move (accept nil: a
+// computer grants it at once) or, with accept, c's answer to the
+// opponent's request. The moves taken back are one log entry, made by
+// the player who asked, and the turn starts again from now (a game paused
+// by a vacation stays paused); nothing taken back changes nothing.
+func (st *State) Takeback(c rules.Color, accept *bool, now time.Time) (*Change, error) {
+	before := st.Sess.Ply()
+	var err error
+	by := c
+	if accept != nil {
+		by = c.Opp()
+		err = st.Sess.AnswerTakeback(c, *accept)
+	} else {
+		_, err = st.Sess.RequestTakeback(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	undone := before - st.Sess.Ply()
+	if undone == 0 {
+		return &Change{}, nil
+	}
+	paused := st.Paused()
+	st.StartTurn(now)
+	if paused {
+		st.Pause(now)
+	}
+	return &Change{Entries: []store.Entry{st.Entry("", undone, st.AccountOf(by), now)}}, nil
+}
+
+// ToMoveOf says who is to move in an active game from its row alone (no
+// session rebuilt): the start may have White to move, and each ply
+// changes the player.
+func ToMoveOf(g store.Game) rules.Color {
+	c := rules.Black
+	if g.Start != "" {
+		if f := strings.Fields(g.Start); len(f) > 1 && f[1] == "o" {
+			c = rules.White
+		}
+	}
+	if g.Ply%2 == 1 {
+		c = c.Opp()
+	}
+	return c
+}
+
+// MyTurn reports, from its row alone, whether account me is to move in
+// the active game g.
+func MyTurn(g store.Game, me int64) bool {
+	seat := g.Black
+	if ToMoveOf(g) == rules.White {
+		seat = g.White
+	}
+	return me != 0 && g.State == store.StateActive && seat.AccountID == me
 }
 
 // Paused reports whether the game's clock is stopped by a vacation: an
