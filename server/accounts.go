@@ -9,6 +9,7 @@ import (
 	"alak/server/internal/accounts"
 	"alak/server/internal/computer"
 	"alak/server/store"
+	"alak/wire"
 )
 
 // The accounts are package accounts (server/internal/accounts); here is
@@ -30,7 +31,7 @@ func (s *Server) newAccounts() (*accounts.Accounts, error) {
 		Unavailable:  func(w http.ResponseWriter, r *http.Request, err error) { s.pages.Unavailable(w, r, err) },
 		HouseBotName: computer.IsHouseBotName,
 		Me:           s.meWithVacation,
-		SetVacation:  s.setVacation,
+		SetVacation:  s.vacation.Set,
 		Schedule:     s.bots.Schedule,
 		Summary:      s.summary,
 		Tournament:   s.tourneys.GameTournament,
@@ -57,4 +58,11 @@ func (s *Server) gameCreated(g store.Game) {
 	if g.Kind == store.KindNamed && g.State == store.StateWaiting {
 		s.bots.Challenged(g)
 	}
+}
+
+// meWithVacation is /api/me's answer: the account and its vacation
+// (package vacation).
+func (s *Server) meWithVacation(ctx context.Context, a store.Account) (wire.MeVacation, error) {
+	v, err := s.vacation.View(ctx, a)
+	return wire.MeVacation{Me: accounts.MeView(a), VacationStatus: v}, err
 }

@@ -4,12 +4,9 @@ import (
 	"context"
 	"time"
 
+	"alak/server/internal/game"
 	"alak/server/store"
 )
-
-// warnBefore is how long before a correspondence deadline the player to
-// move is mailed that time is running out.
-const warnBefore = 12 * time.Hour
 
 // sweep runs until the server stops: every Config.SweepEvery it settles
 // the clocks that ran out (a loss on time, whether or not anyone is
@@ -65,9 +62,9 @@ func (s *Server) sweepOnce(bots bool) {
 		s.core.Settle(ctx, g.ID, now)
 	}
 	s.countLiveGames(ctx)
-	s.sweepVacations(ctx, now)
+	s.vacation.Sweep(ctx, now)
 	if s.mail.Sends() {
-		warn, err := s.store.Warnable(ctx, now.Add(warnBefore))
+		warn, err := s.store.Warnable(ctx, now.Add(game.WarnBefore))
 		if err != nil {
 			s.log.Error("listing the games to warn about", "err", err)
 		}
@@ -92,21 +89,9 @@ func (s *Server) sweepOnce(bots bool) {
 }
 
 // warn mails the player to move in a correspondence game that time is
-// running out, once per move.
+// running out, once per move (game.Core.Warn).
 func (s *Server) warn(ctx context.Context, id string) {
-	unlock := s.core.LockGame(id)
-	defer unlock()
-	st, err := s.core.Load(ctx, id)
-	now := s.now()
-	// The sweep listed the game before taking its lock: a move made since
-	// starts a new turn, whose deadline may be days away.
-	if err != nil || st.Row.State != store.StateActive || st.Row.WarnedEntry >= st.Row.Entries ||
-		st.Row.Deadline.IsZero() || st.Row.Deadline.After(now.Add(warnBefore)) {
-		return
+	if st := s.core.Warn(ctx, id); st != nil {
+		s.mailTimeRunningOut(st, st.ToMoveAccount())
 	}
-	st.Row.WarnedEntry = st.Row.Entries
-	if err := s.core.Commit(ctx, st, now, nil); err != nil {
-		return
-	}
-	s.mailTimeRunningOut(st, st.ToMoveAccount())
 }

@@ -10,7 +10,7 @@ import (
 // routes serves the API. The handlers are by resource: accounts
 // (server/internal/accounts), lists of games (api_lists.go), games (api_games.go)
 // and play (api_play.go); the bodies they read and write are package wire's
-// types, and a player's move text is read by game.APICommands.
+// types, and a player's move text is read by package command.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /readyz", s.handleReady)
@@ -42,9 +42,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
 	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
-	mux.HandleFunc("GET /api/games/{id}/conditional", s.handleGetConditional)
-	mux.HandleFunc("PUT /api/games/{id}/conditional", s.handlePutConditional)
-	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.handleDeleteConditional)
+	mux.HandleFunc("GET /api/games/{id}/conditional", s.conditional.ServeGet)
+	mux.HandleFunc("PUT /api/games/{id}/conditional", s.conditional.ServePut)
+	mux.HandleFunc("DELETE /api/games/{id}/conditional", s.conditional.ServeDelete)
 	mux.HandleFunc("GET /api/leaderboard", s.ratings.ServeLeaderboard)
 	mux.HandleFunc("GET /api/players/{name}/ratings", s.ratings.ServeHistory)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -53,6 +53,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.around.Routes(mux)
 	s.tourneys.Routes(mux)
 	s.analysis.Routes(mux)
-	s.puzzleRoutes(mux)
+	s.puzzles.Routes(mux)
 	s.pageRoutes(mux)
 }

@@ -291,11 +291,7 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rec, err := s.sgfRecord(r, st)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+	rec := s.core.Record(r.Context(), st, s.sgfMessages(r, st))
 	var buf bytes.Buffer
 	if err := notation.WriteSGF(&buf, rec); err != nil {
 		s.writeError(w, r, httpx.Errf(wire.BadInput, "no_sgf", "this game cannot be written as SGF: %s", err))
@@ -306,6 +302,24 @@ func (s *Server) handleSGF(w http.ResponseWriter, r *http.Request) {
 	// A player's copy carries the players' messages: no shared cache keeps it.
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.Write(buf.Bytes())
+}
+
+// sgfMessages returns the messages of the game that the requester may
+// read, oldest first, for the SGF export: to a player of the game, what
+// their game page shows (all of them, or only their own when they muted
+// the opponent); to anyone else, none (the messages are the players'
+// only).
+func (s *Server) sgfMessages(r *http.Request, st *game.State) []game.Message {
+	c, ok := st.SeatOf(httpx.Account(r))
+	if !ok {
+		return nil
+	}
+	msgs, _ := s.around.ChatFor(r.Context(), st, c.Letter())
+	out := make([]game.Message, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, game.Message{From: m.From, Text: m.Text, At: m.At})
+	}
+	return out
 }
 
 // handleJoin is POST /api/games/{id}/join {"invite": SECRET}: take the
@@ -441,7 +455,7 @@ func (s *Server) seatAndStart(ctx context.Context, st *game.State, a *store.Acco
 	}
 	row.State, row.Expires = store.StateActive, time.Time{}
 	st.StartTurn(now)
-	s.pauseIfAway(ctx, st, now)
+	s.vacation.PauseIfAway(ctx, st, now)
 	return &game.Change{After: func() {
 		if st.Clock.Kind == game.ClockDays && st.ToMoveAccount() != a.ID {
 			s.mailYourTurn(st, st.ToMoveAccount())

@@ -10,6 +10,7 @@ import (
 
 	"alak/internal/clip"
 	"alak/server/internal/computer"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/ratings"
 	"alak/server/store"
@@ -65,8 +66,8 @@ func (s *Server) summary(ctx context.Context, g store.Game, me int64, names map[
 		}
 	}
 	if g.State == store.StateActive {
-		out.ToMove = toMoveOf(g).Letter()
-		out.MyTurn = myTurn(g, me)
+		out.ToMove = game.ToMoveOf(g).Letter()
+		out.MyTurn = game.MyTurn(g, me)
 		if !g.Deadline.IsZero() {
 			d := g.Deadline
 			out.Deadline = &d

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"alak/rules"
+	"alak/server/internal/command"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/tournaments"
-	"alak/server/store"
 	"alak/wire"
 )
 
@@ -43,11 +43,11 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		// The text is judged last: who may move, and at which ply, first.
-		cmd, err := game.APICommands.Parse(st.Rules, req.Move)
+		cmd, err := command.API.Parse(st.Rules, req.Move)
 		if err != nil {
 			return nil, err
 		}
-		if cmd.Kind == game.CommandResign {
+		if cmd.Kind == command.Resign {
 			if err := st.Sess.Resign(c); err != nil {
 				return nil, err
 			}
@@ -136,31 +136,6 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 // computer grants it at once); "accept" answers the opponent's request.
 func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 	s.simpleAction(w, r, func(st *game.State, c rules.Color, accept *bool, now time.Time) (*game.Change, error) {
-		before := st.Sess.Ply()
-		var err error
-		by := c
-		if accept != nil {
-			by = c.Opp()
-			err = st.Sess.AnswerTakeback(c, *accept)
-		} else {
-			_, err = st.Sess.RequestTakeback(c)
-		}
-		if err != nil {
-			return nil, err
-		}
-		undone := before - st.Sess.Ply()
-		if undone == 0 {
-			return &game.Change{}, nil
-		}
-		paused := st.Paused()
-		st.StartTurn(now)
-		if paused {
-			st.Pause(now)
-		}
-		acct := st.Row.Black.AccountID
-		if by == rules.White {
-			acct = st.Row.White.AccountID
-		}
-		return &game.Change{Entries: []store.Entry{st.Entry("", undone, acct, now)}}, nil
+		return st.Takeback(c, accept, now)
 	})
 }

@@ -4,9 +4,8 @@ import (
 	"context"
 	"net/http"
 	"sort"
-	"strings"
 
-	"alak/rules"
+	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
@@ -15,30 +14,6 @@ import (
 // The header's badge (notifications): how many games wait for
 // me, asked for every minute or so by every open page, so it reads two
 // indexed lists and no player's name.
-
-// toMoveOf says who is to move in an active game from its row: the start
-// may have White to move, and each ply changes the player.
-func toMoveOf(g store.Game) rules.Color {
-	c := rules.Black
-	if g.Start != "" {
-		if f := strings.Fields(g.Start); len(f) > 1 && f[1] == "o" {
-			c = rules.White
-		}
-	}
-	if g.Ply%2 == 1 {
-		c = c.Opp()
-	}
-	return c
-}
-
-// myTurn reports whether account me is to move in the active game g.
-func myTurn(g store.Game, me int64) bool {
-	seat := g.Black
-	if toMoveOf(g) == rules.White {
-		seat = g.White
-	}
-	return me != 0 && g.State == store.StateActive && seat.AccountID == me
-}
 
 // invitee names the player a named challenge was made to ("waiting for
 // bob"); "" for other kinds of game.
@@ -73,7 +48,7 @@ func (s *Server) handleTurns(w http.ResponseWriter, r *http.Request) {
 	}
 	var mine []store.Game
 	for _, g := range games {
-		if myTurn(g, a.ID) {
+		if game.MyTurn(g, a.ID) {
 			mine = append(mine, g)
 		}
 	}

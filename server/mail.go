@@ -12,7 +12,7 @@ import (
 func (s *Server) newMail() (*mail.Mail, error) {
 	return mail.New(mail.Config{Store: s.store, Core: s.core, Log: s.log, Now: s.now,
 		SMTP: s.cfg.SMTP, Listen: s.cfg.MailListen, Domain: s.cfg.MailDomain, Bounds: s.cfg.mailBounds,
-		GameURL: s.gameURL, Note: s.conditionalNote, Quote: s.around.QuoteLastMessage, Queued: &s.metrics.mails})
+		GameURL: s.gameURL, Note: s.conditional.Note, Quote: s.around.QuoteLastMessage, Queued: &s.metrics.mails})
 }
 
 // mailYourTurn tells a correspondence player it is their move

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/server/internal/game"
 	"alak/wire"
 )
 
@@ -406,7 +407,7 @@ func TestWarnRechecksTheDeadline(t *testing.T) {
 	h.clock.Add(20 * time.Hour)
 	// The sweep would list the game now (4 hours left for ada); ada moves
 	// before it takes the game's lock.
-	listed, err := h.st.Warnable(context.Background(), h.clock.Now().Add(warnBefore))
+	listed, err := h.st.Warnable(context.Background(), h.clock.Now().Add(game.WarnBefore))
 	if err != nil || len(listed) != 1 {
 		t.Fatalf("warnable: %v %v", listed, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"alak/learn"
 	"alak/puzzle"
 	"alak/rules"
+	"alak/server/internal/puzzles"
 	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/session"
@@ -54,7 +55,7 @@ func storeTestPuzzles(t *testing.T, h *harness) []*puzzle.Puzzle {
 	t.Helper()
 	ps := puzzlesForTests(t)
 	for _, p := range ps {
-		if added, err := h.srv.puzzles.add(context.Background(), p, ""); err != nil || !added {
+		if added, err := h.srv.puzzles.Add(context.Background(), p, ""); err != nil || !added {
 			t.Fatalf("storing puzzle %s: %v, %v", p.ID, added, err)
 		}
 	}
@@ -209,8 +210,8 @@ func TestPuzzleAPI(t *testing.T) {
 	}{
 		{[]string{"zz"}, "bad_attempt"},
 		{[]string{}, "bad_moves"},
-		{make([]string, maxAttemptMoves+1), "bad_moves"},
-		{[]string{strings.Repeat("1", maxMoveText+1)}, "bad_moves"},
+		{make([]string, puzzles.MaxAttemptMoves+1), "bad_moves"},
+		{[]string{strings.Repeat("1", puzzles.MaxMoveText+1)}, "bad_moves"},
 	} {
 		if _, _, e := attempt(ada, missed.ID, c.moves); e.Code != c.code {
 			t.Errorf("attempt %q: %+v, want %s", c.moves, e, c.code)
@@ -356,7 +357,7 @@ func TestPuzzlesFromGames(t *testing.T) {
 		return my.Mistakes
 	}
 	deadline = time.Now().Add(60 * time.Second)
-	for h.srv.puzzles.gamesDone() == 0 {
+	for h.srv.puzzles.GamesDone() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the game's puzzles are not made within 60 s")
 		}
@@ -368,7 +369,7 @@ func TestPuzzlesFromGames(t *testing.T) {
 			t.Errorf("%s has %d personal puzzles, more than the %d moves of theirs that changed the outcome", who, len(ms), changed[who])
 		}
 		for _, m := range ms {
-			sp, p, err := h.srv.loadPuzzle(context.Background(), m.Puzzle)
+			sp, p, err := h.srv.puzzles.Load(context.Background(), m.Puzzle)
 			if err != nil || sp.GameID != g.ID || p.ToMove != who || !p.Source.Mistake || p.Source.Played != seedAlak6[m.Ply] {
 				t.Errorf("%s's personal puzzle %+v: %+v %v", who, m, p, err)
 			}
@@ -478,7 +479,7 @@ func TestPuzzlesFromUnviewedGames(t *testing.T) {
 	play := func() string { return playSeedAlak6(t, ada, bo) }
 	first, second := play(), play()
 	deadline := time.Now().Add(60 * time.Second)
-	for h.srv.puzzles.gamesDone() == 0 {
+	for h.srv.puzzles.GamesDone() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no game's puzzles made within 60 s of its end, no analysis asked for")
 		}
@@ -515,13 +516,13 @@ func TestBackgroundWorkRests(t *testing.T) {
 	// analysis is queued: the workers read them after.
 	h.srv.analysis.Games.SetPeriod(0)
 	h.srv.analysis.Games.SetIdle(1e9)
-	h.srv.puzzles.setGameIdle(1e9)
+	h.srv.puzzles.SetGameIdle(1e9)
 	ada := h.client().signUp("ada")
 	bo := h.client().signUp("bo")
 	play := func() string { return playSeedAlak6(t, ada, bo) }
 	play()
 	deadline := time.Now().Add(60 * time.Second)
-	for h.srv.puzzles.gamesDone() == 0 {
+	for h.srv.puzzles.GamesDone() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no game's puzzles made within 60 s of its end")
 		}
@@ -538,12 +539,12 @@ func TestBackgroundWorkRests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv.puzzles.gameAnalysed(g, plies)
+	h.srv.puzzles.GameAnalysed(g.Row, g.Rules, g.Game, plies)
 	time.Sleep(time.Second)
 	if _, err := h.srv.store.Analysis(context.Background(), second); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the second game, ended during the rest after the first's analysis: analysis %v, want none stored", err)
 	}
-	if n := h.srv.puzzles.gamesDone(); n != 1 {
+	if n := h.srv.puzzles.GamesDone(); n != 1 {
 		t.Errorf("%d games' puzzles made a second after the second was queued, during the rest after the first's: want 1", n)
 	}
 }

@@ -38,13 +38,16 @@ import (
 	"alak/server/internal/analysis"
 	"alak/server/internal/around"
 	"alak/server/internal/computer"
+	"alak/server/internal/conditional"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/internal/mail"
 	"alak/server/internal/pages"
+	"alak/server/internal/puzzles"
 	"alak/server/internal/ratings"
 	"alak/server/internal/tables"
 	"alak/server/internal/tournaments"
+	"alak/server/internal/vacation"
 	"alak/server/store"
 	"alak/solve"
 	"alak/wire"
@@ -79,7 +82,8 @@ type Config struct {
 	FirstMove time.Duration
 	// Heartbeat is how often the process records in the store that it is
 	// alive (default 2s), so that a process starting after a time when
-	// none was can give the running clocks that time back (downtime.go).
+	// none was can give the running clocks that time back
+	// (server/internal/game/downtime.go).
 	Heartbeat time.Duration
 	// ChallengeLife is how long a challenge or an invitation waits for an
 	// opponent: live games (default 1h); correspondence games wait 7 days.
@@ -140,7 +144,7 @@ type Config struct {
 	MailListen string
 	// PuzzleSeed is how many puzzles the server makes at start for each
 	// preset the store has none of, from its small lines, in the
-	// background (server/puzzles.go); 0 makes none (the finished games'
+	// background (server/internal/puzzles); 0 makes none (the finished games'
 	// puzzles are made whatever it is).
 	PuzzleSeed int
 	// MailDomain is the domain of the reply addresses
@@ -150,9 +154,8 @@ type Config struct {
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (accounts.go).
 	hashCost accounts.Cost
-	// puzzleSeedRules replaces puzzleSeedRules, the rules the first
-	// puzzles are made on (puzzles.go). Unexported: only this package's
-	// tests set it.
+	// puzzleSeedRules replaces puzzles.SeedRules, the rules the first
+	// puzzles are made on. Unexported: only this package's tests set it.
 	puzzleSeedRules []string
 	// noBackgroundAnalysis leaves finished games unanalysed until asked
 	// (registerGameHooks), for a test that records the API's answers,
@@ -169,7 +172,6 @@ type Config struct {
 type Server struct {
 	cfg   Config
 	store store.Store
-	proc  string // this process's id among those serving the store
 	log   *slog.Logger
 	now   func() time.Time
 
@@ -200,10 +202,14 @@ type Server struct {
 	// analysis serves the analyses, the opening explorer, the rule lab
 	// and the analysis board (package analysis).
 	analysis *analysis.Analysis
-	// puzzles makes the puzzles (puzzles.go); puzzleLimits bound the
-	// puzzles' API calls (api_puzzles.go).
-	puzzles      *puzzleWork
-	puzzleLimits puzzleLimits
+	// puzzles makes the puzzles and serves them and the lessons (package
+	// puzzles).
+	puzzles *puzzles.Puzzles
+
+	// conditional is the conditional moves (package conditional);
+	// vacation the vacations (package vacation).
+	conditional *conditional.Service
+	vacation    *vacation.Service
 
 	// pages draws the pages (package pages).
 	pages *pages.Pages
@@ -234,7 +240,7 @@ func (s *Server) registerGameHooks() {
 	h := &s.core.Hooks
 	h.Tournament = s.tourneys.GameTournament
 	h.Computer = s.bots.Player
-	h.Played = s.conditionalReply
+	h.Played = s.conditional.Reply
 	h.Turn = s.bots.AfterMove
 	h.Notified = func(string) { s.accounts.WakeAll() }
 	if s.mail.Reads() {
@@ -256,7 +262,7 @@ func (s *Server) registerGameHooks() {
 		ComputerName: computer.Name,
 		Ratings:      s.ratings.Game,
 		Invitee:      s.invitee,
-		Vacation:     s.vacationUntil,
+		Vacation:     s.vacation.Until,
 		Rematch:      s.around.RematchView,
 		Private:      s.around.ChatFrames,
 	}
@@ -313,7 +319,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		games:   httpx.NewLimiters(rate.Limit(float64(cfg.GameRate)/60), cfg.GameRate),
 		gamesAt: httpx.NewLimiters(rate.Limit(float64(2*cfg.GameRate)/60), 2*cfg.GameRate),
 		invites: httpx.NewLimiters(rate.Limit(10.0/60), 10)}
-	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime,
+	s.core = game.New(game.Config{Store: st, Log: cfg.Logger, Now: cfg.Now, FirstMove: cfg.FirstMove, BotMoveTime: cfg.BotMoveTime, Heartbeat: cfg.Heartbeat,
 		StreamWriteTimeout: cfg.StreamWriteTimeout, StreamKeepAlive: cfg.StreamKeepAlive, Notifier: cfg.Notifier,
 		Metrics: &s.metrics.Metrics, Done: s.done, Spawn: s.spawn})
 	s.ratings = ratings.New(ratings.Config{Store: st, Player: s.core.PlayerView, Now: s.now, Log: s.log,
@@ -321,7 +327,10 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			a, err := st.AccountByName(ctx, name)
 			return a, noPlayer(err, name)
 		}})
-	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: accounts.MeView, Levels: computer.LevelChoices(), Days: game.CorrespondenceDays, Lessons: presetLessons})
+	s.conditional = conditional.New(conditional.Config{Store: st, Core: s.core, Shared: cfg.Notifier != nil, Metrics: &s.metrics.Metrics,
+		Log: cfg.Logger, Now: cfg.Now})
+	s.vacation = vacation.New(vacation.Config{Store: st, Core: s.core, YourTurn: s.mailYourTurn, Log: cfg.Logger, Now: cfg.Now})
+	s.pages = pages.New(pages.Config{Log: cfg.Logger, Me: accounts.MeView, Levels: computer.LevelChoices(), Days: game.CorrespondenceDays, Lessons: puzzles.PresetLessons})
 	s.tourneys = tournaments.New(tournaments.Config{Store: st, Core: s.core, Pages: s.pages, Log: cfg.Logger, Now: cfg.Now, NewID: newID,
 		BaseURL: func() string { return s.cfg.BaseURL }, SweepEvery: cfg.SweepEvery, StreamKeepAlive: cfg.StreamKeepAlive, Done: s.done,
 		Games: s.games, GamesAt: s.gamesAt, TakeSeats: s.ratings.TakeSeats, Ratable: ratings.PresetRules,
@@ -343,8 +352,8 @@ func New(cfg Config, st store.Store) (*Server, error) {
 		return nil, err
 	}
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
-		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.gameAnalysed(g, plies) },
-		Busy:     func() bool { return s.puzzles.waiting() },
+		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.GameAnalysed(g.Row, g.Rules, g.Game, plies) },
+		Busy:     func() bool { return s.puzzles.Waiting() },
 		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
 	if s.mail, err = s.newMail(); err != nil {
 		return nil, err
@@ -353,13 +362,13 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.reg = s.registry()
 	// Before the sweep: a clock that ran out while no process served the
 	// games is given its time back, not adjudicated.
-	if err := s.resume(); err != nil {
+	if err := s.core.Resume(newID()); err != nil {
 		s.mail.Discard()
 		return nil, err
 	}
-	s.puzzles = newPuzzleWork(s)
-	s.puzzleLimits = newPuzzleLimits()
-	s.spawn(s.heartbeat)
+	s.puzzles = puzzles.New(puzzles.Config{Store: st, Solver: s.tables, TableMemoryMB: analysis.MemoryMB, Pages: s.pages, Log: cfg.Logger,
+		Now: cfg.Now, Stop: contextOf(s.done), Seed: cfg.PuzzleSeed, SeedRules: cfg.puzzleSeedRules})
+	s.spawn(s.core.Heartbeat)
 	s.spawn(s.sweep)
 	for range cfg.BotWorkers {
 		s.spawn(s.bots.Work)
@@ -372,8 +381,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	}
 	s.analysis.Start(s.spawn)
 	s.spawn(s.tourneys.Work)
-	s.spawn(s.puzzles.work)
-	s.spawn(s.puzzles.seed)
+	s.puzzles.Start(s.spawn)
 	if cfg.Notifier != nil {
 		s.spawn(func() { s.core.Listen(contextOf(s.done)) })
 	}
@@ -401,7 +409,7 @@ func contextOf(done <-chan struct{}) context.Context {
 
 // Close stops the background work and the event streams, waiting for a
 // computer move or an analysis under way to finish or give up, and records
-// the process's clean stop in the store (downtime.go). It does not close
+// the process's clean stop in the store (RecordStop). It does not close
 // the store.
 func (s *Server) Close() error {
 	s.close.Do(func() {
@@ -412,6 +420,15 @@ func (s *Server) Close() error {
 	s.wg.Wait()
 	return nil
 }
+
+// RecordStop records the process's clean stop in the store: the downtime
+// that a process starting later gives back to the clocks counts from it
+// (server/internal/game/downtime.go). Close calls it once the background
+// work is over; a caller that still answers requests after Close (alak
+// serve finishes those under way while it shuts down) calls it again when
+// the last is answered, so that a move made then is not given back the
+// time between.
+func (s *Server) RecordStop() { s.core.RecordStop() }
 
 // Handler returns the server's HTTP handler: the API under /api/, the
 // event streams, /healthz, /readyz, /metrics (unless

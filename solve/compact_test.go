@@ -582,7 +582,7 @@ func TestCompactProgressEstimate(t *testing.T) {
 		t.Errorf("no known total: estimate %v, want none", p.Estimate)
 	}
 	// A variant's graph has another size: no estimate.
-	v := newGame(t, "alak", 12, "edge", "off")
+	v := newGame(t, "alak", 7, "edge", "off")
 	sv := newSearcher(context.Background(), v.Rules(), Options{MemoryMB: 64})
 	if _, err := sv.solveCompact(v.Position()); err != nil {
 		t.Fatal(err)

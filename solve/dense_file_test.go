@@ -126,7 +126,7 @@ func TestDenseFileDamage(t *testing.T) {
 func TestDenseTableServesSolve(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r := denseRules(t, 10)
+	r := denseRules(t, 8)
 	if _, err := denseTable(t, r, 2).Save(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestDenseTableServesSolve(t *testing.T) {
 	if tab.Dense() == nil {
 		t.Fatal("LoadTable did not open the dense file")
 	}
-	g := newGame(t, "alak", 10)
+	g := newGame(t, "alak", 8)
 	for _, m := range []int{4, 5, 3, 6, 2, 7} {
 		got, err := Solve(context.Background(), g, Options{MemoryMB: 64, Table: tab})
 		if err != nil {

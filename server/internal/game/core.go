@@ -33,6 +33,9 @@ type Config struct {
 	// Config says more of each).
 	FirstMove   time.Duration
 	BotMoveTime time.Duration
+	// Heartbeat is how often the process records in the store that it is
+	// alive (downtime.go).
+	Heartbeat time.Duration
 	// StreamWriteTimeout and StreamKeepAlive bound the event streams'
 	// writes and space their keep-alives (Stream).
 	StreamWriteTimeout time.Duration
@@ -94,6 +97,9 @@ type Core struct {
 
 	names nameCache
 	locks sync.Map // game id → *sync.Mutex
+	// proc is this process's id among those serving the store, given by
+	// Resume (downtime.go).
+	proc string
 }
 
 // New returns a core on cfg.Store; its hooks are set by the caller

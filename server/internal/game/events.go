@@ -12,9 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"alak/rules"
 	"alak/server/internal/httpx"
-	"alak/server/store"
 )
 
 // Event is one state of a game, as the stream sends it.
@@ -243,26 +241,15 @@ func (b *Broker) Online(account int64) bool {
 
 // Publish sends a game's new state to this process's watchers and tells
 // the other processes (when there is a Notifier) that it changed.
-func (s *Core) Publish(st *State) {
-	s.PublishLocal(st, s.ToMove(st))
-	if s.cfg.Notifier != nil {
+func (c *Core) Publish(st *State) {
+	c.PublishLocal(st, st.ToMoveAccount())
+	if c.cfg.Notifier != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := s.cfg.Notifier.Notify(ctx, st.Row.ID, st.Row.Ply, st.Row.Version); err != nil {
-			s.log.Warn("notifying the other processes", "game", st.Row.ID, "err", err)
+		if err := c.cfg.Notifier.Notify(ctx, st.Row.ID, st.Row.Ply, st.Row.Version); err != nil {
+			c.log.Warn("notifying the other processes", "game", st.Row.ID, "err", err)
 		}
 	}
-}
-
-// ToMove is the account of the player to move (0: none, or the computer).
-func (s *Core) ToMove(st *State) int64 {
-	if st.Row.State != store.StateActive {
-		return 0
-	}
-	if st.Sess.ToMove() == rules.White {
-		return st.Row.White.AccountID
-	}
-	return st.Row.Black.AccountID
 }
 
 // PublishLocal sends a game's state to this process's watchers: the event
@@ -271,20 +258,20 @@ func (s *Core) ToMove(st *State) int64 {
 // by the calling goroutine itself where that cannot wait (writeNow), so
 // that a move's event is in the opponent's socket before the mover's
 // answer leaves; the other streams' goroutines write it.
-func (s *Core) PublishLocal(st *State, first int64) {
-	if !s.Broker.Watched(st.Row.ID) {
+func (c *Core) PublishLocal(st *State, first int64) {
+	if !c.Broker.Watched(st.Row.ID) {
 		return
 	}
 	if st.Event.Data == nil || st.Event.Version != st.Row.Version {
-		st.Event = s.EventOf(context.Background(), st)
+		st.Event = c.EventOf(context.Background(), st)
 	}
 	if st.Event.Data == nil {
 		return
 	}
 	var firsts [4]*Watcher // a player's tabs; more are handed the event
-	for _, w := range s.Broker.Publish(st.Row.ID, st.Event, first, firsts[:0]) {
+	for _, w := range c.Broker.Publish(st.Row.ID, st.Event, first, firsts[:0]) {
 		if !w.writeNow(st.Event) {
-			s.metrics.LeadMissed.Add(1)
+			c.metrics.LeadMissed.Add(1)
 			w.give(st.Event)
 		}
 	}
@@ -314,10 +301,10 @@ type republisher struct {
 // republishWorkers is how many games are read again at once.
 const republishWorkers = 4
 
-func (s *Core) startRepublisher(ctx context.Context) *republisher {
-	rp := &republisher{s: s, ctx: ctx, pending: map[string]bool{}, queue: make(chan string, 4096)}
+func (c *Core) startRepublisher(ctx context.Context) *republisher {
+	rp := &republisher{s: c, ctx: ctx, pending: map[string]bool{}, queue: make(chan string, 4096)}
 	for range republishWorkers {
-		s.cfg.Spawn(rp.work)
+		c.cfg.Spawn(rp.work)
 	}
 	return rp
 }
@@ -385,14 +372,14 @@ func VersionOf(id string) int {
 // another process's notification, which also drops an older one), else it
 // is read from the store: a stream is as current as the notifications
 // make it, whichever way it starts.
-func (s *Core) HandleEvents(w http.ResponseWriter, r *http.Request) {
+func (c *Core) HandleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if len(id) > 40 {
-		httpx.WriteError(s.log, w, r, ErrNotFound)
+		httpx.WriteError(c.log, w, r, ErrNotFound)
 		return
 	}
 	if _, ok := w.(http.Flusher); !ok {
-		httpx.WriteError(s.log, w, r, fmt.Errorf("streaming unsupported"))
+		httpx.WriteError(c.log, w, r, fmt.Errorf("streaming unsupported"))
 		return
 	}
 	last := r.Header.Get("Last-Event-ID")
@@ -403,22 +390,22 @@ func (s *Core) HandleEvents(w http.ResponseWriter, r *http.Request) {
 	if a := httpx.Account(r); a != nil {
 		acct = a.ID
 	}
-	wt := s.Broker.Watch(id, acct)
-	defer s.Broker.Unwatch(id, wt)
-	first, ok := s.States.Event(id)
+	wt := c.Broker.Watch(id, acct)
+	defer c.Broker.Unwatch(id, wt)
+	first, ok := c.States.Event(id)
 	if !ok {
-		st, err := s.Load(r.Context(), id)
+		st, err := c.Load(r.Context(), id)
 		if err != nil {
-			httpx.WriteError(s.log, w, r, err)
+			httpx.WriteError(c.log, w, r, err)
 			return
 		}
-		if first = s.EventOf(r.Context(), st); first.Data == nil {
-			httpx.WriteError(s.log, w, r, fmt.Errorf("game %s: encoding its state failed", id))
+		if first = c.EventOf(r.Context(), st); first.Data == nil {
+			httpx.WriteError(c.log, w, r, fmt.Errorf("game %s: encoding its state failed", id))
 			return
 		}
 	}
 	// Every write within the stream write timeout (sse.go).
-	stream, err := s.OpenStream(w, r, "event stream", "game", id)
+	stream, err := c.OpenStream(w, r, "event stream", "game", id)
 	if err != nil { // the headers
 		return
 	}
@@ -433,14 +420,14 @@ func (s *Core) HandleEvents(w http.ResponseWriter, r *http.Request) {
 	if err := wt.send(first); err != nil {
 		return
 	}
-	tick := time.NewTicker(s.cfg.StreamKeepAlive)
+	tick := time.NewTicker(c.cfg.StreamKeepAlive)
 	defer tick.Stop()
 	for {
 		var err error
 		select {
 		case <-r.Context().Done():
 			return
-		case <-s.cfg.Done:
+		case <-c.cfg.Done:
 			return
 		case ev := <-wt.ch:
 			err = wt.send(ev)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,7 +46,7 @@ type State struct {
 	Tournament *wire.TournamentRef
 	// Conds are each seat's conditional moves as this process last read
 	// or stored them, by seat (Black, White), kept with the state by the
-	// conditional moves (package server's conditional.go).
+	// conditional moves (package conditional).
 	Conds [2]CondSeat
 }
 
@@ -68,34 +69,34 @@ type CondSeat struct {
 // LockGame serialises the changes this process makes to one game, so that
 // two requests for the same game do not race to a conflict. Across
 // processes the store's version check does the same.
-func (s *Core) LockGame(id string) func() {
-	v, _ := s.locks.LoadOrStore(id, &sync.Mutex{})
+func (c *Core) LockGame(id string) func() {
+	v, _ := c.locks.LoadOrStore(id, &sync.Mutex{})
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
 }
 
 // Load reads a game and rebuilds its session.
-func (s *Core) Load(ctx context.Context, id string) (*State, error) {
+func (c *Core) Load(ctx context.Context, id string) (*State, error) {
 	if len(id) > 40 {
 		return nil, ErrNotFound
 	}
-	row, log, err := s.store.Game(ctx, id)
+	row, log, err := c.store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.Rebuild(row, log)
+	st, err := c.Rebuild(row, log)
 	if err != nil {
 		return nil, err
 	}
-	if st.Chat, err = s.store.Chat(ctx, id); err != nil {
+	if st.Chat, err = c.store.Chat(ctx, id); err != nil {
 		return nil, err
 	}
-	if s.Hooks.Tournament != nil {
-		if st.Tournament, err = s.Hooks.Tournament(ctx, row); err != nil {
+	if c.Hooks.Tournament != nil {
+		if st.Tournament, err = c.Hooks.Tournament(ctx, row); err != nil {
 			return nil, err
 		}
 	}
@@ -104,7 +105,7 @@ func (s *Core) Load(ctx context.Context, id string) (*State, error) {
 	// request instead of a view showing the seat empty.
 	for _, id := range []int64{row.Black.AccountID, row.White.AccountID} {
 		if id != 0 {
-			if _, err := s.PlayerView(ctx, id); err != nil {
+			if _, err := c.PlayerView(ctx, id); err != nil {
 				return nil, err
 			}
 		}
@@ -115,7 +116,7 @@ func (s *Core) Load(ctx context.Context, id string) (*State, error) {
 // Rebuild replays the log: moves are played, takebacks pop them, and the
 // end the players decided (a resignation, time, agreement, an abort) and
 // the offers waiting are set again.
-func (s *Core) Rebuild(row store.Game, log []store.Entry) (*State, error) {
+func (c *Core) Rebuild(row store.Game, log []store.Entry) (*State, error) {
 	r, err := rules.Parse(row.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: stored rules: %w", row.ID, err)
@@ -154,11 +155,11 @@ func (s *Core) Rebuild(row store.Game, log []store.Entry) (*State, error) {
 			return nil, fmt.Errorf("game %s: stored move %d: %w", row.ID, i+1, err)
 		}
 	}
-	if (row.Black.Bot != "" || row.White.Bot != "") && s.Hooks.Computer == nil {
+	if (row.Black.Bot != "" || row.White.Bot != "") && c.Hooks.Computer == nil {
 		return nil, fmt.Errorf("game %s: a computer seat, and no computer to play it (Hooks.Computer)", row.ID)
 	}
-	st := &State{Row: row, Stored: row, Log: log, Rules: r, Clock: clock, FirstMove: s.cfg.FirstMove, RulesText: notation.RulesText(r)}
-	st.Sess = session.New(g, s.seat(row, row.Black, 0), s.seat(row, row.White, 1), session.Options{MoveTime: s.cfg.BotMoveTime})
+	st := &State{Row: row, Stored: row, Log: log, Rules: r, Clock: clock, FirstMove: c.cfg.FirstMove, RulesText: notation.RulesText(r)}
+	st.Sess = session.New(g, c.seat(row, row.Black, 0), c.seat(row, row.White, 1), session.Options{MoveTime: c.cfg.BotMoveTime})
 	if err := st.restoreEnd(); err != nil {
 		return nil, fmt.Errorf("game %s: %w", row.ID, err)
 	}
@@ -199,11 +200,11 @@ func (st *State) restoreEnd() error {
 // seat builds the session's seat of a stored seat: a person by name, or
 // the computer of its spec (Hooks.Computer), with a seed of the seat's
 // own.
-func (s *Core) seat(row store.Game, seat store.Seat, side int) session.Seat {
+func (c *Core) seat(row store.Game, seat store.Seat, side int) session.Seat {
 	if seat.Bot != "" {
 		h := fnv.New64a()
 		fmt.Fprintf(h, "%s/%d", row.ID, side)
-		return session.Seat{Name: "computer " + seat.Bot, Player: s.Hooks.Computer(seat.Bot, h.Sum64())}
+		return session.Seat{Name: "computer " + seat.Bot, Player: c.Hooks.Computer(seat.Bot, h.Sum64())}
 	}
 	return session.Seat{Name: fmt.Sprintf("#%d", seat.AccountID)}
 }
@@ -242,24 +243,24 @@ type Change struct {
 // way, when nothing was committed, the action is run once more on the game
 // read from the store, and that answer is the one given. So a stale cache
 // never costs a legitimate move nor changes a refusal.
-func (s *Core) Act(ctx context.Context, id string, f func(st *State, now time.Time) (*Change, error)) (Event, error) {
-	unlock := s.LockGame(id)
+func (c *Core) Act(ctx context.Context, id string, f func(st *State, now time.Time) (*Change, error)) (Event, error) {
+	unlock := c.LockGame(id)
 	defer unlock()
-	st := s.States.Take(id)
+	st := c.States.Take(id)
 	cached := st != nil
 	if !cached {
 		var err error
-		if st, err = s.Load(ctx, id); err != nil {
+		if st, err = c.Load(ctx, id); err != nil {
 			return Event{}, err
 		}
 	}
-	ev, committed, err := s.ActOn(ctx, st, f)
+	ev, committed, err := c.ActOn(ctx, st, f)
 	if cached && !committed && err != nil {
-		s.Reruns.Add(1)
-		if st, err = s.Load(ctx, id); err != nil {
+		c.Reruns.Add(1)
+		if st, err = c.Load(ctx, id); err != nil {
 			return Event{}, err
 		}
-		ev, _, err = s.ActOn(ctx, st, f)
+		ev, _, err = c.ActOn(ctx, st, f)
 	}
 	return ev, err
 }
@@ -267,12 +268,12 @@ func (s *Core) Act(ctx context.Context, id string, f func(st *State, now time.Ti
 // ActOn is Act on a state, under the game's lock; it reports whether a
 // change was committed (an error may come with one: a move too late
 // commits the loss on time).
-func (s *Core) ActOn(ctx context.Context, st *State, f func(st *State, now time.Time) (*Change, error)) (Event, bool, error) {
-	now := s.now()
+func (c *Core) ActOn(ctx context.Context, st *State, f func(st *State, now time.Time) (*Change, error)) (Event, bool, error) {
+	now := c.now()
 	if st.Overdue(now) {
 		// The player to move ran out of time before this request: that is
 		// the result, whatever the request was.
-		if err := s.CommitTimeout(ctx, st, now); err != nil {
+		if err := c.CommitTimeout(ctx, st, now); err != nil {
 			return Event{}, false, err
 		}
 		if st.Row.State == store.StateAborted {
@@ -284,7 +285,7 @@ func (s *Core) ActOn(ctx context.Context, st *State, f func(st *State, now time.
 	if err != nil {
 		return Event{}, false, err
 	}
-	if err := s.Commit(ctx, st, now, ch.Entries); err != nil {
+	if err := c.Commit(ctx, st, now, ch.Entries); err != nil {
 		return Event{}, false, err
 	}
 	if ch.After != nil {
@@ -310,49 +311,49 @@ func (st *State) FirstMoveDue() bool {
 
 // CommitTimeout ends a game on time and stores it: a loss on time, or an
 // abort when the time that ran out was for a first move.
-func (s *Core) CommitTimeout(ctx context.Context, st *State, now time.Time) error {
-	c := st.Sess.ToMove()
+func (c *Core) CommitTimeout(ctx context.Context, st *State, now time.Time) error {
+	mover := st.Sess.ToMove()
 	if st.FirstMoveDue() {
-		if err := st.Sess.Abort(c); err != nil {
+		if err := st.Sess.Abort(mover); err != nil {
 			return err
 		}
-		if err := s.Commit(ctx, st, st.Row.Deadline, nil); err != nil {
+		if err := c.Commit(ctx, st, st.Row.Deadline, nil); err != nil {
 			return err
 		}
-		s.metrics.Adjudications.Add(1)
+		c.metrics.Adjudications.Add(1)
 		return nil
 	}
-	if err := st.Sess.Timeout(c); err != nil {
+	if err := st.Sess.Timeout(mover); err != nil {
 		return err
 	}
-	if c == rules.Black {
+	if mover == rules.Black {
 		st.Row.BlackLeft = 0
 	} else {
 		st.Row.WhiteLeft = 0
 	}
-	if err := s.Commit(ctx, st, st.Row.Deadline, nil); err != nil {
+	if err := c.Commit(ctx, st, st.Row.Deadline, nil); err != nil {
 		return err
 	}
-	s.metrics.Adjudications.Add(1)
+	c.metrics.Adjudications.Add(1)
 	return nil
 }
 
 // Settle ends a game whose clock ran out, or expires a challenge nobody
 // took, if it is still so under the game's lock.
-func (s *Core) Settle(ctx context.Context, id string, now time.Time) {
-	unlock := s.LockGame(id)
+func (c *Core) Settle(ctx context.Context, id string, now time.Time) {
+	unlock := c.LockGame(id)
 	defer unlock()
-	st, err := s.Load(ctx, id)
+	st, err := c.Load(ctx, id)
 	if err != nil {
-		s.log.Error("loading a game due", "game", id, "err", err)
+		c.log.Error("loading a game due", "game", id, "err", err)
 		return
 	}
 	switch {
 	case st.Overdue(now):
-		err = s.CommitTimeout(ctx, st, now)
+		err = c.CommitTimeout(ctx, st, now)
 	case st.Row.State == store.StateWaiting && !st.Row.Expires.IsZero() && !now.Before(st.Row.Expires):
 		st.Row.State, st.Row.Reason, st.Row.Ended = store.StateExpired, "nobody joined in time", now
-		err = s.Commit(ctx, st, now, nil)
+		err = c.Commit(ctx, st, now, nil)
 	default:
 		return
 	}
@@ -360,10 +361,36 @@ func (s *Core) Settle(ctx context.Context, id string, now time.Time) {
 	case errors.Is(err, store.ErrConflict):
 		// Another process settled it, or a move came first.
 	case err != nil:
-		s.log.Error("settling a game", "game", id, "err", err)
+		c.log.Error("settling a game", "game", id, "err", err)
 	default:
-		s.log.Info("game settled", "game", id, "state", st.Row.State, "reason", st.Row.Reason)
+		c.log.Info("game settled", "game", id, "state", st.Row.State, "reason", st.Row.Reason)
 	}
+}
+
+// WarnBefore is how long before a correspondence deadline the player to
+// move is told that time is running out.
+const WarnBefore = 12 * time.Hour
+
+// Warn marks the current entry of game id as warned about, under the
+// game's lock, when its deadline is within WarnBefore of now and the
+// entry was not warned about yet, and returns the game then, for the
+// player to move to be told; nil otherwise. The sweep lists the games
+// (store.GameStore.Warnable) before taking their lock: a move made since
+// starts a new turn, whose deadline may be days away.
+func (c *Core) Warn(ctx context.Context, id string) *State {
+	unlock := c.LockGame(id)
+	defer unlock()
+	st, err := c.Load(ctx, id)
+	now := c.now()
+	if err != nil || st.Row.State != store.StateActive || st.Row.WarnedEntry >= st.Row.Entries ||
+		st.Row.Deadline.IsZero() || st.Row.Deadline.After(now.Add(WarnBefore)) {
+		return nil
+	}
+	st.Row.WarnedEntry = st.Row.Entries
+	if err := c.Commit(ctx, st, now, nil); err != nil {
+		return nil
+	}
+	return st
 }
 
 // Commit syncs the row with the session, stores it with the entries,
@@ -371,7 +398,7 @@ func (s *Core) Settle(ctx context.Context, id string, now time.Time) {
 // the cache for the game's next change; the features' hooks (Hooks)
 // run once it is stored and once it is published. It runs under the
 // game's lock.
-func (s *Core) Commit(ctx context.Context, st *State, now time.Time, entries []store.Entry) error {
+func (c *Core) Commit(ctx context.Context, st *State, now time.Time, entries []store.Entry) error {
 	prev := st.Row
 	row := st.Row
 	row.Version++
@@ -399,22 +426,22 @@ func (s *Core) Commit(ctx context.Context, st *State, now time.Time, entries []s
 		entries[i].GameID = row.ID
 		entries[i].N = prev.Entries + i
 	}
-	if err := s.store.Update(ctx, row, st.Stored, entries); err != nil {
+	if err := c.store.Update(ctx, row, st.Stored, entries); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			s.metrics.Conflicts.Add(1)
+			c.metrics.Conflicts.Add(1)
 		} else {
-			s.metrics.DBErrors.Add(1)
+			c.metrics.DBErrors.Add(1)
 		}
 		return err
 	}
 	st.Row, st.Stored = row, row
 	st.Log = append(st.Log, entries...)
 	ended := prev.State == store.StateActive && row.State != store.StateActive
-	s.Hooks.Stored.run(ctx, st, ended)
-	st.Event = s.EventOf(ctx, st)
-	s.Publish(st)
-	s.States.Put(st)
-	s.Hooks.Published.run(ctx, st, ended)
+	c.Hooks.Stored.run(ctx, st, ended)
+	st.Event = c.EventOf(ctx, st)
+	c.Publish(st)
+	c.States.Put(st)
+	c.Hooks.Published.run(ctx, st, ended)
 	return nil
 }
 
@@ -494,19 +521,19 @@ func (st *State) Entry(move string, undo int, by int64, now time.Time) store.Ent
 	return store.Entry{Move: move, Undo: undo, By: by, At: now, BlackLeft: st.Row.BlackLeft, WhiteLeft: st.Row.WhiteLeft}
 }
 
-// PlayMove plays m for c, charging the clock, and returns its entry.
-func (s *Core) PlayMove(st *State, c rules.Color, m rules.Move, by int64, now time.Time) (*Change, error) {
+// PlayMove plays m for color, charging the clock, and returns its entry.
+func (c *Core) PlayMove(st *State, color rules.Color, m rules.Move, by int64, now time.Time) (*Change, error) {
 	if err := st.Sess.Legal(m); err != nil {
 		return nil, httpx.MoveRefused(st.Rules, err)
 	}
 	paused := st.Paused()
-	if !st.spend(c, now) {
-		if err := st.Sess.Timeout(c); err != nil {
+	if !st.spend(color, now) {
+		if err := st.Sess.Timeout(color); err != nil {
 			return nil, err
 		}
 		return &Change{Reply: httpx.Errf(wire.Conflict, "game_over", "the move came after your time ran out: the game is lost on time")}, nil
 	}
-	if err := st.Sess.Play(c, m); err != nil {
+	if err := st.Sess.Play(color, m); err != nil {
 		return nil, httpx.MoveRefused(st.Rules, err)
 	}
 	st.StartTurn(now)
@@ -515,13 +542,13 @@ func (s *Core) PlayMove(st *State, c rules.Color, m rules.Move, by int64, now ti
 	}
 	e := st.Entry(st.Rules.MoveText(m), 0, by, now)
 	ch := &Change{Entries: []store.Entry{e}, After: func() {
-		s.metrics.Moves.Add(1) // stored: After is called once the change is committed
-		if st.Row.State == store.StateActive && s.Hooks.Turn != nil {
-			s.Hooks.Turn(st)
+		c.metrics.Moves.Add(1) // stored: After is called once the change is committed
+		if st.Row.State == store.StateActive && c.Hooks.Turn != nil {
+			c.Hooks.Turn(st)
 		}
 	}}
-	if s.Hooks.Played != nil {
-		s.Hooks.Played(st, c, m, now, ch)
+	if c.Hooks.Played != nil {
+		c.Hooks.Played(st, color, m, now, ch)
 	}
 	return ch, nil
 }
@@ -575,6 +602,70 @@ func (st *State) BotToMove() bool {
 		return st.Row.White.Bot != ""
 	}
 	return st.Row.Black.Bot != ""
+}
+
+// AccountOf is the account of seat c (0: the computer).
+func (st *State) AccountOf(c rules.Color) int64 {
+	if c == rules.White {
+		return st.Row.White.AccountID
+	}
+	return st.Row.Black.AccountID
+}
+
+// Takeback is c's request to take back their last move (accept nil: a
+// computer grants it at once) or, with accept, c's answer to the
+// opponent's request. The moves taken back are one log entry, made by
+// the player who asked, and the turn starts again from now (a game paused
+// by a vacation stays paused); nothing taken back changes nothing.
+func (st *State) Takeback(c rules.Color, accept *bool, now time.Time) (*Change, error) {
+	before := st.Sess.Ply()
+	var err error
+	by := c
+	if accept != nil {
+		by = c.Opp()
+		err = st.Sess.AnswerTakeback(c, *accept)
+	} else {
+		_, err = st.Sess.RequestTakeback(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	undone := before - st.Sess.Ply()
+	if undone == 0 {
+		return &Change{}, nil
+	}
+	paused := st.Paused()
+	st.StartTurn(now)
+	if paused {
+		st.Pause(now)
+	}
+	return &Change{Entries: []store.Entry{st.Entry("", undone, st.AccountOf(by), now)}}, nil
+}
+
+// ToMoveOf says who is to move in an active game from its row alone (no
+// session rebuilt): the start may have White to move, and each ply
+// changes the player.
+func ToMoveOf(g store.Game) rules.Color {
+	c := rules.Black
+	if g.Start != "" {
+		if f := strings.Fields(g.Start); len(f) > 1 && f[1] == "o" {
+			c = rules.White
+		}
+	}
+	if g.Ply%2 == 1 {
+		c = c.Opp()
+	}
+	return c
+}
+
+// MyTurn reports, from its row alone, whether account me is to move in
+// the active game g.
+func MyTurn(g store.Game, me int64) bool {
+	seat := g.Black
+	if ToMoveOf(g) == rules.White {
+		seat = g.White
+	}
+	return me != 0 && g.State == store.StateActive && seat.AccountID == me
 }
 
 // Paused reports whether the game's clock is stopped by a vacation: an

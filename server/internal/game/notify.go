@@ -23,28 +23,28 @@ type Notifier interface {
 // Listen follows the other processes' changes (Config.Notifier) for the
 // games this process's streams watch, until ctx ends; each change runs
 // Hooks.Notified.
-func (s *Core) Listen(ctx context.Context) {
-	rp := s.startRepublisher(ctx)
+func (c *Core) Listen(ctx context.Context) {
+	rp := c.startRepublisher(ctx)
 	changed := func(game string, ply, version int) {
-		s.States.Stale(game, version)
-		if s.Hooks.Notified != nil {
-			s.Hooks.Notified(game)
+		c.States.Stale(game, version)
+		if c.Hooks.Notified != nil {
+			c.Hooks.Notified(game)
 		}
-		if s.Broker.Watched(game) && version > s.Broker.Published(game) {
+		if c.Broker.Watched(game) && version > c.Broker.Published(game) {
 			rp.soon(game)
 		}
 	}
 	resync := func() {
-		for _, game := range s.Broker.Games() {
+		for _, game := range c.Broker.Games() {
 			rp.soon(game)
 		}
 	}
 	for {
-		err := s.cfg.Notifier.Listen(ctx, changed, resync)
+		err := c.cfg.Notifier.Listen(ctx, changed, resync)
 		if ctx.Err() != nil {
 			return
 		}
-		s.log.Warn("listening for other processes' changes failed; again in a second", "err", err)
+		c.log.Warn("listening for other processes' changes failed; again in a second", "err", err)
 		select {
 		case <-ctx.Done():
 			return
@@ -55,14 +55,14 @@ func (s *Core) Listen(ctx context.Context) {
 
 // republish reads a game and hands it to the watchers; the state read is
 // the game's freshest, kept for this process's next change of it.
-func (s *Core) republish(ctx context.Context, game string) {
-	unlock := s.LockGame(game)
+func (c *Core) republish(ctx context.Context, game string) {
+	unlock := c.LockGame(game)
 	defer unlock()
-	st, err := s.Load(ctx, game)
+	st, err := c.Load(ctx, game)
 	if err != nil {
-		s.log.Warn("reading a game another process changed", "game", game, "err", err)
+		c.log.Warn("reading a game another process changed", "game", game, "err", err)
 		return
 	}
-	s.PublishLocal(st, s.ToMove(st))
-	s.States.Put(st)
+	c.PublishLocal(st, st.ToMoveAccount())
+	c.States.Put(st)
 }

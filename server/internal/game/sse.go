@@ -53,12 +53,12 @@ type Stream struct {
 // OpenStream answers r with an event stream's headers, written at once;
 // the caller closes the stream when it ends. An error is the stream's end
 // (the handler returns): the stream is closed already.
-func (s *Core) OpenStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*Stream, error) {
-	st := &Stream{s: s, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
+func (c *Core) OpenStream(w http.ResponseWriter, r *http.Request, what string, log ...any) (*Stream, error) {
+	st := &Stream{s: c, w: w, r: r, rc: http.NewResponseController(w), what: what, log: log}
 	if tc, ok := r.Context().Value(connKey{}).(*net.TCPConn); ok {
 		tc.SetWriteBuffer(StreamSendBuffer) // an error leaves the kernel's buffer, which still works
 	}
-	s.metrics.Streams.Add(1)
+	c.metrics.Streams.Add(1)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")

@@ -21,12 +21,12 @@ func EventID(row store.Game) string {
 
 // View builds the game's view: the state's own parts, and the features'
 // parts (ViewParts) at their places.
-func (s *Core) View(ctx context.Context, st *State) wire.Game {
+func (c *Core) View(ctx context.Context, st *State) wire.Game {
 	row := st.Row
 	v := wire.Game{Snapshot: st.Sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
 		Kind: row.Kind, Players: map[string]wire.Seat{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
 		EventID: EventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
-		RulesText: st.RulesText, GameRatings: s.ratings(ctx, row), AllowBots: row.AllowBots}
+		RulesText: st.RulesText, GameRatings: c.ratings(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
 		e := row.Expires
 		v.Expires = &e
@@ -43,17 +43,17 @@ func (s *Core) View(ctx context.Context, st *State) wire.Game {
 		key := []string{"x", "o"}[i]
 		switch {
 		case seat.AccountID != 0: // a house bot's seat has a spec too, and is shown by its account
-			if pv, err := s.PlayerView(ctx, seat.AccountID); err == nil {
+			if pv, err := c.PlayerView(ctx, seat.AccountID); err == nil {
 				v.Players[key] = pv
 			}
 		case seat.Bot != "":
-			v.Players[key] = wire.Seat{Name: s.computerName(seat.Bot), Computer: true}
+			v.Players[key] = wire.Seat{Name: c.computerName(seat.Bot), Computer: true}
 		default:
 			v.Players[key] = wire.Seat{}
 		}
 	}
-	if s.Parts.Invitee != nil {
-		v.Invitee = s.Parts.Invitee(ctx, row)
+	if c.Parts.Invitee != nil {
+		v.Invitee = c.Parts.Invitee(ctx, row)
 	}
 	v.Clock = wire.Clock{Spec: st.Clock.String(), Words: st.Clock.Words(), XMillis: row.BlackLeft.Milliseconds(), OMillis: row.WhiteLeft.Milliseconds()}
 	switch {
@@ -61,15 +61,15 @@ func (s *Core) View(ctx context.Context, st *State) wire.Game {
 		v.Clock.FirstMoveDeadline = row.Deadline.UnixMilli()
 	case st.Paused():
 		v.Clock.Paused = true
-		if s.Parts.Vacation != nil {
-			v.Clock.Vacation = s.Parts.Vacation(ctx, st)
+		if c.Parts.Vacation != nil {
+			v.Clock.Vacation = c.Parts.Vacation(ctx, st)
 		}
 	case row.State == store.StateActive && st.Clock.Kind != ClockNone:
 		v.Clock.Running = st.Sess.ToMove().Letter()
 		v.Clock.TurnStart, v.Clock.Deadline = row.TurnStart.UnixMilli(), row.Deadline.UnixMilli()
 	}
-	if s.Parts.Rematch != nil {
-		v.Rematch = s.Parts.Rematch(ctx, st)
+	if c.Parts.Rematch != nil {
+		v.Rematch = c.Parts.Rematch(ctx, st)
 	}
 	v.Tournament = st.Tournament
 	return v
@@ -77,30 +77,30 @@ func (s *Core) View(ctx context.Context, st *State) wire.Game {
 
 // PlayerView is how an account is shown as a player: its name, or
 // guest-ID. Names never change, so each is read from the store once.
-func (s *Core) PlayerView(ctx context.Context, id int64) (wire.Seat, error) {
-	if pv, ok := s.names.get(id); ok {
+func (c *Core) PlayerView(ctx context.Context, id int64) (wire.Seat, error) {
+	if pv, ok := c.names.get(id); ok {
 		return pv, nil
 	}
-	a, err := s.store.AccountByID(ctx, id)
+	a, err := c.store.AccountByID(ctx, id)
 	if err != nil {
 		return wire.Seat{}, err
 	}
-	pv := s.accountView(a)
-	s.names.put(id, pv)
+	pv := c.accountView(a)
+	c.names.put(id, pv)
 	return pv, nil
 }
 
 // EventOf builds the state's event: its view in JSON, the answer to the
 // change and what the streams send.
-func (s *Core) EventOf(ctx context.Context, st *State) Event {
-	data, err := json.Marshal(s.View(ctx, st))
+func (c *Core) EventOf(ctx context.Context, st *State) Event {
+	data, err := json.Marshal(c.View(ctx, st))
 	if err != nil {
-		s.log.Error("encoding a game", "game", st.Row.ID, "err", err)
+		c.log.Error("encoding a game", "game", st.Row.ID, "err", err)
 		return Event{ID: EventID(st.Row), Version: st.Row.Version}
 	}
 	ev := NewEvent(EventID(st.Row), st.Row.Version, data)
-	if s.Parts.Private != nil {
-		s.Parts.Private(ctx, &ev, st)
+	if c.Parts.Private != nil {
+		c.Parts.Private(ctx, &ev, st)
 	}
 	return ev
 }
@@ -131,27 +131,27 @@ func (st *State) ToMoveAccount() int64 {
 }
 
 // ratings is the view's ratings part (Parts.Ratings), none without it.
-func (s *Core) ratings(ctx context.Context, row store.Game) wire.GameRatings {
-	if s.Parts.Ratings == nil {
+func (c *Core) ratings(ctx context.Context, row store.Game) wire.GameRatings {
+	if c.Parts.Ratings == nil {
 		return wire.GameRatings{}
 	}
-	return s.Parts.Ratings(ctx, row)
+	return c.Parts.Ratings(ctx, row)
 }
 
 // computerName names a computer seat (Parts.ComputerName), by its spec
 // without it.
-func (s *Core) computerName(spec string) string {
-	if s.Parts.ComputerName == nil {
+func (c *Core) computerName(spec string) string {
+	if c.Parts.ComputerName == nil {
 		return spec
 	}
-	return s.Parts.ComputerName(spec)
+	return c.Parts.ComputerName(spec)
 }
 
 // accountView shows an account as a player (Parts.Account), by its
 // name without it.
-func (s *Core) accountView(a store.Account) wire.Seat {
-	if s.Parts.Account == nil {
+func (c *Core) accountView(a store.Account) wire.Seat {
+	if c.Parts.Account == nil {
 		return wire.Seat{Name: a.Name}
 	}
-	return s.Parts.Account(a)
+	return c.Parts.Account(a)
 }

@@ -16,7 +16,7 @@
 //   - read.go: reading a mailed reply's line, pure.
 //
 // A mailed line is read by the one parser of players' commands
-// (game.MailCommands), and its refusals are judged by their domain kind
+// (command.Mail), and its refusals are judged by their domain kind
 // (httpx.Error's wire.Kind), never by an HTTP status. It may touch the
 // game core, httpx's errors and limiters, wire and the store; no other
 // feature of the server.

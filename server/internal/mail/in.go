@@ -21,6 +21,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"alak/rules"
+	"alak/server/internal/command"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
@@ -467,14 +468,14 @@ func (in *mailIn) reply(ctx context.Context, sec store.MailSecret, command strin
 // mailDone says what a mailed command did to the game st (after it; the
 // game was at ply before). The player's move is the one after ply before:
 // another may follow it in the same change (a conditional answer).
-func mailDone(st *game.State, before int, cmd game.Command) string {
+func mailDone(st *game.State, before int, cmd command.Command) string {
 	switch cmd.Kind {
-	case game.CommandDraw:
+	case command.Draw:
 		if st.Sess.Over() {
 			return "You accepted the draw: the game is drawn."
 		}
 		return "You offered a draw."
-	case game.CommandResign:
+	case command.Resign:
 		return "You resigned."
 	}
 	move := cmd.Move
@@ -486,24 +487,24 @@ func mailDone(st *game.State, before int, cmd game.Command) string {
 
 // mailedCommand reads a mailed line and says what it does to the game,
 // under its lock: the command read, and the change.
-func (m *Mail) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, text string, now time.Time) (game.Command, *game.Change, error) {
+func (m *Mail) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color, text string, now time.Time) (command.Command, *game.Change, error) {
 	if st.Row.State != store.StateActive {
-		return game.Command{}, nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
+		return command.Command{}, nil, httpx.Errf(wire.Conflict, "game_over", "the game is over (%s)", st.Row.Reason)
 	}
 	if ply := st.Sess.Ply(); ply != sec.Ply {
-		return game.Command{}, nil, httpx.Errf(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
+		return command.Command{}, nil, httpx.Errf(wire.Conflict, "stale_ply", "your mail answered the board after move %d, but the game has moved on to move %d since; answer the board below", sec.Ply, ply)
 	}
 	// The words (draw, board) are taken on either player's turn; a move is
 	// judged after the turn, and a text that is not a move after the turn
 	// too, as the API judges it.
-	cmd, err := game.MailCommands.Parse(st.Rules, text)
+	cmd, err := command.Mail.Parse(st.Rules, text)
 	if err == nil {
 		switch cmd.Kind {
-		case game.CommandEmpty:
+		case command.Empty:
 			return cmd, nil, httpx.Errf(wire.BadInput, "no_move", "the mail has no line to read: write a move (a point such as 3, pass or resign), draw or board on its first line, above any quoted text")
-		case game.CommandBoard:
+		case command.Board:
 			return cmd, nil, errBoardOnly
-		case game.CommandDraw:
+		case command.Draw:
 			// An offer, or the acceptance of the opponent's (OfferDraw).
 			if !st.Sess.Seat(c.Opp()).Human() {
 				return cmd, nil, httpx.Errf(wire.Conflict, "not_now", "draws with the computer are offered on the game's page")
@@ -518,7 +519,7 @@ func (m *Mail) mailedCommand(st *game.State, sec store.MailSecret, c rules.Color
 	if err != nil {
 		return cmd, nil, err
 	}
-	if cmd.Kind == game.CommandResign {
+	if cmd.Kind == command.Resign {
 		return cmd, &game.Change{}, st.Sess.Resign(c)
 	}
 	acct := st.Row.Black.AccountID

@@ -1,4 +1,4 @@
-package game
+package command
 
 import (
 	"errors"
@@ -24,35 +24,35 @@ func TestParseCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	pass := rules.Pass
-	long := strings.Repeat("3", maxCommand+1)
+	long := strings.Repeat("3", MaxLen+1)
 	for _, c := range []struct {
 		name   string
-		syntax CommandSyntax
+		syntax Syntax
 		text   string
-		kind   CommandKind
+		kind   Kind
 		move   *rules.Move
 		refuse string // the refusal's sentence; "" when read
 	}{
-		{"api: a point", APICommands, "3", CommandMove, &three, ""},
-		{"api: a pass", APICommands, "pass", CommandMove, &pass, ""},
-		{"api: resign", APICommands, "resign", CommandResign, nil, ""},
-		{"api: draw is no move", APICommands, "draw", 0, nil, `cannot read "draw": `},
-		{"api: too long", APICommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass or resign"},
-		{"api: unreadable", APICommands, "zz", 0, nil, `cannot read "zz": `},
-		{"mail: a point", MailCommands, "3", CommandMove, &three, ""},
-		{"mail: resign", MailCommands, "resign", CommandResign, nil, ""},
-		{"mail: draw", MailCommands, "Draw", CommandDraw, nil, ""},
-		{"mail: board", MailCommands, "BOARD", CommandBoard, nil, ""},
-		{"mail: nothing", MailCommands, "", CommandEmpty, nil, ""},
-		{"mail: too long", MailCommands, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board"},
-		{"mail: unreadable", MailCommands, "zz", 0, nil, `cannot read "zz" as a move: `},
+		{"api: a point", API, "3", Move, &three, ""},
+		{"api: a pass", API, "pass", Move, &pass, ""},
+		{"api: resign", API, "resign", Resign, nil, ""},
+		{"api: draw is no move", API, "draw", 0, nil, `cannot read "draw": `},
+		{"api: too long", API, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass or resign"},
+		{"api: unreadable", API, "zz", 0, nil, `cannot read "zz": `},
+		{"mail: a point", Mail, "3", Move, &three, ""},
+		{"mail: resign", Mail, "resign", Resign, nil, ""},
+		{"mail: draw", Mail, "Draw", Draw, nil, ""},
+		{"mail: board", Mail, "BOARD", Board, nil, ""},
+		{"mail: nothing", Mail, "", Empty, nil, ""},
+		{"mail: too long", Mail, long, 0, nil, "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board"},
+		{"mail: unreadable", Mail, "zz", 0, nil, `cannot read "zz" as a move: `},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd, err := c.syntax.Parse(r, c.text)
 			if c.refuse != "" {
 				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Code != "bad_move" || !strings.HasPrefix(ae.Msg, c.refuse) {
-					t.Fatalf("Parse(%q) = %+v, %v; want a bad_move refusal starting %q", c.text, cmd, err, c.refuse)
+					t.Fatalf("parse(%q) = %+v, %v; want a bad_move refusal starting %q", c.text, cmd, err, c.refuse)
 				}
 				if c.syntax.words && c.text == "zz" && !strings.HasSuffix(ae.Msg, "(a move is a point such as 3, pass, resign; or write draw or board)") {
 					t.Errorf("the mail's refusal does not say what it takes: %q", ae.Msg)
@@ -60,10 +60,10 @@ func TestParseCommand(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("Parse(%q): %v", c.text, err)
+				t.Fatalf("parse(%q): %v", c.text, err)
 			}
 			if cmd.Kind != c.kind || c.move != nil && cmd.Move != *c.move {
-				t.Errorf("Parse(%q) = %+v, want kind %d move %v", c.text, cmd, c.kind, c.move)
+				t.Errorf("parse(%q) = %+v, want kind %d move %v", c.text, cmd, c.kind, c.move)
 			}
 		})
 	}
@@ -81,21 +81,21 @@ func FuzzParseCommand(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, cs := range []CommandSyntax{APICommands, MailCommands} {
+		for _, cs := range []Syntax{API, Mail} {
 			cmd, err := cs.Parse(r, text)
 			if err != nil {
 				var ae *httpx.Error
 				if !errors.As(err, &ae) || ae.Kind != wire.BadInput || ae.Msg == "" {
-					t.Fatalf("Parse(%q): %v, want a bad-input refusal", text, err)
+					t.Fatalf("parse(%q): %v, want a bad-input refusal", text, err)
 				}
 				continue
 			}
-			if cmd.Kind != CommandMove {
+			if cmd.Kind != Move {
 				continue
 			}
 			again, err := cs.Parse(r, r.MoveText(cmd.Move))
 			if err != nil || again != cmd {
-				t.Fatalf("Parse(%q) = %+v; its move text %q reads %+v, %v", text, cmd, r.MoveText(cmd.Move), again, err)
+				t.Fatalf("parse(%q) = %+v; its move text %q reads %+v, %v", text, cmd, r.MoveText(cmd.Move), again, err)
 			}
 		}
 	})

@@ -1,4 +1,4 @@
-package server
+package puzzles
 
 // Where the server's puzzles come from (docs/puzzles.md, "Wiring the play
 // server"): a first set for each preset made at start from the server's
@@ -15,13 +15,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	"alak/glicko2"
 	"alak/puzzle"
 	"alak/rules"
-	"alak/server/internal/analysis"
 	"alak/server/internal/ratings"
 	"alak/server/store"
 	"alak/solve"
@@ -48,10 +46,10 @@ const (
 	puzzleGameIdle = 19
 )
 
-// puzzleSeedRules are the small lines of each preset the first puzzles
+// SeedRules are the small lines of each preset the first puzzles
 // are made on: within puzzle.Reach, on boards where the dense table (or
 // for traditional and tromp-taylor, the search) answers in milliseconds.
-var puzzleSeedRules = []string{"alak size=9", "traditional size=5", "tromp-taylor size=6", "alterigo size=8", "dewdney size=9", "golf size=9"}
+var SeedRules = []string{"alak size=9", "traditional size=5", "tromp-taylor size=6", "alterigo size=8", "dewdney size=9", "golf size=9"}
 
 // puzzleGame is a finished game whose analysis is done, waiting for its
 // puzzles.
@@ -61,67 +59,37 @@ type puzzleGame struct {
 	plies []solve.PlyValue
 }
 
-// puzzleWork makes the server's puzzles in the background, one at a time.
-type puzzleWork struct {
-	s     *Server
-	ctx   context.Context // done when the server stops
-	queue chan puzzleGame
-	// seedRules and seedCount say which first sets are made at start
-	// (Config.PuzzleSeed).
-	seedRules []string
-	seedCount int
-	// idle is the share of the seed's time spent waiting: after a puzzle
-	// that took d, the seed waits d*idle, so that it uses at most a
-	// 1/(1+idle) share of a core; gameIdle is the same for the finished
-	// games' puzzles (puzzleGameIdle).
-	idle, gameIdle float64
-	// games counts the finished games whose puzzles were made.
-	mu    sync.Mutex
-	games int
-}
-
-func newPuzzleWork(s *Server) *puzzleWork {
-	pw := &puzzleWork{s: s, ctx: contextOf(s.done), queue: make(chan puzzleGame, puzzleQueued), seedCount: s.cfg.PuzzleSeed, idle: 1, gameIdle: puzzleGameIdle}
-	if pw.seedCount > 0 {
-		pw.seedRules = puzzleSeedRules
-		if s.cfg.puzzleSeedRules != nil {
-			pw.seedRules = s.cfg.puzzleSeedRules
-		}
-	}
-	return pw
-}
-
-// gameAnalysed queues a finished game whose analysis is plies for its
-// puzzles; a full queue drops it (its analysis stays: the puzzles are a
-// bonus, never a reason to wait).
-func (pw *puzzleWork) gameAnalysed(ag analysis.Game, plies []solve.PlyValue) {
-	if len(plies) == 0 || puzzle.Reach(ag.Rules) != nil {
+// GameAnalysed queues a finished game (its row, its rules, its moves)
+// whose analysis is plies for its puzzles; a full queue drops it (its
+// analysis stays: the puzzles are a bonus, never a reason to wait).
+func (pz *Puzzles) GameAnalysed(row store.Game, r rules.Rules, game *rules.Game, plies []solve.PlyValue) {
+	if len(plies) == 0 || puzzle.Reach(r) != nil {
 		return
 	}
 	// A copy: the session's game stays the session's.
-	g := ag.Game.Clone()
+	g := game.Clone()
 	select {
-	case pw.queue <- puzzleGame{row: ag.Row, game: g, plies: plies}:
+	case pz.queue <- puzzleGame{row: row, game: g, plies: plies}:
 	default:
-		pw.s.log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", ag.Row.ID)
+		pz.cfg.Log.Info("the puzzles' queue is full: a finished game's puzzles are not made", "game", row.ID)
 	}
 }
 
 // work makes the puzzles of the finished games queued, resting after
 // each game (gameIdle).
-func (pw *puzzleWork) work() {
+func (pz *Puzzles) work() {
 	for {
 		select {
-		case <-pw.s.done:
+		case <-pz.cfg.Stop.Done():
 			return
-		case pg := <-pw.queue:
+		case pg := <-pz.queue:
 			start := time.Now()
-			pw.fromGame(pg)
-			pw.mu.Lock()
-			pw.games++
-			idle := pw.gameIdle
-			pw.mu.Unlock()
-			if !pw.rest(time.Since(start), idle) {
+			pz.fromGame(pg)
+			pz.mu.Lock()
+			pz.games++
+			idle := pz.gameIdle
+			pz.mu.Unlock()
+			if !pz.rest(time.Since(start), idle) {
 				return
 			}
 		}
@@ -130,43 +98,42 @@ func (pw *puzzleWork) work() {
 
 // rest waits took*idle, the rest after work that took took; false when
 // the server stops meanwhile.
-func (pw *puzzleWork) rest(took time.Duration, idle float64) bool {
+func (pz *Puzzles) rest(took time.Duration, idle float64) bool {
 	t := time.NewTimer(time.Duration(float64(took) * idle))
 	defer t.Stop()
 	select {
-	case <-pw.s.done:
+	case <-pz.cfg.Stop.Done():
 		return false
 	case <-t.C:
 		return true
 	}
 }
 
-// setGameIdle sets the rest after a finished game's puzzles (gameIdle;
+// SetGameIdle sets the rest after a finished game's puzzles (gameIdle;
 // tests raise it).
-func (pw *puzzleWork) setGameIdle(idle float64) {
-	pw.mu.Lock()
-	defer pw.mu.Unlock()
-	pw.gameIdle = idle
+func (pz *Puzzles) SetGameIdle(idle float64) {
+	pz.mu.Lock()
+	defer pz.mu.Unlock()
+	pz.gameIdle = idle
 }
 
-// waiting reports whether a finished game waits for its puzzles.
-func (pw *puzzleWork) waiting() bool { return len(pw.queue) > 0 }
+// Waiting reports whether a finished game waits for its puzzles.
+func (pz *Puzzles) Waiting() bool { return len(pz.queue) > 0 }
 
 // fromGame stores the puzzles of a finished game: every one joins the
 // pool of its rules, and each that is a player's own mistake is that
 // player's personal puzzle.
-func (pw *puzzleWork) fromGame(pg puzzleGame) {
-	s := pw.s
-	ctx, cancel := context.WithTimeout(pw.ctx, puzzleGameTime)
+func (pz *Puzzles) fromGame(pg puzzleGame) {
+	ctx, cancel := context.WithTimeout(pz.cfg.Stop, puzzleGameTime)
 	defer cancel()
-	ps, _, err := puzzle.FromAnalysis(ctx, s.tables, pg.game, pg.plies, puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}})
+	ps, _, err := puzzle.FromAnalysis(ctx, pz.cfg.Solver, pg.game, pg.plies, puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}})
 	if err != nil && !errors.Is(err, context.Canceled) {
-		s.log.Info("a finished game's puzzles are incomplete", "game", pg.row.ID, "err", err)
+		pz.cfg.Log.Info("a finished game's puzzles are incomplete", "game", pg.row.ID, "err", err)
 	}
 	for _, p := range ps {
-		if _, err := pw.add(ctx, p, pg.row.ID); err != nil {
+		if _, err := pz.Add(ctx, p, pg.row.ID); err != nil {
 			if !errors.Is(err, context.Canceled) {
-				s.log.Info("a puzzle of a finished game is not stored", "game", pg.row.ID, "puzzle", p.ID, "err", err)
+				pz.cfg.Log.Info("a puzzle of a finished game is not stored", "game", pg.row.ID, "puzzle", p.ID, "err", err)
 			}
 			continue
 		}
@@ -180,9 +147,9 @@ func (pw *puzzleWork) fromGame(pg puzzleGame) {
 		if seat.AccountID == 0 || seat.Bot != "" {
 			continue
 		}
-		if err := s.store.AddPersonalPuzzle(store.Idle(ctx), store.PersonalPuzzle{AccountID: seat.AccountID, PuzzleID: p.ID,
-			GameID: pg.row.ID, Ply: p.Source.Ply, Played: p.Source.Played, Created: s.now()}); err != nil {
-			s.log.Info("a personal puzzle is not stored", "game", pg.row.ID, "puzzle", p.ID, "err", err)
+		if err := pz.cfg.Store.AddPersonalPuzzle(store.Idle(ctx), store.PersonalPuzzle{AccountID: seat.AccountID, PuzzleID: p.ID,
+			GameID: pg.row.ID, Ply: p.Source.Ply, Played: p.Source.Played, Created: pz.cfg.Now()}); err != nil {
+			pz.cfg.Log.Info("a personal puzzle is not stored", "game", pg.row.ID, "puzzle", p.ID, "err", err)
 		}
 	}
 }
@@ -210,9 +177,9 @@ func checkPuzzle(ctx context.Context, p *puzzle.Puzzle) error {
 	return nil
 }
 
-// add checks p (checkPuzzle) and stores it, found in game gameID ("" for
+// Add checks p (checkPuzzle) and stores it, found in game gameID ("" for
 // none); it reports whether the puzzle is new.
-func (pw *puzzleWork) add(ctx context.Context, p *puzzle.Puzzle, gameID string) (bool, error) {
+func (pz *Puzzles) Add(ctx context.Context, p *puzzle.Puzzle, gameID string) (bool, error) {
 	if err := checkPuzzle(ctx, p); err != nil {
 		return false, err
 	}
@@ -229,8 +196,8 @@ func (pw *puzzleWork) add(ctx context.Context, p *puzzle.Puzzle, gameID string) 
 		pool = r.Preset
 	}
 	start := puzzleStartRating(p)
-	added, err := pw.s.store.AddPuzzle(store.Idle(ctx), store.Puzzle{ID: p.ID, Rules: p.Rules, Preset: pool, Body: body, Themes: p.Themes,
-		Source: p.Source.Kind, GameID: gameID, Rating: start, Created: pw.s.now()})
+	added, err := pz.cfg.Store.AddPuzzle(store.Idle(ctx), store.Puzzle{ID: p.ID, Rules: p.Rules, Preset: pool, Body: body, Themes: p.Themes,
+		Source: p.Source.Kind, GameID: gameID, Rating: start, Created: pz.cfg.Now()})
 	return added, err
 }
 
@@ -238,21 +205,20 @@ func (pw *puzzleWork) add(ctx context.Context, p *puzzle.Puzzle, gameID string) 
 // of, from the server's small lines (docs/puzzles.md's sources: the
 // dense table's states where the rules have one, else self-play), one
 // puzzle at a time, resting after each as long as it took times idle.
-func (pw *puzzleWork) seed() {
-	for _, text := range pw.seedRules {
+func (pz *Puzzles) seed() {
+	for _, text := range pz.seedRules {
 		select {
-		case <-pw.s.done:
+		case <-pz.cfg.Stop.Done():
 			return
 		default:
 		}
-		if err := pw.seedRules1(text); err != nil && !errors.Is(err, context.Canceled) {
-			pw.s.log.Warn("the first puzzles of a preset are not made", "rules", text, "err", err)
+		if err := pz.seedRules1(text); err != nil && !errors.Is(err, context.Canceled) {
+			pz.cfg.Log.Warn("the first puzzles of a preset are not made", "rules", text, "err", err)
 		}
 	}
 }
 
-func (pw *puzzleWork) seedRules1(text string) error {
-	s := pw.s
+func (pz *Puzzles) seedRules1(text string) error {
 	r, err := rules.Parse(text)
 	if err != nil {
 		return err
@@ -260,14 +226,14 @@ func (pw *puzzleWork) seedRules1(text string) error {
 	if err := puzzle.Reach(r); err != nil {
 		return err
 	}
-	ctx := pw.ctx
-	n, err := s.store.CountPuzzles(ctx, r.Preset)
+	ctx := pz.cfg.Stop
+	n, err := pz.cfg.Store.CountPuzzles(ctx, r.Preset)
 	if err != nil || n > 0 {
 		return err
 	}
 	opt := puzzle.Options{Solve: solve.Options{MaxNodes: puzzleNodes, MemoryMB: puzzleMemMB}}
 	var dt *solve.DenseTable
-	if tab, err := s.tables.Make(ctx, r, solve.Options{MemoryMB: analysis.MemoryMB}); err == nil && tab != nil {
+	if tab, err := pz.cfg.Solver.Make(ctx, r, solve.Options{MemoryMB: pz.cfg.TableMemoryMB}); err == nil && tab != nil {
 		dt = tab.Dense()
 	}
 	// A seed of its own a preset: every server makes the same first set.
@@ -278,37 +244,37 @@ func (pw *puzzleWork) seedRules1(text string) error {
 	// The puzzles met, stored or not: each self-play game starts from the
 	// rules' start, so its first puzzles are often the last game's.
 	tried := map[string]bool{}
-	for try := 0; try < puzzleSeedTries && stored < pw.seedCount; try++ {
+	for try := 0; try < puzzleSeedTries && stored < pz.seedCount; try++ {
 		start := time.Now()
 		var ps []*puzzle.Puzzle
 		if dt != nil {
-			ps, _, err = puzzle.FromTable(ctx, s.tables, dt, rng, puzzle.TableOptions{Options: opt, Samples: 50, Count: 1})
+			ps, _, err = puzzle.FromTable(ctx, pz.cfg.Solver, dt, rng, puzzle.TableOptions{Options: opt, Samples: 50, Count: 1})
 		} else {
-			ps, _, err = puzzle.FromSelfPlay(ctx, s.tables, r, rng, puzzle.SelfPlayOptions{Options: opt, Games: 1})
+			ps, _, err = puzzle.FromSelfPlay(ctx, pz.cfg.Solver, r, rng, puzzle.SelfPlayOptions{Options: opt, Games: 1})
 		}
 		if err != nil {
 			return err
 		}
 		for _, p := range ps {
-			if tried[p.ID] || stored >= pw.seedCount {
+			if tried[p.ID] || stored >= pz.seedCount {
 				continue
 			}
 			tried[p.ID] = true
-			added, err := pw.add(ctx, p, "")
+			added, err := pz.Add(ctx, p, "")
 			switch {
 			case errors.Is(err, context.Canceled):
 				return err
 			case err != nil:
-				s.log.Info("a puzzle is not stored", "rules", text, "puzzle", p.ID, "err", err)
+				pz.cfg.Log.Info("a puzzle is not stored", "rules", text, "puzzle", p.ID, "err", err)
 			case added:
 				stored++
 			}
 		}
-		if !pw.rest(time.Since(start), pw.idle) {
+		if !pz.rest(time.Since(start), pz.idle) {
 			return context.Canceled
 		}
 	}
-	s.log.Info("first puzzles made", "rules", text, "puzzles", stored)
+	pz.cfg.Log.Info("first puzzles made", "rules", text, "puzzles", stored)
 	return nil
 }
 
@@ -319,9 +285,9 @@ func puzzleStartRating(p *puzzle.Puzzle) glicko2.Rating {
 	return glicko2.Rating{Rating: p.Rating, RD: glicko2.StartRD, Volatility: glicko2.StartVolatility}
 }
 
-// gamesDone is how many finished games' puzzles were made.
-func (pw *puzzleWork) gamesDone() int {
-	pw.mu.Lock()
-	defer pw.mu.Unlock()
-	return pw.games
+// GamesDone is how many finished games' puzzles were made.
+func (pz *Puzzles) GamesDone() int {
+	pz.mu.Lock()
+	defer pz.mu.Unlock()
+	return pz.games
 }

@@ -1,44 +1,38 @@
-package server
+package game
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
 	"alak/notation"
 	"alak/rules"
-	"alak/server/internal/game"
-	"alak/server/internal/httpx"
 	"alak/server/store"
 )
 
-// sgfRecord is the record GET /api/games/{id}/sgf writes: the game with
-// the players' names, the date, an opening comment naming the game and its
+// Record is the record GET /api/games/{id}/sgf writes: the game with the
+// players' names, the date, an opening comment naming the game and its
 // clock, a live clock's time control (TM, OT) and each mover's time left
-// (BL, WL), and the messages the requester may read as comments.
-func (s *Server) sgfRecord(r *http.Request, st *game.State) (notation.Record, error) {
+// (BL, WL), and msgs, the messages the requester may read, as comments.
+func (c *Core) Record(ctx context.Context, st *State, msgs []Message) notation.Record {
 	rec := st.Sess.Record()
-	v := s.core.View(r.Context(), st)
+	v := c.View(ctx, st)
 	rec.Black, rec.White = v.Players["x"].Name, v.Players["o"].Name
 	rec.Date = st.Row.Created.UTC().Format("2006-01-02")
 	rec.Comments = map[int]string{0: fmt.Sprintf("alak game %s, %s, %s", st.Row.ID, st.Row.Rules, st.Clock.Words())}
-	if st.Clock.Kind == game.ClockLive {
+	if st.Clock.Kind == ClockLive {
 		rec.Time = sgfTimeControl(st.Clock)
 		rec.TimeLeft = sgfTimeLeft(st.Log, rec.Start.ToMove())
 	}
-	msgs, err := s.sgfMessages(r, st)
-	if err != nil {
-		return rec, err
-	}
 	addMessageComments(&rec, st.Log, msgs)
-	return rec, nil
+	return rec
 }
 
 // sgfTimeControl writes a live clock as SGF's TM and OT: the time for the
 // game in seconds, and the increment as OT[N fischer] (the form OGS
 // writes: N seconds added after each move), none when there is none.
-func sgfTimeControl(c game.Clock) notation.TimeControl {
+func sgfTimeControl(c Clock) notation.TimeControl {
 	tc := notation.TimeControl{Main: c.Initial}
 	if c.Increment > 0 {
 		tc.Overtime = strconv.FormatFloat(c.Increment.Seconds(), 'f', -1, 64) + " fischer"
@@ -71,36 +65,19 @@ func sgfTimeLeft(log []store.Entry, first rules.Color) map[int]time.Duration {
 	return left
 }
 
-// sgfMessage is a message between the players as the SGF export writes it:
+// Message is a message between the players as the SGF export writes it:
 // a C comment "From: text" on the node after which it was sent.
-type sgfMessage struct {
+type Message struct {
 	From string
 	Text string
 	At   time.Time
-}
-
-// sgfMessages returns the messages of the game that the requester may read,
-// oldest first, for the SGF export: to a player of the game, what their
-// game page shows (all of them, or only their own when they muted the
-// opponent); to anyone else, none (the messages are the players' only).
-func (s *Server) sgfMessages(r *http.Request, st *game.State) ([]sgfMessage, error) {
-	c, ok := st.SeatOf(httpx.Account(r))
-	if !ok {
-		return nil, nil
-	}
-	msgs, _ := s.around.ChatFor(r.Context(), st, c.Letter())
-	out := make([]sgfMessage, 0, len(msgs))
-	for _, m := range msgs {
-		out = append(out, sgfMessage{From: m.From, Text: m.Text, At: m.At})
-	}
-	return out, nil
 }
 
 // addMessageComments adds each message to the comment of the node after
 // which it was sent: the node of the number of moves on the board then
 // (replaying the log's entries made at or before it, takebacks included),
 // at most the moves of the record.
-func addMessageComments(rec *notation.Record, log []store.Entry, msgs []sgfMessage) {
+func addMessageComments(rec *notation.Record, log []store.Entry, msgs []Message) {
 	for _, m := range msgs {
 		ply := 0
 		for _, e := range log {

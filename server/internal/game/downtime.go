@@ -1,4 +1,4 @@
-package server
+package game
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 )
 
 // Downtime. A server process writes a heartbeat to the store every
-// Config.Heartbeat, and a last one when it stops cleanly. A process that
+// Config.Heartbeat (Core.Heartbeat), and a last one when it stops cleanly. A process that
 // starts when no other is alive (none has beaten within staleBeats
 // heartbeats without a clean stop) knows that nobody served the games
 // from the last beat of any process until now: the store moves every
@@ -33,50 +33,50 @@ const staleBeats = 5
 // deadlines too.
 const daysShiftAfter = time.Hour
 
-// resume registers the process in the store and gives the running clocks
-// back the time no process served them.
-func (s *Server) resume() error {
-	s.proc = newID()
+// Resume registers the process, proc its id among those serving the
+// store, and gives the running clocks back the time no process served
+// them. The server calls it once, before the first sweep of the clocks:
+// a clock that ran out meanwhile is given its time back, not adjudicated.
+func (c *Core) Resume(proc string) error {
+	c.proc = proc
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	down, err := s.store.Resume(ctx, store.Resume{Process: s.proc, Now: s.now(), Stale: staleBeats * s.cfg.Heartbeat, DaysAfter: daysShiftAfter})
+	down, err := c.store.Resume(ctx, store.Resume{Process: c.proc, Now: c.now(), Stale: staleBeats * c.cfg.Heartbeat, DaysAfter: daysShiftAfter})
 	if err != nil {
 		return fmt.Errorf("registering the process in the store: %w", err)
 	}
 	if down > 0 {
-		s.log.Info("no process served the games for a while: their running clocks are given the time back",
+		c.log.Info("no process served the games for a while: their running clocks are given the time back",
 			"downtime", down.Round(time.Millisecond).String(), "correspondence", down > daysShiftAfter)
 	}
 	return nil
 }
 
-// heartbeat records every Config.Heartbeat that the process is alive.
-func (s *Server) heartbeat() {
-	tick := time.NewTicker(s.cfg.Heartbeat)
+// Heartbeat records every Config.Heartbeat that the process is alive,
+// until Config.Done is closed.
+func (c *Core) Heartbeat() {
+	tick := time.NewTicker(c.cfg.Heartbeat)
 	defer tick.Stop()
 	for {
 		select {
-		case <-s.done:
+		case <-c.cfg.Done:
 			return
 		case <-tick.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := s.store.Beat(ctx, s.proc, s.now(), false); err != nil {
-			s.log.Warn("heartbeat", "err", err)
+		if err := c.store.Beat(ctx, c.proc, c.now(), false); err != nil {
+			c.log.Warn("heartbeat", "err", err)
 		}
 		cancel()
 	}
 }
 
 // RecordStop records the process's clean stop in the store: the downtime
-// counts from it. Close calls it once the background work is over; a
-// caller that still answers requests after Close (alak serve finishes
-// those under way while it shuts down) calls it again when the last is
-// answered, so that a move made then is not given back the time between.
-func (s *Server) RecordStop() {
+// counts from it (the server's Close and RecordStop call it).
+func (c *Core) RecordStop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := s.store.Beat(ctx, s.proc, s.now(), true); err != nil {
-		s.log.Warn("recording the stop", "err", err)
+	if err := c.store.Beat(ctx, c.proc, c.now(), true); err != nil {
+		c.log.Warn("recording the stop", "err", err)
 	}
 }

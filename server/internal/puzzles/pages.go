@@ -1,4 +1,4 @@
-package server
+package puzzles
 
 import (
 	"net/http"
@@ -9,21 +9,21 @@ import (
 
 // The pages /puzzles, /puzzles/{id} and /learn (web/templates/puzzles.html
 // and learn.html): each draws its frame, and its module (puzzles.js,
-// learn.js) plays through the API of api_puzzles.go.
-func (s *Server) learnPageRoutes(mux *http.ServeMux) {
+// learn.js) plays through the API of api.go.
+func (pz *Puzzles) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /puzzles", func(w http.ResponseWriter, r *http.Request) {
-		s.pages.Render(w, r, "puzzles", pages.Page{Title: "puzzles", Page: "puzzles", Forms: s.pages.Forms, Themes: puzzleThemes})
+		pz.cfg.Pages.Render(w, r, "puzzles", pages.Page{Title: "puzzles", Page: "puzzles", Forms: pz.cfg.Pages.Forms, Themes: puzzleThemes})
 	})
 	mux.HandleFunc("GET /puzzles/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		if !puzzleIDRE.MatchString(id) {
-			s.pages.NotFound(w, r, "There is no such puzzle: a puzzle's address is /puzzles/ and 16 hex digits.")
+			pz.cfg.Pages.NotFound(w, r, "There is no such puzzle: a puzzle's address is /puzzles/ and 16 hex digits.")
 			return
 		}
-		s.pages.Render(w, r, "puzzles", pages.Page{Title: "puzzle " + id, Page: "puzzles", Forms: s.pages.Forms, Themes: puzzleThemes, Puzzle: id})
+		pz.cfg.Pages.Render(w, r, "puzzles", pages.Page{Title: "puzzle " + id, Page: "puzzles", Forms: pz.cfg.Pages.Forms, Themes: puzzleThemes, Puzzle: id})
 	})
 	mux.HandleFunc("GET /learn", func(w http.ResponseWriter, r *http.Request) {
-		s.pages.Render(w, r, "learn", pages.Page{Title: "learn", Page: "learn", Lessons: lessonViews})
+		pz.cfg.Pages.Render(w, r, "learn", pages.Page{Title: "learn", Page: "learn", Lessons: lessonViews})
 	})
 }
 
@@ -31,9 +31,9 @@ func (s *Server) learnPageRoutes(mux *http.ServeMux) {
 var puzzleThemes = []string{puzzle.ThemeWin, puzzle.ThemeDraw, puzzle.ThemeCapture, puzzle.ThemeEdgeCapture,
 	puzzle.ThemeForbidden, puzzle.ThemeRepetition, "end-in"}
 
-// presetLessons are the lessons of each preset's rules, by the preset's
-// name, for the rules page.
-var presetLessons = func() map[string][]pages.LessonLink {
+// PresetLessons are the lessons of each preset's rules, by the preset's
+// name, for the rules page (pages.Config.Lessons).
+var PresetLessons = func() map[string][]pages.LessonLink {
 	out := map[string][]pages.LessonLink{}
 	for _, v := range lessonViews {
 		out[v.Preset] = append(out[v.Preset], pages.LessonLink{ID: v.ID, Title: v.Title})

@@ -1,30 +1,48 @@
-package server
+package vacation
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"time"
 
-	"alak/server/internal/accounts"
 	"alak/server/internal/game"
 	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
 
-// Vacation: a correspondence player starts with 7 days of
-// vacation, so that a week away is possible from the first day (as on the
-// correspondence servers players come from), and earns 30 days a year on
-// top, 2.5 days at the end of each month since the account was made (at
-// most 60 days banked). While on vacation every correspondence game the
-// player sits in is paused: no deadline runs (clock.paused in the view),
-// the time the player to move had left is kept in their clock's x_ms or
-// o_ms, and a move made meanwhile leaves the game paused with the next
-// player's whole time kept. The vacation ends when the player says so
-// (PUT /api/me {"vacation": false}) or when the days banked are used up
-// (the sweep); each game then resumes with the time it had left, unless
-// the other player is on vacation too. Live games are never paused.
+// Store is what the vacations read and write: the vacations (kept by the
+// store's conditional moves role), an account's creation (its first
+// allowance counts from it) and a player's active games.
+type Store interface {
+	store.ConditionalStore
+	store.AccountStore
+	store.GameStore
+}
+
+// Config is what the vacations take from the rest of the server.
+type Config struct {
+	Store Store
+	// Core is the game core: a vacation's games are paused and resumed
+	// each by a change of its own.
+	Core *game.Core
+	// YourTurn tells the player to move of a game that resumes (the
+	// your-move mail).
+	YourTurn func(st *game.State, to int64)
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// Service is the vacations as the server uses them. It holds no state of
+// its own.
+type Service struct {
+	cfg Config
+}
+
+// New returns the vacations over what cfg gives them.
+func New(cfg Config) *Service { return &Service{cfg: cfg} }
 
 const (
 	vacationStart    = 7 * 24 * time.Hour  // a new account's allowance
@@ -32,8 +50,8 @@ const (
 	vacationMaxBank  = 60 * 24 * time.Hour // at most 60 days banked
 )
 
-// vacationRule says the rule in a sentence, for the errors and the docs.
-const vacationRule = "every account starts with 7 days of vacation and earns 2.5 more at the end of each month since it was made (30 a year), at most 60 banked"
+// rule says the rule in a sentence, for the errors and the docs.
+const rule = "every account starts with 7 days of vacation and earns 2.5 more at the end of each month since it was made (30 a year), at most 60 banked"
 
 // accrue credits the months completed since v.Accrued, at most
 // vacationMaxBank banked at any month's end.
@@ -69,10 +87,10 @@ func endVacation(v store.Vacation, now time.Time) store.Vacation {
 // vacationOf reads an account's vacation, accrued to now, and the stored
 // since (the optimistic check of SetVacation). An account with none
 // stored has its starting allowance and has earned from its creation.
-func (s *Server) vacationOf(ctx context.Context, account int64, now time.Time) (store.Vacation, time.Time, error) {
-	v, err := s.store.Vacation(ctx, account)
+func (vs *Service) vacationOf(ctx context.Context, account int64, now time.Time) (store.Vacation, time.Time, error) {
+	v, err := vs.cfg.Store.Vacation(ctx, account)
 	if errors.Is(err, store.ErrNotFound) {
-		a, err := s.store.AccountByID(ctx, account)
+		a, err := vs.cfg.Store.AccountByID(ctx, account)
 		if err != nil {
 			return v, time.Time{}, err
 		}
@@ -87,11 +105,11 @@ func (s *Server) vacationOf(ctx context.Context, account int64, now time.Time) (
 }
 
 // onVacation reports whether the account is on vacation at now.
-func (s *Server) onVacation(ctx context.Context, account int64, now time.Time) (store.Vacation, bool) {
+func (vs *Service) onVacation(ctx context.Context, account int64, now time.Time) (store.Vacation, bool) {
 	if account == 0 {
 		return store.Vacation{}, false
 	}
-	v, err := s.store.Vacation(ctx, account)
+	v, err := vs.cfg.Store.Vacation(ctx, account)
 	if err != nil || v.Since.IsZero() {
 		return v, false
 	}
@@ -99,30 +117,30 @@ func (s *Server) onVacation(ctx context.Context, account int64, now time.Time) (
 	return v, now.Before(vacationEnd(v))
 }
 
-// pauseIfAway pauses a correspondence game that starts while one of its
+// PauseIfAway pauses a correspondence game that starts while one of its
 // players is on vacation.
-func (s *Server) pauseIfAway(ctx context.Context, st *game.State, now time.Time) {
+func (vs *Service) PauseIfAway(ctx context.Context, st *game.State, now time.Time) {
 	if st.Clock.Kind != game.ClockDays || st.Row.State != store.StateActive {
 		return
 	}
 	for _, seat := range []store.Seat{st.Row.Black, st.Row.White} {
-		if _, away := s.onVacation(ctx, seat.AccountID, now); away {
+		if _, away := vs.onVacation(ctx, seat.AccountID, now); away {
 			st.Pause(now)
 			return
 		}
 	}
 }
 
-// vacationUntil gives, for the view of a paused game, each seat whose
+// Until (the view's Vacation part) gives, for the view of a paused game, each seat whose
 // player is on vacation and until when at the latest.
-func (s *Server) vacationUntil(ctx context.Context, st *game.State) wire.SeatTimes {
-	now := s.now()
+func (vs *Service) Until(ctx context.Context, st *game.State) wire.SeatTimes {
+	now := vs.cfg.Now()
 	var out wire.SeatTimes
 	for _, seat := range []struct {
 		id  int64
 		out **time.Time
 	}{{st.Row.Black.AccountID, &out.X}, {st.Row.White.AccountID, &out.O}} {
-		if v, away := s.onVacation(ctx, seat.id, now); away {
+		if v, away := vs.onVacation(ctx, seat.id, now); away {
 			until := vacationEnd(v).UTC()
 			*seat.out = &until
 		}
@@ -130,13 +148,13 @@ func (s *Server) vacationUntil(ctx context.Context, st *game.State) wire.SeatTim
 	return out
 }
 
-// vacationView is the account's vacation for /api/me.
-func (s *Server) vacationView(ctx context.Context, a store.Account) (wire.VacationStatus, error) {
+// View is the account's vacation for /api/me.
+func (vs *Service) View(ctx context.Context, a store.Account) (wire.VacationStatus, error) {
 	if a.Guest() {
 		return wire.VacationStatus{}, nil
 	}
-	now := s.now()
-	v, _, err := s.vacationOf(ctx, a.ID, now)
+	now := vs.cfg.Now()
+	v, _, err := vs.vacationOf(ctx, a.ID, now)
 	if err != nil {
 		return wire.VacationStatus{}, err
 	}
@@ -150,20 +168,14 @@ func (s *Server) vacationView(ctx context.Context, a store.Account) (wire.Vacati
 	return out, nil
 }
 
-// meWithVacation is /api/me's answer: the account and its vacation.
-func (s *Server) meWithVacation(ctx context.Context, a store.Account) (wire.MeVacation, error) {
-	v, err := s.vacationView(ctx, a)
-	return wire.MeVacation{Me: accounts.MeView(a), VacationStatus: v}, err
-}
-
-// setVacation starts or ends the account's vacation (PUT /api/me
+// Set starts or ends the account's vacation (PUT /api/me
 // {"vacation": ...}) and pauses or resumes its correspondence games.
 // Starting it again while on vacation pauses the games again (a game an
 // interrupted request left running); ending it when not on vacation
 // resumes any game still paused for it.
-func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) error {
-	now := s.now()
-	v, prev, err := s.vacationOf(ctx, a.ID, now)
+func (vs *Service) Set(ctx context.Context, a store.Account, on bool) error {
+	now := vs.cfg.Now()
+	v, prev, err := vs.vacationOf(ctx, a.ID, now)
 	if err != nil {
 		return err
 	}
@@ -174,42 +186,42 @@ func (s *Server) setVacation(ctx context.Context, a store.Account, on bool) erro
 	switch {
 	case on && !away && v.Bank <= 0:
 		if v.Since != prev {
-			if err := s.store.SetVacation(ctx, v, prev); err != nil && !errors.Is(err, store.ErrConflict) {
+			if err := vs.cfg.Store.SetVacation(ctx, v, prev); err != nil && !errors.Is(err, store.ErrConflict) {
 				return err
 			}
 		}
-		return httpx.Errf(wire.Conflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", vacationRule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
+		return httpx.Errf(wire.Conflict, "no_vacation_left", "you have no vacation days left: %s; the next 2.5 days come on %s", rule, v.Accrued.AddDate(0, 1, 0).UTC().Format("2 January 2006"))
 	case on && !away:
 		v.Since = now
 	case !on && away:
 		v = endVacation(v, now)
 	}
 	if v.Since != prev {
-		if err := s.store.SetVacation(ctx, v, prev); err != nil {
+		if err := vs.cfg.Store.SetVacation(ctx, v, prev); err != nil {
 			if errors.Is(err, store.ErrConflict) {
 				return httpx.Errf(wire.Conflict, "conflict", "your vacation changed meanwhile (another request); look at /api/me and try again")
 			}
 			return err
 		}
 	}
-	s.vacationGames(ctx, a.ID, on, now)
+	vs.games(ctx, a.ID, on, now)
 	return nil
 }
 
-// vacationGames pauses (on) or resumes the account's active
+// games pauses (on) or resumes the account's active
 // correspondence games, each a change of its own (published to both
 // players). A game whose other player is on vacation stays paused.
-func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now time.Time) {
-	games, err := s.store.Games(ctx, store.Filter{Player: account, States: []string{store.StateActive}, Limit: 200})
+func (vs *Service) games(ctx context.Context, account int64, on bool, now time.Time) {
+	games, err := vs.cfg.Store.Games(ctx, store.Filter{Player: account, States: []string{store.StateActive}, Limit: 200})
 	if err != nil {
-		s.log.Error("listing a vacation's games", "account", account, "err", err)
+		vs.cfg.Log.Error("listing a vacation's games", "account", account, "err", err)
 		return
 	}
 	for _, g := range games {
 		if !game.ByDays(g.Clock) || g.Deadline.IsZero() != !on {
 			continue
 		}
-		_, err := s.core.Act(ctx, g.ID, func(st *game.State, now time.Time) (*game.Change, error) {
+		_, err := vs.cfg.Core.Act(ctx, g.ID, func(st *game.State, now time.Time) (*game.Change, error) {
 			if st.Paused() == on || st.Clock.Kind != game.ClockDays || st.Row.State != store.StateActive {
 				return nil, errNothingToDo
 			}
@@ -221,14 +233,14 @@ func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now 
 			if other == account {
 				other = st.Row.White.AccountID
 			}
-			if _, away := s.onVacation(ctx, other, now); away {
+			if _, away := vs.onVacation(ctx, other, now); away {
 				return nil, errNothingToDo
 			}
 			st.Resume(now)
-			return &game.Change{After: func() { s.mailYourTurn(st, st.ToMoveAccount()) }}, nil
+			return &game.Change{After: func() { vs.cfg.YourTurn(st, st.ToMoveAccount()) }}, nil
 		})
 		if err != nil && !errors.Is(err, errNothingToDo) {
-			s.log.Info("a vacation's game left as it was", "game", g.ID, "err", err)
+			vs.cfg.Log.Info("a vacation's game left as it was", "game", g.ID, "err", err)
 		}
 	}
 }
@@ -236,11 +248,11 @@ func (s *Server) vacationGames(ctx context.Context, account int64, on bool, now 
 // errNothingToDo: a vacation's game is already as asked.
 var errNothingToDo = errors.New("nothing to do")
 
-// sweepVacations ends the vacations whose days are used up.
-func (s *Server) sweepVacations(ctx context.Context, now time.Time) {
-	on, err := s.store.OnVacation(ctx)
+// Sweep ends the vacations whose days are used up (the server's sweep).
+func (vs *Service) Sweep(ctx context.Context, now time.Time) {
+	on, err := vs.cfg.Store.OnVacation(ctx)
 	if err != nil {
-		s.log.Error("listing the vacations", "err", err)
+		vs.cfg.Log.Error("listing the vacations", "err", err)
 		return
 	}
 	for _, v := range on {
@@ -249,12 +261,12 @@ func (s *Server) sweepVacations(ctx context.Context, now time.Time) {
 			continue
 		}
 		prev := v.Since
-		if err := s.store.SetVacation(ctx, endVacation(v, now), prev); err != nil {
+		if err := vs.cfg.Store.SetVacation(ctx, endVacation(v, now), prev); err != nil {
 			if !errors.Is(err, store.ErrConflict) {
-				s.log.Error("ending a vacation", "account", v.Account, "err", err)
+				vs.cfg.Log.Error("ending a vacation", "account", v.Account, "err", err)
 			}
 			continue
 		}
-		s.vacationGames(ctx, v.Account, false, now)
+		vs.games(ctx, v.Account, false, now)
 	}
 }

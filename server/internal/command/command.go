@@ -1,4 +1,15 @@
-package game
+// Package command reads a player's command, one way for every way of
+// playing: the move call of the API (which the pages and the bots use
+// too) and the first line of a mailed reply. Only what each way takes
+// besides moves, and the sentences saying so, differ (Syntax: API,
+// Mail).
+//
+//	cmd, err := command.API.Parse(st.Rules, req.Move)
+//	if cmd.Kind == command.Resign { ... }
+//
+// It touches no store and no game: it reads text under a game's rules,
+// and the rules judge the move when it is played.
+package command
 
 import (
 	"errors"
@@ -10,39 +21,34 @@ import (
 	"alak/wire"
 )
 
-// A player's command is read here, one way for every way of playing: the
-// move call of the API (which the pages and the bots use too) and the
-// first line of a mailed reply. Only what each way takes besides moves,
-// and the sentences saying so, differ.
-
-// CommandKind is what a command asks for.
-type CommandKind uint8
+// Kind is what a command asks for.
+type Kind uint8
 
 const (
-	CommandMove   CommandKind = iota // a move: a point, a slide, a pass (Command.Move)
-	CommandResign                    // resign
-	CommandDraw                      // offer a draw, or accept the opponent's
-	CommandBoard                     // send the board again
-	CommandEmpty                     // no text at all
+	Move   Kind = iota // a move: a point, a slide, a pass (Command.Move)
+	Resign             // resign
+	Draw               // offer a draw, or accept the opponent's
+	Board              // send the board again
+	Empty              // no text at all
 )
 
 // Command is a command read from a player's text.
 type Command struct {
-	Kind CommandKind
-	Move rules.Move // CommandMove's
+	Kind Kind
+	Move rules.Move // the move of Kind Move
 }
 
-// maxCommand is the longest text read as a move: a move is a few bytes,
-// and a longer text is refused unread.
-const maxCommand = 20
+// MaxLen is the longest text read as a move: a move is a few bytes, and
+// a longer text is refused unread.
+const MaxLen = 20
 
-// CommandSyntax is what one way of playing takes as a command, and how it
-// says what it takes.
-type CommandSyntax struct {
+// Syntax is what one way of playing takes as a command, and how it says
+// what it takes.
+type Syntax struct {
 	// words: "draw", "board" (in any case) and the empty text are
 	// commands; otherwise they are read as moves, and refused as such.
 	words bool
-	// tooLong is the refusal of a text over maxCommand bytes.
+	// tooLong is the refusal of a text over MaxLen bytes.
 	tooLong string
 	// unreadable formats the refusal of a text notation cannot read as a
 	// move: the text (%q) and why (%s).
@@ -50,13 +56,13 @@ type CommandSyntax struct {
 }
 
 var (
-	// APICommands is POST /api/games/{id}/moves's: moves and resign.
-	APICommands = CommandSyntax{
+	// API is POST /api/games/{id}/moves's: moves and resign.
+	API = Syntax{
 		tooLong:    "a move is a point (3, c, C1), a slide (1-4), pass or resign",
 		unreadable: "cannot read %q: %s",
 	}
-	// MailCommands is a mailed reply's: moves, resign, draw and board.
-	MailCommands = CommandSyntax{
+	// Mail is a mailed reply's: moves, resign, draw and board.
+	Mail = Syntax{
 		words:      true,
 		tooLong:    "a move is a point (3, c, C1), a slide (1-4), pass, resign, draw or board",
 		unreadable: "cannot read %q as a move: %s (a move is a point such as 3, pass, resign; or write draw or board)",
@@ -68,18 +74,18 @@ var (
 // text it cannot read is refused as wire.BadInput ("bad_move"), saying
 // what is accepted. It does not judge the move: the rules do, when it is
 // played.
-func (cs CommandSyntax) Parse(r rules.Rules, text string) (Command, error) {
+func (cs Syntax) Parse(r rules.Rules, text string) (Command, error) {
 	if cs.words {
 		switch strings.ToLower(text) {
 		case "":
-			return Command{Kind: CommandEmpty}, nil
+			return Command{Kind: Empty}, nil
 		case "board":
-			return Command{Kind: CommandBoard}, nil
+			return Command{Kind: Board}, nil
 		case "draw":
-			return Command{Kind: CommandDraw}, nil
+			return Command{Kind: Draw}, nil
 		}
 	}
-	if len(text) > maxCommand {
+	if len(text) > MaxLen {
 		return Command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", cs.tooLong)
 	}
 	m, err := notation.Human.Decode(r, text)
@@ -91,7 +97,7 @@ func (cs CommandSyntax) Parse(r rules.Rules, text string) (Command, error) {
 		return Command{}, httpx.Errf(wire.BadInput, "bad_move", "%s", err)
 	}
 	if m == rules.Resign {
-		return Command{Kind: CommandResign}, nil
+		return Command{Kind: Resign}, nil
 	}
-	return Command{Kind: CommandMove, Move: m}, nil
+	return Command{Kind: Move, Move: m}, nil
 }

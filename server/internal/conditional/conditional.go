@@ -1,10 +1,11 @@
-package server
+package conditional
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sort"
 	"strings"
@@ -20,15 +21,38 @@ import (
 	"alak/wire"
 )
 
-// Conditional moves, the mail server's "queue": while it is the
-// opponent's move in a correspondence game, a player leaves a tree of
-// answers, keyed by the opponent's possible moves. When the opponent plays
-// a move the tree names, the reply is played at once, in the same change
-// (one store update, two log entries), after the kernel checked it; an
-// illegal reply cancels the tree and the owner is told (GET's note and the
-// your-move mail); any other move clears it. The tree is stored with the
-// game's log length: it holds only while the game is there, so a move it
-// did not name, a takeback or the end leave it stale without a write.
+// Config is what the conditional moves take from the rest of the server.
+type Config struct {
+	// Store is the store's conditional moves role.
+	Store store.ConditionalStore
+	// Core is the game core: a call runs under the game's lock on the game
+	// as stored, and a stored tree drops the state the core keeps.
+	Core *game.Core
+	// Shared says that other processes serve the store too (the server's
+	// Notifier is set): the trees a state holds may then be stale, and
+	// are read from the store at each move.
+	Shared bool
+	// Metrics counts a reply played as a move stored.
+	Metrics *game.Metrics
+	Log     *slog.Logger
+	Now     func() time.Time
+}
+
+// Service is the conditional moves: the API's calls (GET, PUT and DELETE
+// /api/games/{id}/conditional), the reply played when a move names one
+// (Reply, the core's Played hook) and the line the mail gives about them
+// (Note). It holds no state of its own.
+type Service struct {
+	cfg Config
+}
+
+// New returns the conditional moves over what cfg gives them.
+func New(cfg Config) *Service { return &Service{cfg: cfg} }
+
+// writeError answers err as JSON with its kind's status (httpx.WriteError).
+func (cm *Service) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	httpx.WriteError(cm.cfg.Log, w, r, err)
+}
 
 // Bounds of a tree: the plies it looks ahead and the answers it holds.
 const (
@@ -128,15 +152,15 @@ func condIndex(c rules.Color) int {
 	return 0
 }
 
-// storedConditional returns c's conditional moves in the game, and
+// stored returns c's conditional moves in the game, and
 // whether c has any row: from the state when this process knows them,
 // else from the store.
-func (s *Server) storedConditional(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, bool, error) {
+func (cm *Service) stored(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, bool, error) {
 	k := &st.Conds[condIndex(c)]
-	if k.Known && s.cfg.Notifier == nil {
+	if k.Known && !cm.cfg.Shared {
 		return k.Row, k.Found, nil
 	}
-	row, err := s.store.Conditional(ctx, st.Row.ID, c.Letter())
+	row, err := cm.cfg.Store.Conditional(ctx, st.Row.ID, c.Letter())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		*k = game.CondSeat{Known: true}
@@ -149,13 +173,13 @@ func (s *Server) storedConditional(ctx context.Context, st *game.State, c rules.
 	return row, true, nil
 }
 
-// setConditional stores a seat's conditional moves from a request on the
-// game as read from the store (conditionalCall, under the game's lock),
+// set stores a seat's conditional moves from a request on the game as
+// read from the store (call, under the game's lock),
 // and drops the state this process keeps of the game, whose conds would
 // be stale: the next change reads the game again.
-func (s *Server) setConditional(ctx context.Context, row store.Conditional) error {
-	err := s.store.SetConditional(ctx, row)
-	s.core.States.Take(row.GameID)
+func (cm *Service) set(ctx context.Context, row store.Conditional) error {
+	err := cm.cfg.Store.SetConditional(ctx, row)
+	cm.cfg.Core.States.Take(row.GameID)
 	return err
 }
 
@@ -169,10 +193,10 @@ func conditionalSeat(st *game.State, a *store.Account) (rules.Color, error) {
 	return c, nil
 }
 
-// conditionalOf reads a seat's row; a seat that never left any has an
+// of reads a seat's row; a seat that never left any has an
 // empty one.
-func (s *Server) conditionalOf(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, error) {
-	row, err := s.store.Conditional(ctx, st.Row.ID, c.Letter())
+func (cm *Service) of(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, error) {
+	row, err := cm.cfg.Store.Conditional(ctx, st.Row.ID, c.Letter())
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Conditional{GameID: st.Row.ID, Color: c.Letter(), Played: -1, NoteEntry: -1}, nil
 	}
@@ -191,8 +215,11 @@ func conditionalView(st *game.State, row store.Conditional) wire.Conditional {
 	return v
 }
 
-func (s *Server) handleGetConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+// ServeGet is GET /api/games/{id}/conditional[?line=...]: the caller's
+// tree while it holds and the note about the last one, and with line, the
+// line played after the game's moves for the page's editor.
+func (cm *Service) ServeGet(w http.ResponseWriter, r *http.Request) {
+	cm.call(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		v := conditionalView(st, row)
 		if r.URL.Query().Has("line") {
 			line, pos, err := previewLine(st, r.URL.Query().Get("line"))
@@ -241,17 +268,20 @@ func previewLine(st *game.State, text string) ([]string, session.Snapshot, error
 	return line, sess.Snapshot(), nil
 }
 
-func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
+// ServePut is PUT /api/games/{id}/conditional {"ply": N, "tree": {...}}:
+// the caller's tree, replacing the one left, while it is the opponent's
+// move.
+func (cm *Service) ServePut(w http.ResponseWriter, r *http.Request) {
 	var req wire.ConditionalRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
+		cm.writeError(w, r, err)
 		return
 	}
 	if req.Ply == nil {
-		s.writeError(w, r, httpx.Errf(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
+		cm.writeError(w, r, httpx.Errf(wire.BadRequest, "no_ply", `conditional moves name the ply they follow: {"ply": N, "tree": {...}}, N the moves already played`))
 		return
 	}
-	s.conditionalCall(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+	cm.call(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if _, err := st.Player(&store.Account{ID: row.Account}); err != nil {
 			return wire.Conditional{}, err
 		}
@@ -276,65 +306,68 @@ func (s *Server) handlePutConditional(w http.ResponseWriter, r *http.Request) {
 			}
 			row.Tree = string(data)
 		}
-		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.Row.Entries, st.Sess.Ply(), "", -1, s.now()
-		if err := s.setConditional(r.Context(), row); err != nil {
+		row.Entry, row.Ply, row.Note, row.NoteEntry, row.Updated = st.Row.Entries, st.Sess.Ply(), "", -1, cm.cfg.Now()
+		if err := cm.set(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
 	})
 }
 
-func (s *Server) handleDeleteConditional(w http.ResponseWriter, r *http.Request) {
-	s.conditionalCall(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
+// ServeDelete is DELETE /api/games/{id}/conditional: the caller's tree
+// and note cleared.
+func (cm *Service) ServeDelete(w http.ResponseWriter, r *http.Request) {
+	cm.call(w, r, func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error) {
 		if row.Tree == "" && row.Note == "" {
 			return conditionalView(st, row), nil
 		}
-		row.Tree, row.Note, row.NoteEntry, row.Updated = "", "", -1, s.now()
-		if err := s.setConditional(r.Context(), row); err != nil {
+		row.Tree, row.Note, row.NoteEntry, row.Updated = "", "", -1, cm.cfg.Now()
+		if err := cm.set(r.Context(), row); err != nil {
 			return wire.Conditional{}, err
 		}
 		return conditionalView(st, row), nil
 	})
 }
 
-// conditionalCall runs f on the game as stored, under the game's lock
+// call runs f on the game as stored, under the game's lock
 // (so a move this process is making is either in or not yet begun), with
 // the caller's seat and row.
-func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
+func (cm *Service) call(w http.ResponseWriter, r *http.Request, f func(st *game.State, c rules.Color, row store.Conditional) (wire.Conditional, error)) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
-		s.writeError(w, r, err)
+		cm.writeError(w, r, err)
 		return
 	}
 	id := r.PathValue("id")
-	unlock := s.core.LockGame(id)
+	unlock := cm.cfg.Core.LockGame(id)
 	defer unlock()
-	st, err := s.core.Load(r.Context(), id)
+	st, err := cm.cfg.Core.Load(r.Context(), id)
 	if err != nil {
-		s.writeError(w, r, err)
+		cm.writeError(w, r, err)
 		return
 	}
 	c, err := conditionalSeat(st, a)
 	if err != nil {
-		s.writeError(w, r, err)
+		cm.writeError(w, r, err)
 		return
 	}
-	row, err := s.conditionalOf(r.Context(), st, c)
+	row, err := cm.of(r.Context(), st, c)
 	if err != nil {
-		s.writeError(w, r, err)
+		cm.writeError(w, r, err)
 		return
 	}
 	row.Account = a.ID
 	v, err := f(st, c, row)
 	if err != nil {
-		s.writeError(w, r, err)
+		cm.writeError(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	httpx.WriteJSON(w, http.StatusOK, v)
 }
 
-// conditionalReply runs in playMove once mover's move m is played: when
+// Reply (the core's Played hook) runs in Core.PlayMove once mover's move
+// m is played: when
 // the opponent left conditional moves that name m, their reply is played
 // now, in the same change; the tree left is stored (or cleared, with a
 // note when the reply was illegal) once the change is committed, before
@@ -345,16 +378,16 @@ func (s *Server) conditionalCall(w http.ResponseWriter, r *http.Request, f func(
 // write, an opponent's next move through another process finds the tree
 // left at the old entry and does not use it: with one process the game's
 // lock, held through after, rules that out.
-func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Move, now time.Time, ch *game.Change) {
+func (cm *Service) Reply(st *game.State, mover rules.Color, m rules.Move, now time.Time, ch *game.Change) {
 	if !conditionalGame(st) {
 		return
 	}
 	owner := mover.Opp()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	row, found, err := s.storedConditional(ctx, st, owner)
+	row, found, err := cm.stored(ctx, st, owner)
 	if err != nil {
-		s.log.Error("reading conditional moves", "game", st.Row.ID, "err", err)
+		cm.cfg.Log.Error("reading conditional moves", "game", st.Row.ID, "err", err)
 		return
 	}
 	if !found {
@@ -366,7 +399,7 @@ func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Mov
 	}
 	var tree map[string]*wire.CondNode
 	if err := json.Unmarshal([]byte(row.Tree), &tree); err != nil {
-		s.log.Error("stored conditional moves unreadable", "game", st.Row.ID, "err", err)
+		cm.cfg.Log.Error("stored conditional moves unreadable", "game", st.Row.ID, "err", err)
 		return
 	}
 	row.Tree, row.Updated = "", now
@@ -384,11 +417,7 @@ func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Mov
 				if paused {
 					st.Pause(now)
 				}
-				acct := st.Row.Black.AccountID
-				if owner == rules.White {
-					acct = st.Row.White.AccountID
-				}
-				ch.Entries = append(ch.Entries, st.Entry(st.Rules.MoveText(reply), 0, acct, now))
+				ch.Entries = append(ch.Entries, st.Entry(st.Rules.MoveText(reply), 0, st.AccountOf(owner), now))
 				row.Played = moveEntry + 1
 				if len(node.Then) > 0 {
 					data, _ := json.Marshal(node.Then)
@@ -406,14 +435,14 @@ func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Mov
 	ch.After = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := s.store.SetConditional(ctx, row); err != nil {
-			s.log.Error("storing conditional moves", "game", st.Row.ID, "err", err)
+		if err := cm.cfg.Store.SetConditional(ctx, row); err != nil {
+			cm.cfg.Log.Error("storing conditional moves", "game", st.Row.ID, "err", err)
 			st.Conds[condIndex(owner)] = game.CondSeat{} // read again at the next move
 		} else {
 			st.Conds[condIndex(owner)] = game.CondSeat{Known: true, Found: true, Row: row}
 		}
 		if row.Played == moveEntry+1 {
-			s.metrics.Moves.Add(1)
+			cm.cfg.Metrics.Moves.Add(1)
 		}
 		if before != nil {
 			before()
@@ -421,22 +450,22 @@ func (s *Server) conditionalReply(st *game.State, mover rules.Color, m rules.Mov
 	}
 }
 
-// conditionalNote is the line the your-move mail (and the answer to a
+// Note is the line the your-move mail (and the answer to a
 // mailed move) gives account to about conditional moves: that the
 // opponent's last move was played from their conditional moves, or that
 // to's own were cancelled by an illegal reply at the last move. "" when
 // neither.
-func (s *Server) conditionalNote(ctx context.Context, st *game.State, to int64) string {
+func (cm *Service) Note(ctx context.Context, st *game.State, to int64) string {
 	c, ok := st.SeatOf(&store.Account{ID: to})
 	if !ok || to == 0 || len(st.Log) == 0 {
 		return ""
 	}
 	last := st.Log[len(st.Log)-1]
 	var notes []string
-	if opp, err := s.store.Conditional(ctx, st.Row.ID, c.Opp().Letter()); err == nil && opp.Played == last.N && last.Move != "" {
+	if opp, err := cm.cfg.Store.Conditional(ctx, st.Row.ID, c.Opp().Letter()); err == nil && opp.Played == last.N && last.Move != "" {
 		notes = append(notes, fmt.Sprintf("Your opponent's %s was one of their conditional moves, played at once in answer to yours.", last.Move))
 	}
-	if own, err := s.store.Conditional(ctx, st.Row.ID, c.Letter()); err == nil && own.Note != "" && own.NoteEntry == last.N {
+	if own, err := cm.cfg.Store.Conditional(ctx, st.Row.ID, c.Letter()); err == nil && own.Note != "" && own.NoteEntry == last.N {
 		notes = append(notes, own.Note)
 	}
 	return strings.Join(notes, " ")

@@ -1,4 +1,4 @@
-package server
+package puzzles
 
 // The puzzles' and the lessons' API (docs/puzzles.md, "The play server"):
 // a puzzle to solve, the verdict on the moves played so far, a
@@ -33,12 +33,12 @@ import (
 
 // Bounds of the puzzles' requests.
 const (
-	// maxAttemptMoves bounds an attempt's moves: a line has at most 32
+	// MaxAttemptMoves bounds an attempt's moves: a line has at most 32
 	// of the player's moves (puzzle.Options.MaxMoves is at most 16 in the
 	// command, 4 by default).
-	maxAttemptMoves = 32
-	// maxMoveText bounds one move's text ("12-15", "*11", "C3").
-	maxMoveText = 16
+	MaxAttemptMoves = 32
+	// MaxMoveText bounds one move's text ("12-15", "*11", "C3").
+	MaxMoveText = 16
 	// maxLessonTries bounds a lesson's tries (its moves and the refused
 	// ones).
 	maxLessonTries = 64
@@ -49,31 +49,20 @@ const (
 	lessonTime = 10 * time.Second
 )
 
-// puzzleLimits are the puzzles' and the lessons' rate limits, by address:
+// limits are the puzzles' and the lessons' rate limits, by address:
 // each call is cheap (an attempt replays a few moves, the next puzzle is
 // one indexed query), so they are generous to a person and stop a script
 // that walks the pool.
-type puzzleLimits struct {
+type limits struct {
 	next, attempt, lesson *httpx.Limiters
 }
 
-func newPuzzleLimits() puzzleLimits {
-	return puzzleLimits{
+func newLimits() limits {
+	return limits{
 		next:    httpx.NewLimiters(rate.Limit(60.0/60), 60),   // 60 puzzles a minute, after a burst of 60
 		attempt: httpx.NewLimiters(rate.Limit(240.0/60), 120), // 240 moves a minute
 		lesson:  httpx.NewLimiters(rate.Limit(240.0/60), 120),
 	}
-}
-
-func (s *Server) puzzleRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/puzzles/next", s.handleNextPuzzle)
-	mux.HandleFunc("GET /api/puzzles/daily", s.handleDailyPuzzle)
-	mux.HandleFunc("GET /api/puzzles/{id}", s.handlePuzzle)
-	mux.HandleFunc("POST /api/puzzles/{id}/attempt", s.handleAttempt)
-	mux.HandleFunc("GET /api/me/puzzles", s.handleMyPuzzles)
-	mux.HandleFunc("GET /api/lessons", s.handleLessons)
-	mux.HandleFunc("POST /api/lessons/{id}/try", s.handleLessonTry)
-	s.learnPageRoutes(mux)
 }
 
 func boardShape(r rules.Rules) wire.BoardShape {
@@ -98,13 +87,13 @@ var puzzleIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
 var errNoPuzzle = httpx.Errf(wire.NotFound, "not_found", "no such puzzle: a puzzle's id is 16 hex digits, as GET /api/puzzles/next gives it")
 
-// loadPuzzle reads a stored puzzle and decodes it (puzzle.Decode checks
+// Load reads a stored puzzle and decodes it (puzzle.Decode checks
 // that it holds together).
-func (s *Server) loadPuzzle(ctx context.Context, id string) (store.Puzzle, *puzzle.Puzzle, error) {
+func (pz *Puzzles) Load(ctx context.Context, id string) (store.Puzzle, *puzzle.Puzzle, error) {
 	if !puzzleIDRE.MatchString(id) {
 		return store.Puzzle{}, nil, errNoPuzzle
 	}
-	sp, err := s.store.Puzzle(ctx, id)
+	sp, err := pz.cfg.Store.Puzzle(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return sp, nil, errNoPuzzle
 	}
@@ -154,21 +143,21 @@ func legalTexts(g *rules.Game) []string {
 // when empty) with the theme, drawn from those nearest the rating asked
 // for, else the signed-in player's puzzle rating (1500 for a guest),
 // leaving out those the account has tried.
-func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.next.Allow(httpx.ClientAddr(r), s.now()); !ok {
-		s.writeError(w, r, httpx.TooMany(wait, "too many puzzles asked for from this address: wait %s", httpx.WaitWords(wait)))
+func (pz *Puzzles) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := pz.limits.next.Allow(httpx.ClientAddr(r), pz.cfg.Now()); !ok {
+		pz.writeError(w, r, httpx.TooMany(wait, "too many puzzles asked for from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	q := r.URL.Query()
 	pool, err := puzzlePool(q.Get("pool"))
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	theme := q.Get("theme")
 	if theme != "" {
 		if theme, err = puzzle.ParseTheme(theme); err != nil {
-			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_theme", "%s", err.Error()))
+			pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_theme", "%s", err.Error()))
 			return
 		}
 	}
@@ -177,25 +166,25 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 	if a != nil {
 		query.Account = a.ID
 		if !a.Guest() {
-			pr, err := s.store.PuzzleRating(r.Context(), a.ID)
+			pr, err := pz.cfg.Store.PuzzleRating(r.Context(), a.ID)
 			if err != nil {
-				s.writeError(w, r, httpx.Unavailable(err))
+				pz.writeError(w, r, httpx.Unavailable(err))
 				return
 			}
-			query.Rating = update.At(pr, s.now()).Rating
+			query.Rating = update.At(pr, pz.cfg.Now()).Rating
 		}
 	}
 	if text := q.Get("rating"); text != "" {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 400 || n > 3000 {
-			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
+			pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_rating", "rating %q: a whole number from 400 to 3000", clipQuery(text)))
 			return
 		}
 		query.Rating = float64(n)
 	}
-	ps, err := s.store.Puzzles(r.Context(), query)
+	ps, err := pz.cfg.Store.Puzzles(r.Context(), query)
 	if err != nil {
-		s.writeError(w, r, httpx.Unavailable(err))
+		pz.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	if len(ps) == 0 {
@@ -209,18 +198,18 @@ func (s *Server) handleNextPuzzle(w http.ResponseWriter, r *http.Request) {
 		if a != nil {
 			what += " that you have not tried"
 		}
-		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
+		pz.writeError(w, r, httpx.Errf(wire.NotFound, "no_puzzles", "%s yet: puzzles are made from the finished games and, at the server's start, from its small lines", what))
 		return
 	}
 	sp := ps[rand.IntN(len(ps))]
 	p, err := puzzle.Decode(sp.Body)
 	if err != nil {
-		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
+		pz.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
 		return
 	}
 	v, err := puzzleView(sp, p)
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -235,20 +224,20 @@ const dailyOffered = 100
 // dailyOffered puzzles of the presets' pools nearest 1500 that were stored
 // before the day began, the one whose SHA-256 with the day's date is the
 // least.
-func (s *Server) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.next.Allow(httpx.ClientAddr(r), s.now()); !ok {
-		s.writeError(w, r, httpx.TooMany(wait, "too many puzzles asked for from this address: wait %s", httpx.WaitWords(wait)))
+func (pz *Puzzles) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := pz.limits.next.Allow(httpx.ClientAddr(r), pz.cfg.Now()); !ok {
+		pz.writeError(w, r, httpx.TooMany(wait, "too many puzzles asked for from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
-	day := s.now().UTC().Truncate(24 * time.Hour)
+	day := pz.cfg.Now().UTC().Truncate(24 * time.Hour)
 	date := day.Format(time.DateOnly)
-	ps, err := s.store.Puzzles(r.Context(), store.PuzzleQuery{Rating: 1500, Limit: dailyOffered, Before: day})
+	ps, err := pz.cfg.Store.Puzzles(r.Context(), store.PuzzleQuery{Rating: 1500, Limit: dailyOffered, Before: day})
 	if err != nil {
-		s.writeError(w, r, httpx.Unavailable(err))
+		pz.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	if len(ps) == 0 {
-		s.writeError(w, r, httpx.Errf(wire.NotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
+		pz.writeError(w, r, httpx.Errf(wire.NotFound, "no_puzzles", "no puzzle of the day yet: it is drawn from the puzzles stored before the day began (UTC)"))
 		return
 	}
 	key := func(id string) string {
@@ -263,12 +252,12 @@ func (s *Server) handleDailyPuzzle(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := puzzle.Decode(best.Body)
 	if err != nil {
-		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", best.ID, err))
+		pz.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", best.ID, err))
 		return
 	}
 	v, err := puzzleView(best, p)
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	v.Day = date
@@ -302,21 +291,21 @@ func puzzlePool(text string) (string, error) {
 
 // handlePuzzle is GET /api/puzzles/{id}: a puzzle as a link opens it, with
 // the signed-in account's earlier attempts.
-func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
-	sp, p, err := s.loadPuzzle(r.Context(), r.PathValue("id"))
+func (pz *Puzzles) handlePuzzle(w http.ResponseWriter, r *http.Request) {
+	sp, p, err := pz.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	v, err := puzzleView(sp, p)
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	if a := httpx.Account(r); a != nil {
-		tries, err := s.store.PuzzleTries(r.Context(), a.ID, false, 200)
+		tries, err := pz.cfg.Store.PuzzleTries(r.Context(), a.ID, false, 200)
 		if err != nil {
-			s.writeError(w, r, httpx.Unavailable(err))
+			pz.writeError(w, r, httpx.Unavailable(err))
 			return
 		}
 		for _, t := range tries {
@@ -336,47 +325,47 @@ func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
 // on. A wrong move, or the line's last, ends the attempt: then the
 // signed-in account's attempt is recorded, and its first at the puzzle,
 // for a named account, moves its puzzle rating and the puzzle's, once.
-func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.attempt.Allow(httpx.ClientAddr(r), s.now()); !ok {
-		s.writeError(w, r, httpx.TooMany(wait, "too many moves sent from this address: wait %s", httpx.WaitWords(wait)))
+func (pz *Puzzles) handleAttempt(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := pz.limits.attempt.Allow(httpx.ClientAddr(r), pz.cfg.Now()); !ok {
+		pz.writeError(w, r, httpx.TooMany(wait, "too many moves sent from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	var req wire.AttemptRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
-	if len(req.Moves) == 0 || len(req.Moves) > maxAttemptMoves {
-		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", maxAttemptMoves))
+	if len(req.Moves) == 0 || len(req.Moves) > MaxAttemptMoves {
+		pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_moves", "moves: the player's moves so far, 1 to %d of them (the opponent's replies left out)", MaxAttemptMoves))
 		return
 	}
 	for i, m := range req.Moves {
-		if m == "" || len(m) > maxMoveText {
-			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+		if m == "" || len(m) > MaxMoveText {
+			pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_moves", "move %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, MaxMoveText))
 			return
 		}
 	}
-	sp, p, err := s.loadPuzzle(r.Context(), r.PathValue("id"))
+	sp, p, err := pz.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	att, err := puzzle.Check(p, req.Moves)
 	switch {
 	case errors.Is(err, puzzle.ErrAttempt):
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
+		pz.writeError(w, r, httpx.Errf(wire.BadInput, "bad_attempt", "%s", strings.TrimPrefix(err.Error(), puzzle.ErrAttempt.Error()+": ")))
 		return
 	case err != nil && !errors.Is(err, puzzle.ErrInvalid):
-		s.writeError(w, r, err) // a move the rules refuse: 422 with the kernel's reason
+		pz.writeError(w, r, err) // a move the rules refuse: 422 with the kernel's reason
 		return
 	case err != nil:
-		s.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
+		pz.writeError(w, r, fmt.Errorf("stored puzzle %s: %w", sp.ID, err))
 		return
 	}
 	v := wire.Attempt{Correct: att.Correct, Done: att.Done, Answers: att.Answers}
 	g, err := p.Game()
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	var played []string
@@ -387,7 +376,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if v.Steps, err = replaySteps(g, played); err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	if !att.Done {
@@ -401,11 +390,11 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 		v.SolutionSteps, err = replaySteps(sg, att.Solution)
 	}
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
-	if err := s.recordAttempt(r, &v, sp); err != nil {
-		s.writeError(w, r, err)
+	if err := pz.recordAttempt(r, &v, sp); err != nil {
+		pz.writeError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, v)
@@ -413,7 +402,7 @@ func (s *Server) handleAttempt(w http.ResponseWriter, r *http.Request) {
 
 // recordAttempt records an ended attempt of the signed-in account and
 // fills in what it did to the ratings.
-func (s *Server) recordAttempt(r *http.Request, v *wire.Attempt, sp store.Puzzle) error {
+func (pz *Puzzles) recordAttempt(r *http.Request, v *wire.Attempt, sp store.Puzzle) error {
 	a := httpx.Account(r)
 	switch {
 	case a == nil:
@@ -424,8 +413,8 @@ func (s *Server) recordAttempt(r *http.Request, v *wire.Attempt, sp store.Puzzle
 	case a.Bot:
 		v.Unrated = "bot accounts play puzzles unrated"
 	}
-	res, err := s.store.RecordAttempt(r.Context(), store.PuzzleAttempt{AccountID: a.ID, PuzzleID: sp.ID, Correct: v.Correct,
-		Rated: v.Unrated == "", At: s.now()})
+	res, err := pz.cfg.Store.RecordAttempt(r.Context(), store.PuzzleAttempt{AccountID: a.ID, PuzzleID: sp.ID, Correct: v.Correct,
+		Rated: v.Unrated == "", At: pz.cfg.Now()})
 	if err != nil {
 		return httpx.Unavailable(err)
 	}
@@ -466,30 +455,30 @@ func replaySteps(g *rules.Game, moves []string) ([]wire.PuzzleStep, error) {
 // last missed (review), and its personal puzzles, the positions of its
 // finished games where its move changed the outcome (of one game with
 // game=).
-func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
+func (pz *Puzzles) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 	a, err := httpx.RequireAccount(r)
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	game := r.URL.Query().Get("game")
 	if len(game) > 64 {
-		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_game", "game: a game's id"))
+		pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_game", "game: a game's id"))
 		return
 	}
 	ctx := r.Context()
-	pr, err := s.store.PuzzleRating(ctx, a.ID)
+	pr, err := pz.cfg.Store.PuzzleRating(ctx, a.ID)
 	if err != nil {
-		s.writeError(w, r, httpx.Unavailable(err))
+		pz.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
-	now := update.At(pr, s.now())
+	now := update.At(pr, pz.cfg.Now())
 	v := wire.MyPuzzles{Rating: wire.PuzzleRating{Rating: ratings.Round1(now.Rating), RD: ratings.Round1(now.RD), Attempts: pr.Games, Provisional: now.Provisional()},
 		History: []wire.PuzzleTry{}, Review: []wire.PuzzleTry{}, Mistakes: []wire.PersonalPuzzle{}}
-	tries, err := s.store.PuzzleTries(ctx, a.ID, false, 50)
+	tries, err := pz.cfg.Store.PuzzleTries(ctx, a.ID, false, 50)
 	if err == nil {
 		var missed []store.PuzzleTry
-		if missed, err = s.store.PuzzleTries(ctx, a.ID, true, 50); err == nil {
+		if missed, err = pz.cfg.Store.PuzzleTries(ctx, a.ID, true, 50); err == nil {
 			for _, t := range tries {
 				v.History = append(v.History, tryView(t))
 			}
@@ -500,10 +489,10 @@ func (s *Server) handleMyPuzzles(w http.ResponseWriter, r *http.Request) {
 	}
 	var mine []store.PersonalPuzzle
 	if err == nil {
-		mine, err = s.store.PersonalPuzzles(ctx, a.ID, game, 50)
+		mine, err = pz.cfg.Store.PersonalPuzzles(ctx, a.ID, game, 50)
 	}
 	if err != nil {
-		s.writeError(w, r, httpx.Unavailable(err))
+		pz.writeError(w, r, httpx.Unavailable(err))
 		return
 	}
 	for _, m := range mine {
@@ -538,47 +527,47 @@ var lessonViews = func() []wire.Lesson {
 }()
 
 // handleLessons is GET /api/lessons: every lesson.
-func (s *Server) handleLessons(w http.ResponseWriter, r *http.Request) {
+func (pz *Puzzles) handleLessons(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, lessonViews)
 }
 
 // handleLessonTry is POST /api/lessons/{id}/try {"tries": [...]}: the
 // page sends every try so far; the kernel plays them on the lesson's
 // board, the computer answers, and the goal is checked.
-func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
-	if wait, ok := s.puzzleLimits.lesson.Allow(httpx.ClientAddr(r), s.now()); !ok {
-		s.writeError(w, r, httpx.TooMany(wait, "too many tries sent from this address: wait %s", httpx.WaitWords(wait)))
+func (pz *Puzzles) handleLessonTry(w http.ResponseWriter, r *http.Request) {
+	if wait, ok := pz.limits.lesson.Allow(httpx.ClientAddr(r), pz.cfg.Now()); !ok {
+		pz.writeError(w, r, httpx.TooMany(wait, "too many tries sent from this address: wait %s", httpx.WaitWords(wait)))
 		return
 	}
 	l, ok := learn.ByID(r.PathValue("id"))
 	if !ok {
-		s.writeError(w, r, httpx.Errf(wire.NotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
+		pz.writeError(w, r, httpx.Errf(wire.NotFound, "not_found", "no such lesson: GET /api/lessons lists them"))
 		return
 	}
 	var req wire.LessonTryRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	if len(req.Tries) > maxLessonTries {
-		s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
+		pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_tries", "tries: the moves tried so far, at most %d", maxLessonTries))
 		return
 	}
 	for i, m := range req.Tries {
-		if m == "" || len(m) > maxMoveText {
-			s.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, maxMoveText))
+		if m == "" || len(m) > MaxMoveText {
+			pz.writeError(w, r, httpx.Errf(wire.BadRequest, "bad_tries", "try %d: a move of 1 to %d characters (3, c, 1-4, pass)", i+1, MaxMoveText))
 			return
 		}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), lessonTime)
 	defer cancel()
-	pr, err := learn.Play(ctx, &l, req.Tries, s.tables)
+	pr, err := learn.Play(ctx, &l, req.Tries, pz.cfg.Solver)
 	if errors.Is(err, learn.ErrTry) {
-		s.writeError(w, r, httpx.Errf(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
+		pz.writeError(w, r, httpx.Errf(wire.BadInput, "bad_try", "%s", strings.TrimPrefix(err.Error(), learn.ErrTry.Error()+": ")))
 		return
 	}
 	if err != nil {
-		s.writeError(w, r, err)
+		pz.writeError(w, r, err)
 		return
 	}
 	v := wire.LessonProgress{Progress: pr}
@@ -602,7 +591,7 @@ func (s *Server) handleLessonTry(w http.ResponseWriter, r *http.Request) {
 			_, err = replaySteps(g, moves)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			pz.writeError(w, r, err)
 			return
 		}
 		v.Legal = legalTexts(g)
