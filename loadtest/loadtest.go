@@ -640,8 +640,8 @@ func (r *run) side(ctx, stream context.Context, end context.CancelFunc, g *game,
 	for ctx.Err() == nil && stream.Err() == nil {
 		err := r.follow(stream, a.url, a, g.id, func(data []byte) bool {
 			at := time.Now() // before the decoding, which is the tool's time
-			var st wire.GameHead
-			if err := json.Unmarshal(data, &st); err != nil {
+			st, err := readHead(data)
+			if err != nil {
 				r.errorOf("stream: " + shortErr(err))
 				return false
 			}
