@@ -52,7 +52,7 @@ func playGame(t testing.TB, r rules.Rules, black, white Player, maxLen int) *rul
 // be legal and the games must end.
 func TestEveryPlayerEveryPreset(t *testing.T) {
 	t.Parallel()
-	specs := []string{"random", "greedy", "alphabeta:nodes=3000", "alphabeta:depth=2", "mcts:playouts=150", "perfect:time=50ms,mem=4", "strong:time=50ms,mem=4", "level:3"}
+	specs := []string{"random", "greedy", "alphabeta:nodes=3000", "alphabeta:depth=2", "mcts:playouts=150", "perfect:time=10ms,mem=4", "strong:time=10ms,mem=4", "level:3"}
 	for _, rs := range smallPresets {
 		r := mustRules(t, rs)
 		for i, spec := range specs {
