@@ -1,4 +1,4 @@
-// The analysis board (/analysis, issue 31): any rules and size, a start
+// The analysis board (/analysis): any rules and size, a start
 // set up by hand or read from a finished game, an SGF or a move list;
 // moves played freely and kept as a tree of variations; each position's
 // legal moves with their exact values (GET /api/analysis) and the moves

@@ -53,7 +53,7 @@ export function playerName(p) {
   return (p && p.name) ? p.name + (p.bot ? ' (bot)' : '') : 'an empty seat';
 }
 
-// botTag is the mark after a bot account's linked name (issue 29), or
+// botTag is the mark after a bot account's linked name, or
 // null for anyone else.
 export function botTag(p) {
   return p && p.bot ? el('small', { class: 'bot-tag', title: 'a bot: a program playing through the API', text: 'bot' }) : null;

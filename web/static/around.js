@@ -1,4 +1,4 @@
-// Around a game (issue 28), called by the game page: the end screen's
+// Around a game, called by the game page: the end screen's
 // Rematch and New game, the rematch offered and followed on the old game's
 // stream, and the messages between the players (shown as text, never as
 // HTML) with the mute.

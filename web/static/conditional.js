@@ -1,4 +1,4 @@
-// Conditional moves on the game page (issue 29): while it is the
+// Conditional moves on the game page: while it is the
 // opponent's move in a correspondence game, a player builds answers by
 // playing a line on the editor's board (the opponent's move, then theirs,
 // and so on; the server plays each position with the kernel), adds the line

@@ -78,7 +78,7 @@ function apply(v) {
   if (cond) cond.then((m) => m.updateConditional(g, seat));
 }
 
-// A correspondence game paused while a player is on vacation (issue 29):
+// A correspondence game paused while a player is on vacation:
 // the clock of the player away says until when, the other's the time it
 // keeps when it is to move.
 const utcDay = (iso) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -105,8 +105,8 @@ function render() {
   $('#kind').textContent = { computer: '· against the computer', link: '· by invitation', open: '· open challenge', named: '· challenge' }[g.kind] || '';
   $('#rules-text').textContent = g.rules_text;
   $('#sgf').hidden = !terminal(g.state) || g.state === 'expired';
-  // The analysis board opens a finished game only (issue 31: never a game
-  // in progress).
+  // The analysis board opens a finished game only (never a game in
+  // progress).
   $('#analyse').hidden = g.state !== 'finished';
   $('#replay-analyse').hidden = g.state !== 'finished';
 }

@@ -33,7 +33,7 @@ form.addEventListener('submit', async (e) => {
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
-    const allowBots = opponent === 'open' && form.elements.allow_bots.checked; // issue 29
+    const allowBots = opponent === 'open' && form.elements.allow_bots.checked;
     const { data } = await api('POST', '/api/games', { rules: rulesText(), color: radio('color'), clock, opponent, ...ratedChoice(form), ...(allowBots ? { allow_bots: true } : {}) });
     if (!data.invite) {
       location.href = '/g/' + data.id;
@@ -63,7 +63,7 @@ function gameRow(g, extra) {
     el('br'), el('small', { text: opp }), ' ', extra || '', tournamentNote(g));
 }
 
-// tournamentNote names a tournament game's tournament and round (issue 30).
+// tournamentNote names a tournament game's tournament and round.
 function tournamentNote(g) {
   if (!g.tournament) return '';
   return el('small', { class: 'tourney' }, ' · ', el('a', { href: '/t/' + g.tournament.id, text: `${g.tournament.name}, round ${g.tournament.round}` }));

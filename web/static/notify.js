@@ -1,4 +1,4 @@
-// The game page's notifications (issue 28): a short sound when the
+// The game page's notifications: a short sound when the
 // opponent moves, and the browser's notification when it becomes my move
 // while the tab is hidden (the same switch allows api.js's when a game of
 // mine starts and a hidden page goes to it). Both are off until the player turns them on

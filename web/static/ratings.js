@@ -1,4 +1,4 @@
-// Ratings (issue 28) on the shared pages: a seat's rating on the game
+// Ratings on the shared pages: a seat's rating on the game
 // page's cards and its change at the end, the lobby's challenger rating
 // and rating filter, the create form's "rated" box. The pages call these
 // small hooks; the profile and the leaderboard have modules of their own.

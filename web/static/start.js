@@ -1,4 +1,4 @@
-// The home page's one-click starts (issue 28): "Play the computer" (alak
+// The home page's one-click starts: "Play the computer" (alak
 // on 11 points at the level the button names, Black) and "Invite a
 // friend" (a link game, its invitation shown as the full form's is);
 // and the note under the level list that says the level's algorithm.

@@ -1,4 +1,4 @@
-// Vacation on the home page (issue 29): the days left, the rule by which
+// Vacation on the home page: the days left, the rule by which
 // they are earned, and a button to start or end a vacation, which pauses
 // the clocks of every correspondence game of the account (PUT /api/me
 // {"vacation": ...}).

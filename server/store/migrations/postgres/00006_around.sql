@@ -1,4 +1,4 @@
--- Around a game (issue 28): the messages between the players, the seats
+-- Around a game: the messages between the players, the seats
 -- that muted their opponent's messages, and each game's rematch. Times are
 -- milliseconds since 1970 (UTC).
 

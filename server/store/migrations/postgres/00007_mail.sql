@@ -1,4 +1,4 @@
--- Moves by email (issue 29): the secrets of the reply addresses mailed to
+-- Moves by email: the secrets of the reply addresses mailed to
 -- players (game-ID-SECRET@DOMAIN). Each mail gets a secret of its own,
 -- bound to one game, one seat and the ply of the board the mail showed;
 -- only its hash is kept, so a copy of the database plays no move. A game's

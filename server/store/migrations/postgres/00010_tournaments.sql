@@ -1,4 +1,4 @@
--- Tournaments (issue 30): a tournament, its players, and the slots of its
+-- Tournaments: a tournament, its players, and the slots of its
 -- rounds with the game played for each. Times are milliseconds since 1970
 -- (UTC).
 

@@ -1,6 +1,6 @@
 -- Indexes for the lists that select by what they show: the challenges
--- addressed to an account, and the open challenges of the lobby (issue 26:
--- a list must not read a fixed window of waiting games and filter it).
+-- addressed to an account, and the open challenges of the lobby (a list
+-- must not read a fixed window of waiting games and filter it).
 
 -- +goose Up
 CREATE INDEX games_opponent ON games (opponent_id, state);

@@ -1,5 +1,5 @@
 -- An index on the account of a token or session: a password change revokes
--- every other token and session of the account (issue 26, item 2), and the
+-- every other token and session of the account, and the
 -- ClaimGames of a guest deletes the guest's sessions; without it both scan
 -- the whole table.
 

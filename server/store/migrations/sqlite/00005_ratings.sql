@@ -1,4 +1,4 @@
--- Ratings (issue 28): each account's Glicko-2 rating in each pool (one
+-- Ratings: each account's Glicko-2 rating in each pool (one
 -- pool a preset), the history of every rated game's update (for the
 -- profile's chart and a game's rating changes), and on each game whether
 -- it is rated and each seat's rating when the seat was taken. Times are

@@ -1,4 +1,4 @@
--- Conditional moves and vacation (issue 29). Times are milliseconds since
+-- Conditional moves and vacation. Times are milliseconds since
 -- 1970 (UTC), durations milliseconds.
 
 -- +goose Up

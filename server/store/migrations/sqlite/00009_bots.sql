@@ -1,4 +1,4 @@
--- Engines on the server (issue 29): an account may be a bot (it plays
+-- Engines on the server: an account may be a bot (it plays
 -- through the API only, and joins a person's open challenge only when its
 -- creator allowed bots), and an open challenge may allow bots.
 

@@ -1,4 +1,4 @@
--- The opening explorer (issue 31): for each rules and move prefix from
+-- The opening explorer: for each rules and move prefix from
 -- the rules' own start (key: store.ExplorerKey, a 64-bit hash of both),
 -- the moves finished games played next, with their results; and the games
 -- counted, so that none is counted twice. The server fills both when a
