@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -332,6 +333,10 @@ func TestBrowserPageChecks(t *testing.T) {
 		}
 	}
 
+	// The two screens load at once, each in a tab of its own behind a
+	// front of its own: their loads wait on the front's delay rather than
+	// on the cores, and the pages do not share anything a load changes.
+	var wg sync.WaitGroup
 	for _, screen := range []struct {
 		name          string
 		width, height int64
@@ -349,35 +354,41 @@ func TestBrowserPageChecks(t *testing.T) {
 		// network (on loopback it may be painted once, complete, and no
 		// shift would be seen).
 		slow := h.front(delayed(150 * time.Millisecond))
-		for _, pg := range []struct{ name, path, what, ready string }{
-			{"the finished game", "/g/" + done.ID, "the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`},
-			{"the profile", "/p/ada", "the rating chart and the last games", `document.querySelector('#rating-chart').dataset.points === '1' && document.querySelectorAll('#archive-rows tr').length === 1`},
-			// The analysis board moved its help by the board's height when
-			// the script drew it (0.077 in Lighthouse's phone), the
-			// tournament everything under each part it filled (0.12, and
-			// 0.36 on a desktop).
-			{"the analysis board", "/analysis", "the board and its moves", `document.querySelectorAll('#anb-board .hit').length === 11 && document.querySelectorAll('#anb-moves tbody tr').length === 11`},
-			{"the tournament", "/t/" + cup.ID, "its players, standings and games", `document.querySelectorAll('#t-games tbody tr').length === 1 && document.querySelectorAll('#t-players tbody tr').length === 2`},
-		} {
-			tb.openAt(slow, pg.path)
-			tb.wait(pg.what, pg.ready)
-			ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
-			raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](layoutShifts, chromedp.EvalAwaitPromise))
-			cancel()
-			if err != nil {
-				t.Fatalf("%s, %s: measuring the layout shift: %v", screen.name, pg.name, err)
-			}
-			var cls struct {
-				Sum float64
-				Src []string
-			}
-			if err := json.Unmarshal([]byte(raw), &cls); err != nil {
-				t.Fatalf("%s, %s: %q: %v", screen.name, pg.name, raw, err)
-			}
-			t.Logf("%s: %s's layout shift is %.3f (%v)", screen.name, pg.name, cls.Sum, cls.Src)
-			if cls.Sum >= 0.05 {
-				t.Errorf("%s: %s's page shifts by %.3f as it loads, want under 0.05; what moved: %v", screen.name, pg.name, cls.Sum, cls.Src)
-			}
-		}
+		wg.Go(func() {
+			t.Run("layout shift on "+screen.name, func(t *testing.T) {
+				tb.t = t // the tab's failures are this subtest's, in its goroutine
+				for _, pg := range []struct{ name, path, what, ready string }{
+					{"the finished game", "/g/" + done.ID, "the replay and the analysis", `document.querySelector('#replay-at').textContent !== '' && !!document.querySelector('#analysis table')`},
+					{"the profile", "/p/ada", "the rating chart and the last games", `document.querySelector('#rating-chart').dataset.points === '1' && document.querySelectorAll('#archive-rows tr').length === 1`},
+					// The analysis board moved its help by the board's height when
+					// the script drew it (0.077 in Lighthouse's phone), the
+					// tournament everything under each part it filled (0.12, and
+					// 0.36 on a desktop).
+					{"the analysis board", "/analysis", "the board and its moves", `document.querySelectorAll('#anb-board .hit').length === 11 && document.querySelectorAll('#anb-moves tbody tr').length === 11`},
+					{"the tournament", "/t/" + cup.ID, "its players, standings and games", `document.querySelectorAll('#t-games tbody tr').length === 1 && document.querySelectorAll('#t-players tbody tr').length === 2`},
+				} {
+					tb.openAt(slow, pg.path)
+					tb.wait(pg.what, pg.ready)
+					ctx, cancel := context.WithTimeout(tb.ctx, waitFor)
+					raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](layoutShifts, chromedp.EvalAwaitPromise))
+					cancel()
+					if err != nil {
+						t.Fatalf("%s, %s: measuring the layout shift: %v", screen.name, pg.name, err)
+					}
+					var cls struct {
+						Sum float64
+						Src []string
+					}
+					if err := json.Unmarshal([]byte(raw), &cls); err != nil {
+						t.Fatalf("%s, %s: %q: %v", screen.name, pg.name, raw, err)
+					}
+					t.Logf("%s: %s's layout shift is %.3f (%v)", screen.name, pg.name, cls.Sum, cls.Src)
+					if cls.Sum >= 0.05 {
+						t.Errorf("%s: %s's page shifts by %.3f as it loads, want under 0.05; what moved: %v", screen.name, pg.name, cls.Sum, cls.Src)
+					}
+				}
+			})
+		})
 	}
+	wg.Wait()
 }
