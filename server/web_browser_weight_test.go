@@ -174,9 +174,9 @@ const contrastAll = `((sel) => {
 // on a phone's screen (412×823, Lighthouse's), and runs pageChecks on it
 // there and at a desktop's size (1280×800) (the profile, the watch page
 // and the analysis board scrolled sideways on the phone, and targets were
-// under 44 px on every page, before); then it loads a finished game's page, a profile,
-// the analysis board and a tournament on a phone's screen and on a
-// desktop's and checks that their layout shift, once drawn, is under
+// under 44 px on every page, before); then it loads a finished game's
+// page, a profile, the analysis board and a tournament on a phone's
+// screen and on a desktop's and checks that their layout shift, once drawn, is under
 // 0.05, half Lighthouse's "good" (the finished game's was 0.43 on a phone
 // before the page held its parts' places; the analysis board's 0.082 and
 // the tournament's 0.072 on the desktop, which Lighthouse's runs, with
