@@ -1,9 +1,9 @@
 package loadtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"alak/wire"
 )
@@ -31,9 +31,6 @@ func readHead(data []byte) (wire.GameHead, error) {
 // headFields are the JSON names of wire.GameHead's fields, in setHead's
 // order.
 var headFields = [...]string{"state", "ply", "to_move", "over", "legal"}
-
-// headFieldBytes are headFields as bytes, for bytes.EqualFold.
-var headFieldBytes = [...][]byte{[]byte("state"), []byte("ply"), []byte("to_move"), []byte("over"), []byte("legal")}
 
 // scanHead fills h from data, a JSON object, and says whether it could:
 // false for anything it does not read itself (invalid JSON, an escaped
@@ -71,7 +68,7 @@ func scanHead(data []byte, h *wire.GameHead) bool {
 		for f, name := range headFields {
 			if string(key) == name {
 				field = f
-			} else if len(key) == len(name) && bytes.EqualFold(key, headFieldBytes[f]) {
+			} else if len(key) == len(name) && strings.EqualFold(string(key), name) {
 				return false // encoding/json matches keys regardless of case too: its reading
 			}
 		}
