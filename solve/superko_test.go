@@ -182,11 +182,11 @@ func TestSuperkoWithHistories(t *testing.T) {
 	t.Parallel()
 	type run struct{ n, seeds, want int }
 	// With ALAK_LONG=1, 1×4 plays 12 games (at least 100 positions
-	// checked are asked) and 1×5 10 games (120); without, 3 games of 1×4
-	// (29 positions checked, measured: at least 25 are asked) and 1 of
+	// checked are asked) and 1×5 10 games (120); without, 2 games of 1×4
+	// (16 positions checked, measured: at least 14 are asked) and 1 of
 	// 1×5, 11 of whose positions finish within the history-keyed search's
 	// limit (measured: at least 9 are asked).
-	runs := []run{{4, sweep(t, 3, 12, 12), sweep(t, 25, 100, 100)}, {5, sweep(t, 1, 10, 10), sweep(t, 9, 120, 120)}}
+	runs := []run{{4, sweep(t, 2, 12, 12), sweep(t, 14, 100, 100)}, {5, sweep(t, 1, 10, 10), sweep(t, 9, 120, 120)}}
 	if testing.Short() {
 		runs = runs[:1]
 	}

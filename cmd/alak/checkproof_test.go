@@ -125,7 +125,7 @@ func TestCheckProofData(t *testing.T) {
 		if skip(f, fi.Size()) {
 			continue
 		}
-		out, errOut, code := solveSession(t, "check-proof", f)
+		out, errOut, code := computeSession(t, "check-proof", f)
 		if want := proofDataClaim(f); code != 0 || !strings.Contains(out, "Proved: "+want+".") {
 			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
 		}
@@ -141,7 +141,7 @@ func TestCheckProofData(t *testing.T) {
 		}
 		// mirror-proof checks what it writes.
 		made := filepath.Join(tmp, to)
-		out, errOut, code := solveSession(t, "mirror-proof", filepath.Join(dir, from), made)
+		out, errOut, code := computeSession(t, "mirror-proof", filepath.Join(dir, from), made)
 		if want := proofDataClaim(to); code != 0 || !strings.Contains(out, "Proved: "+want+".") {
 			t.Errorf("mirror-proof %s: status %d, %q %q; want %q", to, code, out, errOut, want)
 			continue
@@ -292,7 +292,7 @@ func TestCheckProofDataSuperko(t *testing.T) {
 			where = "after " + after
 		}
 		want := who + " can force a draw or better " + where + " (" + rules + ")"
-		out, errOut, code := solveSession(t, "check-proof", f)
+		out, errOut, code := computeSession(t, "check-proof", f)
 		if code != 0 || !strings.Contains(out, "Proved: "+want+".") {
 			t.Errorf("%s: status %d, %q %q; want %q", f, code, out, errOut, want)
 		}

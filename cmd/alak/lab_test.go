@@ -82,7 +82,7 @@ func TestSolveLabTable(t *testing.T) {
 // ko=none's smaller index on 13 points.
 func TestSolveLabMemory(t *testing.T) {
 	t.Parallel() // seconds of the processor in this process: they overlap the other tests' waits
-	out, errOut, code := solveSession(t, "solve", "--table", "--variants", "own=together,ko=none", "--sizes", "12-14", "--memory", "1")
+	out, errOut, code := computeSession(t, "solve", "--table", "--variants", "own=together,ko=none", "--sizes", "12-14", "--memory", "1")
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errOut)
 	}

@@ -189,7 +189,7 @@ func TestMatchErrors(t *testing.T) {
 // text and in the JSON; on 6 points every move is exact.
 func TestMatchReportsFallback(t *testing.T) {
 	t.Parallel() // seconds of the processor in this process: they overlap the other tests' waits
-	out, stderr, code := matchSession(t, false, "perfect:time=30ms", "random", "--games", "2", "--size", "30", "--openings", "none")
+	out, stderr, code := computeSession(t, "match", "perfect:time=30ms", "random", "--games", "2", "--size", "30", "--openings", "none")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -24,6 +25,33 @@ func solveSession(t *testing.T, args ...string) (stdout, stderr string, code int
 	var out, errOut bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
 	code = run(e, args)
+	return out.String(), errOut.String(), code
+}
+
+// computeSession is solveSession for the commands whose work is the
+// solver's or the checker's alone (tables, certificates, matches of
+// timed players): under the race detector, which slows that work tenfold
+// and more, it runs them in the alak binary built without it (buildServe),
+// as a user would; the solver's and the checker's concurrency is checked
+// under the race detector by their own packages' tests. Without the race
+// detector it is solveSession.
+func computeSession(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	if !raceEnabled {
+		return solveSession(t, args...)
+	}
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(buildServe(t), args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(""), &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("alak %v: %v", args, err)
+	}
 	return out.String(), errOut.String(), code
 }
 
