@@ -402,9 +402,10 @@ func (tb *tab) waitPath(path string) {
 // between two looks: each look finds it again, as a person would look
 // again. The click is a mouse press at the centre of the element's first
 // box, brought into view first; it waits until the element has stood
-// still (the same box in two looks 50 ms apart), for a line the page adds
-// above it after loading (a badge, a notice) would move it away from
-// under the press and the click would land elsewhere.
+// still (the same box in three looks 50 ms apart) and is what a press
+// there would hit, for a line the page adds above it after loading (a
+// badge, a notice, a list) would move it away from under the press and
+// the click would land elsewhere.
 func (tb *tab) click(sel string) {
 	tb.t.Helper()
 	deadline := time.Now().Add(waitFor)
@@ -417,14 +418,30 @@ func (tb *tab) click(sel string) {
 			e.scrollIntoView({ block: 'center', inline: 'center' });
 			r = e.getClientRects()[0];
 		}
-		return [r.x + r.width / 2, r.y + r.height / 2].join(' ');
+		const x = r.x + r.width / 2, y = r.y + r.height / 2;
+		// What a person's click there would hit: the element itself or
+		// what it holds, not something drawn over it (for a shape of an
+		// SVG drawing, its group: a board's point draws its stone over
+		// the point's touch area).
+		const box = e instanceof SVGElement && e.parentElement ? e.parentElement : e;
+		const hit = document.elementFromPoint(x, y);
+		if (!hit || !box.contains(hit)) return '';
+		return [x, y].join(' ');
 	})()`, sel)
-	last := ""
+	// The element must stand still for three looks 50 ms apart: a page
+	// that is still filling in (a list loaded above it) moves it, and a
+	// click at a centre read before the move lands elsewhere.
+	last, still := "", 0
 	for {
 		ctx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
 		at, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
 		cancel()
 		if err == nil && at != "" && at == last {
+			still++
+		} else {
+			still = 0
+		}
+		if still >= 2 {
 			var x, y float64
 			if _, err := fmt.Sscan(at, &x, &y); err != nil {
 				tb.t.Fatalf("%s: clicking %s: the centre %q: %v", tb.who, sel, at, err)
