@@ -154,11 +154,12 @@ func TestCompactMovesRandom(t *testing.T) {
 
 // TestCompactPredecessors checks the undone placements against the graph's
 // edges: for every state of the graph, the multiset of its predecessors
-// equals the multiset of states with an edge to it (one per legal move).
+// equals the multiset of states with an edge to it (one per legal move),
+// on up to 9 points (8 without ALAK_LONG=1).
 func TestCompactPredecessors(t *testing.T) {
 	t.Parallel()
 	for _, opts := range compactVariants {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 			g := newGame(t, "alak", n, opts...)
 			checkPreds(t, g.Position())
 		}
@@ -281,11 +282,11 @@ func TestCompactAgainstRetro(t *testing.T) {
 }
 
 // TestCompactEveryValue compares the value of every position of the graph
-// with retro.go's, on up to 9 points.
+// with retro.go's, on up to 9 points (8 without ALAK_LONG=1).
 func TestCompactEveryValue(t *testing.T) {
 	t.Parallel()
 	for _, opts := range compactVariants {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= sweep(t, 8, 9, 9); n++ {
 			g := newGame(t, "alak", n, opts...)
 			old := newSearcher(context.Background(), g.Rules(), Options{MemoryMB: 256, noCompact: true})
 			rg, err := old.solveGraph(g.Position())

@@ -754,9 +754,9 @@ func TestDenseAlterIgo(t *testing.T) {
 		if got.Value != want.Value || !slices.Equal(got.Best, want.Best) || !maps.Equal(got.Moves, want.Moves) {
 			t.Errorf("alterigo %d: dense %v best %v moves %v; Solve %v best %v moves %v", n, got.Value, got.Best, got.Moves, want.Value, want.Best, want.Moves)
 		}
-		// The principal variation is proved up to 5 points (7, nine
+		// The principal variation is proved up to 4 points (7, nine
 		// tenths of this test's time, with ALAK_LONG=1).
-		if n <= sweep(t, 5, 7, 7) && !testing.Short() {
+		if n <= sweep(t, 4, 7, 7) && !testing.Short() {
 			checkPVProved(t, fmt.Sprintf("alterigo %d", n), g, got.PV, got.Value)
 		}
 	}

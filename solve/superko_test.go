@@ -379,9 +379,10 @@ func TestSuperkoDrangeTable(t *testing.T) {
 	t.Parallel()
 	value := map[int]float64{5: 0, 6: 1, 7: 2, 8: 3, 9: 0, 10: 1, 11: 2}
 	top3 := map[int][]float64{5: {0, 0, 0}, 6: {1, -1, -1}, 7: {2, 2, -2}}
-	last := 11
-	if testing.Short() || raceEnabled {
-		last = 9
+	// To 1×11 with ALAK_LONG=1 (1×9 under the race detector), to 1×8 without.
+	last := sweep(t, 8, 9, 11)
+	if testing.Short() {
+		last = min(last, 9)
 	}
 	for n := 5; n <= last; n++ {
 		g := superkoGame(t, n)
