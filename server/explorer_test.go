@@ -6,9 +6,13 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
+	"golang.org/x/time/rate"
+
+	"alak/server/internal/httpx"
 	"alak/server/store"
 	"alak/wire"
 )
@@ -145,4 +149,48 @@ func TestExplorerCountAfterAnswer(t *testing.T) {
 	}
 	<-held.started // the count began, after the answer
 	close(held.release)
+}
+
+// TestExplorerQueueFullLeftToBackfill: when the finished games waiting to
+// be counted fill the explorer's queue (here a queue of one, with the first
+// count held), a game that ends then is not counted by its request, which
+// answers at once (counted by the request, its end would wait for the held
+// count and fail on the client's 30 s timeout); once the queue has emptied,
+// the backfill counts it.
+func TestExplorerQueueFullLeftToBackfill(t *testing.T) {
+	t.Parallel()
+	held := &heldExplorer{started: make(chan struct{}, 8), release: make(chan struct{})}
+	h := sharedHarnessOn(t, Config{explorerWaiting: 1}, func(st store.Store) store.Store { held.Store = st; return held }).with(t)
+	release := sync.OnceFunc(func() { close(held.release) })
+	t.Cleanup(release) // before the server stops: it waits for its requests
+	ada := h.client().signUp("ada")
+	bo := h.client().signUp("bo")
+	for i := range 3 {
+		gv := ada.create(map[string]string{"rules": "alak size=7", "color": "x", "opponent": "bo", "clock": "none"})
+		bo.do("POST", "/api/games/"+gv.ID+"/join", nil, nil)
+		if code, _, e := ada.move(gv.ID, "3", 0); code != http.StatusOK {
+			t.Fatalf("game %d, move: %d %+v", i, code, e)
+		}
+		if code := bo.do("POST", "/api/games/"+gv.ID+"/resign", map[string]any{"ply": 1}, nil); code != http.StatusOK {
+			t.Fatalf("game %d, resign: %d", i, code)
+		}
+		if i == 0 {
+			<-held.started // the worker holds the first game's count
+		}
+	}
+	release()
+	h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1) // polled below
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7", nil, nil)
+		var v wire.Explorer
+		json.Unmarshal(body, &v)
+		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []wire.ExplorerMove{{Move: "3", Games: 3, XWins: 3}}) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("three games ended, the explorer has: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

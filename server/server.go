@@ -154,6 +154,9 @@ type Config struct {
 	// hashCost is the cost of new password hashes: zero, defaultCost.
 	// Unexported: only this package's tests set it (accounts.go).
 	hashCost accounts.Cost
+	// explorerWaiting replaces the bound on the finished games waiting to
+	// be counted in the opening explorer (tests: 0 is the default).
+	explorerWaiting int
 	// puzzleSeedRules replaces puzzles.SeedRules, the rules the first
 	// puzzles are made on. Unexported: only this package's tests set it.
 	puzzleSeedRules []string
@@ -354,7 +357,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 	s.analysis = analysis.New(analysis.Config{Store: st, Solver: s.tables, Pages: s.pages, Load: s.loadAnalysisGame,
 		Analysed: func(g analysis.Game, plies []solve.PlyValue) { s.puzzles.GameAnalysed(g.Row, g.Rules, g.Game, plies) },
 		Busy:     func() bool { return s.puzzles.Waiting() },
-		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done)})
+		Log:      cfg.Logger, Now: cfg.Now, Stop: contextOf(s.done), ExplorerWaiting: cfg.explorerWaiting})
 	if s.mail, err = s.newMail(); err != nil {
 		return nil, err
 	}

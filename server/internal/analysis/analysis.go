@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -53,6 +54,9 @@ type Config struct {
 	// Stop is done when the server stops: the background work ends and
 	// the searches under way are cut off.
 	Stop context.Context
+	// ExplorerWaiting bounds the finished games waiting to be counted in
+	// the opening explorer; 0 is explorerWaiting.
+	ExplorerWaiting int
 }
 
 // Analysis serves the analyses, the explorer, the rule lab and the
@@ -67,14 +71,20 @@ type Analysis struct {
 	Games     *Games
 	Positions *Positions
 	// explorer holds the finished games waiting to be counted in the
-	// opening explorer (explorer.go).
-	explorer chan explorerGame
+	// opening explorer (explorer.go); explorerBehind is set when a game
+	// found it full and was left to the backfill.
+	explorer       chan explorerGame
+	explorerBehind atomic.Bool
 }
 
 // New returns the analysis of cfg; Start starts its background work.
 func New(cfg Config) *Analysis {
+	waiting := cfg.ExplorerWaiting
+	if waiting <= 0 {
+		waiting = explorerWaiting
+	}
 	return &Analysis{cfg: cfg, Limits: httpx.NewLimiters(rate.Limit(RequestRate), RequestBurst),
-		Games: NewGames(cfg), Positions: newPositions(cfg), explorer: make(chan explorerGame, explorerWaiting)}
+		Games: NewGames(cfg), Positions: newPositions(cfg), explorer: make(chan explorerGame, waiting)}
 }
 
 // Start starts the background work with spawn, which runs a function in

@@ -76,8 +76,10 @@ const explorerWaiting = 4096
 // it, which answers at once, but by explorerWork, at the store's idle
 // priority (a count writes a row for each of the game's moves: it was
 // the slowest write of the game's last move, and moves waited behind
-// it). When explorerWaiting games already wait, the request counts it
-// itself.
+// it). When the queue is full (the store's writer busy for long enough
+// that explorerWaiting games wait), the game is left uncounted and
+// explorerWork's backfill counts it once the queue has emptied: the
+// request never writes the count itself.
 func (a *Analysis) GameEnded(ctx context.Context, g Game) {
 	if g.Row.State != store.StateFinished || g.Row.Start != "" {
 		return
@@ -86,12 +88,15 @@ func (a *Analysis) GameEnded(ctx context.Context, g Game) {
 	select {
 	case a.explorer <- eg:
 	default:
-		a.addExplorerGame(ctx, eg)
+		a.explorerBehind.Store(true)
 	}
 }
 
 // explorerWork counts the finished games GameEnded queues, until the
 // server stops; those still waiting then are the next start's backfill's.
+// Once the queue is empty after games were left out of it, it runs the
+// backfill, which counts every finished game not counted yet (a count is
+// written once: a game counted twice over is counted once).
 func (a *Analysis) explorerWork() {
 	ctx := store.Idle(a.cfg.Stop)
 	for {
@@ -100,6 +105,9 @@ func (a *Analysis) explorerWork() {
 			return
 		case g := <-a.explorer:
 			a.addExplorerGame(ctx, g)
+			if len(a.explorer) == 0 && a.explorerBehind.CompareAndSwap(true, false) {
+				a.explorerBackfill()
+			}
 		}
 	}
 }
