@@ -22,14 +22,11 @@ func (s *countingStore) Conditional(ctx context.Context, gameID, color string) (
 	return store.Conditional{}, store.ErrNotFound
 }
 
-// keptState is a game of alak size=11 without a clock between two
+// keptState is a game of alak without a clock between two
 // accounts, whose seats' conditional moves (none) are kept with it.
 func keptState(tb testing.TB) *game.State {
 	tb.Helper()
-	r, err := rules.Parse("alak size=11")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	r := rules.MustPreset("alak")
 	g, err := rules.NewGame(r)
 	if err != nil {
 		tb.Fatal(err)

@@ -4,40 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"alak/rules"
-	"alak/server/store"
-	"alak/server/store/sqlitestore"
 )
 
 // playedState is a game of alak size=11 between two accounts, no clock
-// (the load tool's games), after six moves, on a real SQLite store.
+// (the load tool's games, activeGame), after six moves.
 func playedState(b testing.TB) (*Core, *State) {
 	b.Helper()
 	ctx := context.Background()
-	st, err := sqlitestore.Open(ctx, filepath.Join(b.TempDir(), "view.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
-	var ids [2]int64
-	for i, name := range []string{"ada", "bo"} {
-		a, err := st.CreateAccount(ctx, store.Account{Name: name, Created: now})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ids[i] = a.ID
-	}
-	row := store.Game{ID: "g1", Rules: "alak size=11", Preset: "alak", Size: "11", Color: "x", Clock: "none", Kind: store.KindNamed,
-		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now,
-		Black: store.Seat{AccountID: ids[0]}, White: store.Seat{AccountID: ids[1]}}
-	if err := st.CreateGame(ctx, row); err != nil {
-		b.Fatal(err)
-	}
+	st, ids, now := activeGame(b, "11")
 	c := New(Config{Store: st, Now: func() time.Time { return now }})
 	var last *State
 	for i, p := range []string{"2", "9", "4", "7", "6", "5"} {
