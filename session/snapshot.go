@@ -93,6 +93,7 @@ func (s *Session) Snapshot() Snapshot {
 		}
 	}
 	var b strings.Builder
+	b.Grow(pos.Points() + r.Height) // the points and the rows' separators
 	for p := range pos.Points() {
 		if p > 0 && p%r.Width == 0 {
 			b.WriteByte('|')
@@ -123,7 +124,9 @@ func (s *Session) Snapshot() Snapshot {
 			}
 		}
 	}
-	for _, m := range s.LegalMoves() {
+	legal := s.LegalMoves()
+	sn.Legal = make([]any, 0, len(legal))
+	for _, m := range legal {
 		sn.Legal = append(sn.Legal, JSONMove(r, m))
 		if r.UnchangedLoses && m.IsPlace() {
 			if next, err := pos.Play(m); err == nil && next.Outcome().Reason == rules.Unchanged {

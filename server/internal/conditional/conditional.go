@@ -157,7 +157,7 @@ func condIndex(c rules.Color) int {
 // else from the store.
 func (cm *Service) stored(ctx context.Context, st *game.State, c rules.Color) (store.Conditional, bool, error) {
 	k := &st.Conds[condIndex(c)]
-	if k.Known && !cm.cfg.Shared {
+	if cm.kept(st, c) {
 		return k.Row, k.Found, nil
 	}
 	row, err := cm.cfg.Store.Conditional(ctx, st.Row.ID, c.Letter())
@@ -171,6 +171,12 @@ func (cm *Service) stored(ctx context.Context, st *game.State, c rules.Color) (s
 	}
 	*k = game.CondSeat{Known: true, Found: true, Row: row}
 	return row, true, nil
+}
+
+// kept says whether stored answers for seat c from the state this process
+// keeps, without reading the store.
+func (cm *Service) kept(st *game.State, c rules.Color) bool {
+	return st.Conds[condIndex(c)].Known && !cm.cfg.Shared
 }
 
 // set stores a seat's conditional moves from a request on the game as
@@ -383,8 +389,14 @@ func (cm *Service) Reply(st *game.State, mover rules.Color, m rules.Move, now ti
 		return
 	}
 	owner := mover.Opp()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	// The read's timeout (a timer) is made only when the store is read:
+	// at most moves the seat's row is kept with the state.
+	ctx := context.Background()
+	if !cm.kept(st, owner) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+	}
 	row, found, err := cm.stored(ctx, st, owner)
 	if err != nil {
 		cm.cfg.Log.Error("reading conditional moves", "game", st.Row.ID, "err", err)

@@ -10,6 +10,7 @@ import (
 	"alak/rules"
 	"alak/server/store"
 	"alak/server/store/sqlitestore"
+	"alak/server/store/sqlstore"
 	"alak/wire"
 )
 
@@ -22,26 +23,7 @@ import (
 // not loaded again.
 func TestHooksOrder(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlitestore.Open(ctx, filepath.Join(t.TempDir(), "core.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
-	var ids [2]int64
-	for i, name := range []string{"ada", "bo"} {
-		a, err := st.CreateAccount(ctx, store.Account{Name: name, Created: now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[i] = a.ID
-	}
-	row := store.Game{ID: "g1", Rules: "alak size=6", Preset: "alak", Size: "6", Color: "x", Clock: "none", Kind: store.KindNamed,
-		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now,
-		Black: store.Seat{AccountID: ids[0]}, White: store.Seat{AccountID: ids[1]}}
-	if err := st.CreateGame(ctx, row); err != nil {
-		t.Fatal(err)
-	}
+	st, ids, now := activeGame(t, "6")
 
 	var ran []string
 	note := func(what string) { ran = append(ran, what) }
@@ -92,4 +74,34 @@ func TestHooksOrder(t *testing.T) {
 	if n := c.Reruns.Load(); n != 0 {
 		t.Errorf("%d actions run again on a cache nobody else changed", n)
 	}
+}
+
+// activeGame stores, on a real SQLite store, game g1 of alak of the given
+// size without a clock between ada (x) and bo (o), active, no move
+// played; it returns the store, the players' accounts and the time of
+// the game's creation.
+func activeGame(tb testing.TB, size string) (*sqlstore.Store, [2]int64, time.Time) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlitestore.Open(ctx, filepath.Join(tb.TempDir(), "core.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	now := time.Date(2026, 12, 2, 8, 0, 0, 0, time.UTC)
+	var ids [2]int64
+	for i, name := range []string{"ada", "bo"} {
+		a, err := st.CreateAccount(ctx, store.Account{Name: name, Created: now})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ids[i] = a.ID
+	}
+	row := store.Game{ID: "g1", Rules: "alak size=" + size, Preset: "alak", Size: size, Color: "x", Clock: "none", Kind: store.KindNamed,
+		State: store.StateActive, Version: 1, WarnedEntry: -1, Created: now, Updated: now,
+		Black: store.Seat{AccountID: ids[0]}, White: store.Seat{AccountID: ids[1]}}
+	if err := st.CreateGame(ctx, row); err != nil {
+		tb.Fatal(err)
+	}
+	return st, ids, now
 }

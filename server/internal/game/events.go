@@ -31,10 +31,15 @@ type Event struct {
 // NewEvent makes the event of a state: its view's JSON, within the frame
 // every stream sends, written once.
 func NewEvent(id string, version int, view []byte) Event {
-	head := "id: " + id + "\nretry: 2000\ndata: "
+	head := eventHead(id)
 	frame := make([]byte, 0, len(head)+len(view)+2)
 	frame = append(append(append(frame, head...), view...), "\n\n"...)
 	return Event{ID: id, Version: version, Data: frame[len(head) : len(head)+len(view)], Frame: frame}
+}
+
+// eventHead is what comes before the view in the frame of event id.
+func eventHead(id string) string {
+	return "id: " + id + "\nretry: 2000\ndata: "
 }
 
 // Broker hands each game's new states to the streams watching it. A

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -24,7 +25,7 @@ func EventID(row store.Game) string {
 func (c *Core) View(ctx context.Context, st *State) wire.Game {
 	row := st.Row
 	v := wire.Game{Snapshot: st.Sess.Snapshot(), ID: row.ID, Rules: row.Rules, Preset: row.Preset, State: row.State,
-		Kind: row.Kind, Players: map[string]wire.Seat{}, Moves: []string{}, Notation: []string{}, Version: row.Version,
+		Kind: row.Kind, Players: make(map[string]wire.Seat, 2), Version: row.Version,
 		EventID: EventID(row), SGFResult: row.Result, Created: row.Created, Updated: row.Updated,
 		RulesText: st.RulesText, GameRatings: c.ratings(ctx, row), AllowBots: row.AllowBots}
 	if !row.Expires.IsZero() && row.State == store.StateWaiting {
@@ -35,7 +36,9 @@ func (c *Core) View(ctx context.Context, st *State) wire.Game {
 		why := row.Reason
 		v.Reason = &why
 	}
-	for _, m := range st.Sess.Moves() {
+	moves := st.Sess.Moves()
+	v.Moves, v.Notation = make([]string, 0, len(moves)), make([]string, 0, len(moves))
+	for _, m := range moves {
 		v.Moves = append(v.Moves, st.Rules.MoveText(m))
 		v.Notation = append(v.Notation, notation.Human.Encode(st.Rules, m))
 	}
@@ -91,14 +94,23 @@ func (c *Core) PlayerView(ctx context.Context, id int64) (wire.Seat, error) {
 }
 
 // EventOf builds the state's event: its view in JSON, the answer to the
-// change and what the streams send.
+// change and what the streams send. The view is encoded straight into the
+// stream's frame (NewEvent's bytes, without a copy of the view), in a
+// buffer the size of the state's last frame and a little more: a view
+// grows by a move or so from one change to the next.
 func (c *Core) EventOf(ctx context.Context, st *State) Event {
-	data, err := json.Marshal(c.View(ctx, st))
-	if err != nil {
+	id := EventID(st.Row)
+	head := eventHead(id)
+	buf := bytes.NewBuffer(make([]byte, 0, max(len(st.Event.Frame)+256, 2048)))
+	buf.WriteString(head)
+	// Encode writes what json.Marshal does, then a newline.
+	if err := json.NewEncoder(buf).Encode(c.View(ctx, st)); err != nil {
 		c.log.Error("encoding a game", "game", st.Row.ID, "err", err)
-		return Event{ID: EventID(st.Row), Version: st.Row.Version}
+		return Event{ID: id, Version: st.Row.Version}
 	}
-	ev := NewEvent(EventID(st.Row), st.Row.Version, data)
+	buf.WriteByte('\n')
+	frame := buf.Bytes()
+	ev := Event{ID: id, Version: st.Row.Version, Data: frame[len(head) : len(frame)-2], Frame: frame}
 	if c.Parts.Private != nil {
 		c.Parts.Private(ctx, &ev, st)
 	}
