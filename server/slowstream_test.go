@@ -107,9 +107,18 @@ func TestEventStreamSlowReaderClosed(t *testing.T) {
 		}
 	}
 	t.Logf("closed after %d events, %v", 2*cycles, time.Since(start))
-	m = scrape(t, h.http.URL)
-	if m["alak_event_streams"] != 1 || m["alak_event_streams_slow_total"] != 1 {
-		t.Errorf("after: %v streams open, %v closed as slow; want 1, 1", m["alak_event_streams"], m["alak_event_streams_slow_total"])
+	// The stream is counted slow as its write fails, and counted closed
+	// when its handler has returned, a moment later: wait (bounded) for
+	// the second.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		m = scrape(t, h.http.URL)
+		if m["alak_event_streams"] == 1 && m["alak_event_streams_slow_total"] == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("after: %v streams open, %v closed as slow; want 1, 1", m["alak_event_streams"], m["alak_event_streams_slow_total"])
+			break
+		}
 	}
 
 	// The connection is gone: what the client had not read is dropped
