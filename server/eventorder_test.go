@@ -97,7 +97,7 @@ func (c *orderedConn) Write(b []byte) (int, error) {
 // stored the move writes the event to the streams of the player to move
 // itself, then answers, instead of leaving the event to the stream's
 // goroutine, which the scheduler may run much later (under load, hundreds
-// of milliseconds after the answer; docs/load.md). That is promised for
+// of milliseconds after the answer; docs/load-tail.md). That is promised for
 // the normal case, a stream that reads (idleStreams waits for it: nothing
 // being written to it, its socket's data acknowledged), and holds however
 // busy the cores are: goroutines keep them busy here. The check needs no

@@ -508,7 +508,7 @@ func TestPuzzlesFromUnviewedGames(t *testing.T) {
 // second analysed game queued for its puzzles waits. Before, the analyses
 // came at most one a second (the period, 0 here) and the puzzles one game
 // after another, together half a core of a server under load
-// (docs/load.md).
+// (docs/load-tail.md).
 func TestBackgroundWorkRests(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})

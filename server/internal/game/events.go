@@ -194,7 +194,7 @@ const writeNowMax = 8 << 10
 // This is how a change's event reaches the player to move: the request
 // that committed the change writes it before its own answer, without
 // waking the stream's goroutine and waiting for the scheduler to run it
-// (docs/load.md: under contention that wait was the tail of both the
+// (docs/load-tail.md: under contention that wait was the tail of both the
 // event and the answer). A client that reads has an empty queue by the
 // time its opponent moves; one that stopped reading has data queued,
 // and its stream's goroutine writes to it, and cuts it off, as before.

@@ -55,7 +55,7 @@ type State struct {
 // a game without a clock or by correspondence does not read the
 // opponent's row again at every move (a read on every move was a
 // twentieth of the server's CPU under load, and a connection of the
-// readers' pool: docs/load.md). The row changes only by this process's
+// readers' pool: docs/load-tail.md). The row changes only by this process's
 // requests, under the game's lock, when the process is its database's
 // only one: a server on SQLite, which owns its file (docs/deploy.md). A
 // server with a Notifier (PostgreSQL, several processes) reads the row at
