@@ -99,16 +99,24 @@ func TestExplorerBackfillAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.restart()
+	waitExplored(t, h, "moves=4", []wire.ExplorerMove{{Move: "5", Games: 1, OWins: 1}}, "not counted after a restart")
+}
+
+// waitExplored polls the explorer of alak size=7 after the line query
+// (moves=..., or "" for the start) until it answers want, for at most 30 s;
+// then fails with what, the answer and its status.
+func waitExplored(t *testing.T, h *harness, query string, want []wire.ExplorerMove, what string) {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7&moves=4", nil, nil)
+		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7&"+query, nil, nil)
 		var v wire.Explorer
 		json.Unmarshal(body, &v)
-		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []wire.ExplorerMove{{Move: "5", Games: 1, OWins: 1}}) {
+		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, want) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("not counted after a restart: %d %s", resp.StatusCode, body)
+			t.Fatalf("%s: %d %s", what, resp.StatusCode, body)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -180,17 +188,5 @@ func TestExplorerQueueFullLeftToBackfill(t *testing.T) {
 	}
 	release()
 	h.srv.analysis.Limits = httpx.NewLimiters(rate.Inf, 1) // polled below
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, body := h.client().roundTrip("GET", "/api/explorer?rules=alak+size%3D7", nil, nil)
-		var v wire.Explorer
-		json.Unmarshal(body, &v)
-		if resp.StatusCode == http.StatusOK && reflect.DeepEqual(v.Moves, []wire.ExplorerMove{{Move: "3", Games: 3, XWins: 3}}) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("three games ended, the explorer has: %d %s", resp.StatusCode, body)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitExplored(t, h, "", []wire.ExplorerMove{{Move: "3", Games: 3, XWins: 3}}, "three games ended, the explorer has")
 }
