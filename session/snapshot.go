@@ -72,7 +72,6 @@ func (s *Session) Snapshot() Snapshot {
 		Size:      r.SizeString(),
 		ToMove:    pos.ToMove().Letter(),
 		Forbidden: []any{},
-		Legal:     []any{},
 		Diagram:   pos.String(),
 		Ply:       g.Len(),
 		Captured:  []any{},

@@ -188,7 +188,7 @@ func TestMatchErrors(t *testing.T) {
 // 24 ms (80% of 30 ms), so it falls back to alpha-beta, and says so in the
 // text and in the JSON; on 6 points every move is exact.
 func TestMatchReportsFallback(t *testing.T) {
-	t.Parallel() // seconds of the processor in this process: they overlap the other tests' waits
+	t.Parallel() // seconds of the processor (here or in the alak binary): they overlap the other tests' waits
 	out, stderr, code := computeSession(t, "match", "perfect:time=30ms", "random", "--games", "2", "--size", "30", "--openings", "none")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -142,6 +142,6 @@ func (a *Analysis) explorerBackfill() {
 		}
 	}
 	if total > 0 {
-		a.cfg.Log.Info("the opening explorer counted the games finished before", "games", total, "took", time.Since(start))
+		a.cfg.Log.Info("the opening explorer counted the finished games it had not counted", "games", total, "took", time.Since(start))
 	}
 }

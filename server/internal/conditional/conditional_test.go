@@ -2,16 +2,19 @@ package conditional
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"alak/rules"
 	"alak/server/internal/game"
 	"alak/server/store"
+	"alak/server/store/sqlitestore"
 	"alak/session"
 )
 
-// countingStore counts the reads of conditional moves.
+// countingStore is a real SQLite store that counts the reads of
+// conditional moves.
 type countingStore struct {
 	store.ConditionalStore
 	reads int
@@ -19,7 +22,18 @@ type countingStore struct {
 
 func (s *countingStore) Conditional(ctx context.Context, gameID, color string) (store.Conditional, error) {
 	s.reads++
-	return store.Conditional{}, store.ErrNotFound
+	return s.ConditionalStore.Conditional(ctx, gameID, color)
+}
+
+// newCountingStore opens a fresh SQLite file for tb.
+func newCountingStore(tb testing.TB) *countingStore {
+	tb.Helper()
+	st, err := sqlitestore.Open(context.Background(), filepath.Join(tb.TempDir(), "cond.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return &countingStore{ConditionalStore: st}
 }
 
 // keptState is a game of alak without a clock between two
@@ -42,7 +56,7 @@ func keptState(tb testing.TB) *game.State {
 // moves are kept with its state reads no row, and one whose are not
 // reads the opponent's.
 func TestReplyKeptReadsNothing(t *testing.T) {
-	cs := &countingStore{}
+	cs := newCountingStore(t)
 	cm := New(Config{Store: cs, Metrics: &game.Metrics{}})
 	st := keptState(t)
 	cm.Reply(st, rules.Black, rules.Place(2), time.Now(), &game.Change{})
@@ -60,7 +74,7 @@ func TestReplyKeptReadsNothing(t *testing.T) {
 // opponent left none, known from the state: it runs at every move of a
 // game without a clock or by correspondence.
 func BenchmarkReplyKept(b *testing.B) {
-	cs := &countingStore{}
+	cs := newCountingStore(b)
 	cm := New(Config{Store: cs, Metrics: &game.Metrics{}})
 	st := keptState(b)
 	now := time.Now()
