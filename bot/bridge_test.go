@@ -417,6 +417,7 @@ func gameState(t *testing.T, url, token, id string) wire.Game {
 // against a person through the API, to their end, and declines a
 // challenge whose rules --rules does not match, saying why.
 func TestBridgeBuiltin(t *testing.T) {
+	t.Parallel() // accounts of its own on the shared server
 	srv := sharedServer(t)
 	botTok := account(t, srv, "mctsbot", true)
 	ada := account(t, srv, "ada-b", false)
@@ -514,6 +515,7 @@ func alive(pid int) bool {
 // (plain GTP has no sliding moves) and a set-up start (GTP replays a game
 // from the rules' own start).
 func TestBridgeGTP(t *testing.T) {
+	t.Parallel() // accounts of its own on the shared server
 	srv := sharedServer(t)
 	botTok := account(t, srv, "perlbot", true)
 	ada := account(t, srv, "ada-g", false)
@@ -607,6 +609,7 @@ func TestBridgeServerRestart(t *testing.T) {
 // context's end) stops the bridge at once, leaving a game under way to
 // its clock, and a bridge started again resumes it.
 func TestBridgeHangingEngine(t *testing.T) {
+	t.Parallel() // accounts of its own on the shared server; it waits seconds for a clock to run out
 	srv := sharedServer(t)
 	botTok := account(t, srv, "hangbot", true)
 	ada := account(t, srv, "ada-h", false)
@@ -702,6 +705,7 @@ func TestBridgeFirstMove(t *testing.T) {
 // TestBridgeMaxGames: with --max-games 1, a challenge that comes while the
 // bot plays a game is declined, saying why; the game goes on.
 func TestBridgeMaxGames(t *testing.T) {
+	t.Parallel() // accounts of its own on the shared server
 	srv := sharedServer(t)
 	botTok := account(t, srv, "busybot", true)
 	ada := account(t, srv, "ada-m", false)
@@ -725,6 +729,7 @@ func TestBridgeMaxGames(t *testing.T) {
 // TestBridgeEngines: the other built-in engines the issue names, perfect
 // and a level, each play a whole game through the bridge.
 func TestBridgeEngines(t *testing.T) {
+	t.Parallel() // accounts of its own on the shared server
 	srv := sharedServer(t)
 	for i, engine := range []string{"perfect", "level:5"} {
 		t.Run(engine, func(t *testing.T) {

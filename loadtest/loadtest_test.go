@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"alak/internal/testlong"
 	"alak/server"
 	"alak/server/store"
 	"alak/server/store/pgstore"
@@ -57,6 +58,14 @@ func serveCounting(t *testing.T, st *sqlstore.Store, n server.Notifier, streams 
 		hs.Close()
 	})
 	return hs.URL
+}
+
+// runLength is how long the tests' runs at 200 moves a second last: a
+// second by default, some 200 moves, enough for several of the 8 games on
+// 7 points to end and for storedThenFailed's 4 failures (every 25th
+// move); 3 s with ALAK_LONG=1.
+func runLength(t *testing.T) time.Duration {
+	return time.Duration(testlong.Size(t, 1000, 3000)) * time.Millisecond
 }
 
 func check(t *testing.T, rep Report, err error, streams int) {
@@ -106,7 +115,7 @@ func TestRunSQLite(t *testing.T) {
 	defer st.Close()
 	url := serve(t, st, nil)
 	var lat bytes.Buffer
-	rep, err := runToAnEnd(t, Config{URLs: []string{url}, Games: 8, Rate: 200, Duration: 3 * time.Second,
+	rep, err := runToAnEnd(t, Config{URLs: []string{url}, Games: 8, Rate: 200, Duration: runLength(t),
 		Rules: "alak size=7", Streams: 6, Seed: 1, Latencies: &lat})
 	check(t, rep, err, 2*8+6)
 	// The first games are under way, and every stream open, when the
@@ -143,6 +152,7 @@ func TestRunSQLite(t *testing.T) {
 // the run's end: hundreds of streams opened in its last second, a load
 // on the last moves' answers.
 func TestRunEndKeepsStreams(t *testing.T) {
+	t.Parallel() // a server of its own; its run waits for the rate's tokens, a few moves a second
 	st, err := sqlitestore.Open(context.Background(), filepath.Join(t.TempDir(), "alak.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +188,7 @@ func TestRunTwoProcesses(t *testing.T) {
 		defer st.Close()
 		urls = append(urls, serve(t, st, pgstore.NewNotifier(st.DB(), dsn)))
 	}
-	rep, err := runToAnEnd(t, Config{URLs: urls, Games: 8, Rate: 200, Duration: 3 * time.Second,
+	rep, err := runToAnEnd(t, Config{URLs: urls, Games: 8, Rate: 200, Duration: runLength(t),
 		Rules: "alak size=7", Streams: 4, Seed: 2})
 	check(t, rep, err, 2*8+4)
 	if rep.URLs != 2 {
@@ -227,6 +237,7 @@ func (s *storedThenFailed) Game(ctx context.Context, id string) (store.Game, []s
 // stored, like one left without an answer, so a 500 whose move was
 // stored is not counted as doubled (nor is the run failed for it).
 func TestRunServerErrorAfterStore(t *testing.T) {
+	t.Parallel() // a server and store of its own
 	st, err := sqlitestore.Open(context.Background(), filepath.Join(t.TempDir(), "alak.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +253,7 @@ func TestRunServerErrorAfterStore(t *testing.T) {
 		srv.Close()
 		hs.Close()
 	}()
-	rep, err := Run(context.Background(), Config{URLs: []string{hs.URL}, Games: 8, Rate: 200, Duration: 3 * time.Second,
+	rep, err := Run(context.Background(), Config{URLs: []string{hs.URL}, Games: 8, Rate: 200, Duration: runLength(t),
 		Rules: "alak size=7", Seed: 3})
 	t.Logf("%+v", rep)
 	if err != nil {

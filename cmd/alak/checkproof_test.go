@@ -83,8 +83,8 @@ func TestProveCertificateCommand(t *testing.T) {
 // docs/results-traditional.md, "Proof certificates"): every stored file has the
 // checksum SHA256SUMS gives, each listed in MIRRORS is made again by
 // mirror-proof from its original with that checksum, and each proves the
-// claim its name says. Those over 256 KB (24 of 77, 96 of the 99 MB) only
-// with ALAK_LONG=1, as .ci/run sets it; the four over 8 MB (White's wins
+// claim its name says. Those over quickProofSize (32 KB) only with
+// ALAK_LONG=1, as .ci/run sets it; the four over 8 MB (White's wins
 // on 10 points after 3 and 8, 17.6 MB, 29 s each, and on 11 after 1 and
 // 11, 11.2 MB, 12 s each) only without the race detector, which .ci/run
 // runs this test again without.
@@ -108,7 +108,7 @@ func TestCheckProofData(t *testing.T) {
 	}
 	long := testlong.Enabled(t)
 	skip := func(f string, size int64) bool {
-		if size > 256<<10 && !long {
+		if size > quickProofSize && !long {
 			t.Logf("%s (%d bytes): checked with %s=1", f, size, testlong.Env)
 			return true
 		} else if size > 8<<20 && raceEnabled {
@@ -155,6 +155,15 @@ func TestCheckProofData(t *testing.T) {
 		}
 	}
 }
+
+// quickProofSize is the largest certificate TestCheckProofData and
+// TestCheckProofDataSuperko check without ALAK_LONG=1: those of 32 KB or
+// less are 34 of the 53 stored Traditional Alak certificates (those of 5
+// to 7 points, 7 of the 11 of 8) and 20 of the 24 of positional linear
+// Go, each a different claim checked end to end; the larger ones add
+// seconds of the processor under the race detector, not another path
+// through check-proof and mirror-proof. Every file's checksum is checked whatever its size.
+const quickProofSize = 32 << 10
 
 // proofDataClaim is the claim a certificate's name says:
 // traditional-6-o-draw.alakproof, traditional-6-x-draw-after-3.alakproof.
@@ -231,9 +240,9 @@ func proofDataMirrors(t *testing.T, dir string) map[string]string {
 // at least V (0 where the name has no komi), tromp-taylor-N-o-draw… at
 // most V. Each claim is the one its name says, and from the start V is
 // the value of results-tromp-taylor.md's table (made with alak solve --table at
-// 43b615e; 1×12 and 1×13 from their split proofs). Those over 256 KB are
-// checked with ALAK_LONG=1, and those over 1 MB only without the race
-// detector (.ci/run checks them so): White's bound on 1×12, 3.5 MB, takes
+// 43b615e; 1×12 and 1×13 from their split proofs). Those over
+// quickProofSize are checked with ALAK_LONG=1, and those over 1 MB only
+// without the race detector (.ci/run checks them so): White's bound on 1×12, 3.5 MB, takes
 // 10 s of CPU without it, its shared subtrees' board sets kept and
 // compared at each reference.
 func TestCheckProofDataSuperko(t *testing.T) {
@@ -259,7 +268,7 @@ func TestCheckProofDataSuperko(t *testing.T) {
 		}
 		if fi, err := os.Stat(f); err != nil {
 			t.Fatal(err)
-		} else if fi.Size() > 256<<10 && !long {
+		} else if fi.Size() > quickProofSize && !long {
 			t.Logf("%s (%d bytes): checked with %s=1", f, fi.Size(), testlong.Env)
 			continue
 		} else if fi.Size() > 1<<20 && raceEnabled {

@@ -13,6 +13,7 @@ import (
 // set-up position, writes the dense table (named after the rules), and the
 // next solve answers from it without searching.
 func TestSolveDenseSliding(t *testing.T) {
+	t.Parallel() // seconds of the processor, files of its own: they overlap the other tests' waits
 	for _, preset := range []string{"dewdney", "golf"} {
 		dir := t.TempDir()
 		for _, args := range [][]string{nil, {"1-5", "8-6"}, {"--position", "x_o_xxo_o_", "--to-move", "o"}} {

@@ -155,8 +155,11 @@ func TestServeKill9UnderLoad(t *testing.T) {
 		t.Errorf("only %d acknowledged moves recorded", ackedMoves)
 	}
 
-	// The restarted server takes load again, nothing lost or doubled.
-	rep, err := loadtest.Run(context.Background(), loadtest.Config{URLs: []string{q.url}, Games: 5, Accounts: 4, Rate: 200, Duration: 2 * time.Second, Seed: 8})
+	// The restarted server takes load again, nothing lost or doubled: half
+	// a second of it (about 100 moves at this rate) by default, two with
+	// ALAK_LONG=1.
+	again := time.Duration(testlong.Size(t, 500, 2000)) * time.Millisecond
+	rep, err := loadtest.Run(context.Background(), loadtest.Config{URLs: []string{q.url}, Games: 5, Accounts: 4, Rate: 200, Duration: again, Seed: 8})
 	if err != nil || rep.Moves == 0 || rep.Lost != 0 || rep.Doubled != 0 {
 		t.Errorf("a load run after the restart: %v %+v", err, rep)
 	}

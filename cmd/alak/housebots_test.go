@@ -13,6 +13,7 @@ import (
 // bots: a challenge to alak-novice is taken at once, and the bot, Black,
 // makes the first move; without the flag the same challenge waits.
 func TestServeHouseBots(t *testing.T) {
+	t.Parallel() // alak serve processes of its own: their waits overlap the other tests
 	bin := buildServe(t)
 	dir := t.TempDir()
 	hc := &http.Client{Timeout: 30 * time.Second}

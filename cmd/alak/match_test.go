@@ -154,6 +154,7 @@ func TestMatchGTPHelper(t *testing.T) {
 // with the error of its first command, protocol_version, at the set-up
 // limit its spec sets, and the engine is stopped.
 func TestMatchGTPSilent(t *testing.T) {
+	t.Parallel() // waits for an engine that never answers
 	if _, err := os.Stat("/bin/sleep"); err != nil {
 		t.Skip("no /bin/sleep to stand for a silent engine")
 	}
@@ -273,6 +274,7 @@ func TestMatchJudgeOpenings(t *testing.T) {
 // --sgf-dir every judged move carries its verdict as a comment, and the
 // listed losses are the comments that say so.
 func TestMatchJudgeMoves(t *testing.T) {
+	t.Parallel() // seconds of the processor, files of its own: they overlap the other tests' waits
 	dir := t.TempDir()
 	out, stderr, code := matchSession(t, false, "perfect", "random", "--size", "7", "--games", "4", "--judge-moves", "--json", "--sgf-dir", dir)
 	if code != 0 {

@@ -132,6 +132,7 @@ func TestProveCommandErrors(t *testing.T) {
 // passes check-proof; rules the graph is not sound for, and a prisoner
 // range below twice the points, are refused.
 func TestProveGraphCommand(t *testing.T) {
+	t.Parallel() // seconds of the processor, files of its own: they overlap the other tests' waits
 	file := filepath.Join(t.TempDir(), "t6.alakproof")
 	out, errOut, code := solveSession(t, "prove", "--rules", "traditional", "--size", "6", "--for", "o", "--draw", "--graph", "--table", "--certificate", file)
 	if code != 0 || !strings.Contains(out, "o can force a draw or better within") || !strings.Contains(out, "Table: ") {

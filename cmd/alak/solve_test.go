@@ -496,6 +496,7 @@ func TestPublishedParts(t *testing.T) {
 // --proof from the data file. Like TestPublishedParts this checks the
 // page's reading of its data by --plan, searching nothing.
 func TestPublishedProof(t *testing.T) {
+	t.Parallel() // seconds of the processor, reading committed files and writing its own: they overlap the other tests' waits
 	dir := filepath.Join("..", "..", "docs", "data")
 	for _, c := range []struct {
 		name    string
