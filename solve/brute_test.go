@@ -84,7 +84,10 @@ func newGame(t testing.TB, preset string, size int, opts ...string) *rules.Game 
 }
 
 // agreesWithBrute solves g and checks the value and the value of every move
-// against the brute force.
+// against the brute force. The moves' brute forces share the start's memo:
+// its values are exact minimax values keyed on the whole state, and the
+// start's search has already valued every move's state, so searching each
+// again from an empty memo would repeat the same minimax.
 func agreesWithBrute(t *testing.T, g *rules.Game, memoryMB int) {
 	t.Helper()
 	res, err := Solve(context.Background(), g, Options{MemoryMB: memoryMB})
@@ -92,7 +95,8 @@ func agreesWithBrute(t *testing.T, g *rules.Game, memoryMB int) {
 		t.Fatal(err)
 	}
 	nodes := 0
-	if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
+	memo := map[string]float64{}
+	if want := brute(g.Clone(), &nodes, 5e7, memo); res.Value != want {
 		t.Errorf("value %v, brute force %v", res.Value, want)
 	}
 	for m, v := range res.Moves {
@@ -101,7 +105,7 @@ func agreesWithBrute(t *testing.T, g *rules.Game, memoryMB int) {
 			t.Fatal(err)
 		}
 		nodes = 0
-		if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
+		if want := brute(cg, &nodes, 5e7, memo); v != want {
 			t.Errorf("move %v: value %v, brute force %v", m, v, want)
 		}
 	}
