@@ -19,8 +19,9 @@ import (
 // parts prove it: checkSplitProof rebuilds the answer from the answered parts by
 // the minimax rule, without the splitter's code. The values are Ted
 // Drange's published table for 1×7 and 1×8 (2 and 3; TestSuperkoDrangeTable
-// checks the solver against it) and, for alak 9 (the non-superko path,
-// which solves and compares), the draw results.md lists.
+// checks the solver against it) and, for alak 9 (8 without ALAK_LONG=1;
+// the non-superko path, which solves and compares), the draw results.md
+// lists.
 func TestAtLeastSplit(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -32,19 +33,16 @@ func TestAtLeastSplit(t *testing.T) {
 	}{
 		{superkoGame(t, 7), 2, []float64{0, 2.5}, 1024, 8},
 		{superkoGame(t, 8), 3, []float64{2, 3, 3.5}, 3000, 4},
-		{newGame(t, "alak", 9), 0, []float64{0, 0.5}, 2000, 2},
+		{newGame(t, "alak", testlong.Size(t, 8, 9)), 0, []float64{0, 0.5}, 2000, 2},
 	}
 	if !testlong.Enabled(t) {
 		cases = slices.Delete(cases, 1, 2) // 1×8 with ALAK_LONG=1 (so does TestFreshTablesAskAsNew)
 	}
 	for _, c := range cases {
-		// Every threshold with ALAK_LONG=1; without, the first (a
-		// threshold at or below the value, so a bound that holds) and the
-		// last (above it on 1×7 and alak 9: one that fails).
-		// With ALAK_LONG=1 each threshold is asked with the tables kept
-		// and with fresh ones; without, the first with the tables kept and
-		// the last with fresh tables, so that each way is asked once for a
-		// bound that holds and once for one that fails.
+		// Every threshold with ALAK_LONG=1, each with the tables kept and
+		// with fresh ones; without, the first (a threshold at or below the
+		// value, so a bound that holds) with the tables kept and the last
+		// (above it on 1×7 and on alak: one that fails) with fresh ones.
 		at := c.at
 		if !testlong.Enabled(t) {
 			at = []float64{at[0], at[len(at)-1]}

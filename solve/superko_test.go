@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"testing"
 
 	"alak/internal/testlong"
@@ -96,15 +97,12 @@ func checkMoves(t *testing.T, g *rules.Game, res Result, limit int) bool {
 	if black {
 		best = math.Inf(-1)
 	}
-	for _, m := range legal {
-		c := g.Clone()
-		if err := c.Play(m); err != nil {
-			t.Fatal(err)
-		}
-		want, ok := bruteValue(c, limit)
-		if !ok {
-			return false
-		}
+	values, ok := superkoMoveValues(t, g, legal, limit)
+	if !ok {
+		return false
+	}
+	for i, m := range legal {
+		want := values[i]
 		if res.Moves[m] != want {
 			t.Errorf("%s after %v, move %v: value %v, brute force %v", g.Position(), g.Moves(), m, res.Moves[m], want)
 		}
@@ -123,6 +121,52 @@ func checkMoves(t *testing.T, g *rules.Game, res Result, limit int) bool {
 		t.Errorf("%s after %v: value %v, brute force %v", g.Position(), g.Moves(), res.Value, best)
 	}
 	return true
+}
+
+// superkoCache holds superkoMoveValues' answers by rules and state, so
+// that tests asking about the same position search it once: the games of
+// TestSuperkoWithHistories on 1×4 start from the empty board that
+// TestSuperkoSmallBoards checks.
+var superkoCache sync.Map // string → *superkoMoves
+
+// superkoMoves are the brute force's values of the legal moves of a
+// position, in the order of LegalMoves, found within limit positions a
+// move (values is nil if the brute force gave up).
+type superkoMoves struct {
+	once   sync.Once
+	limit  int
+	values []float64
+}
+
+// superkoMoveValues returns bruteValue of each move of legal (g's legal
+// moves) and true, or false when the brute force cannot finish one within
+// limit positions.
+func superkoMoveValues(t *testing.T, g *rules.Game, legal []rules.Move, limit int) ([]float64, bool) {
+	t.Helper()
+	search := func(limit int) []float64 {
+		values := make([]float64, len(legal))
+		for i, m := range legal {
+			c := g.Clone()
+			if err := c.Play(m); err != nil {
+				panic(err)
+			}
+			v, ok := bruteValue(c, limit)
+			if !ok {
+				return nil
+			}
+			values[i] = v
+		}
+		return values
+	}
+	e, _ := superkoCache.LoadOrStore(fmt.Sprintf("%#v|%s", g.Rules(), stateKey(g)), &superkoMoves{})
+	sm := e.(*superkoMoves)
+	sm.once.Do(func() { sm.limit, sm.values = limit, search(limit) })
+	if sm.values == nil && limit > sm.limit {
+		// The first search gave up within a smaller limit: this one may not.
+		values := search(limit)
+		return values, values != nil
+	}
+	return sm.values, sm.values != nil
 }
 
 // mustCheck is checkMoves where the brute force has to finish.
