@@ -80,13 +80,13 @@ func checkStep(t *testing.T, geo *cgeo, pos rules.Position) bool {
 }
 
 // TestCompactMovesExhaustive compares the placement code with the kernel on
-// every position of up to 7 points that the kernel can set up: every board,
-// either player to move, and as forbidden points none or any one run of
-// empty points (ParseDiagram's '/').
+// every position of up to 7 points (6 without ALAK_LONG=1) that the kernel
+// can set up: every board, either player to move, and as forbidden points
+// none or any one run of empty points (ParseDiagram's '/').
 func TestCompactMovesExhaustive(t *testing.T) {
 	t.Parallel()
 	for _, opts := range compactVariants {
-		for n := 1; n <= 7; n++ {
+		for n := 1; n <= testlong.Size(t, 6, 7); n++ {
 			r := newGame(t, "alak", n, opts...).Rules()
 			geo := newGeo(r)
 			cells := make([]byte, n)
@@ -127,7 +127,8 @@ func TestCompactMovesExhaustive(t *testing.T) {
 }
 
 // TestCompactMovesRandom compares the placement code with the kernel along
-// random games on lines of 8 to 31 points.
+// random games on lines of 8 to 31 points: 20 games a line with
+// ALAK_LONG=1, 10 without.
 func TestCompactMovesRandom(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -135,7 +136,7 @@ func TestCompactMovesRandom(t *testing.T) {
 		for n := 8; n <= 31; n++ {
 			r := newGame(t, "alak", n, opts...).Rules()
 			geo := newGeo(r)
-			for range 20 {
+			for range testlong.Size(t, 10, 20) {
 				pos, err := rules.NewPosition(r)
 				if err != nil {
 					t.Fatal(err)
