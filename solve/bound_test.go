@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -13,11 +14,12 @@ import (
 // published tables elsewhere), and its proved bound lies between the
 // threshold and the value: on positional linear Go (the bound search), with
 // komi, after moves with White to move, and on alak and Alter Igo (which
-// solve and compare).
+// solve and compare). The empty lines of positional linear Go go from 3 to
+// 7 points, to 8 with ALAK_LONG=1 (TestAtLeastSplit asks about 1×7 too).
 func TestAtLeast(t *testing.T) {
 	t.Parallel()
 	var games []*rules.Game
-	for n := 3; n <= 8; n++ {
+	for n := 3; n <= testlong.Size(t, 7, 8); n++ {
 		games = append(games, superkoGame(t, n))
 	}
 	g := newGame(t, "tromp-taylor", 7, "komi", "0.5")

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"testing"
 
 	"alak/rules"
@@ -84,28 +85,74 @@ func newGame(t testing.TB, preset string, size int, opts ...string) *rules.Game 
 }
 
 // agreesWithBrute solves g and checks the value and the value of every move
-// against the brute force.
+// against the brute force (bruteMoves).
 func agreesWithBrute(t *testing.T, g *rules.Game, memoryMB int) {
 	t.Helper()
 	res, err := Solve(context.Background(), g, Options{MemoryMB: memoryMB})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := 0
-	if want := brute(g.Clone(), &nodes, 5e7, map[string]float64{}); res.Value != want {
-		t.Errorf("value %v, brute force %v", res.Value, want)
+	bv := bruteMoves(g)
+	if bv.err != nil {
+		t.Fatal(bv.err)
+	}
+	if res.Value != bv.value {
+		t.Errorf("value %v, brute force %v", res.Value, bv.value)
 	}
 	for m, v := range res.Moves {
-		cg := g.Clone()
-		if err := cg.Play(m); err != nil {
-			t.Fatal(err)
+		want, ok := bv.moves[m]
+		if !ok {
+			t.Fatalf("move %v: a value, but not a legal move", m)
 		}
-		nodes = 0
-		if want := brute(cg, &nodes, 5e7, map[string]float64{}); v != want {
+		if v != want {
 			t.Errorf("move %v: value %v, brute force %v", m, v, want)
 		}
 	}
 	t.Logf("value %v best %v pv %v nodes %d", res.Value, res.Best, res.PV, res.Nodes)
+}
+
+// bruteValues are the brute force's value of a game and of each legal move.
+type bruteValues struct {
+	once  sync.Once
+	value float64
+	moves map[rules.Move]float64
+	err   any // why the brute force gave up, if it did
+}
+
+// bruteCache holds bruteMoves' answers by rules and state, so that tests
+// asking about the same game search it once: TestDenseGenericAgainstSolve
+// and TestSolveLabAgainstSolve both check alak with own=together on 3
+// points, the slowest brute force of either.
+var bruteCache sync.Map // string → *bruteValues
+
+// bruteMoves returns the brute force's value of g and of every legal move
+// from it. The moves' searches share the start's memo: its values are
+// exact minimax values keyed on the whole state, and the start's search
+// has already valued every move's state, so searching each again from an
+// empty memo would repeat the same minimax.
+func bruteMoves(g *rules.Game) *bruteValues {
+	e, _ := bruteCache.LoadOrStore(fmt.Sprintf("%#v|%s", g.Rules(), stateKey(g)), &bruteValues{})
+	bv := e.(*bruteValues)
+	bv.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				bv.err = r
+			}
+		}()
+		nodes := 0
+		memo := map[string]float64{}
+		bv.value = brute(g.Clone(), &nodes, 5e7, memo)
+		bv.moves = map[rules.Move]float64{}
+		for _, m := range g.LegalMoves(nil) {
+			cg := g.Clone()
+			if err := cg.Play(m); err != nil {
+				panic(err)
+			}
+			nodes = 0
+			bv.moves[m] = brute(cg, &nodes, 5e7, memo)
+		}
+	})
+	return bv
 }
 
 // TestAgainstBruteForce checks the value of the start position and of every

@@ -80,13 +80,13 @@ func checkStep(t *testing.T, geo *cgeo, pos rules.Position) bool {
 }
 
 // TestCompactMovesExhaustive compares the placement code with the kernel on
-// every position of up to 7 points that the kernel can set up: every board,
-// either player to move, and as forbidden points none or any one run of
-// empty points (ParseDiagram's '/').
+// every position of up to 7 points (6 without ALAK_LONG=1) that the kernel
+// can set up: every board, either player to move, and as forbidden points
+// none or any one run of empty points (ParseDiagram's '/').
 func TestCompactMovesExhaustive(t *testing.T) {
 	t.Parallel()
 	for _, opts := range compactVariants {
-		for n := 1; n <= 7; n++ {
+		for n := 1; n <= testlong.Size(t, 6, 7); n++ {
 			r := newGame(t, "alak", n, opts...).Rules()
 			geo := newGeo(r)
 			cells := make([]byte, n)
@@ -127,7 +127,8 @@ func TestCompactMovesExhaustive(t *testing.T) {
 }
 
 // TestCompactMovesRandom compares the placement code with the kernel along
-// random games on lines of 8 to 31 points.
+// random games on lines of 8 to 31 points: 20 games a line with
+// ALAK_LONG=1, 10 without.
 func TestCompactMovesRandom(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -135,7 +136,7 @@ func TestCompactMovesRandom(t *testing.T) {
 		for n := 8; n <= 31; n++ {
 			r := newGame(t, "alak", n, opts...).Rules()
 			geo := newGeo(r)
-			for range 20 {
+			for range testlong.Size(t, 10, 20) {
 				pos, err := rules.NewPosition(r)
 				if err != nil {
 					t.Fatal(err)
@@ -251,12 +252,12 @@ func solveBoth(t *testing.T, g *rules.Game, name string) Result {
 
 // TestCompactAgainstRetro compares the root values, best moves, values of
 // every root move and position counts of the two graph solvers on the alak
-// preset from 1 to 10 points (11 with ALAK_LONG=1) and on the variants up
+// preset from 1 to 9 points (11 with ALAK_LONG=1) and on the variants up
 // to 8. The values agree with the alak table of docs/results.md (made with
 // retro.go).
 func TestCompactAgainstRetro(t *testing.T) {
 	t.Parallel()
-	maxN := sweep(t, 10, 11, 11)
+	maxN := sweep(t, 9, 11, 11)
 	if testing.Short() {
 		maxN = 9
 	}
@@ -426,9 +427,11 @@ func TestCompactCancelAndLimits(t *testing.T) {
 	if res, err := Solve(ctx, g, Options{MemoryMB: 256}); !errors.Is(err, context.Canceled) || res.Complete {
 		t.Errorf("cancelled: err %v complete %v", err, res.Complete)
 	}
-	res, err := Solve(context.Background(), g, Options{MemoryMB: 256, MaxNodes: 100000})
-	if !errors.Is(err, ErrNodeLimit) || res.Complete || res.Nodes < 100000 || res.Nodes > 200000 {
-		t.Errorf("node limit: err %v complete %v nodes %d", err, res.Complete, res.Nodes)
+	// The node limit: 100,000 positions with ALAK_LONG=1, 20,000 without.
+	limit := int64(testlong.Size(t, 20000, 100000))
+	res, err := Solve(context.Background(), g, Options{MemoryMB: 256, MaxNodes: limit})
+	if !errors.Is(err, ErrNodeLimit) || res.Complete || res.Nodes < limit || res.Nodes > 2*limit {
+		t.Errorf("node limit %d: err %v complete %v nodes %d", limit, err, res.Complete, res.Nodes)
 	}
 	// alak-13 has 2,227,435 positions: 16 MB holds fewer. The search
 	// fills the bound before it gives up, so the bounds are 2 MB and 1 MB

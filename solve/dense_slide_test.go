@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -172,13 +173,14 @@ func TestDenseSlideMoves(t *testing.T) {
 	}
 }
 
-// TestDenseSlidePredecessors: on every state of up to 9 slots, the
-// predecessors are the states with a slide leading to it (up to mirror
-// image, as densePredsAgree compares them), each given with its board.
+// TestDenseSlidePredecessors: on every state of up to 9 slots (8 without
+// ALAK_LONG=1), the predecessors are the states with a slide leading to it
+// (up to mirror image, as densePredsAgree compares them), each given with
+// its board.
 func TestDenseSlidePredecessors(t *testing.T) {
 	t.Parallel()
 	for _, v := range slideVariants {
-		for n := 1; n <= 9; n++ {
+		for n := 1; n <= testlong.Size(t, 8, 9); n++ {
 			r := v.rules(t, n)
 			ix := newDindex(r)
 			want := make([][]uint64, ix.total)

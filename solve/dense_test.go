@@ -11,6 +11,7 @@ import (
 	"sort"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -733,8 +734,8 @@ func TestDenseCancelAndLimits(t *testing.T) {
 // checked by one-sided proofs (Prove, which plays the real game with its
 // history and shares nothing with either solver): on 6 points, every
 // position of retro.go's state graph from the empty line whose value
-// there differs from the dense solver's, and every 16th of the others.
-// They differ because retro.go keys the position after a placement that
+// there differs from the dense solver's, and every 16th of the others
+// (every 48th without ALAK_LONG=1). They differ because retro.go keys the position after a placement that
 // leaves the board unchanged (a finished game, the mover lost) like the
 // live position with that board and player to move, so one stands for
 // both (docs/solver-dense.md, method 1b, "Other presets"); the proofs side with
@@ -795,7 +796,10 @@ func TestDenseAlterIgo(t *testing.T) {
 	// the 276 live positions of 6 points took wrong values (docs/solver-dense.md).
 	// Now every live position of its graph has the dense solver's value,
 	// with edge captures and without (up to 7 points, 9 with ALAK_LONG=1);
-	// a sample of 6 points is proved.
+	// a sample of 6 points is proved: every 16th position of its graph with
+	// ALAK_LONG=1, every 48th without (nine tenths of this test's time
+	// went to the proofs of every 16th).
+	every := testlong.Size(t, 48, 16)
 	for _, edge := range []string{"on", "off"} {
 		for n := 1; n <= sweep(t, 7, 9, 9); n++ {
 			g := newGame(t, "alterigo", n, "edge", edge)
@@ -820,7 +824,7 @@ func TestDenseAlterIgo(t *testing.T) {
 						t.Errorf("alterigo %d edge=%s: %v worth %v by retro.go, %v by the dense solver", n, edge, p, old, v)
 					}
 				}
-				if n == 6 && edge == "on" && i%16 == 0 {
+				if n == 6 && edge == "on" && i%every == 0 {
 					b, w, _, _ := p.Line()
 					q, err := rules.ParseDiagram(g.Rules(), diagram(6, b, w, 0), p.ToMove())
 					if err != nil {

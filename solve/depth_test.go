@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -93,7 +94,7 @@ func TestDepthsAgainstBruteForce(t *testing.T) {
 			}
 			memo := map[string]bruteEnd{}
 			rng := rand.New(rand.NewPCG(21, 1))
-			for gi := range tc.games {
+			for gi := range tc.games / testlong.Size(t, 2, 1) { // half the games without ALAK_LONG=1
 				g, err := rules.NewGame(r)
 				if err != nil {
 					t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/proofcheck"
 	"alak/rules"
 )
@@ -286,7 +287,10 @@ func TestProveNumbersCheckpoints(t *testing.T) {
 // entered and do answer lookups (else the test would test nothing).
 func TestProveNumbersWindows(t *testing.T) {
 	t.Parallel()
-	games := 30 // 8 games make no window hit at all: the seed's games are fixed
+	// 30 games a size with ALAK_LONG=1, 4 without. The seed's games are
+	// fixed: measured, 1 game makes no window hit, 2 make 2 and 4 make 166
+	// (30: 292).
+	games := testlong.Size(t, 4, 30)
 	rng := rand.New(rand.NewSource(7))
 	var entries, hits int64
 	settled := 0
@@ -335,8 +339,10 @@ func TestProveNumbersSharedWins(t *testing.T) {
 		// Smaller: its wins taken by the table are checked all the same,
 		// but none is refused by the history and no certificate refers
 		// to a subtree, so that each is written in line (those are
-		// checked without the race detector, as CI does too).
-		games, sizes = 2, []int{5, 6}
+		// checked without the race detector, as CI does too): 5 and 6
+		// points with ALAK_LONG=1, 5 without (measured: 8 goals, the wins
+		// taken by the table all on 5 points).
+		games, sizes = 2, []int{5, 6}[:testlong.Size(t, 1, 2)]
 	}
 	rng := rand.New(rand.NewSource(3))
 	var hits, misses, shared, refs, again, inLine int64

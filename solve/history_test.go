@@ -101,7 +101,7 @@ func bruteWithin(g *rules.Game, limit int, memo map[string]float64) (v float64, 
 // brute force finishes within its budget (one memo per game: later
 // positions are states of earlier positions' trees), and games are drawn
 // until 8 positions with used-up positions in their history are checked
-// (2 without ALAK_LONG=1, whose walk back stops there).
+// (1 without ALAK_LONG=1, whose walk back stops there).
 func TestHistoryAgainstBruteForce(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -125,8 +125,8 @@ func TestHistoryAgainstBruteForce(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d%v", c.preset, n, c.opts), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(n), 18))
 				checked, used, games := 0, 0, 0
-				// 8 positions with used-up histories with ALAK_LONG=1, 2 without.
-				wantUsed, long := sweep(t, 2, 8, 8), testlong.Enabled(t)
+				// 8 positions with used-up histories with ALAK_LONG=1, 1 without.
+				wantUsed, long := sweep(t, 1, 8, 8), testlong.Enabled(t)
 				for ; used < wantUsed && games < 20; games++ {
 					g := newGame(t, c.preset, n, c.opts...)
 					shuffleGame(t, g, rng, 60)
@@ -428,15 +428,15 @@ var shuffleDewdney = "1-5 9-7 2-1 7-6 1-2 6-7 2-1 7-6 1-2 8-7 2-1 10-9 1-2 7-8 2
 // TestAnalyzeShuffleDewdney analyses shuffleDewdney as alak analyze does (a
 // solve before every ply) with a budget of a million positions a solve: a
 // solve now enumerates the 64,576 positions of the graph once, whatever the
-// history. All 22 plies with ALAK_LONG=1; without, the solves before plies
-// 8 to 10 (the first seven are played unsolved; from the eighth on the
-// histories hold used-up positions, so each of the three solves has them).
+// history. All 22 plies with ALAK_LONG=1; without, the solve before ply 8
+// alone (the first seven are played unsolved; from the eighth on the
+// histories hold used-up positions, so that solve has them).
 func TestAnalyzeShuffleDewdney(t *testing.T) {
 	t.Parallel()
 	g := newGame(t, "dewdney", 11)
 	used, solved := 0, 0
 	plies := strings.Fields(shuffleDewdney)
-	first, last := sweep(t, 7, 0, 0), sweep(t, 10, len(plies), len(plies))
+	first, last := sweep(t, 7, 0, 0), sweep(t, 8, len(plies), len(plies))
 	for i, s := range plies[:last] {
 		m, err := notation.Human.Decode(g.Rules(), s)
 		if err != nil {
@@ -459,7 +459,7 @@ func TestAnalyzeShuffleDewdney(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want := sweep(t, 3, 10, 10); used < want { // of 3 plies solved, or 22
+	if want := sweep(t, 1, 10, 10); used < want { // of 1 ply solved, or 22
 		t.Errorf("%d of the %d plies solved had used-up positions in their history, want at least %d", used, solved, want)
 	}
 }

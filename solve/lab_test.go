@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"alak/internal/testlong"
 	"alak/rules"
 )
 
@@ -62,7 +63,8 @@ func TestParseVariants(t *testing.T) {
 
 // TestSolveLabAgainstSolve: every column of the rule lab's table, the
 // preset and each variant (with half-point komi either way), up to 8
-// points (6 with the race detector or -short), gives Solve's value, best
+// points (6 with the race detector or -short, 5 with the race detector
+// without ALAK_LONG=1), gives Solve's value, best
 // openings and the value of every opening; the dense solver answers every
 // column (own=together by the gap descriptors of dense_gaps.go). Solve is
 // itself checked against the brute force on small boards (brute_test.go;
@@ -74,6 +76,9 @@ func TestSolveLabAgainstSolve(t *testing.T) {
 	maxN := 8
 	if raceEnabled || testing.Short() {
 		maxN = 6
+	}
+	if raceEnabled && !testlong.Enabled(t) {
+		maxN = 5
 	}
 	cols := append([]Variant{{}}, LabVariants()...)
 	cols = append(cols, Variant{"komi", "0.5"}, Variant{"komi", "-0.5"})

@@ -19,8 +19,9 @@ import (
 // parts prove it: checkSplitProof rebuilds the answer from the answered parts by
 // the minimax rule, without the splitter's code. The values are Ted
 // Drange's published table for 1×7 and 1×8 (2 and 3; TestSuperkoDrangeTable
-// checks the solver against it) and, for alak 9 (the non-superko path,
-// which solves and compares), the draw results.md lists.
+// checks the solver against it) and, for alak 9 (8 without ALAK_LONG=1;
+// the non-superko path, which solves and compares), the draw results.md
+// lists.
 func TestAtLeastSplit(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -32,21 +33,25 @@ func TestAtLeastSplit(t *testing.T) {
 	}{
 		{superkoGame(t, 7), 2, []float64{0, 2.5}, 1024, 8},
 		{superkoGame(t, 8), 3, []float64{2, 3, 3.5}, 3000, 4},
-		{newGame(t, "alak", 9), 0, []float64{0, 0.5}, 2000, 2},
+		{newGame(t, "alak", testlong.Size(t, 8, 9)), 0, []float64{0, 0.5}, 2000, 2},
 	}
 	if !testlong.Enabled(t) {
-		cases = slices.Delete(cases, 1, 2) // 1×8 with ALAK_LONG=1 (TestFreshTablesAskAsNew splits it too)
+		cases = slices.Delete(cases, 1, 2) // 1×8 with ALAK_LONG=1 (so does TestFreshTablesAskAsNew)
 	}
 	for _, c := range cases {
-		// Every threshold with ALAK_LONG=1; without, the first (a
-		// threshold at or below the value, so a bound that holds) and the
-		// last (above it on 1×7 and alak 9: one that fails).
+		// Every threshold with ALAK_LONG=1, each with the tables kept and
+		// with fresh ones; without, the first (a threshold at or below the
+		// value, so a bound that holds) with the tables kept and the last
+		// (above it on 1×7 and on alak: one that fails) with fresh ones.
 		at := c.at
 		if !testlong.Enabled(t) {
 			at = []float64{at[0], at[len(at)-1]}
 		}
-		for _, v := range at {
+		for i, v := range at {
 			for _, fresh := range []bool{false, true} {
+				if !testlong.Enabled(t) && fresh != (i == len(at)-1) {
+					continue
+				}
 				checkSplit(t, c.g, v, c.value, SplitOptions{Budget: c.budget, MaxDepth: c.depth, FreshTables: fresh})
 			}
 		}
@@ -466,13 +471,19 @@ func deepestNeeded(t *testing.T, g *rules.Game, v float64, so SplitOptions, part
 // new solver would search it (the splitter empties the table it keeps
 // rather than allocating another, which held twice --memory): each part's
 // answer and position count equal those of AtLeast, a new solver, asked
-// the same question with the same budget after the same moves.
+// the same question with the same budget after the same moves. 1×8, at
+// least 3 (its value), with ALAK_LONG=1; without, 1×7, at least 0 (a bound
+// that holds: the value is 2), split as TestAtLeastSplit splits it
+// (measured: 16 parts searched).
 func TestFreshTablesAskAsNew(t *testing.T) {
 	t.Parallel()
-	g := superkoGame(t, 8)
-	const budget = 3000
+	n, v, budget, depth := 8, 3.0, int64(3000), 4
+	if !testlong.Enabled(t) {
+		n, v, budget, depth = 7, 0, 1024, 8
+	}
+	g := superkoGame(t, n)
 	opt := Options{MemoryMB: 16}
-	b, err := AtLeastSplit(context.Background(), g, 3, opt, SplitOptions{Budget: budget, MaxDepth: 4, FreshTables: true})
+	b, err := AtLeastSplit(context.Background(), g, v, opt, SplitOptions{Budget: budget, MaxDepth: depth, FreshTables: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,10 +499,10 @@ func TestFreshTablesAskAsNew(t *testing.T) {
 			}
 		}
 		o := opt
-		if len(p.Moves) < 4 {
+		if len(p.Moves) < depth {
 			o.MaxNodes = budget
 		}
-		nb, err := AtLeast(context.Background(), h, 3, o)
+		nb, err := AtLeast(context.Background(), h, v, o)
 		switch {
 		case errors.Is(err, ErrNodeLimit):
 			if p.Answered {
@@ -507,6 +518,7 @@ func TestFreshTablesAskAsNew(t *testing.T) {
 		}
 		searched++
 	}
+	t.Logf("%d parts searched", searched)
 	if searched < 3 {
 		t.Fatalf("only %d parts searched; the test needs a budget that splits", searched)
 	}
