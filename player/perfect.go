@@ -51,8 +51,9 @@ import (
 // within mem=. So the player is perfect at any time control there, however
 // busy the machine. The replies of a drawn position's best moves are
 // looked up in the dense table whatever the time; where the history after
-// a move repeats a position, no table answers them and the solve would
-// search, so that solve gets the move's time.
+// a best move repeats a position, no table answers them, and the line's
+// graph counts them (with the depths); a solve that would search for them
+// gets the move's time, so no search inside a move goes unbounded.
 //
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
 // solver gets up to 80% of it, the choice among the best moves up to 95%),
@@ -344,8 +345,10 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 	}
 	deadline := p.deadline(start, p.movetime*19/20, small)
 	mover := g.Position().ToMove()
-	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil {
+	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil && !(small && repeatsAfter(g, best)) {
 		// Drawn, with a table: each best move's replies from the table.
+		// (On a small line where a best move repeats a position, no
+		// table answers its replies: the line's graph does, below.)
 		losing := map[rules.Move]int{}
 		for _, m := range best {
 			n, err := p.losingReplies(ctx, g, m, mover, deadline, start.Add(p.movetime*19/20))
@@ -503,6 +506,18 @@ func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move
 		}
 	}
 	return n, nil
+}
+
+// repeatsAfter reports whether the history of g after one of moves
+// repeats a position.
+func repeatsAfter(g *rules.Game, moves []rules.Move) bool {
+	for _, m := range moves {
+		h := g.Clone()
+		if h.Play(m) == nil && repeats(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // reason says in a few words why the solver could not answer.
