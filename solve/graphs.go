@@ -40,6 +40,11 @@ type keptGraphs struct {
 	mu    sync.Mutex
 	by    map[string]*sharedGraph
 	clock uint64 // counts the look-ups, for the least recently used
+	// build is held while a graph is made: one at a time, so that the
+	// graphs of several rule sets asked for at once (a play server's
+	// games of different variants) never take more than the one being
+	// made on top of those kept.
+	build sync.Mutex
 }
 
 // sharedGraph is the state graph of one rule set from its start: made
@@ -114,6 +119,8 @@ func (ts *Tables) sharedGraph(r rules.Rules) *sharedGraph {
 		limit = DefaultGraphMB
 	}
 	go func() {
+		k.build.Lock()
+		defer k.build.Unlock()
 		g, err := rules.NewGame(r)
 		if err == nil {
 			sg.gr, err = NewGraph(context.Background(), r, g.Position(), Options{MemoryMB: limit})
@@ -127,8 +134,8 @@ func (ts *Tables) sharedGraph(r rules.Rules) *sharedGraph {
 
 // dropGraphs drops the least recently used graphs other than key's until
 // the estimate of those kept is within limit MB: a graph is made within
-// the limit, so the graphs of a process stay within it but while one is
-// made (twice the limit at most). A caller answering from a dropped
+// the limit, one at a time (keptGraphs.build), so the graphs of a process
+// stay within it but while one is made (twice the limit at most). A caller answering from a dropped
 // graph finishes with it; a later one makes it again.
 func (ts *Tables) dropGraphs(key string, limit int) {
 	k := &ts.graphs
