@@ -38,9 +38,22 @@ import (
 // and kept, shared by every perfect player of the process that names no
 // table directory, so that every later move of every game is a lookup; and
 // the state graph, where the history has repeated a position or the
-// depths choose among best moves, is made once a game whatever the move
-// time. So the player is perfect at any time control there, however busy
-// the machine.
+// depths choose among best moves, is the line's, of the positions
+// reachable from the rules' start: made once a process by the same
+// Tables, whatever the move time and whatever the player's mem= (the
+// Tables' own bound, solve.Tables.GraphMB, default solve.DefaultGraphMB:
+// 1536 MB of the solver's estimate, which holds alak up to 13 points),
+// and shared by every perfect player of the Tables, one Depths at a time
+// (solve.Tables.Depths; on alak 12, 727,899 positions, 3.2 s and about
+// 400 MB once; on 13, 2.2 million, 12 s and 1.2 GB). A position that graph
+// does not hold (a game from a set-up position), or a line whose graph
+// does not fit that bound, gets a graph of its own, made once a game
+// within mem=. So the player is perfect at any time control there, however
+// busy the machine. The replies of a drawn position's best moves are
+// looked up in the dense table whatever the time; where the history after
+// a best move repeats a position, no table answers them, and the line's
+// graph counts them (with the depths); a solve that would search for them
+// gets the move's time, so no search inside a move goes unbounded.
 //
 // Spec: "perfect" with options time=DURATION (per move, default 2s; the
 // solver gets up to 80% of it, the choice among the best moves up to 95%),
@@ -234,7 +247,7 @@ func (p *Perfect) Move(ctx context.Context, g *rules.Game) (rules.Move, error) {
 		// The history has repeated a position: no table answers, and the
 		// solve would enumerate the graph anyway (solve/history.go). Make
 		// it here, once, and keep it.
-		ds, err := p.depths(ctx, g, start, p.deadline(start, p.movetime*4/5, small))
+		ds, err := p.depths(ctx, g, start, p.deadline(start, p.movetime*4/5, small), small)
 		if ctx.Err() != nil {
 			return rules.NoMove, ctx.Err()
 		}
@@ -331,17 +344,14 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 		return best[0], PerfectExact
 	}
 	deadline := p.deadline(start, p.movetime*19/20, small)
-	dctx, cancel := ctx, context.CancelFunc(func() {})
-	if !deadline.IsZero() {
-		dctx, cancel = context.WithDeadline(ctx, deadline)
-	}
-	defer cancel()
 	mover := g.Position().ToMove()
-	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil {
+	if solve.Sign(sideSign(mover)*res.Value) == 0 && p.table != nil && p.graph == nil && !(small && repeatsAfter(g, best)) {
 		// Drawn, with a table: each best move's replies from the table.
+		// (On a small line where a best move repeats a position, no
+		// table answers its replies: the line's graph does, below.)
 		losing := map[rules.Move]int{}
 		for _, m := range best {
-			n, err := p.losingReplies(dctx, g, m, mover)
+			n, err := p.losingReplies(ctx, g, m, mover, deadline, start.Add(p.movetime*19/20))
 			if err != nil {
 				return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
 			}
@@ -349,7 +359,7 @@ func (p *Perfect) choose(ctx context.Context, g *rules.Game, res solve.Result, s
 		}
 		return p.pick(best, func(m rules.Move) int { return losing[m] }), PerfectExact
 	}
-	ds, err := p.depths(ctx, g, start, deadline)
+	ds, err := p.depths(ctx, g, start, deadline, small)
 	if err != nil {
 		return best[p.rng.n(len(best))], PerfectUntied + ": " + reason(err)
 	}
@@ -371,13 +381,23 @@ func (p *Perfect) deadline(start time.Time, d time.Duration, small bool) time.Ti
 	return start.Add(d)
 }
 
-// depths answers from the player's graph when it holds the position, else
-// makes the graph of the positions reachable from the position and keeps
-// it for the rest of the game.
+// depths answers, on a small line, from the state graph of the line that
+// the player's Tables makes once and shares (solve.Tables.Depths: every
+// perfect player of the process, every game, within the Tables' bound,
+// not the player's memory option); else, or for a position that graph
+// does not hold, from the player's graph when it holds the position, else
+// it makes the graph of the positions reachable from the position and
+// keeps it for the rest of the game.
 //
 // deadline is the move's own limit (none when zero); the graph may take up
 // to graphTime from start instead, once, when that is longer.
-func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline time.Time) (map[rules.Move]solve.MoveDepth, error) {
+func (p *Perfect) depths(ctx context.Context, g *rules.Game, start, deadline time.Time, small bool) (map[rules.Move]solve.MoveDepth, error) {
+	if small && p.graph == nil {
+		ds, err := p.tables.Depths(ctx, g)
+		if err == nil || ctx.Err() != nil {
+			return ds, err
+		}
+	}
 	if p.graph == nil || !p.graph.Contains(g.Position()) {
 		gctx, cancel := ctx, context.CancelFunc(func() {})
 		if !deadline.IsZero() {
@@ -454,14 +474,26 @@ func pickBy(moves []rules.Move, score func(rules.Move) int, rng *fastRand) rules
 }
 
 // losingReplies counts the replies to m whose value is worse than a draw
-// for the player who makes them (the mover of g wins after them).
-func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move, mover rules.Color) (int, error) {
+// for the player who makes them (the mover of g wins after them), within
+// deadline (none when zero, on a small line: the dense table answers).
+// Where the history after m repeats a position, no table answers and the
+// solve would search: it then gets moveEnd, the move's own limit, even on
+// a small line, so that no search inside a move goes unbounded.
+func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move, mover rules.Color, deadline, moveEnd time.Time) (int, error) {
 	h := g.Clone()
 	if err := h.Play(m); err != nil {
 		return 0, err
 	}
 	if h.Over() {
 		return 0, nil
+	}
+	if deadline.IsZero() && repeats(h) {
+		deadline = moveEnd
+	}
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
 	}
 	res, err := p.tables.Solve(ctx, h, solve.Options{MaxNodes: p.nodes, MemoryMB: p.memMB})
 	if err != nil {
@@ -474,6 +506,18 @@ func (p *Perfect) losingReplies(ctx context.Context, g *rules.Game, m rules.Move
 		}
 	}
 	return n, nil
+}
+
+// repeatsAfter reports whether the history of g after one of moves
+// repeats a position.
+func repeatsAfter(g *rules.Game, moves []rules.Move) bool {
+	for _, m := range moves {
+		h := g.Clone()
+		if h.Play(m) == nil && repeats(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // reason says in a few words why the solver could not answer.

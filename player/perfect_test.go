@@ -720,3 +720,115 @@ func TestPerfectBusyMachine(t *testing.T) {
 	}
 	t.Logf("%d starts (%d with a repeated position), %d moves of the perfect player", len(starts), repeated, moves)
 }
+
+// TestPerfectSharedGraph checks that on a small line the perfect player
+// stays exact after a repetition when the state graph of the positions
+// reachable from the game's position does not fit its memory option: the
+// graph it answers from is the line's, made once by its solve.Tables
+// within the Tables' bound (solve.Tables.Depths) and shared by every
+// player of that Tables. Alak on 9 points with mem=1 (1 MB: about 1,500
+// positions of a graph, where the line has 24,325) stands for the longer
+// lines where the default 64 MB does not hold the graph (alak on 11 points
+// and more, docs/strength.md), at a fraction of their cost under -race.
+// From games between random and greedy whose history repeated a position,
+// against random and greedy, every move of two players sharing one Tables
+// is exact (before, each fell back to alpha-beta: "memory limit
+// (repetitions in the history)") and keeps the value of the position with
+// the history applied (from a state graph made here without the player's
+// bound, as TestPerfectBusyMachine does).
+func TestPerfectSharedGraph(t *testing.T) {
+	r := mustRules(t, "alak size=9")
+	start, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []*rules.Game
+	for seed := uint64(0); len(starts) < 4 && seed < 400; seed++ {
+		g := start.Clone()
+		ps := [2]Player{NewRandom(seed), NewGreedy(seed + 7)}
+		for !g.Over() && g.Len() < 200 {
+			m, _ := ps[g.Position().ToMove()].Move(context.Background(), g)
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			if repeats(g) && !g.Over() {
+				starts = append(starts, g)
+				break
+			}
+		}
+	}
+	if len(starts) < 4 {
+		t.Fatalf("%d games of 400 repeated a position, want 4", len(starts))
+	}
+	ts := &solve.Tables{ReadOnly: true}
+	var players [2]*Perfect
+	for i := range players {
+		p, err := New("perfect:time=1s,mem=1", uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		players[i] = p.(*Perfect)
+		players[i].UseTables(ts)
+	}
+	for i, g := range starts {
+		// The values of the positions from here with the history applied
+		// (docs/solver.md, Claim 3), from the graph of the positions
+		// reachable from the repeated position.
+		gr, err := solve.NewGraph(context.Background(), r, g.Position(), solve.Options{MemoryMB: 64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gr.Len() < 2000 {
+			t.Fatalf("start %d: %d positions reachable, which 1 MB holds: not the case this test is for", i, gr.Len())
+		}
+		value := func(g *rules.Game) float64 {
+			t.Helper()
+			ds, err := gr.Depths(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sign, best := sideSign(g.Position().ToMove()), math.Inf(-1)
+			for _, d := range ds {
+				best = max(best, sign*d.Value)
+			}
+			return sign * best
+		}
+		p, me := players[i%2], g.Position().ToMove()
+		before := p.Report()
+		var opp Player = NewRandom(uint64(i))
+		if i%2 == 1 {
+			opp = NewGreedy(uint64(i))
+		}
+		first := value(g) * sideSign(me)
+		last := first
+		for !g.Over() && g.Len() < 300 {
+			var m rules.Move
+			if g.Position().ToMove() == me {
+				v := value(g) * sideSign(me)
+				if v < last {
+					t.Errorf("start %d: the perfect player's value fell from %v to %v (history %v)", i, last, v, g.Moves())
+				}
+				last = v
+				m, err = p.Move(context.Background(), g)
+			} else {
+				m, err = opp.Move(context.Background(), g)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !g.Over() {
+			t.Fatalf("start %d did not end in 300 plies: %v", i, g.Moves())
+		}
+		if got := g.Outcome().Margin * sideSign(me); solve.Sign(got) < solve.Sign(first) || first > 0 && got < first {
+			t.Errorf("start %d: worth %v to the perfect player, the game ended %v for it (history %v)", i, first, got, g.Moves())
+		}
+		rep := p.Report()
+		if n := rep.Moves - before.Moves; rep.Kinds[PerfectExact]-before.Kinds[PerfectExact] != n || n == 0 {
+			t.Errorf("start %d: %v, want every move exact", i, rep)
+		}
+	}
+}

@@ -127,6 +127,15 @@ type Config struct {
 	// keeps for the analysis, the hints and the perfect seats; the least
 	// recently used go first (0: solve.DefaultKeepMB, 256).
 	TableMemoryMB int
+	// GraphMemoryMB bounds the memory (the solver's estimate) of the
+	// state graphs of small lines that the perfect seats keep, all rule
+	// sets together, made once a process: where a game's history has
+	// repeated a position no table answers, and the graph of the line's
+	// positions does (solve.Tables.Depths). Beyond it a perfect seat
+	// makes a graph of its own within its memory option, else searches
+	// (0: tables.DefaultGraphMB, 512, which holds alak on up to 12 points;
+	// 13 points need 1,500).
+	GraphMemoryMB int
 	// StreamWriteTimeout is how long a write to an event stream (an event,
 	// a keep-alive) may wait for the client to read before the stream is
 	// closed as too slow (default 30s).
@@ -342,7 +351,7 @@ func New(cfg Config, st store.Store) (*Server, error) {
 			return ratings.Round1(pr.Rating), err
 		},
 		GameCreated: s.gameCreated, YourTurn: s.mailYourTurn})
-	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.Logger)
+	s.tables = tables.Open(cfg.TableDir, cfg.TableMemoryMB, cfg.GraphMemoryMB, cfg.Logger)
 	s.bots = computer.New(computer.Config{Core: s.core, Accounts: st, Games: st, Tables: s.tables, Log: cfg.Logger, Now: cfg.Now,
 		MoveTime: cfg.BotMoveTime, Queue: 1024, Done: s.done, Spawn: s.spawn, Perfect: s.metrics.perfect.observe,
 		SeatAndStart: s.seatAndStart, YourTurn: s.mailYourTurn})

@@ -146,11 +146,16 @@ type Tables struct {
 	// Note, when not nil, is told what the caller may want to print: a
 	// dense table saved, a table that could not be saved.
 	Note func(string)
+	// GraphMB bounds the memory (NewGraph's estimate) of the state graphs
+	// of small lines that Depths makes and keeps, all rule sets together
+	// (graphs.go). 0: DefaultGraphMB.
+	GraphMB int
 
 	mu      sync.Mutex
 	byRules map[string]*Table
 	bad     map[string]error
 	mem     keptTables // the dense tables kept in memory (tables_keep.go)
+	graphs  keptGraphs // the state graphs of small lines (graphs.go)
 }
 
 func (ts *Tables) note(format string, args ...any) {

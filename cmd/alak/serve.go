@@ -53,6 +53,7 @@ func serveRun(e *env, args []string) int {
 	tableDir := fs.String("table-dir", "", "a directory of solver tables (alak solve --table-dir, --dense) the post-game analysis and the computer's perfect player read: a dense table answers every position of its rules at once (default: none)")
 	puzzleSeed := fs.Int("puzzle-seed", 30, "how many puzzles to make at start, in the background, for each preset the database has none of (0: none; the finished games' puzzles are made whatever it is)")
 	tableMemory := fs.Int("table-memory", 0, "the memory in MB of the dense tables the server makes of the small lines it is asked about (alak on up to 13 points ...) and keeps for the analysis, the hints and the perfect player (default 256)")
+	graphMemory := fs.Int("graph-memory", 0, "the memory in MB of the state graphs of small lines the perfect player keeps, made once a process, for the moves after a game's history repeated a position (default 512: alak on up to 12 points; 13 points need 1500)")
 	houseBots := fs.Bool("house-bots", false, "keep a rated bot account for each of the computer's levels, alak-beginner ... alak-perfect, that takes every challenge addressed to it by name")
 	cpuProfile := fs.String("cpuprofile", "", "write the server's CPU profile to this file when it stops (for measuring where the time goes under load)")
 	mailListen := fs.String("mail-listen", "", "take mail over SMTP on this address, for moves by email: replies to the your-move mail play (needs --smtp and --mail-domain; docs/mail.md) (default: none)")
@@ -75,6 +76,9 @@ func serveRun(e *env, args []string) int {
 	}
 	if *tableMemory < 0 {
 		return fail(e, "serve", fmt.Errorf("--table-memory %d: give the megabytes of tables to keep, 1 or more (0: 256)", *tableMemory))
+	}
+	if *graphMemory < 0 {
+		return fail(e, "serve", fmt.Errorf("--graph-memory %d: give the megabytes of state graphs to keep, 1 or more (0: 512)", *graphMemory))
 	}
 	if *puzzleSeed < 0 || *puzzleSeed > 1000 {
 		return fail(e, "serve", fmt.Errorf("--puzzle-seed %d: give 0 to 1000 puzzles a preset", *puzzleSeed))
@@ -108,7 +112,7 @@ func serveRun(e *env, args []string) int {
 	}
 	defer st.Close()
 	cfg := server.Config{BaseURL: *baseURL, SMTP: *smtpURL, Logger: log, SignupRate: *signupRate, LoginRate: *loginRate, GameRate: *gameRate,
-		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir, TableMemoryMB: *tableMemory, PuzzleSeed: *puzzleSeed, MailListen: *mailListen, MailDomain: *mailDomain}
+		TrustedProxies: trusted, MetricsElsewhere: *metricsAddr != "", TableDir: *tableDir, TableMemoryMB: *tableMemory, GraphMemoryMB: *graphMemory, PuzzleSeed: *puzzleSeed, MailListen: *mailListen, MailDomain: *mailDomain}
 	cfg.HouseBots = *houseBots
 	if isPostgres(*db) {
 		// Several processes may share this database: each hears the

@@ -23,14 +23,20 @@ func TestServeMailFlags(t *testing.T) {
 }
 
 // TestServeTableMemoryFlag: --table-memory takes the megabytes of small
-// lines' tables to keep; a negative number is refused before anything
-// starts, saying what is taken.
+// lines' tables to keep, --graph-memory those of their state graphs; a
+// negative number is refused before anything starts, saying what is
+// taken.
 func TestServeTableMemoryFlag(t *testing.T) {
-	_, errOut, code := runWith(t, "", -1, "serve", "--db", t.TempDir()+"/a.db", "--table-memory", "-1")
-	if code == 0 || !strings.Contains(errOut, "--table-memory -1: give the megabytes of tables to keep") {
-		t.Errorf("--table-memory -1: exit %d, %q", code, errOut)
-	}
-	if help, _, _ := runWith(t, "", -1, "serve", "-h"); !strings.Contains(help, "-table-memory") {
-		t.Errorf("serve -h does not describe -table-memory:\n%s", help)
+	for flag, want := range map[string]string{
+		"--table-memory": "--table-memory -1: give the megabytes of tables to keep",
+		"--graph-memory": "--graph-memory -1: give the megabytes of state graphs to keep",
+	} {
+		_, errOut, code := runWith(t, "", -1, "serve", "--db", t.TempDir()+"/a.db", flag, "-1")
+		if code == 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s -1: exit %d, %q", flag, code, errOut)
+		}
+		if help, _, _ := runWith(t, "", -1, "serve", "-h"); !strings.Contains(help, flag[1:]) {
+			t.Errorf("serve -h does not describe %s:\n%s", flag[1:], help)
+		}
 	}
 }

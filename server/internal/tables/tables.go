@@ -26,10 +26,21 @@ import (
 	"alak/solve"
 )
 
+// DefaultGraphMB is the server's bound on the small lines' state graphs
+// (Open's graphMB 0): alak on up to 12 points (727,899 positions, 485 MB
+// of the solver's estimate) fits, 13 points (2.2 million) does not. It is
+// lower than the solver's own default (solve.DefaultGraphMB, for a
+// command on one's own machine): a server shares its machine.
+const DefaultGraphMB = 512
+
 // Open returns the server's solver over the table directory dir (none
-// when ""), keeping the small lines' dense tables it makes within memMB.
-func Open(dir string, memMB int, log *slog.Logger) *solve.Tables {
-	return &solve.Tables{Dir: dir, Frozen: true, Jobs: runtime.GOMAXPROCS(0), KeepMB: memMB, Bad: func(r rules.Rules, err error) {
+// when ""), keeping the small lines' dense tables it makes within memMB
+// and their state graphs within graphMB (0: DefaultGraphMB).
+func Open(dir string, memMB, graphMB int, log *slog.Logger) *solve.Tables {
+	if graphMB <= 0 {
+		graphMB = DefaultGraphMB
+	}
+	return &solve.Tables{Dir: dir, Frozen: true, Jobs: runtime.GOMAXPROCS(0), KeepMB: memMB, GraphMB: graphMB, Bad: func(r rules.Rules, err error) {
 		// A damaged table file is refused whole (solve.ErrDenseFormat,
 		// solve.ErrTableFormat).
 		log.Warn("a table file of the table directory is not used", "dir", dir, "rules", r.String(), "err", err)
