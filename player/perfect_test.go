@@ -630,25 +630,9 @@ func TestPerfectBusyMachine(t *testing.T) {
 		}
 		starts = append(starts, g)
 	}
-	repeated, want := 0, testlong.Size(t, 1, 4)
-	for seed := uint64(0); repeated < want && seed < 400; seed++ {
-		g := start.Clone()
-		ps := [2]Player{NewRandom(seed), NewGreedy(seed + 7)}
-		for !g.Over() && g.Len() < 200 {
-			m, _ := ps[g.Position().ToMove()].Move(context.Background(), g)
-			if err := g.Play(m); err != nil {
-				t.Fatal(err)
-			}
-			if repeats(g) && !g.Over() {
-				starts = append(starts, g)
-				repeated++
-				break
-			}
-		}
-	}
-	if repeated < want {
-		t.Fatalf("%d games of 400 repeated a position, want %d", repeated, want)
-	}
+	reps := repeatedStarts(t, start, testlong.Size(t, 1, 4))
+	starts = append(starts, reps...)
+	repeated := len(reps)
 
 	var stop atomic.Bool
 	var spin sync.WaitGroup
@@ -665,7 +649,6 @@ func TestPerfectBusyMachine(t *testing.T) {
 
 	moves := 0
 	for i, g := range starts {
-		me := g.Position().ToMove()
 		var opp Player = NewRandom(uint64(i))
 		if i%2 == 1 {
 			opp = NewGreedy(uint64(i))
@@ -680,38 +663,7 @@ func TestPerfectBusyMachine(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		first := value(g, gr) * sideSign(me)
-		last := first
-		for !g.Over() && g.Len() < 300 {
-			if g.Position().ToMove() != me {
-				m, err := opp.Move(context.Background(), g)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			v := value(g, gr) * sideSign(me)
-			if v < last {
-				t.Errorf("start %d: the perfect player's value fell from %v to %v (history %v)", i, last, v, g.Moves())
-			}
-			last = v
-			m, err := p.Move(context.Background(), g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Play(m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if !g.Over() {
-			t.Fatalf("start %d did not end in 300 plies: %v", i, g.Moves())
-		}
-		if got := g.Outcome().Margin * sideSign(me); solve.Sign(got) < solve.Sign(first) || first > 0 && got < first {
-			t.Errorf("start %d: worth %v to the perfect player, the game ended %v for it (history %v)", i, first, got, g.Moves())
-		}
+		holdsValue(t, i, g, p, opp, func(g *rules.Game) float64 { return value(g, gr) })
 		rep := p.(*Perfect).Report()
 		if rep.Count(PerfectExact) != rep.Moves || rep.Moves == 0 {
 			t.Errorf("start %d: %v, want every move exact", i, rep)
@@ -742,24 +694,7 @@ func TestPerfectSharedGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var starts []*rules.Game
-	for seed := uint64(0); len(starts) < 4 && seed < 400; seed++ {
-		g := start.Clone()
-		ps := [2]Player{NewRandom(seed), NewGreedy(seed + 7)}
-		for !g.Over() && g.Len() < 200 {
-			m, _ := ps[g.Position().ToMove()].Move(context.Background(), g)
-			if err := g.Play(m); err != nil {
-				t.Fatal(err)
-			}
-			if repeats(g) && !g.Over() {
-				starts = append(starts, g)
-				break
-			}
-		}
-	}
-	if len(starts) < 4 {
-		t.Fatalf("%d games of 400 repeated a position, want 4", len(starts))
-	}
+	starts := repeatedStarts(t, start, 4)
 	ts := &solve.Tables{ReadOnly: true}
 	var players [2]*Perfect
 	for i := range players {
@@ -793,42 +728,76 @@ func TestPerfectSharedGraph(t *testing.T) {
 			}
 			return sign * best
 		}
-		p, me := players[i%2], g.Position().ToMove()
+		p := players[i%2]
 		before := p.Report()
 		var opp Player = NewRandom(uint64(i))
 		if i%2 == 1 {
 			opp = NewGreedy(uint64(i))
 		}
-		first := value(g) * sideSign(me)
-		last := first
-		for !g.Over() && g.Len() < 300 {
-			var m rules.Move
-			if g.Position().ToMove() == me {
-				v := value(g) * sideSign(me)
-				if v < last {
-					t.Errorf("start %d: the perfect player's value fell from %v to %v (history %v)", i, last, v, g.Moves())
-				}
-				last = v
-				m, err = p.Move(context.Background(), g)
-			} else {
-				m, err = opp.Move(context.Background(), g)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Play(m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if !g.Over() {
-			t.Fatalf("start %d did not end in 300 plies: %v", i, g.Moves())
-		}
-		if got := g.Outcome().Margin * sideSign(me); solve.Sign(got) < solve.Sign(first) || first > 0 && got < first {
-			t.Errorf("start %d: worth %v to the perfect player, the game ended %v for it (history %v)", i, first, got, g.Moves())
-		}
+		holdsValue(t, i, g, p, opp, value)
 		rep := p.Report()
 		if n := rep.Moves - before.Moves; rep.Kinds[PerfectExact]-before.Kinds[PerfectExact] != n || n == 0 {
 			t.Errorf("start %d: %v, want every move exact", i, rep)
 		}
+	}
+}
+
+// repeatedStarts plays games between random and greedy from start (seeds 0
+// to 399) and returns the first want positions where a game's history
+// repeated a position before it ended.
+func repeatedStarts(t *testing.T, start *rules.Game, want int) []*rules.Game {
+	t.Helper()
+	var starts []*rules.Game
+	for seed := uint64(0); len(starts) < want && seed < 400; seed++ {
+		g := start.Clone()
+		ps := [2]Player{NewRandom(seed), NewGreedy(seed + 7)}
+		for !g.Over() && g.Len() < 200 {
+			m, _ := ps[g.Position().ToMove()].Move(context.Background(), g)
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			if repeats(g) && !g.Over() {
+				starts = append(starts, g)
+				break
+			}
+		}
+	}
+	if len(starts) < want {
+		t.Fatalf("%d games of 400 repeated a position, want %d", len(starts), want)
+	}
+	return starts
+}
+
+// holdsValue plays the game of start i on to its end (300 plies at most),
+// p for the player to move now and opp for the other, and checks that the
+// value of Black's margin value gives the position never falls for p at
+// its turns and that the game ends with p's value at the start or better.
+func holdsValue(t *testing.T, i int, g *rules.Game, p, opp Player, value func(*rules.Game) float64) {
+	t.Helper()
+	me := g.Position().ToMove()
+	first := value(g) * sideSign(me)
+	last := first
+	for !g.Over() && g.Len() < 300 {
+		mover := opp
+		if g.Position().ToMove() == me {
+			v := value(g) * sideSign(me)
+			if v < last {
+				t.Errorf("start %d: the perfect player's value fell from %v to %v (history %v)", i, last, v, g.Moves())
+			}
+			last, mover = v, p
+		}
+		m, err := mover.Move(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !g.Over() {
+		t.Fatalf("start %d did not end in 300 plies: %v", i, g.Moves())
+	}
+	if got := g.Outcome().Margin * sideSign(me); solve.Sign(got) < solve.Sign(first) || first > 0 && got < first {
+		t.Errorf("start %d: worth %v to the perfect player, the game ended %v for it (history %v)", i, first, got, g.Moves())
 	}
 }
