@@ -135,8 +135,9 @@ func (ts *Tables) sharedGraph(r rules.Rules) *sharedGraph {
 // dropGraphs drops the least recently used graphs other than key's until
 // the estimate of those kept is within limit MB: a graph is made within
 // the limit, one at a time (keptGraphs.build), so the graphs of a process
-// stay within it but while one is made (twice the limit at most). A caller answering from a dropped
-// graph finishes with it; a later one makes it again.
+// stay within it but while one is made (twice the limit at most). A
+// caller answering from a dropped graph finishes with it; a later one
+// makes it again.
 func (ts *Tables) dropGraphs(key string, limit int) {
 	k := &ts.graphs
 	k.mu.Lock()
