@@ -388,3 +388,56 @@ func TestMirrorProofCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinProofCommand: White's bound on 1×6 (the value is 1:
+// results-tromp-taylor.md), proved after each of Black's first moves 1 to
+// 3 and the pass, the other three mirrored, joins into White's bound from
+// the empty board, which check-proof proves; a move left out, a
+// certificate in parts, no --out and an OUT that is an IN are refused, and
+// nothing is left behind.
+func TestJoinProofCommand(t *testing.T) {
+	dir := t.TempDir()
+	name := func(m string) string { return filepath.Join(dir, "tt6-o-after-"+m+".alakproof") }
+	var ins []string
+	for _, m := range []string{"1", "2", "3", "pass"} {
+		if out, errOut, code := solveSession(t, "prove", "--rules", "tromp-taylor", "--size", "6", "--komi", "1", "--for", "o", "--draw", "--superko", "--certificate", name(m), m); code != 0 {
+			t.Fatalf("prove after %s: status %d, %q %q", m, code, out, errOut)
+		}
+		ins = append(ins, name(m))
+	}
+	for m := 1; m <= 3; m++ {
+		if out, errOut, code := solveSession(t, "mirror-proof", name(strconv.Itoa(m)), name(strconv.Itoa(7-m))); code != 0 {
+			t.Fatalf("mirror-proof after %d: status %d, %q %q", m, code, out, errOut)
+		}
+		ins = append(ins, name(strconv.Itoa(7-m)))
+	}
+	joined := filepath.Join(dir, "tt6-o.alakproof")
+	out, errOut, code := solveSession(t, append([]string{"join-proof", "--out", joined}, ins...)...)
+	if code != 0 || !strings.Contains(out, "Proved: o can force a draw or better from the start (tromp-taylor size=6 komi=1).") {
+		t.Fatalf("join-proof: status %d, %q %q", code, out, errOut)
+	}
+	if out, errOut, code = solveSession(t, "check-proof", joined); code != 0 || !strings.Contains(out, "from the start (tromp-taylor size=6 komi=1)") {
+		t.Errorf("check-proof of the joined certificate: status %d, %q %q", code, out, errOut)
+	}
+	bad := filepath.Join(dir, "bad.alakproof")
+	if _, errOut, code = solveSession(t, append([]string{"join-proof", "--out", bad}, ins[1:]...)...); code != 1 || !strings.Contains(errOut, "no certificate after 1") {
+		t.Errorf("the opening 1 left out: status %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("a join refused left %s behind: %v", bad, err)
+	}
+	parted := filepath.Join(dir, "t7-o-win-after-1.alakproof")
+	if out, errOut, code = solveSession(t, "prove", "--rules", "traditional", "--size", "7", "--for", "o", "--depth", "20", "--certificate", parted, "--part-size", "40", "1"); code != 0 {
+		t.Fatalf("a certificate in parts: status %d, %q %q", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"join-proof", "--out", bad, parted},
+		{"join-proof", ins[0]},
+		{"join-proof", "--out", ins[0], ins[0]},
+		{"join-proof", "--out", bad},
+	} {
+		if _, errOut, code = solveSession(t, args...); code != 2 {
+			t.Errorf("%v: status %d, %q; want 2", args, code, errOut)
+		}
+	}
+}
