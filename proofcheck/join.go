@@ -145,7 +145,8 @@ func Join(out io.Writer, ins []io.Reader, writer string) (Header, error) {
 		if _, err := bw.Write(AppendMove(nil, moves[i])); err != nil {
 			return h, err
 		}
-		n, err := copyTree(rd, bw, hs[i].Format, nil, shift, false)
+		sh := shift
+		n, err := copyTree(rd, bw, hs[i].Format, nil, func(k uint64) (uint64, error) { return k + sh, nil }, false)
 		if err != nil {
 			return h, fmt.Errorf("certificate %d: %w", i+1, err)
 		}
@@ -160,12 +161,13 @@ func Join(out io.Writer, ins []io.Reader, writer string) (Header, error) {
 }
 
 // copyTree copies the tree of one part from rd to w in preorder, each move
-// through move (unchanged when nil) and each reference to a shared subtree
-// (R) numbered shift higher; a node P is refused unless parts. It returns
+// through move and the number of each reference to a shared subtree (R)
+// through ref (each unchanged when nil); a node P is refused unless parts.
+// It returns
 // the number of shared subtrees (S) copied. An explicit stack of frames (a
 // node to read, or moves each followed by a node) keeps deep lines off the
 // call stack; every step reads at least a byte.
-func copyTree(rd *reader, w io.Writer, format int, move func(rules.Move) rules.Move, shift uint64, parts bool) (uint64, error) {
+func copyTree(rd *reader, w io.Writer, format int, move func(rules.Move) rules.Move, ref func(uint64) (uint64, error), parts bool) (uint64, error) {
 	type frame struct {
 		node  bool
 		moves uint64
@@ -234,7 +236,12 @@ func copyTree(rd *reader, w io.Writer, format int, move func(rules.Move) rules.M
 				if err != nil {
 					return shared, err
 				}
-				b = binary.AppendUvarint(b, k+shift)
+				if ref != nil {
+					if k, err = ref(k); err != nil {
+						return shared, err
+					}
+				}
+				b = binary.AppendUvarint(b, k)
 			default:
 				return shared, rd.bad(fmt.Sprintf("the tag %q is not a node's", tag), nil)
 			}
@@ -255,4 +262,142 @@ func atEnd(rd *reader) error {
 		return err
 	}
 	return nil
+}
+
+// Extract writes to out the certificate of the subtree of in after the
+// moves from its root (as rules.Rules.MoveText writes them): its header names the longer line, its tree is
+// the node there, copied byte for byte but for the numbers of its
+// references (R), less the shared subtrees written before it. Every node
+// of the subtree is checked on the same line as in the whole, so it proves
+// there what it proved; a subtree that refers to a shared subtree written
+// outside it cannot stand alone and is refused, as are a path the proof
+// does not follow to its end (a move its player does not play, a reply it
+// does not answer, a reference or an end on the way) and a certificate in
+// parts. At the other player's nodes the certificate of a reply is a bound
+// after that reply; at the proof's player's, after the move it plays.
+// Extract does not check the result (Check does).
+func Extract(out io.Writer, in io.Reader, moves []string, writer string) (Header, error) {
+	rd := &reader{r: bufio.NewReaderSize(in, 1<<16)}
+	h, err := rd.header()
+	if err != nil {
+		return h, err
+	}
+	if h.Part != 0 || len(h.At) > 0 {
+		return h, fmt.Errorf("this is part %d of a certificate in parts: take a subtree out of a certificate written as one part", h.Part)
+	}
+	r, err := rules.Parse(h.Rules)
+	if err != nil {
+		return h, fmt.Errorf("%w: the rules %q: %v", ErrFormat, h.Rules, err)
+	}
+	var path []rules.Move
+	for _, s := range moves {
+		m, err := r.ParseMoveText(s)
+		if err != nil {
+			return h, fmt.Errorf("the move %q: %v", s, err)
+		}
+		path = append(path, m)
+	}
+	text := func(ms []rules.Move) string {
+		if len(ms) == 0 {
+			return "the proof's root"
+		}
+		s := ""
+		for i, m := range ms {
+			if i > 0 {
+				s += " "
+			}
+			s += r.MoveText(m)
+		}
+		return s
+	}
+	type frame struct {
+		node  bool
+		moves uint64
+		depth int
+	}
+	stack := []frame{{node: true}}
+	var line []rules.Move
+	var base uint64 // the shared subtrees read so far
+	reached := 0    // the longest start of path met
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if !f.node {
+			m, err := rd.move("a move")
+			if err != nil {
+				return h, err
+			}
+			d := f.depth
+			if f.moves--; f.moves == 0 {
+				stack = stack[:len(stack)-1]
+			}
+			line = append(line[:d], m)
+			stack = append(stack, frame{node: true, depth: d + 1})
+			continue
+		}
+		d := f.depth
+		stack = stack[:len(stack)-1]
+		onPath := d <= len(path) && slices.Equal(line[:d], path[:d])
+		if onPath {
+			reached = max(reached, d)
+		}
+		if onPath && d == len(path) {
+			mh := h
+			mh.Line, mh.Writer = append(slices.Clone(h.Line), path...), writer
+			bw := bufio.NewWriterSize(out, 1<<16)
+			if _, err := bw.Write(mh.Append(nil)); err != nil {
+				return mh, err
+			}
+			_, err := copyTree(rd, bw, h.Format, nil, func(k uint64) (uint64, error) {
+				if k < base {
+					return 0, fmt.Errorf("the subtree after %s refers to shared subtree %d, written before it: it cannot stand alone (take out a subtree that encloses both)", text(path), k)
+				}
+				return k - base, nil
+			}, false)
+			if err != nil {
+				return mh, err
+			}
+			return mh, bw.Flush()
+		}
+		tag, err := rd.byte("a node's tag")
+		if err != nil {
+			return h, err
+		}
+		switch tag {
+		case tagEnd:
+			if _, err := rd.varint("a margin"); err != nil {
+				return h, err
+			}
+			if onPath {
+				return h, fmt.Errorf("the game is over after %s: the proof goes no further", text(path[:d]))
+			}
+		case tagMove:
+			stack = append(stack, frame{moves: 1, depth: d})
+		case tagAll:
+			n, err := rd.uvarint("the number of replies", maxReplies)
+			if err != nil {
+				return h, err
+			}
+			if n > 0 {
+				stack = append(stack, frame{moves: n, depth: d})
+			}
+		case tagShared:
+			if h.Format < 2 {
+				return h, rd.bad("a shared subtree in a format 1 file", nil)
+			}
+			base++
+			stack = append(stack, frame{node: true, depth: d})
+		case tagRef:
+			if _, err := rd.uvarint("a shared subtree number", 1<<31); err != nil {
+				return h, err
+			}
+			if onPath {
+				return h, fmt.Errorf("the proof refers to a shared subtree written elsewhere after %s: take out the subtree where it is written", text(path[:d]))
+			}
+		case tagPart:
+			return h, rd.bad("a reference to another part (node P): take a subtree out of a certificate written as one part", nil)
+		default:
+			return h, rd.bad(fmt.Sprintf("the tag %q is not a node's", tag), nil)
+		}
+	}
+	return h, fmt.Errorf("the proof does not reach the position after %s: after %s it plays or answers other moves", text(path), text(path[:reached]))
 }

@@ -186,3 +186,117 @@ func FuzzJoin(f *testing.F) {
 		}
 	})
 }
+
+func extract(b []byte, moves ...string) ([]byte, error) {
+	var out bytes.Buffer
+	_, err := Extract(&out, bytes.NewReader(b), moves, "alak devel")
+	return out.Bytes(), err
+}
+
+// TestExtract: the subtree of a joined certificate after each move is the
+// certificate that was joined there, tree byte for byte (the references
+// numbered back) and the same claim, and checks; so is Black's bound
+// after 3 taken out of its join, the root's move. A path the proof does
+// not follow, one through a finished game, a subtree that refers to one
+// written before it (White's bound on 1×7, after 2) and a move that does
+// not read are refused.
+func TestExtract(t *testing.T) {
+	ins := readJoinInputs(t)
+	joined, _, err := join(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x3, err := os.ReadFile("testdata/tromp-taylor-5-x-draw-after-3.alakproof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xJoined, _, err := join([][]byte{x3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		from []byte
+		move string
+		want []byte
+	}{{xJoined, "3", x3}}
+	for i, m := range joinMoves {
+		cases = append(cases, struct {
+			from []byte
+			move string
+			want []byte
+		}{joined, m, ins[i]})
+	}
+	for _, c := range cases {
+		got, err := Extract(&bytes.Buffer{}, bytes.NewReader(c.from), []string{c.move}, "alak devel")
+		if err != nil {
+			t.Fatalf("after %s: %v", c.move, err)
+		}
+		out, err := extract(c.from, c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := check(out)
+		if err != nil {
+			t.Fatalf("after %s: the subtree does not check: %v", c.move, err)
+		}
+		want, err := check(c.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Header.Claim() != want.Header.Claim() || got.Claim() != want.Header.Claim() || rep.Nodes != want.Nodes || rep.Shared != want.Shared {
+			t.Errorf("after %s: %q, %d positions; want %q, %d", c.move, rep.Header.Claim(), rep.Nodes, want.Header.Claim(), want.Nodes)
+		}
+		if !bytes.Equal(out[len(rep.Header.Append(nil)):], c.want[len(want.Header.Append(nil)):]) {
+			t.Errorf("after %s: the tree taken out is not the tree joined", c.move)
+		}
+	}
+
+	t7, err := os.ReadFile("testdata/tromp-taylor-7-o-win-komi-2.5.alakproof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		from  []byte
+		moves []string
+		want  string
+	}{
+		{xJoined, []string{"2"}, "does not reach the position after 2"},
+		{joined, []string{"pass", "pass", "1"}, "the game is over after pass pass"},
+		{t7, []string{"2"}, "written before it"},
+		{joined, []string{"x"}, `the move "x"`},
+	} {
+		if _, err := extract(c.from, c.moves...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error saying %q", c.moves, err, c.want)
+		}
+	}
+	for n := 0; n < len(joined); n += 1 + n/40 {
+		if _, err := extract(joined[:n], "pass"); err == nil { // the last subtree: every cut is inside it or before
+			t.Fatalf("cut at byte %d of %d: no error", n, len(joined))
+		}
+	}
+}
+
+// FuzzExtract: whatever the bytes, Extract answers without panicking, and
+// the subtree it takes out of a certificate that checks checks too.
+func FuzzExtract(f *testing.F) {
+	addSeeds(f)
+	joined, _, err := join(readJoinInputs(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(joined)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, m := range []string{"1", "2", "pass"} {
+			out, err := extract(data, m)
+			if err != nil {
+				continue
+			}
+			if _, err := check(data); err != nil {
+				continue
+			}
+			if _, err := check(out); err != nil {
+				t.Fatalf("the certificate checks, its subtree after %s does not: %v", m, err)
+			}
+		}
+	})
+}

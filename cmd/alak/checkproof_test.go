@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -435,6 +436,50 @@ func TestJoinProofCommand(t *testing.T) {
 		{"join-proof", ins[0]},
 		{"join-proof", "--out", ins[0], ins[0]},
 		{"join-proof", "--out", bad},
+	} {
+		if _, errOut, code = solveSession(t, args...); code != 2 {
+			t.Errorf("%v: status %d, %q; want 2", args, code, errOut)
+		}
+	}
+}
+
+// TestExtractProofCommand: Black's bound on 1×6 after the opening 2 (the
+// value is 1 and 2 a best opening: results-tromp-taylor.md), joined into
+// Black's bound from the start and taken out again, is the same
+// certificate, which check-proof proves; a line the proof does not follow
+// is refused with nothing left behind, and missing arguments are usage
+// errors.
+func TestExtractProofCommand(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "got.alakproof")
+	x := filepath.Join(dir, "x6-after-2.alakproof")
+	if out, errOut, code := solveSession(t, "prove", "--rules", "tromp-taylor", "--size", "6", "--komi", "1", "--for", "x", "--draw", "--superko", "--certificate", x, "2"); code != 0 {
+		t.Fatalf("prove: status %d, %q %q", code, out, errOut)
+	}
+	joined := filepath.Join(dir, "x6.alakproof")
+	if out, errOut, code := solveSession(t, "join-proof", "--out", joined, x); code != 0 || !strings.Contains(out, "x can force a draw or better from the start") {
+		t.Fatalf("join-proof: status %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code := solveSession(t, "extract-proof", "--out", got, joined, "2")
+	if code != 0 || !strings.Contains(out, "Proved: x can force a draw or better after 2 (tromp-taylor size=6 komi=1).") {
+		t.Fatalf("extract-proof: status %d, %q %q", code, out, errOut)
+	}
+	a, errA := os.ReadFile(x)
+	b, errB := os.ReadFile(got)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Errorf("the subtree taken out differs from the certificate joined: %d and %d bytes (%v, %v)", len(a), len(b), errA, errB)
+	}
+	bad := filepath.Join(dir, "bad.alakproof")
+	if _, errOut, code = solveSession(t, "extract-proof", "--out", bad, joined, "3"); code != 1 || !strings.Contains(errOut, "does not reach the position after 3") {
+		t.Errorf("a line the proof does not follow: status %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("an extraction refused left %s behind: %v", bad, err)
+	}
+	for _, args := range [][]string{
+		{"extract-proof", "--out", bad, joined},
+		{"extract-proof", joined, "2"},
+		{"extract-proof", "--out", joined, joined, "2"},
 	} {
 		if _, errOut, code = solveSession(t, args...); code != 2 {
 			t.Errorf("%v: status %d, %q; want 2", args, code, errOut)
