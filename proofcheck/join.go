@@ -146,7 +146,7 @@ func Join(out io.Writer, ins []io.Reader, writer string) (Header, error) {
 			return h, err
 		}
 		sh := shift
-		n, err := copyTree(rd, bw, hs[i].Format, nil, func(k uint64) (uint64, error) { return k + sh, nil }, false)
+		n, err := copyTree(rd, bw, hs[i].Format, treeMap{ref: func(k uint64) (uint64, error) { return k + sh, nil }})
 		if err != nil {
 			return h, fmt.Errorf("certificate %d: %w", i+1, err)
 		}
@@ -158,110 +158,6 @@ func Join(out io.Writer, ins []io.Reader, writer string) (Header, error) {
 		}
 	}
 	return h, bw.Flush()
-}
-
-// copyTree copies the tree of one part from rd to w in preorder, each move
-// through move and the number of each reference to a shared subtree (R)
-// through ref (each unchanged when nil); a node P is refused unless parts.
-// It returns
-// the number of shared subtrees (S) copied. An explicit stack of frames (a
-// node to read, or moves each followed by a node) keeps deep lines off the
-// call stack; every step reads at least a byte.
-func copyTree(rd *reader, w io.Writer, format int, move func(rules.Move) rules.Move, ref func(uint64) (uint64, error), parts bool) (uint64, error) {
-	type frame struct {
-		node  bool
-		moves uint64
-	}
-	stack := []frame{{node: true}}
-	var b []byte
-	var shared uint64
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		b = b[:0]
-		if !f.node {
-			m, err := rd.move("a move")
-			if err != nil {
-				return shared, err
-			}
-			if move != nil {
-				m = move(m)
-			}
-			b = AppendMove(b, m)
-			if f.moves--; f.moves == 0 {
-				stack = stack[:len(stack)-1]
-			}
-			stack = append(stack, frame{node: true})
-		} else {
-			stack = stack[:len(stack)-1]
-			tag, err := rd.byte("a node's tag")
-			if err != nil {
-				return shared, err
-			}
-			b = append(b, tag)
-			switch tag {
-			case tagEnd:
-				v, err := rd.varint("a margin")
-				if err != nil {
-					return shared, err
-				}
-				b = binary.AppendVarint(b, v)
-			case tagMove:
-				stack = append(stack, frame{moves: 1})
-			case tagAll:
-				n, err := rd.uvarint("the number of replies", maxReplies)
-				if err != nil {
-					return shared, err
-				}
-				b = binary.AppendUvarint(b, n)
-				if n > 0 {
-					stack = append(stack, frame{moves: n})
-				}
-			case tagShared:
-				if format < 2 {
-					return shared, rd.bad("a shared subtree in a format 1 file", nil)
-				}
-				shared++
-				stack = append(stack, frame{node: true})
-			case tagPart:
-				if !parts {
-					return shared, rd.bad("a reference to another part (node P): a certificate in parts cannot be joined", nil)
-				}
-				k, err := rd.uvarint("a part number", 1<<31)
-				if err != nil {
-					return shared, err
-				}
-				b = binary.AppendUvarint(b, k)
-			case tagRef:
-				k, err := rd.uvarint("a shared subtree number", 1<<31)
-				if err != nil {
-					return shared, err
-				}
-				if ref != nil {
-					if k, err = ref(k); err != nil {
-						return shared, err
-					}
-				}
-				b = binary.AppendUvarint(b, k)
-			default:
-				return shared, rd.bad(fmt.Sprintf("the tag %q is not a node's", tag), nil)
-			}
-		}
-		if _, err := w.Write(b); err != nil {
-			return shared, err
-		}
-	}
-	return shared, nil
-}
-
-// atEnd refuses bytes after a tree's end.
-func atEnd(rd *reader) error {
-	switch _, err := rd.r.ReadByte(); {
-	case err == nil:
-		return fmt.Errorf("%w: bytes after the tree's end at byte %d", ErrFormat, rd.off)
-	case !errors.Is(err, io.EOF):
-		return err
-	}
-	return nil
 }
 
 // Extract writes to out the certificate of the subtree of in after the
@@ -347,12 +243,12 @@ func Extract(out io.Writer, in io.Reader, moves []string, writer string) (Header
 			if _, err := bw.Write(mh.Append(nil)); err != nil {
 				return mh, err
 			}
-			_, err := copyTree(rd, bw, h.Format, nil, func(k uint64) (uint64, error) {
+			_, err := copyTree(rd, bw, h.Format, treeMap{ref: func(k uint64) (uint64, error) {
 				if k < base {
 					return 0, fmt.Errorf("the subtree after %s refers to shared subtree %d, written before it: it cannot stand alone (take out a subtree that encloses both)", text(path), k)
 				}
 				return k - base, nil
-			}, false)
+			}})
 			if err != nil {
 				return mh, err
 			}
@@ -400,4 +296,61 @@ func Extract(out io.Writer, in io.Reader, moves []string, writer string) (Header
 		}
 	}
 	return h, fmt.Errorf("the proof does not reach the position after %s: after %s it plays or answers other moves", text(path), text(path[:reached]))
+}
+
+// SwapAfterPass writes to out the certificate in, of a claim after a line
+// from the rules' start, with the colours exchanged and a pass put before
+// its line. From the start, an empty board, the first player's pass hands
+// the first move to the other: every line of the game after it is a line
+// from the start with the colours exchanged, and the count too, so a proof
+// for one player with komi k, exchanged, is a proof for the other after
+// the pass with komi -k. The header names the other player, the rules with
+// the komi negated (and their hash), the line after the pass; the tree is
+// copied with Black's margin at every end negated, moves and shared
+// subtrees unchanged. The histories differ by the empty board with the
+// first player to move, which superko does not tell from the start, and
+// the pass count at the root, which the checker sees: a proof whose root
+// answers a pass there is refuted. SwapAfterPass does not check the
+// result (Check does); it refuses a certificate from another start or in
+// parts.
+func SwapAfterPass(out io.Writer, in io.Reader, writer string) (Header, error) {
+	rd := &reader{r: bufio.NewReaderSize(in, 1<<16)}
+	h, err := rd.header()
+	if err != nil {
+		return h, err
+	}
+	if h.Part != 0 || len(h.At) > 0 {
+		return h, fmt.Errorf("this is part %d of a certificate in parts: exchange the colours of a certificate written as one part", h.Part)
+	}
+	r, err := rules.Parse(h.Rules)
+	if err != nil {
+		return h, fmt.Errorf("%w: the rules %q: %v", ErrFormat, h.Rules, err)
+	}
+	g, err := rules.NewGame(r)
+	if err != nil {
+		return h, fmt.Errorf("%w: the rules %q: %v", ErrFormat, h.Rules, err)
+	}
+	start, err := g.Position().MarshalText()
+	if err != nil {
+		return h, err
+	}
+	if h.Start != string(start) {
+		return h, fmt.Errorf("the certificate starts from %q, not from the start of its rules, %q: only there does a pass exchange the colours", h.Start, start)
+	}
+	sr := r
+	sr.Komi = 0 - r.Komi // 0 - 0 is 0, where -0 would print as "-0"
+	sh := h
+	sh.Rules, sh.RulesHash, sh.For, sh.Writer = sr.String(), RulesHash(sr), h.For.Opp(), writer
+	sh.Line = append([]rules.Move{rules.Pass}, h.Line...)
+	bw := bufio.NewWriterSize(out, 1<<16)
+	if _, err := bw.Write(sh.Append(nil)); err != nil {
+		return sh, err
+	}
+	if _, err := copyTree(rd, bw, h.Format, treeMap{end: func(v int64) int64 { return -v }}); err != nil {
+		return sh, err
+	}
+	if err := atEnd(rd); err != nil {
+		return sh, err
+	}
+	return sh, bw.Flush()
 }

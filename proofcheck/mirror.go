@@ -40,7 +40,7 @@ func Mirror(out io.Writer, in io.Reader, writer string) (Header, error) {
 	if _, err := bw.Write(mh.Append(nil)); err != nil {
 		return mh, err
 	}
-	if _, err := copyTree(rd, bw, h.Format, r.MirrorMove, nil, true); err != nil {
+	if _, err := copyTree(rd, bw, h.Format, treeMap{move: r.MirrorMove, parts: true}); err != nil {
 		return mh, err
 	}
 	if err := atEnd(rd); err != nil {

@@ -486,3 +486,40 @@ func TestExtractProofCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSwapProofCommand: Black's bound on 1×7 (at least 2:
+// results-tromp-taylor.md), with the colours exchanged after a first pass,
+// is White's bound after Black's pass with komi -2, which check-proof
+// proves; White's bound, whose root answers Black's pass, does not hold
+// after a pass and is refused with nothing left behind; missing arguments
+// are usage errors.
+func TestSwapProofCommand(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x7.alakproof")
+	o := filepath.Join(dir, "o7.alakproof")
+	for _, c := range []struct{ who, file string }{{"x", x}, {"o", o}} {
+		if out, errOut, code := solveSession(t, "prove", "--rules", "tromp-taylor", "--size", "7", "--komi", "2", "--for", c.who, "--draw", "--superko", "--certificate", c.file); code != 0 {
+			t.Fatalf("prove for %s: status %d, %q %q", c.who, code, out, errOut)
+		}
+	}
+	got := filepath.Join(dir, "o7-after-pass.alakproof")
+	out, errOut, code := solveSession(t, "swap-proof", "--out", got, x)
+	if code != 0 || !strings.Contains(out, "Proved: o can force a draw or better after pass (tromp-taylor size=7 komi=-2).") {
+		t.Fatalf("swap-proof: status %d, %q %q", code, out, errOut)
+	}
+	if out, errOut, code = solveSession(t, "check-proof", got); code != 0 || !strings.Contains(out, "after pass (tromp-taylor size=7 komi=-2)") {
+		t.Errorf("check-proof: status %d, %q %q", code, out, errOut)
+	}
+	bad := filepath.Join(dir, "bad.alakproof")
+	if _, errOut, code = solveSession(t, "swap-proof", "--out", bad, o); code != 1 || !strings.Contains(errOut, "does not check") {
+		t.Errorf("White's bound exchanged: status %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("a refused exchange left %s behind: %v", bad, err)
+	}
+	for _, args := range [][]string{{"swap-proof", x}, {"swap-proof", "--out", bad}, {"swap-proof", "--out", x, x}, {"swap-proof", "--out", bad, x, o}} {
+		if _, errOut, code = solveSession(t, args...); code != 2 {
+			t.Errorf("%v: status %d, %q; want 2", args, code, errOut)
+		}
+	}
+}
