@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"alak/rules"
 )
@@ -86,16 +87,7 @@ func Join(out io.Writer, ins []io.Reader, writer string) (Header, error) {
 		moves[i] = h.Line[len(h.Line)-1]
 	}
 	legal := g.LegalMoves(nil)
-	text := func(ms []rules.Move) string {
-		s := ""
-		for i, m := range ms {
-			if i > 0 {
-				s += " "
-			}
-			s += r.MoveText(m)
-		}
-		return s
-	}
+	text := func(ms []rules.Move) string { return movesText(r, ms) }
 	tag := byte(tagAll)
 	if g.Position().ToMove() == first.For {
 		tag = tagMove
@@ -197,14 +189,7 @@ func Extract(out io.Writer, in io.Reader, moves []string, writer string) (Header
 		if len(ms) == 0 {
 			return "the proof's root"
 		}
-		s := ""
-		for i, m := range ms {
-			if i > 0 {
-				s += " "
-			}
-			s += r.MoveText(m)
-		}
-		return s
+		return movesText(r, ms)
 	}
 	type frame struct {
 		node  bool
@@ -353,4 +338,13 @@ func SwapAfterPass(out io.Writer, in io.Reader, writer string) (Header, error) {
 		return sh, err
 	}
 	return sh, bw.Flush()
+}
+
+// movesText writes moves as rules.Rules.MoveText does, a space between.
+func movesText(r rules.Rules, ms []rules.Move) string {
+	t := make([]string, len(ms))
+	for i, m := range ms {
+		t[i] = r.MoveText(m)
+	}
+	return strings.Join(t, " ")
 }

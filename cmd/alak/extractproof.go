@@ -2,11 +2,8 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"time"
 
 	"alak/internal/version"
 	"alak/proofcheck"
@@ -34,47 +31,19 @@ func extractProofRun(e *env, args []string) int {
 	if err != nil {
 		return flagStatus(e, fs, err)
 	}
-	if *out == "" {
-		return fail(e, "extract-proof", errors.New("give the file to write with --out OUT"))
-	}
 	if len(words) < 2 {
 		return fail(e, "extract-proof", errors.New("give the certificate IN and the moves to its subtree"))
 	}
-	in := words[0]
-	if filepath.Clean(in) == filepath.Clean(*out) {
-		return fail(e, "extract-proof", fmt.Errorf("OUT %q is IN: give another file", *out))
+	if err := proofFiles(*out, words[:1]); err != nil {
+		return fail(e, "extract-proof", err)
 	}
-	if _, err := os.Stat(partName(in, 1)); err == nil {
-		return fail(e, "extract-proof", fmt.Errorf("%s is in parts (%s beside it): take subtrees out of a certificate written as one part", in, partName(in, 1)))
-	}
-	src, err := os.Open(in)
+	src, err := os.Open(words[0])
 	if err != nil {
 		return fail(e, "extract-proof", err)
 	}
 	defer src.Close()
-	dst, err := os.Create(*out)
-	if err != nil {
-		return fail(e, "extract-proof", err)
-	}
-	_, err = proofcheck.Extract(dst, src, words[1:], version.String())
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(*out)
-		fmt.Fprintf(e.stderr, "alak extract-proof: %v\n", err)
-		return 1
-	}
-	ctx, stop := e.searchContext()
-	defer stop()
-	start := time.Now()
-	sum, err := proofcheck.CheckAll(ctx, func(k int) (io.ReadCloser, error) { return os.Open(partName(*out, k)) }, nil)
-	if err != nil {
-		os.Remove(*out)
-		fmt.Fprintf(e.stderr, "alak extract-proof: the subtree does not check, and was removed: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(e.stdout, "Proved: %s.\n", sum.Claim())
-	fmt.Fprintf(e.stdout, "Written to %s and checked: %d positions (%d finished games), %.2f s.\n", *out, sum.Nodes, sum.Ends, time.Since(start).Seconds())
-	return 0
+	return writeCheckedProof(e, "extract-proof", *out, func(w io.Writer) error {
+		_, err := proofcheck.Extract(w, src, words[1:], version.String())
+		return err
+	})
 }

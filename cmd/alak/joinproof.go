@@ -38,20 +38,14 @@ func joinProofRun(e *env, args []string) int {
 	if err != nil {
 		return flagStatus(e, fs, err)
 	}
-	if *out == "" {
-		return fail(e, "join-proof", errors.New("give the file to write with --out OUT"))
-	}
 	if len(words) == 0 {
 		return fail(e, "join-proof", errors.New("give the certificates IN to join"))
 	}
+	if err := proofFiles(*out, words); err != nil {
+		return fail(e, "join-proof", err)
+	}
 	var ins []io.Reader
 	for _, in := range words {
-		if filepath.Clean(in) == filepath.Clean(*out) {
-			return fail(e, "join-proof", fmt.Errorf("OUT %q is one of the certificates joined: give another file", *out))
-		}
-		if _, err := os.Stat(partName(in, 1)); err == nil {
-			return fail(e, "join-proof", fmt.Errorf("%s is in parts (%s beside it): join certificates written as one part (a larger --part-size)", in, partName(in, 1)))
-		}
 		f, err := os.Open(in)
 		if err != nil {
 			return fail(e, "join-proof", err)
@@ -59,29 +53,57 @@ func joinProofRun(e *env, args []string) int {
 		defer f.Close()
 		ins = append(ins, f)
 	}
-	dst, err := os.Create(*out)
-	if err != nil {
-		return fail(e, "join-proof", err)
+	return writeCheckedProof(e, "join-proof", *out, func(w io.Writer) error {
+		_, err := proofcheck.Join(w, ins, version.String())
+		return err
+	})
+}
+
+// proofFiles checks the files of a command that writes one certificate
+// (OUT, not in parts) from others (ins, each one part): OUT given and not
+// one of them, and no part beside any of them.
+func proofFiles(out string, ins []string) error {
+	if out == "" {
+		return errors.New("give the file to write with --out OUT")
 	}
-	_, err = proofcheck.Join(dst, ins, version.String())
+	for _, in := range ins {
+		if filepath.Clean(in) == filepath.Clean(out) {
+			return fmt.Errorf("OUT %q is one of the certificates read: give another file", out)
+		}
+		if _, err := os.Stat(partName(in, 1)); err == nil {
+			return fmt.Errorf("%s is in parts (%s beside it): give certificates written as one part (a larger --part-size)", in, partName(in, 1))
+		}
+	}
+	return nil
+}
+
+// writeCheckedProof writes a certificate to the file out by write, then
+// checks it as check-proof would; a certificate that is not written whole
+// or does not check is removed, and the status is 1.
+func writeCheckedProof(e *env, name, out string, write func(io.Writer) error) int {
+	dst, err := os.Create(out)
+	if err != nil {
+		return fail(e, name, err)
+	}
+	err = write(dst)
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(*out)
-		fmt.Fprintf(e.stderr, "alak join-proof: %v\n", err)
+		os.Remove(out)
+		fmt.Fprintf(e.stderr, "alak %s: %v\n", name, err)
 		return 1
 	}
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
-	sum, err := proofcheck.CheckAll(ctx, func(k int) (io.ReadCloser, error) { return os.Open(partName(*out, k)) }, nil)
+	sum, err := proofcheck.CheckAll(ctx, func(k int) (io.ReadCloser, error) { return os.Open(partName(out, k)) }, nil)
 	if err != nil {
-		os.Remove(*out)
-		fmt.Fprintf(e.stderr, "alak join-proof: the joined certificate does not check, and was removed: %v\n", err)
+		os.Remove(out)
+		fmt.Fprintf(e.stderr, "alak %s: the certificate written does not check, and was removed: %v\n", name, err)
 		return 1
 	}
 	fmt.Fprintf(e.stdout, "Proved: %s.\n", sum.Claim())
-	fmt.Fprintf(e.stdout, "Written to %s and checked: %d positions (%d finished games), %.2f s.\n", *out, sum.Nodes, sum.Ends, time.Since(start).Seconds())
+	fmt.Fprintf(e.stdout, "Written to %s and checked: %d positions (%d finished games), %.2f s.\n", out, sum.Nodes, sum.Ends, time.Since(start).Seconds())
 	return 0
 }
