@@ -290,6 +290,9 @@ func TestCheckProofDataSuperko(t *testing.T) {
 		if after == "" && komi != value[size] {
 			t.Errorf("%s: a bound at %s, but 1×%s is worth %s (results-tromp-taylor.md)", f, komi, size, value[size])
 		}
+		if v, ok := openingValue[size+" "+after]; after != "" && (!ok || komi != v) {
+			t.Errorf("%s: a bound at %s after %s, but results-tromp-taylor.md gives the opening the value %q", f, komi, after, v)
+		}
 		rules := "tromp-taylor size=" + size
 		if komi != "0" {
 			rules += " komi=" + komi
@@ -311,6 +314,10 @@ func TestCheckProofDataSuperko(t *testing.T) {
 
 // boundName is the name of a certificate of a bound of positional linear
 // Go: the size, the player, the komi (absent: 0) and the opening.
+// openingValue is the value of each opening of results-tromp-taylor.md
+// whose bounds proofdata/tromp-taylor/ holds ("12 4": on 1×12 after 4).
+var openingValue = map[string]string{"12 2": "2", "12 4": "2", "12 pass": "-2"}
+
 var boundName = regexp.MustCompile(`^tromp-taylor-(\d+)-([xo])-draw(?:-komi-(-?\d+))?(?:-after-(\w+))?\.alakproof$`)
 
 // No proof, no certificate: White cannot win on 3 points (Black takes the
