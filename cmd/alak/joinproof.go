@@ -94,16 +94,23 @@ func writeCheckedProof(e *env, name, out string, write func(io.Writer) error) in
 		fmt.Fprintf(e.stderr, "alak %s: %v\n", name, err)
 		return 1
 	}
+	return checkWritten(e, name, out, func() { os.Remove(out) })
+}
+
+// checkWritten checks the certificate written to out (and its parts) as
+// check-proof would and prints its claim; one that does not check is
+// removed by remove, and the status is 1.
+func checkWritten(e *env, name, out string, remove func()) int {
 	ctx, stop := e.searchContext()
 	defer stop()
 	start := time.Now()
 	sum, err := proofcheck.CheckAll(ctx, func(k int) (io.ReadCloser, error) { return os.Open(partName(out, k)) }, nil)
 	if err != nil {
-		os.Remove(out)
+		remove()
 		fmt.Fprintf(e.stderr, "alak %s: the certificate written does not check, and was removed: %v\n", name, err)
 		return 1
 	}
 	fmt.Fprintf(e.stdout, "Proved: %s.\n", sum.Claim())
-	fmt.Fprintf(e.stdout, "Written to %s and checked: %d positions (%d finished games), %.2f s.\n", out, sum.Nodes, sum.Ends, time.Since(start).Seconds())
+	fmt.Fprintf(e.stdout, "Written to %s and checked: %d part(s), %d positions (%d finished games), %.2f s.\n", out, sum.Parts, sum.Nodes, sum.Ends, time.Since(start).Seconds())
 	return 0
 }

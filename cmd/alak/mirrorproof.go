@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"alak/internal/version"
 	"alak/proofcheck"
@@ -73,16 +71,5 @@ func mirrorProofRun(e *env, args []string) int {
 			return 1
 		}
 	}
-	ctx, stop := e.searchContext()
-	defer stop()
-	start := time.Now()
-	sum, err := proofcheck.CheckAll(ctx, func(k int) (io.ReadCloser, error) { return os.Open(partName(out, k)) }, nil)
-	if err != nil {
-		removeAll()
-		fmt.Fprintf(e.stderr, "alak mirror-proof: the mirror image does not check, and was removed: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(e.stdout, "Proved: %s.\n", sum.Claim())
-	fmt.Fprintf(e.stdout, "Written to %s and checked: %d part(s), %d positions (%d finished games), %.2f s.\n", out, sum.Parts, sum.Nodes, sum.Ends, time.Since(start).Seconds())
-	return 0
+	return checkWritten(e, "mirror-proof", out, removeAll)
 }
