@@ -34,9 +34,9 @@ type Options struct {
 	// not nil, is told how many words were written to it: tests use them
 	// to make the ring wrap and to see that it did.
 	ringSets int
-	// exactBoards makes the superko solver key its table by the board,
-	// not its mirror class, with S sets over boards and up to
-	// skMaxDExact boards of D a slot (the certificate writer,
+	// exactBoards makes the superko solver keep S sets over boards, not
+	// mirror classes (a board and its mirror image numbered as a pair),
+	// and up to skMaxDExact boards of D a slot (the certificate writer,
 	// superko_cert.go).
 	exactBoards bool
 	ringWritten *uint64

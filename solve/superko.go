@@ -98,10 +98,12 @@ type superkoSolver struct {
 
 	tt     []skEntry
 	ttMask uint64
-	// exact (Options.exactBoards) keys entries by the board itself, not
-	// its mirror class, and numbers every board as a class of its own, so
-	// that S names boards exactly; maxD is the most boards of D a slot
-	// holds.
+	// exact (Options.exactBoards) numbers every board as a class of its
+	// own, a board and its mirror image as a pair (2c and 2c+1, the
+	// canonical one even), so that S names boards exactly and its mirror
+	// image is its pairs swapped (swapPairs): an entry keeps S in its own
+	// orientation, and a node that is its mirror image swaps it. maxD is
+	// the most boards of D a slot holds.
 	exact bool
 	maxD  int
 	// rootD is the depth decide asks at, rootCut the move that proved a
@@ -119,8 +121,13 @@ type superkoSolver struct {
 	// holds D (skMaxD boards a slot); sets[d] and refs[d] gather S and the
 	// refs of the node at depth d while it is searched, and scratch (with
 	// scratchJ, its words that are not zero) merges two sets.
-	words    int
-	cls      []int32 // the mirror class of a board, by ternary index; -1 for a board with a chain without liberties
+	words int
+	cls   []int32 // the mirror class of a board, by ternary index; -1 for a board with a chain without liberties
+	// twin marks the even numbers of the symmetric boards numbered in
+	// pairs (exact): such a board is both numbers of its pair. twins lists
+	// them while the numbers are given.
+	twin     []uint64
+	twins    []int32
 	ringJ    []uint32
 	ringX    []uint64
 	ringLen  uint64
@@ -171,7 +178,8 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 	}
 	s.occ = make([]int32, pow)
 	// Number the mirror classes of the legal boards (every chain with a
-	// liberty), a board and its mirror image getting one number.
+	// liberty), a board and its mirror image getting one number (with
+	// exact, the two numbers of a pair).
 	s.cls = make([]int32, pow)
 	for i := range s.cls {
 		s.cls[i] = -2 // not numbered yet
@@ -186,7 +194,18 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 			case !s.legalBoard(b, w):
 				s.cls[i] = -1
 			case s.exact:
-				s.cls[i] = classes
+				// The canonical board (canon) gets the even number, its
+				// mirror image the odd one; a symmetric board takes the
+				// even one and stands for both (twin).
+				switch mk := s.mirror(k); {
+				case mk == k:
+					s.cls[i] = 2 * classes
+					s.twins = append(s.twins, 2*classes)
+				case k < mk:
+					s.cls[i], s.cls[s.index(mk)] = 2*classes, 2*classes+1
+				default:
+					s.cls[i], s.cls[s.index(mk)] = 2*classes+1, 2*classes
+				}
 				classes++
 			default:
 				s.cls[i], s.cls[s.index(s.mirror(k))] = classes, classes
@@ -197,7 +216,15 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 			}
 		}
 	}
+	if s.exact {
+		classes *= 2
+	}
 	s.words = (int(classes) + 63) / 64
+	s.twin = make([]uint64, s.words)
+	for _, c := range s.twins {
+		s.twin[c>>6] |= 1 << (c & 63)
+	}
+	s.twins = nil
 	s.on = make([]uint64, s.words)
 	s.cnt = make([]uint8, classes)
 	mb := opt.MemoryMB
@@ -282,7 +309,36 @@ func (s *superkoSolver) addClass(d int32, c int32) {
 	if set[c>>6] == 0 {
 		s.touched[d] = append(s.touched[d], c>>6)
 	}
-	set[c>>6] |= 1 << (c & 63)
+	set[c>>6] |= s.bits(c)
+}
+
+// bits returns the bits of class c in its word of a set: its own, and for
+// a symmetric board numbered as a pair (twin), the pair's second too.
+func (s *superkoSolver) bits(c int32) uint64 {
+	b := uint64(1) << (c & 63)
+	if s.twin[c>>6]&b != 0 {
+		b |= b << 1
+	}
+	return b
+}
+
+// swapPairs returns word x of a set numbered in pairs with each pair's two
+// bits exchanged: the word of the set's mirror image.
+func swapPairs(x uint64) uint64 {
+	const even = 0x5555555555555555
+	return x&even<<1 | x>>1&even
+}
+
+// mark counts a board of class c on the line once more (by 1) or once
+// less (by -1) and keeps s.on, whose bits of the class (bits) are set
+// while the count is not zero.
+func (s *superkoSolver) mark(c int32, by int8) {
+	s.cnt[c] = uint8(int8(s.cnt[c]) + by)
+	if s.cnt[c] == 0 {
+		s.on[c>>6] &^= s.bits(c)
+	} else {
+		s.on[c>>6] |= s.bits(c)
+	}
 }
 
 // orSet adds a sparse set (words xs at the indices js) to the set of
@@ -350,11 +406,7 @@ func (s *superkoSolver) push(k skBoard) int32 {
 	s.setLatest(k, int32(len(s.path))+1)
 	s.path = append(s.path, k)
 	if old == 0 {
-		c := s.class(k)
-		if s.cnt[c] == 0 {
-			s.on[c>>6] |= 1 << (c & 63)
-		}
-		s.cnt[c]++
+		s.mark(s.class(k), 1)
 	}
 	return old
 }
@@ -364,11 +416,7 @@ func (s *superkoSolver) pop(old int32) {
 	s.path = s.path[:len(s.path)-1]
 	s.setLatest(k, old)
 	if old == 0 {
-		c := s.class(k)
-		s.cnt[c]--
-		if s.cnt[c] == 0 {
-			s.on[c>>6] &^= 1 << (c & 63)
-		}
+		s.mark(s.class(k), -1)
 	}
 }
 
@@ -409,9 +457,6 @@ func (s *superkoSolver) poll() {
 // canon returns the canonical orientation of board k and whether it is the
 // mirror image.
 func (s *superkoSolver) canon(k skBoard) (skBoard, bool) {
-	if s.exact {
-		return k, false
-	}
 	m := s.mirror(k)
 	if m < k {
 		return m, true
@@ -489,13 +534,24 @@ func (s *superkoSolver) valid(i uint64, mirrored bool) bool {
 	// The node's own board is on the line (at the end, and above it after
 	// passes); it is not a condition, but its mirror image, if it is on
 	// the line too, is: its class is left out of the test while it has no
-	// other board on the line.
-	own := s.class(s.tt[i].key)
+	// other board on the line. Boards numbered in pairs are kept in the
+	// entry's orientation, and a node that is its mirror image tests the
+	// mirror image of S.
+	nb := s.tt[i].key
+	if mirrored {
+		nb = s.mirror(nb)
+	}
+	own := s.class(nb)
 	ow := uint32(own >> 6)
+	swap := mirrored && s.exact
 	for k, j := range js {
-		x := xs[k] & s.on[j]
+		x := xs[k]
+		if swap {
+			x = swapPairs(x)
+		}
+		x &= s.on[j]
 		if j == ow && s.cnt[own] == 1 {
-			x &^= 1 << (own & 63)
+			x &^= s.bits(own)
 		}
 		if x != 0 {
 			return false
@@ -514,7 +570,17 @@ func (s *superkoSolver) use(i uint64, d int32, mirrored bool) {
 		}
 		s.addRef(d, b, s.latest(b)-1)
 	}
-	s.orSet(d, js, xs)
+	if !mirrored || !s.exact {
+		s.orSet(d, js, xs)
+		return
+	}
+	set := s.sets[d]
+	for k, j := range js {
+		if set[j] == 0 {
+			s.touched[d] = append(s.touched[d], int32(j))
+		}
+		set[j] |= swapPairs(xs[k])
+	}
 }
 
 // skPassPhase is where the pass comes in the move order of a node whose
@@ -577,9 +643,12 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 		}
 		D = append(D, b)
 	}
-	// S: the node's set, with the kept entry's merged in.
+	// S: the node's set, in the entry's orientation, with the kept
+	// entry's merged in.
 	set, js := s.sets[d], s.touched[d]
-	if len(oldJ) > 0 {
+	swap := mirrored && s.exact
+	merged := len(oldJ) > 0 || swap
+	if merged {
 		sc := s.scratch
 		s.scratchJ = s.scratchJ[:0]
 		for k, j := range oldJ {
@@ -587,15 +656,22 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 			s.scratchJ = append(s.scratchJ, int32(j))
 		}
 		for _, j := range js {
+			x := set[j]
+			if swap {
+				x = swapPairs(x)
+			}
+			if x == 0 {
+				continue
+			}
 			if sc[j] == 0 {
 				s.scratchJ = append(s.scratchJ, j)
 			}
-			sc[j] |= set[j]
+			sc[j] |= x
 		}
 		set, js = sc, s.scratchJ
 	}
 	off, ok := s.writeSet(set, js)
-	if len(oldJ) > 0 {
+	if merged {
 		for _, j := range s.scratchJ {
 			s.scratch[j] = 0
 		}
@@ -634,8 +710,8 @@ func newSuperkoSolverFor(ctx context.Context, g *rules.Game, opt Options, start 
 func (s *superkoSolver) reset(ctx context.Context, g *rules.Game, opt Options, start time.Time) {
 	for _, k := range s.path {
 		s.setLatest(k, 0)
-		s.cnt[s.class(k)] = 0
 	}
+	clear(s.cnt)
 	clear(s.on)
 	s.path = s.path[:0]
 	s.ctx, s.maxNodes, s.progress = ctx, opt.MaxNodes, opt.Progress

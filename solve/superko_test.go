@@ -267,6 +267,11 @@ func TestSuperkoWithHistories(t *testing.T) {
 				if small, err := solveSuperko(context.Background(), g, Options{MemoryMB: 16, ringSets: 4}); err != nil || small.Value != res.Value || !maps.Equal(small.Moves, res.Moves) {
 					t.Errorf("%s after %v: %v %v; with a small ring %v %v (%v)", g.Position(), g.Moves(), res.Value, res.Moves, small.Value, small.Moves, err)
 				}
+				// The same with S sets over boards numbered in mirror
+				// pairs, as the certificate writer's solver keeps them.
+				if ex, err := solveSuperko(context.Background(), g, Options{MemoryMB: 16, exactBoards: true}); err != nil || ex.Value != res.Value || !maps.Equal(ex.Moves, res.Moves) {
+					t.Errorf("%s after %v: %v %v; with S over boards %v %v (%v)", g.Position(), g.Moves(), res.Value, res.Moves, ex.Value, ex.Moves, err)
+				}
 				if r.n == 4 {
 					mustCheck(t, g, res, 1e6)
 					checked++
@@ -653,6 +658,72 @@ func TestSuperkoSmallRing(t *testing.T) {
 				opt.ringSets = sets
 				return solveSuperko(ctx, g, opt)
 			})
+		}
+	}
+}
+
+// TestSuperkoBoardPairs checks the numbering of Options.exactBoards on 1×2
+// to 1×7: every legal board has a number of its own, the canonical board
+// of a pair the even one, a symmetric board the even one with its twin
+// marked; and for every set of boards, the set of their mirror images is
+// the set with its pairs swapped (swapPairs), which is what lets a table
+// entry's S serve the mirror image of its board.
+func TestSuperkoBoardPairs(t *testing.T) {
+	t.Parallel()
+	for n := 2; n <= 7; n++ {
+		s := newSuperkoSolver(context.Background(), n, Options{MemoryMB: 1, exactBoards: true})
+		seen := map[int32]skBoard{}
+		var boards []skBoard
+		sym := 0
+		for b := uint64(0); b <= s.full; b++ {
+			for w := s.full &^ b; ; w = (w - 1) & (s.full &^ b) {
+				k := skPack(b, w)
+				c := s.class(k)
+				if !s.legalBoard(b, w) {
+					if c != -1 {
+						t.Fatalf("1×%d: board %x has no liberty but number %d", n, k, c)
+					}
+				} else {
+					if o, dup := seen[c]; dup {
+						t.Fatalf("1×%d: boards %x and %x share number %d", n, o, k, c)
+					}
+					seen[c] = k
+					boards = append(boards, k)
+					ck, mirrored := s.canon(k)
+					mc := s.class(s.mirror(k))
+					switch {
+					case s.mirror(k) == k:
+						sym++
+						if c%2 != 0 || s.bits(c) != 3<<(c&63) {
+							t.Fatalf("1×%d: symmetric board %x: number %d, bits %b", n, k, c, s.bits(c))
+						}
+					case mirrored != (c%2 == 1) || ck != s.mirror(k) && mirrored || mc != c^1:
+						t.Fatalf("1×%d: board %x (mirrored %v) number %d, its mirror image's %d", n, k, mirrored, c, mc)
+					}
+				}
+				if w == 0 {
+					break
+				}
+			}
+		}
+		if sym == 0 || len(boards) == sym {
+			t.Fatalf("1×%d: %d symmetric boards of %d: no pair or no twin checked", n, sym, len(boards))
+		}
+		// Sets of every third, fifth and seventh board, from each start.
+		for step := 3; step <= 7; step += 2 {
+			for from := 0; from < step; from++ {
+				set, img := make([]uint64, s.words), make([]uint64, s.words)
+				for i := from; i < len(boards); i += step {
+					c, m := s.class(boards[i]), s.class(s.mirror(boards[i]))
+					set[c>>6] |= s.bits(c)
+					img[m>>6] |= s.bits(m)
+				}
+				for j := range set {
+					if swapPairs(set[j]) != img[j] {
+						t.Fatalf("1×%d, every %dth board from %d: word %d %x swapped is %x, the mirror images' %x", n, step, from, j, set[j], swapPairs(set[j]), img[j])
+					}
+				}
+			}
 		}
 	}
 }
