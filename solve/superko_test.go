@@ -706,6 +706,20 @@ func TestSuperkoBoardPairs(t *testing.T) {
 				}
 			}
 		}
+		// A board put on the line marks its bits in s.on (both, for a
+		// symmetric board, so that a swapped set still meets it), and
+		// taking it off clears them.
+		for _, k := range boards {
+			c := s.class(k)
+			old := s.push(k)
+			if s.on[c>>6] != s.bits(c) {
+				t.Fatalf("1×%d: board %x on the line: word %x, want %x", n, k, s.on[c>>6], s.bits(c))
+			}
+			s.pop(old)
+			if s.on[c>>6] != 0 {
+				t.Fatalf("1×%d: board %x off the line: word %x left", n, k, s.on[c>>6])
+			}
+		}
 		if sym == 0 || len(boards) == sym {
 			t.Fatalf("1×%d: %d symmetric boards of %d: no pair or no twin checked", n, sym, len(boards))
 		}
