@@ -113,7 +113,8 @@ type superkoSolver struct {
 	rootCut int
 	miss    []skMiss // unknown answers of the current deepening round (superko_id.go)
 	gen     uint32
-	// S sets are bitsets over the mirror classes of the legal boards.
+	// S sets are bitsets over the mirror classes of the legal boards (with
+	// exact, over the boards, numbered in pairs).
 	// A table slot's S is kept sparse, as the words that are not zero
 	// (ringJ their indices, ringX the words) in a ring written in order:
 	// head counts the words ever written, and an entry whose words were
