@@ -125,10 +125,8 @@ type superkoSolver struct {
 	words int
 	cls   []int32 // the mirror class of a board, by ternary index; -1 for a board with a chain without liberties
 	// twin marks the even numbers of the symmetric boards numbered in
-	// pairs (exact): such a board is both numbers of its pair. twins lists
-	// them while the numbers are given.
+	// pairs (exact): such a board is both numbers of its pair.
 	twin     []uint64
-	twins    []int32
 	ringJ    []uint32
 	ringX    []uint64
 	ringLen  uint64
@@ -186,6 +184,7 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 		s.cls[i] = -2 // not numbered yet
 	}
 	classes := int32(0)
+	var twins []int32
 	for b := uint64(0); b <= s.full; b++ {
 		free := s.full &^ b
 		for w := free; ; w = (w - 1) & free {
@@ -201,7 +200,7 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 				switch mk := s.mirror(k); {
 				case mk == k:
 					s.cls[i] = 2 * classes
-					s.twins = append(s.twins, 2*classes)
+					twins = append(twins, 2*classes)
 				case k < mk:
 					s.cls[i], s.cls[s.index(mk)] = 2*classes, 2*classes+1
 				default:
@@ -222,10 +221,9 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 	}
 	s.words = (int(classes) + 63) / 64
 	s.twin = make([]uint64, s.words)
-	for _, c := range s.twins {
+	for _, c := range twins {
 		s.twin[c>>6] |= 1 << (c & 63)
 	}
-	s.twins = nil
 	s.on = make([]uint64, s.words)
 	s.cnt = make([]uint8, classes)
 	mb := opt.MemoryMB
@@ -343,14 +341,18 @@ func (s *superkoSolver) mark(c int32, by int8) {
 }
 
 // orSet adds a sparse set (words xs at the indices js) to the set of
-// depth d.
-func (s *superkoSolver) orSet(d int32, js []uint32, xs []uint64) {
+// depth d, its mirror image (pairs swapped) when swap is set.
+func (s *superkoSolver) orSet(d int32, js []uint32, xs []uint64, swap bool) {
 	set := s.sets[d]
 	for k, j := range js {
 		if set[j] == 0 {
 			s.touched[d] = append(s.touched[d], int32(j))
 		}
-		set[j] |= xs[k]
+		x := xs[k]
+		if swap {
+			x = swapPairs(x)
+		}
+		set[j] |= x
 	}
 }
 
@@ -538,13 +540,13 @@ func (s *superkoSolver) valid(i uint64, mirrored bool) bool {
 	// other board on the line. Boards numbered in pairs are kept in the
 	// entry's orientation, and a node that is its mirror image tests the
 	// mirror image of S.
-	nb := s.tt[i].key
-	if mirrored {
+	swap := mirrored && s.exact
+	nb := s.tt[i].key // a mirror class has one number: the key's is the node's
+	if swap {
 		nb = s.mirror(nb)
 	}
 	own := s.class(nb)
 	ow := uint32(own >> 6)
-	swap := mirrored && s.exact
 	for k, j := range js {
 		x := xs[k]
 		if swap {
@@ -571,17 +573,7 @@ func (s *superkoSolver) use(i uint64, d int32, mirrored bool) {
 		}
 		s.addRef(d, b, s.latest(b)-1)
 	}
-	if !mirrored || !s.exact {
-		s.orSet(d, js, xs)
-		return
-	}
-	set := s.sets[d]
-	for k, j := range js {
-		if set[j] == 0 {
-			s.touched[d] = append(s.touched[d], int32(j))
-		}
-		set[j] |= swapPairs(xs[k])
-	}
+	s.orSet(d, js, xs, mirrored && s.exact)
 }
 
 // skPassPhase is where the pass comes in the move order of a node whose
