@@ -32,7 +32,7 @@ type Options struct {
 	// ringSets, when positive, makes the superko solver's ring of S sets
 	// (superko.go) as long as that many whole sets, and ringWritten, when
 	// not nil, is told how many words were written to it: tests use them
-	// to make the ring wrap and to see that it did.
+	// to make the ring fill (and compact) many times and to see that it did.
 	ringSets int
 	// exactBoards makes the superko solver keep S sets over boards, not
 	// mirror classes (a board and its mirror image numbered as a pair),

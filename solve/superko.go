@@ -1,9 +1,11 @@
 package solve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"time"
@@ -61,15 +63,16 @@ type skRef struct {
 // the nd earlier boards whose presence it used. It holds under every
 // history that contains every board of D and no board of a class of S.
 type skEntry struct {
-	key   skBoard
-	soff  uint64 // where S starts in the ring, counted from the ring's first write
-	flags uint8  // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
-	lo    int8
-	hi    int8
-	move  int8 // best move: a point, -1 pass, -2 none
-	work  uint8
-	nd    uint8
-	ns    uint16
+	key    skBoard
+	soff   uint32 // where S starts in the ring
+	flags  uint8  // bit 0: White to move; bit 1: the previous move was a pass; bit 7: used
+	lo     int8
+	hi     int8
+	move   int8 // best move: a point, -1 pass, -2 none
+	work   uint8
+	effort uint8 // the bit length of the positions its search took: what finding it again would cost
+	nd     uint8
+	ns     uint16
 }
 
 // skMaxD is the most boards a table entry's D holds; a result that rests on
@@ -116,9 +119,10 @@ type superkoSolver struct {
 	// S sets are bitsets over the mirror classes of the legal boards (with
 	// exact, over the boards, numbered in pairs).
 	// A table slot's S is kept sparse, as the words that are not zero
-	// (ringJ their indices, ringX the words) in a ring written in order:
-	// head counts the words ever written, and an entry whose words were
-	// written over since (soff+ringLen < head) is no longer used. dref
+	// (ringJ their indices, ringX the words) in a ring written in order
+	// from head on; when a set no longer fits before its end, compact
+	// moves the sets still in use to its start (written counts the words
+	// ever written). dref
 	// holds D (skMaxD boards a slot); sets[d] and refs[d] gather S and the
 	// refs of the node at depth d while it is searched, and scratch (with
 	// scratchJ, its words that are not zero) merges two sets.
@@ -131,6 +135,7 @@ type superkoSolver struct {
 	ringX    []uint64
 	ringLen  uint64
 	head     uint64
+	written  uint64
 	scratch  []uint64
 	scratchJ []int32
 	// touched[d] lists the words of sets[d] that are not zero.
@@ -245,7 +250,7 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 	if opt.ringSets > 0 {
 		rl = opt.ringSets * s.words
 	}
-	s.ringLen = uint64(rl)
+	s.ringLen = uint64(min(rl, math.MaxUint32)) // an entry's soff is 32 bits
 	s.ringJ = make([]uint32, rl)
 	s.ringX = make([]uint64, rl)
 	s.scratch = make([]uint64, s.words)
@@ -472,27 +477,18 @@ func (s *superkoSolver) slot(key skBoard, flags uint8) uint64 {
 }
 
 // conds returns the S set (indices and words) and the D boards of table
-// slot i; ok is false when the ring has been written over S since.
-func (s *superkoSolver) conds(i uint64) (js []uint32, xs []uint64, D []skBoard, ok bool) {
+// slot i.
+func (s *superkoSolver) conds(i uint64) (js []uint32, xs []uint64, D []skBoard) {
 	e := &s.tt[i]
 	md := uint64(s.maxD)
 	D = s.dref[i*md : i*md+uint64(e.nd)]
-	if e.ns == 0 {
-		return nil, nil, D, true
-	}
-	if !s.intact(e) {
-		return nil, nil, D, false
-	}
-	o := e.soff % s.ringLen
-	return s.ringJ[o : o+uint64(e.ns)], s.ringX[o : o+uint64(e.ns)], D, true
+	o := uint64(e.soff)
+	return s.ringJ[o : o+uint64(e.ns)], s.ringX[o : o+uint64(e.ns)], D
 }
 
-// intact reports whether the ring still holds e's S.
-func (s *superkoSolver) intact(e *skEntry) bool { return e.ns == 0 || e.soff+s.ringLen >= s.head }
-
 // writeSet appends to the ring the words of a dense set that are not zero
-// (their indices listed in js), where they fit without wrapping, and
-// returns where they start; ok is false for a set too big to keep.
+// (their indices listed in js), after compacting it if they do not fit,
+// and returns where they start; ok is false for a set too big to keep.
 func (s *superkoSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool) {
 	n := uint64(len(js))
 	if n == 0 {
@@ -501,17 +497,74 @@ func (s *superkoSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool)
 	if n > s.ringLen/4 || n > 1<<16-1 {
 		return 0, false
 	}
-	if o := s.head % s.ringLen; o+n > s.ringLen {
-		s.head += s.ringLen - o // start again at the ring's beginning
+	if s.head+n > s.ringLen {
+		s.compact()
 	}
 	off = s.head
-	o := off % s.ringLen
 	for k, j := range js {
-		s.ringJ[o+uint64(k)] = uint32(j)
-		s.ringX[o+uint64(k)] = set[j]
+		s.ringJ[off+uint64(k)] = uint32(j)
+		s.ringX[off+uint64(k)] = set[j]
 	}
 	s.head += n
+	s.written += n
 	return off, true
+}
+
+// compact makes room in the ring: the sets of the entries in use move to
+// its start, in the order they were written, and head follows them. If
+// they take more than half the ring, the entries that would cost least to
+// search again (the lowest effort, the oldest first among equals) leave
+// the table until the rest take half. Writing over the oldest sets
+// instead, whatever their cost, loses the results of the longest
+// searches first, and a long search (a certificate's, which asks of the
+// table again at every node of its proof) then does them again and again.
+func (s *superkoSolver) compact() {
+	var words [65]uint64 // the words of the sets in use, by effort
+	for i := range s.tt {
+		if e := &s.tt[i]; e.flags&skUsed != 0 && e.ns > 0 {
+			words[e.effort] += uint64(e.ns)
+		}
+	}
+	// Every entry of effort above cut is kept; of effort cut, the newest
+	// that fit in the room left.
+	room, cut := s.ringLen/2, len(words)-1
+	for ; cut >= 0 && words[cut] <= room; cut-- {
+		room -= words[cut]
+	}
+	var live, edge []uint32
+	for i := range s.tt {
+		e := &s.tt[i]
+		switch {
+		case e.flags&skUsed == 0 || e.ns == 0:
+		case int(e.effort) > cut:
+			live = append(live, uint32(i))
+		case int(e.effort) == cut:
+			edge = append(edge, uint32(i))
+		default:
+			*e = skEntry{}
+		}
+	}
+	slices.SortFunc(edge, func(a, b uint32) int { return cmp.Compare(s.tt[b].soff, s.tt[a].soff) })
+	for _, i := range edge {
+		if n := uint64(s.tt[i].ns); n <= room {
+			room -= n
+			live = append(live, i)
+		} else {
+			s.tt[i] = skEntry{}
+		}
+	}
+	slices.SortFunc(live, func(a, b uint32) int { return cmp.Compare(s.tt[a].soff, s.tt[b].soff) })
+	to := uint64(0)
+	for _, i := range live {
+		e := &s.tt[i]
+		n := uint64(e.ns)
+		o := uint64(e.soff)
+		copy(s.ringJ[to:to+n], s.ringJ[o:o+n])
+		copy(s.ringX[to:to+n], s.ringX[o:o+n])
+		e.soff = uint32(to)
+		to += n
+	}
+	s.head = to
 }
 
 // valid reports whether the entry of slot i, stored for the board of the
@@ -522,10 +575,7 @@ func (s *superkoSolver) writeSet(set []uint64, js []int32) (off uint64, ok bool)
 // (it also refuses the entry when a board's mirror image is on the line),
 // so it can only refuse more.
 func (s *superkoSolver) valid(i uint64, mirrored bool) bool {
-	js, xs, D, ok := s.conds(i)
-	if !ok {
-		return false
-	}
+	js, xs, D := s.conds(i)
 	for _, b := range D {
 		if mirrored {
 			b = s.mirror(b)
@@ -566,7 +616,7 @@ func (s *superkoSolver) valid(i uint64, mirrored bool) bool {
 // use adds the conditions of the entry of slot i, found valid at the node
 // at depth d, to the node's: D as refs at their latest depths, and S.
 func (s *superkoSolver) use(i uint64, d int32, mirrored bool) {
-	js, xs, D, _ := s.conds(i) // valid: the ring holds S
+	js, xs, D := s.conds(i)
 	for _, b := range D {
 		if mirrored {
 			b = s.mirror(b)
@@ -581,22 +631,23 @@ func (s *superkoSolver) use(i uint64, d int32, mirrored bool) {
 // points next to an enemy stone (2), or last (3).
 const skPassPhase = 1
 
-// store records the result of the node at depth d (canonical board ck) with
-// the conditions gathered in s.sets[d] and s.refs[d]; hit is a copy of the
-// entry found valid for this node before its search, if any.
-func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, lo, hi, move int, hit *skEntry) {
+// store records the result of the node at depth d (canonical board ck),
+// whose search took nodes positions, with the conditions gathered in
+// s.sets[d] and s.refs[d]; hit is a copy of the entry found valid for this
+// node before its search, if any.
+func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, lo, hi, move int, nodes int64, hit *skEntry) {
 	if mirrored && move >= 0 {
 		move = s.n - 1 - move
 	}
-	e := skEntry{key: ck, flags: flags | skUsed, lo: int8(lo), hi: int8(hi), move: int8(move), work: 1}
+	e := skEntry{key: ck, flags: flags | skUsed, lo: int8(lo), hi: int8(hi), move: int8(move), work: 1, effort: uint8(bits.Len64(uint64(nodes)))}
 	i := s.slot(ck, flags)
 	a, c := &s.tt[i], &s.tt[i+1]
 	var slot uint64
 	keep := false // the slot holds the hit: keep its conditions and add the new ones
 	switch {
-	case hit != nil && *a == *hit && s.intact(a):
+	case hit != nil && *a == *hit:
 		slot, keep = i, true
-	case hit != nil && *c == *hit && s.intact(c):
+	case hit != nil && *c == *hit:
 		slot, keep = i+1, true
 	case a.flags&skUsed != 0 && (c.flags&skUsed == 0 || c.work < a.work):
 		slot = i + 1
@@ -611,6 +662,7 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 		if e.work < 255 {
 			e.work++
 		}
+		e.effort = max(e.effort, hit.effort)
 	}
 	// D in the entry's orientation: the hit's boards (when kept) and
 	// the refs of the node; a result that rests on too many is dropped.
@@ -620,7 +672,7 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 	var oldX []uint64
 	if keep {
 		var old []skBoard
-		oldJ, oldX, old, _ = s.conds(slot)
+		oldJ, oldX, old = s.conds(slot)
 		D = append(D, old...)
 	}
 	for _, r := range s.refs[d] {
@@ -672,7 +724,7 @@ func (s *superkoSolver) store(d int32, ck skBoard, flags uint8, mirrored bool, l
 	if !ok {
 		return
 	}
-	e.soff, e.ns = off, uint16(len(js))
+	e.soff, e.ns = uint32(off), uint16(len(js))
 	e.nd = uint8(len(D))
 	copy(s.dref[slot*uint64(s.maxD):], D)
 	s.tt[slot] = e
@@ -724,7 +776,7 @@ func (s *superkoSolver) reset(ctx context.Context, g *rules.Game, opt Options, s
 // clearing: reset starts a new generation.
 func (s *superkoSolver) forget() {
 	clear(s.tt)
-	s.head = 0
+	s.head, s.written = 0, 0
 }
 
 // solveSuperko solves g under positional linear Go.
@@ -739,7 +791,7 @@ func solveSuperko(ctx context.Context, g *rules.Game, opt Options) (Result, erro
 	}
 	s := newSuperkoSolverFor(ctx, g, opt, start)
 	if opt.ringWritten != nil {
-		defer func() { *opt.ringWritten = s.head }()
+		defer func() { *opt.ringWritten = s.written }()
 	}
 	pos := g.Position()
 	komi := r.Komi

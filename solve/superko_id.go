@@ -37,6 +37,7 @@ type skMiss struct {
 // its stack and hands it to its phases.
 type skNode struct {
 	d          int32
+	start      int64 // s.nodes when its search began
 	white      bool
 	passed     bool // the previous move was a pass
 	beta, left int
@@ -79,7 +80,7 @@ func (s *superkoSolver) test(d int32, white, passed bool, beta, left int) (answe
 	if s.abort != nil {
 		return skUnknown, 0
 	}
-	nd := skNode{d: d, white: white, passed: passed, beta: beta, left: left, k: s.path[d]}
+	nd := skNode{d: d, white: white, passed: passed, beta: beta, left: left, k: s.path[d], start: s.nodes}
 	if a, v := s.settle(&nd); a != skUnknown {
 		return a, v
 	}
@@ -287,7 +288,7 @@ func (s *superkoSolver) conclude(nd *skNode, cut bool) (answer, v int) {
 	}
 	if cut {
 		s.trim(nd.d)
-		s.store(nd.d, nd.ck, nd.flags, nd.mirrored, nd.v, s.n+1, nd.cutMove, hit)
+		s.store(nd.d, nd.ck, nd.flags, nd.mirrored, nd.v, s.n+1, nd.cutMove, s.nodes-nd.start, hit)
 		if nd.d == s.rootD {
 			s.rootCut = nd.cutMove
 		}
@@ -298,7 +299,7 @@ func (s *superkoSolver) conclude(nd *skNode, cut bool) (answer, v int) {
 		return skUnknown, 0
 	}
 	s.trim(nd.d)
-	s.store(nd.d, nd.ck, nd.flags, nd.mirrored, -s.n-1, nd.upper, nd.upMove, hit)
+	s.store(nd.d, nd.ck, nd.flags, nd.mirrored, -s.n-1, nd.upper, nd.upMove, s.nodes-nd.start, hit)
 	return skFalse, nd.upper
 }
 

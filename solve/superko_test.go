@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"alak/internal/testlong"
 	"alak/rules"
@@ -622,9 +623,10 @@ func TestSuperkoKeptTable(t *testing.T) {
 	}
 }
 
-// TestSuperkoSmallRing: the table's S sets live in a ring that later
-// entries write over (an entry whose set was written over is no longer
-// used). With a ring of a few sets only, so that it wraps many times, the
+// TestSuperkoSmallRing: the table's S sets live in a ring; when a set no
+// longer fits, compact keeps the sets of the entries that cost most and
+// drops the others' entries. With a ring of a few sets only, so that it
+// is compacted many times, the
 // value and every move's value of 1×4 to 1×6 must be those of a solve
 // whose ring never wraps, and on 1×4 those of the history-keyed search
 // (method 3, which keeps no such table; it takes minutes on 1×5).
@@ -658,6 +660,71 @@ func TestSuperkoSmallRing(t *testing.T) {
 				opt.ringSets = sets
 				return solveSuperko(ctx, g, opt)
 			})
+		}
+	}
+}
+
+// TestSuperkoCompact fills the table of 1×7 and 1×8 (in both numberings),
+// then makes the ring as short as what was written to it, so that compact
+// must drop about half: every entry it keeps must have the conditions it
+// had, the kept sets must take at most half the ring, laid end to end from
+// its start (head after the last), and no entry dropped may have cost
+// more than one kept. The solver's answers after compact are checked by
+// TestSuperkoSmallRing.
+func TestSuperkoCompact(t *testing.T) {
+	t.Parallel()
+	for _, exact := range []bool{false, true} {
+		for n := 7; n <= 8; n++ {
+			g := superkoGame(t, n)
+			s := newSuperkoSolverFor(context.Background(), g, Options{MemoryMB: 64, exactBoards: exact}, time.Now())
+			s.mtdfID(int32(len(s.path)-1), false, false, 0)
+			type conds struct {
+				js     []uint32
+				xs     []uint64
+				d      []skBoard
+				effort uint8
+			}
+			before := map[int]conds{}
+			for i := range s.tt {
+				if e := &s.tt[i]; e.flags&skUsed != 0 && e.ns > 0 {
+					js, xs, d := s.conds(uint64(i))
+					before[i] = conds{slices.Clone(js), slices.Clone(xs), slices.Clone(d), e.effort}
+				}
+			}
+			if s.written != s.head {
+				t.Fatalf("1×%d: the ring was compacted already (%d words written, head %d): give it more room", n, s.written, s.head)
+			}
+			s.ringLen = s.head
+			s.compact()
+			var kept, next uint64
+			minKept, maxDropped := 255, -1
+			var offs []int
+			for i, c := range before {
+				e := &s.tt[i]
+				if e.flags&skUsed == 0 {
+					maxDropped = max(maxDropped, int(c.effort))
+					continue
+				}
+				js, xs, d := s.conds(uint64(i))
+				if !slices.Equal(js, c.js) || !slices.Equal(xs, c.xs) || !slices.Equal(d, c.d) || e.effort != c.effort {
+					t.Fatalf("1×%d (exact %v): slot %d kept with other conditions after compact", n, exact, i)
+				}
+				minKept = min(minKept, int(e.effort))
+				kept += uint64(e.ns)
+				offs = append(offs, int(e.soff))
+				next = max(next, uint64(e.soff)+uint64(e.ns))
+			}
+			slices.Sort(offs)
+			if maxDropped < 0 || len(offs) == 0 {
+				t.Fatalf("1×%d (exact %v): %d entries kept, none dropped or none kept: the test tests nothing", n, exact, len(offs))
+			}
+			if kept > s.ringLen/2 || kept != s.head || next != s.head || offs[0] != 0 {
+				t.Errorf("1×%d (exact %v): %d words kept in a ring of %d, head %d, the last set ending at %d, the first at %d", n, exact, kept, s.ringLen, s.head, next, offs[0])
+			}
+			if maxDropped > minKept {
+				t.Errorf("1×%d (exact %v): an entry of effort %d was dropped and one of %d kept", n, exact, maxDropped, minKept)
+			}
+			t.Logf("1×%d (exact %v): %d of %d entries kept, %d words of %d", n, exact, len(offs), len(before), kept, s.ringLen)
 		}
 	}
 }
