@@ -250,7 +250,8 @@ func newSuperkoSolver(ctx context.Context, n int, opt Options) *superkoSolver {
 	if opt.ringSets > 0 {
 		rl = opt.ringSets * s.words
 	}
-	s.ringLen = uint64(min(rl, math.MaxUint32)) // an entry's soff is 32 bits
+	rl = int(min(uint64(rl), math.MaxUint32)) // an entry's soff is 32 bits
+	s.ringLen = uint64(rl)
 	s.ringJ = make([]uint32, rl)
 	s.ringX = make([]uint64, rl)
 	s.scratch = make([]uint64, s.words)
