@@ -316,7 +316,7 @@ func TestCheckProofDataSuperko(t *testing.T) {
 // Go: the size, the player, the komi (absent: 0) and the opening.
 // openingValue is the value of each opening of results-tromp-taylor.md
 // whose bounds proofdata/tromp-taylor/ holds ("12 4": on 1×12 after 4).
-var openingValue = map[string]string{"12 1": "-3", "12 2": "2", "12 3": "-2", "12 4": "2", "12 6": "1", "12 pass": "-2"}
+var openingValue = map[string]string{"12 1": "-3", "12 2": "2", "12 3": "-2", "12 4": "2", "12 5": "-1", "12 6": "1", "12 pass": "-2"}
 
 var boundName = regexp.MustCompile(`^tromp-taylor-(\d+)-([xo])-draw(?:-komi-(-?\d+))?(?:-after-(\w+))?\.alakproof$`)
 
