@@ -47,9 +47,14 @@ func skStateOf(pos rules.Position) skState {
 // skMaxConds is the most boards a subtree's conditions may name for it to
 // be kept for references: a subtree whose P and D together name more is
 // written in line (its conditions still count for the subtrees that
-// enclose it, which are then too large as well). It bounds the memory of
-// the writer and of the checker.
-const skMaxConds = 2048
+// enclose it, which are then too large as well). It bounds the memory the
+// writer keeps a subtree (8 bytes a board). The bound is far above the
+// boards one long ko fight plays: a subtree over the bound cannot be
+// referred to, nor can any subtree around it, so wherever such a fight is
+// met again on another line it is written again whole, and a proof whose
+// lines all pass through fights of a few thousand boards is written once
+// a line.
+const skMaxConds = 1 << 16
 
 // skFrameW gathers the conditions of a subtree being written; big says
 // they passed skMaxConds (the sets are then dropped).
