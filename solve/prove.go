@@ -129,6 +129,9 @@ type ProveOptions struct {
 	// ignoreConds (tests) lets the superko writer refer to a subtree
 	// whatever its conditions, to show that the checker refuses it.
 	ignoreConds bool
+	// maxConds (tests), when above 0, is the superko writer's bound on a
+	// subtree's conditions in place of skMaxConds.
+	maxConds int
 }
 
 // Prove searches whether player w can force a win (a game that ends with w

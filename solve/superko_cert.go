@@ -57,11 +57,12 @@ func skStateOf(pos rules.Position) skState {
 const skMaxConds = 1 << 16
 
 // skFrameW gathers the conditions of a subtree being written; big says
-// they passed skMaxConds (the sets are then dropped).
+// they passed max, the writer's bound (the sets are then dropped).
 type skFrameW struct {
 	root int32
 	p, d map[uint64]struct{}
 	big  bool
+	max  int
 }
 
 func (f *skFrameW) add(set map[uint64]struct{}, b uint64) {
@@ -69,7 +70,7 @@ func (f *skFrameW) add(set map[uint64]struct{}, b uint64) {
 		return
 	}
 	set[b] = struct{}{}
-	if len(f.p)+len(f.d) > skMaxConds {
+	if len(f.p)+len(f.d) > f.max {
 		f.big, f.p, f.d = true, nil, nil
 	}
 }
@@ -111,6 +112,7 @@ type skWriter struct {
 	// question cut off turned out not to hold.
 	nodes, cut, dropped int64
 	ignoreConds         bool // ProveOptions.ignoreConds
+	maxConds            int  // skMaxConds, or ProveOptions.maxConds
 }
 
 // skThreshold returns w's threshold for its goal under the rules' komi:
@@ -307,7 +309,7 @@ func (wr *skWriter) node() (int32, bool) {
 	wr.defs = append(wr.defs, skDef{off: len(wr.out), state: st, open: true})
 	wr.byState[st] = append(wr.byState[st], i)
 	wr.out = append(wr.out, 'S')
-	f := &skFrameW{root: int32(wr.g.Len()), p: map[uint64]struct{}{}, d: map[uint64]struct{}{}}
+	f := &skFrameW{root: int32(wr.g.Len()), p: map[uint64]struct{}{}, d: map[uint64]struct{}{}, max: wr.maxConds}
 	wr.frames = append(wr.frames, f)
 	var h int32
 	var ok bool
@@ -530,7 +532,10 @@ func proveSuperko(ctx context.Context, g *rules.Game, w rules.Color, opt ProveOp
 	s := newSuperkoSolverFor(ctx, g, sopt, start)
 	newWriter := func(w rules.Color, draw bool) *skWriter {
 		wr := &skWriter{s: s, g: g.Clone(), w: w, beta: skThreshold(r, w, draw), draw: draw, budget: opt.Budget,
-			latest: map[uint64]int32{}, byState: map[skState][]int32{}, ignoreConds: opt.ignoreConds}
+			latest: map[uint64]int32{}, byState: map[skState][]int32{}, ignoreConds: opt.ignoreConds, maxConds: skMaxConds}
+		if opt.maxConds > 0 {
+			wr.maxConds = opt.maxConds
+		}
 		for i := 0; i <= g.Len(); i++ {
 			wr.latest[g.PositionAt(i).BoardHash()] = int32(i) + 1
 		}

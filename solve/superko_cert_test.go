@@ -228,3 +228,51 @@ func TestProveSuperkoRules(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestProveSuperkoCondsBound: the writer's bound on a subtree's
+// conditions (skMaxConds) decides how much is written, never whether the
+// certificate holds. With a bound of 4 boards most subtrees pass it and
+// are written in line, with every subtree around them; the certificates
+// still check, and they hold more positions than under the default
+// bound, which no subtree of these boards can pass (P and D together
+// name at most twice the 3^8 boards of 1×8).
+func TestProveSuperkoCondsBound(t *testing.T) {
+	t.Parallel()
+	last := 8
+	if raceEnabled {
+		last = 7
+	}
+	var small, full int64
+	for n := 5; n <= last; n++ {
+		for _, w := range []rules.Color{rules.Black, rules.White} {
+			g := superkoGame(t, n)
+			res, err := Solve(context.Background(), g, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := g.Rules()
+			r.Komi = res.Value - 0.5
+			if w == rules.White {
+				r.Komi = res.Value + 0.5
+			}
+			gk, err := rules.NewGame(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nodes [2]int64
+			for i, bound := range []int{4, 0} {
+				pr, err := Prove(context.Background(), gk, w, ProveOptions{Superko: true, Certificate: true, MemoryMB: 16, maxConds: bound})
+				if err != nil || !pr.Proved {
+					t.Fatalf("1×%d, %c, bound %d: %v, %v", n, w.Symbol(), bound, pr.Proved, err)
+				}
+				nodes[i] = checkSuperko(t, gk, w, false, pr.Tree).Nodes
+			}
+			t.Logf("1×%d, %c: %d positions with the bound at 4, %d with the default", n, w.Symbol(), nodes[0], nodes[1])
+			small += nodes[0]
+			full += nodes[1]
+		}
+	}
+	if small <= full {
+		t.Errorf("%d positions written with the bound at 4, %d with the default: the bound made no difference, so the test shows nothing", small, full)
+	}
+}
