@@ -48,12 +48,12 @@ func skStateOf(pos rules.Position) skState {
 // be kept for references: a subtree whose P and D together name more is
 // written in line (its conditions still count for the subtrees that
 // enclose it, which are then too large as well). It bounds the memory the
-// writer keeps a subtree (8 bytes a board). The bound is far above the
-// boards one long ko fight plays: a subtree over the bound cannot be
-// referred to, nor can any subtree around it, so wherever such a fight is
-// met again on another line it is written again whole, and a proof whose
-// lines all pass through fights of a few thousand boards is written once
-// a line.
+// writer keeps a subtree (8 bytes a board). It is high because a subtree
+// over it cannot be referred to, nor can any subtree around it: wherever
+// such a subtree is met again on another line it is written again whole.
+// At 2,048 boards, proofs whose lines run through long ko fights (Black's
+// 1×12 bound after the opening 1) were written once a line and did not
+// end (docs/solver-superko.md).
 const skMaxConds = 1 << 16
 
 // skFrameW gathers the conditions of a subtree being written; big says
