@@ -45,6 +45,28 @@ func superkoClaim(t *testing.T, g *rules.Game, w rules.Color, draw bool, komi fl
 	return pr.Proved
 }
 
+// winClaimGame returns the empty 1×n line of positional linear Go with a
+// komi that leaves w winning by half a point under perfect play, so that
+// w's claim to win holds with nothing to spare.
+func winClaimGame(t *testing.T, n int, w rules.Color) *rules.Game {
+	t.Helper()
+	g := superkoGame(t, n)
+	res, err := Solve(context.Background(), g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := g.Rules()
+	r.Komi = res.Value - 0.5
+	if w == rules.White {
+		r.Komi = res.Value + 0.5
+	}
+	gk, err := rules.NewGame(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gk
+}
+
 // withRules returns the position pos under the rules r (another komi).
 func withRules(t *testing.T, pos rules.Position, r rules.Rules) rules.Position {
 	t.Helper()
@@ -170,21 +192,7 @@ func TestProveSuperkoConditions(t *testing.T) {
 	refused := map[string]int{}
 	for n := 4; n <= 7; n++ {
 		for _, w := range []rules.Color{rules.Black, rules.White} {
-			g := superkoGame(t, n)
-			res, err := Solve(context.Background(), g, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			komi := res.Value - 0.5
-			if w == rules.White {
-				komi = res.Value + 0.5
-			}
-			r := g.Rules()
-			r.Komi = komi
-			gk, err := rules.NewGame(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gk := winClaimGame(t, n, w)
 			pr, err := Prove(context.Background(), gk, w, ProveOptions{Superko: true, Certificate: true, MemoryMB: 16, ignoreConds: true})
 			if err != nil || !pr.Proved {
 				t.Fatalf("1×%d, %c: %v, %v", n, w.Symbol(), pr.Proved, err)
@@ -245,20 +253,7 @@ func TestProveSuperkoCondsBound(t *testing.T) {
 	var small, full int64
 	for n := 5; n <= last; n++ {
 		for _, w := range []rules.Color{rules.Black, rules.White} {
-			g := superkoGame(t, n)
-			res, err := Solve(context.Background(), g, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := g.Rules()
-			r.Komi = res.Value - 0.5
-			if w == rules.White {
-				r.Komi = res.Value + 0.5
-			}
-			gk, err := rules.NewGame(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gk := winClaimGame(t, n, w)
 			var nodes [2]int64
 			for i, bound := range []int{4, 0} {
 				pr, err := Prove(context.Background(), gk, w, ProveOptions{Superko: true, Certificate: true, MemoryMB: 16, maxConds: bound})
