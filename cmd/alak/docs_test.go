@@ -136,3 +136,103 @@ func TestDocsIndex(t *testing.T) {
 		}
 	}
 }
+
+// commandFlags returns the flags `alak CMD -h` lists, by name without
+// dashes: what the command's flag set accepts.
+func commandFlags(t *testing.T, name string) map[string]bool {
+	t.Helper()
+	out, errOut, _ := solveSession(t, name, "-h")
+	flags := map[string]bool{"h": true, "help": true}
+	for _, m := range flagLine.FindAllStringSubmatch(out+errOut, -1) {
+		flags[m[1]] = true
+	}
+	return flags
+}
+
+// flagLine is one flag of a flag set's usage: "  -name" at the start of a
+// line, then its type or the end of the line.
+var flagLine = regexp.MustCompile(`(?m)^  -([a-z0-9][a-z0-9-]*)(?:\s|$)`)
+
+// docCode returns the code of a Markdown page a line at a time: each line
+// of a fenced block (a line ending in a backslash joined to the next) and
+// each inline code span, with the line number it starts on.
+func docCode(text string) (code []string, lines []int) {
+	fence := false
+	pending, start := "", 0
+	for i, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+			continue
+		}
+		if fence {
+			if pending == "" {
+				start = i + 1
+			}
+			if joined, ok := strings.CutSuffix(line, `\`); ok {
+				pending += joined + " "
+				continue
+			}
+			code, lines = append(code, pending+line), append(lines, start)
+			pending = ""
+			continue
+		}
+		parts := strings.Split(line, "`")
+		for j := 1; j < len(parts); j += 2 {
+			code, lines = append(code, parts[j]), append(lines, i+1)
+		}
+	}
+	return code, lines
+}
+
+// TestDocCommandFlags: every flag of every alak command the README and the
+// docs print is a flag that command accepts, so that a command copied from
+// the docs does not fail on a flag renamed, removed or never there.
+// Placeholders in capitals (--OPTION) and negative numbers are not flags.
+func TestDocCommandFlags(t *testing.T) {
+	known := map[string]map[string]bool{}
+	checked := 0
+	for _, file := range docFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, lines := docCode(string(data))
+		for k, piece := range code {
+			name := "" // the alak command whose flags follow, if any
+			fields := strings.Fields(piece)
+			for i, tok := range fields {
+				// "alak CMD" starts a command, also inside a quoted
+				// spec ("gtp:alak gtp --player greedy").
+				if i+1 < len(fields) && (tok == "alak" || strings.HasSuffix(tok, ":alak") || strings.HasSuffix(tok, `"alak`)) {
+					if _, ok := commands[fields[i+1]]; ok {
+						name = fields[i+1]
+						continue
+					}
+				}
+				// A pipe, a redirection, a comment or a sentence ends it.
+				if strings.ContainsAny(tok, "|;>#") || tok == "&&" {
+					name = ""
+				}
+				if name == "" || !strings.HasPrefix(tok, "-") {
+					continue
+				}
+				flag, _, _ := strings.Cut(strings.TrimLeft(tok, "-"), "=")
+				flag = strings.TrimRight(flag, `.,:)"`)
+				if flag == "" || !unicode.IsLower(rune(flag[0])) || strings.ToLower(flag) != flag {
+					continue
+				}
+				if known[name] == nil {
+					known[name] = commandFlags(t, name)
+				}
+				checked++
+				if !known[name][flag] {
+					t.Errorf("%s:%d: alak %s has no flag -%s (in %q)", file, lines[k], name, flag, piece)
+				}
+			}
+		}
+	}
+	t.Logf("%d flags of %d commands checked", checked, len(known))
+	if checked < 500 {
+		t.Errorf("%d flags of alak commands found in the docs, want 500 or more: is the command pattern still right?", checked)
+	}
+}
