@@ -120,6 +120,9 @@ func AtLeastSplit(ctx context.Context, g *rules.Game, v float64, opt Options, so
 	out := SplitBound{Bound: Bound{AtLeast: v}}
 	holds, bound, proof, err := sp.node(g.Clone(), nil, nil)
 	out.Parts = sp.parts
+	if so.Plan {
+		out.Parts = sp.needed()
+	}
 	for _, p := range sp.parts {
 		out.Nodes += p.Nodes
 	}
@@ -143,6 +146,11 @@ type splitter struct {
 	start time.Time
 	mu    sync.Mutex
 	parts []Part
+	// settled holds, in a plan, the lines whose node the known parts
+	// settle (keyed by fmt.Sprint of the moves): a line below one of them
+	// is not left to ask, even if the plan met it before the move that
+	// settled the node.
+	settled map[string]bool
 	// idle holds the positional linear Go solvers not searching now, one
 	// made for each job at most: a part searches with the table an earlier
 	// part left (see superkoSolver.reset for why that is sound), so a line split
@@ -237,6 +245,23 @@ func (sp *splitter) known(moves []rules.Move) (Part, bool) {
 	return p, true
 }
 
+// needed returns a plan's parts without the open lines below a settled
+// node: those were met while the node's moves were asked, before one of
+// them settled it, and nothing needs to ask them.
+func (sp *splitter) needed() []Part {
+	out := make([]Part, 0, len(sp.parts))
+	for _, p := range sp.parts {
+		below := false
+		for k := 0; p.Open && k < len(p.Moves) && !below; k++ {
+			below = sp.settled[fmt.Sprint(p.Moves[:k])]
+		}
+		if !below {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func (sp *splitter) record(p Part) {
 	sp.mu.Lock()
 	sp.parts = append(sp.parts, p)
@@ -249,7 +274,19 @@ func (sp *splitter) record(p Part) {
 // node answers the question at g's position, reached by moves, with the
 // answered parts the answer rests on. tried, if not nil, is the part
 // already asked there.
-func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (bool, float64, []Part, error) {
+func (sp *splitter) node(g *rules.Game, moves []rules.Move, tried *Part) (holds bool, bound float64, parts []Part, err error) {
+	if sp.so.Plan {
+		defer func() {
+			if err == nil {
+				sp.mu.Lock()
+				if sp.settled == nil {
+					sp.settled = map[string]bool{}
+				}
+				sp.settled[fmt.Sprint(moves)] = true
+				sp.mu.Unlock()
+			}
+		}()
+	}
 	if tried == nil {
 		p, err := sp.ask(g, moves)
 		if err != nil {

@@ -440,6 +440,56 @@ func TestAtLeastSplitPlan(t *testing.T) {
 	}
 }
 
+// TestAtLeastSplitPlanSettledNode: a plan does not list as open a line
+// below a node the known parts settle. The known parts here say that the
+// first opening was cut off and that one reply to it, not the first,
+// holds Black below the bound (a made-up answer: a plan checks only how
+// the parts combine); the plan meets the first reply, unknown, before the
+// one that settles the opening, and must leave it out of the open lines,
+// while the other openings, unknown, stay open.
+func TestAtLeastSplitPlanSettledNode(t *testing.T) {
+	t.Parallel()
+	g := superkoGame(t, 7)
+	openings := splitMoves(g)
+	a := openings[0]
+	after := g.Clone()
+	if err := after.Play(a); err != nil {
+		t.Fatal(err)
+	}
+	replies := splitMoves(after)
+	if len(openings) < 2 || len(replies) < 2 {
+		t.Fatalf("%d openings and %d replies to %v, want two or more of each", len(openings), len(replies), a)
+	}
+	settling := []rules.Move{a, replies[1]}
+	parts := []Part{
+		{Moves: nil},
+		{Moves: []rules.Move{a}},
+		{Moves: settling, Answered: true, Holds: false, Bound: 1},
+	}
+	so := SplitOptions{Plan: true, Known: knownFrom(parts, nil)}
+	plan, err := AtLeastSplit(context.Background(), g, 2.5, Options{MemoryMB: 16}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Open || plan.Nodes != 0 {
+		t.Fatalf("plan: open %v after %d positions; want open (the other openings are unknown) after none", plan.Open, plan.Nodes)
+	}
+	open := map[string]bool{}
+	for _, p := range plan.Parts {
+		if p.Open {
+			open[fmt.Sprint(p.Moves)] = true
+			if len(p.Moves) > 1 && p.Moves[0] == a {
+				t.Errorf("plan lists %v as open, below the opening %v that %v settles", p.Moves, a, settling)
+			}
+		}
+	}
+	for _, m := range openings[1:] {
+		if !open[fmt.Sprint([]rules.Move{m})] {
+			t.Errorf("plan does not list the unknown opening %v as open (open: %v)", m, open)
+		}
+	}
+}
+
 // deepestNeeded returns the moves of the deepest answered part the proof
 // needs: the first, among the deepest, whose loss leaves a plan over the
 // other parts open (a part asked and answered can still be unneeded, when
