@@ -485,6 +485,61 @@ func TestPublishedParts(t *testing.T) {
 	}
 }
 
+// TestPublished14Parts: the parts file of the 1×14 split (docs/data,
+// read by solver-superko.md, "How far method 4 reaches") proves what the
+// page says of it and no more: Black's opening 1 and a pass stay below 1,
+// nine of White's thirteen replies to 2 leave Black at least 1, and the
+// other four, the opening 2 and the question itself are still open.
+// --plan searches nothing.
+func TestPublished14Parts(t *testing.T) {
+	file := filepath.Join("..", "..", "docs", "data", "tromp-taylor-14-at-least-1.txt")
+	for _, w := range []struct {
+		moves string
+		open  bool
+		holds bool
+		bound float64
+	}{
+		{moves: "1", bound: 0},
+		{moves: "pass", bound: 0},
+		{moves: "2 3", holds: true, bound: 1},
+		{moves: "2 4", holds: true, bound: 1},
+		{moves: "2 5", holds: true, bound: 1},
+		{moves: "2 7", holds: true, bound: 1},
+		{moves: "2 8", holds: true, bound: 1},
+		{moves: "2 10", holds: true, bound: 1},
+		{moves: "2 12", holds: true, bound: 1},
+		{moves: "2 14", holds: true, bound: 1},
+		{moves: "2 pass", holds: true, bound: 14},
+		{moves: "2 6", open: true},
+		{moves: "2 9", open: true},
+		{moves: "2 11", open: true},
+		{moves: "2 13", open: true},
+		{moves: "2", open: true},
+		{moves: "3", open: true},
+		{moves: "", open: true},
+	} {
+		args := append([]string{"solve", "--rules", "tromp-taylor", "--size", "14", "--at-least", "1", "--split", "50000000", "--parts", file, "--plan", "--json"}, strings.Fields(w.moves)...)
+		out, errOut, code := solveSession(t, args...)
+		var res struct {
+			Open  bool
+			Holds *bool
+			Bound *float64
+			Nodes int64
+		}
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+			t.Fatalf("%q: status %d, %v, %q %q", w.moves, code, err, out, errOut)
+		}
+		switch {
+		case res.Nodes != 0:
+			t.Errorf("after %q: the plan searched %d positions", w.moves, res.Nodes)
+		case w.open != res.Open:
+			t.Errorf("after %q: open %v, the page says %v", w.moves, res.Open, w.open)
+		case !w.open && (res.Holds == nil || *res.Holds != w.holds || *res.Bound != w.bound):
+			t.Errorf("after %q: %+v, want holds %v, bound %v from the known parts", w.moves, res, w.holds, w.bound)
+		}
+	}
+}
+
 // TestPublishedProof: the proofs of docs/results-tromp-taylor.md ("1×12 is worth at
 // least 2", its opening 2 too, "1×12 is worth exactly 2", and the two
 // halves of "1×13 is worth 0") settle their questions alone, every leaf of
