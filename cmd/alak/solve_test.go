@@ -463,8 +463,9 @@ func TestPublishedParts(t *testing.T) {
 // TestPublished14Parts: the parts file of the 1×14 split (docs/data,
 // read by solver-superko.md, "How far method 4 reaches") proves what the
 // page says of it and no more: Black's opening 1 and a pass stay below 1,
-// nine of White's thirteen replies to 2 leave Black at least 1, and the
-// other four, the opening 2 and the question itself are still open.
+// nine of White's thirteen replies to 2 leave Black at least 1, the
+// other four, the opening 2 and the question itself are still open, and
+// under 2 6 and 2 13 what the page names is settled or open as it says.
 // --plan searches nothing.
 func TestPublished14Parts(t *testing.T) {
 	file := filepath.Join("..", "..", "docs", "data", "tromp-taylor-14-at-least-1.txt")
@@ -481,9 +482,16 @@ func TestPublished14Parts(t *testing.T) {
 		{moves: "2 14", holds: true, bound: 1},
 		{moves: "2 pass", holds: true, bound: 14},
 		{moves: "2 6", open: true},
+		{moves: "2 6 3", open: true},
+		{moves: "2 6 3 4", holds: true, bound: 1},
+		{moves: "2 6 3 14", holds: true, bound: 1},
+		{moves: "2 6 3 8", open: true},
+		{moves: "2 6 3 13", open: true},
 		{moves: "2 9", open: true},
 		{moves: "2 11", open: true},
 		{moves: "2 13", open: true},
+		{moves: "2 13 3 14", holds: true, bound: 1},
+		{moves: "2 13 pass", bound: 0},
 		{moves: "2", open: true},
 		{moves: "3", open: true},
 		{moves: "", open: true},
