@@ -43,7 +43,8 @@ type Ladder struct {
 }
 
 // RunLadder plays the ladder's matches one pair after another (each match
-// in parallel) and fits the ratings.
+// in parallel) and fits the ratings. On an error (a cancelled context, a
+// player that fails) it returns the pairs finished before it, unrated.
 func RunLadder(ctx context.Context, cfg LadderConfig) (Ladder, error) {
 	var lad Ladder
 	if len(cfg.Players) < 2 {

@@ -32,7 +32,9 @@ Plays K games between two players, alternating colours, from random openings
 shared by each pair of games, in parallel on every core. It prints P1's wins,
 draws and losses, P1's score with a 95% confidence interval and the Elo
 difference. --ladder plays every player against every other and prints an Elo
-table. A player is a spec such as random, greedy, alphabeta:depth=6,
+table and every pair's games (with --json, "ratings" and "pairs"); a ladder
+stopped before its end (an interrupt, a failing player) prints the pairs it
+finished, unrated, and fails. A player is a spec such as random, greedy, alphabeta:depth=6,
 mcts:playouts=2000, perfect, strong, level:5, or "gtp:PATH ARGS..." (one argument,
 quoted) for an external engine, which may start with time limits:
 "gtp:setup=10s genmove=30s PATH ARGS..." (the defaults). --movetime and
@@ -337,22 +339,23 @@ func matchLadder(ctx context.Context, e *env, r rules.Rules, names []string, bud
 	if e.terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
+	pairs := len(cfg.Players) * (len(cfg.Players) - 1) / 2
 	if err != nil {
+		// A ladder stopped before its end (an interrupt, a player's
+		// failure) still prints the pairs it finished, which took their
+		// time; it fits no ratings to a part of the field.
+		if len(lad.Pairs) > 0 {
+			if asJSON {
+				matchLadderJSON(e, r, cfg, lad, err)
+			} else {
+				fmt.Fprintf(e.stdout, "Ladder stopped before its end: %d of %d pairs finished; no ratings\n", len(lad.Pairs), pairs)
+				matchLadderPairs(e, lad)
+			}
+		}
 		return fail(e, "match", err)
 	}
 	if asJSON {
-		type row struct {
-			Player string  `json:"player"`
-			Elo    int     `json:"elo"`
-			Games  int     `json:"games"`
-			Score  float64 `json:"score"`
-		}
-		rows := []row{}
-		for _, rt := range lad.Ratings {
-			rows = append(rows, row{rt.Player, matchElo(math.Round(rt.Elo)), rt.Games, math.Round(rt.Score*10000) / 10000})
-		}
-		b, _ := json.Marshal(map[string]any{"rules": r.String(), "games_per_pair": cfg.Games, "ratings": rows})
-		fmt.Fprintln(e.stdout, string(b))
+		matchLadderJSON(e, r, cfg, lad, nil)
 		return 0
 	}
 	fmt.Fprintf(e.stdout, "Ladder: %s, %d games per pair, openings %s; Elo relative to %s\n\n", r, cfg.Games, cfg.Openings, cfg.Players[0])
@@ -361,10 +364,51 @@ func matchLadder(ctx context.Context, e *env, r rules.Rules, names []string, bud
 	for i, rt := range lad.Ratings {
 		fmt.Fprintf(e.stdout, "| %d | %s | %s | %d | %.3f |\n", i+1, rt.Player, strconv.Itoa(int(math.Round(rt.Elo))), rt.Games, rt.Score)
 	}
-	fmt.Fprintln(e.stdout, "\n| P1 | P2 | P1 wins | draws | P2 wins | P1 score |")
+	fmt.Fprintln(e.stdout)
+	matchLadderPairs(e, lad)
+	return 0
+}
+
+// matchLadderPairs prints the table of the ladder's finished pairs.
+func matchLadderPairs(e *env, lad arena.Ladder) {
+	fmt.Fprintln(e.stdout, "| P1 | P2 | P1 wins | draws | P2 wins | P1 score |")
 	fmt.Fprintln(e.stdout, "|---|---|---:|---:|---:|---:|")
 	for _, m := range lad.Pairs {
 		fmt.Fprintf(e.stdout, "| %s | %s | %d | %d | %d | %.3f |\n", m.Players[0], m.Players[1], m.Wins[0], m.Draws, m.Wins[1], m.Score)
 	}
-	return 0
+}
+
+// matchLadderJSON prints the ladder as one line of JSON: the ratings (none
+// when the ladder stopped before its end, with the error as "stopped") and
+// every finished pair.
+func matchLadderJSON(e *env, r rules.Rules, cfg arena.LadderConfig, lad arena.Ladder, stopped error) {
+	type row struct {
+		Player string  `json:"player"`
+		Elo    int     `json:"elo"`
+		Games  int     `json:"games"`
+		Score  float64 `json:"score"`
+	}
+	type pair struct {
+		P1      string  `json:"p1"`
+		P2      string  `json:"p2"`
+		Games   int     `json:"games"`
+		P1Wins  int     `json:"p1_wins"`
+		Draws   int     `json:"draws"`
+		P2Wins  int     `json:"p2_wins"`
+		P1Score float64 `json:"p1_score"`
+	}
+	rows := []row{}
+	for _, rt := range lad.Ratings {
+		rows = append(rows, row{rt.Player, matchElo(math.Round(rt.Elo)), rt.Games, math.Round(rt.Score*10000) / 10000})
+	}
+	done := []pair{}
+	for _, m := range lad.Pairs {
+		done = append(done, pair{m.Players[0], m.Players[1], m.Games, m.Wins[0], m.Draws, m.Wins[1], math.Round(m.Score*10000) / 10000})
+	}
+	out := map[string]any{"rules": r.String(), "games_per_pair": cfg.Games, "ratings": rows, "pairs": done}
+	if stopped != nil {
+		out["stopped"] = stopped.Error()
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintln(e.stdout, string(b))
 }

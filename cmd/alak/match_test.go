@@ -121,6 +121,77 @@ func TestMatchLadder(t *testing.T) {
 	}
 }
 
+// TestMatchLadderJSON: --json gives the ratings and every pair, each pair's
+// games adding up, in the order the ladder plays them.
+func TestMatchLadderJSON(t *testing.T) {
+	out, stderr, code := matchSession(t, false, "--ladder", "--players", "random,greedy,alphabeta:depth=2", "--games", "4", "--size", "7", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Ratings []struct {
+			Player string
+			Games  int
+		}
+		Pairs []struct {
+			P1      string  `json:"p1"`
+			P2      string  `json:"p2"`
+			Games   int     `json:"games"`
+			P1Wins  int     `json:"p1_wins"`
+			Draws   int     `json:"draws"`
+			P2Wins  int     `json:"p2_wins"`
+			P1Score float64 `json:"p1_score"`
+		}
+		Stopped *string
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(v.Ratings) != 3 || v.Stopped != nil {
+		t.Errorf("ratings %+v, stopped %v; want three players and no stop", v.Ratings, v.Stopped)
+	}
+	want := [][2]string{{"random", "greedy"}, {"random", "alphabeta:depth=2"}, {"greedy", "alphabeta:depth=2"}}
+	if len(v.Pairs) != len(want) {
+		t.Fatalf("%d pairs, want %d: %s", len(v.Pairs), len(want), out)
+	}
+	for i, p := range v.Pairs {
+		score := (float64(p.P1Wins) + float64(p.Draws)/2) / float64(p.Games)
+		if p.P1 != want[i][0] || p.P2 != want[i][1] || p.Games != 4 || p.P1Wins+p.Draws+p.P2Wins != 4 || math.Abs(p.P1Score-score) > 1e-4 {
+			t.Errorf("pair %d: %+v; want %s against %s, 4 games that add up, score %.4f", i, p, want[i][0], want[i][1], score)
+		}
+	}
+}
+
+// TestMatchLadderStopped: a ladder that stops before its end (here a
+// player that cannot start) prints the pairs it finished, and fails.
+func TestMatchLadderStopped(t *testing.T) {
+	missing := "gtp:" + filepath.Join(t.TempDir(), "no-such-engine")
+	out, stderr, code := matchSession(t, false, "--ladder", "--players", "random,greedy,"+missing, "--games", "2", "--size", "5")
+	if code == 0 || stderr == "" {
+		t.Fatalf("exit %d, stderr %q: want a failure that says why", code, stderr)
+	}
+	for _, w := range []string{"Ladder stopped before its end: 1 of 3 pairs finished; no ratings", "| random | greedy |"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "| rank |") {
+		t.Errorf("ratings printed for a part of the field:\n%s", out)
+	}
+	out, _, code = matchSession(t, false, "--ladder", "--players", "random,greedy,"+missing, "--games", "2", "--size", "5", "--json")
+	var v struct {
+		Ratings []any
+		Pairs   []struct{ P1, P2 string }
+		Stopped string
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code == 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	if len(v.Ratings) != 0 || len(v.Pairs) != 1 || v.Pairs[0].P1 != "random" || v.Pairs[0].P2 != "greedy" || v.Stopped == "" {
+		t.Errorf("--json of the stopped ladder: %+v", v)
+	}
+}
+
 // TestMatchGTPPlayer enters an external engine: this test binary itself,
 // which runs alak's GTP engine when ALAK_MATCH_TEST_GTP is set (see
 // TestMatchGTPHelper).

@@ -413,6 +413,40 @@ func TestReplayFile(t *testing.T) {
 	}
 }
 
+// A record whose moves do not end the game but whose result is a draw
+// ("0", as alak match writes a game stopped at its move limit) is reported
+// as the record's draw, not as a draw by agreement, which the SGF result
+// does not say; the record's first comment, which says why, is printed.
+func TestReplayDrawnByTheRecord(t *testing.T) {
+	rec := replayAlak6Record(t)
+	rec.Moves = rec.Moves[:4] // four plies of the seed game: it goes on
+	rec.Comments = map[int]string{0: "stopped as a draw at the move limit of 4"}
+	for _, res := range []string{"0", "Draw"} {
+		rec.Result = res
+		path := replayWrite(t, "limit.sgf", rec, true)
+		out, errOut, code := replaySession(t, false, "", path)
+		if code != 0 {
+			t.Fatalf("RE[%s]: status %d: %s", res, code, errOut)
+		}
+		for _, w := range []string{"stopped as a draw at the move limit of 4",
+			"Result: draw, as the record says (RE[" + res + "]); the moves do not end the game"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("RE[%s]: output does not say %q:\n%s", res, w, out)
+			}
+		}
+		if strings.Contains(out, "agreement") || strings.Contains(out, "The record's result is") {
+			t.Errorf("RE[%s]: output names a reason the record does not give, or a disagreement:\n%s", res, out)
+		}
+	}
+	// The long form of a resignation is the same result as alak's own.
+	rec.Result = "B+Resign"
+	path := replayWrite(t, "resigned.sgf", rec, true)
+	out, errOut, code := replaySession(t, false, "", path)
+	if code != 0 || !strings.Contains(out, "Result: Black wins (White resigned)") || strings.Contains(out, "The record's result is") {
+		t.Errorf("RE[B+Resign]: status %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+}
+
 func TestReplayFileStep(t *testing.T) {
 	path := replayWrite(t, "game.sgf", replayAlak6Record(t), true)
 	cases := []struct {
