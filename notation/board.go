@@ -249,6 +249,8 @@ func ResultWords(o rules.Outcome) string {
 		return head + " (" + loser + " ran out of time)"
 	case rules.Aborted:
 		return "aborted"
+	case rules.Recorded:
+		return "draw, as the record says (the moves do not end the game)"
 	}
 	return head + " (" + o.Reason.String() + ")"
 }

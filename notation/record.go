@@ -176,13 +176,13 @@ func ResultString(o rules.Outcome) string {
 // ParseResult reads the results of an SGF RE value that end a game by what
 // the players did rather than by its moves: "B+R"/"W+R" (also "B+Resign"),
 // a resignation; "B+T"/"W+T" (also "B+Time"), a loss on time; "0" or
-// "Draw", a draw (by agreement, when the moves have not ended the game);
-// "Void", an aborted game. ok is false for anything else, such as a count.
+// "Draw", a draw whose reason the record does not give (rules.Recorded:
+// an agreement, or a match's move limit); "Void", an aborted game. ok is false for anything else, such as a count.
 func ParseResult(s string) (reason rules.Reason, winner rules.Color, ok bool) {
 	t := strings.ToUpper(strings.TrimSpace(s))
 	switch t {
 	case "0", "DRAW":
-		return rules.Agreement, rules.None, true
+		return rules.Recorded, rules.None, true
 	case "VOID":
 		return rules.Aborted, rules.None, true
 	}

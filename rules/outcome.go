@@ -48,6 +48,8 @@ func (o Outcome) String() string {
 		return "draw on time"
 	case Aborted:
 		return "aborted"
+	case Recorded:
+		return "draw, as the record says"
 	}
 	sym := "draw"
 	if o.Winner != None {

@@ -25,6 +25,11 @@ const (
 	Agreement // the players agreed to a draw
 	Timeout   // a player ran out of time and lost
 	Aborted   // the game was called off before it really started: no result
+	// Recorded ends a game read from a record whose result is a draw its
+	// moves do not reach: SGF writes every draw as "0" and gives no
+	// reason (the players agreed, or a match stopped the game at its move
+	// limit), so none is claimed.
+	Recorded
 )
 
 // String names the reason in a few words.
@@ -35,7 +40,7 @@ func (r Reason) String() string {
 	return reasonNames[r]
 }
 
-var reasonNames = [...]string{"not over", "no legal move", "passes", "repetition", "unchanged board", "resignation", "too few pieces", "agreement", "time", "abort"}
+var reasonNames = [...]string{"not over", "no legal move", "passes", "repetition", "unchanged board", "resignation", "too few pieces", "agreement", "time", "abort", "the record's result"}
 
 // Position is an immutable snapshot of a game: the stones, the player to
 // move, the points that player may not place on, and what the last move did.

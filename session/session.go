@@ -488,7 +488,8 @@ func (s *Session) Record() notation.Record {
 
 // FromRecord starts a session from a record: its moves are replayed, and a
 // result that the moves do not reach (a resignation, a loss on time, a draw
-// by agreement, an aborted game) ends the game as the record says.
+// whose reason the record does not give, an aborted game) ends the game as
+// the record says.
 func FromRecord(rec notation.Record, black, white Seat, opt Options) (*Session, error) {
 	plain := rec
 	plain.Result = ""
@@ -509,8 +510,8 @@ func FromRecord(rec notation.Record, black, white Seat, opt Options) (*Session, 
 		err = s.Resign(winner.Opp())
 	case reason == rules.Timeout:
 		err = s.Timeout(winner.Opp())
-	case reason == rules.Agreement:
-		s.finish(rules.Agreement, rules.None)
+	case reason == rules.Recorded:
+		s.finish(rules.Recorded, rules.None)
 	case reason == rules.Aborted:
 		s.finish(rules.Aborted, rules.None)
 	}

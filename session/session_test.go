@@ -296,19 +296,22 @@ func TestOffers(t *testing.T) {
 
 func TestFromRecord(t *testing.T) {
 	// Every way the players end a game survives a record and back.
+	// A draw comes back as the record's result: SGF's "0" does not say
+	// that the players agreed.
 	for _, end := range []struct {
 		name   string
 		act    func(s *Session) error
 		result string
+		back   rules.Reason // the reason read back, when not the one played
 	}{
-		{"resign", func(s *Session) error { return s.Resign(rules.Black) }, "W+R"},
-		{"time", func(s *Session) error { return s.Timeout(rules.White) }, "B+T"},
+		{"resign", func(s *Session) error { return s.Resign(rules.Black) }, "W+R", rules.NotOver},
+		{"time", func(s *Session) error { return s.Timeout(rules.White) }, "B+T", rules.NotOver},
 		{"agreement", func(s *Session) error {
 			s.OfferDraw(rules.Black)
 			_, err := s.OfferDraw(rules.White)
 			return err
-		}, "0"},
-		{"abort", func(s *Session) error { return s.Abort(rules.Black) }, "Void"},
+		}, "0", rules.Recorded},
+		{"abort", func(s *Session) error { return s.Abort(rules.Black) }, "Void", rules.NotOver},
 	} {
 		t.Run(end.name, func(t *testing.T) {
 			s := New(newGame(t, Setup{Rules: parse(t, "alak size=6"), Moves: []string{"1"}}), Seat{Name: "a"}, Seat{Name: "b"}, Options{})
@@ -331,8 +334,12 @@ func TestFromRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s2.Outcome() != s.Outcome() || s2.Ply() != 1 {
-				t.Errorf("read back: %+v at ply %d, want %+v", s2.Outcome(), s2.Ply(), s.Outcome())
+			want := s.Outcome()
+			if end.back != rules.NotOver {
+				want.Reason = end.back
+			}
+			if s2.Outcome() != want || s2.Ply() != 1 {
+				t.Errorf("read back: %+v at ply %d, want %+v", s2.Outcome(), s2.Ply(), want)
 			}
 		})
 	}

@@ -34,9 +34,10 @@ draws and losses, P1's score with a 95% confidence interval and the Elo
 difference. --ladder plays every player against every other and prints an Elo
 table and every pair's games (with --json, "ratings" and "pairs"); a ladder
 stopped before its end (an interrupt, a failing player) prints the pairs it
-finished, unrated, and fails. A player is a spec such as random, greedy, alphabeta:depth=6,
-mcts:playouts=2000, perfect, strong, level:5, or "gtp:PATH ARGS..." (one argument,
-quoted) for an external engine, which may start with time limits:
+finished, unrated, and fails. A player is a spec such as random, greedy,
+alphabeta:depth=6, mcts:playouts=2000, perfect, strong, level:5, or
+"gtp:PATH ARGS..." (one argument, quoted) for an external engine, which may
+start with time limits:
 "gtp:setup=10s genmove=30s PATH ARGS..." (the defaults). --movetime and
 --playouts set the budget of search players whose spec sets none; --movetime
 also limits an engine's genmove to twice the move time plus 5s.
@@ -339,7 +340,6 @@ func matchLadder(ctx context.Context, e *env, r rules.Rules, names []string, bud
 	if e.terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
-	pairs := len(cfg.Players) * (len(cfg.Players) - 1) / 2
 	if err != nil {
 		// A ladder stopped before its end (an interrupt, a player's
 		// failure) still prints the pairs it finished, which took their
@@ -348,7 +348,7 @@ func matchLadder(ctx context.Context, e *env, r rules.Rules, names []string, bud
 			if asJSON {
 				matchLadderJSON(e, r, cfg, lad, err)
 			} else {
-				fmt.Fprintf(e.stdout, "Ladder stopped before its end: %d of %d pairs finished; no ratings\n", len(lad.Pairs), pairs)
+				fmt.Fprintf(e.stdout, "Ladder stopped before its end: %d of %d pairs finished; no ratings\n", len(lad.Pairs), len(cfg.Players)*(len(cfg.Players)-1)/2)
 				matchLadderPairs(e, lad)
 			}
 		}

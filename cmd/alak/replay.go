@@ -145,14 +145,7 @@ func replayPrintFinal(e *env, g *rules.Game) {
 // record claims when it is not what the moves give.
 func replayResult(e *env, s *session.Session, claimed string) {
 	o := s.Outcome()
-	switch {
-	case o.Reason == rules.Agreement && !s.Game().Over():
-		// An SGF draw ("0" or "Draw") on moves that do not end the game
-		// does not say why the game was drawn: the players agreed, or a
-		// match stopped it at its move limit (which the match writes in
-		// the record's first comment). Say only what the record says.
-		fmt.Fprintf(e.stdout, "Result: draw, as the record says (RE[%s]); the moves do not end the game\n", claimed)
-	case o.Over():
+	if o.Over() {
 		fmt.Fprintf(e.stdout, "Result: %s\n", notation.OutcomeWords(o, s.ToMove()))
 	}
 	// A claim in another of the forms SGF allows ("Draw" for "0",

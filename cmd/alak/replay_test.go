@@ -429,13 +429,17 @@ func TestReplayDrawnByTheRecord(t *testing.T) {
 			t.Fatalf("RE[%s]: status %d: %s", res, code, errOut)
 		}
 		for _, w := range []string{"stopped as a draw at the move limit of 4",
-			"Result: draw, as the record says (RE[" + res + "]); the moves do not end the game"} {
+			"Result: draw, as the record says (the moves do not end the game)"} {
 			if !strings.Contains(out, w) {
 				t.Errorf("RE[%s]: output does not say %q:\n%s", res, w, out)
 			}
 		}
 		if strings.Contains(out, "agreement") || strings.Contains(out, "The record's result is") {
 			t.Errorf("RE[%s]: output names a reason the record does not give, or a disagreement:\n%s", res, out)
+		}
+		// --json says the same: the record's result, no agreement.
+		if obj := replayObject(t, path); obj["reason"] != "the record's result" || obj["result"] != "draw, as the record says" || obj["winner"] != "draw" {
+			t.Errorf("RE[%s]: --json reason %v, result %v, winner %v", res, obj["reason"], obj["result"], obj["winner"])
 		}
 	}
 	// The long form of a resignation is the same result as alak's own.
